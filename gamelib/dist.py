@@ -1,0 +1,234 @@
+"""Exact discrete distributions, in the spirit of icepool's ``Die``.
+
+A :class:`Dist` maps outcomes to exact :class:`~fractions.Fraction` probabilities.
+Outcomes are integers, or tuples of integers for a joint distribution such as
+(points, Nagas). Adding two distributions gives the distribution of the sum of two
+independent variables (a convolution); tuples add element by element.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import sqrt
+from typing import Callable, Hashable, Iterable, Mapping, Sequence
+
+Outcome = Hashable
+
+
+def _add_outcomes(a, b):
+    if isinstance(a, tuple):
+        return tuple(x + y for x, y in zip(a, b))
+    return a + b
+
+
+def _zero_like(outcome):
+    return tuple(0 for _ in outcome) if isinstance(outcome, tuple) else 0
+
+
+class Dist:
+    """An immutable, exact probability distribution over outcomes."""
+
+    __slots__ = ("_probabilities",)
+
+    def __init__(self, probabilities: Mapping[Outcome, Fraction | int]):
+        cleaned: dict = {}
+        for outcome, probability in probabilities.items():
+            probability = Fraction(probability)
+            if probability < 0:
+                raise ValueError(f"outcome {outcome!r} has a negative probability {probability}")
+            if probability:
+                cleaned[outcome] = cleaned.get(outcome, Fraction(0)) + probability
+        total = sum(cleaned.values(), Fraction(0))
+        if total != 1:
+            raise ValueError(f"probabilities must sum to 1, they sum to {total}")
+        self._probabilities = dict(sorted(cleaned.items()))
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def from_weights(cls, weights: Mapping[Outcome, int | Fraction]) -> "Dist":
+        """Normalise non-negative weights (for example counts of equally likely cases)."""
+        total = sum(Fraction(w) for w in weights.values())
+        if total <= 0:
+            raise ValueError("weights must add up to more than zero")
+        return cls({outcome: Fraction(w) / total for outcome, w in weights.items()})
+
+    @classmethod
+    def uniform(cls, faces: Iterable[Outcome]) -> "Dist":
+        """Each listed face equally likely; repeated faces count twice (like a die's sides)."""
+        weights: dict = {}
+        for face in faces:
+            weights[face] = weights.get(face, 0) + 1
+        if not weights:
+            raise ValueError("a die or stick needs at least one face")
+        return cls.from_weights(weights)
+
+    @classmethod
+    def constant(cls, outcome: Outcome) -> "Dist":
+        return cls({outcome: Fraction(1)})
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def outcomes(self) -> list:
+        return list(self._probabilities)
+
+    @property
+    def probabilities(self) -> list[Fraction]:
+        return list(self._probabilities.values())
+
+    def items(self):
+        return self._probabilities.items()
+
+    def to_dict(self) -> dict:
+        return dict(self._probabilities)
+
+    def floats(self) -> dict:
+        """A float view for plots."""
+        return {outcome: float(p) for outcome, p in self._probabilities.items()}
+
+    def probability(self, outcome: Outcome) -> Fraction:
+        return self._probabilities.get(outcome, Fraction(0))
+
+    def probability_where(self, condition: Callable[[Outcome], bool]) -> Fraction:
+        return sum((p for o, p in self._probabilities.items() if condition(o)), Fraction(0))
+
+    def at_least(self, threshold) -> Fraction:
+        """P(X >= threshold)."""
+        return self.probability_where(lambda o: o >= threshold)
+
+    def at_most(self, threshold) -> Fraction:
+        """P(X <= threshold)."""
+        return self.probability_where(lambda o: o <= threshold)
+
+    def at_least_table(self) -> dict:
+        """P(X >= k) for every integer k from the smallest to the largest outcome."""
+        self._require_numbers("at_least_table")
+        table, remaining = {}, Fraction(1)
+        for k in range(min(self._probabilities), max(self._probabilities) + 1):
+            table[k] = remaining
+            remaining -= self.probability(k)
+        return table
+
+    def __len__(self) -> int:
+        return len(self._probabilities)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Dist) and self._probabilities == other._probabilities
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._probabilities.items()))
+
+    # ----------------------------------------------------------------- moments
+    def _require_numbers(self, what: str) -> None:
+        if any(isinstance(o, tuple) for o in self._probabilities):
+            raise TypeError(f"{what} needs number outcomes; use marginal(i) on a joint distribution")
+
+    def mean(self) -> Fraction:
+        self._require_numbers("mean")
+        return sum((o * p for o, p in self._probabilities.items()), Fraction(0))
+
+    def variance(self) -> Fraction:
+        mu = self.mean()
+        return sum(((o - mu) ** 2 * p for o, p in self._probabilities.items()), Fraction(0))
+
+    def standard_deviation(self) -> float:
+        return sqrt(self.variance())
+
+    # ----------------------------------------------------------------- combining
+    def map(self, function: Callable[[Outcome], Outcome]) -> "Dist":
+        """The distribution of ``function(X)``."""
+        weights: dict = {}
+        for outcome, p in self._probabilities.items():
+            new = function(outcome)
+            weights[new] = weights.get(new, Fraction(0)) + p
+        return Dist(weights)
+
+    def __add__(self, other: "Dist | int") -> "Dist":
+        """The sum of two independent variables (a convolution), or a shift by a constant."""
+        if not isinstance(other, Dist):
+            return self.map(lambda o: _add_outcomes(o, other))
+        result: dict = {}
+        for a, pa in self._probabilities.items():
+            for b, pb in other._probabilities.items():
+                s = _add_outcomes(a, b)
+                result[s] = result.get(s, Fraction(0)) + pa * pb
+        return Dist(result)
+
+    __radd__ = __add__
+
+    def repeat(self, times: int) -> "Dist":
+        """The sum of ``times`` independent copies (by repeated squaring)."""
+        if times < 0:
+            raise ValueError(f"cannot add a negative number ({times}) of copies")
+        result = Dist.constant(_zero_like(next(iter(self._probabilities))))
+        power = self
+        while times:
+            if times & 1:
+                result = result + power
+            times >>= 1
+            if times:
+                power = power + power
+        return result
+
+    def compare(self, other: "Dist") -> tuple[Fraction, Fraction, Fraction]:
+        """``(P(A > B), P(A = B), P(A < B))`` for independent A ~ self and B ~ other."""
+        self._require_numbers("compare")
+        other._require_numbers("compare")
+        greater = equal = Fraction(0)
+        below = Fraction(0)  # P(B < a) for the current a, outcomes sorted ascending
+        other_items = list(other._probabilities.items())
+        j = 0
+        for a, pa in self._probabilities.items():
+            while j < len(other_items) and other_items[j][0] < a:
+                below += other_items[j][1]
+                j += 1
+            greater += pa * below
+            equal += pa * other.probability(a)
+        return greater, equal, 1 - greater - equal
+
+    # ----------------------------------------------------------------- joint form
+    def marginal(self, index: int) -> "Dist":
+        """One coordinate of a joint distribution over tuples."""
+        return self.map(lambda o: o[index])
+
+    def covariance(self, i: int = 0, j: int = 1) -> Fraction:
+        mean_i = self.marginal(i).mean()
+        mean_j = self.marginal(j).mean()
+        return sum(((o[i] - mean_i) * (o[j] - mean_j) * p for o, p in self._probabilities.items()), Fraction(0))
+
+    # ----------------------------------------------------------------- tables
+    def table_rows(self, fmt: Callable[[Fraction], str] | None = None) -> list[tuple[str, str, str]]:
+        """Rows ``(outcome, exact probability, percent)``."""
+        fmt = fmt or str
+        return [(str(o), fmt(p), f"{float(p):.2%}") for o, p in self._probabilities.items()]
+
+    def to_markdown(self, header: Sequence[str] = ("outcome", "probability", "percent")) -> str:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in self.table_rows()]
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{o}</td><td>{p}</td><td>{pct}</td></tr>" for o, p, pct in self.table_rows()
+        )
+        return (
+            '<table class="gamelib-dist"><thead><tr><th>outcome</th><th>probability</th>'
+            f"<th>percent</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{o!r}: {p}" for o, p in self._probabilities.items())
+        return f"Dist({{{inner}}})"
+
+
+def sum_of(parts: Iterable[Dist]) -> Dist:
+    """The distribution of the sum of independent parts."""
+    parts = list(parts)
+    if not parts:
+        return Dist.constant(0)
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total

@@ -1,0 +1,74 @@
+// Shared helpers for every gamelib board. This file is prepended to each game's
+// board module, so the names below are visible there. Rules never live here: the
+// page only draws what Python sends and reports picks back through the `pick` trait.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Create an SVG element with attributes and optional text. */
+function svgEl(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(key, String(value));
+  }
+  if (text !== null) node.textContent = String(text);
+  return node;
+}
+
+/** Create an HTML element with a class, attributes and optional text. */
+function htmlEl(tag, className = "", attrs = {}, text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (text !== null) node.textContent = String(text);
+  return node;
+}
+
+/** Report a pick to Python; the nonce makes a repeated identical pick count again. */
+function sendPick(model, pick) {
+  model.set("pick", { ...pick, nonce: Date.now() + Math.random() });
+  model.save_changes();
+}
+
+/** Make an SVG or HTML node act as a button: click, Enter/Space, focus, label. */
+function makeClickable(node, label, onActivate) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.classList.add("gl-clickable");
+  node.addEventListener("click", (event) => { event.stopPropagation(); onActivate(); });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onActivate(); }
+  });
+  return node;
+}
+
+/** The message line under a board (info or error), kept in sync with Python. */
+function renderMessage(model, node) {
+  node.textContent = model.get("message") || "";
+  node.dataset.kind = model.get("message_kind") || "info";
+  node.setAttribute("role", model.get("message_kind") === "error" ? "alert" : "status");
+}
+
+/** The history bar: start, back, forward, end, and "move i of n". */
+function buildHistoryBar(model) {
+  const bar = htmlEl("div", "gl-history");
+  const steps = [["start", "⏮", "Go to the start"], ["back", "◀", "Step back"],
+                 ["forward", "▶", "Step forward"], ["end", "⏭", "Go to the latest move"]];
+  const buttons = {};
+  for (const [to, symbol, label] of steps) {
+    const button = htmlEl("button", "gl-history-" + to, { "aria-label": label, title: label }, symbol);
+    button.addEventListener("click", () => sendPick(model, { kind: "history", to }));
+    buttons[to] = button;
+    bar.appendChild(button);
+  }
+  const where = htmlEl("span", "gl-history-where");
+  bar.appendChild(where);
+  const update = () => {
+    const h = model.get("history") || {};
+    buttons.start.disabled = buttons.back.disabled = !h.can_back;
+    buttons.forward.disabled = buttons.end.disabled = !h.can_forward;
+    where.textContent = `move ${h.index ?? 0} of ${h.length ?? 0}`;
+  };
+  update();
+  return { bar, update };
+}
