@@ -73,7 +73,7 @@ def cells():
            "- The **message line** under the board says what happened. If a move breaks a rule, the board does not "
            "change and the message (in red) gives the rule's reason, for example *\"die 4 equals the card's blue 4: "
            "the die must differ\"*.\n"
-           "- The **history bar** (⏮ ◀ ▶ ⏭) steps back and forward through the game. Playing a new move from an "
+           "- The **history bar** (|◀ ◀ ▶ ▶|) steps back and forward through the game. Playing a new move from an "
            "earlier point replaces what came after it, like undo in an editor.\n"
            "- Everything can be reached with the keyboard: **Tab** to move between pieces, **Enter** to pick.\n"
            "- Colours always come with a letter or a symbol, so the boards read well in any colour vision.\n\n"
