@@ -1,0 +1,94 @@
+"""Nagaraja: a two-player temple duel of fate sticks, cards, rooms and relics.
+
+The component data (cards, tiles, amulets, relics, stick faces) is the PLACEHOLDER
+teaching edition of spec section 3: the real data is not published. It lives in
+``gamelib/nagaraja/data/*.json`` and can be replaced without touching code.
+
+Public API (what a board or a lesson needs)
+===========================================
+
+Edition (``gamelib.nagaraja.edition``)
+--------------------------------------
+* ``load_edition(sticks="A", directory=None, *, cards=None, tiles=None, amulets=None,
+  relics=None) -> Edition``; each argument is a file path, a mapping, or None for the
+  packaged file; ``sticks`` is "A", "B", a path or a face-table mapping (via
+  ``sticks.load_faces``). ``default_edition()`` is the cached Model A edition.
+* ``Edition``: ``name``, ``placeholder`` (True for the packaged data), ``faces``
+  ({"BROWN"|"WHITE"|"GREEN": [(points, naga), ...]}), ``cards`` ({id: Card}),
+  ``tiles`` ({id: TileDef}), ``amulets`` ({id: Amulet}), ``relics`` (tuple of Relic).
+  A bad file raises ``EditionError`` (a ValueError) naming the file and the problem.
+* ``check_against_rules_text(edition) -> dict[str, bool]`` (spec 3.1).
+* ``Card(id, symbol, sticks, effect)``: ``symbol`` in STK/REL/ROM/CRD, ``sticks`` a
+  string such as "BBW", ``effect`` a name such as "PLUS2", ``card.target`` a
+  ``Target`` enum (SELF / OPPONENT / EITHER), ``card.pool`` = (brown, white, green).
+* ``TileDef(id, shape, segments, special)``: ``segments`` a tuple of side strings
+  at rotation 0 (e.g. ("NE", "S")), ``special`` the segment index holding the special
+  location or None. ``Amulet(id, vp, effect)``; ``Relic(id, vp, cursed)``.
+
+Temple (``gamelib.nagaraja.temple``)
+------------------------------------
+* Cells are ``(row, col)``, row 2 is the entrance row; sides "N", "E", "S", "W";
+  rotation k = k quarter-turns clockwise. ``SPOTS``: ENTRANCE_0..2, LEFT_0..2, TOP_0..2,
+  RIGHT_0..2; ``RELIC_SPOTS`` the 9 relic spots.
+* ``Temple(tiles=None, relics=None)`` is an empty temple (``tiles`` = a {id: TileDef}
+  catalogue, default edition's). Immutable; every change returns a new temple:
+  ``place(cell, tile_id, rotation, amulet=None)``, ``rotate(cell, k)``,
+  ``move(origin, destination)``, ``swap_cells(a, b)``, ``put_trap(cell)`` ->
+  (temple, tile_id sent away or None), ``without_trap()``, ``swap_relics(a, b)``,
+  ``collect_amulets()`` -> (temple, amulet ids now connected).
+* Reading: ``cell(c)`` -> None, ``TRAP`` or ``PlacedTile(tile_id, rotation, amulet)``;
+  ``open_segments(c)`` -> the segments' open sides after rotation;
+  ``connected_spots()`` -> frozenset of spot names joined through tiles to an entrance
+  (an entrance counts only when a tile segment opens onto it); ``connected_nodes()`` ->
+  frozenset of ((row, col), segment); ``legal_cells()`` -> sorted [(row, col)];
+  ``face_up(spot)``; ``relic_at(spot)``; ``is_full``; ``occupied_cells()``.
+
+Rules (``gamelib.nagaraja.rules``)
+----------------------------------
+* ``Rules(win_score=25, starting_hand=5, deal_draw=3, deal_keep=2,
+  sticks_per_colour=12, max_first_guide_ties=1000)``.
+* ``new_game(seed=None, edition=None, explicit_chance=False, rules=None) -> State``.
+* ``State``: ``phase`` ("SETUP", "CALL_OF_FATE", "CONFRONTATION", "EXPLORATION",
+  "NEW_DEAL", "GAME_OVER"), ``to_act`` (seat or None), ``guide``, ``current_player``
+  (seat, ``CHANCE`` or ``TERMINAL``), ``legal_actions()``, ``chance_outcomes()``,
+  ``apply(action)``, ``is_terminal``, ``winner``, ``result`` (``Result(winner, reason,
+  scores)``, reason in CURSED_LOSS / REACHED_25 / NINTH_TILE / ROOMS_EXHAUSTED),
+  ``returns()``, ``score(p)``, ``total(p)`` (points this round), ``observation(p)``,
+  ``to_json()`` / ``State.from_json(text)`` (``CorruptSave`` on bad input),
+  ``str(state)`` (text board), ``log`` (every event, ``Event(audience, text)``,
+  audience -1 = public) and ``events(p)`` (what player p may read).
+* Actions (frozen, readable ``str``): ``Commit(player, cards)``, ``UseNaga(player,
+  source, card, params)`` (source "BROWN"/"WHITE"/"GREEN"/"VIRTUAL"),
+  ``UseAmulet(player, amulet, params)``, ``SwapChoice(player, swap)``, ``Pass(player)``,
+  ``PlaceTile(player, cell, rotation)``, ``DiscardTile(player)``,
+  ``Keep(player, cards)``. Params: ``NoParams()``, ``Sticks(target, stick_ids)``,
+  ``Spot(spot)``, ``SpotPair(temple, a, b)``, ``Rotate(temple, cell, k)``,
+  ``Move(temple, origin, destination)``, ``Swap(temple, a, b)``, ``Cell(cell)``.
+
+What a board draws: ``state.observation(viewer)`` is a JSON-able dict
+------------------------------------------------------------------------
+``{"edition", "placeholder", "viewer", "phase", "to_act", "guide", "round",
+"current_room": {"tile", "shape", "segments", "special", "amulet": bool} | None,
+"room_pile", "draw_pile", "amulet_pile", "discard_pile": [card ids],
+"pending_swap": {"temple", "a", "b"} | None, "events": [last texts],
+"result": {"winner", "reason", "scores"} | None,
+"players": [per seat {"temple": {"cells": [{"cell": [r, c], "content": None | "TRAP" |
+{"tile", "rotation", "segments" (open sides after rotation), "special", "amulet": bool}}],
+"relics": {spot: {"face_up", "known", "vp", "cursed"}} (vp/cursed None unless the
+viewer may know), "connected_spots", "connected_nodes": [[r, c, segment]],
+"legal_cells"}, "hand": [card dicts] | None (None = hidden), "hand_size",
+"known_hand": [card dicts the viewer knows in that hand], "committed": [card dicts] |
+None, "committed_count", "activated": [card dicts], "sticks": [{"id", "colour",
+"points", "naga"}], "modifier", "virtual_nagas", "total", "amulets": [{"id", "vp",
+"effect"}] | None, "amulet_count", "score" (exact for the viewer's own seat, else
+None), "visible_score" (face-up relic VP)}]}``. Card dict: ``{"id", "symbol",
+"sticks", "effect", "target"}``.
+
+Bots and analysis
+-----------------
+* ``bots.random_policy``, ``bots.heuristic_policy`` (both ``(state, rng) -> action``,
+  reading only ``state.observation(seat)`` and ``state.legal_actions()``),
+  ``bots.tournament(policy_a, policy_b, games, seed=0, show_progress=True)``.
+* ``analysis.commitment_table(hand, opponent_cards, mine_is_guide, ...)``,
+  ``analysis.tie_rule_value(...)``, ``analysis.cursed_chance(observation, temple)``.
+"""
