@@ -14,7 +14,7 @@ const STICK_LETTER = { BROWN: "B", WHITE: "W", GREEN: "G" };
 const STICK_LENGTH = { BROWN: 64, WHITE: 52, GREEN: 40 };   // longer sticks, more points
 const SYMBOL_ICON = { STK: "≡", REL: "◆", ROM: "▦", CRD: "▭" };
 const SYMBOL_NAME = { STK: "sticks", REL: "relics", ROM: "rooms", CRD: "cards" };
-const TARGET_WORD = { S: "self", O: "opponent", E: "either player" };
+const TARGET_WORD = { SELF: "self", OPPONENT: "opponent", EITHER: "either player" };
 
 /** The open sides of a segment after k clockwise quarter-turns (spec 4.1). */
 function rotateSides(sides, k) {
@@ -138,7 +138,7 @@ function drawTemple(temple, ui) {
       g.appendChild(svgEl("rect", { x: 1, y: 1, width: CELL - 2, height: CELL - 2, class: "nj-cell-slot" }));
       if (cell && cell.trap) { drawTrap(g); g.dataset.content = "trap"; }
       else if (cell) {
-        drawTile(g, cell, cell.rotation, cell.connected);
+        drawTile(g, cell, 0, cell.connected);   // segments arrive already turned
         g.dataset.content = cell.tile;
         g.dataset.rotation = cell.rotation;
       } else g.dataset.content = "empty";
@@ -255,6 +255,13 @@ export default {
       root.dataset.toAct = state.to_act;
       root.dataset.viewer = state.viewer;
       body.appendChild(header(state));
+      if (state.mode === "temple") {   // the temple sandbox of the paths lesson
+        const table = htmlEl("div", "nj-table nj-table-sandbox");
+        table.appendChild(templePanel(state.players[0], state, legal, true));
+        table.appendChild(roomPanel(state, legal));
+        body.append(table, eventLog(state));
+        return;
+      }
       const viewer = state.players[state.viewer];
       const other = state.players[1 - state.viewer];
       body.appendChild(playerStrip(other, state, legal));
@@ -297,7 +304,9 @@ export default {
         }
         if (player.hand.length === 0) hand.appendChild(htmlEl("span", "nj-muted", {}, "no cards in hand"));
       } else {
-        hand.appendChild(cardBacks(player.hand_count));
+        for (const card of player.known_hand || []) hand.appendChild(drawCard(card, { label: "" }));
+        hand.appendChild(cardBacks(player.hand_count - (player.known_hand || []).length));
+        if (player.known_hand && player.known_hand.length) hand.title = "cards you know are in this hand are shown face up";
       }
       strip.appendChild(hand);
       const amulets = htmlEl("div", "nj-amulets");
@@ -351,7 +360,8 @@ export default {
 
     const templePanel = (player, state, legal, mine) => {
       const panel = htmlEl("div", "nj-temple" + (mine ? " nj-temple-mine" : " nj-temple-theirs"), { "data-seat": player.seat });
-      panel.appendChild(htmlEl("div", "nj-temple-title", {}, mine ? `${player.name}: your temple` : `${player.name}'s temple`));
+      const title = state.mode === "temple" ? "the temple" : mine ? `${player.name}: your temple` : `${player.name}'s temple`;
+      panel.appendChild(htmlEl("div", "nj-temple-title", {}, title));
       let placing = null;
       if (mine && state.your_turn && state.phase === "EXPLORATION" && state.room) {
         placing = {
@@ -378,7 +388,7 @@ export default {
       const box = htmlEl("div", "nj-room", { "data-tile": state.room ? state.room.tile : "" });
       box.appendChild(htmlEl("div", "nj-label", {}, "room tile at stake"));
       if (!state.room) { box.appendChild(htmlEl("div", "nj-muted", {}, "none")); return box; }
-      const svg = svgEl("svg", { viewBox: `-4 -4 ${CELL + 8} ${CELL + 8}`, width: CELL + 24, height: CELL + 24, class: "nj-room-svg" });
+      const svg = svgEl("svg", { viewBox: `-4 -4 ${CELL + 8} ${CELL + 8}`, width: 1.5 * CELL, height: 1.5 * CELL, class: "nj-room-svg", "data-rotation": ui.rotation });
       const g = svgEl("g");
       drawTile(g, state.room, ui.rotation, null);
       svg.appendChild(g);
@@ -390,7 +400,7 @@ export default {
         box.appendChild(rotate);
         box.appendChild(htmlEl("div", "nj-hint", {}, "then click a highlighted cell of your temple"));
       }
-      box.appendChild(htmlEl("div", "nj-piles", {}, `rooms left ${state.piles.rooms} · draw ${state.piles.draw} · discard ${state.piles.discard}`));
+      if (state.piles) box.appendChild(htmlEl("div", "nj-piles", {}, `rooms left ${state.piles.rooms} · draw ${state.piles.draw} · discard ${state.piles.discard}`));
       return box;
     };
 
