@@ -92,3 +92,37 @@ Bots and analysis
 * ``analysis.commitment_table(hand, opponent_cards, mine_is_guide, ...)``,
   ``analysis.tie_rule_value(...)``, ``analysis.cursed_chance(observation, temple)``.
 """
+
+from gamelib.nagaraja import sticks
+from gamelib.nagaraja.cards import Amulet, Card, Relic, Target
+from gamelib.nagaraja.edition import Edition, EditionError, TileDef, check_against_rules_text, default_edition, load_edition
+from gamelib.nagaraja.rules import (
+    Cell,
+    Commit,
+    DiscardTile,
+    Keep,
+    Move,
+    NoParams,
+    Pass,
+    PlaceTile,
+    Result,
+    Rotate,
+    Rules,
+    Spot,
+    SpotPair,
+    State,
+    Sticks,
+    Swap,
+    SwapChoice,
+    UseAmulet,
+    UseNaga,
+    new_game,
+)
+from gamelib.nagaraja.temple import RELIC_SPOTS, SPOTS, Temple
+
+__all__ = [
+    "Amulet", "Card", "Cell", "Commit", "DiscardTile", "Edition", "EditionError", "Keep", "Move", "NoParams", "Pass",
+    "PlaceTile", "RELIC_SPOTS", "Relic", "Result", "Rotate", "Rules", "SPOTS", "Spot", "SpotPair", "State", "Sticks",
+    "Swap", "SwapChoice", "Target", "Temple", "TileDef", "UseAmulet", "UseNaga", "check_against_rules_text",
+    "default_edition", "load_edition", "new_game", "sticks",
+]

@@ -13,7 +13,7 @@ import json
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Mapping
@@ -59,7 +59,7 @@ class Edition:
     relics: tuple = field(hash=False, compare=False)
     source: dict = field(hash=False, compare=False, repr=False)  # enough to rebuild it (saved games)
 
-    @property
+    @cached_property
     def relic_by_id(self) -> dict:
         return {relic.id: relic for relic in self.relics}
 

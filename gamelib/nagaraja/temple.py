@@ -138,7 +138,11 @@ class Temple:
 
     def legal_cells(self) -> list[tuple[int, int]]:
         """Empty cells in the entrance row or next to an occupied cell, sorted (spec 4.4)."""
-        return self._legal_cells_ignoring(None)
+        return list(self._legal_cells)
+
+    @cached_property
+    def _legal_cells(self) -> tuple:
+        return tuple(self._legal_cells_ignoring(None))
 
     def _legal_cells_ignoring(self, lifted: int | None) -> list[tuple[int, int]]:
         def occupied(cell):
@@ -194,7 +198,11 @@ class Temple:
         return [spot for spot in RELIC_SPOTS if spot in self._connectivity[0]]
 
     def face_down_spots(self) -> list[str]:
-        return [spot for spot in RELIC_SPOTS if spot not in self._connectivity[0]]
+        return list(self._face_down)
+
+    @cached_property
+    def _face_down(self) -> tuple:
+        return tuple(spot for spot in RELIC_SPOTS if spot not in self._connectivity[0])
 
     # ----------------------------------------------------------------- changes
     def _with_cells(self, changes: dict) -> "Temple":
@@ -291,6 +299,7 @@ class Temple:
         temple = self._with_cells(changes)
         # the layout is unchanged, so the connectivity computed here still holds
         temple.__dict__["_connectivity"] = self._connectivity
+        temple.__dict__["_legal_cells"] = self._legal_cells
         return temple, collected
 
     # ----------------------------------------------------------------- text
