@@ -408,7 +408,8 @@ export default {
       const box = htmlEl("div", "nj-throw", { "data-seat": player.seat });
       const title = htmlEl("div", "nj-throw-title");
       title.appendChild(htmlEl("span", "", {}, player.is_viewer ? "your sticks" : `${player.name}'s sticks`));
-      title.appendChild(htmlEl("span", "nj-total", { "data-total": player.total ?? "" }, player.total == null ? "" : `total ${player.total}`));
+      const showTotal = player.total != null && (player.sticks.length || player.modifier);
+      title.appendChild(htmlEl("span", "nj-total", { "data-total": showTotal ? player.total : "" }, showTotal ? `total ${player.total}` : ""));
       box.appendChild(title);
       if (player.committed_count && !player.sticks.length) {
         box.appendChild(htmlEl("div", "nj-committed", { "data-count": player.committed_count }, `${player.committed_count} card${player.committed_count === 1 ? "" : "s"} committed face down`));

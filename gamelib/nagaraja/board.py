@@ -86,8 +86,9 @@ class NagarajaBoard(BoardWidget):
         self.bots: dict[int, Callable] = {} if opponent is None else {1 - viewer: opponent}
         self.bot_rng = random.Random(seed)
         if names is None:
-            names = ("Player 1", "Player 2") if not self.bots else tuple(
-                "You" if seat == viewer else "Bot" for seat in (0, 1)
+            # the engine's event texts call the seats P0 and P1, so the names carry them too
+            names = ("P0", "P1") if not self.bots else tuple(
+                f"You (P{seat})" if seat == viewer else f"Bot (P{seat})" for seat in (0, 1)
             )
         self.names = tuple(names)
         super().__init__(game, **kwargs)
@@ -128,7 +129,7 @@ class NagarajaBoard(BoardWidget):
                 "discard": len(obs.get("discard_pile") or []),
                 "amulets": obs.get("amulet_pile", 0),
             },
-            "drawn": [_card_json(card) for card in obs.get("drawn") or []],
+            "drawn": [_card_json(card) for card in obs.get("deal") or []] if obs["phase"] == "NEW_DEAL" else [],
             "events": list(obs.get("events") or [])[-EVENTS_SHOWN:],
             "result": self._result_json(obs, viewer),
         }
