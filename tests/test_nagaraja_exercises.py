@@ -13,6 +13,8 @@ import pytest
 
 from gamelib import check_answer
 from gamelib.exercises import digest, load
+from gamelib.nagaraja import analysis, sticks
+from gamelib.nagaraja.cards import commitments
 from gamelib.nagaraja.edition import default_edition
 from gamelib.nagaraja.temple import Temple
 
@@ -65,7 +67,44 @@ def answer_02_q5():
     return Fraction(sum(1 for draw in draws if all(cursed for _, cursed in draw)), len(draws))
 
 
+# ----------------------------------------------------------------- lesson 03: the duel
+
+DUEL_HAND = ["STK-05", "STK-11", "STK-12", "ROM-01", "ROM-09"]
+
+
+def answer_03_q1():
+    """Spec 2.5/8.3: STK-01 alone, non-guide, against one unknown card, by the brute-force oracle."""
+    hand = ["STK-01", "STK-04", "REL-02", "ROM-10", "CRD-11"]
+    return analysis.brute_force_win(["STK-01"], 1, False, hand)
+
+
+def answer_03_q2():
+    """Spec 2.5: the fewest cards giving at least an even chance against two unknown cards."""
+    table = analysis.naive_commitment_table(DUEL_HAND, 2, False)
+    return min(len(cards) for cards, p in table.items() if p >= Fraction(1, 2))
+
+
+def answer_03_q3():
+    """Spec 5.3: non-empty one-symbol subsets of STK-01, STK-02, STK-03, REL-01, CRD-01."""
+    cards = default_edition().cards
+    return len(commitments([cards[c] for c in ("STK-01", "STK-02", "STK-03", "REL-01", "CRD-01")]))
+
+
+def answer_03_q4():
+    """Spec 8.3: the tie rule is worth P(tie) for GGG against WW (brute force over the faces)."""
+    brute = sticks.brute_force_joint((0, 0, 3)), sticks.brute_force_joint((0, 2, 0))
+    marginal = [{} for _ in brute]
+    for side, table in zip(marginal, brute):
+        for (points, _), p in table.items():
+            side[points] = side.get(points, 0) + p
+    return sum(p * marginal[1].get(points, 0) for points, p in marginal[0].items())
+
+
 ANSWERS = {
+    ("nagaraja_03", "q1"): answer_03_q1,
+    ("nagaraja_03", "q2"): answer_03_q2,
+    ("nagaraja_03", "q3"): answer_03_q3,
+    ("nagaraja_03", "q4"): answer_03_q4,
     ("nagaraja_02", "q1"): answer_02_q1,
     ("nagaraja_02", "q2"): answer_02_q2,
     ("nagaraja_02", "q3"): answer_02_q3,
@@ -85,6 +124,13 @@ def test_answers_match_known_values_from_the_spec():
     assert answer_02_q4() == Fraction(1, 3)
     # 6 unseen relics, 2 cursed: C(2,2)/C(6,2)
     assert answer_02_q5() == Fraction(1, 15)
+    # 2^3 - 1 sticks commitments + 1 relics + 1 cards (spec 5.3)
+    assert answer_03_q3() == 9
+    # the oracle and the fast table agree (spec 8.3)
+    hand = ["STK-01", "STK-04", "REL-02", "ROM-10", "CRD-11"]
+    fast = {row.cards: row.p_win for row in analysis.commitment_table(hand, 1, False)}
+    assert fast[("STK-01",)] == answer_03_q1()
+    assert sticks.compare("GGG", "WW")[1] == answer_03_q4()
 
 
 @pytest.mark.parametrize("lesson, question", sorted(ANSWERS))
