@@ -15,15 +15,27 @@ pytestmark = pytest.mark.browser
 NOTEBOOK = "nagaraja/03_the_duel.ipynb"
 
 
+def position_board(page):
+    """The lesson's position board (you have just won a room), pinned by its place on the page.
+
+    It is found by its phase once, then held by index: after the click its phase changes.
+    """
+    from playwright.sync_api import expect
+
+    expect(page.locator(".nj-board[data-phase='EXPLORATION']").first).to_be_visible()
+    boards = page.locator(".nj-board")
+    index = next(i for i in range(boards.count()) if boards.nth(i).get_attribute("data-phase") == "EXPLORATION")
+    board = boards.nth(index)
+    board.scroll_into_view_if_needed()
+    return board
+
+
 def test_placing_a_won_tile_by_clicking_shows_the_engines_new_state(page, lab):
     from playwright.sync_api import expect
 
     open_notebook(page, lab, NOTEBOOK)
     wait_for_kernel_idle(page)
-    # the lesson's position board: you have just won a room and must place it
-    board = page.locator(".nj-board[data-phase='EXPLORATION']").first
-    expect(board).to_be_visible()
-    board.scroll_into_view_if_needed()
+    board = position_board(page)
     expect(board.locator(".nj-status")).to_contain_text("place the room tile")
     room = board.locator(".nj-room").get_attribute("data-tile")
     assert room, "the board should show the room tile at stake"
@@ -55,9 +67,7 @@ def test_an_illegal_click_shows_the_engines_reason_on_the_board(page, lab):
 
     open_notebook(page, lab, NOTEBOOK)
     wait_for_kernel_idle(page)
-    board = page.locator(".nj-board[data-phase='EXPLORATION']").first
-    expect(board).to_be_visible()
-    board.scroll_into_view_if_needed()
+    board = position_board(page)
     far = board.locator(".nj-temple-mine .nj-cell[data-content='empty']:not(.nj-cell-legal)").first
     far.click()
     message = board.locator(".gl-message")
