@@ -173,8 +173,10 @@ function addPlacementTarget(g, r, c, cell, ui) {
 /** One thrown stick: its colour, letter, and face (pips for points, a snake for a Naga). */
 function drawStick(stick, onClick) {
   const length = STICK_LENGTH[stick.colour] || 52;
-  const svg = svgEl("svg", { viewBox: `0 0 ${length + 4} 26`, width: length + 4, height: 26, class: `nj-stick nj-stick-${stick.colour.toLowerCase()}` + (stick.discarded ? " nj-stick-gone" : "") });
+  const svg = svgEl("svg", { viewBox: `0 0 ${length + 4} 36`, width: length + 4, height: 36, class: `nj-stick nj-stick-${stick.colour.toLowerCase()}` + (stick.discarded ? " nj-stick-gone" : "") });
   svg.dataset.colour = stick.colour;
+  svg.dataset.stick = stick.id;
+  svg.appendChild(svgEl("text", { x: (length + 4) / 2, y: 34, "text-anchor": "middle", class: "nj-stick-id" }, stick.id));
   svg.dataset.face = stick.naga ? "naga" : String(stick.points);
   svg.appendChild(svgEl("rect", { x: 2, y: 3, width: length, height: 20, rx: 9, class: "nj-stick-body" }));
   svg.appendChild(svgEl("text", { x: 11, y: 17, "text-anchor": "middle", class: "nj-stick-letter" }, STICK_LETTER[stick.colour]));
@@ -183,7 +185,7 @@ function drawStick(stick, onClick) {
   } else {
     for (let i = 0; i < stick.points; i++) svg.appendChild(svgEl("circle", { cx: 26 + i * 8, cy: 13, r: 3, class: "nj-pip" }));
   }
-  const words = `${stick.colour.toLowerCase()} stick (${STICK_LETTER[stick.colour]}): ` + (stick.naga ? "Naga" : `${stick.points} point${stick.points === 1 ? "" : "s"}`) + (stick.discarded ? ", discarded" : "");
+  const words = `${stick.colour.toLowerCase()} stick ${stick.id} (${STICK_LETTER[stick.colour]}): ` + (stick.naga ? "Naga" : `${stick.points} point${stick.points === 1 ? "" : "s"}`) + (stick.discarded ? ", discarded" : "");
   svg.appendChild(svgEl("title", {}, words));
   if (onClick) makeClickable(svg, "use the Naga on this " + words, onClick);
   else svg.setAttribute("aria-label", words);
@@ -485,9 +487,7 @@ export default {
       const box = htmlEl("div", "nj-naga-panel");
       if (ui.amulet) {
         box.appendChild(htmlEl("div", "nj-label", {}, `amulet ${ui.amulet}: choose`));
-        for (const a of legal.filter((x) => x.type === "UseAmulet" && x.amulet === ui.amulet)) {
-          box.appendChild(button(a.params_label || "use it", "nj-option", () => send({ kind: "action", index: a.index })));
-        }
+        box.appendChild(optionPicker(legal.filter((x) => x.type === "UseAmulet" && x.amulet === ui.amulet), "use it"));
         return box;
       }
       const virtual = legal.some((a) => a.type === "UseNaga" && a.source === "VIRTUAL");
@@ -497,8 +497,21 @@ export default {
       box.appendChild(htmlEl("div", "nj-hint", {}, `Use a Naga: ${step}`));
       if (ui.source && ui.card) {
         const options = legal.filter((a) => a.type === "UseNaga" && a.source === ui.source && a.card === ui.card);
-        for (const a of options) box.appendChild(button(a.params_label || "activate", "nj-option", () => send({ kind: "action", index: a.index })));
+        box.appendChild(optionPicker(options, "activate"));
       }
+      return box;
+    };
+
+    /** The parameter choices of an effect: buttons when few, a list and a button when many. */
+    const optionPicker = (options, fallback) => {
+      const box = htmlEl("span", "nj-options", { "data-count": options.length });
+      if (options.length <= 8) {
+        for (const a of options) box.appendChild(button(a.params_label || fallback, "nj-option", () => send({ kind: "action", index: a.index })));
+        return box;
+      }
+      const select = htmlEl("select", "nj-option-select", { "aria-label": "choose the effect's target" });
+      for (const a of options) select.appendChild(htmlEl("option", "", { value: a.index }, a.params_label || fallback));
+      box.append(select, button("do it", "nj-option", () => send({ kind: "action", index: Number(select.value) })));
       return box;
     };
 
