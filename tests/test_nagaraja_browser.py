@@ -75,3 +75,22 @@ def test_an_illegal_click_shows_the_engines_reason_on_the_board(page, lab):
     expect(message).to_contain_text("touches no placed tile")
     expect(board).to_have_attribute("data-phase", "EXPLORATION")
     screenshot(board, "nagaraja_board_illegal_click")
+
+
+def test_temple_lesson_sandbox_reveals_left_2_when_clicked_as_in_spec_9_5_case_5(page, lab):
+    from playwright.sync_api import expect
+
+    open_notebook(page, lab, "nagaraja/02_temple_paths.ipynb")
+    wait_for_kernel_idle(page)
+    board = page.locator(".nj-board").first
+    board.scroll_into_view_if_needed()
+    expect(board.locator(".nj-room")).to_have_attribute("data-tile", "R16")
+    board.locator(".nj-rotate").click()
+    board.locator(".nj-rotate").click()
+    expect(board.locator(".nj-rotate")).to_have_attribute("data-rotation", "2")
+    board.locator(".nj-temple-mine .nj-cell[data-cell='2,0']").click()
+    # spec 9.5 case 5: corner + chamber at (2,0), rotation 2 turns LEFT_2 up and leaves the amulet
+    expect(board.locator(".nj-relic[data-spot='LEFT_2']")).to_have_attribute("data-face", "up")
+    expect(board.locator(".nj-cell[data-cell='2,0'] .nj-amulet-token")).to_have_count(1)
+    expect(board.locator(".nj-room")).to_have_attribute("data-tile", "R14")
+    screenshot(board, "nagaraja_temple_sandbox")

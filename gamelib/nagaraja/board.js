@@ -396,6 +396,7 @@ export default {
       svg.appendChild(g);
       box.appendChild(svg);
       box.appendChild(htmlEl("div", "nj-room-name", {}, `${state.room.tile} · ${state.room.shape}` + (state.room.amulet ? " · amulet" : "")));
+      if (state.phase === "EXPLORATION" && state.room_winner) box.appendChild(htmlEl("div", "nj-room-winner", {}, `won by ${state.room_winner}`));
       if (state.your_turn && state.phase === "EXPLORATION") {
         const rotate = htmlEl("button", "nj-button nj-rotate", { "data-rotation": ui.rotation }, `↻ rotate (${ui.rotation * 90}°)`);
         rotate.addEventListener("click", () => { ui.rotation = (ui.rotation + 1) % 4; redraw(); });

@@ -123,6 +123,7 @@ class NagarajaBoard(BoardWidget):
             "status": self._status(obs, viewer),
             "players": players,
             "room": dict(room) if room else None,
+            "room_winner": self.names[obs["room_winner"]] if obs.get("room_winner") is not None else None,
             "piles": {
                 "rooms": obs.get("room_pile", 0),
                 "draw": obs.get("draw_pile", 0),
