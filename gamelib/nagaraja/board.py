@@ -20,12 +20,13 @@ Picks the page sends (a headless test may assign the same dicts to ``board.pick`
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from dataclasses import dataclass, field, replace
-
 from gamelib.core import IllegalMove, Match
+from gamelib.nagaraja import rules
+from gamelib.nagaraja.bots import heuristic_policy
 from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS
 from gamelib.nagaraja.edition import default_edition
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
@@ -50,18 +51,6 @@ ENTRANCES = ("ENTRANCE_0", "ENTRANCE_1", "ENTRANCE_2")
 EVENTS_SHOWN = 6
 
 
-def _rules():
-    from gamelib.nagaraja import rules  # imported late: the temple sandbox needs no game engine
-
-    return rules
-
-
-def _default_opponent() -> Callable:
-    from gamelib.nagaraja.bots import heuristic_policy
-
-    return heuristic_policy
-
-
 class NagarajaBoard(BoardWidget):
     """A playable Nagaraja board showing one player's view."""
 
@@ -79,9 +68,9 @@ class NagarajaBoard(BoardWidget):
         **kwargs,
     ):
         if game is None:
-            game = _rules().new_game(seed=seed)
+            game = rules.new_game(seed=seed)
         if opponent == "heuristic":
-            opponent = _default_opponent()
+            opponent = heuristic_policy
         self.viewer = viewer
         self.bots: dict[int, Callable] = {} if opponent is None else {1 - viewer: opponent}
         self.bot_rng = random.Random(seed)
@@ -220,7 +209,7 @@ class NagarajaBoard(BoardWidget):
 
     def action_for(self, pick: dict, state: Any) -> Any:
         """The engine action a pick stands for (the engine, not the board, judges it)."""
-        rules, player, kind = _rules(), state.to_act, pick.get("kind")
+        player, kind = state.to_act, pick.get("kind")
         if kind == "action":
             legal = state.legal_actions()
             index = pick.get("index")
@@ -325,6 +314,30 @@ def _temple_json(temple: dict) -> dict:
     }
 
 
+def _open_temple_view(temple: Temple, edition) -> dict:
+    """A sandbox temple in the engine's observation shape; face-up relics show, the rest do not."""
+    relics = edition.relic_by_id
+    cells = []
+    for cell in CELLS:
+        content = temple.cell(cell)
+        if isinstance(content, PlacedTile):
+            content = {"tile": content.tile_id, "rotation": content.rotation, "segments": temple.open_segments(cell),
+                       "special": edition.tiles[content.tile_id].special, "amulet": content.amulet is not None}
+        cells.append({"cell": list(cell), "content": content})
+    views = {}
+    for spot in RELIC_SPOTS:
+        relic = relics.get(temple.relic_at(spot)) if temple.face_up(spot) else None
+        views[spot] = {"face_up": temple.face_up(spot), "vp": relic.vp if relic else None,
+                       "cursed": relic.cursed if relic else None}
+    return {
+        "cells": cells,
+        "relics": views,
+        "connected_spots": sorted(temple.connected_spots()),
+        "connected_nodes": sorted([r, c, seg] for (r, c), seg in temple.connected_nodes()),
+        "legal_cells": [list(cell) for cell in temple.legal_cells()],
+    }
+
+
 def _temple_rows(temple: dict) -> list[str]:
     def cell_text(cell):
         if cell is None:
@@ -350,10 +363,10 @@ def _temple_rows(temple: dict) -> list[str]:
 def _action_json(index: int, action: Any) -> dict:
     """A legal action as the page needs it: its type, label and the fields it highlights."""
     entry = {"index": index, "type": type(action).__name__, "label": str(action)}
-    for field in ("cards", "source", "card", "amulet", "swap", "rotation"):
-        if hasattr(action, field):
-            value = getattr(action, field)
-            entry[field] = list(value) if isinstance(value, tuple) else value
+    for name in ("cards", "source", "card", "amulet", "swap", "rotation"):
+        if hasattr(action, name):
+            value = getattr(action, name)
+            entry[name] = list(value) if isinstance(value, tuple) else value
     if hasattr(action, "cell"):
         entry["cell"] = list(action.cell)
     if hasattr(action, "params"):
@@ -446,32 +459,7 @@ class TempleBoard(BoardWidget):
 
     def state_json(self, state: TempleSandbox) -> dict:
         edition = default_edition()
-        relics = edition.relic_by_id
         temple = state.temple
-        connected = temple.connected_spots()
-        lit: dict = {}
-        for cell, segment in temple.connected_nodes():
-            lit.setdefault(cell, []).append(segment)
-        cells: list[list[dict | None]] = [[None] * 3 for _ in range(3)]
-        for cell in CELLS:
-            content = temple.cell(cell)
-            if content == TRAP:
-                cells[cell[0]][cell[1]] = {"trap": True}
-            elif isinstance(content, PlacedTile):
-                tile = edition.tiles[content.tile_id]
-                cells[cell[0]][cell[1]] = {
-                    "tile": content.tile_id, "rotation": content.rotation, "segments": temple.open_segments(cell),
-                    "special": tile.special, "amulet": content.amulet is not None,
-                    "connected": sorted(lit.get(cell, [])), "trap": False,
-                }
-        spots = {}
-        for spot in RELIC_SPOTS:
-            relic = relics[temple.relic_at(spot)] if temple.relic_at(spot) else None
-            up = spot in connected
-            spots[spot] = {"face_up": up, "value": relic.vp if up and relic else None,
-                           "cursed": relic.cursed if up and relic else None}
-        for entrance in ENTRANCES:
-            spots[entrance] = {"entrance": True}
         room = None
         if state.queue:
             tile = edition.tiles[state.queue[0]]
@@ -487,12 +475,8 @@ class TempleBoard(BoardWidget):
             "your_turn": bool(state.queue),
             "status": status,
             "room": room,
-            "players": [{
-                "seat": 0, "name": "Temple", "is_viewer": True, "temple": {
-                    "cells": cells, "spots": spots, "connected_spots": sorted(connected),
-                    "legal_cells": [list(c) for c in temple.legal_cells()],
-                },
-            }],
+            "players": [{"seat": 0, "name": "Temple", "is_viewer": True,
+                         "temple": _temple_json(_open_temple_view(temple, edition))}],
             "events": [
                 f"face-up relics: {', '.join(up) if up else 'none'}",
                 f"amulets collected: {len(state.collected)}",
