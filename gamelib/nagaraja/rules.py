@@ -787,9 +787,12 @@ def _naga_actions(state: State, player: int) -> list:
     actions = []
     for source in _naga_sources(state, player):
         after = _spend_naga(state, player, source)
+        options: dict = {}  # cards sharing an effect share its parameter sets
         for card_id in hand:
             effect = _card(state, card_id).effect
-            actions += [UseNaga(player, source, card_id, params) for params in _effect_options(after, player, effect)]
+            if effect not in options:
+                options[effect] = _effect_options(after, player, effect)
+            actions += [UseNaga(player, source, card_id, params) for params in options[effect]]
     return actions
 
 
@@ -876,8 +879,9 @@ def _effect_possible(state: State, player: int, effect: str) -> bool:
         return len(_face_down_own(state, player)) >= 2
     if effect == "ROTATE":
         return any(p.temple.tile_cells() for p in players)
-    if effect == "MOVE_SWAP":
-        return bool(_effect_options(state, player, effect))
+    if effect == "MOVE_SWAP":  # a swap needs two occupied cells, a move one cell with somewhere to go
+        temples = [p.temple for p in players]
+        return any(len(t.occupied_cells()) >= 2 or any(t.move_destinations(c) for c in t.occupied_cells()) for t in temples)
     raise AssertionError(f"unknown effect {effect}")
 
 
