@@ -30,9 +30,10 @@ Temple (``gamelib.nagaraja.temple``)
 * Cells are ``(row, col)``, row 2 is the entrance row; sides "N", "E", "S", "W";
   rotation k = k quarter-turns clockwise. ``SPOTS``: ENTRANCE_0..2, LEFT_0..2, TOP_0..2,
   RIGHT_0..2; ``RELIC_SPOTS`` the 9 relic spots.
-* ``Temple(tiles=None, relics=None)`` is an empty temple (``tiles`` = a {id: TileDef}
-  catalogue, default edition's). Immutable; every change returns a new temple:
-  ``place(cell, tile_id, rotation, amulet=None)``, ``rotate(cell, k)``,
+* ``Temple(tiles=None, cells=(None,)*9, relics=(None,)*9)`` is an empty temple (``tiles`` =
+  a {id: TileDef} catalogue, default edition's; ``cells`` row-major; ``relics`` relic ids
+  in RELIC_SPOTS order). Immutable; every change returns a new temple:
+  ``place(cell, tile_id, rotation, amulet=None, legal_only=True)``, ``rotate(cell, k)``,
   ``move(origin, destination)``, ``swap_cells(a, b)``, ``put_trap(cell)`` ->
   (temple, tile_id sent away or None), ``without_trap()``, ``swap_relics(a, b)``,
   ``collect_amulets()`` -> (temple, amulet ids now connected).
@@ -41,7 +42,8 @@ Temple (``gamelib.nagaraja.temple``)
   ``connected_spots()`` -> frozenset of spot names joined through tiles to an entrance
   (an entrance counts only when a tile segment opens onto it); ``connected_nodes()`` ->
   frozenset of ((row, col), segment); ``legal_cells()`` -> sorted [(row, col)];
-  ``face_up(spot)``; ``relic_at(spot)``; ``is_full``; ``occupied_cells()``.
+  ``move_destinations(cell)``; ``face_up(spot)``; ``face_up_spots()``; ``relic_at(spot)``;
+  ``is_full``; ``occupied_cells()``; ``tile_cells()``; ``trap_cell``.
 
 Rules (``gamelib.nagaraja.rules``)
 ----------------------------------
@@ -57,17 +59,29 @@ Rules (``gamelib.nagaraja.rules``)
   ``to_json()`` / ``State.from_json(text)`` (``CorruptSave`` on bad input),
   ``str(state)`` (text board), ``log`` (every event, ``Event(audience, text)``,
   audience -1 = public) and ``events(p)`` (what player p may read).
+* ``describe_result(state)`` -> a sentence; ``check_invariants(state)`` (spec 5.1);
+  ``has_non_pass_action(state, p)``.
 * Actions (frozen, readable ``str``): ``Commit(player, cards)``, ``UseNaga(player,
   source, card, params)`` (source "BROWN"/"WHITE"/"GREEN"/"VIRTUAL"),
   ``UseAmulet(player, amulet, params)``, ``SwapChoice(player, swap)``, ``Pass(player)``,
   ``PlaceTile(player, cell, rotation)``, ``DiscardTile(player)``,
-  ``Keep(player, cards)``. Params: ``NoParams()``, ``Sticks(target, stick_ids)``,
-  ``Spot(spot)``, ``SpotPair(temple, a, b)``, ``Rotate(temple, cell, k)``,
-  ``Move(temple, origin, destination)``, ``Swap(temple, a, b)``, ``Cell(cell)``.
+  ``Keep(player, cards)``. Params (frozen dataclasses): ``NoParams()``,
+  ``Sticks(target, stick_ids)``, ``Spot(spot)``, ``SpotPair(temple, a, b)``,
+  ``Rotate(temple, cell, k)``, ``Move(temple, origin, destination)``, ``Swap(temple, a, b)``,
+  ``Cell(cell)`` (TRAP, always the opponent's temple). Stick ids are "B01".."B12",
+  "W01".., "G01"..; Sticks of one colour and face are interchangeable, so the listed
+  choices use the lowest ids. After a PEEK2_SWAP the activator's only actions are
+  ``SwapChoice`` and the AM_PEEK amulet. Chance outcomes (explicit_chance=True): a relic
+  id, a tuple of faces for one colour's sticks, a card id, a tile id, an amulet id.
+* Knowledge choice: a relic that was ever face up stays known to both players when it
+  turns face down again (they saw it); peeks are private; knowledge follows a token
+  through public swaps and moves.
 
 What a board draws: ``state.observation(viewer)`` is a JSON-able dict
 ------------------------------------------------------------------------
-``{"edition", "placeholder", "viewer", "phase", "to_act", "guide", "round",
+``{"edition", "placeholder", "viewer", "phase", "to_act" (None while chance resolves),
+"chance_pending", "guide", "round", "room_winner", "deal": [card dicts] (the guide's
+3 drawn cards, only for the guide) | None,
 "current_room": {"tile", "shape", "segments", "special", "amulet": bool} | None,
 "room_pile", "draw_pile", "amulet_pile", "discard_pile": [card ids],
 "pending_swap": {"temple", "a", "b"} | None, "events": [last texts],
@@ -78,8 +92,10 @@ What a board draws: ``state.observation(viewer)`` is a JSON-able dict
 viewer may know), "connected_spots", "connected_nodes": [[r, c, segment]],
 "legal_cells"}, "hand": [card dicts] | None (None = hidden), "hand_size",
 "known_hand": [card dicts the viewer knows in that hand], "committed": [card dicts] |
-None, "committed_count", "activated": [card dicts], "sticks": [{"id", "colour",
-"points", "naga"}], "modifier", "virtual_nagas", "total", "amulets": [{"id", "vp",
+None (hidden until both have committed), "committed_count", "has_committed",
+"activated": [card dicts], "sticks": [{"id", "colour",
+"points", "naga"}] (points None until thrown), "modifier", "virtual_nagas", "total",
+"amulets": [{"id", "vp",
 "effect"}] | None, "amulet_count", "score" (exact for the viewer's own seat, else
 None), "visible_score" (face-up relic VP)}]}``. Card dict: ``{"id", "symbol",
 "sticks", "effect", "target"}``.
@@ -89,11 +105,20 @@ Bots and analysis
 * ``bots.random_policy``, ``bots.heuristic_policy`` (both ``(state, rng) -> action``,
   reading only ``state.observation(seat)`` and ``state.legal_actions()``),
   ``bots.tournament(policy_a, policy_b, games, seed=0, show_progress=True)``.
-* ``analysis.commitment_table(hand, opponent_cards, mine_is_guide, ...)``,
-  ``analysis.tie_rule_value(...)``, ``analysis.cursed_chance(observation, temple)``.
+* ``bots.play_game(policies, seed, edition=None, on_state=None)``; ``TournamentResult``
+  with ``win_rate(i)``, ``reason_shares()``, ``game_length()``,
+  ``first_guide_win_rate()``, ``guide_room_rate()`` (all ``Estimate`` with 95% CI) and
+  ``summary()``.
+* ``analysis.commitment_table(hand, opponent_count, mine_is_guide, edition=None, seen=())``
+  -> [CommitmentOdds(cards, pool, p_win, p_tie)], best first (exact Fractions; opponent
+  model: every one-symbol set of ``opponent_count`` unseen cards equally likely; raw throw,
+  before effects); ``analysis.tie_rule_value(hand, opponent_count)`` -> {cards: P(tie)};
+  ``analysis.opponent_points(count, unseen)`` -> Dist; ``analysis.cursed_chance(observation,
+  owner=None)`` -> {face-down spot: Fraction}; ``analysis.cursed_loss_chance(observation,
+  spots, owner=None)`` -> the chance that turning up ``spots`` shows every cursed relic.
 """
 
-from gamelib.nagaraja import sticks
+from gamelib.nagaraja import analysis, bots, sticks
 from gamelib.nagaraja.cards import Amulet, Card, Relic, Target
 from gamelib.nagaraja.edition import Edition, EditionError, TileDef, check_against_rules_text, default_edition, load_edition
 from gamelib.nagaraja.rules import (
@@ -109,6 +134,8 @@ from gamelib.nagaraja.rules import (
     Rotate,
     Rules,
     Spot,
+    check_invariants,
+    describe_result,
     SpotPair,
     State,
     Sticks,
@@ -124,5 +151,5 @@ __all__ = [
     "Amulet", "Card", "Cell", "Commit", "DiscardTile", "Edition", "EditionError", "Keep", "Move", "NoParams", "Pass",
     "PlaceTile", "RELIC_SPOTS", "Relic", "Result", "Rotate", "Rules", "SPOTS", "Spot", "SpotPair", "State", "Sticks",
     "Swap", "SwapChoice", "Target", "Temple", "TileDef", "UseAmulet", "UseNaga", "check_against_rules_text",
-    "default_edition", "load_edition", "new_game", "sticks",
+    "analysis", "bots", "check_invariants", "default_edition", "describe_result", "load_edition", "new_game", "sticks",
 ]
