@@ -70,7 +70,8 @@ Rules (``gamelib.nagaraja.rules``)
   ``Rotate(temple, cell, k)``, ``Move(temple, origin, destination)``, ``Swap(temple, a, b)``,
   ``Cell(cell)`` (TRAP, always the opponent's temple). Stick ids are "B01".."B12",
   "W01".., "G01"..; Sticks of one colour and face are interchangeable, so the listed
-  choices use the lowest ids. After a PEEK2_SWAP the activator's only actions are
+  choices use the lowest ids. UseAmulet params: ``Sticks(you, (stick,))`` for A10
+  (AM_RETHROW1), ``Spot(spot)`` for A12 (AM_PEEK), ``NoParams()`` otherwise. After a PEEK2_SWAP the activator's only actions are
   ``SwapChoice`` and the AM_PEEK amulet. Chance outcomes (explicit_chance=True): a relic
   id, a tuple of faces for one colour's sticks, a card id, a tile id, an amulet id.
 * Knowledge choice: a relic that was ever face up stays known to both players when it

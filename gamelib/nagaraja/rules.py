@@ -1146,6 +1146,10 @@ def _put_trap(state: State, owner: int, cell) -> State:
     return _update_temple(state, owner, temple)
 
 
+_AMULET_PARAMS = {"AM_PEEK": "Spot(a face-down spot of your temple)",
+                  "AM_RETHROW1": "Sticks(you, (one of your current sticks, lowest id of its colour and face))"}
+
+
 def _do_use_amulet(state: State, action: UseAmulet) -> State:
     player, me = action.player, state.players[action.player]
     if action.amulet not in me.amulets:
@@ -1159,8 +1163,7 @@ def _do_use_amulet(state: State, action: UseAmulet) -> State:
         raise IllegalMove(f"{action.amulet} ({effect}) cannot be used now: "
                           f"{when.get(effect, 'it is used in Confrontation, on your turn')}")
     if action not in _amulet_actions(state, player):
-        raise IllegalMove(f"{action.amulet} ({effect}) needs "
-                          f"{'Spot(a face-down spot of your temple)' if effect == 'AM_PEEK' else 'Sticks(you, (one of your current sticks,))' if effect == 'AM_RETHROW1' else 'NoParams()'}")
+        raise IllegalMove(f"{action.amulet} ({effect}) needs {_AMULET_PARAMS.get(effect, 'NoParams()')}")
     amulets = list(me.amulets)
     amulets.remove(action.amulet)
     state = _set_player(state, player, amulets=tuple(amulets))
