@@ -551,3 +551,16 @@ def test_text_view_and_log():
     assert "PLACEHOLDER" in text and "CALL_OF_FATE" in text and "P0" in text
     assert state.log[0].text.startswith("New game of Nagaraja")
     assert any("is the guide" in e for e in state.events(0))
+
+
+def test_a_relic_seen_face_up_stays_known_after_it_turns_face_down():  # spec 7 (choice: players remember)
+    state = make_state(phase="EXPLORATION", to_act=1, current_room="R06", tiles=({}, {(2, 2): ("R02", 0)}),
+                       hands=(("ROM-01",), ()))
+    state = state.apply(PlaceTile(1, (1, 2), 1))  # RIGHT_1 (C6b) turns face up for both to see
+    assert all((1, "C6b") in state.players[p].knowledge for p in (0, 1))
+    temple = state.players[1].temple.rotate((2, 2), 1)
+    from gamelib.nagaraja.rules import _update_temple
+    broken = _update_temple(state, 1, temple)
+    for viewer in (0, 1):
+        relic = broken.observation(viewer)["players"][1]["temple"]["relics"]["RIGHT_1"]
+        assert relic == {"face_up": False, "known": True, "vp": 6, "cursed": True}

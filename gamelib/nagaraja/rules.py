@@ -486,6 +486,10 @@ def _update_temple(state: State, owner: int, temple: Temple) -> State:
             state = _log(state, f"{seat_name(owner)}'s relic at {spot} is face up: {relic}.")
         elif was_up and not up:
             state = _log(state, f"{seat_name(owner)}'s relic at {spot} turns face down.")
+    seen = {(owner, temple.relic_at(spot)) for spot in temple.face_up_spots()}
+    for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
+        if not seen <= state.players[p].knowledge:
+            state = _set_player(state, p, knowledge=state.players[p].knowledge | seen)
     return state
 
 
