@@ -184,11 +184,15 @@ def test_the_page_never_receives_what_the_viewer_may_not_know(seed):
         text = json.dumps(data)
         for token in hidden_tokens(state, viewer):
             assert f'"{token}"' not in text, f"{token} leaked to the page"
+        obs = state.observation(viewer)
         for seat in (0, 1):
             relics = board.state["players"][seat]["temple"]["spots"]
             for spot in RELIC_SPOTS:
-                if not relics[spot]["face_up"] and relics[spot]["value"] is not None:
-                    assert seat == viewer  # only the viewer's own peeks show a face-down value
+                view = obs["players"][seat]["temple"]["relics"][spot]
+                # a face-down value is drawn only when the viewer knows it (peeked, or saw it face up)
+                assert relics[spot]["value"] == view["vp"]
+                if relics[spot]["value"] is not None and not relics[spot]["face_up"]:
+                    assert view["known"]
         assert board.state["players"][1 - viewer]["hand"] is None
         assert board.state["players"][1 - viewer]["amulets"] is None
         if not board.state["your_turn"]:

@@ -106,7 +106,7 @@ function drawRelic(svg, name, spot) {
     words = `${name}: face up, ${spot.cursed ? "CURSED" : "sacred"} relic worth ${spot.value} VP`;
   } else if (spot.value != null) {
     label = (spot.cursed ? "☠" : "") + spot.value;
-    words = `${name}: face down; you peeked: ${spot.cursed ? "cursed" : "sacred"} ${spot.value} VP`;
+    words = `${name}: face down, but you know it: ${spot.cursed ? "cursed" : "sacred"} ${spot.value} VP`;
   } else {
     label = "?";
     words = `${name}: face-down relic (nobody knows it)`;
