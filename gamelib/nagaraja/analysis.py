@@ -1,0 +1,252 @@
+"""Exact analyses for the lessons: the commitment decision and the cursed-relic risk.
+
+**The opponent model** (stated once, used everywhere here). The opponent has committed
+``k`` cards (the visible count). We do not know which. We assume every set of ``k``
+cards *of one symbol* among the cards we have not seen is equally likely (each such
+set counts once, whatever its symbol). Nothing else is assumed: not the opponent's
+taste, not what they kept in earlier deals. The figures are for the raw throw at the
+end of the Call of Fate, before any Naga effect (like the calculator, spec 8.4).
+
+Everything is exact (:class:`fractions.Fraction`). The fast method groups the
+opponent's possible sets by the sticks they give and mixes the resulting point
+distributions into one; the tests check it against plain enumeration of every set
+and every face of every stick.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations, product
+from functools import lru_cache
+from math import comb, lcm
+
+from gamelib.dist import Dist
+from gamelib.nagaraja import sticks
+from gamelib.nagaraja.cards import Card, commitments, pool_of
+from gamelib.nagaraja.edition import Edition, default_edition
+
+
+@dataclass(frozen=True)
+class CommitmentOdds:
+    """The exact chance of winning the room with one commitment."""
+
+    cards: tuple[str, ...]
+    pool: tuple[int, int, int]
+    p_win: Fraction  # with the seat given (guide or not)
+    p_tie: Fraction  # ties go to the guide: this is what the tie rule is worth to the guide
+
+    def __str__(self) -> str:
+        return f"{' + '.join(self.cards) or 'nothing'} {self.pool}: win {self.p_win} ({float(self.p_win):.1%})"
+
+
+def _cards(edition: Edition, ids) -> list[Card]:
+    return [edition.cards[c] if isinstance(c, str) else c for c in ids]
+
+
+def unseen_cards(edition: Edition, hand, seen=()) -> list[Card]:
+    """The cards the player cannot place: the whole deck minus their hand and the cards they saw leave play."""
+    known = {c if isinstance(c, str) else c.id for c in list(hand) + list(seen)}
+    return [card for card_id, card in edition.cards.items() if card_id not in known]
+
+
+def opponent_pools(count: int, unseen, edition: Edition | None = None) -> Counter:
+    """How many equally likely one-symbol ``count``-sets of ``unseen`` cards give each pool."""
+    edition = edition or default_edition()
+    key = tuple(sorted((card.symbol, card.pool) for card in _cards(edition, unseen)))
+    return Counter(dict(_pools_cached(count, key)))
+
+
+@lru_cache(maxsize=256)
+def _pools_cached(count: int, cards: tuple) -> tuple:
+    by_symbol: dict[str, list] = {}
+    for symbol, pool in cards:
+        by_symbol.setdefault(symbol, []).append(pool)
+    pools: Counter = Counter()
+    if count == 0:
+        pools[(0, 0, 0)] = 1
+    for symbol_pools in by_symbol.values() if count else ():
+        for subset in combinations(symbol_pools, count):
+            pools[tuple(map(sum, zip(*subset)))] += 1
+    if not pools:
+        raise ValueError(f"no {count} unseen cards share a symbol: the opponent cannot have committed {count} cards")
+    return tuple(sorted(pools.items()))
+
+
+def _faces_key(edition: Edition) -> tuple:
+    return tuple(tuple(edition.faces[c]) for c in sticks.COLOURS)
+
+
+@lru_cache(maxsize=4096)
+def _points_counts(pool: tuple, faces_key: tuple) -> tuple[tuple, int]:
+    """Counts of equally likely throws by points, as sorted ((points, count), ...) and their total."""
+    counts, total = sticks.joint_counts(pool, dict(zip(sticks.COLOURS, faces_key)))
+    by_points: Counter = Counter()
+    for (points, _), n in counts.items():
+        by_points[points] += n
+    return tuple(sorted(by_points.items())), total
+
+
+def _mixture_counts(count: int, unseen, edition: Edition) -> tuple[dict, int]:
+    """The opponent's points as integer weights over one common denominator."""
+    pools = opponent_pools(count, unseen, edition)
+    key = _faces_key(edition)
+    parts = [(weight, _points_counts(pool, key)) for pool, weight in pools.items()]
+    common = lcm(*(total for _, (_, total) in parts))
+    mixture: Counter = Counter()
+    for weight, (counts, total) in parts:
+        scale = weight * (common // total)
+        for points, n in counts:
+            mixture[points] += scale * n
+    return dict(mixture), common * sum(pools.values())
+
+
+def _compare_counts(mine: tuple, mine_total: int, theirs: dict, theirs_total: int) -> tuple[Fraction, Fraction]:
+    """(P(mine > theirs), P(tie)) from integer weights."""
+    their_items = sorted(theirs.items())
+    greater = tie = below = j = 0
+    for points, n in mine:
+        while j < len(their_items) and their_items[j][0] < points:
+            below += their_items[j][1]
+            j += 1
+        greater += n * below
+        tie += n * theirs.get(points, 0)
+    denominator = mine_total * theirs_total
+    return Fraction(greater, denominator), Fraction(tie, denominator)
+
+
+def opponent_points(count: int, unseen, edition: Edition | None = None) -> Dist:
+    """The opponent's points under the model: a mixture of the pools' exact distributions."""
+    edition = edition or default_edition()
+    mixture, total = _mixture_counts(count, unseen, edition)
+    return Dist({points: Fraction(n, total) for points, n in mixture.items()})
+
+
+def commitment_table(hand, opponent_count: int, mine_is_guide: bool, edition: Edition | None = None,
+                     seen=()) -> list[CommitmentOdds]:
+    """For every legal commitment of ``hand``: the exact chance to win the room (best first).
+
+    ``hand`` is a list of card ids or Cards; ``opponent_count`` the number of cards the
+    opponent committed (or is assumed to commit); ``seen`` cards known to be out of the
+    opponent's reach (the discard pile, say).
+    """
+    edition = edition or default_edition()
+    hand_cards = _cards(edition, hand)
+    theirs, theirs_total = _mixture_counts(opponent_count, unseen_cards(edition, hand_cards, seen), edition)
+    key = _faces_key(edition)
+    rows = []
+    for ids in commitments(hand_cards):
+        pool = pool_of(edition.cards[c] for c in ids)
+        greater, tie = _compare_counts(*_points_counts(pool, key), theirs, theirs_total)
+        rows.append(CommitmentOdds(ids, pool, greater + tie if mine_is_guide else greater, tie))
+    return sorted(rows, key=lambda row: (-row.p_win, len(row.cards), row.cards))
+
+
+def tie_rule_value(hand, opponent_count: int, edition: Edition | None = None, seen=()) -> dict:
+    """What "the guide wins ties" is worth: P(win as guide) - P(win as non-guide), per commitment."""
+    as_guide = {row.cards: row.p_win for row in commitment_table(hand, opponent_count, True, edition, seen)}
+    as_other = {row.cards: row.p_win for row in commitment_table(hand, opponent_count, False, edition, seen)}
+    return {cards: as_guide[cards] - as_other[cards] for cards in sorted(as_guide)}
+
+
+# --------------------------------------------------------------------------- oracles (slow, obvious)
+
+
+def _throws(pool, faces):
+    colour_faces = [faces[c] for c, n in zip(sticks.COLOURS, pool) for _ in range(n)]
+    return product(*colour_faces)
+
+
+def brute_force_win(hand_commit, opponent_count: int, mine_is_guide: bool, hand, edition: Edition | None = None,
+                    seen=()) -> Fraction:
+    """The same chance by listing every opponent set and every face of every stick (exponential)."""
+    edition = edition or default_edition()
+    unseen = unseen_cards(edition, _cards(edition, hand), seen)
+    sets = [s for s in combinations(unseen, opponent_count) if len({c.symbol for c in s}) <= 1]
+    mine = pool_of(edition.cards[c] for c in hand_commit)
+    chance = Fraction(0)
+    for their_set in sets:  # each set equally likely; within a set, each pair of throws equally likely
+        wins = pairs = 0
+        for my_throw in _throws(mine, edition.faces):
+            my_points = sum(points for points, _ in my_throw)
+            for their_throw in _throws(pool_of(their_set), edition.faces):
+                their_points = sum(points for points, _ in their_throw)
+                wins += my_points > their_points or (mine_is_guide and my_points == their_points)
+                pairs += 1
+        chance += Fraction(wins, pairs)
+    return chance / len(sets)
+
+
+def naive_commitment_table(hand, opponent_count: int, mine_is_guide: bool, edition: Edition | None = None, seen=()):
+    """The direct method: every commitment against every opponent set, one comparison each (for the bench)."""
+    edition = edition or default_edition()
+    hand_cards = _cards(edition, hand)
+    unseen = unseen_cards(edition, hand_cards, seen)
+    sets = [s for s in combinations(unseen, opponent_count) if len({c.symbol for c in s}) <= 1]
+    rows = {}
+    for ids in commitments(hand_cards):
+        mine = pool_of(edition.cards[c] for c in ids)
+        total = sum(sticks.win_probability(mine, pool_of(s), mine_is_guide, faces=edition.faces) for s in sets)
+        rows[ids] = total / len(sets)
+    return rows
+
+
+# --------------------------------------------------------------------------- cursed relics
+
+
+def _relic_counts(edition: Edition) -> tuple[int, int]:
+    return len(edition.relics), sum(r.cursed for r in edition.relics)
+
+
+def unknown_relics(observation: dict, owner: int, edition: Edition | None = None) -> tuple[list[str], int, int]:
+    """Face-down spots whose relic the viewer does not know, and how many of those hide a cursed relic.
+
+    Returns (unknown spots, cursed among them, cursed already face up). By symmetry every
+    unknown token is equally likely to be at every unknown spot.
+    """
+    edition = edition or default_edition()
+    relics = observation["players"][owner]["temple"]["relics"]
+    _, cursed_total = _relic_counts(edition)
+    known_cursed = sum(1 for r in relics.values() if r["vp"] is not None and r["cursed"])
+    cursed_up = sum(1 for r in relics.values() if r["face_up"] and r["cursed"])
+    unknown = [spot for spot, r in relics.items() if r["vp"] is None]
+    return unknown, cursed_total - known_cursed, cursed_up
+
+
+def cursed_chance(observation: dict, owner: int | None = None, edition: Edition | None = None) -> dict[str, Fraction]:
+    """For each face-down relic spot of ``owner``'s temple: the exact chance that it is cursed, given what the viewer knows."""
+    owner = observation["viewer"] if owner is None else owner
+    relics = observation["players"][owner]["temple"]["relics"]
+    unknown, cursed_unknown, _ = unknown_relics(observation, owner, edition)
+    chances = {}
+    for spot, relic in relics.items():
+        if relic["face_up"]:
+            continue
+        if relic["vp"] is not None:
+            chances[spot] = Fraction(int(relic["cursed"]))
+        else:
+            chances[spot] = Fraction(cursed_unknown, len(unknown))
+    return chances
+
+
+def cursed_loss_chance(observation: dict, spots, owner: int | None = None, edition: Edition | None = None) -> Fraction:
+    """The exact chance that turning up ``spots`` leaves all the cursed relics of the temple face up.
+
+    Known relics count as they are; the unknown ones follow the hypergeometric law
+    (drawing len(unknown spots revealed) tokens from the unknown ones).
+    """
+    edition = edition or default_edition()
+    owner = observation["viewer"] if owner is None else owner
+    relics = observation["players"][owner]["temple"]["relics"]
+    unknown, cursed_unknown, cursed_up = unknown_relics(observation, owner, edition)
+    _, cursed_total = _relic_counts(edition)
+    new = [s for s in spots if not relics[s]["face_up"]]
+    known_new = sum(1 for s in new if relics[s]["vp"] is not None and relics[s]["cursed"])
+    drawn = sum(1 for s in new if relics[s]["vp"] is None)
+    needed = cursed_total - cursed_up - known_new
+    if needed <= 0:
+        return Fraction(1)
+    hits = sum(comb(cursed_unknown, x) * comb(len(unknown) - cursed_unknown, drawn - x)
+               for x in range(needed, min(drawn, cursed_unknown) + 1))
+    return Fraction(hits, comb(len(unknown), drawn)) if drawn else Fraction(0)

@@ -1,0 +1,502 @@
+"""The Nagaraja board: both temples, the room at stake, sticks, hands and controls (anywidget).
+
+The board draws only ``state.observation(viewer)`` (spec 7): what it sends to the page
+is built from the observation alone, so the page never holds a card, relic or amulet
+the viewer may not know. Clicks come back as ``pick`` dicts; this module turns them into
+engine actions and lets the engine decide, so an illegal click shows the engine's reason.
+
+Play against a bot (``NagarajaBoard(opponent=heuristic_policy)``, the default) or
+hot-seat (``opponent=None``: the board always shows the player to act).
+
+Picks the page sends (a headless test may assign the same dicts to ``board.pick``):
+
+* ``{"kind": "commit", "cards": [...]}``, ``{"kind": "keep", "cards": [...]}``
+* ``{"kind": "place", "cell": [r, c], "rotation": k}``, ``{"kind": "pass"}``
+* ``{"kind": "naga", "source": colour, "card": id}`` (a Naga on a card with no legal
+  parameters: the engine says why), ``{"kind": "action", "index": i}`` (the i-th legal action)
+* ``{"kind": "bot"}`` (let the bot move), ``{"kind": "history", "to": ...}`` (base class)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from gamelib.core import IllegalMove, Match
+from gamelib.nagaraja import rules
+from gamelib.nagaraja.bots import heuristic_policy
+from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS
+from gamelib.nagaraja.edition import default_edition
+from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
+from gamelib.widgets import BoardWidget, assets
+
+_ESM, _CSS = assets(Path(__file__).with_name("board.js"), Path(__file__).with_name("board.css"))
+
+PHASE_WORDS = {
+    "CALL_OF_FATE": "Call of Fate",
+    "CONFRONTATION": "Confrontation",
+    "EXPLORATION": "Exploration",
+    "NEW_DEAL": "New deal",
+    "GAME_OVER": "Game over",
+}
+REASON_WORDS = {
+    "CURSED_LOSS": "three cursed relics face up",
+    "REACHED_25": "25 VP reached",
+    "NINTH_TILE": "the ninth room placed",
+    "ROOMS_EXHAUSTED": "no rooms left",
+}
+ENTRANCES = ("ENTRANCE_0", "ENTRANCE_1", "ENTRANCE_2")
+EVENTS_SHOWN = 6
+
+
+class NagarajaBoard(BoardWidget):
+    """A playable Nagaraja board showing one player's view."""
+
+    _esm = _ESM
+    _css = _CSS
+
+    def __init__(
+        self,
+        game: Any = None,
+        *,
+        viewer: int = 0,
+        opponent: Callable | None | str = "heuristic",
+        seed: int = 0,
+        names: tuple[str, str] | None = None,
+        **kwargs,
+    ):
+        if game is None:
+            game = rules.new_game(seed=seed)
+        if opponent == "heuristic":
+            opponent = heuristic_policy
+        self.viewer = viewer
+        self.bots: dict[int, Callable] = {} if opponent is None else {1 - viewer: opponent}
+        self.bot_rng = random.Random(seed)
+        if names is None:
+            # the engine's event texts call the seats P0 and P1, so the names carry them too
+            names = ("P0", "P1") if not self.bots else tuple(
+                f"You (P{seat})" if seat == viewer else f"Bot (P{seat})" for seat in (0, 1)
+            )
+        self.names = tuple(names)
+        super().__init__(game, **kwargs)
+        if not isinstance(game, Match):
+            self.play_bots()
+
+    # ------------------------------------------------------------ who sees what
+    def viewer_for(self, state: Any) -> int:
+        """Hot-seat boards follow the player to act; a board against a bot stays with the human."""
+        if not self.bots and state.to_act is not None:
+            return state.to_act
+        return self.viewer
+
+    def humans_turn(self, state: Any) -> bool:
+        return not state.is_terminal and state.to_act is not None and state.to_act not in self.bots
+
+    # ------------------------------------------------------------ drawing
+    def state_json(self, state: Any) -> dict:
+        viewer = self.viewer_for(state)
+        obs = state.observation(viewer)
+        players = [self._player_json(obs, seat, viewer) for seat in (0, 1)]
+        room = obs.get("current_room")
+        return {
+            "edition": obs.get("edition", ""),
+            "placeholder": bool(obs.get("placeholder", True)),
+            "viewer": viewer,
+            "phase": obs["phase"],
+            "to_act": obs["to_act"],
+            "guide": obs["guide"],
+            "your_turn": obs["to_act"] == viewer and self.humans_turn(state),
+            "bot_to_act": not state.is_terminal and obs["to_act"] in self.bots,
+            "status": self._status(obs, viewer),
+            "players": players,
+            "room": dict(room) if room else None,
+            "room_winner": self.names[obs["room_winner"]] if obs.get("room_winner") is not None else None,
+            "piles": {
+                "rooms": obs.get("room_pile", 0),
+                "draw": obs.get("draw_pile", 0),
+                "discard": len(obs.get("discard_pile") or []),
+                "amulets": obs.get("amulet_pile", 0),
+            },
+            "drawn": [_card_json(card) for card in obs.get("deal") or []] if obs["phase"] == "NEW_DEAL" else [],
+            "events": list(obs.get("events") or [])[-EVENTS_SHOWN:],
+            "result": self._result_json(obs, viewer),
+        }
+
+    def _player_json(self, obs: dict, seat: int, viewer: int) -> dict:
+        p = obs["players"][seat]
+        mine = seat == viewer
+        hand = p.get("hand")
+        committed = p.get("committed") or []
+        played = [dict(_card_json(c), activated=False) for c in committed]
+        played += [dict(_card_json(c), activated=True) for c in p.get("activated") or []]
+        amulets = p.get("amulets")
+        if mine:
+            score_text = f"{p['score']} VP"
+        else:
+            count = p.get("amulet_count", 0)
+            score_text = f"{p.get('visible_score', 0)} VP face up + {count} amulet{'s' if count != 1 else ''}"
+        return {
+            "seat": seat,
+            "name": self.names[seat],
+            "is_viewer": mine,
+            "is_guide": obs["guide"] == seat,
+            "to_act": obs["to_act"] == seat and obs["phase"] != "GAME_OVER",
+            "score": p.get("score") if mine else None,
+            "score_text": score_text,
+            "hand": [_card_json(c) for c in hand] if hand is not None else None,
+            "hand_count": p.get("hand_size", len(hand or [])),
+            "known_hand": [_card_json(c) for c in p.get("known_hand") or []] if hand is None else [],
+            "committed_count": p.get("committed_count", 0),
+            "played": played,
+            "sticks": [dict(s) for s in p.get("sticks") or []],
+            "total": p.get("total"),
+            "modifier": p.get("modifier", 0),
+            "amulets": [_amulet_json(a) for a in amulets] if amulets is not None else None,
+            "amulet_count": p.get("amulet_count", len(amulets or [])),
+            "temple": _temple_json(p["temple"]),
+        }
+
+    def _status(self, obs: dict, viewer: int) -> str:
+        phase = obs["phase"]
+        if phase == "GAME_OVER":
+            return "Game over"
+        seat = obs["to_act"]
+        who = "Your" if seat == viewer and seat not in self.bots else f"{self.names[seat]}'s"
+        doing = {
+            "CALL_OF_FATE": "commit cards of one symbol",
+            "CONFRONTATION": "use a Naga or pass",
+            "EXPLORATION": "place the room tile won",
+            "NEW_DEAL": "keep 2 of the 3 cards drawn",
+        }.get(phase, "")
+        return f"{PHASE_WORDS.get(phase, phase)} · {who} turn: {doing}"
+
+    def _result_json(self, obs: dict, viewer: int) -> dict | None:
+        result = obs.get("result")
+        if not result:
+            return None
+        winner, scores = result["winner"], result["scores"]
+        who = "You win" if winner == viewer and self.bots else f"{self.names[winner]} wins"
+        reason = REASON_WORDS.get(result["reason"], result["reason"])
+        text = f"{who}: {reason} ({scores[0]} to {scores[1]} VP)"
+        return {"winner": winner, "reason": result["reason"], "scores": list(scores), "text": text}
+
+    def legal_json(self, state: Any) -> list:
+        if not self.humans_turn(state):
+            return []  # the bot's options would reveal its hand
+        return [_action_json(i, action) for i, action in enumerate(state.legal_actions())]
+
+    def describe(self, state: Any) -> str:
+        events = state.observation(self.viewer_for(state)).get("events") or []
+        return events[-1] if events else ""
+
+    # ------------------------------------------------------------ clicks
+    def handle_pick(self, pick: dict) -> str | None:
+        state = self.game_state
+        kind = pick.get("kind")
+        if kind == "bot":
+            if not self.play_bots(force=True):
+                raise IllegalMove("it is not the bot's turn")
+            return None
+        if state.is_terminal:
+            raise IllegalMove("the game is over: step back through the history, or start a new board")
+        if not self.humans_turn(state):
+            raise IllegalMove("it is the bot's turn: press 'let the bot play'")
+        self.apply(self.action_for(pick, state))
+        self.play_bots()
+        return None
+
+    def action_for(self, pick: dict, state: Any) -> Any:
+        """The engine action a pick stands for (the engine, not the board, judges it)."""
+        player, kind = state.to_act, pick.get("kind")
+        if kind == "action":
+            legal = state.legal_actions()
+            index = pick.get("index")
+            if not isinstance(index, int) or not 0 <= index < len(legal):
+                raise IllegalMove("that move is no longer on offer: the position has changed")
+            return legal[index]
+        if kind == "commit":
+            return rules.Commit(player, tuple(sorted(pick.get("cards") or ())))
+        if kind == "keep":
+            return rules.Keep(player, tuple(sorted(pick.get("cards") or ())))
+        if kind == "place":
+            row, col = pick.get("cell") or (None, None)
+            return rules.PlaceTile(player, (row, col), pick.get("rotation", 0))
+        if kind == "pass":
+            return rules.Pass(player)
+        if kind == "naga":
+            return rules.UseNaga(player, pick.get("source"), pick.get("card"), rules.NoParams())
+        raise IllegalMove(f"the board does not know the pick {kind!r}")
+
+    def play_bots(self, force: bool = False) -> bool:
+        """Let the bot seats move until a human is to act (after a human move, or when asked)."""
+        if self.match.can_step_forward and not force:
+            return False  # looking at the past: do not rewrite the future by itself
+        moved = False
+        while not self.game_state.is_terminal and self.game_state.to_act in self.bots:
+            state = self.game_state
+            self.match.apply(self.bots[state.to_act](state, self.bot_rng))
+            moved = True
+        return moved
+
+    # ------------------------------------------------------------ fallback
+    def text_fallback(self) -> str:
+        """The viewer's observation as text (never the full state: it holds hidden cards)."""
+        data = self.state_json(self.game_state)
+        lines = [f"Nagaraja (PLACEHOLDER teaching edition) - {data['status']}"]
+        for player in data["players"]:
+            hand = (" ".join(c["id"] for c in player["hand"]) if player["hand"] is not None
+                    else f"{player['hand_count']} cards")
+            lines.append(f"{player['name']}{' (guide)' if player['is_guide'] else ''}: {player['score_text']}; hand: {hand}")
+            lines.extend("  " + row for row in _temple_rows(player["temple"]))
+        if data["room"]:
+            lines.append(f"Room at stake: {data['room']['tile']} ({data['room']['shape']})")
+        lines.extend(data["events"][-3:])
+        if data["result"]:
+            lines.append(data["result"]["text"])
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- JSON helpers
+
+
+def _card_json(card: dict) -> dict:
+    effect = EFFECTS.get(card["effect"])
+    return {
+        "id": card["id"],
+        "symbol": card["symbol"],
+        "sticks": card["sticks"],
+        "effect": card["effect"],
+        "target": card.get("target") or (effect.target.value if effect else ""),
+        "text": effect.text if effect else "",
+    }
+
+
+def _amulet_json(amulet: dict) -> dict:
+    effect = amulet.get("effect")
+    return {"id": amulet["id"], "vp": amulet["vp"], "effect": effect, "text": AMULET_EFFECTS.get(effect, "")}
+
+
+def _temple_json(temple: dict) -> dict:
+    """Cells as a 3x3 grid; every spot (entrances included) with what the viewer may see."""
+    lit = {}
+    for row, col, segment in temple.get("connected_nodes") or []:
+        lit.setdefault((row, col), []).append(segment)
+    cells: list[list[dict | None]] = [[None] * 3 for _ in range(3)]
+    for entry in temple["cells"]:
+        row, col = entry["cell"]
+        content = entry["content"]
+        if content is None:
+            continue
+        if content == "TRAP":
+            cells[row][col] = {"trap": True}
+            continue
+        cells[row][col] = {
+            "tile": content["tile"],
+            "rotation": content["rotation"],
+            "segments": list(content["segments"]),  # already turned: the page draws them as they lie
+            "special": content.get("special"),
+            "amulet": bool(content.get("amulet")),
+            "connected": sorted(lit.get((row, col), [])),
+            "trap": False,
+        }
+    spots = {}
+    for spot, relic in temple["relics"].items():
+        spots[spot] = {"face_up": bool(relic["face_up"]), "value": relic.get("vp"), "cursed": relic.get("cursed")}
+    for entrance in ENTRANCES:
+        spots[entrance] = {"entrance": True}
+    return {
+        "cells": cells,
+        "spots": spots,
+        "connected_spots": sorted(temple.get("connected_spots") or []),
+        "legal_cells": [list(c) for c in temple.get("legal_cells") or []],
+    }
+
+
+def _open_temple_view(temple: Temple, edition) -> dict:
+    """A sandbox temple in the engine's observation shape; face-up relics show, the rest do not."""
+    relics = edition.relic_by_id
+    cells = []
+    for cell in CELLS:
+        content = temple.cell(cell)
+        if isinstance(content, PlacedTile):
+            content = {"tile": content.tile_id, "rotation": content.rotation, "segments": temple.open_segments(cell),
+                       "special": edition.tiles[content.tile_id].special, "amulet": content.amulet is not None}
+        cells.append({"cell": list(cell), "content": content})
+    views = {}
+    for spot in RELIC_SPOTS:
+        relic = relics.get(temple.relic_at(spot)) if temple.face_up(spot) else None
+        views[spot] = {"face_up": temple.face_up(spot), "vp": relic.vp if relic else None,
+                       "cursed": relic.cursed if relic else None}
+    return {
+        "cells": cells,
+        "relics": views,
+        "connected_spots": sorted(temple.connected_spots()),
+        "connected_nodes": sorted([r, c, seg] for (r, c), seg in temple.connected_nodes()),
+        "legal_cells": [list(cell) for cell in temple.legal_cells()],
+    }
+
+
+def _temple_rows(temple: dict) -> list[str]:
+    def cell_text(cell):
+        if cell is None:
+            return " .  "
+        if cell["trap"]:
+            return "TRAP"
+        return f"{cell['tile']}{cell['rotation']}"
+
+    def relic(spot):
+        info = temple["spots"][spot]
+        if info["face_up"]:
+            return ("C" if info["cursed"] else "S") + str(info["value"])
+        return "??"
+
+    top = "     " + " ".join(f"{relic(f'TOP_{c}'):^4}" for c in range(3))
+    rows = [top]
+    for r in range(3):
+        rows.append(f"{relic(f'LEFT_{r}'):>3}  " + " ".join(cell_text(temple['cells'][r][c]) for c in range(3)) + f"  {relic(f'RIGHT_{r}')}")
+    rows.append("      ^    ^    ^  (entrances)")
+    return rows
+
+
+def _action_json(index: int, action: Any) -> dict:
+    """A legal action as the page needs it: its type, label and the fields it highlights."""
+    entry = {"index": index, "type": type(action).__name__, "label": str(action)}
+    for name in ("cards", "source", "card", "amulet", "swap", "rotation"):
+        if hasattr(action, name):
+            value = getattr(action, name)
+            entry[name] = list(value) if isinstance(value, tuple) else value
+    if hasattr(action, "cell"):
+        entry["cell"] = list(action.cell)
+    if hasattr(action, "params"):
+        entry["params_label"] = str(action.params)
+    return entry
+
+
+# --------------------------------------------------------------------------- temple sandbox
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Put the next tile of a sandbox in ``cell``, turned ``rotation`` quarter-turns clockwise."""
+
+    cell: tuple[int, int]
+    rotation: int
+
+    def __str__(self) -> str:
+        return f"place at {tuple(self.cell)} turned {self.rotation}"
+
+
+@dataclass(frozen=True)
+class TempleSandbox:
+    """One temple and a queue of room tiles to place: the live board of the temple lesson.
+
+    Not a game (nobody wins): a state with the engine's shape, so the board's history
+    bar steps through the placements. Relics are ``{spot: relic id}`` of the edition.
+    """
+
+    temple: Temple
+    queue: tuple[str, ...] = ()
+    amulets: tuple[str, ...] = ()  # ids of the tiles in the queue that carry a face-down amulet
+    collected: tuple[str, ...] = ()
+    placed: int = 0
+    current_player = 0
+    to_act = 0
+
+    @property
+    def is_terminal(self) -> bool:
+        return not self.queue
+
+    def legal_actions(self) -> list[Placement]:
+        if self.is_terminal:
+            return []
+        return [Placement(cell, k) for cell in self.temple.legal_cells() for k in range(4)]
+
+    def apply(self, action: Placement) -> "TempleSandbox":
+        if self.is_terminal:
+            raise IllegalMove("there is no tile left to place")
+        tile = self.queue[0]
+        amulet = f"amulet on {tile}" if tile in self.amulets else None
+        temple = self.temple.place(tuple(action.cell), tile, action.rotation, amulet=amulet)
+        temple, taken = temple.collect_amulets()
+        return replace(self, temple=temple, queue=self.queue[1:], collected=self.collected + tuple(taken),
+                       placed=self.placed + 1)
+
+    def __str__(self) -> str:
+        return "\n".join(self.temple.rows())
+
+
+def sandbox(tiles=("R16",), cells=None, relics=None, amulets=None, seed=0) -> TempleSandbox:
+    """A temple sandbox: ``cells`` {(r, c): (tile, rotation) | "TRAP"} already placed, ``tiles`` to place.
+
+    Relics default to the edition's nine in a seeded shuffle; tiles with a special location
+    carry an amulet unless ``amulets`` lists which do.
+    """
+    edition = default_edition()
+    if relics is None:
+        ids = [relic.id for relic in edition.relics]
+        random.Random(seed).shuffle(ids)
+        relics = dict(zip(RELIC_SPOTS, ids))
+    temple = Temple(edition.tiles).with_relics(relics)
+    for cell, content in (cells or {}).items():
+        if content == TRAP:
+            temple, _ = temple.put_trap(cell)
+        else:
+            tile, rotation = content
+            temple = temple.place(cell, tile, rotation, legal_only=False)
+    tiles = tuple(tiles)
+    if amulets is None:
+        amulets = tuple(t for t in tiles if edition.tiles[t].special is not None)
+    return TempleSandbox(temple, tiles, tuple(amulets))
+
+
+class TempleBoard(BoardWidget):
+    """One temple on its own: click a highlighted cell to place the next tile; rotate it first."""
+
+    _esm = _ESM
+    _css = _CSS
+
+    def state_json(self, state: TempleSandbox) -> dict:
+        edition = default_edition()
+        temple = state.temple
+        room = None
+        if state.queue:
+            tile = edition.tiles[state.queue[0]]
+            room = dict(tile.to_dict(), tile=tile.id, amulet=tile.id in state.amulets)
+        up = temple.face_up_spots()
+        status = (f"place {state.queue[0]}: rotate it, then click a highlighted cell" if state.queue
+                  else "all tiles placed: step back to try another way")
+        return {
+            "mode": "temple",
+            "viewer": 0,
+            "phase": "EXPLORATION" if state.queue else "GAME_OVER",
+            "to_act": 0,
+            "your_turn": bool(state.queue),
+            "status": status,
+            "room": room,
+            "players": [{"seat": 0, "name": "Temple", "is_viewer": True,
+                         "temple": _temple_json(_open_temple_view(temple, edition))}],
+            "events": [
+                f"face-up relics: {', '.join(up) if up else 'none'}",
+                f"amulets collected: {len(state.collected)}",
+            ],
+        }
+
+    def legal_json(self, state: TempleSandbox) -> list:
+        return [{"index": i, "type": "PlaceTile", "cell": list(a.cell), "rotation": a.rotation, "label": str(a)}
+                for i, a in enumerate(state.legal_actions())]
+
+    def handle_pick(self, pick: dict) -> str | None:
+        if pick.get("kind") != "place":
+            raise IllegalMove("in the temple sandbox you can only place the tile")
+        row, col = pick.get("cell") or (None, None)
+        self.apply(Placement((row, col), pick.get("rotation", 0)))
+        return None
+
+    def describe(self, state: TempleSandbox) -> str:
+        up = state.temple.face_up_spots()
+        return f"{state.placed} tile(s) placed; face-up relics: {', '.join(up) if up else 'none'}"
+
+    def text_fallback(self) -> str:
+        return str(self.game_state)

@@ -1,0 +1,337 @@
+"""A temple: the 3x3 room grid, its 12 perimeter spots and the paths through it (spec 4).
+
+Cells are ``(row, col)``; row 2 is the entrance row, nearest the owner. A room tile
+is a set of *segments* (sides joined inside the tile). The connectivity graph has
+one node per (cell, segment) plus the 12 spots; a relic is face up exactly when its
+spot is joined to an entrance, and an amulet is collected once its segment is.
+Everything derived is recomputed from the layout, so it can never go stale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Mapping, NamedTuple
+
+from gamelib.core import IllegalMove
+
+SIDES = "NESW"
+N, E, S, W = range(4)
+OPPOSITE = (S, W, N, E)
+STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # row/col change for N, E, S, W
+TRAP = "TRAP"
+
+CELLS = tuple((r, c) for r in range(3) for c in range(3))
+ENTRANCES = tuple(f"ENTRANCE_{c}" for c in range(3))
+RELIC_SPOTS = tuple(f"{wall}_{i}" for wall in ("LEFT", "TOP", "RIGHT") for i in range(3))
+SPOTS = ENTRANCES + RELIC_SPOTS
+
+
+def _spot_table() -> dict:
+    """(cell, side) on the edge of the grid -> the spot it touches (spec 4.1)."""
+    table = {}
+    for i in range(3):
+        table[((2, i), S)] = f"ENTRANCE_{i}"
+        table[((i, 0), W)] = f"LEFT_{i}"
+        table[((0, i), N)] = f"TOP_{i}"
+        table[((i, 2), E)] = f"RIGHT_{i}"
+    return table
+
+
+SPOT_AT = _spot_table()
+CELL_OF_SPOT = {spot: cell for (cell, _), spot in SPOT_AT.items()}
+
+
+class PlacedTile(NamedTuple):
+    tile_id: str
+    rotation: int
+    amulet: str | None = None  # an uncollected amulet on the tile's special location
+
+
+def side_mask(sides: str) -> int:
+    return sum(1 << SIDES.index(s) for s in sides)
+
+
+def rotate_mask(mask: int, k: int) -> int:
+    """Turn a set of sides k quarter-turns clockwise (N -> E -> S -> W)."""
+    k %= 4
+    return ((mask << k) | (mask >> (4 - k))) & 0b1111
+
+
+def mask_sides(mask: int) -> str:
+    return "".join(SIDES[s] for s in range(4) if mask >> s & 1)
+
+
+def check_cell(cell) -> tuple[int, int]:
+    try:
+        r, c = cell
+    except (TypeError, ValueError):
+        raise IllegalMove(f"{cell!r} is not a cell: write (row, column)") from None
+    if not (isinstance(r, int) and isinstance(c, int) and 0 <= r <= 2 and 0 <= c <= 2):
+        raise IllegalMove(f"{cell!r} is not a cell: rows and columns go from 0 to 2")
+    return (r, c)
+
+
+def neighbours(cell) -> list[tuple[int, int]]:
+    r, c = cell
+    return [(r + dr, c + dc) for dr, dc in STEP if 0 <= r + dr <= 2 and 0 <= c + dc <= 2]
+
+
+def _default_tiles():
+    from gamelib.nagaraja.edition import default_edition
+
+    return default_edition().tiles
+
+
+@dataclass(frozen=True)
+class Temple:
+    """One player's temple. Immutable: every change returns a new temple."""
+
+    tiles: Mapping = field(default=None, compare=False, repr=False, hash=False)
+    cells: tuple = (None,) * 9
+    relics: tuple = (None,) * 9  # relic ids in RELIC_SPOTS order
+
+    def __post_init__(self):
+        if self.tiles is None:
+            object.__setattr__(self, "tiles", _default_tiles())
+
+    # ----------------------------------------------------------------- reading
+    def cell(self, cell) -> PlacedTile | str | None:
+        r, c = check_cell(cell)
+        return self.cells[r * 3 + c]
+
+    def occupied_cells(self) -> list[tuple[int, int]]:
+        return [CELLS[i] for i, content in enumerate(self.cells) if content is not None]
+
+    def tile_cells(self) -> list[tuple[int, int]]:
+        """Cells holding a room tile (not the trap)."""
+        return [CELLS[i] for i, content in enumerate(self.cells) if isinstance(content, PlacedTile)]
+
+    @property
+    def trap_cell(self) -> tuple[int, int] | None:
+        for i, content in enumerate(self.cells):
+            if content == TRAP:
+                return CELLS[i]
+        return None
+
+    @property
+    def is_full(self) -> bool:
+        return all(content is not None for content in self.cells)
+
+    @property
+    def room_count(self) -> int:
+        return sum(isinstance(content, PlacedTile) for content in self.cells)
+
+    def relic_at(self, spot: str) -> str | None:
+        return self.relics[RELIC_SPOTS.index(spot)]
+
+    def _masks(self, index: int) -> tuple[int, ...]:
+        content = self.cells[index]
+        if not isinstance(content, PlacedTile):
+            return ()
+        return _rotated_masks(self.tiles[content.tile_id].segments, content.rotation)
+
+    def open_segments(self, cell) -> list[str]:
+        """The open sides of each segment of the tile in ``cell``, after rotation."""
+        r, c = check_cell(cell)
+        return [mask_sides(mask) for mask in self._masks(r * 3 + c)]
+
+    def legal_cells(self) -> list[tuple[int, int]]:
+        """Empty cells in the entrance row or next to an occupied cell, sorted (spec 4.4)."""
+        return list(self._legal_cells)
+
+    @cached_property
+    def _legal_cells(self) -> tuple:
+        return tuple(self._legal_cells_ignoring(None))
+
+    def _legal_cells_ignoring(self, lifted: int | None) -> list[tuple[int, int]]:
+        def occupied(cell):
+            i = cell[0] * 3 + cell[1]
+            return i != lifted and self.cells[i] is not None
+
+        return [cell for i, cell in enumerate(CELLS)
+                if (self.cells[i] is None or i == lifted)
+                and (cell[0] == 2 or any(occupied(n) for n in neighbours(cell)))]
+
+    # ----------------------------------------------------------------- connectivity
+    @cached_property
+    def _connectivity(self) -> tuple[frozenset, frozenset]:
+        masks = [self._masks(i) for i in range(9)]
+        nodes: set = set()
+        spots: set = set()
+        frontier = []
+        for col in range(3):
+            for seg, mask in enumerate(masks[6 + col]):
+                if mask >> S & 1:
+                    frontier.append((6 + col, seg))
+        nodes.update(frontier)
+        while frontier:
+            index, seg = frontier.pop()
+            r, c = divmod(index, 3)
+            mask = masks[index][seg]
+            for side in range(4):
+                if not mask >> side & 1:
+                    continue
+                nr, nc = r + STEP[side][0], c + STEP[side][1]
+                if not (0 <= nr <= 2 and 0 <= nc <= 2):
+                    spots.add(SPOT_AT[((r, c), side)])
+                    continue
+                other = nr * 3 + nc
+                for other_seg, other_mask in enumerate(masks[other]):
+                    if other_mask >> OPPOSITE[side] & 1 and (other, other_seg) not in nodes:
+                        nodes.add((other, other_seg))
+                        frontier.append((other, other_seg))
+        return frozenset(spots), frozenset((CELLS[i], seg) for i, seg in nodes)
+
+    def connected_spots(self) -> frozenset[str]:
+        """Spots joined through tiles to an entrance (an entrance counts once a segment opens onto it)."""
+        return self._connectivity[0]
+
+    def connected_nodes(self) -> frozenset:
+        """The (cell, segment) nodes joined to an entrance."""
+        return self._connectivity[1]
+
+    def face_up(self, spot: str) -> bool:
+        return spot in self._connectivity[0]
+
+    def face_up_spots(self) -> list[str]:
+        return [spot for spot in RELIC_SPOTS if spot in self._connectivity[0]]
+
+    def face_down_spots(self) -> list[str]:
+        return list(self._face_down)
+
+    @cached_property
+    def _face_down(self) -> tuple:
+        return tuple(spot for spot in RELIC_SPOTS if spot not in self._connectivity[0])
+
+    # ----------------------------------------------------------------- changes
+    def _with_cells(self, changes: dict) -> "Temple":
+        cells = list(self.cells)
+        for cell, content in changes.items():
+            cells[cell[0] * 3 + cell[1]] = content
+        return replace(self, cells=tuple(cells))
+
+    def place(self, cell, tile_id: str, rotation: int, amulet: str | None = None, legal_only: bool = True) -> "Temple":
+        """A new temple with ``tile_id`` placed in ``cell`` at ``rotation`` (spec 4.4)."""
+        cell = check_cell(cell)
+        if tile_id not in self.tiles:
+            raise IllegalMove(f"there is no room tile {tile_id!r}")
+        if rotation not in (0, 1, 2, 3):
+            raise IllegalMove(f"rotation must be 0, 1, 2 or 3 quarter-turns, not {rotation!r}")
+        if self.cells[cell[0] * 3 + cell[1]] is not None:
+            raise IllegalMove(f"cell {cell} is already occupied")
+        if legal_only and cell not in self.legal_cells():
+            raise IllegalMove(f"cell {cell} is not in the entrance row and touches no placed tile")
+        return self._with_cells({cell: PlacedTile(tile_id, rotation, amulet)})
+
+    def rotate(self, cell, k: int) -> "Temple":
+        content = self.cell(cell)
+        if not isinstance(content, PlacedTile):
+            raise IllegalMove(f"there is no room tile at {tuple(cell)} to rotate")
+        if k not in (1, 2, 3):
+            raise IllegalMove(f"a rotation turns 1, 2 or 3 quarter-turns, not {k!r}")
+        return self._with_cells({tuple(cell): content._replace(rotation=(content.rotation + k) % 4)})
+
+    def move_destinations(self, origin) -> list[tuple[int, int]]:
+        """Empty cells that are legal once ``origin`` is lifted (spec 3.4, MOVE_SWAP)."""
+        r, c = check_cell(origin)
+        if self.cells[r * 3 + c] is None:
+            return []
+        return [cell for cell in self._legal_cells_ignoring(r * 3 + c) if cell != (r, c)]
+
+    def move(self, origin, destination) -> "Temple":
+        origin, destination = check_cell(origin), check_cell(destination)
+        content = self.cell(origin)
+        if content is None:
+            raise IllegalMove(f"cell {origin} is empty: there is nothing to move")
+        if destination not in self.move_destinations(origin):
+            raise IllegalMove(f"{destination} is not an empty cell in the entrance row or next to a tile "
+                              f"once {origin} is lifted")
+        return self._with_cells({origin: None, destination: content})
+
+    def swap_cells(self, a, b) -> "Temple":
+        a, b = check_cell(a), check_cell(b)
+        if a == b:
+            raise IllegalMove("a swap needs two different cells")
+        first, second = self.cell(a), self.cell(b)
+        if first is None or second is None:
+            raise IllegalMove(f"a swap needs two occupied cells; {a if first is None else b} is empty")
+        return self._with_cells({a: second, b: first})
+
+    def without_trap(self) -> "Temple":
+        trap = self.trap_cell
+        return self if trap is None else self._with_cells({trap: None})
+
+    def put_trap(self, cell) -> tuple["Temple", PlacedTile | None]:
+        """Put the trap in ``cell`` (lifting it from elsewhere in this temple); return the tile it displaced."""
+        cell = check_cell(cell)
+        if self.cell(cell) == TRAP:
+            raise IllegalMove(f"the trap is already at {cell}")
+        temple = self.without_trap()
+        displaced = temple.cell(cell)
+        return temple._with_cells({cell: TRAP}), displaced
+
+    def swap_relics(self, a: str, b: str) -> "Temple":
+        if a not in RELIC_SPOTS or b not in RELIC_SPOTS:
+            raise IllegalMove(f"relics lie on LEFT_*, TOP_* and RIGHT_* spots, not {a if a not in RELIC_SPOTS else b}")
+        if a == b:
+            raise IllegalMove("a relic swap needs two different spots")
+        relics = list(self.relics)
+        i, j = RELIC_SPOTS.index(a), RELIC_SPOTS.index(b)
+        relics[i], relics[j] = relics[j], relics[i]
+        return replace(self, relics=tuple(relics))
+
+    def with_relics(self, relics: Mapping[str, str]) -> "Temple":
+        return replace(self, relics=tuple(relics.get(spot) for spot in RELIC_SPOTS))
+
+    def collect_amulets(self) -> tuple["Temple", list[str]]:
+        """Take every uncollected amulet whose segment is joined to an entrance (spec 4.3)."""
+        connected = self.connected_nodes()
+        changes, collected = {}, []
+        for i, content in enumerate(self.cells):
+            if isinstance(content, PlacedTile) and content.amulet is not None:
+                special = self.tiles[content.tile_id].special
+                if (CELLS[i], special) in connected:
+                    changes[CELLS[i]] = content._replace(amulet=None)
+                    collected.append(content.amulet)
+        if not changes:
+            return self, []
+        temple = self._with_cells(changes)
+        # the layout is unchanged, so the connectivity computed here still holds
+        temple.__dict__["_connectivity"] = self._connectivity
+        temple.__dict__["_legal_cells"] = self._legal_cells
+        return temple, collected
+
+    # ----------------------------------------------------------------- text
+    def rows(self, relic_text=None) -> list[str]:
+        """A small text drawing: each cell as tile:rotation:open sides, spots around it."""
+        relic_text = relic_text or (lambda spot: "up" if self.face_up(spot) else "??")
+
+        def cell_text(cell):
+            content = self.cell(cell)
+            if content is None:
+                return "  .  ".center(12)
+            if content == TRAP:
+                return "TRAP".center(12)
+            sides = "/".join(self.open_segments(cell))
+            amulet = "*" if content.amulet else ""
+            return f"{content.tile_id}{amulet}:{sides}".center(12)
+
+        lines = ["        " + "".join(f"T{c}={relic_text(f'TOP_{c}')}".center(12) for c in range(3))]
+        for r in range(3):
+            left = f"L{r}={relic_text(f'LEFT_{r}')}".rjust(8)
+            right = f"R{r}={relic_text(f'RIGHT_{r}')}"
+            lines.append(left + "".join(cell_text((r, c)) for c in range(3)) + right)
+        lines.append("        " + "".join(f"E{c}".center(12) for c in range(3)))
+        return lines
+
+
+_MASK_CACHE: dict = {}
+
+
+def _rotated_masks(segments: tuple[str, ...], rotation: int) -> tuple[int, ...]:
+    key = (segments, rotation)
+    masks = _MASK_CACHE.get(key)
+    if masks is None:
+        masks = _MASK_CACHE[key] = tuple(rotate_mask(side_mask(s), rotation) for s in segments)
+    return masks
