@@ -67,9 +67,12 @@ layout scores.
 from gamelib.pangu.cards import AgeCard, Deck, DeckError, load_deck, teaching_deck
 from gamelib.pangu.rules import (LOST, ONGOING, SINGLE_VARIANTS, WON, Action, GameEnd, Geometry, Placement, Roll,
                                  Rules, ScriptExhausted, Setup, State, StuckPenalty, TurnStart, new_game, turn_sizes)
+from gamelib.pangu.bots import (TournamentResult, greedy_policy, lookahead_policy, lookahead_values, play,
+                                random_policy, tournament)
 
 __all__ = [
     "AgeCard", "Action", "Deck", "DeckError", "GameEnd", "Geometry", "LOST", "ONGOING", "Placement", "Roll",
     "Rules", "SINGLE_VARIANTS", "ScriptExhausted", "Setup", "State", "StuckPenalty", "TurnStart", "WON",
-    "load_deck", "new_game", "teaching_deck", "turn_sizes",
+    "TournamentResult", "greedy_policy", "load_deck", "lookahead_policy", "lookahead_values", "new_game", "play",
+    "random_policy", "teaching_deck", "tournament", "turn_sizes",
 ]
