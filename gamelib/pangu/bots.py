@@ -36,6 +36,7 @@ def random_policy(state: State, rng: random.Random) -> Action:
 
 def greedy_policy(state: State, rng: random.Random | None = None) -> Action:
     """Cheapest legal die; best ``rec - cost`` now; the first such action in spec 8's order."""
+    _require_decision(state)
     orientations = (0, 180) if state.rules.allow_rotation else (0,)
     cells = state.legal_cells()
     best, best_score = None, None
@@ -50,6 +51,12 @@ def greedy_policy(state: State, rng: random.Random | None = None) -> Action:
                 if best_score is None or score > best_score:
                     best, best_score = Action(card_id, die, cell, orientation), score
     return best
+
+
+def _require_decision(state: State) -> None:
+    if state.status != "ONGOING" or state.pending:
+        raise ValueError(f"there is no move to choose: the game is {state.status.lower()}"
+                         + (f" and waits for chance ({state.pending})" if state.pending else ""))
 
 
 # --------------------------------------------------------------------------- one-turn lookahead
@@ -91,6 +98,7 @@ class TurnPlanner:
         return [(action, self.value(search_state.apply(action), turn)) for action in state.legal_actions()]
 
     def best_action(self, state: State) -> Action:
+        _require_decision(state)
         search_state = state.with_explicit_chance()
         turn = state.turn
         candidates = state.legal_actions() if self.naive else dominant_actions(state)

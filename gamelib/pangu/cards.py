@@ -69,7 +69,7 @@ class Deck:
         return self._by_id[card_id]
 
     def __contains__(self, card_id: object) -> bool:
-        return card_id in self._by_id
+        return isinstance(card_id, str) and card_id in self._by_id
 
     def __iter__(self):
         return iter(self.cards)

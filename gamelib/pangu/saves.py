@@ -140,8 +140,7 @@ def _log(value: Any) -> tuple:
 
 def _check_cards_conserved(state: State) -> None:
     on_board = [entry[0] for entry in state.grid if isinstance(entry, tuple)]
-    lost_card = [e.card for e in state.log if e.kind == "placement" and not e.placed]
-    everywhere = on_board + list(state.revealed) + list(state.deck) + lost_card
+    everywhere = on_board + list(state.revealed) + list(state.deck)  # a card lost on payment stays revealed
     for card_id in state.cards.ids:
         count = everywhere.count(card_id)
         if count != 1:
@@ -158,6 +157,8 @@ def _check_against_replay(saved: State) -> None:
         replayed = _replay(saved)
     except IllegalMove as error:
         raise CorruptSave(f"the log does not replay under the saved rules: {error.reason}") from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
+        raise CorruptSave(f"the log holds a malformed event ({error})") from None
     for name in COMPARED:
         mine, theirs = getattr(saved, name), getattr(replayed, name)
         if mine != theirs:
@@ -178,6 +179,7 @@ def _replay(saved: State) -> State:
     log = saved.log
     position = 0
     draws_this_turn: list[str] = []
+    partial_reveal_fed = False
     while True:
         # skip events the engine writes by itself; they are compared at the end
         while position < len(log) and log[position].kind in ("setup", "stuck_penalty", "game_end"):
@@ -186,9 +188,12 @@ def _replay(saved: State) -> State:
             position += 1
         if state.pending == "draw":
             if not draws_this_turn:
-                draws_this_turn = _next_reveal(log, position, saved)
-                if log and position < len(log) and log[position].kind == "turn_start":
+                if position < len(log) and log[position].kind == "turn_start":
+                    draws_this_turn = list(log[position].revealed)
                     position += 1
+                elif position >= len(log) and saved.pending == "draw" and not partial_reveal_fed:
+                    draws_this_turn = list(saved.revealed)  # a turn being revealed one card at a time
+                    partial_reveal_fed = True
             if not draws_this_turn:
                 return state
             state = state.apply(draws_this_turn.pop(0))
@@ -203,11 +208,3 @@ def _replay(saved: State) -> State:
             state = state.apply(Action(event.card, event.die, event.cell, event.orientation))
         else:
             raise CorruptSave(f"the log's event '{event}' cannot happen at that point of the game")
-
-
-def _next_reveal(log: tuple, position: int, saved: State) -> list[str]:
-    if position < len(log) and log[position].kind == "turn_start":
-        return list(log[position].revealed)
-    if position >= len(log) and saved.pending == "draw":  # a turn being revealed one card at a time
-        return list(saved.revealed)
-    return []
