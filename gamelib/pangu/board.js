@@ -230,6 +230,7 @@ function render({ model, el }) {
     svg.setAttribute("viewBox", `0 0 ${L.width} ${L.height}`);
     svg.setAttribute("width", L.width);
     svg.replaceChildren();
+    root.dataset.board = model.get("label") || "";
     root.dataset.status = state.status;
     root.dataset.karma = state.karma;
 

@@ -46,17 +46,19 @@ class PanguBoard(BoardWidget):
     _esm = _ESM
     _css = _CSS
     hints = traitlets.Bool(False).tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)  # names the board in the page (data-board), for tests and CSS
 
-    def __init__(self, game: State | Match, hints: bool = False, **kwargs):
+    def __init__(self, game: State | Match, hints: bool = False, label: str = "", **kwargs):
         self._selection = {"card": None, "die": None, "orientation": 0}
         self._hint_cache: tuple | None = None  # (state, values, best action)
-        super().__init__(game, hints=hints, **kwargs)
+        super().__init__(game, hints=hints, label=label, **kwargs)
         self.observe(lambda _change: self.refresh(), names="hints")
 
     @classmethod
-    def new(cls, seed: int | None = None, rules=None, hints: bool = False, **game_options) -> "PanguBoard":
+    def new(cls, seed: int | None = None, rules=None, hints: bool = False, label: str = "",
+            **game_options) -> "PanguBoard":
         """A board on a fresh game (same arguments as :func:`gamelib.pangu.new_game`)."""
-        return cls(new_game(seed=seed, rules=rules, **game_options), hints=hints)
+        return cls(new_game(seed=seed, rules=rules, **game_options), hints=hints, label=label)
 
     # ------------------------------------------------------------ selection
     @property
