@@ -260,7 +260,7 @@ function render({ model, el }) {
         if (action.hint !== undefined && action.hint !== null) {
           const best = state.best_action === action.key;
           group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + CARD_H - 14, class: "pangu-slot-hint" + (best ? " pangu-slot-best" : ""), "data-hint": action.hint },
-            `${best ? "★ " : ""}expect ${action.hint_text}`));
+            `${best ? "★ " : ""}expected Karma ${action.hint_text}`));
         }
       }
       if (state.status === "ONGOING") {

@@ -200,7 +200,7 @@ class PanguBoard(BoardWidget):
             ranked = sorted(self.hint_values(), key=lambda pair: -pair[1])[:5]
             data["best_action"] = action_key(best)
             data["best_card"] = best.card
-            data["hint_list"] = [f"{action}: expected Karma {float(value):.2f} at the end of the turn"
+            data["hint_list"] = [f"{action}: expected Karma {_karma_text(value)} at the end of the turn"
                                  + ("  ★ the bot's choice" if action == best else "") for action, value in ranked]
         return data
 
@@ -224,7 +224,7 @@ class PanguBoard(BoardWidget):
                     "gain": preview["gain"], "karma": preview["karma"], "status": preview["status"]}
             if action in hints:
                 move["hint"] = float(hints[action])
-                move["hint_text"] = f"{float(hints[action]):.2f}"
+                move["hint_text"] = _karma_text(hints[action])
             moves.append(move)
         return moves
 
@@ -248,6 +248,11 @@ class PanguBoard(BoardWidget):
     def text_fallback(self) -> str:
         state = self.match.state
         return f"{state}\n{self.last_event_text(state)}"
+
+
+def _karma_text(value: Fraction) -> str:
+    """An expected Karma for the page: whole numbers as such, others to two decimals."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
 
 
 def _as_cell(value: Any) -> Any:
