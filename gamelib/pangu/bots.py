@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Callable, Mapping
 
 from gamelib import core
-from gamelib.pangu.rules import LOST, ROLLS, WON, Action, Rules, State, new_game
+from gamelib.pangu.rules import LAYOUTS, LOST, ROLLS, WON, Action, Rules, State, _legal_cell_indices, _recovery, new_game
 from gamelib.simulate import Estimate, mean, progress, proportion, seeds
 
 Policy = Callable[[State, random.Random], Action]
@@ -38,19 +38,22 @@ def greedy_policy(state: State, rng: random.Random | None = None) -> Action:
     """Cheapest legal die; best ``rec - cost`` now; the first such action in spec 8's order."""
     _require_decision(state)
     orientations = (0, 180) if state.rules.allow_rotation else (0,)
-    cells = state.legal_cells()
+    layout = LAYOUTS[state.rules.grid]
+    cells = _legal_cell_indices(state.grid, layout)  # engine internals: this runs millions of times
     best, best_score = None, None
     for card_id in state.revealed:
         choice = state.cheapest_die(card_id)
         if choice is None:
             continue
         die, cost = choice
-        for cell in cells:
+        card = state.cards[card_id]
+        for index in cells:
             for orientation in orientations:
-                score = state.recovery(card_id, cell, orientation) - cost
+                score = _recovery(state, card, index, orientation) - cost
                 if best_score is None or score > best_score:
-                    best, best_score = Action(card_id, die, cell, orientation), score
-    return best
+                    best, best_score = (card_id, die, index, orientation), score
+    card_id, die, index, orientation = best
+    return Action(card_id, die, layout.cell_of[index], orientation)
 
 
 def _require_decision(state: State) -> None:
@@ -95,7 +98,7 @@ class TurnPlanner:
         """Each legal action with its exact expected end-of-turn value, in spec 8 order."""
         search_state = state.with_explicit_chance()
         turn = state.turn
-        return [(action, self.value(search_state.apply(action), turn)) for action in state.legal_actions()]
+        return [(action, Fraction(self.value(search_state.apply(action), turn))) for action in state.legal_actions()]
 
     def best_action(self, state: State) -> Action:
         _require_decision(state)
@@ -109,9 +112,9 @@ class TurnPlanner:
                 best, best_value = action, value
         return best
 
-    def value(self, state: State, turn: int, stuck_left: int | None = None) -> Fraction:
+    def value(self, state: State, turn: int, stuck_left: int | None = None) -> Fraction | int:
         if state.status != "ONGOING" or state.pending == "draw" or state.turn != turn:
-            return Fraction(leaf_value(state))
+            return leaf_value(state)  # an int; roll nodes turn sums into exact Fractions
         key = None
         if not self.naive:
             key = (state.grid, frozenset(state.revealed), state.karma, state.gained_this_turn, state.roll,
@@ -120,12 +123,28 @@ class TurnPlanner:
                 return self.memo[key]
         if state.pending == "roll":
             result = self._roll_value(state, turn, self.stuck_depth if stuck_left is None else stuck_left)
+        elif self.naive:
+            result = max(self.value(state.apply(action), turn) for action in state.legal_actions())
         else:
-            actions = state.legal_actions() if self.naive else dominant_actions(state)
-            result = max(self.value(state.apply(action), turn) for action in actions)
+            result = max(self.value(state.apply(action), turn) for action in self._distinct_actions(state))
         if key is not None:
             self.memo[key] = result
         return result
+
+    @staticmethod
+    def _distinct_actions(state: State) -> list[Action]:
+        """Dominant actions; for the turn's last card, one per recovery value (the turn ends there,
+        so the position is worth only the Karma, which depends on the cell only through ``rec``)."""
+        actions = dominant_actions(state)
+        if len(state.revealed) != 1:
+            return actions
+        seen, distinct = set(), []
+        for action in actions:
+            rec = state.recovery(action.card, action.cell, action.orientation)
+            if rec not in seen:
+                seen.add(rec)
+                distinct.append(action)
+        return distinct
 
     def _roll_value(self, state: State, turn: int, stuck_left: int) -> Fraction:
         """Exact expectation over the 36 rolls, with the stuck rule (spec 6, 9)."""
