@@ -143,3 +143,9 @@ def test_tournament_reports_rates_with_intervals():
     again = tournament({"greedy": greedy_policy}, Rules(), games=50, seed=1, show_progress=False)[0]
     assert again.final_karma == tournament({"greedy": greedy_policy}, Rules(), games=50, seed=1,
                                            show_progress=False)[0].final_karma
+
+
+def test_lookahead_memo_does_not_leak_between_rule_sets():
+    for rules in (Rules(), Rules(cap_rule="before_turn"), Rules(centre_match_counts_as_circle=True)):
+        for state in positions(rules, range(4), placements_into_turn=0):
+            assert lookahead_policy(state, None) == TurnPlanner().best_action(state)

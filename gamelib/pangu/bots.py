@@ -93,15 +93,24 @@ class TurnPlanner:
         self.naive = naive
         self.stuck_depth = stuck_depth
         self.memo: dict = {}
+        self._context = None  # the rules and deck the memo was built under
+
+    def _use_context(self, state: State) -> None:
+        context = (state.rules, state.cards)
+        if context != self._context:
+            self.memo.clear()
+            self._context = context
 
     def action_values(self, state: State) -> list[tuple[Action, Fraction]]:
         """Each legal action with its exact expected end-of-turn value, in spec 8 order."""
+        self._use_context(state)
         search_state = state.with_explicit_chance()
         turn = state.turn
         return [(action, Fraction(self.value(search_state.apply(action), turn))) for action in state.legal_actions()]
 
     def best_action(self, state: State) -> Action:
         _require_decision(state)
+        self._use_context(state)
         search_state = state.with_explicit_chance()
         turn = state.turn
         candidates = state.legal_actions() if self.naive else dominant_actions(state)
@@ -117,8 +126,8 @@ class TurnPlanner:
             return leaf_value(state)  # an int; roll nodes turn sums into exact Fractions
         key = None
         if not self.naive:
-            key = (state.grid, frozenset(state.revealed), state.karma, state.gained_this_turn, state.roll,
-                   state.pending)
+            key = (state.grid, frozenset(state.revealed), state.karma, state.turn_start_karma,
+                   state.gained_this_turn, state.roll, state.pending)
             if key in self.memo:
                 return self.memo[key]
         if state.pending == "roll":
