@@ -17,7 +17,15 @@ import random
 import statistics
 import time
 
-from gamelib.pangu import SINGLE_VARIANTS, Rules, greedy_policy, lookahead_policy, new_game, random_policy, tournament
+from gamelib.pangu import (
+    SINGLE_VARIANTS,
+    Rules,
+    greedy_policy,
+    lookahead_policy,
+    new_game,
+    random_policy,
+    tournament,
+)
 from gamelib.pangu.bots import TurnPlanner, _shared_planner, play
 from gamelib.simulate import seeds
 
@@ -77,7 +85,7 @@ def decision_states(count: int, cards_left: int) -> list:
 def bench_speed(quick: bool) -> None:
     runs = 3 if quick else 5
     games = 300 if quick else 1000
-    print("== Speed (median of %d runs, one core) ==" % runs)
+    print(f"== Speed (median of {runs} runs, CPU time, one core) ==")
     random_rate = games_per_second(random_policy, games, runs)
     greedy_rate = games_per_second(greedy_policy, games, runs)
     naive_rate = games_per_second(naive_greedy, games // 10, runs)

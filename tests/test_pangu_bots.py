@@ -7,11 +7,20 @@ from fractions import Fraction
 import pytest
 
 from gamelib import CHANCE
-from gamelib.pangu import (Action, Rules, greedy_policy, lookahead_policy, lookahead_values, new_game, play,
-                           random_policy, tournament)
+from gamelib.pangu import (
+    Action,
+    Rules,
+    greedy_policy,
+    lookahead_policy,
+    lookahead_values,
+    new_game,
+    play,
+    random_policy,
+    tournament,
+)
 from gamelib.pangu.bots import TurnPlanner
 
-S1_DECK = "A6 A3 A5 A1 A2 A10 A8 A9 A4 A7".split()  # spec 11, T10
+S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec 11, T10
 
 
 def brute_force(state, turn, stuck_depth):

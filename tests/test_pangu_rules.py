@@ -7,18 +7,27 @@ from fractions import Fraction
 import pytest
 
 from gamelib import CHANCE, TERMINAL, IllegalMove
-from gamelib.pangu import (SINGLE_VARIANTS, Action, DeckError, Rules, ScriptExhausted, load_deck, new_game,
-                           teaching_deck, turn_sizes)
+from gamelib.pangu import (
+    SINGLE_VARIANTS,
+    Action,
+    DeckError,
+    Rules,
+    ScriptExhausted,
+    load_deck,
+    new_game,
+    teaching_deck,
+    turn_sizes,
+)
 from gamelib.pangu.cards import TEACHING_DECK_PATH
 from gamelib.pangu.odds import layout_score
 from gamelib.pangu.rules import GEOMETRIES
 
-S1_DECK = "A6 A3 A5 A1 A2 A10 A8 A9 A4 A7".split()
+S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]
 S1_ROLLS = [(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)]
 S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)), ("A1", "BLUE", (0, 0)),
             ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)), ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)),
             ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
-S2_DECK = "A1 A7 A2 A3 A4 A5 A6 A8 A9 A10".split()
+S2_DECK = ["A1", "A7", "A2", "A3", "A4", "A5", "A6", "A8", "A9", "A10"]
 S2_ROLLS = [(6, 1), (4, 3), (1, 1)]
 S2_MOVES = [("A1", "BLUE", (0, 1)), ("A7", "BLUE", (0, 2)), ("A2", "BLUE", (1, 0))]
 T3_LAYOUT = {(0, 0): "A1", (0, 1): "A6", (0, 2): "A2", (0, 3): "A4", (1, 0): "A3", (1, 3): "A9",

@@ -7,7 +7,15 @@ import random
 import pytest
 
 from gamelib import CorruptSave, IllegalMove
-from gamelib.pangu import SINGLE_VARIANTS, Action, Rules, State, greedy_policy, new_game, random_policy
+from gamelib.pangu import (
+    SINGLE_VARIANTS,
+    Action,
+    Rules,
+    State,
+    greedy_policy,
+    new_game,
+    random_policy,
+)
 
 
 def random_midgame(rng: random.Random, rules: Rules, explicit: bool = False) -> State:
@@ -41,7 +49,7 @@ def test_round_trips_of_random_midgame_states():
 
 
 def test_round_trip_of_scripted_and_finished_games():
-    state = new_game(seed=0, deck="A6 A3 A5 A1 A2 A10 A8 A9 A4 A7".split(), rolls=[(3, 5), (2, 2)])
+    state = new_game(seed=0, deck=["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"], rolls=[(3, 5), (2, 2)])
     state = state.apply(Action("A6", "BLUE", (0, 1)))
     assert State.from_json(state.to_json()) == state
     finished = new_game(seed=4)

@@ -15,12 +15,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Mapping
 
 from gamelib import core
-from gamelib.pangu.rules import LAYOUTS, LOST, ROLLS, WON, Action, Rules, State, _legal_cell_indices, _recovery, new_game
+from gamelib.pangu.rules import (
+    LAYOUTS,
+    LOST,
+    ROLLS,
+    WON,
+    Action,
+    Rules,
+    State,
+    _legal_cell_indices,
+    _recovery,
+    new_game,
+)
 from gamelib.simulate import Estimate, mean, progress, proportion, seeds
 
 Policy = Callable[[State, random.Random], Action]

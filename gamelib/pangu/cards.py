@@ -8,9 +8,10 @@ with clear errors and nothing assumes the teaching deck's twin structure.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 EDGES = ("TOP", "RIGHT", "BOTTOM", "LEFT")
 """Edge names, in the index order used everywhere (0..3); ``opposite(e) = (e + 2) % 4``."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import sqrt
-from typing import Iterable, Mapping, Sequence
 
 from gamelib.dist import Dist
 from gamelib.pangu.cards import Deck, teaching_deck
@@ -69,7 +69,7 @@ def final_card_win_probability(numbers: Numbers, karma: int) -> Fraction:
 # --------------------------------------------------------------------------- turns and games (T8, T9)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _turn_cost(cards: tuple[Numbers, ...]) -> Dist:
     weights: Counter = Counter()
     rolls = [roll for roll in ROLLS if any(cheapest_cost(card, roll) is not None for card in cards)]
@@ -147,7 +147,7 @@ def total_cost_over_deals(deck: Deck | None = None) -> dict:
     return {"mean": mean, "variance": variance, "sd": sqrt(variance), "min": low, "max": high, "deals": count}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _turn_moments(cards: tuple[Numbers, ...]) -> tuple[Fraction, Fraction, int, int]:
     dist = _turn_cost(cards)
     return dist.mean(), dist.variance(), min(dist.outcomes), max(dist.outcomes)

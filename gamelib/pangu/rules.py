@@ -15,12 +15,21 @@ each roll are then outcomes of ``chance_outcomes()``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from fractions import Fraction
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
-from gamelib.core import CHANCE, TERMINAL, CorruptSave, IllegalMove, chance_rng, load_json, new_seed, require_fields
-from gamelib.pangu.cards import DICE, EDGES, Deck, DeckError, load_deck, teaching_deck
+from gamelib.core import (
+    CHANCE,
+    TERMINAL,
+    CorruptSave,
+    IllegalMove,
+    chance_rng,
+    load_json,
+    new_seed,
+)
+from gamelib.pangu.cards import DICE, EDGES, Deck, load_deck, teaching_deck
 
 ONGOING, WON, LOST = "ONGOING", "WON", "LOST"
 YIN, YANG = "YIN", "YANG"
@@ -69,7 +78,7 @@ class Rules:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Rules":
+    def from_dict(cls, data: dict) -> Rules:
         """Rules from a dict such as ``to_dict()`` gives; unknown names are an error."""
         if not isinstance(data, dict):
             raise ValueError(f"rules should be a dict of parameters, not {type(data).__name__}")
@@ -371,11 +380,11 @@ class State:
     def die_value(self, die: str) -> int:
         return self.roll[0] if die == "BLUE" else self.roll[1]
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy (states are immutable, so this is for search code's clarity)."""
         return replace(self)
 
-    def with_explicit_chance(self) -> "State":
+    def with_explicit_chance(self) -> State:
         """The same position, stopping at every chance node, with the deck order hidden.
 
         Search code uses it to enumerate dice and draws (it forgets the shuffle and any
@@ -497,7 +506,7 @@ class State:
         return [(roll, Fraction(1, 36)) for roll in ROLLS]
 
     # ----------------------------------------------------------------- applying (spec 7)
-    def apply(self, action) -> "State":
+    def apply(self, action) -> State:
         """The state after ``action`` (a placement, or a chance outcome at a chance node)."""
         if self.status != ONGOING:
             raise IllegalMove(f"the game is over ({self.status}): no more moves", action)
@@ -555,13 +564,13 @@ class State:
             raise IllegalMove(f"({row},{col}) holds the {entry.title()} centre card", action)
         if entry is not None:
             raise IllegalMove(f"({row},{col}) already holds {entry[0]}: choose an empty cell", action)
-        layout = LAYOUTS[self.rules.grid]
-        if index not in _legal_cell_indices(self.grid, layout):
+        grid = self.grid
+        if not any(grid[other] is not None for _, other in LAYOUTS[self.rules.grid].neighbours[index]):
             raise IllegalMove(f"({row},{col}) does not touch the centre or a placed card: a card must share a "
                               f"full edge with one (diagonals do not count)", action)
         return index
 
-    def _apply_chance(self, outcome) -> "State":
+    def _apply_chance(self, outcome) -> State:
         if outcome not in [choice for choice, _ in self.chance_outcomes()]:
             what = {"centre": "a centre configuration (YIN_LEFT or YANG_LEFT)",
                     "draw": f"an unseen card ({', '.join(self.unseen_cards())})",
@@ -643,7 +652,7 @@ class State:
         })
 
     @classmethod
-    def from_json(cls, text) -> "State":
+    def from_json(cls, text) -> State:
         """Read a save; any damage or hand edit raises :class:`gamelib.CorruptSave` saying what is wrong."""
         from gamelib.pangu.saves import state_from_save
 
@@ -936,8 +945,8 @@ def _render(state: State) -> str:
     rows, cols = layout.geometry.rows, layout.geometry.cols
     legal = set(_legal_cell_indices(state.grid, layout)) if state.status == ONGOING else set()
     dice = f"blue {state.roll[0]}, white {state.roll[1]}" if state.roll else "not rolled"
-    lines = [f"Pangu · turn {state.turn} · Karma {state.karma}/{state.rules.starting_karma} · {state.status} · "
-             f"dice {dice} · deck {len(state.deck)}",
+    lines = [(f"Pangu · turn {state.turn} · Karma {state.karma}/{state.rules.starting_karma} · {state.status} · "
+              f"dice {dice} · deck {len(state.deck)}"),
              "    " + "".join(f"    c{c}     " for c in range(cols))]
     for r in range(rows):
         blocks = [_cell_lines(state, r * cols + c, legal) for c in range(cols)]

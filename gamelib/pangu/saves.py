@@ -12,8 +12,17 @@ from typing import Any
 
 from gamelib.core import CorruptSave, IllegalMove, require_fields
 from gamelib.pangu.cards import DeckError, load_deck
-from gamelib.pangu.rules import (LAYOUTS, ONGOING, SAVE_FORMAT, YANG, YIN, Action, Rules, State, _as_cell,
-                                 event_from_dict, new_game)
+from gamelib.pangu.rules import (
+    LAYOUTS,
+    SAVE_FORMAT,
+    YANG,
+    YIN,
+    Action,
+    Rules,
+    State,
+    event_from_dict,
+    new_game,
+)
 
 FIELDS = ("format", "rules", "cards", "centre", "grid", "deck", "revealed", "roll", "karma", "status", "turn",
           "turn_start_karma", "gained_this_turn", "to_reveal", "roll_reason", "pending", "seed", "draws",
