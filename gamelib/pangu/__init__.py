@@ -64,64 +64,15 @@ law of a card, final-card win chance by Karma, expected total cost, shared-roll 
 layout scores.
 """
 
-from gamelib.pangu.bots import (
-                                 TournamentResult,
-                                 greedy_policy,
-                                 lookahead_policy,
-                                 lookahead_values,
-                                 play,
-                                 random_policy,
-                                 tournament,
-)
+from gamelib.pangu.bots import (TournamentResult, greedy_policy, lookahead_policy, lookahead_values, play,
+                                random_policy, tournament)
 from gamelib.pangu.cards import AgeCard, Deck, DeckError, load_deck, teaching_deck
-from gamelib.pangu.rules import (
-                                 LOST,
-                                 ONGOING,
-                                 SINGLE_VARIANTS,
-                                 WON,
-                                 Action,
-                                 GameEnd,
-                                 Geometry,
-                                 Placement,
-                                 Roll,
-                                 Rules,
-                                 ScriptExhausted,
-                                 Setup,
-                                 State,
-                                 StuckPenalty,
-                                 TurnStart,
-                                 new_game,
-                                 turn_sizes,
-)
+from gamelib.pangu.rules import (LOST, ONGOING, SINGLE_VARIANTS, WON, Action, GameEnd, Geometry, Placement, Roll,
+                                 Rules, ScriptExhausted, Setup, State, StuckPenalty, TurnStart, new_game, turn_sizes)
 
 __all__ = [
-                                 "LOST",
-                                 "ONGOING",
-                                 "SINGLE_VARIANTS",
-                                 "WON",
-                                 "Action",
-                                 "AgeCard",
-                                 "Deck",
-                                 "DeckError",
-                                 "GameEnd",
-                                 "Geometry",
-                                 "Placement",
-                                 "Roll",
-                                 "Rules",
-                                 "ScriptExhausted",
-                                 "Setup",
-                                 "State",
-                                 "StuckPenalty",
-                                 "TournamentResult",
-                                 "TurnStart",
-                                 "greedy_policy",
-                                 "load_deck",
-                                 "lookahead_policy",
-                                 "lookahead_values",
-                                 "new_game",
-                                 "play",
-                                 "random_policy",
-                                 "teaching_deck",
-                                 "tournament",
-                                 "turn_sizes",
+    "LOST", "ONGOING", "SINGLE_VARIANTS", "WON", "Action", "AgeCard", "Deck", "DeckError", "GameEnd", "Geometry",
+    "Placement", "Roll", "Rules", "ScriptExhausted", "Setup", "State", "StuckPenalty", "TournamentResult",
+    "TurnStart", "greedy_policy", "load_deck", "lookahead_policy", "lookahead_values", "new_game", "play",
+    "random_policy", "teaching_deck", "tournament", "turn_sizes",
 ]
