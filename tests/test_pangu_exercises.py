@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from gamelib.exercises import check_answer, load
-from gamelib.pangu import Action, new_game, odds, turn_sizes
+from gamelib.pangu import Action, Rules, new_game, odds, turn_sizes
 from gamelib.pangu.bots import greedy_policy, play
 from gamelib.pangu.guide import line_of
 
@@ -54,7 +54,26 @@ def lesson_03():
     }
 
 
-ANSWERS = {"pangu_01": lesson_01, "pangu_02": lesson_02, "pangu_03": lesson_03}
+S1 = dict(seed=0, deck=["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"],
+          rolls=[(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)])  # spec 11, T10
+S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)),
+            ("A1", "BLUE", (0, 0)), ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)),
+            ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)), ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
+
+
+def lesson_04():
+    state = new_game(rules=Rules(cap_rule="before_placement"), **S1)
+    for move in S1_MOVES:
+        state = state.apply(Action(*move))
+    layout = {p.cell: p.card for p in state.placements()}  # the T3 layout
+    return {
+        "q1": odds.layout_score(layout, Rules(centre_config="YANG_LEFT")),
+        "q2": odds.layout_score(layout, Rules(centre_match_counts_as_circle=True)),
+        "q3": state.karma,
+    }
+
+
+ANSWERS = {"pangu_01": lesson_01, "pangu_02": lesson_02, "pangu_03": lesson_03, "pangu_04": lesson_04}
 
 
 @pytest.mark.parametrize("lesson", sorted(ANSWERS))
@@ -73,6 +92,8 @@ def test_known_values_from_the_spec():
                            "q4": 10 * Fraction(53, 35)}
     # spec 11, T7: a (1,6) card with Karma 3 wins with 20/35
     assert lesson_02()["q2"] == Fraction(20, 35)
+    # spec 11, T3 (YANG_LEFT scores 10), spec 9 (centre match = 2: maximum 22), T10 (before_placement: karma 6)
+    assert lesson_04() == {"q1": 10, "q2": 22, "q3": 6}
 
 
 def test_unanswered_and_unreadable_answers_get_feedback():
