@@ -1,0 +1,179 @@
+"""Pangu's Ages cards and decks, loaded from JSON data files (spec section 3).
+
+The shipped teaching deck lives in ``data/deck.json``. A user may load their own deck
+(for example a transcription of a physical copy) with :func:`load_deck`; it is validated
+with clear errors and nothing assumes the teaching deck's twin structure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+EDGES = ("TOP", "RIGHT", "BOTTOM", "LEFT")
+"""Edge names, in the index order used everywhere (0..3); ``opposite(e) = (e + 2) % 4``."""
+
+COLOURS = ("YIN", "YANG")
+DICE = ("BLUE", "WHITE")
+DECK_SIZE = 10  # as many cards as ring cells (spec 3)
+TEACHING_DECK_PATH = Path(__file__).with_name("data") / "deck.json"
+
+
+class DeckError(ValueError):
+    """A deck file or list that does not describe a valid Pangu deck."""
+
+
+@dataclass(frozen=True)
+class AgeCard:
+    """One Ages card: two numbers (blue and white) and four half circles."""
+
+    id: str
+    name: str
+    blue: int
+    white: int
+    half: tuple[str, str, str, str]  # colours on TOP, RIGHT, BOTTOM, LEFT as printed
+
+    def number(self, die: str) -> int:
+        """The card's number printed in the colour of ``die`` ("BLUE" or "WHITE")."""
+        return self.blue if die == "BLUE" else self.white
+
+    def colour(self, edge: int | str, orientation: int = 0) -> str:
+        """The half-circle colour on ``edge`` when the card lies at ``orientation`` (0 or 180)."""
+        index = EDGES.index(edge) if isinstance(edge, str) else edge
+        if orientation == 180:
+            index = (index + 2) % 4
+        return self.half[index]
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "name": self.name, "blue": self.blue, "white": self.white,
+                "half": dict(zip(EDGES, self.half))}
+
+    def __str__(self) -> str:
+        halves = " ".join(f"{edge[0]}:{colour.title()}" for edge, colour in zip(EDGES, self.half))
+        return f"{self.id} {self.name} (B{self.blue} W{self.white}; {halves})"
+
+
+@dataclass(frozen=True)
+class Deck:
+    """An ordered, validated collection of Ages cards (the file order, not a shuffle)."""
+
+    name: str
+    cards: tuple[AgeCard, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "_by_id", {card.id: card for card in self.cards})
+
+    def __getitem__(self, card_id: str) -> AgeCard:
+        return self._by_id[card_id]
+
+    def __contains__(self, card_id: object) -> bool:
+        return isinstance(card_id, str) and card_id in self._by_id
+
+    def __iter__(self):
+        return iter(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(card.id for card in self.cards)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "cards": [card.to_dict() for card in self.cards]}
+
+
+CARD_FIELDS = {"id", "name", "blue", "white", "half"}
+
+
+def _card_from_record(record: Any, position: int) -> AgeCard:
+    where = f"card {position + 1}"
+    if not isinstance(record, dict):
+        raise DeckError(f"{where} should be an object with id, name, blue, white and half, not {record!r}")
+    missing = sorted(CARD_FIELDS - record.keys())
+    if missing:
+        raise DeckError(f"{where} ({record.get('id', 'no id')}) is missing {', '.join(missing)}")
+    unknown = sorted(record.keys() - CARD_FIELDS - {"twin"})
+    if unknown:
+        raise DeckError(f"{where} ({record['id']}) has unknown field(s) {', '.join(unknown)}")
+    card_id, name = record["id"], record["name"]
+    if not isinstance(card_id, str) or not card_id:
+        raise DeckError(f"{where} needs a non-empty text id, not {card_id!r}")
+    if not isinstance(name, str):
+        raise DeckError(f"card {card_id}'s name should be text, not {name!r}")
+    for die in ("blue", "white"):
+        value = record[die]
+        if type(value) is not int or not 1 <= value <= 6:
+            raise DeckError(f"card {card_id}'s {die} number must be a whole number from 1 to 6, not {value!r}")
+    half = record["half"]
+    if not isinstance(half, dict):
+        raise DeckError(f"card {card_id}'s half circles should map TOP, RIGHT, BOTTOM, LEFT to YIN or YANG")
+    missing_edges = [edge for edge in EDGES if edge not in half]
+    if missing_edges:
+        raise DeckError(f"card {card_id} has no half-circle colour on {', '.join(missing_edges)}")
+    extra_edges = sorted(set(half) - set(EDGES))
+    if extra_edges:
+        raise DeckError(f"card {card_id} has unknown edge(s) {', '.join(map(str, extra_edges))}")
+    colours = []
+    for edge in EDGES:
+        colour = half[edge]
+        if not isinstance(colour, str) or colour.upper() not in COLOURS:
+            raise DeckError(f"card {card_id}'s {edge} half circle must be YIN or YANG, not {colour!r}")
+        colours.append(colour.upper())
+    return AgeCard(card_id, name, record["blue"], record["white"], tuple(colours))
+
+
+def deck_from_records(records: Iterable[Any], name: str = "custom deck") -> Deck:
+    """Build a :class:`Deck` from card records (dicts as in the JSON file), validating each."""
+    if isinstance(records, (str, bytes)) or not hasattr(records, "__iter__"):
+        raise DeckError(f"a deck is a list of cards, not {type(records).__name__}")
+    cards = tuple(_card_from_record(record, i) for i, record in enumerate(records))
+    if len(cards) != DECK_SIZE:
+        raise DeckError(f"a Pangu deck has exactly {DECK_SIZE} cards (one per ring cell), this one has {len(cards)}")
+    seen: set[str] = set()
+    for card in cards:
+        if card.id in seen:
+            raise DeckError(f"card id {card.id} appears twice: ids must be unique")
+        seen.add(card.id)
+    return Deck(name, cards)
+
+
+def load_deck(source: str | Path | dict | list | None = None) -> Deck:
+    """Load and validate a deck: a JSON file path, a parsed document, or a list of card records.
+
+    With no argument, the shipped teaching deck. A document is ``{"name": ..., "cards": [...]}``.
+    """
+    if source is None:
+        source = TEACHING_DECK_PATH
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise DeckError(f"cannot read the deck file {path}: {error.strerror or error}") from None
+        try:
+            source = json.loads(text)
+        except ValueError as error:
+            raise DeckError(f"the deck file {path} is not valid JSON ({error})") from None
+    if isinstance(source, Deck):
+        return source
+    if isinstance(source, dict):
+        if "cards" not in source:
+            raise DeckError("a deck document needs a 'cards' list")
+        name = source.get("name", "custom deck")
+        return deck_from_records(source["cards"], str(name))
+    return deck_from_records(source)
+
+
+_teaching_deck: Deck | None = None
+
+
+def teaching_deck() -> Deck:
+    """The shipped teaching deck (loaded once)."""
+    global _teaching_deck
+    if _teaching_deck is None:
+        _teaching_deck = load_deck(TEACHING_DECK_PATH)
+    return _teaching_deck

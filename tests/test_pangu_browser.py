@@ -1,0 +1,138 @@
+"""The Pangu board in a real browser: JupyterLab in headless Chromium, real clicks.
+
+The page only reports clicks; Python decides and sends the new state back. Each test computes
+what the engine says in this process (same seed, same move) and waits for the page to show it.
+Screenshots land in test-artifacts/screenshots/.
+"""
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import open_notebook, screenshot, wait_for_kernel_idle
+from gamelib import IllegalMove
+from gamelib.pangu import Action, new_game
+
+pytestmark = pytest.mark.browser
+
+FREE_SEED = 2024  # the free-play board of notebooks/pangu/02_guided_game.ipynb
+
+
+def first_move_that_changes_karma(state):
+    """A legal move (cheaper die) after which the Karma differs, so the test cannot pass by accident."""
+    for action in state.legal_actions():
+        if state.cheapest_die(action.card)[0] == action.die:
+            after = state.apply(action)
+            if after.karma != state.karma:
+                return action, after
+    raise AssertionError("every move keeps the Karma: pick another seed")
+
+
+def cell_selector(cell):
+    return f'.pangu-cell[data-cell="{cell[0]},{cell[1]}"]'
+
+
+def test_guided_game_free_board_plays_by_clicking(page, lab):
+    open_notebook(page, lab, "pangu/02_guided_game.ipynb")
+    wait_for_kernel_idle(page)
+    board = page.locator('.pangu-board[data-board="free"]')
+    expect(board.locator(".pangu-revealed")).to_have_count(3)
+    board.scroll_into_view_if_needed()
+    karma = board.locator(".pangu-karma")
+    expect(karma).to_have_attribute("data-karma", "10")
+    screenshot(board, "pangu_board_start")
+
+    state = new_game(seed=FREE_SEED)
+    action, after = first_move_that_changes_karma(state)
+
+    # An illegal click: a corner touches nothing yet; the board shows the engine's reason.
+    board.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
+    expect(board.locator(f'.pangu-selected[data-card="{action.card}"]')).to_have_count(1)
+    expect(board.locator(f'.pangu-die-selected[data-die="{action.die}"]')).to_have_count(1)
+    with pytest.raises(IllegalMove) as illegal:
+        state.apply(Action(action.card, action.die, (0, 0)))
+    board.locator(cell_selector((0, 0))).click()
+    expect(board.locator(".gl-message")).to_have_text(illegal.value.reason)
+    expect(board.locator(".gl-message")).to_have_attribute("data-kind", "error")
+    screenshot(board, "pangu_board_illegal_click")
+
+    # The legal click: the Karma shown becomes the engine's.
+    board.locator(cell_selector(action.cell)).hover()
+    screenshot(board, "pangu_board_hover_preview")
+    board.locator(cell_selector(action.cell)).click()
+    expect(karma).to_have_attribute("data-karma", str(after.karma))
+    expect(board.locator(".pangu-karma-value")).to_have_text(f"{after.karma} / 10")
+    placement = after.placements()[-1]
+    expect(board.locator(".pangu-event")).to_contain_text(f"paid {placement.cost}, recovered {placement.gain}")
+    placed = board.locator(f'.pangu-placed[data-card="{action.card}"]')
+    expect(placed).to_have_attribute("data-cell", f"{action.cell[0]},{action.cell[1]}")
+    screenshot(board, "pangu_board_after_move")
+
+    # History: step back shows the start again, forward the move.
+    board.locator(".gl-history-back").click()
+    expect(karma).to_have_attribute("data-karma", "10")
+    expect(board.locator(".pangu-placed")).to_have_count(0)
+    board.locator(".gl-history-forward").click()
+    expect(karma).to_have_attribute("data-karma", str(after.karma))
+
+
+def test_keyboard_and_hints(page, lab):
+    open_notebook(page, lab, "pangu/02_guided_game.ipynb")
+    wait_for_kernel_idle(page)
+    board = page.locator('.pangu-board[data-board="free"]')
+    expect(board.locator(".pangu-revealed")).to_have_count(3)
+    board.locator(".pangu-hint-toggle input").check()
+    expect(board.locator(".pangu-hint-list li")).to_have_count(5)
+    state = new_game(seed=FREE_SEED)
+    card = state.revealed[1]
+    board.locator(f'.pangu-revealed[data-card="{card}"]').focus()
+    page.keyboard.press("Enter")
+    expect(board.locator(f'.pangu-selected[data-card="{card}"]')).to_have_count(1)
+    expect(board.locator(".pangu-slot-hint").first).to_be_visible()
+    board.scroll_into_view_if_needed()
+    screenshot(board, "pangu_board_hints")
+    cell = state.legal_cells()[0]
+    board.locator(cell_selector(cell)).focus()
+    page.keyboard.press("Enter")
+    after = state.apply(Action(card, state.cheapest_die(card)[0], cell))
+    expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
+    expect(board.locator(f'.pangu-placed[data-card="{card}"]')).to_have_count(1)
+
+
+TWICE = {
+    "cells": [
+        {"cell_type": "code", "execution_count": None, "id": "twice-0", "metadata": {}, "outputs": [],
+         "source": "from gamelib.pangu.board import PanguBoard\nb = PanguBoard.new(seed=%d, label='twice')" % FREE_SEED},
+        {"cell_type": "code", "execution_count": None, "id": "twice-1", "metadata": {}, "outputs": [], "source": "b"},
+        {"cell_type": "code", "execution_count": None, "id": "twice-2", "metadata": {}, "outputs": [], "source": "b"},
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+def test_board_displayed_twice_and_after_a_kernel_restart(page, lab):
+    (lab.root / "pangu_twice.ipynb").write_text(json.dumps(TWICE))
+    open_notebook(page, lab, "pangu_twice.ipynb")
+    wait_for_kernel_idle(page)
+    boards = page.locator('.pangu-board[data-board="twice"]')
+    expect(boards).to_have_count(2)
+    state = new_game(seed=FREE_SEED)
+    action, after = first_move_that_changes_karma(state)
+    first, second = boards.nth(0), boards.nth(1)
+    first.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
+    expect(second.locator(f'.pangu-selected[data-card="{action.card}"]')).to_have_count(1)
+    first.locator(cell_selector(action.cell)).click()
+    expect(second.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
+    expect(first.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
+    screenshot(page, "pangu_board_twice")
+
+    page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    wait_for_kernel_idle(page)
+    expect(boards).to_have_count(2)
+    expect(first.locator(".pangu-placed")).to_have_count(0)  # a fresh game from the re-run cells
+    second.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
+    second.locator(cell_selector(action.cell)).click()
+    expect(first.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))

@@ -1,0 +1,101 @@
+"""Every Pangu lesson answer, recomputed with the engine, must match its stored digest.
+
+A stale or mistyped answer sheet fails here, and so does a wrong hint target: each check also
+makes sure a nearby wrong answer is refused.
+"""
+
+from fractions import Fraction
+
+import pytest
+
+from gamelib.exercises import check_answer, load
+from gamelib.pangu import Action, Rules, new_game, odds, turn_sizes
+from gamelib.pangu.bots import greedy_policy, play
+from gamelib.pangu.guide import line_of
+
+
+def guided_states():
+    """The states of lesson 2's guided game (seed 29, the lookahead bot's line)."""
+    states = [new_game(seed=29)]
+    for action in line_of(states[0]):
+        states.append(states[-1].apply(action))
+    return states
+
+
+def lesson_01():
+    start = new_game(seed=0, deck=["A3", "A1", "A2", "A4", "A5", "A6", "A7", "A8", "A9", "A10"], rolls=[(5, 5)])
+    q1 = start.cheapest_die("A3")[1]  # A3 is B2 W5 (spec 3) against blue 5, white 5
+    q2 = len(start.apply(Action("A3", "BLUE", (1, 0))).legal_cells())
+    # q3: Karma 9, pay 1, recover 3 under the default cap (spec 7 step 5); greedy's game 2871 has one
+    q3 = next(p.karma for p in play(greedy_policy, seed=2871).placements()
+              if p.cost == 1 and p.rec == 3 and p.karma - p.gain + p.cost == 9)
+    q4 = len(turn_sizes(7))
+    return {"q1": q1, "q2": q2, "q3": q3, "q4": q4}
+
+
+def lesson_02():
+    states = guided_states()
+    turn2 = states[3]
+    assert turn2.turn == 2 and turn2.karma == 10
+    q1 = turn2.preview(greedy_policy(turn2))["wasted"]
+    q2 = odds.final_card_win_probability((1, 6), 3)
+    turn3 = states[6]
+    assert turn3.turn == 3 and set(turn3.revealed) == {"A5", "A1", "A6"}
+    q3 = len(turn3.legal_actions())
+    return {"q1": q1, "q2": q2, "q3": q3}
+
+
+def lesson_03():
+    return {
+        "q1": odds.die_cost(2).mean(),
+        "q2": odds.card_cost((1, 6)).probability(3),
+        "q3": odds.final_card_win_probability((2, 5), 3),
+        "q4": 10 * odds.card_cost((3, 4)).mean(),
+    }
+
+
+S1 = dict(seed=0, deck=["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"],
+          rolls=[(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)])  # spec 11, T10
+S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)),
+            ("A1", "BLUE", (0, 0)), ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)),
+            ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)), ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
+
+
+def lesson_04():
+    state = new_game(rules=Rules(cap_rule="before_placement"), **S1)
+    for move in S1_MOVES:
+        state = state.apply(Action(*move))
+    layout = {p.cell: p.card for p in state.placements()}  # the T3 layout
+    return {
+        "q1": odds.layout_score(layout, Rules(centre_config="YANG_LEFT")),
+        "q2": odds.layout_score(layout, Rules(centre_match_counts_as_circle=True)),
+        "q3": state.karma,
+    }
+
+
+ANSWERS = {"pangu_01": lesson_01, "pangu_02": lesson_02, "pangu_03": lesson_03, "pangu_04": lesson_04}
+
+
+@pytest.mark.parametrize("lesson", sorted(ANSWERS))
+def test_stored_digests_match_the_engine(lesson):
+    answers = ANSWERS[lesson]()
+    assert set(answers) == set(load(lesson)), "every question has a recomputed answer"
+    for question, answer in answers.items():
+        assert check_answer(lesson, question, answer), f"{lesson} {question}: engine says {answer}"
+        assert not check_answer(lesson, question, answer + 1), f"{lesson} {question}: a wrong answer passed"
+
+
+def test_known_values_from_the_spec():
+    # spec 11, T5: E[|d-2| | d != 2] = 11/5; T6: P(cost = 3) = 7/35 for a (1,6) card;
+    # T7: a (2,5) card with Karma 3 wins with 27/35; T6: mean cost of a (3,4) card 53/35
+    assert lesson_03() == {"q1": Fraction(11, 5), "q2": Fraction(7, 35), "q3": Fraction(27, 35),
+                           "q4": 10 * Fraction(53, 35)}
+    # spec 11, T7: a (1,6) card with Karma 3 wins with 20/35
+    assert lesson_02()["q2"] == Fraction(20, 35)
+    # spec 11, T3 (YANG_LEFT scores 10), spec 9 (centre match = 2: maximum 22), T10 (before_placement: karma 6)
+    assert lesson_04() == {"q1": 10, "q2": 22, "q3": 6}
+
+
+def test_unanswered_and_unreadable_answers_get_feedback():
+    assert "not answered" in check_answer("pangu_03", "q1", ...)
+    assert "exact fraction" in check_answer("pangu_03", "q1", 2.2)
