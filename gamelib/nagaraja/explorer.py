@@ -99,22 +99,24 @@ def draw_sticks(faces="A", ax=None):
     table = sticks.load_faces(faces)
     if ax is None:
         plots.style()
-        fig = Figure(figsize=(7.0, 2.6), layout="constrained")
+        fig = Figure(figsize=(7.0, 3.0), layout="constrained")
         FigureCanvasAgg(fig)
         ax = fig.add_subplot()
     widest = max(len(fs) for fs in table.values())
+    gap = 1.3  # between rows, leaving room for each face's caption
+    top = (len(sticks.COLOURS) - 1) * gap
     for row, colour in enumerate(sticks.COLOURS):
-        y = len(sticks.COLOURS) - 1 - row
+        y = top - row * gap
         length = 3.2 * STICK_LENGTHS[colour]
         ax.add_patch(FancyBboxPatch((0, y - 0.16), length, 0.32, boxstyle="round,pad=0.02,rounding_size=0.12",
                                     facecolor=STICK_COLOURS[colour], edgecolor="black", linewidth=1))
         ax.text(-0.15, y, colour.lower(), ha="right", va="center", fontsize=10)
         for i, (points, naga) in enumerate(table[colour]):
             _draw_face(ax, 4.0 + i * 0.9, y, points, naga, STICK_COLOURS[colour])
-    ax.text(4.0 + (widest - 1) * 0.45, len(sticks.COLOURS) - 0.45, "the faces (each equally likely)",
+    ax.text(4.0 + (widest - 1) * 0.45, top + 0.5, "the faces (each equally likely)",
             ha="center", va="bottom", fontsize=9)
-    ax.set_xlim(-1.2, 4.6 + widest * 0.9)
-    ax.set_ylim(-0.6, len(sticks.COLOURS) - 0.2)
+    ax.set_xlim(-1.0, 4.5 + widest * 0.9)
+    ax.set_ylim(-0.75, top + 0.8)
     ax.set_aspect("equal")
     ax.axis("off")
     return ax.figure
