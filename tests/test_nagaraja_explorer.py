@@ -15,7 +15,7 @@ from gamelib.nagaraja import sticks
 from gamelib.nagaraja.explorer import OddsExplorer, explore, faces_to_text, parse_faces, percent
 
 COLOURS = sticks.COLOURS
-EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)">([^<]+)<')
+EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)"[^>]*>([^<]+)<')
 # Starting points for the sweep: empty pools, small mixed pools, and the full supply.
 BASES = [((0, 0, 0), (0, 0, 0)), ((1, 2, 1), (3, 1, 1)), ((12, 12, 12), (5, 0, 7))]
 

@@ -86,7 +86,7 @@ def percent(p: Fraction) -> str:
 def _number(css: str, label: str, value: Fraction, detail: str) -> str:
     return (
         f'<div class="gl-number {css}"><span class="gl-label">{html.escape(label)}</span> '
-        f'<span class="gl-exact" data-value="{value}">{value}</span> '
+        f'<span class="gl-exact" data-value="{value}" style="font-weight:bold">{value}</span> '
         f'<span class="gl-detail">{html.escape(detail)}</span></div>'
     )
 
@@ -167,21 +167,24 @@ class OddsExplorer:
             row = {}
             for colour, count in zip(sticks.COLOURS, sticks.as_pool(pool)):
                 slider = widgets.IntSlider(value=count, min=0, max=SLIDER_MAX, description=colour.lower(),
-                                           continuous_update=False, layout=widgets.Layout(width="290px"))
+                                           continuous_update=False, readout=True,
+                                           style={"description_width": "50px"}, layout=widgets.Layout(width="280px"))
                 slider.add_class(f"gl-slider-{player}-{colour.lower()}")
                 slider.observe(self._on_change, names="value")
                 row[colour] = slider
             self.sliders.append(row)
             title = widgets.HTML(f"<b>{html.escape(name)}</b> throws")
-            columns.append(widgets.VBox([title, *row.values()]))
+            # A fixed, non-shrinking column: a squeezed column lets its neighbour cover the readouts.
+            columns.append(widgets.VBox([title, *row.values()], layout=widgets.Layout(flex="0 0 auto", width="290px")))
         self.guide = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)], value=guide,
-                                           description="guide:", style={"button_width": "90px"},
+                                           style={"button_width": "90px"},
                                            tooltips=["the guide wins ties (spec 8.3)"] * 2)
         self.guide.add_class("gl-guide")
         self.guide.observe(self._on_change, names="value")
 
         self.throw_count = widgets.BoundedIntText(value=throws, min=1, max=100_000, step=100,
-                                                  description="N =", layout=widgets.Layout(width="160px"))
+                                                  description="N =", style={"description_width": "30px"},
+                                                  layout=widgets.Layout(width="130px"))
         self.throw_button = widgets.Button(description="throw N times", icon="random",
                                            tooltip="simulate N more throws of both pools")
         self.throw_button.add_class("gl-throw")
@@ -190,9 +193,12 @@ class OddsExplorer:
         self.clear_button.on_click(lambda _: self._clear_throws())
         self.simulation = widgets.HTML()
         self.simulation.add_class("gl-sim")
-        columns.append(widgets.VBox([self.guide, widgets.HBox([self.throw_count, self.throw_button]),
-                                     self.clear_button, self.simulation]))
-        self.controls = widgets.HBox(columns, layout=widgets.Layout(justify_content="space-between"))
+        columns.append(widgets.VBox([widgets.HTML("<b>Guide</b> (wins ties)"), self.guide]))
+        self.controls = widgets.VBox([
+            widgets.HBox(columns),
+            widgets.HBox([self.throw_count, self.throw_button, self.clear_button]),
+            self.simulation,
+        ])
 
         self.numbers = {key: widgets.HTML() for key in ("pwin", "plose", "ptie", "pswap", "nagas")}
         for key, box in self.numbers.items():
@@ -231,7 +237,8 @@ class OddsExplorer:
         self._integer_ticks = MaxNLocator(nbins=10, integer=True)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
         self.image.add_class("gl-plot")
-        odds = widgets.VBox(list(self.numbers.values()))
+        odds = widgets.VBox(list(self.numbers.values()),
+                            layout=widgets.Layout(border="1px solid #ccc", padding="2px 10px", margin="6px 0"))
         odds.add_class("gl-odds")
         self.widget = widgets.VBox([
             widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
