@@ -11,10 +11,10 @@ The figure is one matplotlib ``Figure`` (no pyplot, so no stray inline copies) t
 redrawn in place and shown as a PNG in an ``ipywidgets.Image``: it needs no extra
 front-end extension and a headless test can read everything the user sees.
 
-    >>> explorer = explore()
-    >>> explorer.set_pool(0, (0, 4, 0))
-    >>> explorer.shown("pwin")  # the exact fraction in the "P(win)" box
-    Fraction(...)
+    >>> explorer = explore()                # Elodie (0, 3, 0) vs Marion (3, 1, 1), spec 2.7
+    >>> explorer.shown("pwin")              # the exact fraction in the "P(win)" box
+    Fraction(35, 4096)
+    >>> explorer.set_pool(0, (0, 4, 0))     # moves three sliders, as a user would
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import numpy as np
 import PIL.Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.collections import PolyCollection
 from matplotlib.patches import FancyBboxPatch
 from matplotlib.ticker import MaxNLocator
 
@@ -140,6 +141,11 @@ def _draw_face(ax, x: float, y: float, points: int, naga: int, colour: str) -> N
             ha="center", va="top", fontsize=8)
 
 
+def _bar(centre: float, height: float, width: float) -> list[tuple[float, float]]:
+    left, right = centre - width / 2, centre + width / 2
+    return [(left, 0), (left, height), (right, height), (right, 0)]
+
+
 # --------------------------------------------------------------------------- the explorer
 
 
@@ -154,13 +160,16 @@ class OddsExplorer:
         self.faces = sticks.load_faces(faces)
         self.face_source = f"Model {faces.upper()}" if isinstance(faces, str) else "your own table"
         self.redraw_ms: list[float] = []
+        self._loading_model = False
         self._reset_simulation()
-        self._build_controls(pools, guide, throws)
+        self._build_sliders(pools, guide)
+        self._build_throws(throws)
+        self._build_editor()
         self._build_figure()
         self.refresh()
 
     # ------------------------------------------------------------- construction
-    def _build_controls(self, pools, guide: int, throws: int) -> None:
+    def _build_sliders(self, pools, guide: int) -> None:
         self.sliders: list[dict[str, widgets.IntSlider]] = []
         columns = []
         for player, (name, pool) in enumerate(zip(self.names, pools)):
@@ -181,7 +190,10 @@ class OddsExplorer:
                                            tooltips=["the guide wins ties (spec 8.3)"] * 2)
         self.guide.add_class("gl-guide")
         self.guide.observe(self._on_change, names="value")
+        columns.append(widgets.VBox([widgets.HTML("<b>Guide</b> (wins ties)"), self.guide]))
+        self.players = widgets.HBox(columns)
 
+    def _build_throws(self, throws: int) -> None:
         self.throw_count = widgets.BoundedIntText(value=throws, min=1, max=100_000, step=100,
                                                   description="N =", style={"description_width": "30px"},
                                                   layout=widgets.Layout(width="130px"))
@@ -193,17 +205,10 @@ class OddsExplorer:
         self.clear_button.on_click(lambda _: self._clear_throws())
         self.simulation = widgets.HTML()
         self.simulation.add_class("gl-sim")
-        columns.append(widgets.VBox([widgets.HTML("<b>Guide</b> (wins ties)"), self.guide]))
-        self.controls = widgets.VBox([
-            widgets.HBox(columns),
-            widgets.HBox([self.throw_count, self.throw_button, self.clear_button]),
-            self.simulation,
-        ])
+        self.throw_panel = widgets.VBox([widgets.HBox([self.throw_count, self.throw_button, self.clear_button]),
+                                    self.simulation])
 
-        self.numbers = {key: widgets.HTML() for key in ("pwin", "plose", "ptie", "pswap", "nagas")}
-        for key, box in self.numbers.items():
-            box.add_class(f"gl-{key}")
-
+    def _build_editor(self) -> None:
         self.face_texts = {}
         for colour in sticks.COLOURS:
             text = widgets.Text(value=faces_to_text(self.faces[colour]), description=colour.lower(),
@@ -234,15 +239,18 @@ class OddsExplorer:
         FigureCanvasAgg(self.figure)
         self.axes = self.figure.subplots(1, 2)
         self.figure.subplots_adjust(left=0.07, right=0.99, bottom=0.15, top=0.91, wspace=0.2)
-        self._integer_ticks = MaxNLocator(nbins=10, integer=True)
+        self._build_artists(*self.axes)
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
         self.image.add_class("gl-plot")
+        self.numbers = {key: widgets.HTML() for key in ("pwin", "plose", "ptie", "pswap", "nagas")}
+        for key, box in self.numbers.items():
+            box.add_class(f"gl-{key}")
         odds = widgets.VBox(list(self.numbers.values()),
                             layout=widgets.Layout(border="1px solid #ccc", padding="2px 10px", margin="6px 0"))
         odds.add_class("gl-odds")
         self.widget = widgets.VBox([
             widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
-            self.controls, odds, self.image,
+            self.players, self.throw_panel, odds, self.image,
             widgets.HTML("<b>Design your own sticks</b> (press Enter to apply): "
                          "one entry per face, e.g. <code>2,3,3,4</code>; <code>N</code> is a Naga."),
             self.editor,
@@ -345,40 +353,53 @@ class OddsExplorer:
         )
 
     # ------------------------------------------------------------- drawing
-    def _draw(self, odds) -> None:
-        """Replace the plotted data, keeping the axes (clearing them would rebuild every tick)."""
-        left, right = self.axes
-        for ax in self.axes:
-            for container in list(ax.containers):  # a bar container holds its bars; left, the legend grows
-                container.remove()
-            for artist in [*ax.patches, *ax.lines]:
-                artist.remove()
-        series = {name: dist.floats() for name, dist in zip(self.names, odds["points"])}
-        plots.bars(left, series, xlabel="points", ylabel="probability",
-                   title="Points thrown (bars exact, dots simulated)")
-        if self._throws:
-            width = 0.8 / len(self.names)
-            for i, frequencies in enumerate(self.simulated):
-                offset = (i - (len(self.names) - 1) / 2) * width
-                left.plot([p + offset for p in frequencies], list(frequencies.values()), linestyle="none",
-                          marker="o", markersize=3.5, color="black", label="simulated" if i == 0 else None)
-        tails = {name: dist.at_least_table() for name, dist in zip(self.names, odds["points"])}
-        plots.steps(right, tails, xlabel="k (points)", ylabel="P(points ≥ k)",
-                    title="Chance of at least k points")
-        for ax in self.axes:
-            ax.relim()
-            ax.autoscale_view()
-            ax.xaxis.set_major_locator(self._integer_ticks)
-            # Head room above the data, so the legend (one row) never hides a bar or a step.
-            ax.set_ylim(0, 1.3 * self._highest_bar(series) if ax is left else 1.3)
-            ax.legend(loc="upper center", ncols=3)
-        right.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-        self.image.value = self._png()
+    def _build_artists(self, left, right) -> None:
+        """Every plotted artist is made once; a redraw only gives them new data.
 
-    def _highest_bar(self, series) -> float:
-        heights = [p for dist in series.values() for p in dist.values()]
-        heights += [f for frequencies in self.simulated for f in frequencies.values()] if self._throws else []
-        return max(heights)
+        The bars of one player are one PolyCollection in the house colours and hatches
+        (the look of ``plots.bars``): a bar per outcome as its own patch made a 36-stick
+        pool several times slower to draw.
+        """
+        self._bar_sets, self._dots, self._tails = [], [], []
+        for i, name in enumerate(self.names):
+            bars = PolyCollection([], facecolor=plots.SERIES[i], hatch=plots.HATCHES[i], edgecolor="white",
+                                  linewidth=0.5, label=name)
+            self._bar_sets.append(left.add_collection(bars))
+            self._dots.append(left.plot([], [], linestyle="none", marker="o", markersize=3.5, color="black",
+                                        label="simulated" if i == 0 else "_nolegend_")[0])
+            self._tails.append(right.step([], [], where="mid", color=plots.SERIES[i], marker="os"[i % 2],
+                                          markersize=3, label=name)[0])
+        plots.label(left, "points", "probability", "Points thrown (bars exact, dots simulated)")
+        plots.label(right, "k (points)", "P(points ≥ k)", "Chance of at least k points")
+        for ax in (left, right):
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
+        # One row of legend in the head room above the data.
+        left.legend(handles=[*self._bar_sets, self._dots[0]], loc="upper center", ncols=3)
+        right.legend(loc="upper center", ncols=3)
+        right.set_ylim(0, 1.3)
+        right.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+
+    def _draw(self, odds) -> None:
+        """Give the artists the new exact bars, simulated dots and tails, then render."""
+        left, right = self.axes
+        width = 0.8 / len(self.names)
+        highest = 0.0
+        for i, (bars, dots, tail, dist) in enumerate(zip(self._bar_sets, self._dots, self._tails, odds["points"])):
+            offset = (i - (len(self.names) - 1) / 2) * width
+            bars.set_verts([_bar(x + offset, float(p), width) for x, p in dist.items()])
+            frequencies = self.simulated[i]
+            dots.set_data([x + offset for x in frequencies], list(frequencies.values()))
+            tail_table = dist.at_least_table()
+            tail.set_data(list(tail_table), [float(p) for p in tail_table.values()])
+            highest = max(highest, float(max(dist.probabilities)), *frequencies.values())
+        lowest_x = min(min(dist.outcomes) for dist in odds["points"])
+        highest_x = max(max(dist.outcomes) for dist in odds["points"])
+        for ax in (left, right):
+            ax.set_xlim(lowest_x - 0.7, highest_x + 0.7)
+        for bars in self._bar_sets:  # white outlines would swallow the thin bars of a wide range
+            bars.set_linewidth(0.5 if highest_x - lowest_x <= 30 else 0)
+        left.set_ylim(0, 1.3 * highest)  # head room for the legend
+        self.image.value = self._png()
 
     def _png(self) -> bytes:
         """Render once and encode quickly (savefig would draw the figure a second time)."""
@@ -405,7 +426,7 @@ class OddsExplorer:
         self.redraw_ms.append((time.perf_counter() - start) * 1000)
 
     def _on_faces_edited(self, change) -> None:
-        if getattr(self, "_loading_model", False):
+        if self._loading_model:
             return
         try:
             table = {colour: parse_faces(colour, text.value) for colour, text in self.face_texts.items()}
