@@ -48,7 +48,9 @@ def proportion(successes: int, trials: int) -> Estimate:
     denominator = 1 + Z95**2 / trials
     centre = (p + Z95**2 / (2 * trials)) / denominator
     margin = Z95 * sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
-    return Estimate(p, max(0.0, centre - margin), min(1.0, centre + margin), trials)
+    low = 0.0 if successes == 0 else max(0.0, centre - margin)
+    high = 1.0 if successes == trials else min(1.0, centre + margin)
+    return Estimate(p, low, high, trials)
 
 
 def mean(values: Sequence[float]) -> Estimate:

@@ -52,8 +52,8 @@ function renderMessage(model, node) {
 /** The history bar: start, back, forward, end, and "move i of n". */
 function buildHistoryBar(model) {
   const bar = htmlEl("div", "gl-history");
-  const steps = [["start", "⏮", "Go to the start"], ["back", "◀", "Step back"],
-                 ["forward", "▶", "Step forward"], ["end", "⏭", "Go to the latest move"]];
+  const steps = [["start", "|◀", "Go to the start"], ["back", "◀", "Step back"],
+                 ["forward", "▶", "Step forward"], ["end", "▶|", "Go to the latest move"]];
   const buttons = {};
   for (const [to, symbol, label] of steps) {
     const button = htmlEl("button", "gl-history-" + to, { "aria-label": label, title: label }, symbol);

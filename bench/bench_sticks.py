@@ -1,0 +1,69 @@
+"""How fast are the exact fate-stick odds? (issue 2; figures go in the issue note)
+
+For pools of 3, 12 and 36 sticks it prints the median time of `joint` and
+`win_probability` (caches cleared before every run), next to two naive methods run
+in the same process: brute-force enumeration of every face combination (only where
+it finishes in seconds) and plain convolution of Fraction dictionaries (gamelib.Dist).
+Targets: any pool of up to 36 sticks exact in under 5 ms.
+
+Run: .venv/bin/python bench/bench_sticks.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from gamelib import Dist
+from gamelib.nagaraja import sticks
+
+POOLS = {3: (1, 1, 1), 8: (3, 3, 2), 12: (4, 4, 4), 36: (12, 12, 12)}
+BRUTE_FORCE_LIMIT = 8  # 4**8 = 65,536 combinations; 12 sticks would be 16.8 million
+
+
+def clear_caches() -> None:
+    sticks._joint_cached.cache_clear()
+    sticks._points_counts.cache_clear()
+
+
+def median_ms(function, repeats: int = 15) -> float:
+    times = []
+    for _ in range(repeats):
+        clear_caches()
+        start = time.perf_counter()
+        function()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def naive_convolution(pool) -> Dist:
+    faces = sticks.load_faces("A")
+    total = Dist.constant((0, 0))
+    for colour, count in zip(sticks.COLOURS, pool):
+        one = Dist.uniform(faces[colour])
+        for _ in range(count):
+            total = total + one
+    return total
+
+
+def main() -> None:
+    print(f"{'sticks':>6} {'joint ms':>10} {'win_prob ms':>12} {'brute ms':>10} {'x faster':>9} "
+          f"{'naive conv ms':>14} {'x faster':>9}")
+    for size, pool in POOLS.items():
+        joint_ms = median_ms(lambda: sticks.joint(*pool))
+        win_ms = median_ms(lambda: sticks.win_probability(pool, pool, True))
+        assert Dist(sticks.joint(*pool)) == naive_convolution(pool)
+        naive_ms = median_ms(lambda: naive_convolution(pool), repeats=3 if size > 12 else 7)
+        if size <= BRUTE_FORCE_LIMIT:
+            assert sticks.brute_force_joint(pool) == sticks.joint(*pool)
+            brute_ms = median_ms(lambda: sticks.brute_force_joint(pool), repeats=3)
+            brute = f"{brute_ms:10.2f} {brute_ms / joint_ms:9.0f}"
+        else:
+            brute = f"{'(skipped)':>10} {'':>9}"
+        print(f"{size:6d} {joint_ms:10.3f} {win_ms:12.3f} {brute} {naive_ms:14.2f} {naive_ms / joint_ms:9.0f}")
+    worst = max(median_ms(lambda p=p: sticks.joint(*p)) for p in [(36, 0, 0), (0, 36, 0), (0, 0, 36), (12, 12, 12)])
+    print(f"worst 36-stick pool (one colour or mixed): joint {worst:.3f} ms (target < 5 ms)")
+
+
+if __name__ == "__main__":
+    main()

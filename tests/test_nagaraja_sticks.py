@@ -1,0 +1,261 @@
+"""Fate-stick odds: every test vector of spec 9.1-9.4, and brute-force oracles (spec 8)."""
+
+import itertools
+import random
+import warnings
+from fractions import Fraction as F
+
+import pytest
+
+from gamelib.nagaraja import sticks
+from gamelib.nagaraja.sticks import FaceTableError
+
+
+# --------------------------------------------------------------------------- spec 9.1
+
+
+@pytest.mark.parametrize(
+    "model, colour, distribution, mean, variance, p_naga",
+    [
+        ("A", "BROWN", {2: F(1, 4), 3: F(1, 2), 4: F(1, 4)}, F(3), F(1, 2), F(0)),
+        ("A", "WHITE", {0: F(1, 4), 1: F(1, 4), 2: F(1, 4), 3: F(1, 4)}, F(3, 2), F(5, 4), F(1, 4)),
+        ("A", "GREEN", {0: F(1, 2), 1: F(1, 2)}, F(1, 2), F(1, 4), F(1, 2)),
+        ("B", "BROWN", {1: F(1, 4), 2: F(1, 4), 3: F(1, 4), 4: F(1, 4)}, F(5, 2), F(5, 4), F(0)),
+        ("B", "WHITE", {0: F(1, 4), 2: F(1, 2), 3: F(1, 4)}, F(7, 4), F(19, 16), F(1, 4)),
+        ("B", "GREEN", {0: F(1, 2), 1: F(1, 2)}, F(1, 2), F(1, 4), F(1, 2)),
+    ],
+)
+def test_single_sticks_spec_9_1(model, colour, distribution, mean, variance, p_naga):
+    one = sticks.stick(colour, faces=model)
+    # spec 9.1 lists a Naga face as "Naga"; it scores 0 points (spec 8.4)
+    assert one.to_dict() == distribution
+    assert one.mean() == mean and one.variance() == variance
+    pool = sticks.as_pool(colour[0])
+    assert sticks.nagas(pool, faces=model).at_least(1) == p_naga
+
+
+# --------------------------------------------------------------------------- spec 9.2
+
+
+def test_three_white_joint_spec_9_2():
+    expected = {
+        (0, 3): F(1, 64), (1, 2): F(3, 64), (2, 1): F(3, 64), (2, 2): F(3, 64), (3, 0): F(1, 64),
+        (3, 1): F(3, 32), (3, 2): F(3, 64), (4, 0): F(3, 64), (4, 1): F(9, 64), (5, 0): F(3, 32),
+        (5, 1): F(3, 32), (6, 0): F(7, 64), (6, 1): F(3, 64), (7, 0): F(3, 32), (8, 0): F(3, 64),
+        (9, 0): F(1, 64),
+    }
+    assert sticks.joint(0, 3, 0) == expected
+    assert sum(expected.values()) == 1
+
+
+def test_three_white_marginals_moments_and_tails_spec_9_2():
+    p = sticks.points(0, 3, 0)
+    n = sticks.nagas(0, 3, 0)
+    assert p.to_dict() == {0: F(1, 64), 1: F(3, 64), 2: F(3, 32), 3: F(5, 32), 4: F(3, 16), 5: F(3, 16),
+                           6: F(5, 32), 7: F(3, 32), 8: F(3, 64), 9: F(1, 64)}
+    assert n.to_dict() == {0: F(27, 64), 1: F(27, 64), 2: F(9, 64), 3: F(1, 64)}
+    stats = sticks.summary(0, 3, 0)
+    assert stats == {"mean_points": F(9, 2), "variance_points": F(15, 4), "mean_nagas": F(3, 4),
+                     "variance_nagas": F(9, 16), "covariance": F(-9, 8)}
+    tails = [F(63, 64), F(15, 16), F(27, 32), F(11, 16), F(1, 2), F(5, 16), F(5, 32), F(1, 16), F(1, 64)]
+    assert [p.at_least(k) for k in range(1, 10)] == tails
+    assert [p.at_least_table()[k] for k in range(1, 10)] == tails
+
+
+def test_five_points_one_naga_spec_9_2():
+    assert sticks.joint(0, 3, 0)[(5, 1)] == F(3, 32)
+    assert sticks.joint(0, 3, 0, faces="B")[(5, 1)] == F(3, 16)
+
+
+def test_one_of_each_spec_9_2():
+    assert sticks.summary(1, 1, 1) == {"mean_points": F(5), "variance_points": F(2), "mean_nagas": F(3, 4),
+                                       "variance_nagas": F(7, 16), "covariance": F(-5, 8)}
+    assert sticks.nagas(1, 1, 1).to_dict() == {0: F(3, 8), 1: F(1, 2), 2: F(1, 8)}
+    p = sticks.points(1, 1, 1)
+    assert [p.at_least(k) for k in range(0, 3)] == [1, 1, 1]
+    assert [p.at_least(k) for k in range(3, 9)] == [F(31, 32), F(27, 32), F(5, 8), F(3, 8), F(5, 32), F(1, 32)]
+
+
+def test_two_brown_spec_9_2():
+    assert sticks.points(2, 0, 0).to_dict() == {4: F(1, 16), 5: F(1, 4), 6: F(3, 8), 7: F(1, 4), 8: F(1, 16)}
+
+
+@pytest.mark.parametrize("pool, chance", [((0, 1, 0), F(1, 4)), ((0, 3, 0), F(37, 64)), ((0, 0, 2), F(3, 4)),
+                                          ((0, 0, 3), F(7, 8)), ((1, 1, 1), F(5, 8))])
+def test_at_least_one_naga_spec_9_2(pool, chance):
+    assert sticks.nagas(pool).at_least(1) == chance
+
+
+# --------------------------------------------------------------------------- spec 9.3
+
+
+@pytest.mark.parametrize(
+    "mine, theirs, model, expected, as_guide, as_non_guide",
+    [
+        ((1, 0, 0), (0, 1, 0), "A", (F(3, 4), F(3, 16), F(1, 16)), F(15, 16), F(3, 4)),
+        ((1, 0, 0), (0, 1, 0), "B", (F(9, 16), F(3, 16), F(1, 4)), F(3, 4), F(9, 16)),
+        ((0, 0, 1), (0, 0, 1), "A", (F(1, 4), F(1, 2), F(1, 4)), F(3, 4), F(1, 4)),
+        ((0, 0, 1), (0, 0, 1), "B", (F(1, 4), F(1, 2), F(1, 4)), F(3, 4), F(1, 4)),
+        ((0, 0, 0), (0, 0, 0), "A", (F(0), F(1), F(0)), F(1), F(0)),
+        ((0, 0, 0), (0, 0, 0), "B", (F(0), F(1), F(0)), F(1), F(0)),
+        ((0, 3, 0), (3, 1, 1), "A", (F(71, 32768), F(209, 32768), F(4061, 4096)), F(35, 4096), F(71, 32768)),
+    ],
+)
+def test_two_pools_and_guide_rule_spec_9_3(mine, theirs, model, expected, as_guide, as_non_guide):
+    assert sticks.compare(mine, theirs, faces=model) == expected
+    assert sum(expected) == 1
+    assert sticks.win_probability(mine, theirs, mine_is_guide=True, faces=model) == as_guide
+    assert sticks.win_probability(mine, theirs, mine_is_guide=False, faces=model) == as_non_guide
+
+
+@pytest.mark.parametrize("model, expected", [("A", (F(93, 256), F(35, 128), F(93, 256))),
+                                             ("B", (F(53, 128), F(11, 64), F(53, 128)))])
+def test_first_guide_throw_spec_9_3(model, expected):
+    assert sticks.compare((2, 0, 0), (2, 0, 0), faces=model) == expected
+
+
+# --------------------------------------------------------------------------- spec 9.4 and 8.1
+
+
+def test_worked_example_is_possible_spec_9_4():
+    # Elodie: 1 card WWW; Marion: 2 cards BB + BWG (spec 2.7); cards as stick sets (spec 8.1)
+    assert sticks.joint(["WWW"]) == sticks.joint(0, 3, 0)
+    assert sticks.as_pool(["BB", "BWG"]) == (3, 1, 1)
+    assert sticks.joint(["WWW"])[(5, 1)] == F(3, 32)
+    assert sticks.joint(["WWW"], faces="B")[(5, 1)] == F(3, 16)
+    assert sticks.joint(["BB", "BWG"])[(11, 1)] == F(65, 512)
+    assert sticks.joint(["BB", "BWG"], faces="B")[(11, 1)] == F(19, 256)
+
+
+@pytest.mark.parametrize("model, expected, count", [("A", F(9, 128), 72), ("B", F(21, 512), 42)])
+def test_discard_two_leaves_four_spec_9_4(model, expected, count):
+    """11 points + 1 Naga where two Naga-free brown sticks sum to 7 (so 4 points remain)."""
+    faces = sticks.load_faces(model)
+    hits = 0
+    outcomes = list(itertools.product(faces["BROWN"], faces["BROWN"], faces["BROWN"], faces["WHITE"], faces["GREEN"]))
+    for throw in outcomes:
+        total = sum(p for p, _ in throw)
+        naga_count = sum(n for _, n in throw)
+        browns = [p for p, _ in throw[:3]]
+        if total == 11 and naga_count == 1 and any(a + b == 7 for a, b in itertools.combinations(browns, 2)):
+            hits += 1
+    assert len(outcomes) == 1024 and hits == count
+    assert F(hits, len(outcomes)) == expected
+
+
+# --------------------------------------------------------------------------- oracles
+
+
+def small_pools(limit=6):
+    return [(b, w, g) for b in range(limit + 1) for w in range(limit + 1) for g in range(limit + 1) if b + w + g <= limit]
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_joint_matches_brute_force_for_every_pool_up_to_six(model):
+    for pool in small_pools():
+        assert sticks.joint(*pool, faces=model) == sticks.brute_force_joint(pool, faces=model), pool
+
+
+def random_table(rng):
+    table = {}
+    for colour in sticks.COLOURS:
+        faces = []
+        for _ in range(rng.randint(1, 6)):
+            naga = rng.random() < 0.3
+            faces.append((0 if naga else rng.randint(0, 7), int(naga)))
+        table[colour] = faces
+    return table
+
+
+def test_joint_matches_brute_force_on_random_tables():
+    rng = random.Random(2024)
+    for _ in range(25):
+        table = random_table(rng)
+        for pool in rng.sample(small_pools(5), 12):
+            assert sticks.joint(*pool, faces=table) == sticks.brute_force_joint(pool, faces=table), (table, pool)
+
+
+def test_compare_matches_brute_force_pairs():
+    rng = random.Random(7)
+    for _ in range(30):
+        table = random_table(rng)
+        a, b = rng.sample(small_pools(3), 2)
+        ja, jb = sticks.brute_force_joint(a, table), sticks.brute_force_joint(b, table)
+        gt = sum(pa * pb for (x, _), pa in ja.items() for (y, _), pb in jb.items() if x > y)
+        tie = sum(pa * pb for (x, _), pa in ja.items() for (y, _), pb in jb.items() if x == y)
+        assert sticks.compare(a, b, faces=table) == (gt, tie, 1 - gt - tie)
+
+
+def test_big_pools_are_exact_and_sum_to_one():
+    # The maths is not limited by the 0-12 slider range (issue 2): 40 sticks of each colour.
+    table = sticks.joint(40, 40, 40)
+    assert sum(table.values()) == 1
+    assert min(p for p, _ in table) == 80 and max(p for p, _ in table) == 40 * 4 + 40 * 3 + 40
+    # mean points are additive: 40 * (3 + 3/2 + 1/2) (spec 9.1 means)
+    assert sticks.points(40, 40, 40).mean() == 200
+
+
+def test_user_table_with_points_and_naga_on_one_face_warns_but_computes():
+    table = {"BROWN": [(1, 1), (2, 0)], "WHITE": [(1, 0)], "GREEN": [(0, 1)]}
+    with pytest.warns(UserWarning, match="both points and a Naga"):
+        result = sticks.joint(1, 0, 0, faces=table)
+    assert result == {(1, 1): F(1, 2), (2, 0): F(1, 2)}
+
+
+def test_repeated_faces_and_uneven_face_counts():
+    table = {"brown": [(5, 0)], "white": [(1, 0), (1, 0), (2, 0)], "green": [(0, 1), (3, 0)]}
+    assert sticks.points(0, 1, 0, faces=table).to_dict() == {1: F(2, 3), 2: F(1, 3)}
+    assert sticks.joint(1, 1, 1, faces=table) == sticks.brute_force_joint((1, 1, 1), faces=table)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ({"BROWN": [(2, 0)], "WHITE": [(1, 0)]}, "no GREEN stick"),
+        ({"BROWN": [(2, 0)], "WHITE": [(1, 0)], "GREEN": []}, "GREEN has no faces"),
+        ({"BROWN": [(-1, 0)], "WHITE": [(1, 0)], "GREEN": [(1, 0)]}, r"BROWN face 1 \(\(-1, 0\)\): points"),
+        ({"BROWN": [(2, 0)], "WHITE": [(1, 0), (1, 2)], "GREEN": [(1, 0)]}, r"WHITE face 2 .*naga must be 0 or 1"),
+        ({"BROWN": [(2, 0)], "WHITE": [(1.5, 0)], "GREEN": [(1, 0)]}, "WHITE face 1 .*whole number"),
+        ({"BROWN": [(2,)], "WHITE": [(1, 0)], "GREEN": [(1, 0)]}, "BROWN face 1 .*pair"),
+        ({"BROWN": [(2, 0)], "WHITE": [(1, 0)], "GREEN": [(1, 0)], "RED": [(1, 0)]}, "unknown stick colour 'RED'"),
+        ({"BROWN": "2,3", "WHITE": [(1, 0)], "GREEN": [(1, 0)]}, "BROWN should be a list"),
+        ([1, 2, 3], "maps colours"),
+        ("C", "no stick model 'C'"),
+    ],
+)
+def test_malformed_face_tables_name_the_bad_face(table, message):
+    with pytest.raises(FaceTableError, match=message):
+        sticks.joint(1, 1, 1, faces=table)
+
+
+@pytest.mark.parametrize(
+    "pool, message",
+    [((-1, 0, 0), "cannot be negative: brown=-1"), ((0, 2, -3), "green=-3"), ((1, 2), "a pool is"),
+     (["BXW"], "unknown stick letter 'X'"), ((1.0, 0, 0), "whole number")],
+)
+def test_bad_pools_raise_clear_errors(pool, message):
+    with pytest.raises(ValueError, match=message):
+        sticks.joint(pool)
+    with pytest.raises(ValueError, match=message):
+        sticks.win_probability(pool, (1, 0, 0), True)
+
+
+def test_models_meet_spec_2_3_and_are_flagged_placeholder():
+    import json
+    from importlib import resources
+
+    for model, file in sticks.MODELS.items():
+        data = json.loads((resources.files("gamelib.nagaraja") / "data" / file).read_text())
+        assert data["placeholder"] is True  # spec 3: teaching-edition data is flagged
+        faces = sticks.load_faces(model)
+        means = [sticks.stick(c, faces=model).mean() for c in sticks.COLOURS]
+        assert means[0] > means[1] > means[2]  # spec 2.3: longer sticks give more points
+        naga_counts = [sum(n for _, n in faces[c]) for c in sticks.COLOURS]
+        assert naga_counts[0] <= naga_counts[1] <= naga_counts[2] and naga_counts[2] == 2
+        assert all(len(faces[c]) == 4 for c in sticks.COLOURS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sticks.load_faces("A")

@@ -1,0 +1,186 @@
+"""The shared helpers: simulation intervals, exercises, plots, the board base and packaging."""
+
+import random
+import re
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+from gamelib import IllegalMove, Match, check_answer
+from gamelib import exercises, plots, simulate
+from gamelib.widgets import BoardWidget, assets
+from toy_game import new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------ simulate
+
+
+def test_wilson_interval_covers_the_truth_about_95_percent_of_the_time():
+    rng = random.Random(1)
+    true_rate, trials, covered = 0.3, 200, 0
+    for _ in range(400):
+        hits = sum(rng.random() < true_rate for _ in range(trials))
+        covered += simulate.proportion(hits, trials).contains(true_rate)
+    assert 0.91 <= covered / 400 <= 0.99
+
+
+def test_proportion_edges_and_errors():
+    none = simulate.proportion(0, 50)
+    assert none.low == 0 and 0 < none.high < 0.1
+    assert simulate.proportion(50, 50).high == 1
+    with pytest.raises(ValueError):
+        simulate.proportion(3, 2)
+    with pytest.raises(ValueError):
+        simulate.proportion(0, 0)
+
+
+def test_mean_interval_and_text():
+    estimate = simulate.mean([1, 2, 3, 4, 5])
+    assert estimate.value == 3 and estimate.low < 3 < estimate.high
+    assert "95% CI" in str(estimate) and "n=5" in str(estimate)
+
+
+def test_run_many_is_reproducible():
+    play_one = lambda seed: random.Random(seed).random()
+    assert simulate.run_many(play_one, 5, seed=3, show_progress=False) == simulate.run_many(play_one, 5, seed=3)
+    assert simulate.seeds(1, 3) != simulate.seeds(2, 3)
+
+
+# ------------------------------------------------------------------ exercises
+
+
+def test_check_answer_right_wrong_and_unreadable(tmp_path, monkeypatch):
+    sheet = {"q1": {"digest": exercises.digest(Fraction(3, 8)), "kind": "exact", "hint": "count the cases"}}
+    monkeypatch.setattr(exercises, "load", lambda lesson: sheet)
+    right = check_answer("any", "q1", Fraction(6, 16))
+    assert right and "right" in right
+    wrong = check_answer("any", "q1", Fraction(1, 2))
+    assert not wrong and "count the cases" in wrong and "3/8" not in wrong
+    assert not check_answer("any", "q1", 0.375) and "exact fraction" in check_answer("any", "q1", 0.375)
+    assert not check_answer("any", "q1", ...)
+    assert "no question" in check_answer("any", "q9", 1)
+
+
+def test_every_answer_sheet_is_well_formed():
+    for path in (ROOT / "gamelib" / "exercises").glob("*.json"):
+        sheet = exercises.load(path.stem)
+        for question, entry in sheet.items():
+            assert set(entry) >= {"digest", "kind", "hint"}, (path.name, question)
+            assert re.fullmatch(r"[0-9a-f]{64}", entry["digest"]), (path.name, question)
+            assert entry["kind"] in {"exact", "integer", "text"}
+
+
+# ------------------------------------------------------------------ plots
+
+
+def test_house_style_figures_are_labelled():
+    matplotlib.use("Agg", force=True)
+    fig, ax = plots.figure()
+    plots.bars(ax, {"mine": {1: 0.5, 2: 0.5}, "theirs": {1: 0.2, 2: 0.8}}, "points", "probability")
+    assert ax.get_xlabel() == "points" and ax.get_ylabel() == "probability"
+    assert len(ax.patches) == 4 and ax.get_legend() is not None
+    fig2, ax2 = plots.figure()
+    plots.steps(ax2, {"x": {0: 1.0, 1: 0.5}})
+    assert ax2.get_ylabel() == "P(X ≥ k)"
+    matplotlib.pyplot.close("all")
+
+
+# ------------------------------------------------------------------ board base
+
+
+class RaceBoard(BoardWidget):
+    _esm = "export default { render() {} }"
+
+    def state_json(self, state):
+        return {"scores": list(state.scores), "to_move": state.to_move}
+
+    def handle_pick(self, pick):
+        self.apply(pick["throw"])
+        return f"threw {pick['throw']}"
+
+
+def test_board_pick_applies_the_move_and_history_steps():
+    board = RaceBoard(new_game(seed=5))
+    board.pick = {"throw": "ONE_DIE", "nonce": 1}
+    assert board.match.length == 1 and board.message == "threw ONE_DIE"
+    assert board.state["scores"][0] > 0 and board.state["to_move"] == 1
+    board.pick = {"kind": "history", "to": "back", "nonce": 2}
+    assert board.history == {"index": 0, "length": 1, "can_back": False, "can_forward": True}
+    assert board.state["scores"] == [0, 0]
+    board.pick = {"kind": "history", "to": "end", "nonce": 3}
+    assert board.history["index"] == 1
+
+
+def test_board_illegal_pick_shows_the_reason_and_keeps_the_game():
+    board = RaceBoard(new_game(seed=5))
+    board.pick = {"throw": "SIX_DICE", "nonce": 1}
+    assert board.message_kind == "error" and "ONE_DIE or TWO_DICE" in board.message
+    assert board.match.length == 0
+    board.pick = {"kind": "history", "to": "back", "nonce": 2}
+    assert board.message_kind == "error" and "start" in board.message
+
+
+def test_board_follows_a_shared_match_and_has_a_stable_repr():
+    match = Match(new_game(seed=1))
+    first, second = RaceBoard(match), RaceBoard(match)
+    match.apply("TWO_DICE")
+    assert first.state == second.state and first.history["length"] == 1
+    assert repr(first) == "RaceBoard(move 1 of 1)"
+    assert "<pre" in first._repr_html_()
+
+
+def test_assets_put_shared_helpers_first():
+    js, css = assets(ROOT / "gamelib" / "widgets" / "common.js")
+    assert js.startswith("// Shared helpers") and "function sendPick" in js
+    assert ".gl-message" in css
+
+
+# ------------------------------------------------------------------ packaging
+
+
+def _requirement_names(requirements):
+    return {re.split(r"[<>=!~ \[]", req, maxsplit=1)[0].strip().lower() for req in requirements}
+
+
+def test_environment_yml_lists_the_same_dependencies_as_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = _requirement_names(project["dependencies"] + project["optional-dependencies"]["test"])
+    conda, pip_items, python = set(), [], None
+    lines = (ROOT / "environment.yml").read_text().splitlines()
+    in_pip, section = False, None
+    for line in lines:
+        stripped = line.strip()
+        if re.match(r"^\w", line):
+            section = line.split(":")[0]
+        if section != "dependencies":
+            continue
+        if stripped.startswith("- pip:"):
+            in_pip = True
+            continue
+        if in_pip and line.startswith("      - "):
+            pip_items.append(stripped[2:])
+            continue
+        in_pip = False
+        if line.startswith("  - "):
+            name = _requirement_names([stripped[2:]]).pop()
+            if name == "python":
+                python = stripped[2:]
+            elif name != "pip":
+                conda.add(name)
+    assert conda == wanted, f"environment.yml and pyproject.toml disagree: {conda ^ wanted}"
+    assert pip_items == ["-e ."], "environment.yml must pip-install the package itself"
+    assert python == "python" + project["requires-python"]
+
+
+def test_makefile_targets_match_the_readme():
+    makefile = (ROOT / "Makefile").read_text()
+    readme = (ROOT / "README.md").read_text()
+    for target in ("lab", "test"):
+        assert re.search(rf"^{target}:", makefile, re.M)
+        assert f"make {target}" in readme
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
