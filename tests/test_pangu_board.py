@@ -74,6 +74,10 @@ def test_clicks_out_of_order_are_explained():
     board = s1_board()
     click(board, kind="cell", cell=[0, 1])
     assert board.message_kind == "error" and "revealed cards first" in board.message
+    click(board, kind="die", die="WHITE")
+    assert board.message_kind == "error" and "revealed cards first" in board.message
+    click(board, kind="shuffle")
+    assert board.message_kind == "error" and "unknown pick" in board.message
     click(board, kind="card", card="A1")
     assert board.message_kind == "error"
     assert board.message == engine_reason(board.match.state, Action("A1", "BLUE", (0, 1)))

@@ -136,3 +136,27 @@ def test_board_displayed_twice_and_after_a_kernel_restart(page, lab):
     second.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
     second.locator(cell_selector(action.cell)).click()
     expect(first.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
+
+
+def test_rules_lesson_boards_show_the_scripted_situations(page, lab):
+    open_notebook(page, lab, "pangu/01_rules_step_by_step.ipynb")
+    wait_for_kernel_idle(page)
+    # spec 11, T11 (scripted game S2): A2 pays 2 with Karma 2, the game is lost on exactly 0, A2 not placed
+    lost = page.locator('.pangu-board[data-board="lose"]')
+    expect(lost).to_have_attribute("data-status", "LOST")
+    expect(lost.locator(".pangu-karma")).to_have_attribute("data-karma", "0")
+    expect(lost.locator(".pangu-placed")).to_have_count(2)
+    lost.scroll_into_view_if_needed()
+    screenshot(lost, "pangu_rules_lost_on_zero")
+    # spec 11, T3 and T10: S1 ends WON with Karma 9 on the perfect layout, all 16 scoring edges matched
+    won = page.locator('.pangu-board[data-board="s1"]')
+    expect(won).to_have_attribute("data-status", "WON")
+    expect(won.locator(".pangu-karma")).to_have_attribute("data-karma", "9")
+    expect(won.locator(".pangu-match")).to_have_count(16)
+    won.scroll_into_view_if_needed()
+    screenshot(won, "pangu_rules_perfect_layout")
+    # spec 11, T10: turn 3's roll (6, 1) blocked A8; the dice were rerolled to (5, 3)
+    stuck = page.locator('.pangu-board[data-board="stuck"]')
+    expect(stuck.locator('.pangu-die[data-die="BLUE"]')).to_have_attribute("data-value", "5")
+    expect(stuck.locator('.pangu-die[data-die="WHITE"]')).to_have_attribute("data-value", "3")
+    expect(stuck.locator(".pangu-event")).to_contain_text("Rerolled blue 5, white 3")

@@ -7,7 +7,7 @@ const CARD_H = 100;
 const GAP = 6;
 const HALF_R = 13;          // radius of a half circle on a card edge
 const MARGIN = 20;
-const HEADER_H = 44;
+const HEADER_H = 54;
 const PANEL_W = 230;
 const EDGE_NAMES = ["TOP", "RIGHT", "BOTTOM", "LEFT"];
 // Inward normal of each edge, in card coordinates (y grows downwards).
@@ -234,14 +234,14 @@ function render({ model, el }) {
     root.dataset.status = state.status;
     root.dataset.karma = state.karma;
 
-    // Header: turn, deck and the rules in force; the outcome once the game is over.
-    svg.appendChild(svgEl("text", { x: MARGIN, y: 28, class: "pangu-title" }, `Pangu · turn ${state.turn}`));
+    // Header: turn and outcome on the first line, the rules in force under it.
+    svg.appendChild(svgEl("text", { x: MARGIN, y: 26, class: "pangu-title" }, `Pangu · turn ${state.turn}`));
+    const outcome = state.status === "WON" ? `Won with Karma ${state.karma}!`
+      : state.status === "LOST" ? `Lost: Karma fell to ${state.karma}.` : "";
+    svg.appendChild(svgEl("text", { x: L.width - MARGIN, y: 26, "text-anchor": "end",
+      class: `pangu-status pangu-status-${state.status.toLowerCase()}`, "data-status": state.status }, outcome));
     const variant = Object.entries(state.rules_changed || {}).map(([k, v]) => `${k} = ${v}`).join(", ");
-    const status = state.status === "WON" ? `Won with Karma ${state.karma}!`
-      : state.status === "LOST" ? `Lost: Karma fell to ${state.karma}.`
-      : variant ? `Variant: ${variant}` : "Default rules";
-    svg.appendChild(svgEl("text", { x: L.width - MARGIN, y: 28, "text-anchor": "end",
-      class: `pangu-status pangu-status-${state.status.toLowerCase()}`, "data-status": state.status }, status));
+    svg.appendChild(svgEl("text", { x: MARGIN, y: 46, class: "pangu-rules" }, variant ? `Variant: ${variant}` : "Default rules"));
 
     // The grid: empty ring cells, centre, placed cards, matches.
     const legalCells = new Set((state.legal_cells || []).map(cellKey));
@@ -291,7 +291,8 @@ function render({ model, el }) {
 
     // The hand: the revealed cards of this turn.
     svg.appendChild(svgEl("text", { x: L.hand.x, y: L.hand.y - 12, class: "pangu-panel-title" },
-      state.revealed.length ? "Revealed cards: place every one this turn" : "No revealed cards"));
+      !state.revealed.length ? "No revealed cards"
+        : state.status === "ONGOING" ? "Revealed cards: place every one this turn" : "Revealed cards, never placed"));
     state.revealed.forEach((card, i) => {
       const x = L.hand.x + i * (CARD_W + 22);
       const selected = sel.card === card.id;

@@ -84,24 +84,22 @@ class PanguBoard(BoardWidget):
 
     # ------------------------------------------------------------ picks
     def handle_pick(self, pick: dict) -> None:
-        state = self.match.state
-        kind = pick.get("kind")
-        if kind == "hints":
+        if pick.get("kind") == "hints":
             self.hints = bool(pick.get("on"))
-            return None
+            return
+        state = self.match.state
         if state.status != ONGOING:
             raise IllegalMove(f"the game is over ({state.status}): step back in the history to try another line")
-        if kind == "card":
-            return self._select_card(state, pick.get("card"))
-        if kind == "die":
-            return self._select_die(state, pick.get("die"))
-        if kind == "rotate":
-            return self._rotate(state)
-        if kind == "cell":
-            return self._place_selected(state, pick.get("cell"))
-        if kind == "place":
-            return self._place(state, pick)
-        raise IllegalMove(f"unknown pick {pick!r}")
+        actions = {
+            "card": lambda: self._select_card(state, pick.get("card")),
+            "die": lambda: self._select_die(state, pick.get("die")),
+            "rotate": lambda: self._rotate(state),
+            "cell": lambda: self._place_selected(pick.get("cell")),
+            "place": lambda: self._place(state, pick),
+        }
+        if pick.get("kind") not in actions:
+            raise IllegalMove(f"unknown pick {pick!r}")
+        actions[pick["kind"]]()
 
     def _select_card(self, state: State, card_id: Any) -> None:
         if card_id not in state.revealed or state.cheapest_die(card_id) is None:
@@ -126,12 +124,11 @@ class PanguBoard(BoardWidget):
         self._selection["orientation"] = turned
         self.refresh()
 
-    def _place_selected(self, state: State, cell: Any) -> None:
+    def _place_selected(self, cell: Any) -> None:
         sel = self._selection
         if sel["card"] is None:
             raise IllegalMove("pick one of the revealed cards first, then the cell where it goes")
         self.match.apply(Action(sel["card"], sel["die"], _as_cell(cell), sel["orientation"]))
-        return None
 
     def _place(self, state: State, pick: dict) -> None:
         card_id = pick.get("card")
@@ -140,7 +137,6 @@ class PanguBoard(BoardWidget):
             cheapest = state.cheapest_die(card_id)
             die = cheapest[0] if cheapest else "BLUE"
         self.match.apply(Action(card_id, die, _as_cell(pick.get("cell")), pick.get("orientation", 0)))
-        return None
 
     @staticmethod
     def _any_legal_cell(state: State) -> tuple[int, int]:
