@@ -141,7 +141,7 @@ def test_connectivity_matches_a_brute_force_flood():
     """The graph search against an obvious fixed-point over every (cell, segment) pair (spec 4.2)."""
     import random
 
-    from gamelib.nagaraja.temple import OPPOSITE, SIDES, SPOT_AT, STEP
+    from gamelib.nagaraja.temple import brute_force_connectivity
 
     rng = random.Random(3)
     tile_ids = [f"R{i:02d}" for i in range(1, 18)]
@@ -152,22 +152,6 @@ def test_connectivity_matches_a_brute_force_flood():
             if not cells:
                 break
             temple = temple.place(rng.choice(cells), tile, rng.randrange(4))
-        nodes = {(cell, i): set(sides) for cell in temple.tile_cells() for i, sides in enumerate(temple.open_segments(cell))}
-        reached = {n for n, sides in nodes.items() if n[0][0] == 2 and "S" in sides}
-        changed = True
-        while changed:
-            changed = False
-            for (cell, i), sides in nodes.items():
-                if (cell, i) in reached:
-                    continue
-                for side in sides:
-                    k = SIDES.index(side)
-                    other = (cell[0] + STEP[k][0], cell[1] + STEP[k][1])
-                    if any(o == other and SIDES[OPPOSITE[k]] in s and (o, j) in reached for (o, j), s in nodes.items()):
-                        reached.add((cell, i))
-                        changed = True
-                        break
-        spots = {SPOT_AT[(cell, SIDES.index(side))] for (cell, i) in reached for side in nodes[(cell, i)]
-                 if (cell, SIDES.index(side)) in SPOT_AT}
+        spots, reached = brute_force_connectivity(temple)
         assert temple.connected_nodes() == reached
         assert temple.connected_spots() == spots

@@ -335,3 +335,26 @@ def _rotated_masks(segments: tuple[str, ...], rotation: int) -> tuple[int, ...]:
     if masks is None:
         masks = _MASK_CACHE[key] = tuple(rotate_mask(side_mask(s), rotation) for s in segments)
     return masks
+
+
+def brute_force_connectivity(temple: Temple) -> tuple[set, set]:
+    """The obvious method, for tests and benchmarks: repeat a pass over every pair of
+    segments until nothing changes. Returns (connected spots, connected nodes)."""
+    nodes = {(cell, i): set(sides) for cell in temple.tile_cells() for i, sides in enumerate(temple.open_segments(cell))}
+    reached = {n for n, sides in nodes.items() if n[0][0] == 2 and "S" in sides}
+    changed = True
+    while changed:
+        changed = False
+        for (cell, i), sides in nodes.items():
+            if (cell, i) in reached:
+                continue
+            for side in sides:
+                k = SIDES.index(side)
+                other = (cell[0] + STEP[k][0], cell[1] + STEP[k][1])
+                if any(o == other and SIDES[OPPOSITE[k]] in s and (o, j) in reached for (o, j), s in nodes.items()):
+                    reached.add((cell, i))
+                    changed = True
+                    break
+    spots = {SPOT_AT[(cell, SIDES.index(side))] for (cell, i) in reached for side in nodes[(cell, i)]
+             if (cell, SIDES.index(side)) in SPOT_AT}
+    return spots, reached
