@@ -18,7 +18,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
 
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts

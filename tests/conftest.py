@@ -1,4 +1,159 @@
+"""Shared fixtures, above all the real-browser tier.
+
+Browser tests (mark them ``@pytest.mark.browser``) get:
+
+* ``lab`` -- a JupyterLab server on 127.0.0.1, a free port and a random token, serving a
+  temporary *copy* of ``notebooks/`` (Lab would otherwise autosave over the committed
+  outputs). One server for the whole session; its kernels stop with it.
+* ``page`` -- a fresh tab of headless Chromium (Debian's ``chromium`` driven by
+  Playwright) with a fresh user-data folder. Web-first assertions wait up to 30 s.
+* in ``browser_support``: ``open_notebook(page, lab, "nagaraja/01_fate_sticks.ipynb")`` -- opens a notebook,
+  waits for its kernel and runs all cells.
+* ``screenshot(page_or_locator, "name")`` -- saves ``test-artifacts/screenshots/name.png``
+  (and, with ``GAMELIB_UPDATE_SCREENSHOTS=1``, a copy in ``docs/screenshots/`` for the README).
+
+Without Chromium the browser tests are skipped with a message saying how to enable them;
+with ``GAMELIB_REQUIRE_BROWSER=1`` (as CI sets) a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+}
+
+
+def _require_chromium() -> str:
+    executable = shutil.which("chromium")
+    if executable:
+        return executable
+    message = (
+        "no Chromium found: browser tests need Debian's package "
+        "(`sudo apt-get install chromium`); Playwright cannot download browsers here"
+    )
+    if os.environ.get("GAMELIB_REQUIRE_BROWSER") == "1":
+        pytest.fail(message + " (GAMELIB_REQUIRE_BROWSER=1 makes this a failure)")
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LabServer:
+    def __init__(self, url: str, token: str, root: Path):
+        self.url, self.token, self.root = url, token, root
+
+    def notebook_url(self, path: str) -> str:
+        return f"{self.url}/lab/tree/{path}?token={self.token}&reset"
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+    _require_chromium()
+    home = tmp_path_factory.mktemp("lab-home")
+    root = home / "notebooks"
+    shutil.copytree(ROOT / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    settings = home / "settings"
+    settings.mkdir()
+    (settings / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
+    env = dict(os.environ)
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
+                 "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+        path = home / name.lower()
+        path.mkdir()
+        env[name] = str(path)
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    env.pop("MPLBACKEND", None)
+    port, token = _free_port(), secrets.token_hex(16)
+    command = [
+        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--allow-root",
+        "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly", f"--LabApp.app_settings_dir={settings}",
+    ]
+    log = open(home / "lab.log", "w")
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_server(url, token, server, home / "lab.log")
+        yield LabServer(url, token, root)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def _wait_for_server(url: str, token: str, server: subprocess.Popen, log_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited early:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"JupyterLab did not start within 60 s:\n{log_path.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def browser_context(tmp_path_factory):
+    executable = _require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=30_000)
+    user_data = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(user_data),
+            executable_path=executable,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1280, "height": 1000},
+        )
+        context.set_default_timeout(30_000)
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser_context):
+    tab = browser_context.new_page()
+    yield tab
+    tab.close()

@@ -1,0 +1,276 @@
+"""Exact odds of Nagaraja's fate sticks (spec sections 3.2 and 8).
+
+A *face table* maps each colour (BROWN, WHITE, GREEN) to its faces; a face is a pair
+``(points, naga)``. Every face of a stick is equally likely. A *pool* is the number of
+sticks of each colour thrown together, ``(brown, white, green)``, or a list of cards'
+stick sets such as ``["BBW", "BWG"]`` (spec 8.1).
+
+The teaching-edition tables (Models A and B) are PLACEHOLDER data (spec 3), kept in
+``data/sticks_model_*.json``; any valid table can be passed instead.
+
+How it stays exact and fast: the throw of a pool is a product of generating
+polynomials, one per stick, in two variables (x for points, y for Nagas). The code
+packs each polynomial into one Python integer (Kronecker substitution: the coefficient
+of x^p y^n sits in its own bit field), so raising a stick to the 12th power or
+multiplying three colours together is a single big-integer operation done in C. The
+counts of equally likely outcomes come back out exactly; nothing is sampled.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from gamelib.dist import Dist
+
+COLOURS = ("BROWN", "WHITE", "GREEN")
+LETTERS = {"B": "BROWN", "W": "WHITE", "G": "GREEN"}
+MODELS = {"A": "sticks_model_a.json", "B": "sticks_model_b.json"}
+
+Face = tuple[int, int]
+FaceTable = dict[str, tuple[Face, ...]]
+Pool = tuple[int, int, int]
+
+
+class FaceTableError(ValueError):
+    """A face table that cannot describe fate sticks; the message names the bad face."""
+
+
+# --------------------------------------------------------------------------- face tables
+
+
+def load_faces(table: str | Mapping | None = None) -> FaceTable:
+    """A validated face table: "A" (default), "B", or a mapping colour -> faces."""
+    if table is None:
+        table = "A"
+    if isinstance(table, str):
+        return _model(table.upper())
+    return validate_faces(table)
+
+
+@lru_cache(maxsize=None)
+def _model(name: str) -> FaceTable:
+    if name not in MODELS:
+        raise FaceTableError(f"there is no stick model {name!r}; choose one of {', '.join(MODELS)}")
+    text = (resources.files("gamelib.nagaraja") / "data" / MODELS[name]).read_text(encoding="utf-8")
+    return validate_faces(json.loads(text)["faces"])
+
+
+def validate_faces(table: Mapping) -> FaceTable:
+    """Check a user's table and return it in canonical form (upper-case colours, tuples)."""
+    if not isinstance(table, Mapping):
+        raise FaceTableError(f"a face table maps colours to lists of faces, not {type(table).__name__}")
+    canonical = {str(colour).upper(): faces for colour, faces in table.items()}
+    unknown = sorted(set(canonical) - set(COLOURS))
+    if unknown:
+        raise FaceTableError(f"unknown stick colour {unknown[0]!r}: the colours are BROWN, WHITE and GREEN")
+    missing = [colour for colour in COLOURS if colour not in canonical]
+    if missing:
+        raise FaceTableError(f"the face table has no {missing[0]} stick")
+    result: FaceTable = {}
+    for colour in COLOURS:
+        faces = canonical[colour]
+        if isinstance(faces, (str, bytes)) or not isinstance(faces, Iterable):
+            raise FaceTableError(f"{colour} should be a list of faces (points, naga), not {faces!r}")
+        faces = list(faces)
+        if not faces:
+            raise FaceTableError(f"{colour} has no faces: a stick needs at least one")
+        result[colour] = tuple(_check_face(colour, i, face) for i, face in enumerate(faces))
+        if any(points and naga for points, naga in result[colour]):
+            warnings.warn(
+                f"{colour} has a face with both points and a Naga; the published rules never print both "
+                "on one face, but the odds are computed anyway",
+                stacklevel=3,
+            )
+    return result
+
+
+def _check_face(colour: str, index: int, face) -> Face:
+    where = f"{colour} face {index + 1} ({face!r})"
+    try:
+        points, naga = face
+    except (TypeError, ValueError):
+        raise FaceTableError(f"{where} should be a pair (points, naga)") from None
+    if isinstance(points, bool) or not isinstance(points, int) or points < 0:
+        raise FaceTableError(f"{where}: points must be a whole number 0 or more")
+    if naga not in (0, 1) or isinstance(naga, float):
+        raise FaceTableError(f"{where}: naga must be 0 or 1")
+    return int(points), int(naga)
+
+
+# --------------------------------------------------------------------------- pools
+
+
+def as_pool(pool) -> Pool:
+    """A pool from ``(brown, white, green)`` or from cards' stick sets like ``["BBW", "WG"]``."""
+    if isinstance(pool, str):
+        pool = [pool]
+    items = list(pool)
+    if items and all(isinstance(item, str) for item in items):
+        letters = "".join(items).upper()
+        bad = sorted(set(letters) - set(LETTERS))
+        if bad:
+            raise ValueError(f"unknown stick letter {bad[0]!r} in {items}: use B, W and G")
+        return (letters.count("B"), letters.count("W"), letters.count("G"))
+    if len(items) != 3:
+        raise ValueError(f"a pool is (brown, white, green), got {pool!r}")
+    for colour, count in zip(COLOURS, items):
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise ValueError(f"the number of {colour.lower()} sticks must be a whole number, not {count!r}")
+        if count < 0:
+            raise ValueError(f"stick counts cannot be negative: {colour.lower()}={count}")
+    return tuple(items)
+
+
+def _pool(brown, white, green) -> Pool:
+    """Accept ``joint(b, w, g)`` and ``joint(cards)`` / ``joint((b, w, g))`` alike."""
+    if white is None and green is None:
+        return as_pool(brown)
+    return as_pool((brown, white or 0, green or 0))
+
+
+# --------------------------------------------------------------------------- exact counting
+
+
+def joint_counts(pool: Pool, faces: FaceTable) -> tuple[dict[Face, int], int]:
+    """Counts of equally likely outcomes for each (points, nagas), and their total."""
+    total = 1
+    for colour, count in zip(COLOURS, pool):
+        total *= len(faces[colour]) ** count
+    # Shift each colour's points down by its lowest face, so the packed numbers stay
+    # short (brown's 2-4 becomes 0-2); the shift is added back when decoding.
+    lowest = {c: min(p for p, _ in faces[c]) for c in COLOURS}
+    base_points = sum(lowest[c] * count for c, count in zip(COLOURS, pool))
+    stride = 1 + sum(count for c, count in zip(COLOURS, pool) if any(n for _, n in faces[c]))
+    field = -(-(total.bit_length() + 1) // 8) * 8  # bits per coefficient, whole bytes
+    product = 1
+    for colour, count in zip(COLOURS, pool):
+        if count:
+            stick = sum(1 << (field * ((p - lowest[colour]) * stride + n)) for p, n in faces[colour])
+            product *= stick**count
+    return _unpack(product, field // 8, stride, base_points), total
+
+
+def _unpack(packed: int, width: int, stride: int, base_points: int) -> dict[Face, int]:
+    """Read the coefficients back out of the packed integer (width bytes each)."""
+    raw = packed.to_bytes(-(-packed.bit_length() // 8) + width, "little")
+    slots = len(raw) // width
+    nonzero = np.frombuffer(raw, dtype=np.uint8, count=slots * width).reshape(slots, width).any(axis=1)
+    counts: dict[Face, int] = {}
+    for slot in np.flatnonzero(nonzero).tolist():
+        points_shifted, naga_count = divmod(slot, stride)
+        counts[(points_shifted + base_points, naga_count)] = int.from_bytes(raw[slot * width : (slot + 1) * width], "little")
+    return counts
+
+
+@lru_cache(maxsize=4096)
+def _joint_cached(pool: Pool, faces_key: tuple) -> tuple[tuple[Face, Fraction], ...]:
+    counts, total = joint_counts(pool, dict(zip(COLOURS, faces_key)))
+    return tuple((outcome, Fraction(count, total)) for outcome, count in sorted(counts.items()))
+
+
+def _faces_key(faces) -> tuple:
+    table = load_faces(faces)
+    return tuple(table[c] for c in COLOURS)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def joint(brown=0, white=None, green=None, faces=None) -> dict[Face, Fraction]:
+    """Exact joint distribution of (points, Nagas) for a pool (spec 8.2): only non-zero entries."""
+    return dict(_joint_cached(_pool(brown, white, green), _faces_key(faces)))
+
+
+def joint_dist(brown=0, white=None, green=None, faces=None) -> Dist:
+    """The joint distribution as a :class:`~gamelib.dist.Dist` over (points, nagas) tuples."""
+    return Dist(joint(brown, white, green, faces))
+
+
+def points(brown=0, white=None, green=None, faces=None) -> Dist:
+    """Distribution of the total points."""
+    counts, total = _points_counts(_pool(brown, white, green), _faces_key(faces))
+    return Dist({p: Fraction(count, total) for p, count in counts.items()})
+
+
+def nagas(brown=0, white=None, green=None, faces=None) -> Dist:
+    """Distribution of the number of Nagas."""
+    return _marginal(joint(brown, white, green, faces), 1)
+
+
+def _marginal(table: Mapping[Face, Fraction], index: int) -> Dist:
+    weights: dict[int, Fraction] = {}
+    for outcome, p in table.items():
+        weights[outcome[index]] = weights.get(outcome[index], Fraction(0)) + p
+    return Dist(weights)
+
+
+def compare(mine, theirs, faces=None) -> tuple[Fraction, Fraction, Fraction]:
+    """``(P(mine > theirs), P(tie), P(mine < theirs))`` in points, for two independent pools."""
+    key = _faces_key(faces)
+    mine_counts, mine_total = _points_counts(as_pool(mine), key)
+    their_counts, their_total = _points_counts(as_pool(theirs), key)
+    greater = tie = below = 0  # below: their outcomes with fewer points than the current p
+    their_items = sorted(their_counts.items())
+    j = 0
+    for p, count in sorted(mine_counts.items()):
+        while j < len(their_items) and their_items[j][0] < p:
+            below += their_items[j][1]
+            j += 1
+        greater += count * below
+        tie += count * their_counts.get(p, 0)
+    total = mine_total * their_total
+    return Fraction(greater, total), Fraction(tie, total), Fraction(total - greater - tie, total)
+
+
+@lru_cache(maxsize=4096)
+def _points_counts(pool: Pool, faces_key: tuple) -> tuple[dict[int, int], int]:
+    """Counts of equally likely outcomes by points alone: a one-variable product, cheaper than the joint."""
+    faces = {c: tuple((p, 0) for p, _ in fs) for c, fs in zip(COLOURS, faces_key)}
+    counts, total = joint_counts(pool, faces)
+    return {p: count for (p, _), count in counts.items()}, total
+
+
+def win_probability(mine, theirs, mine_is_guide: bool, faces=None) -> Fraction:
+    """Chance that ``mine`` wins the room on the raw throw; the guide wins ties (spec 8.3)."""
+    greater, tie, _ = compare(mine, theirs, faces)
+    return greater + tie if mine_is_guide else greater
+
+
+def stick(colour: str, faces=None) -> Dist:
+    """One stick's points as a distribution (a Naga face counts 0 points)."""
+    return points(as_pool(colour[0].upper()), faces=faces)
+
+
+def summary(brown=0, white=None, green=None, faces=None) -> dict[str, Fraction]:
+    """E and Var of points and Nagas, and their covariance (spec 8.2, item 4)."""
+    table = joint_dist(brown, white, green, faces)
+    p, n = table.marginal(0), table.marginal(1)
+    return {
+        "mean_points": p.mean(),
+        "variance_points": p.variance(),
+        "mean_nagas": n.mean(),
+        "variance_nagas": n.variance(),
+        "covariance": table.covariance(0, 1),
+    }
+
+
+def brute_force_joint(pool: Pool, faces=None) -> dict[Face, Fraction]:
+    """The obvious method: list every combination of faces. Exponential; for tests and benches."""
+    from itertools import product
+
+    table = load_faces(faces)
+    sticks = [table[c] for c, count in zip(COLOURS, as_pool(pool)) for _ in range(count)]
+    counts: dict[Face, int] = {}
+    total = 0
+    for throw in product(*sticks):
+        key = (sum(f[0] for f in throw), sum(f[1] for f in throw))
+        counts[key] = counts.get(key, 0) + 1
+        total += 1
+    return {k: Fraction(v, total) for k, v in sorted(counts.items())}
