@@ -71,3 +71,19 @@ Planning (``gamelib.chakra.planning``): ``fewest_actions(state, chakra, player=N
   max_actions=8)`` -> shortest list of actions (or None) harmonizing ``chakra``, the player
   acting alone.
 """
+
+from gamelib.chakra.rules import (  # noqa: E402
+    BHAGYA, BLACK, CHAKRAS, COLOUR_NAMES, COLOURS, DARK_BLUE, DOWN, EARTH, GREEN, LETTERS, LEVEL_NAMES, LIGHT_BLUE,
+    ORANGE, PURPLE, RED, SPACE_EFFECTS, SPACE_NUMBERS, SPACE_PATTERNS, SPACES, UP, YELLOW, PlayerBoard, Rules, State,
+    colour_id, level_id, new_game, position, space_id,
+)
+from gamelib.chakra.moves import Channel, Meditate, Receive, Step, completions, next_steps, swap_colours  # noqa: E402
+from gamelib.chakra.scoring import final_scores, run_length, winners  # noqa: E402
+
+__all__ = [
+    "BHAGYA", "BLACK", "CHAKRAS", "COLOUR_NAMES", "COLOURS", "DARK_BLUE", "DOWN", "EARTH", "GREEN", "LETTERS",
+    "LEVEL_NAMES", "LIGHT_BLUE", "ORANGE", "PURPLE", "RED", "SPACE_EFFECTS", "SPACE_NUMBERS", "SPACE_PATTERNS",
+    "SPACES", "UP", "YELLOW", "PlayerBoard", "Rules", "State", "colour_id", "level_id", "new_game", "position",
+    "space_id", "Channel", "Meditate", "Receive", "Step", "completions", "next_steps", "swap_colours",
+    "final_scores", "run_length", "winners",
+]
