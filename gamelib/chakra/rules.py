@@ -497,8 +497,8 @@ def position(players: list[dict] | None = None, *, num_players: int = 2, to_move
     elif isinstance(bag, dict):
         bag = tuple(sum(n for key, n in bag.items() if colour_id(key) == c) for c in COLOURS)
     return State(rules=rules, players=boards, bag=tuple(bag), maya=maya, plenitude=tuple(plenitude),
-                 unused_plenitude=unused_plenitude, to_move=to_move, turns=(0,) * num_players,
-                 seed=seed, **state_fields)
+                 unused_plenitude=unused_plenitude, to_move=to_move,
+                 turns=tuple(state_fields.pop("turns", (0,) * num_players)), seed=seed, **state_fields)
 
 
 def _letters(text) -> list:
