@@ -237,6 +237,7 @@ function drawPlayerCard(s, p, model, canPlay) {
   if (s.scores) facts.push(`score ${s.scores[p.seat]}`);
   title.appendChild(htmlEl("span", "ck-player-facts", {}, facts.join(" · ")));
   if (s.phase === "play" && p.seat === s.to_move) title.appendChild(htmlEl("span", "ck-badge", {}, "to play"));
+  if (s.viewer === p.seat) title.appendChild(htmlEl("span", "ck-badge ck-viewing", {}, "view"));
   if (s.winners && s.winners.includes(p.seat)) title.appendChild(htmlEl("span", "ck-badge ck-winner", {}, "winner"));
   card.appendChild(title);
   card.appendChild(drawPlayer(s, p, model, canPlay));

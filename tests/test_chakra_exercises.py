@@ -1,0 +1,54 @@
+"""Every Chakra lesson's exercise answer, recomputed with the engine and checked against its stored digest.
+
+The functions below solve each question from scratch (they are the answer key), so a change of the
+engine or of a lesson that changes an answer makes this test fail instead of a student's check.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gamelib import exercises
+from gamelib.chakra import BLACK, DOWN, LEVEL_NAMES, Receive, completions, level_id, new_game, position
+from gamelib.chakra.moves import walk
+
+
+# ------------------------------------------------------------------ chakra_01 (rules)
+
+def chakra_01_q1():  # Receive actions from column 1 of the seed-9 game (§6.2, §14.2)
+    game = new_game(players=2, seed=9)
+    return len([a for a in game.legal_actions() if isinstance(a, Receive) and a.column == 1])
+
+
+def chakra_01_q2():  # §7.5: the harmonized green chakra is skipped
+    state = position([{"DARK_BLUE": "K", "GREEN": "G G G", "YELLOW": "R"}])
+    landing, reason = walk(state.players[0].levels, level_id("DARK_BLUE"), BLACK, DOWN, 3)
+    assert reason is None
+    return LEVEL_NAMES[landing]
+
+
+def chakra_01_q3():  # §7.5: up 1 / down 1 from the Bhagya and the red chakra
+    return len(completions(position([{"BHAGYA": "K", "RED": "K R"}]), "U1_or_D1"))
+
+
+def chakra_01_q4():  # §5, spec 15.6 T4: only Meditate is left, never an empty list
+    state = position([{"BHAGYA": "K R O", "reserve": 0, "meditation": ["RED", "GREEN"]}])
+    return len(state.legal_actions())
+
+
+ANSWERS = {
+    "chakra_01": {"q1": chakra_01_q1, "q2": chakra_01_q2, "q3": chakra_01_q3, "q4": chakra_01_q4},
+}
+
+
+@pytest.mark.parametrize("lesson, question", [(lesson, q) for lesson, qs in ANSWERS.items() for q in qs])
+def test_stored_digest_matches_the_recomputed_answer(lesson, question):
+    entry = exercises.load(lesson)[question]
+    answer = ANSWERS[lesson][question]()
+    assert exercises.digest(answer, entry["kind"]) == entry["digest"]
+    assert exercises.check_answer(lesson, question, answer).correct
+
+
+@pytest.mark.parametrize("lesson", sorted(ANSWERS))
+def test_every_stored_question_has_an_answer_key(lesson):
+    assert set(exercises.load(lesson)) == set(ANSWERS[lesson])
