@@ -6,10 +6,16 @@ engine or of a lesson that changes an answer makes this test fail instead of a s
 
 from __future__ import annotations
 
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+
 import pytest
 
 from gamelib import exercises
-from gamelib.chakra import BLACK, DOWN, LEVEL_NAMES, Receive, completions, level_id, new_game, position
+from gamelib.chakra import (
+    BLACK, DOWN, LEVEL_NAMES, Receive, completions, final_scores, level_id, new_game, position,
+)
 from gamelib.chakra.moves import walk
 
 
@@ -36,8 +42,46 @@ def chakra_01_q4():  # §5, spec 15.6 T4: only Meditate is left, never an empty 
     return len(state.legal_actions())
 
 
+# ------------------------------------------------------------------ chakra_02 (scoring, hidden values)
+
+WORKED_PLENITUDE = {"RED": 1, "ORANGE": 2, "YELLOW": 3, "GREEN": 1, "LIGHT_BLUE": 2, "DARK_BLUE": 4,
+                    "PURPLE": 3}  # spec 15.1 / 15.2
+TOKENS = (1, 1, 2, 2, 3, 3, 4, 4)  # §2
+
+
+def unseen_token(known_values) -> dict:
+    """Brute force: {value: probability} of one unseen colour over every arrangement of the 8 tokens
+    (7 colours + the unused one) consistent with the colours seen (placed first, §4.2)."""
+    seen = len(known_values)
+    consistent = [a for a in set(permutations(TOKENS)) if a[:seen] == tuple(known_values)]
+    counts = Counter(a[seen] for a in consistent)
+    return {value: Fraction(n, len(consistent)) for value, n in counts.items()}
+
+
+def chakra_02_q1():  # §12: runs 2 and 1, bonus to player 1
+    players = [{"harmonized": {"RED", "ORANGE", "PURPLE"}, "earth": 1},
+               {"harmonized": {"RED", "GREEN", "LIGHT_BLUE", "DARK_BLUE"}, "earth": 0}]
+    return final_scores(WORKED_PLENITUDE, players)[0]
+
+
+def chakra_02_q2():  # §14.6: expected value of an unseen token after seeing 3 and 4
+    return sum(value * p for value, p in unseen_token((3, 4)).items())
+
+
+def chakra_02_q3():  # P(unseen = 4) after seeing 4 and 2
+    return unseen_token((4, 2)).get(4, Fraction(0))
+
+
+def chakra_02_q4():  # value of seeing B before choosing between A = 3 and B, with C = 4 also known
+    b = unseen_token((3, 4))
+    blind = max(Fraction(3), sum(v * p for v, p in b.items()))
+    informed = sum(max(3, v) * p for v, p in b.items())
+    return informed - blind
+
+
 ANSWERS = {
     "chakra_01": {"q1": chakra_01_q1, "q2": chakra_01_q2, "q3": chakra_01_q3, "q4": chakra_01_q4},
+    "chakra_02": {"q1": chakra_02_q1, "q2": chakra_02_q2, "q3": chakra_02_q3, "q4": chakra_02_q4},
 }
 
 
