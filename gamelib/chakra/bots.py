@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 from gamelib.core import CHANCE
 from gamelib.simulate import Estimate, mean, progress, proportion, seeds
-from gamelib.chakra.moves import Channel, Meditate, Receive, walk
+from gamelib.chakra.moves import Meditate, Receive, walk
 from gamelib.chakra.rules import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, Rules, new_game
 
 # --------------------------------------------------------------------------- policies
@@ -47,7 +47,7 @@ ALLEVIATED = 1.1  # a black in the Earth: one point at the end, and SWAP fuel
 # notches of unfinished chakras can only Receive onto the Bhagya or Meditate.
 FREE_TOKENS = (0.0, 3.0, 5.0, 6.2, 7.0, 7.5, 7.9, 8.2, 8.4)  # by number of free tokens
 RESERVE_TOKEN = 0.3  # extra for a token in reserve rather than on a space
-FULL_BHAGYA = 0.8  # a full Bhagya blocks Receive without a token
+FULL_BHAGYA_COST = -0.8  # a full Bhagya blocks Receive without a token
 RUN_STEP = 0.7  # each chakra of the run from RED (the bonus race)
 NEW_KNOWLEDGE = 0.05  # learning one more plenitude value
 MEDITATE_COST = 0.3  # a turn spent without moving energy
@@ -83,23 +83,33 @@ def expected_plenitude(known: dict) -> dict:
 
 def board_value(levels, earth: int, reserve: int, spaces: int, notches: int, worth: dict) -> float:
     """The greedy bot's score of one board; ``worth`` maps chakra levels to (expected) plenitude values."""
-    value = ALLEVIATED * earth + RESERVE_TOKEN * reserve + FREE_TOKENS[min(reserve + spaces, 8)]
-    if len(levels[BHAGYA]) == 3:
-        value -= FULL_BHAGYA
-    run, counting = 0, True
-    for level in range(1, BHAGYA + 1):
-        contents = levels[level]
-        if level < BHAGYA and len(contents) == 3 and contents[0] == level == contents[1] == contents[2]:
-            value += HARMONIZED + worth[level]
-            if counting:
-                run += 1
-        else:
-            counting = counting and level == BHAGYA
-            value += level_value(level, contents)
-    return value + RUN_STEP * run
+    value = _token_value(earth, reserve, spaces) + (FULL_BHAGYA_COST if len(levels[BHAGYA]) == 3 else 0.0)
+    return value + sum(_level_score(level, levels[level], worth) for level in range(1, BHAGYA + 1)) \
+        + RUN_STEP * _run(levels)
 
 
-def _after(board, action):
+def _token_value(earth, reserve, spaces):
+    return ALLEVIATED * earth + RESERVE_TOKEN * reserve + FREE_TOKENS[min(reserve + spaces, 8)]
+
+
+def _level_score(level, contents, worth):
+    if level < BHAGYA and _harmonized(contents, level):
+        return HARMONIZED + worth[level]
+    return level_value(level, contents)
+
+
+def _run(levels):
+    run = 0
+    while run < 7 and _harmonized(levels[run + 1], run + 1):
+        run += 1
+    return run
+
+
+def _harmonized(contents, level):
+    return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
+
+
+def after_action(board, action):
     """The (levels, earth, reserve, spaces, notches) the acting player would have after a legal ``action``."""
     levels = list(board.levels)
     earth, reserve, spaces, notches = board.earth, board.reserve, len(board.spaces), len(board.notches)
@@ -129,14 +139,10 @@ def _after(board, action):
     return levels, earth, reserve, spaces, notches
 
 
-def _harmonized(contents, level):
-    return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
-
-
 def action_value(observation, player: int, action, worth: dict) -> float:
-    """One-action lookahead: the value of the board ``action`` leaves (plus what Meditate teaches)."""
+    """One-action lookahead, the plain way: the value of the board ``action`` leaves (plus the Meditate terms)."""
     board = observation.players[player]
-    value = board_value(*_after(board, action), worth)
+    value = board_value(*after_action(board, action), worth)
     if isinstance(action, Meditate):
         value -= MEDITATE_COST
         if action.colour is not None and action.colour not in board.meditation:

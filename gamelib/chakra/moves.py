@@ -278,6 +278,7 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
     """
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
+    table = _STEP_TABLE
     for origin in range(1, BHAGYA + 1):
         contents = levels[origin]
         if not contents:
@@ -285,32 +286,39 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
         if (origin != BHAGYA and len(contents) == 3 and contents[0] == origin and contents[1] == origin
                 and contents[2] == origin):
             continue  # locked (§7.5.1)
-        for colour in set(contents):
+        # the walk of §7.5, inlined for speed (see ``walk`` for the readable version); where the
+        # energy lands does not depend on its colour, except that only black may enter the Earth
+        position, left = origin, distance
+        while True:
+            position += direction
+            if position >= BHAGYA:
+                position = -1
+                break
+            if position == EARTH:
+                if left != 1:
+                    position = -1
+                break
+            here = levels[position]
+            if len(here) >= CAPACITY:
+                if here[0] == position and here[1] == position and here[2] == position:
+                    continue
+                position = -1
+                break
+            left -= 1
+            if left == 0:
+                break
+        if position < 0:
+            continue
+        if position == EARTH:
+            if BLACK not in contents:
+                continue
+            colours = (BLACK,)
+        else:
+            colours = set(contents) if len(contents) > 1 else (contents[0],)
+        for colour in colours:
             if landed and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
                 continue  # every energy of this colour here has already moved (§7.3.4)
-            # the walk of §7.5, inlined for speed (see ``walk`` for the readable version)
-            position, left = origin, distance
-            while True:
-                position += direction
-                if position >= BHAGYA:
-                    position = -1
-                    break
-                if position == EARTH:
-                    if colour != BLACK or left != 1:
-                        position = -1
-                    break
-                here = levels[position]
-                if len(here) >= CAPACITY:
-                    if here[0] == position and here[1] == position and here[2] == position:
-                        continue
-                    position = -1
-                    break
-                left -= 1
-                if left == 0:
-                    break
-            if position < 0:
-                continue
-            steps = prefix + (_STEP_TABLE[origin][colour][direction][distance],)
+            steps = prefix + (table[origin][colour][direction][distance],)
             if last:
                 found.append(steps)
                 continue
@@ -345,6 +353,55 @@ def meditate_actions(state, board: PlayerBoard) -> list:
     held = set(board.meditation)
     missing = [c for c in CHAKRAS if c not in held]
     return [_meditate(c) for c in missing] if missing else [_meditate(None)]
+
+
+def brute_force_legal_actions(state) -> list:
+    """The slow, obvious oracle for ``legal_actions``: try every candidate action with ``apply``.
+
+    Candidates: every set of 1-3 colours from every column onto every level; for every step
+    pattern of every space, every sequence of steps from (level, colour) pairs present at the
+    start (an energy moves once per action, so every step starts from an energy that was there);
+    SWAP of every colour; Meditate of every colour and None. Returned in the order of §14.3.
+    """
+    from itertools import product
+
+    if state.is_terminal or state.refill_pending:
+        return []
+    board = state.players[state.to_move]
+    candidates = []
+    for column in range(3):
+        for size in (1, 2, 3):
+            for colours in combinations(range(8), size):
+                candidates += [_receive(column, frozenset(colours), level) for level in range(BHAGYA + 1)]
+    pairs = sorted({(level, colour) for level in range(1, BHAGYA + 1) for colour in board.levels[level]})
+    for space in SPACES[:-1]:
+        for pattern in SPACE_PATTERNS[space]:
+            options = [[_step(level, colour, direction, distance) for level, colour in pairs]
+                       for direction, distance in pattern]
+            candidates += [_channel(space, steps) for steps in product(*options)]
+    candidates += [_channel("SWAP", (), colour) for colour in range(8)]
+    candidates += [_meditate(colour) for colour in (*CHAKRAS, None)]
+    legal = []
+    for action in candidates:
+        try:
+            state.apply(action)
+        except IllegalMove:
+            continue
+        legal.append(action)
+    return sorted(legal, key=action_order_key)
+
+
+_DESTINATION_ORDER = {level: i for i, level in enumerate((BHAGYA, 7, 6, 5, 4, 3, 2, 1))}
+
+
+def action_order_key(action) -> tuple:
+    """The order of §14.3 as a sort key."""
+    if isinstance(action, Receive):
+        colours = tuple(sorted(action.colours))
+        return (0, action.column, len(colours), colours, _DESTINATION_ORDER.get(action.destination, 9))
+    if isinstance(action, Channel):
+        return (1, _SPACE_ORDER[action.space], action.steps, -1 if action.bag_colour is None else action.bag_colour)
+    return (2, 8 if action.colour is None else action.colour)
 
 
 # --------------------------------------------------------------------------- partial Channel actions (§14.4)
