@@ -522,7 +522,12 @@ def _apply_channel(state, action: Channel):
     pattern = tuple((step.direction, step.distance) for step in action.steps)
     if pattern not in SPACE_PATTERNS[space]:
         raise IllegalMove(f"space {space} moves {SPACE_EFFECTS[space]}", action)
+    return _with_board(state, channel_board(board, action))._end_turn()
 
+
+def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
+    """The board after the steps of a (non-SWAP) Channel action, each checked by §7.3-7.5 on the
+    board the previous steps left; raises IllegalMove. Space and pattern are the caller's checks."""
     levels = [list(contents) for contents in board.levels]
     earth, reserve, notches = board.earth, board.reserve - 1, set(board.notches)
     landed: dict = {}
@@ -551,9 +556,8 @@ def _apply_channel(state, action: Channel):
         if landing in notches and _is_harmonized(levels[landing], landing):
             notches.discard(landing)  # §8: the notch token returns at once
             reserve += 1
-    new_board = replace(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
-                        reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {space})
-    return _with_board(state, new_board)._end_turn()
+    return replace(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
+                   reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})
 
 
 def _apply_swap(state, board, action):
