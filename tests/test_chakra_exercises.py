@@ -17,6 +17,7 @@ from gamelib.chakra import (
     BLACK, DOWN, LEVEL_NAMES, Receive, completions, final_scores, level_id, new_game, position,
 )
 from gamelib.chakra.moves import walk
+from gamelib.chakra.planning import fewest_actions
 
 
 # ------------------------------------------------------------------ chakra_01 (rules)
@@ -79,9 +80,34 @@ def chakra_02_q4():  # value of seeing B before choosing between A = 3 and B, wi
     return informed - blind
 
 
+# ------------------------------------------------------------------ chakra_03 (planning)
+
+PUZZLE_MAYA = ["R O Y", "G L D", "P K K"]
+
+
+def fewest(spec, chakra) -> int:
+    """The engine planner's shortest solo plan (§7, §10: Channel, SWAP, Meditate)."""
+    plan = fewest_actions(position([spec, {}], maya=PUZZLE_MAYA), chakra)
+    assert plan is not None
+    return len(plan)
+
+
+def chakra_03_q1():
+    return fewest({"BHAGYA": "G K", "LIGHT_BLUE": "G", "GREEN": "G K"}, "GREEN")
+
+
+def chakra_03_q2():
+    return fewest({"BHAGYA": "Y", "GREEN": "Y K", "YELLOW": "Y", "reserve": 1}, "YELLOW")
+
+
+def chakra_03_q3():
+    return fewest({"PURPLE": "D", "DARK_BLUE": "K", "LIGHT_BLUE": "D D"}, "DARK_BLUE")
+
+
 ANSWERS = {
     "chakra_01": {"q1": chakra_01_q1, "q2": chakra_01_q2, "q3": chakra_01_q3, "q4": chakra_01_q4},
     "chakra_02": {"q1": chakra_02_q1, "q2": chakra_02_q2, "q3": chakra_02_q3, "q4": chakra_02_q4},
+    "chakra_03": {"q1": chakra_03_q1, "q2": chakra_03_q2, "q3": chakra_03_q3},
 }
 
 

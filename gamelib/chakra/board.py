@@ -386,6 +386,7 @@ class ChakraBoard(BoardWidget):
         if self.match.state.is_terminal:
             raise IllegalMove("the game is over")
         self.play_bot_turn()
+        self.play_bots()  # the bot seats answer, as after a clicked move
         return None
 
     # ------------------------------------------------------------------ acting
