@@ -58,3 +58,18 @@ def test_expected_plenitude_uses_what_is_known():
     assert expected_plenitude({}) == {level: 2.5 for level in range(1, 8)}
     known = expected_plenitude({1: 4, 2: 4})
     assert known[1] == 4 and known[3] == (1 + 1 + 2 + 2 + 3 + 3) / 6
+
+
+def test_fast_lookahead_values_equal_the_plain_lookahead():
+    """``lookahead_values`` (scored during move generation) against ``action_value`` (apply-like
+    simulation then a full board evaluation), and its action list against ``legal_actions``."""
+    from gamelib.chakra.bots import lookahead_values
+
+    for state in sample_positions(2, 3, 5) + sample_positions(4, 1, 6):
+        player = state.current_player
+        view = state.observation(player)
+        worth = expected_plenitude(view.known_plenitude(player))
+        fast = lookahead_values(view, player)
+        assert [action for action, _ in fast] == state.legal_actions()
+        for action, value in fast:
+            assert abs(value - action_value(view, player, action, worth)) < 1e-9, str(action)

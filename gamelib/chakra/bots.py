@@ -21,6 +21,7 @@ from typing import Callable, Sequence
 
 from gamelib.core import CHANCE
 from gamelib.simulate import Estimate, mean, progress, proportion, seeds
+from gamelib.chakra import moves
 from gamelib.chakra.moves import Meditate, Receive, walk
 from gamelib.chakra.rules import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, Rules, new_game
 
@@ -154,15 +155,77 @@ def greedy_policy(state, rng: random.Random):
     """The legal action with the best one-action lookahead value (ties at random); sees only its observation."""
     player = state.current_player
     observation = state.observation(player)
-    worth = expected_plenitude(observation.known_plenitude(player))
     best, best_value = [], float("-inf")
-    for action in observation.legal_actions():
-        value = action_value(observation, player, action, worth)
+    for action, value in lookahead_values(observation, player):
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif value > best_value - 1e-9:
             best.append(action)
     return rng.choice(best)
+
+
+def lookahead_values(observation, player: int) -> list:
+    """``[(action, action_value)]`` for every legal action, in the order of ``legal_actions``.
+
+    Same values as :func:`action_value`, computed faster: Channel actions are scored during
+    move generation (each step changes two levels), Receive values are shared between
+    columns offering the same colours."""
+    board = observation.players[player]
+    worth = expected_plenitude(observation.known_plenitude(player))
+    values = []
+    receive_values: dict = {}
+    for action in moves.receive_actions(observation, board):
+        key = (action.colours, action.destination)
+        if key not in receive_values:
+            receive_values[key] = action_value(observation, player, action, worth)
+        values.append((action, receive_values[key]))
+    if board.reserve >= 1:
+        values += _channel_values(board, worth)
+        if "SWAP" not in board.spaces:
+            values += [(action, action_value(observation, player, action, worth))
+                       for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(observation, board))]
+    values += [(action, action_value(observation, player, action, worth))
+               for action in moves.meditate_actions(observation, board)]
+    return values
+
+
+def _channel_values(board, worth: dict) -> list:
+    cache: dict = {}
+
+    def score(level, contents):
+        key = (level, *sorted(contents))
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = _level_score(level, key[1:], worth)
+        return value
+
+    base_levels = sum(_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1))
+    base_harmonized = set(board.harmonized_levels())
+    base_run = _run_of(base_harmonized)
+    bhagya = len(board.levels[BHAGYA])
+    values = []
+    token_values: dict = {}
+    for space in moves.SPACES[:-1]:
+        if space in board.spaces:
+            continue
+        for action, (change, alleviated, harmonized, from_bhagya) in moves.scored_channel_actions(
+                board.levels, space, score):
+            returned = sum(1 for level in harmonized if level in board.notches) if harmonized else 0
+            tokens = (alleviated, returned)
+            if tokens not in token_values:
+                token_values[tokens] = _token_value(board.earth + alleviated, board.reserve - 1 + returned,
+                                                    len(board.spaces) + 1)
+            run = _run_of(base_harmonized.union(harmonized)) if harmonized else base_run
+            values.append((action, base_levels + change + token_values[tokens]
+                           + (FULL_BHAGYA_COST if bhagya - from_bhagya == 3 else 0.0) + RUN_STEP * run))
+    return values
+
+
+def _run_of(harmonized: set) -> int:
+    run = 0
+    while run + 1 in harmonized:
+        run += 1
+    return run
 
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}

@@ -8,14 +8,13 @@ board that lets a player pick a Channel action step by step (§14.4).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import combinations
 from typing import NamedTuple
 
 from gamelib.core import IllegalMove
 from gamelib.chakra.rules import (
     BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_NUMBERS,
-    SPACE_PATTERNS, SPACES, UP, PlayerBoard, colour_id, colour_word, level_id, level_word, space_id,
+    SPACE_PATTERNS, SPACES, UP, PlayerBoard, colour_id, colour_word, evolve, level_id, level_word, space_id,
 )
 
 _SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
@@ -228,30 +227,15 @@ def channel_actions(state, board: PlayerBoard) -> list:
     actions = []
     for space in SPACES[:-1]:
         if space not in board.spaces:
-            actions.extend(_space_actions(board.levels, space))
+            actions.extend(space_actions(board.levels, space))
     if "SWAP" not in board.spaces:
         actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
     return actions
 
 
-_STEP_CACHE: dict = {}
-_STEP_CACHE_SIZE = 20_000
-
-
-def _space_actions(levels: tuple, space: str) -> tuple:
-    """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted (§14.3).
-
-    The result depends on the levels only, so it is cached: a player's board often recurs
-    (after a Meditate, in a bot's lookahead, in a board redrawn by the widget).
-    """
-    key = (levels, space)
-    found = _STEP_CACHE.get(key)
-    if found is None:
-        found = tuple(_channel(space, steps) for steps in channel_step_tuples(levels, space))
-        if len(_STEP_CACHE) >= _STEP_CACHE_SIZE:
-            _STEP_CACHE.clear()
-        _STEP_CACHE[key] = found
-    return found
+def space_actions(levels: tuple, space: str) -> list:
+    """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted (§14.3)."""
+    return [_channel(space, steps) for steps in channel_step_tuples(levels, space)]
 
 
 def channel_step_tuples(levels: tuple, space: str) -> list:
@@ -270,11 +254,12 @@ _STEP_TABLE = [[[[tuple.__new__(Step, (level, colour, direction, distance)) if d
                for level in range(BHAGYA + 1)]
 
 
-def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
+def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, effect=None) -> None:
     """Depth-first search over the steps of one pattern; appends every complete step tuple to ``found``.
 
     ``levels`` is a mutable copy of the board (lists), changed and restored around each recursion;
     ``landed`` counts, per (level, colour), the energies earlier steps put there (§7.3.4).
+    With ``score`` (see ``scored_channel_actions``), ``found`` gets ``(steps, effect)`` pairs instead.
     """
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
@@ -319,6 +304,9 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
             if landed and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
                 continue  # every energy of this colour here has already moved (§7.3.4)
             steps = prefix + (table[origin][colour][direction][distance],)
+            if score is not None:
+                _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, position)
+                continue
             if last:
                 found.append(steps)
                 continue
@@ -332,6 +320,52 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
             if position != EARTH:
                 levels[position].remove(colour)
             contents.append(colour)
+
+
+def _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, landing) -> None:
+    """One step of the scored search: apply it, update the effect, record or recurse, undo.
+
+    ``score`` is a list: ``score[0]`` the scoring function, ``score[level]`` the current score
+    of each level (kept up to date, so only the two changed levels are scored again)."""
+    scores, function = score, score[0]
+    contents = levels[origin]
+    old_origin, old_landing = scores[origin], scores[landing]
+    contents.remove(colour)
+    scores[origin] = function(origin, contents)
+    change = scores[origin] - old_origin
+    harmonized = effect[2]
+    if landing != EARTH:
+        levels[landing].append(colour)
+        scores[landing] = function(landing, levels[landing])
+        change += scores[landing] - old_landing
+        if landing != BHAGYA and _is_harmonized(levels[landing], landing):
+            harmonized = harmonized + (landing,)
+    new_effect = (effect[0] + change, effect[1] + (landing == EARTH), harmonized, effect[3] + (origin == BHAGYA))
+    if depth + 1 == len(pattern):
+        found.append((steps, new_effect))
+    else:
+        key = landing * 8 + colour
+        landed[key] = landed.get(key, 0) + 1
+        _search_steps(levels, pattern, depth + 1, steps, landed, found, score, new_effect)
+        landed[key] -= 1
+    if landing != EARTH:
+        levels[landing].remove(colour)
+    contents.append(colour)
+    scores[origin], scores[landing] = old_origin, old_landing
+
+
+def scored_channel_actions(levels: tuple, space: str, score) -> list:
+    """``[(action, effect)]`` for the legal actions of ``space`` (not SWAP), in §14.3 order, where
+    ``effect`` = (change of the summed ``score(level, contents)`` over levels 1-8, blacks
+    alleviated, chakras harmonized, energies that left the Bhagya). ``score`` must not depend on
+    the order of ``contents``. Bots use it to value every action without applying it."""
+    working = [list(contents) for contents in levels]
+    scores = [score] + [score(level, working[level]) for level in range(1, BHAGYA + 1)]
+    found = []
+    for pattern in SPACE_PATTERNS[space]:
+        _search_steps(working, pattern, 0, (), {}, found, scores, (0.0, 0, (), 0))
+    found.sort(key=lambda pair: pair[0])
+    return [(_channel(space, steps), effect) for steps, effect in found]
 
 
 def swap_colours(state, board: PlayerBoard | None = None) -> list:
@@ -440,7 +474,7 @@ def apply_action(state, action):
 def _with_board(state, board: PlayerBoard, **changes):
     players = list(state.players)
     players[state.to_move] = board
-    return replace(state, players=tuple(players), **changes)
+    return evolve(state, players=tuple(players), **changes)
 
 
 def _apply_receive(state, action: Receive):
@@ -488,7 +522,7 @@ def _apply_receive(state, action: Receive):
     if destination != BHAGYA and not _is_harmonized(levels[destination], destination):
         # the token goes into the notch; on harmonization it would come straight back (§6.3.3)
         changes.update(reserve=board.reserve - 1, notches=board.notches | {destination})
-    new_board = replace(board, **changes)
+    new_board = evolve(board, **changes)
     return _with_board(state, new_board, maya=tuple(maya))._refill()
 
 
@@ -556,7 +590,7 @@ def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
         if landing in notches and _is_harmonized(levels[landing], landing):
             notches.discard(landing)  # §8: the notch token returns at once
             reserve += 1
-    return replace(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
+    return evolve(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
                    reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})
 
 
@@ -582,7 +616,7 @@ def _apply_swap(state, board, action):
     bag[colour] -= 1
     levels = list(board.levels)
     levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (colour,)))
-    new_board = replace(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
+    new_board = evolve(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
                         spaces=board.spaces | {"SWAP"})
     return _with_board(state, new_board, bag=tuple(bag), removed_blacks=removed)._end_turn()
 
@@ -601,5 +635,5 @@ def _apply_meditate(state, action: Meditate):
     if colour is not None and colour not in CHAKRAS:
         raise IllegalMove("Meditation tokens exist only for the seven chakra colours", action)
     meditation = board.meditation if colour is None else tuple(sorted(board.meditation + (colour,)))
-    new_board = replace(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(), meditation=meditation)
+    new_board = evolve(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(), meditation=meditation)
     return _with_board(state, new_board)._end_turn()

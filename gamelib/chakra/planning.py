@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import replace
 
-from gamelib.chakra.moves import Channel, Meditate, channel_board, meditate_actions, swap_colours, _space_actions
+from gamelib.chakra.moves import Channel, channel_board, meditate_actions, space_actions, swap_colours
 from gamelib.chakra.rules import BHAGYA, BLACK, SPACES, level_id
 
 
@@ -24,7 +24,7 @@ def solo_successors(board, bag: tuple, rules) -> list:
     if board.reserve >= 1:
         for space in SPACES[:-1]:
             if space not in board.spaces:
-                found += [(action, channel_board(board, action), bag) for action in _space_actions(board.levels, space)]
+                found += [(action, channel_board(board, action), bag) for action in space_actions(board.levels, space)]
         if "SWAP" not in board.spaces:
             for colour in swap_colours(_Table(bag, rules), board):
                 found.append((Channel("SWAP", (), colour),) + _swap(board, bag, colour, rules))

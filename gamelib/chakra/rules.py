@@ -9,11 +9,11 @@ generator can index tuples directly; the name tables below turn them into words.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
-from gamelib.core import CHANCE, TERMINAL, CorruptSave, IllegalMove, chance_rng, load_json, new_seed, sample_outcome
+from gamelib.core import CHANCE, TERMINAL, IllegalMove, chance_rng, load_json, new_seed
 
 # --------------------------------------------------------------------------- constants (§1)
 
@@ -161,6 +161,28 @@ def _check_int(name, value, low, high, allow_none=False):
         raise ValueError(f"{name} must be a whole number from {low} to {high}{extra}, not {value!r}")
 
 
+def evolve(value, **changes):
+    """A copy of a frozen dataclass with some fields changed: ``dataclasses.replace`` without its
+    overhead (the engine calls it several times per action). A State's cache starts empty."""
+    new = object.__new__(type(value))
+    fields_of_new = new.__dict__
+    fields_of_new.update(value.__dict__)
+    fields_of_new.update(changes)
+    if "_cache" in fields_of_new:
+        fields_of_new["_cache"] = {}
+    return new
+
+
+def draw_weighted(weights, rng) -> int:
+    """Index ``i`` with probability ``weights[i] / sum(weights)`` exactly (integer arithmetic)."""
+    ticket = rng.randrange(sum(weights))
+    for index, weight in enumerate(weights):
+        if ticket < weight:
+            return index
+        ticket -= weight
+    raise AssertionError("unreachable")
+
+
 # --------------------------------------------------------------------------- player board (§3)
 
 
@@ -301,29 +323,29 @@ class State:
         maya[column] = tuple(sorted(maya[column] + (colour,)))
         bag = list(self.bag)
         bag[colour] -= 1
-        return replace(self, maya=tuple(maya), bag=tuple(bag))
+        return evolve(self, maya=tuple(maya), bag=tuple(bag))
 
     def _after_draw(self) -> "State":
         if self._needs_refill():
             return self
-        return replace(self, refill_pending=False)._end_turn()
+        return evolve(self, refill_pending=False)._end_turn()
 
     def _needs_refill(self) -> bool:
         return any(self.bag) and any(len(contents) < CAPACITY for contents in self.maya)
 
     def _refill(self) -> "State":
         """Start the refill after a Receive (§6.4); resolve it from the seed unless chance is explicit."""
-        state = replace(self, refill_pending=True)
+        state = evolve(self, refill_pending=True)
         if not state._needs_refill():
-            return replace(state, refill_pending=False)._end_turn()
+            return evolve(state, refill_pending=False)._end_turn()
         if self.explicit_chance:
             return state
         draws = state.draws
         while state._needs_refill():
-            colour = sample_outcome(state.chance_outcomes(), chance_rng(state.seed, draws))
+            colour = draw_weighted(state.bag, chance_rng(state.seed, draws))  # weight bag[c], as chance_outcomes
             state = state._draw_into_maya(colour)
             draws += 1
-        return replace(state, refill_pending=False, draws=draws)._end_turn()
+        return evolve(state, refill_pending=False, draws=draws)._end_turn()
 
     def _end_turn(self) -> "State":
         """§11: trigger check, equal turns, safeguard, next seat."""
@@ -337,7 +359,7 @@ class State:
             end_triggered or (self.rules.max_rounds is not None and turns[actor] >= self.rules.max_rounds)
         )
         next_seat = actor if finished else (actor + 1) % len(self.players)
-        return replace(self, turns=tuple(turns), end_triggered=end_triggered, finished=finished,
+        return evolve(self, turns=tuple(turns), end_triggered=end_triggered, finished=finished,
                        to_move=next_seat)
 
     # ---------------------------------------------------------------- results
@@ -374,7 +396,7 @@ class State:
             known = set(self.players[player].meditation)
             plenitude = tuple(v if level in known else None for level, v in zip(CHAKRAS, self.plenitude))
             unused = None
-        return replace(self, plenitude=plenitude, unused_plenitude=unused, seed=None,
+        return evolve(self, plenitude=plenitude, unused_plenitude=unused, seed=None,
                        explicit_chance=True, viewer=player)
 
     # ---------------------------------------------------------------- saving
@@ -446,9 +468,7 @@ def new_game(players: int = 2, seed=None, rules: Rules | None = None, first_play
 
     def draw(weights: list[int]) -> int:
         nonlocal draws
-        total = sum(weights)
-        outcomes = [(i, Fraction(w, total)) for i, w in enumerate(weights) if w]
-        outcome = sample_outcome(outcomes, chance_rng(seed, draws))
+        outcome = draw_weighted(weights, chance_rng(seed, draws))
         draws += 1
         weights[outcome] -= 1
         return outcome
