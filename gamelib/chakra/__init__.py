@@ -19,7 +19,14 @@ Rules and setup:
   ``Rules(swap_discard_to_bag=False, allow_repeat_meditation=False, colour_cap=3,
   bonus_min_run=1, inspiration_tokens=5, end_trigger_harmonized=5, harmonization_bonus=2,
   max_rounds=None)`` -- frozen, validated (ValueError).
-  ``new_game(players=2, seed=None, rules=None, first_player=0, explicit_chance=False) -> State``.
+  ``new_game(players=2, seed=None, rules=None, first_player=0, explicit_chance=False) -> State``
+  (seed None = a fresh seed, stored in the state; every setup draw comes from it).
+  ``position(players=[{"GREEN": "Y K", "EARTH": 2, "reserve": 4, "spaces": ["D3"],
+  "notches": ["YELLOW"], "meditation": ["RED"]}, ...], num_players=2, to_move=0,
+  maya=["K R Y", "", ""], bag=None | {"Y": 2}, plenitude=(1, 2, 3, 1, 2, 4, 3), rules=None,
+  **state_fields)`` builds a scripted position (lessons, tests). The bag defaults to every
+  energy not placed; a given ``reserve`` without ``spaces`` puts the other tokens on spaces
+  from SWAP backwards (as the vectors of §15 assume).
 
 Actions (named tuples, hashable, readable ``str`` per §14.7):
   ``Receive(column, colours, destination)`` -- colours a frozenset of colour ids,
@@ -64,12 +71,21 @@ Scoring (``gamelib.chakra.scoring``): ``final_scores(plenitude, players)`` with 
   {"RED": v, ...} and players [{"harmonized": {"RED", ...}, "earth": n}, ...] -> list of
   totals (§12); ``run_length(harmonized)``; ``winners(scores)``.
 
-Bots (``gamelib.chakra.bots``): ``random_policy(state, rng)``, ``greedy_policy(state, rng)``,
-  ``tournament(policies, games, players, seed, rules)`` -> ``TournamentResult``.
+Bots (``gamelib.chakra.bots``): ``random_policy(state, rng)``, ``greedy_policy(state, rng)``
+  (one-action lookahead on its observation; ``board_value``/``action_value`` explain a choice),
+  ``play_game(players, policies, seed, rules)``, ``tournament(policies, games=100, players=2,
+  seed=0, rules=None, show_progress=True)`` -> ``TournamentResult`` with ``win_rate(seat)``,
+  ``game_length()``, ``score(seat)`` (Estimates with 95% CI), ``score_distribution()``,
+  ``natural_ends``, ``summary()``. Tournaments default to ``Rules(max_rounds=100)``.
 
 Planning (``gamelib.chakra.planning``): ``fewest_actions(state, chakra, player=None,
-  max_actions=8)`` -> shortest list of actions (or None) harmonizing ``chakra``, the player
-  acting alone.
+  max_actions=6)`` -> a shortest list of actions (``[]`` if already harmonized, None if no plan
+  within ``max_actions``) harmonizing ``chakra`` with the player acting alone (Channel, SWAP,
+  Meditate; no Receive); ``replay(state, plan)`` -> the position after the plan. Keep puzzles
+  small (a few energies, plans of 2-4 actions): the search grows fast with the board.
+
+Oracles: ``moves.brute_force_legal_actions(state)`` (tries every candidate with ``apply``),
+``moves.walk(levels, level, colour, direction, distance)`` -> (landing, reason) for one step.
 """
 
 from gamelib.chakra.rules import (  # noqa: E402
@@ -79,11 +95,13 @@ from gamelib.chakra.rules import (  # noqa: E402
 )
 from gamelib.chakra.moves import Channel, Meditate, Receive, Step, completions, next_steps, swap_colours  # noqa: E402
 from gamelib.chakra.scoring import final_scores, run_length, winners  # noqa: E402
+from gamelib.chakra.bots import greedy_policy, random_policy, tournament  # noqa: E402
+from gamelib.chakra.planning import fewest_actions  # noqa: E402
 
 __all__ = [
     "BHAGYA", "BLACK", "CHAKRAS", "COLOUR_NAMES", "COLOURS", "DARK_BLUE", "DOWN", "EARTH", "GREEN", "LETTERS",
     "LEVEL_NAMES", "LIGHT_BLUE", "ORANGE", "PURPLE", "RED", "SPACE_EFFECTS", "SPACE_NUMBERS", "SPACE_PATTERNS",
     "SPACES", "UP", "YELLOW", "PlayerBoard", "Rules", "State", "colour_id", "level_id", "new_game", "position",
     "space_id", "Channel", "Meditate", "Receive", "Step", "completions", "next_steps", "swap_colours",
-    "final_scores", "run_length", "winners",
+    "final_scores", "run_length", "winners", "greedy_policy", "random_policy", "tournament", "fewest_actions",
 ]
