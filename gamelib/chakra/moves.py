@@ -151,25 +151,6 @@ def walk(levels, origin: int, colour: int, direction: int, distance: int) -> tup
             return position, None
 
 
-def _landing(levels, origin, colour, direction, distance) -> int:
-    """``walk`` without the reason: the landing level or -1 (the move generator's fast path)."""
-    position, left = origin, distance
-    while True:
-        position += direction
-        if position >= BHAGYA:
-            return -1
-        if position == EARTH:
-            return EARTH if colour == BLACK and left == 1 else -1
-        contents = levels[position]
-        if len(contents) >= CAPACITY:
-            if contents[0] == position and contents[1] == position and contents[2] == position:
-                continue
-            return -1
-        left -= 1
-        if left == 0:
-            return position
-
-
 def _is_harmonized(contents, level) -> bool:
     return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
 

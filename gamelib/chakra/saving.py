@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from gamelib.core import CorruptSave, IllegalMove, require_fields
 from gamelib.chakra.rules import (
-    BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, COLOURS, ENERGIES_PER_COLOUR_PER_PLAYER, LEVEL_NAMES,
-    PLENITUDE_TOKENS, SPACES, PlayerBoard, Rules, SAVE_VERSION, State, colour_id,
+    BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, LEVEL_NAMES, PLENITUDE_TOKENS, SAVE_VERSION, SPACES, PlayerBoard, Rules,
+    State, colour_id,
 )
 
 WHAT = "Chakra save"
