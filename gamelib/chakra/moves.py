@@ -8,6 +8,7 @@ board that lets a player pick a Channel action step by step (§14.4).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -178,20 +179,21 @@ def receive_actions(state, board: PlayerBoard) -> list:
                 if level not in board.notches and len(levels[level]) + size <= CAPACITY:
                     destinations[size].append(level)
     actions = []
+    new = tuple.__new__
     for column_index, column in enumerate(state.maya):
         if not column:
             continue
         distinct = sorted(set(column))
-        takeable = [c for c in distinct if c != BLACK and (cap is None or counts[c] < cap)]
+        takeable = tuple(c for c in distinct if c != BLACK and (cap is None or counts[c] < cap))
         for colour_set in _colour_sets(BLACK in distinct, takeable):
-            frozen = frozenset(colour_set)
-            for destination in destinations[len(colour_set)]:
-                actions.append(_receive(column_index, frozen, destination))
+            actions += [new(Receive, (column_index, colour_set, destination))
+                        for destination in destinations[len(colour_set)]]
     return actions
 
 
-def _colour_sets(black_shown: bool, takeable: list) -> list:
-    """Colour sets allowed by §6.2.1-3, as sorted tuples, shorter first."""
+@lru_cache(maxsize=None)
+def _colour_sets(black_shown: bool, takeable: tuple) -> tuple:
+    """Colour sets allowed by §6.2.1-3 as frozensets, in the order of their sorted id tuples, shorter first."""
     sets = []
     for size in range(0, len(takeable) + 1):
         for combo in combinations(takeable, size):
@@ -199,16 +201,19 @@ def _colour_sets(black_shown: bool, takeable: list) -> list:
             if chosen:
                 sets.append(chosen)
     sets.sort(key=lambda s: (len(s), s))
-    return sets
+    return tuple(frozenset(chosen) for chosen in sets)
 
 
 def channel_actions(state, board: PlayerBoard) -> list:
     if board.reserve < 1:
         return []
     actions = []
-    for space in SPACES[:-1]:
-        if space not in board.spaces:
-            actions.extend(space_actions(board.levels, space))
+    if any(board.levels):
+        working = [list(contents) for contents in board.levels]  # the search restores it after each space
+        new = tuple.__new__
+        for space in SPACES[:-1]:
+            if space not in board.spaces:
+                actions += [new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)]
     if "SWAP" not in board.spaces:
         actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
     return actions
@@ -219,9 +224,10 @@ def space_actions(levels: tuple, space: str) -> list:
     return [_channel(space, steps) for steps in channel_step_tuples(levels, space)]
 
 
-def channel_step_tuples(levels: tuple, space: str) -> list:
-    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (§14.3)."""
-    working = [list(contents) for contents in levels]
+def channel_step_tuples(levels: tuple, space: str, working: list | None = None) -> list:
+    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (§14.3).
+    ``working``, if given, is a list-of-lists copy of ``levels`` that the search may use."""
+    working = [list(contents) for contents in levels] if working is None else working
     found = []
     for pattern in SPACE_PATTERNS[space]:
         _search_steps(working, pattern, 0, (), {}, found)
