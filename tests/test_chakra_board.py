@@ -289,7 +289,13 @@ def test_bots_answer_after_the_human_move():
 def test_bot_button_plays_the_current_seat():
     board = ChakraBoard(new_game(seed=6), bots={0: random_policy, 1: random_policy})
     board.pick = {"kind": "bot"}
-    assert board.history["length"] == 1
+    assert board.history["length"] == 1  # one bot move per press when every seat is a bot
+
+
+def test_bot_button_for_a_human_seat_then_the_bots_answer():
+    board = ChakraBoard(new_game(seed=6), bots={1: random_policy})
+    board.pick = {"kind": "bot"}
+    assert board.history["length"] == 2 and board.match.state.to_move == 0
 
 
 def test_the_game_over_refuses_moves_and_shows_scores():  # §11.4 safeguard ends the game

@@ -155,7 +155,7 @@ function drawPlayer(s, p, model, canPlay) {
       }
     }
     if (harmonized) {
-      row.appendChild(svgEl("text", { x: 178, y: y + 24, class: "ck-harmonized-mark", "text-anchor": "middle" }, "✔"));
+      row.appendChild(svgEl("text", { x: 42, y: y + 24, class: "ck-harmonized-mark", "text-anchor": "middle" }, "✔"));
     }
     if (!bubble) {  // the notch beside the chakra
       const notch = svgEl("g", { class: "ck-notch", "data-level": level,

@@ -385,8 +385,10 @@ class ChakraBoard(BoardWidget):
     def _pick_bot(self, pick: dict) -> str | None:
         if self.match.state.is_terminal:
             raise IllegalMove("the game is over")
+        human_seat = self.match.state.to_move not in self.bots
         self.play_bot_turn()
-        self.play_bots()  # the bot seats answer, as after a clicked move
+        if human_seat:  # the bot played for a human: the bot seats answer, as after a click
+            self.play_bots()
         return None
 
     # ------------------------------------------------------------------ acting
@@ -395,18 +397,13 @@ class ChakraBoard(BoardWidget):
         return message if message is not None else self.describe(self.match.state)
 
     def _apply(self, action) -> None:
-        """Apply a finished action through the Match; a bad one keeps the selection and shows the reason."""
-        try:
-            self.match.apply(action)
-        except IllegalMove:
-            self.selection.pop("energy", None)
-            if self.selection.get("mode") == "channel":
-                self.selection["prefix"] = self.selection["prefix"][:-1]
-            raise
+        """Apply a finished action through the Match, then let the bot seats answer.
+
+        An illegal action raises before anything changes, so the selection stays and the
+        base class shows the engine's reason."""
+        self.match.apply(action)
         self._resolve_chance()
-        if self.bots:
-            self.play_bots()
-        return None
+        self.play_bots()
 
     def _resolve_chance(self) -> None:
         """States built with explicit chance stop at refills; the board draws them from a seeded generator."""
