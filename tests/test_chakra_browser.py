@@ -104,3 +104,38 @@ def test_channel_by_clicking_in_the_c3_position(page, first_board):
     expect(seat0.locator(".ck-chakra[data-level='YELLOW']")).to_have_class(re.compile(r"ck-harmonized"))
     expect(seat0).to_have_attribute("data-reserve", "4")
     screenshot(board, "chakra_board_after_channel")
+
+
+def test_bot_answers_a_clicked_meditation(page, lab):
+    """Lesson 3's first board: seat 0 meditates by clicking, the greedy bot (seat 1) answers at once."""
+    from playwright.sync_api import expect
+
+    open_notebook(page, lab, "chakra/03_play_and_plan.ipynb")
+    wait_for_kernel_idle(page)
+    board = page.locator(".ck-board").first
+    board.scroll_into_view_if_needed()
+    start = new_game(players=2, seed=2024)  # as in the notebook
+    colour = next(c for c in range(1, 8) if c not in start.players[0].meditation)
+    board.locator(f".ck-meditate-colour[data-colour='{LETTERS[colour]}']").click()
+    expect(board.locator(".gl-history-where")).to_have_text("move 2 of 2")
+    expect(board).to_have_attribute("data-to-move", "0")
+    expect(board.locator(".ck-player[data-seat='0'] .ck-meditation")).to_have_attribute(
+        "data-meditation", " ".join(LETTERS[c] for c in sorted(start.players[0].meditation + (colour,))))
+    expect(board.locator(".ck-last")).to_contain_text("Seat 1 (bot)")
+    screenshot(board, "chakra_board_bot_answered")
+
+
+def test_final_scoring_board_shows_every_token(page, lab):
+    """Lesson 2's end position (spec 15.1): all seven values face up, scores 14 and 12, seat 0 wins."""
+    from playwright.sync_api import expect
+
+    open_notebook(page, lab, "chakra/02_scoring.ipynb")
+    wait_for_kernel_idle(page)
+    board = page.locator(".ck-board").first
+    board.scroll_into_view_if_needed()
+    expect(board).to_have_attribute("data-phase", "over")
+    expect(board.locator(".ck-plenitude.ck-known")).to_have_count(7)
+    expect(board.locator(".ck-plenitude[data-colour='DARK_BLUE']")).to_have_attribute("data-value", "4")
+    expect(board.locator(".ck-status")).to_have_text("Game over · scores 14 – 12")
+    expect(board.locator(".ck-player[data-seat='0'] .ck-winner")).to_be_visible()
+    screenshot(board, "chakra_board_final_scoring")
