@@ -122,14 +122,14 @@ def space_id(space: str) -> str:
 class Rules:
     """Every rule parameter of Chakra; the defaults are the game of the spec (§13)."""
 
-    swap_discard_to_bag: bool = False
-    allow_repeat_meditation: bool = False
-    colour_cap: int | None = 3
-    bonus_min_run: int = 1
-    inspiration_tokens: int = 5
-    end_trigger_harmonized: int = 5
-    harmonization_bonus: int = 2
-    max_rounds: int | None = None
+    swap_discard_to_bag: bool = False  # SWAP puts the black back in the bag (before the choice)
+    allow_repeat_meditation: bool = False  # Meditate may take a colour already held (BGA)
+    colour_cap: int | None = 3  # most energies of one non-black colour on Bhagya + chakras; None = no cap
+    bonus_min_run: int = 1  # smallest best run that earns the bonus; 0 = the literal reading
+    inspiration_tokens: int = 5  # tokens per player
+    end_trigger_harmonized: int = 5  # harmonized chakras that trigger the end
+    harmonization_bonus: int = 2  # value of the run bonus
+    max_rounds: int | None = None  # engine safeguard for bot play (§11.4), not a rule
 
     def __post_init__(self):
         for name in ("swap_discard_to_bag", "allow_repeat_meditation"):
