@@ -285,12 +285,15 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
             if BLACK not in contents:
                 continue
             colours = (BLACK,)
+        elif len(contents) == 1:
+            colours = (contents[0],)
         else:
-            colours = set(contents) if len(contents) > 1 else (contents[0],)
+            colours = set(contents)
+        step_row = table[origin]
         for colour in colours:
-            if landed and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
+            if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
                 continue  # every energy of this colour here has already moved (§7.3.4)
-            steps = prefix + (table[origin][colour][direction][distance],)
+            steps = prefix + (step_row[colour][direction][distance],)
             if score is not None:
                 _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, position)
                 continue
