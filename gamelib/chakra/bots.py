@@ -23,6 +23,7 @@ from gamelib.core import CHANCE
 from gamelib.simulate import Estimate, mean, progress, proportion, seeds
 from gamelib.chakra import moves
 from gamelib.chakra.moves import Meditate, Receive, walk
+from gamelib.chakra.moves import _is_harmonized as _harmonized
 from gamelib.chakra.rules import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, Rules, new_game
 
 # --------------------------------------------------------------------------- policies
@@ -100,14 +101,7 @@ def _level_score(level, contents, worth):
 
 
 def _run(levels):
-    run = 0
-    while run < 7 and _harmonized(levels[run + 1], run + 1):
-        run += 1
-    return run
-
-
-def _harmonized(contents, level):
-    return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
+    return _run_of({level for level in CHAKRAS if _harmonized(levels[level], level)})
 
 
 def after_action(board, action):
@@ -222,6 +216,7 @@ def _channel_values(board, worth: dict) -> list:
 
 
 def _run_of(harmonized: set) -> int:
+    """Chakras harmonized consecutively from RED (§3), given the set of harmonized levels."""
     run = 0
     while run + 1 in harmonized:
         run += 1
