@@ -1,0 +1,132 @@
+"""Chakra benchmarks: move generation, games per second, and seat win rates of the greedy bot.
+
+Run: ``.venv/bin/python bench/bench_chakra.py`` (``--quick`` for a short run). Every timing
+is the median of several runs, next to a naive method run in the same process:
+* enumeration: the brute-force oracle (try every candidate action with ``apply``);
+* games: the same games with every legal-action list made by the brute-force oracle
+  (a few games only: it is slow).
+Targets from the issue: all legal actions of a mid-game position in under 5 ms; at least 50
+random 2-player games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from gamelib.chakra import Rules, new_game
+from gamelib.chakra import moves
+from gamelib.chakra.bots import DEFAULT_MAX_ROUNDS, greedy_policy, play_game, random_policy, tournament
+from gamelib.simulate import seeds
+
+RANDOM_MAX_ROUNDS = 30  # random players never trigger the end (tokens locked in notches): the safeguard ends them
+
+
+def median_time(function, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def brute_force_random_policy(state, rng):
+    """The naive random player: its choices come from the brute-force list of legal actions."""
+    return rng.choice(moves.brute_force_legal_actions(state))
+
+
+def mid_game_positions(players: int, count: int, seed: int) -> list:
+    """Positions after 8 to 20 rounds of greedy play: boards with energies on several levels."""
+    found = []
+    for game_seed in seeds(seed, count):
+        state = new_game(players, seed=game_seed, rules=Rules(max_rounds=40))
+        rng = random.Random(game_seed)
+        while not state.is_terminal:
+            if 8 <= state.rounds_completed <= 20 and rng.random() < 0.3:
+                found.append(state)
+            state = state.apply(greedy_policy(state, rng))
+    return found
+
+
+def cold_legal_actions(state):
+    state._cache.clear()
+    return state.legal_actions()
+
+
+def bench_enumeration(runs: int, quick: bool) -> None:
+    positions = mid_game_positions(2, 4 if quick else 10, 1) + mid_game_positions(4, 2 if quick else 5, 2)
+    sizes = [len(p.legal_actions()) for p in positions]
+    print(f"mid-game positions: {len(positions)}, legal actions per position: median {statistics.median(sizes)}, "
+          f"max {max(sizes)}")
+
+    def all_cold():
+        for p in positions:
+            cold_legal_actions(p)
+
+    brute_sample = positions[:: max(1, len(positions) // (5 if quick else 15))]
+
+    def all_brute():
+        for p in brute_sample:
+            moves.brute_force_legal_actions(p)
+
+    per_fast = median_time(all_cold, runs) / len(positions)
+    per_brute = median_time(all_brute, max(1, runs // 2)) / len(brute_sample)
+    worst = max(median_time(lambda p=p: cold_legal_actions(p), runs) for p in positions)
+    print(f"legal_actions: {per_fast * 1e3:.3f} ms per position (median of {runs} runs; "
+          f"slowest position {worst * 1e3:.3f} ms; target < 5 ms)")
+    print(f"  brute-force oracle: {per_brute * 1e3:.1f} ms per position, same process "
+          f"(ratio {per_brute / per_fast:.0f}x, {len(brute_sample)} positions)")
+
+
+def bench_games(runs: int, quick: bool) -> None:
+    games = 10 if quick else 40
+    for players in (2, 4):
+        for name, policy, max_rounds in (("random", random_policy, RANDOM_MAX_ROUNDS),
+                                         ("greedy", greedy_policy, DEFAULT_MAX_ROUNDS)):
+            count = games if name == "random" else max(4, games // 4)
+            game_seeds = seeds(10 + players, count)
+            rules = Rules(max_rounds=max_rounds)
+
+            def play_all(policy=policy, game_seeds=game_seeds):
+                return [play_game(players, [policy] * players, s, rules) for s in game_seeds]
+
+            finals = play_all()
+            rounds = statistics.mean(f.rounds_completed for f in finals)
+            natural = sum(f.end_triggered for f in finals)
+            fast = median_time(play_all, runs) / count
+            print(f"{name} {players}-player games: {1 / fast:.1f} games/s ({fast * 1e3:.1f} ms per game, "
+                  f"median of {runs} runs; {rounds:.1f} rounds on average, {natural}/{count} ended by the rules, "
+                  f"max_rounds {max_rounds})")
+            if name == "random":
+                naive = median_time(lambda: play_all(brute_force_random_policy, game_seeds[:1]), 1)
+                print(f"  naive random player (brute-force legal actions), one game: {naive * 1e3:.0f} ms "
+                      f"(ratio {naive / fast:.0f}x)")
+
+
+def bench_seats(quick: bool) -> None:
+    for players, games in ((2, 60 if quick else 400), (3, 40 if quick else 300), (4, 40 if quick else 300)):
+        start = time.perf_counter()
+        result = tournament(greedy_policy, games=games, players=players, seed=2024, show_progress=False)
+        print(f"greedy vs greedy, {players} players ({time.perf_counter() - start:.0f} s):")
+        print("  " + result.summary().replace("\n", "\n  "))
+        print("  score distribution (all seats): "
+              + ", ".join(f"{score}:{n}" for score, n in sorted(result.score_distribution().items())))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer games and runs")
+    parser.add_argument("--skip-seats", action="store_true", help="skip the seat win-rate tournaments")
+    args = parser.parse_args()
+    runs = 3 if args.quick else 5
+    bench_enumeration(runs, args.quick)
+    bench_games(runs, args.quick)
+    if not args.skip_seats:
+        bench_seats(args.quick)
+
+
+if __name__ == "__main__":
+    main()

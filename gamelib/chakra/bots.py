@@ -1,0 +1,306 @@
+"""Bots for Chakra and tournaments between them.
+
+* :func:`random_policy` picks a legal action uniformly at random.
+* :func:`greedy_policy` looks one action ahead: it scores the board each legal action would
+  leave and takes the best (ties broken at random). It sees only its own observation
+  (§14.6): unknown plenitude values count at their expected value given what it knows.
+
+The score of a board (:func:`board_value`) adds up, per level, progress towards
+harmonization, energies near their home chakra, blacks near (or in) the Earth, and the
+Inspiration tokens that are free rather than locked in notches.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from statistics import median
+from typing import Callable, Sequence
+
+from gamelib.core import CHANCE
+from gamelib.simulate import Estimate, mean, progress, proportion, seeds
+from gamelib.chakra import moves
+from gamelib.chakra.moves import Meditate, Receive, walk
+from gamelib.chakra.moves import _is_harmonized as _harmonized
+from gamelib.chakra.rules import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, Rules, new_game
+
+# --------------------------------------------------------------------------- policies
+
+
+def random_policy(state, rng: random.Random):
+    """A legal action chosen uniformly at random."""
+    return rng.choice(state.legal_actions())
+
+
+# Weights of the greedy evaluation, in points (one plenitude point = 1).
+HARMONIZED = 4.0  # a harmonized chakra beyond its plenitude value: it counts towards the end and the run
+OWN_ENERGY = 0.9  # an energy already in its home chakra
+OWN_PAIR = 0.6  # extra for each further own energy in the same chakra (completion is near)
+FOREIGN = 0.1  # an energy of another colour sitting in a chakra (it blocks and must move again)
+NEAR_HOME = 1.2  # a coloured energy on the board away from home...
+HOME_DISTANCE = 0.15  # ... less this much per level it still has to travel
+BLACK_WORTH = 0.9  # a black on the board will be a point once walked into the Earth...
+BLACK_HEIGHT = 0.1  # ... less this much per level it still has to go
+ALLEVIATED = 1.1  # a black in the Earth: one point at the end, and SWAP fuel
+# Tokens not locked in notches (in reserve or on spaces, which Meditate brings back) are the
+# clock of the game: the last ones are worth most, since a player whose tokens all sit in
+# notches of unfinished chakras can only Receive onto the Bhagya or Meditate.
+FREE_TOKENS = (0.0, 3.0, 5.0, 6.2, 7.0, 7.5, 7.9, 8.2, 8.4)  # by number of free tokens
+RESERVE_TOKEN = 0.3  # extra for a token in reserve rather than on a space
+FULL_BHAGYA_COST = -0.8  # a full Bhagya blocks Receive without a token
+RUN_STEP = 0.7  # each chakra of the run from RED (the bonus race)
+NEW_KNOWLEDGE = 0.05  # learning one more plenitude value
+MEDITATE_COST = 0.3  # a turn spent without moving energy
+
+
+@lru_cache(maxsize=None)
+def level_value(level: int, contents: tuple) -> float:
+    """The evaluation of one level's contents, harmonization excluded (see ``board_value``)."""
+    value = 0.0
+    own = 0
+    for colour in contents:
+        if colour == BLACK:
+            value += BLACK_WORTH - BLACK_HEIGHT * level - (FOREIGN if level != BHAGYA else 0.0)
+        elif colour == level:
+            own += 1
+        else:
+            value += NEAR_HOME - HOME_DISTANCE * abs(colour - level)
+            if level != BHAGYA:
+                value -= FOREIGN
+    if own:
+        value += OWN_ENERGY * own + OWN_PAIR * own * (own - 1) / 2
+    return value
+
+
+def expected_plenitude(known: dict) -> dict:
+    """For every chakra, its value if known, else the mean of the tokens not yet seen (§14.6)."""
+    unseen = list(PLENITUDE_TOKENS)
+    for value in known.values():
+        unseen.remove(value)
+    average = sum(unseen) / len(unseen)
+    return {level: known.get(level, average) for level in CHAKRAS}
+
+
+def board_value(levels, earth: int, reserve: int, spaces: int, notches: int, worth: dict) -> float:
+    """The greedy bot's score of one board; ``worth`` maps chakra levels to (expected) plenitude values."""
+    value = _token_value(earth, reserve, spaces) + (FULL_BHAGYA_COST if len(levels[BHAGYA]) == 3 else 0.0)
+    return value + sum(_level_score(level, levels[level], worth) for level in range(1, BHAGYA + 1)) \
+        + RUN_STEP * _run(levels)
+
+
+def _token_value(earth, reserve, spaces):
+    return ALLEVIATED * earth + RESERVE_TOKEN * reserve + FREE_TOKENS[min(reserve + spaces, 8)]
+
+
+def _level_score(level, contents, worth):
+    if level < BHAGYA and _harmonized(contents, level):
+        return HARMONIZED + worth[level]
+    return level_value(level, contents)
+
+
+def _run(levels):
+    return _run_of({level for level in CHAKRAS if _harmonized(levels[level], level)})
+
+
+def after_action(board, action):
+    """The (levels, earth, reserve, spaces, notches) the acting player would have after a legal ``action``."""
+    levels = list(board.levels)
+    earth, reserve, spaces, notches = board.earth, board.reserve, len(board.spaces), len(board.notches)
+    if isinstance(action, Receive):
+        destination = action.destination
+        levels[destination] = tuple(sorted(levels[destination] + tuple(action.colours)))
+        if destination != BHAGYA and not _harmonized(levels[destination], destination):
+            reserve, notches = reserve - 1, notches + 1
+    elif isinstance(action, Meditate):
+        reserve, spaces = reserve + spaces, 0
+    elif action.space == "SWAP":
+        levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (action.bag_colour,)))
+        earth, reserve, spaces = earth - 1, reserve - 1, spaces + 1
+    else:
+        reserve, spaces = reserve - 1, spaces + 1
+        for step in action.steps:
+            landing, _ = walk(levels, step.level, step.colour, step.direction, step.distance)
+            origin = list(levels[step.level])
+            origin.remove(step.colour)
+            levels[step.level] = tuple(origin)
+            if landing == EARTH:
+                earth += 1
+                continue
+            levels[landing] = tuple(sorted(levels[landing] + (step.colour,)))
+            if landing in board.notches and _harmonized(levels[landing], landing):
+                reserve, notches = reserve + 1, notches - 1
+    return levels, earth, reserve, spaces, notches
+
+
+def action_value(observation, player: int, action, worth: dict) -> float:
+    """One-action lookahead, the plain way: the value of the board ``action`` leaves (plus the Meditate terms)."""
+    board = observation.players[player]
+    value = board_value(*after_action(board, action), worth)
+    if isinstance(action, Meditate):
+        value -= MEDITATE_COST
+        if action.colour is not None and action.colour not in board.meditation:
+            value += NEW_KNOWLEDGE
+    return value
+
+
+def greedy_policy(state, rng: random.Random):
+    """The legal action with the best one-action lookahead value (ties at random); sees only its observation."""
+    player = state.current_player
+    observation = state.observation(player)
+    best, best_value = [], float("-inf")
+    for action, value in lookahead_values(observation, player):
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif value > best_value - 1e-9:
+            best.append(action)
+    return rng.choice(best)
+
+
+def lookahead_values(observation, player: int) -> list:
+    """``[(action, action_value)]`` for every legal action, in the order of ``legal_actions``.
+
+    Same values as :func:`action_value`, computed faster: Channel actions are scored during
+    move generation (each step changes two levels), Receive values are shared between
+    columns offering the same colours."""
+    board = observation.players[player]
+    worth = expected_plenitude(observation.known_plenitude(player))
+    values = []
+    receive_values: dict = {}
+    for action in moves.receive_actions(observation, board):
+        key = (action.colours, action.destination)
+        if key not in receive_values:
+            receive_values[key] = action_value(observation, player, action, worth)
+        values.append((action, receive_values[key]))
+    if board.reserve >= 1:
+        values += _channel_values(board, worth)
+        if "SWAP" not in board.spaces:
+            values += [(action, action_value(observation, player, action, worth))
+                       for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(observation, board))]
+    values += [(action, action_value(observation, player, action, worth))
+               for action in moves.meditate_actions(observation, board)]
+    return values
+
+
+def _channel_values(board, worth: dict) -> list:
+    cache: dict = {}
+
+    def score(level, contents):
+        key = (level, *sorted(contents))
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = _level_score(level, key[1:], worth)
+        return value
+
+    base_levels = sum(_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1))
+    base_harmonized = set(board.harmonized_levels())
+    base_run = _run_of(base_harmonized)
+    bhagya = len(board.levels[BHAGYA])
+    values = []
+    token_values: dict = {}
+    for space in moves.SPACES[:-1]:
+        if space in board.spaces:
+            continue
+        for action, (change, alleviated, harmonized, from_bhagya) in moves.scored_channel_actions(
+                board.levels, space, score):
+            returned = sum(1 for level in harmonized if level in board.notches) if harmonized else 0
+            tokens = (alleviated, returned)
+            if tokens not in token_values:
+                token_values[tokens] = _token_value(board.earth + alleviated, board.reserve - 1 + returned,
+                                                    len(board.spaces) + 1)
+            run = _run_of(base_harmonized.union(harmonized)) if harmonized else base_run
+            values.append((action, base_levels + change + token_values[tokens]
+                           + (FULL_BHAGYA_COST if bhagya - from_bhagya == 3 else 0.0) + RUN_STEP * run))
+    return values
+
+
+def _run_of(harmonized: set) -> int:
+    """Chakras harmonized consecutively from RED (§3), given the set of harmonized levels."""
+    run = 0
+    while run + 1 in harmonized:
+        run += 1
+    return run
+
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy}
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Outcome of many seeded games: wins by seat (ties share), lengths and scores."""
+
+    players: int
+    games: int
+    wins_by_seat: tuple  # a tie counts as a win for each tied seat
+    natural_ends: int  # games ended by the rule of §11, not by the max_rounds safeguard
+    rounds: tuple  # rounds played, one per game
+    scores_by_seat: tuple  # per seat, the list of final scores
+
+    def win_rate(self, seat: int) -> Estimate:
+        return proportion(self.wins_by_seat[seat], self.games)
+
+    def game_length(self) -> Estimate:
+        return mean(self.rounds)
+
+    def score(self, seat: int) -> Estimate:
+        return mean(self.scores_by_seat[seat])
+
+    def score_distribution(self, seat: int | None = None) -> Counter:
+        """How often each final score occurred (for one seat, or all seats pooled)."""
+        chosen = self.scores_by_seat if seat is None else [self.scores_by_seat[seat]]
+        return Counter(score for seat_scores in chosen for score in seat_scores)
+
+    def summary(self) -> str:
+        lines = [f"{self.games} games, {self.players} players; ended by the rules: "
+                 f"{proportion(self.natural_ends, self.games).percent()}",
+                 f"rounds per game: {self.game_length()} (median {median(self.rounds)})"]
+        for seat in range(self.players):
+            lines.append(f"seat {seat}: wins {self.win_rate(seat).percent()}, score {self.score(seat)}")
+        return "\n".join(lines)
+
+
+def play_game(players: int, policies: Sequence[Callable], seed: int, rules: Rules | None = None,
+              first_player: int = 0, on_action: Callable | None = None):
+    """One seeded game, policies indexed by seat; returns the final state."""
+    state = new_game(players, seed=seed, rules=rules, first_player=first_player)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        if state.current_player == CHANCE:  # only with explicit chance; new_game here resolves its own
+            raise RuntimeError("unexpected chance node")
+        action = policies[state.current_player](state, rng)
+        if on_action is not None:
+            on_action(state, action)
+        state = state.apply(action)
+    return state
+
+
+def tournament(policies: Sequence[Callable] | Callable, games: int = 100, players: int = 2, seed: int = 0,
+               rules: Rules | None = None, show_progress: bool = True) -> TournamentResult:
+    """Play ``games`` seeded games (seat 0 always starts) and collect wins by seat, lengths and scores.
+
+    ``rules`` defaults to the game's rules with ``max_rounds=DEFAULT_MAX_ROUNDS`` as a safeguard.
+    """
+    rules = Rules(max_rounds=DEFAULT_MAX_ROUNDS) if rules is None else rules
+    seat_policies = list(policies) if isinstance(policies, Sequence) else [policies] * players
+    if len(seat_policies) != players:
+        raise ValueError(f"give one policy per seat ({players}), not {len(seat_policies)}")
+    wins, natural, rounds = [0] * players, 0, []
+    scores = [[] for _ in range(players)]
+    game_seeds = seeds(seed, games)
+    iterator = progress(game_seeds, games, f"{players}-player games") if show_progress else game_seeds
+    for game_seed in iterator:
+        final = play_game(players, seat_policies, game_seed, rules)
+        for seat in final.winner:
+            wins[seat] += 1
+        natural += final.end_triggered
+        rounds.append(final.rounds_completed)
+        for seat, score in enumerate(final.scores()):
+            scores[seat].append(score)
+    return TournamentResult(players, games, tuple(wins), natural, tuple(rounds), tuple(tuple(s) for s in scores))
+
+
+DEFAULT_MAX_ROUNDS = 100

@@ -1,0 +1,629 @@
+"""The three actions of Chakra: Receive (§6), Channel (§7) and Meditate (§10).
+
+``legal_actions(state)`` lists every legal action once, in the order of §14.3;
+``apply_action(state, action)`` checks an action and returns the new state, or raises
+``IllegalMove`` with the rule's reason (§14.5); ``next_steps`` / ``completions`` serve a
+board that lets a player pick a Channel action step by step (§14.4).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple
+
+from gamelib.core import IllegalMove
+from gamelib.chakra.rules import (
+    BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_NUMBERS,
+    SPACE_PATTERNS, SPACES, UP, PlayerBoard, colour_id, colour_word, evolve, level_id, level_word, space_id,
+)
+
+_SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
+_DIRECTION_WORD = {DOWN: "down", UP: "up"}
+
+
+# --------------------------------------------------------------------------- action objects (§6.1, 7.2, 10.1)
+
+
+class _ReceiveFields(NamedTuple):
+    column: int
+    colours: frozenset
+    destination: int
+
+
+class Receive(_ReceiveFields):
+    """Take one energy of each colour in ``colours`` from Maya column ``column`` and place them on ``destination``."""
+
+    __slots__ = ()
+
+    def __new__(cls, column, colours, destination):
+        if isinstance(colours, (str, int)):
+            colours = [colours]
+        return tuple.__new__(cls, (column, frozenset(colour_id(c) for c in colours), level_id(destination)))
+
+    def __str__(self):
+        letters = ",".join(LETTERS[c] for c in sorted(self.colours))
+        return f"Receive c{self.column} {{{letters}}} -> {LEVEL_NAMES[self.destination]}"
+
+
+class _StepFields(NamedTuple):
+    level: int
+    colour: int
+    direction: int
+    distance: int
+
+
+class Step(_StepFields):
+    """Move one energy of ``colour`` from ``level`` by ``distance`` in ``direction`` (DOWN = -1, UP = +1)."""
+
+    __slots__ = ()
+
+    def __new__(cls, level, colour, direction, distance):
+        if isinstance(direction, str):
+            direction = {"DOWN": DOWN, "UP": UP}.get(direction.strip().upper(), direction)
+        return tuple.__new__(cls, (level_id(level), colour_id(colour), direction, distance))
+
+    def __str__(self):
+        return f"{LEVEL_NAMES[self.level]} {LETTERS[self.colour]} {_DIRECTION_WORD.get(self.direction, self.direction)} {self.distance}"
+
+
+class _ChannelFields(NamedTuple):
+    space: str
+    steps: tuple = ()
+    bag_colour: int | None = None
+
+
+class Channel(_ChannelFields):
+    """Put a token on channel ``space`` and carry out ``steps`` (or, for SWAP, take ``bag_colour``)."""
+
+    __slots__ = ()
+
+    def __new__(cls, space, steps=(), bag_colour=None):
+        steps = tuple(step if isinstance(step, Step) else Step(*step) for step in steps)
+        colour = None if bag_colour is None else colour_id(bag_colour)
+        return tuple.__new__(cls, (space_id(space), steps, colour))
+
+    def __str__(self):
+        if self.space == "SWAP":
+            taken = "?" if self.bag_colour is None else LETTERS[self.bag_colour]
+            return f"Channel SWAP: take {taken}"
+        return f"Channel {self.space}: " + "; ".join(str(step) for step in self.steps)
+
+
+class _MeditateFields(NamedTuple):
+    colour: int | None = None
+
+
+class Meditate(_MeditateFields):
+    """Take back the tokens on channel spaces and a Meditation token of ``colour`` (None once all 7 are held)."""
+
+    __slots__ = ()
+
+    def __new__(cls, colour=None):
+        return tuple.__new__(cls, (None if colour is None else colour_id(colour),))
+
+    def __str__(self):
+        return "Meditate (no colour left)" if self.colour is None else f"Meditate {COLOUR_NAMES[self.colour]}"
+
+
+def _receive(column, colours, destination):
+    return tuple.__new__(Receive, (column, colours, destination))
+
+
+def _step(level, colour, direction, distance):
+    return tuple.__new__(Step, (level, colour, direction, distance))
+
+
+def _channel(space, steps, bag_colour=None):
+    return tuple.__new__(Channel, (space, steps, bag_colour))
+
+
+def _meditate(colour):
+    return tuple.__new__(Meditate, (colour,))
+
+
+# --------------------------------------------------------------------------- movement (§7.5)
+
+
+def walk(levels, origin: int, colour: int, direction: int, distance: int) -> tuple[int, str | None]:
+    """Where one energy lands: ``(landing level, None)``, or ``(-1, reason)`` if the step is illegal.
+
+    ``levels`` is indexable by level (1-8) and gives the contents (any sequence of colour ids)
+    at the moment of the step. The origin's own checks (locked, present) are the caller's.
+    """
+    position, left = origin, distance
+    while True:
+        position += direction
+        if position >= BHAGYA:
+            return -1, "nothing can move into the Bhagya"
+        if position == EARTH:
+            if colour != BLACK:
+                return -1, "only black energy can enter the Earth"
+            if left != 1:
+                return -1, "the black energy would overshoot the Earth"
+            return EARTH, None
+        contents = levels[position]
+        if len(contents) >= CAPACITY:
+            if contents[0] == position and contents[1] == position and contents[2] == position:
+                continue  # a harmonized chakra is skipped and not counted
+            return -1, f"{level_word(position)} is full"
+        left -= 1
+        if left == 0:
+            return position, None
+
+
+def _is_harmonized(contents, level) -> bool:
+    return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
+
+
+# --------------------------------------------------------------------------- enumeration (§14.2-14.3)
+
+
+def legal_actions(state) -> list:
+    board = state.players[state.to_move]
+    return receive_actions(state, board) + channel_actions(state, board) + meditate_actions(state, board)
+
+
+def receive_actions(state, board: PlayerBoard) -> list:
+    cap = state.rules.colour_cap
+    counts = board.colour_counts()
+    levels = board.levels
+    can_place_on_chakra = board.reserve >= 1
+    # destinations by number of energies, in the order BHAGYA, PURPLE .. RED (§14.3)
+    destinations = [[], [], [], []]
+    for size in (1, 2, 3):
+        if len(levels[BHAGYA]) + size <= CAPACITY:
+            destinations[size].append(BHAGYA)
+        if can_place_on_chakra:
+            for level in (7, 6, 5, 4, 3, 2, 1):
+                if level not in board.notches and len(levels[level]) + size <= CAPACITY:
+                    destinations[size].append(level)
+    actions = []
+    new = tuple.__new__
+    for column_index, column in enumerate(state.maya):
+        if not column:
+            continue
+        distinct = sorted(set(column))
+        takeable = tuple(c for c in distinct if c != BLACK and (cap is None or counts[c] < cap))
+        for colour_set in _colour_sets(BLACK in distinct, takeable):
+            actions += [new(Receive, (column_index, colour_set, destination))
+                        for destination in destinations[len(colour_set)]]
+    return actions
+
+
+@lru_cache(maxsize=None)
+def _colour_sets(black_shown: bool, takeable: tuple) -> tuple:
+    """Colour sets allowed by §6.2.1-3 as frozensets, in the order of their sorted id tuples, shorter first."""
+    sets = []
+    for size in range(0, len(takeable) + 1):
+        for combo in combinations(takeable, size):
+            chosen = (BLACK,) + combo if black_shown else combo
+            if chosen:
+                sets.append(chosen)
+    sets.sort(key=lambda s: (len(s), s))
+    return tuple(frozenset(chosen) for chosen in sets)
+
+
+def channel_actions(state, board: PlayerBoard) -> list:
+    if board.reserve < 1:
+        return []
+    actions = []
+    if any(board.levels):
+        working = [list(contents) for contents in board.levels]  # the search restores it after each space
+        new = tuple.__new__
+        for space in SPACES[:-1]:
+            if space not in board.spaces:
+                actions += [new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)]
+    if "SWAP" not in board.spaces:
+        actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
+    return actions
+
+
+def space_actions(levels: tuple, space: str) -> list:
+    """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted (§14.3)."""
+    return [_channel(space, steps) for steps in channel_step_tuples(levels, space)]
+
+
+def channel_step_tuples(levels: tuple, space: str, working: list | None = None) -> list:
+    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (§14.3).
+    ``working``, if given, is a list-of-lists copy of ``levels`` that the search may use."""
+    working = [list(contents) for contents in levels] if working is None else working
+    found = []
+    for pattern in SPACE_PATTERNS[space]:
+        _search_steps(working, pattern, 0, (), {}, found)
+    found.sort()
+    return found
+
+
+# every possible Step object, built once: _STEP_TABLE[level][colour][direction][distance]
+_STEP_TABLE = [[[[tuple.__new__(Step, (level, colour, direction, distance)) if direction else None
+                  for distance in range(4)] for direction in (0, UP, DOWN)] for colour in range(8)]
+               for level in range(BHAGYA + 1)]
+
+
+def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, effect=None) -> None:
+    """Depth-first search over the steps of one pattern; appends every complete step tuple to ``found``.
+
+    ``levels`` is a mutable copy of the board (lists), changed and restored around each recursion;
+    ``landed`` counts, per (level, colour), the energies earlier steps put there (§7.3.4).
+    With ``score`` (see ``scored_channel_actions``), ``found`` gets ``(steps, effect)`` pairs instead.
+    """
+    direction, distance = pattern[depth]
+    last = depth + 1 == len(pattern)
+    table = _STEP_TABLE
+    for origin in range(1, BHAGYA + 1):
+        contents = levels[origin]
+        if not contents:
+            continue
+        if (origin != BHAGYA and len(contents) == 3 and contents[0] == origin and contents[1] == origin
+                and contents[2] == origin):
+            continue  # locked (§7.5.1)
+        # the walk of §7.5, inlined for speed (see ``walk`` for the readable version); where the
+        # energy lands does not depend on its colour, except that only black may enter the Earth
+        position, left = origin, distance
+        while True:
+            position += direction
+            if position >= BHAGYA:
+                position = -1
+                break
+            if position == EARTH:
+                if left != 1:
+                    position = -1
+                break
+            here = levels[position]
+            if len(here) >= CAPACITY:
+                if here[0] == position and here[1] == position and here[2] == position:
+                    continue
+                position = -1
+                break
+            left -= 1
+            if left == 0:
+                break
+        if position < 0:
+            continue
+        if position == EARTH:
+            if BLACK not in contents:
+                continue
+            colours = (BLACK,)
+        elif len(contents) == 1:
+            colours = (contents[0],)
+        else:
+            colours = set(contents)
+        step_row = table[origin]
+        for colour in colours:
+            if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
+                continue  # every energy of this colour here has already moved (§7.3.4)
+            steps = prefix + (step_row[colour][direction][distance],)
+            if score is not None:
+                _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, position)
+                continue
+            if last:
+                found.append(steps)
+                continue
+            contents.remove(colour)
+            if position != EARTH:
+                levels[position].append(colour)
+            key = position * 8 + colour
+            landed[key] = landed.get(key, 0) + 1
+            _search_steps(levels, pattern, depth + 1, steps, landed, found)
+            landed[key] -= 1
+            if position != EARTH:
+                levels[position].remove(colour)
+            contents.append(colour)
+
+
+def _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, landing) -> None:
+    """One step of the scored search: apply it, update the effect, record or recurse, undo.
+
+    ``score`` is a list: ``score[0]`` the scoring function, ``score[level]`` the current score
+    of each level (kept up to date, so only the two changed levels are scored again)."""
+    scores, function = score, score[0]
+    contents = levels[origin]
+    old_origin, old_landing = scores[origin], scores[landing]
+    contents.remove(colour)
+    scores[origin] = function(origin, contents)
+    change = scores[origin] - old_origin
+    harmonized = effect[2]
+    if landing != EARTH:
+        levels[landing].append(colour)
+        scores[landing] = function(landing, levels[landing])
+        change += scores[landing] - old_landing
+        if landing != BHAGYA and _is_harmonized(levels[landing], landing):
+            harmonized = harmonized + (landing,)
+    new_effect = (effect[0] + change, effect[1] + (landing == EARTH), harmonized, effect[3] + (origin == BHAGYA))
+    if depth + 1 == len(pattern):
+        found.append((steps, new_effect))
+    else:
+        key = landing * 8 + colour
+        landed[key] = landed.get(key, 0) + 1
+        _search_steps(levels, pattern, depth + 1, steps, landed, found, score, new_effect)
+        landed[key] -= 1
+    if landing != EARTH:
+        levels[landing].remove(colour)
+    contents.append(colour)
+    scores[origin], scores[landing] = old_origin, old_landing
+
+
+def scored_channel_actions(levels: tuple, space: str, score) -> list:
+    """``[(action, effect)]`` for the legal actions of ``space`` (not SWAP), in §14.3 order, where
+    ``effect`` = (change of the summed ``score(level, contents)`` over levels 1-8, blacks
+    alleviated, chakras harmonized, energies that left the Bhagya). ``score`` must not depend on
+    the order of ``contents``. Bots use it to value every action without applying it."""
+    working = [list(contents) for contents in levels]
+    scores = [score] + [score(level, working[level]) for level in range(1, BHAGYA + 1)]
+    found = []
+    for pattern in SPACE_PATTERNS[space]:
+        _search_steps(working, pattern, 0, (), {}, found, scores, (0.0, 0, (), 0))
+    found.sort(key=lambda pair: pair[0])
+    return [(_channel(space, steps), effect) for steps, effect in found]
+
+
+def swap_colours(state, board: PlayerBoard | None = None) -> list:
+    """The colours a SWAP may take now (§7.7), by colour id; empty when SWAP is not legal."""
+    board = state.players[state.to_move] if board is None else board
+    if board.reserve < 1 or "SWAP" in board.spaces or board.earth < 1 or board.free(BHAGYA) < 1:
+        return []
+    bag = list(state.bag)
+    if state.rules.swap_discard_to_bag:
+        bag[BLACK] += 1
+    cap = state.rules.colour_cap
+    counts = board.colour_counts()
+    return [c for c in range(8) if bag[c] and (c == BLACK or cap is None or counts[c] < cap)]
+
+
+def meditate_actions(state, board: PlayerBoard) -> list:
+    if state.rules.allow_repeat_meditation:
+        return [_meditate(c) for c in CHAKRAS]
+    held = set(board.meditation)
+    missing = [c for c in CHAKRAS if c not in held]
+    return [_meditate(c) for c in missing] if missing else [_meditate(None)]
+
+
+def brute_force_legal_actions(state) -> list:
+    """The slow, obvious oracle for ``legal_actions``: try every candidate action with ``apply``.
+
+    Candidates: every set of 1-3 colours from every column onto every level; for every step
+    pattern of every space, every sequence of steps from (level, colour) pairs present at the
+    start (an energy moves once per action, so every step starts from an energy that was there);
+    SWAP of every colour; Meditate of every colour and None. Returned in the order of §14.3.
+    """
+    from itertools import product
+
+    if state.is_terminal or state.refill_pending:
+        return []
+    board = state.players[state.to_move]
+    candidates = []
+    for column in range(3):
+        for size in (1, 2, 3):
+            for colours in combinations(range(8), size):
+                candidates += [_receive(column, frozenset(colours), level) for level in range(BHAGYA + 1)]
+    pairs = sorted({(level, colour) for level in range(1, BHAGYA + 1) for colour in board.levels[level]})
+    for space in SPACES[:-1]:
+        for pattern in SPACE_PATTERNS[space]:
+            options = [[_step(level, colour, direction, distance) for level, colour in pairs]
+                       for direction, distance in pattern]
+            candidates += [_channel(space, steps) for steps in product(*options)]
+    candidates += [_channel("SWAP", (), colour) for colour in range(8)]
+    candidates += [_meditate(colour) for colour in (*CHAKRAS, None)]
+    legal = []
+    for action in candidates:
+        try:
+            state.apply(action)
+        except IllegalMove:
+            continue
+        legal.append(action)
+    return sorted(legal, key=action_order_key)
+
+
+_DESTINATION_ORDER = {level: i for i, level in enumerate((BHAGYA, 7, 6, 5, 4, 3, 2, 1))}
+
+
+def action_order_key(action) -> tuple:
+    """The order of §14.3 as a sort key."""
+    if isinstance(action, Receive):
+        colours = tuple(sorted(action.colours))
+        return (0, action.column, len(colours), colours, _DESTINATION_ORDER.get(action.destination, 9))
+    if isinstance(action, Channel):
+        return (1, _SPACE_ORDER[action.space], action.steps, -1 if action.bag_colour is None else action.bag_colour)
+    return (2, 8 if action.colour is None else action.colour)
+
+
+# --------------------------------------------------------------------------- partial Channel actions (§14.4)
+
+
+def completions(state, space, prefix=()) -> list:
+    """Every legal Channel action on ``space`` whose steps start with ``prefix``, in §14.3 order."""
+    space = space_id(space)
+    prefix = tuple(step if isinstance(step, Step) else Step(*step) for step in prefix)
+    if state.is_terminal or state.refill_pending:
+        return []
+    return [action for action in state.legal_actions()
+            if isinstance(action, Channel) and action.space == space and action.steps[:len(prefix)] == prefix]
+
+
+def next_steps(state, space, prefix=()) -> list:
+    """The steps that can follow ``prefix`` on ``space`` and still be completed to a legal action."""
+    depth = len(tuple(prefix))
+    steps = {action.steps[depth] for action in completions(state, space, prefix) if len(action.steps) > depth}
+    return sorted(steps)
+
+
+# --------------------------------------------------------------------------- applying (§6.3, 7.4, 10.2)
+
+
+def apply_action(state, action):
+    if isinstance(action, Receive):
+        return _apply_receive(state, action)
+    if isinstance(action, Channel):
+        return _apply_channel(state, action)
+    if isinstance(action, Meditate):
+        return _apply_meditate(state, action)
+    raise IllegalMove(f"{action!r} is not a Chakra action: use Receive, Channel or Meditate", action)
+
+
+def _with_board(state, board: PlayerBoard, **changes):
+    players = list(state.players)
+    players[state.to_move] = board
+    return evolve(state, players=tuple(players), **changes)
+
+
+def _apply_receive(state, action: Receive):
+    board = state.players[state.to_move]
+    column, colours, destination = action
+    if not isinstance(column, int) or not 0 <= column <= 2:
+        raise IllegalMove(f"there is no Maya column {column!r}: the columns are 0, 1 and 2", action)
+    if not 1 <= len(colours) <= 3:
+        raise IllegalMove("take 1, 2 or 3 energies of different colours", action)
+    shown = state.maya[column]
+    if not shown:
+        raise IllegalMove(f"Maya column {column} is empty", action)
+    for colour in sorted(colours):
+        if colour not in shown:
+            raise IllegalMove(f"Maya column {column} has no {colour_word(colour)} energy", action)
+    if BLACK in shown and BLACK not in colours:
+        raise IllegalMove("this column shows a black energy: you must take one", action)
+    _check_cap(state, board, colours, action)
+    size = len(colours)
+    if destination == BHAGYA:
+        if board.free(BHAGYA) < size:
+            raise IllegalMove(f"the Bhagya has only {_bubbles(board.free(BHAGYA))}", action)
+    elif destination in CHAKRAS:
+        if board.reserve < 1:
+            raise IllegalMove("no Inspiration token in reserve", action)
+        if destination in board.notches:
+            raise IllegalMove(f"{level_word(destination)}'s notch already holds a token", action)
+        free = board.free(destination)
+        if free < size:
+            if board.harmonized(destination):
+                raise IllegalMove(f"{level_word(destination)} is harmonized: it can receive nothing", action)
+            raise IllegalMove(f"{level_word(destination)} is full" if free == 0
+                              else f"{level_word(destination)} has only {free} free space", action)
+    else:
+        raise IllegalMove("energies can be received only on the Bhagya or on a chakra", action)
+
+    maya = list(state.maya)
+    remaining = list(shown)
+    for colour in colours:
+        remaining.remove(colour)
+    maya[column] = tuple(remaining)
+    levels = list(board.levels)
+    levels[destination] = tuple(sorted(levels[destination] + tuple(colours)))
+    changes = {"levels": tuple(levels)}
+    if destination != BHAGYA and not _is_harmonized(levels[destination], destination):
+        # the token goes into the notch; on harmonization it would come straight back (§6.3.3)
+        changes.update(reserve=board.reserve - 1, notches=board.notches | {destination})
+    new_board = evolve(board, **changes)
+    return _with_board(state, new_board, maya=tuple(maya))._refill()
+
+
+def _bubbles(n: int) -> str:
+    return "no free bubble" if n == 0 else f"{n} free bubble" + ("s" if n > 1 else "")
+
+
+def _check_cap(state, board, colours, action) -> None:
+    cap = state.rules.colour_cap
+    if cap is None:
+        return
+    for colour in sorted(colours):
+        if colour != BLACK and board.count(colour) >= cap:
+            raise IllegalMove(f"you already hold {board.count(colour)} {colour_word(colour)} energies "
+                              f"(at most {cap} of a colour)", action)
+
+
+def _apply_channel(state, action: Channel):
+    board = state.players[state.to_move]
+    space = action.space
+    if space not in _SPACE_ORDER:
+        space_id(space)  # raises with the list of spaces
+    if board.reserve < 1:
+        raise IllegalMove("no Inspiration token in reserve", action)
+    if space in board.spaces:
+        raise IllegalMove(f"space {space} is occupied", action)
+    if space == "SWAP":
+        return _apply_swap(state, board, action)
+    if action.bag_colour is not None:
+        raise IllegalMove("only SWAP takes an energy from the bag", action)
+    pattern = tuple((step.direction, step.distance) for step in action.steps)
+    if pattern not in SPACE_PATTERNS[space]:
+        raise IllegalMove(f"space {space} moves {SPACE_EFFECTS[space]}", action)
+    return _with_board(state, channel_board(board, action))._end_turn()
+
+
+def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
+    """The board after the steps of a (non-SWAP) Channel action, each checked by §7.3-7.5 on the
+    board the previous steps left; raises IllegalMove. Space and pattern are the caller's checks."""
+    levels = [list(contents) for contents in board.levels]
+    earth, reserve, notches = board.earth, board.reserve - 1, set(board.notches)
+    landed: dict = {}
+    for step in action.steps:
+        origin, colour = step.level, step.colour
+        if origin == EARTH:
+            raise IllegalMove("energies in the Earth cannot move", action)
+        if not 1 <= origin <= BHAGYA:
+            raise IllegalMove(f"there is no level {origin!r}", action)
+        if origin != BHAGYA and _is_harmonized(levels[origin], origin):
+            raise IllegalMove("energies of a harmonized chakra cannot move", action)
+        present = levels[origin].count(colour)
+        if present == 0:
+            raise IllegalMove(f"{level_word(origin)} holds no {colour_word(colour)} energy", action)
+        if present <= landed.get((origin, colour), 0):
+            raise IllegalMove("this energy has already moved in this action", action)
+        landing, reason = walk(levels, origin, colour, step.direction, step.distance)
+        if reason:
+            raise IllegalMove(reason, action)
+        levels[origin].remove(colour)
+        landed[(landing, colour)] = landed.get((landing, colour), 0) + 1
+        if landing == EARTH:
+            earth += 1  # alleviated (§7.6)
+            continue
+        levels[landing].append(colour)
+        if landing in notches and _is_harmonized(levels[landing], landing):
+            notches.discard(landing)  # §8: the notch token returns at once
+            reserve += 1
+    return evolve(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
+                   reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})
+
+
+def _apply_swap(state, board, action):
+    if action.steps:
+        raise IllegalMove("SWAP moves no energy: name only the colour to take from the bag", action)
+    if board.earth < 1:
+        raise IllegalMove("you have no alleviated black in the Earth to give up", action)
+    if board.free(BHAGYA) < 1:
+        raise IllegalMove("the Bhagya has no free bubble", action)
+    if action.bag_colour is None:
+        raise IllegalMove("SWAP needs the colour to take from the bag", action)
+    colour = action.bag_colour
+    bag = list(state.bag)
+    removed = state.removed_blacks
+    if state.rules.swap_discard_to_bag:
+        bag[BLACK] += 1
+    else:
+        removed += 1
+    if not bag[colour]:
+        raise IllegalMove(f"the bag holds no {colour_word(colour)} energy", action)
+    _check_cap(state, board, (colour,), action)
+    bag[colour] -= 1
+    levels = list(board.levels)
+    levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (colour,)))
+    new_board = evolve(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
+                        spaces=board.spaces | {"SWAP"})
+    return _with_board(state, new_board, bag=tuple(bag), removed_blacks=removed)._end_turn()
+
+
+def _apply_meditate(state, action: Meditate):
+    board = state.players[state.to_move]
+    colour = action.colour
+    if state.rules.allow_repeat_meditation:
+        if colour is None:
+            raise IllegalMove("with allow_repeat_meditation you must name a chakra colour to meditate on", action)
+    elif colour is None:
+        if len(set(board.meditation)) < 7:
+            raise IllegalMove("Meditate without a colour is only for a player who holds all 7 colours", action)
+    elif colour in board.meditation:
+        raise IllegalMove(f"you already hold the {colour_word(colour)} Meditation token", action)
+    if colour is not None and colour not in CHAKRAS:
+        raise IllegalMove("Meditation tokens exist only for the seven chakra colours", action)
+    meditation = board.meditation if colour is None else tuple(sorted(board.meditation + (colour,)))
+    new_board = evolve(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(), meditation=meditation)
+    return _with_board(state, new_board)._end_turn()
