@@ -259,3 +259,9 @@ def test_models_meet_spec_2_3_and_are_flagged_placeholder():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sticks.load_faces("A")
+
+
+def test_a_certain_outcome_keeps_its_full_count():
+    # every face alike: one outcome of probability 1, the one case where a count equals the total
+    table = {"BROWN": [(2, 0)] * 4, "WHITE": [(0, 1)] * 2, "GREEN": [(1, 0)]}
+    assert sticks.joint(40, 3, 5, faces=table) == {(85, 3): F(1)}

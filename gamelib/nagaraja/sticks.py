@@ -148,7 +148,10 @@ def joint_counts(pool: Pool, faces: FaceTable) -> tuple[dict[Face, int], int]:
     lowest = {c: min(p for p, _ in faces[c]) for c in COLOURS}
     base_points = sum(lowest[c] * count for c, count in zip(COLOURS, pool))
     stride = 1 + sum(count for c, count in zip(COLOURS, pool) if any(n for _, n in faces[c]))
-    field = -(-(total.bit_length() + 1) // 8) * 8  # bits per coefficient, whole bytes
+    # A coefficient counts outcomes, so it is below `total` unless only one outcome exists.
+    certain = all(len(set(faces[c])) == 1 for c, count in zip(COLOURS, pool) if count)
+    bits = total.bit_length() if certain else (total - 1).bit_length()
+    field = -(-max(bits, 1) // 8) * 8  # bits per coefficient, whole bytes
     product = 1
     for colour, count in zip(COLOURS, pool):
         if count:
