@@ -50,7 +50,9 @@ State (immutable; every field is public and is what a board draws):
   (Maya columns 0-2); ``state.plenitude`` tuple of 7 values for RED..PURPLE (index L-1;
   ``None`` where the viewer of an observation does not know it); ``state.unused_plenitude``
   (``None`` when hidden); ``state.removed_blacks``; ``state.first_player``;
-  ``state.to_move``; ``state.turns`` (per seat); ``state.end_triggered``;
+  ``state.to_move``; ``state.turns`` (per seat); ``state.rounds_completed``; ``state.last_seat``
+  (the seat that closes a round); ``state.end_triggered``; ``state.refill_pending``;
+  ``state.finished``;
   ``state.viewer`` (None for the full state, the seat for an observation);
   ``state.num_players``; ``state.current_player`` (seat, CHANCE or TERMINAL);
   ``state.is_terminal``; ``state.winner`` (tuple of seats); ``state.returns()``;
@@ -77,6 +79,9 @@ Bots (``gamelib.chakra.bots``): ``random_policy(state, rng)``, ``greedy_policy(s
   seed=0, rules=None, show_progress=True)`` -> ``TournamentResult`` with ``win_rate(seat)``,
   ``game_length()``, ``score(seat)`` (Estimates with 95% CI), ``score_distribution()``,
   ``natural_ends``, ``summary()``. Tournaments default to ``Rules(max_rounds=100)``.
+  Random players practically never trigger the end (their tokens end up locked in the notches
+  of unfinished chakras), so random games end by the ``max_rounds`` safeguard; greedy games end
+  by the rules in about 30 rounds (91% of 2-player, 98-99% of 3-4-player games).
 
 Planning (``gamelib.chakra.planning``): ``fewest_actions(state, chakra, player=None,
   max_actions=6)`` -> a shortest list of actions (``[]`` if already harmonized, None if no plan

@@ -161,58 +161,76 @@ def greedy_policy(state, rng: random.Random):
 def lookahead_values(observation, player: int) -> list:
     """``[(action, action_value)]`` for every legal action, in the order of ``legal_actions``.
 
-    Same values as :func:`action_value`, computed faster: Channel actions are scored during
-    move generation (each step changes two levels), Receive values are shared between
-    columns offering the same colours."""
+    Same values as :func:`action_value`, computed faster from the levels an action changes:
+    Channel actions are scored during move generation (each step changes two levels), a
+    Receive changes one level and its value is shared by columns offering the same colours."""
     board = observation.players[player]
-    worth = expected_plenitude(observation.known_plenitude(player))
+    base = _Base(board, expected_plenitude(observation.known_plenitude(player)))
     values = []
     receive_values: dict = {}
     for action in moves.receive_actions(observation, board):
         key = (action.colours, action.destination)
         if key not in receive_values:
-            receive_values[key] = action_value(observation, player, action, worth)
+            receive_values[key] = base.receive_value(action)
         values.append((action, receive_values[key]))
     if board.reserve >= 1:
-        values += _channel_values(board, worth)
+        values += base.channel_values()
         if "SWAP" not in board.spaces:
-            values += [(action, action_value(observation, player, action, worth))
+            values += [(action, action_value(observation, player, action, base.worth))
                        for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(observation, board))]
-    values += [(action, action_value(observation, player, action, worth))
+    values += [(action, action_value(observation, player, action, base.worth))
                for action in moves.meditate_actions(observation, board)]
     return values
 
 
-def _channel_values(board, worth: dict) -> list:
-    cache: dict = {}
+class _Base:
+    """The parts of ``board_value`` of the board before the action, for valuing changes to it."""
 
-    def score(level, contents):
-        key = (level, *sorted(contents))
-        value = cache.get(key)
-        if value is None:
-            value = cache[key] = _level_score(level, key[1:], worth)
-        return value
+    def __init__(self, board, worth: dict):
+        self.board, self.worth = board, worth
+        self.scores = [0.0] + [_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1)]
+        self.levels_total = sum(self.scores)
+        self.harmonized = set(board.harmonized_levels())
+        self.run = _run_of(self.harmonized)
 
-    base_levels = sum(_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1))
-    base_harmonized = set(board.harmonized_levels())
-    base_run = _run_of(base_harmonized)
-    bhagya = len(board.levels[BHAGYA])
-    values = []
-    token_values: dict = {}
-    for space in moves.SPACES[:-1]:
-        if space in board.spaces:
-            continue
-        for action, (change, alleviated, harmonized, from_bhagya) in moves.scored_channel_actions(
-                board.levels, space, score):
-            returned = sum(1 for level in harmonized if level in board.notches) if harmonized else 0
-            tokens = (alleviated, returned)
-            if tokens not in token_values:
-                token_values[tokens] = _token_value(board.earth + alleviated, board.reserve - 1 + returned,
-                                                    len(board.spaces) + 1)
-            run = _run_of(base_harmonized.union(harmonized)) if harmonized else base_run
-            values.append((action, base_levels + change + token_values[tokens]
-                           + (FULL_BHAGYA_COST if bhagya - from_bhagya == 3 else 0.0) + RUN_STEP * run))
-    return values
+    def value(self, level_change, harmonized, earth, reserve, spaces, bhagya_size) -> float:
+        run = _run_of(self.harmonized.union(harmonized)) if harmonized else self.run
+        return (self.levels_total + level_change + _token_value(earth, reserve, spaces)
+                + (FULL_BHAGYA_COST if bhagya_size == 3 else 0.0) + RUN_STEP * run)
+
+    def receive_value(self, action) -> float:
+        board, destination = self.board, action.destination
+        contents = tuple(sorted(board.levels[destination] + tuple(action.colours)))
+        change = _level_score(destination, contents, self.worth) - self.scores[destination]
+        if destination == BHAGYA:
+            return self.value(change, (), board.earth, board.reserve, len(board.spaces), len(contents))
+        harmonized = (destination,) if _harmonized(contents, destination) else ()
+        reserve = board.reserve if harmonized else board.reserve - 1  # the notch token returns at once (§6.3)
+        return self.value(change, harmonized, board.earth, reserve, len(board.spaces), len(board.levels[BHAGYA]))
+
+    def channel_values(self) -> list:
+        board, worth = self.board, self.worth
+        cache: dict = {}
+
+        def score(level, contents):
+            key = (level, *sorted(contents))
+            value = cache.get(key)
+            if value is None:
+                value = cache[key] = _level_score(level, key[1:], worth)
+            return value
+
+        values = []
+        bhagya = len(board.levels[BHAGYA])
+        for space in moves.SPACES[:-1]:
+            if space in board.spaces:
+                continue
+            for action, (change, alleviated, harmonized, from_bhagya) in moves.scored_channel_actions(
+                    board.levels, space, score):
+                returned = sum(1 for level in harmonized if level in board.notches) if harmonized else 0
+                values.append((action, self.value(change, harmonized, board.earth + alleviated,
+                                                  board.reserve - 1 + returned, len(board.spaces) + 1,
+                                                  bhagya - from_bhagya)))
+        return values
 
 
 def _run_of(harmonized: set) -> int:
