@@ -875,9 +875,9 @@ def new_game(seed: int | str | None = None, rules: Rules | None = None, deck: Se
         deck_order_fixed=False, rolls_script=script, explicit_chance=explicit_chance, log=[])
     if rules.centre_config != "RANDOM":
         draft.set_centre(rules.centre_config)
-    elif not draft.chance("centre"):
-        return draft.freeze()
-    _shuffle(draft, deck_order)
+    else:
+        draft.chance("centre")  # with explicit chance the game waits for it (advance stops there)
+    _shuffle(draft, deck_order)  # a scripted deck order holds even while the centre is pending
     draft.advance()
     return draft.freeze()
 
