@@ -562,6 +562,13 @@ def test_spec8_seeded_draws_are_uniform():  # spec 4 shuffle and spec 5 rolls: t
 # ----------------------------------------------------------------------------- spec 6, 8, 9: inputs
 
 
+def test_spec6_orientation_must_be_exactly_0_or_180():  # spec 6: orientation in {0, 180}
+    state = new_game(deck=S1_DECK, rolls=S1_ROLLS, rules=Rules(allow_rotation=True))
+    for bad in (False, True, 0.0, 180.0, "0", 90):
+        with pytest.raises(IllegalMove, match="orientation"):
+            state.apply(Action("A6", "BLUE", (0, 1), bad))
+
+
 @pytest.mark.parametrize("changes, words", [  # spec 8: validated with a readable message
     ({"roll_timing": "per_card"}, ["roll_timing", "'per_turn'", "'per_placement'", "'per_card'"]),
     ({"cap_rule": None}, ["cap_rule", "'start_value'", "'before_placement'", "'before_turn'"]),

@@ -534,7 +534,7 @@ class State:
             colour = die.lower()
             raise IllegalMove(f"{colour} die {value} equals {card_id}'s {colour} {number}: the die must differ", action)
         index = self._check_cell(cell, action)
-        if orientation not in (0, 180):
+        if type(orientation) is not int or orientation not in (0, 180):  # not False, 0.0 or "0"
             raise IllegalMove(f"orientation must be 0 or 180 (degrees), not {orientation!r}", action)
         if orientation == 180 and not self.rules.allow_rotation:
             raise IllegalMove("cards may not be turned 180° under these rules (allow_rotation is off): use orientation 0",
