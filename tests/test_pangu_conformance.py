@@ -169,8 +169,8 @@ def expected_turn_size(deck_left):  # spec 5: min(3, R - 1), the last card alone
     return min(3, deck_left - 1) if deck_left > 1 else 1
 
 
-def first_roll_reason(rules):  # spec 5: the turn's roll
-    return "turn"
+def first_roll_reason(rules):  # spec 5 rolls for the turn under per_turn; spec 9: else before each placement
+    return "turn" if rules.roll_timing == "per_turn" else "placement"
 
 
 def check_automatic_steps(after, events, karma, revealed, roll, roll_reason):
@@ -435,7 +435,8 @@ def test_spec9_per_placement_stuck_rule_on_every_roll():  # spec 9 roll_timing =
     state = play_script([("A6", "BLUE", (0, 1)), ("A3", "WHITE", (1, 0)), ("A5", "BLUE", (2, 1))],
                         rolls=[(3, 5), (2, 2), (3, 4), (4, 4), (6, 6)], rules=rules)
     rolls = [(e.blue, e.white, e.reason) for e in state.log if e.kind == "roll"]
-    assert rolls == [(3, 5, "turn"), (2, 2, "placement"), (3, 4, "placement"), (4, 4, "stuck"), (6, 6, "turn")]
+    assert rolls == [(3, 5, "placement"), (2, 2, "placement"), (3, 4, "placement"), (4, 4, "stuck"),
+                     (6, 6, "placement")]
     assert [(e.cost, e.karma) for e in state.placements()] == [(1, 10), (3, 8), (1, 8)]
     assert (state.turn, state.roll) == (2, (6, 6))
 

@@ -785,7 +785,8 @@ class _Draft:
         self.to_reveal = min(3, remaining - 1) if remaining > 1 else 1
         self.turn_start_karma = self.karma
         self.gained_this_turn = 0
-        self.roll, self.roll_reason = None, "turn"
+        # spec 5 rolls for the turn under per_turn; under per_placement every roll is a placement's (spec 9)
+        self.roll, self.roll_reason = None, "turn" if self.rules.roll_timing == "per_turn" else "placement"
 
     def is_stuck(self) -> bool:
         blue, white = self.roll
