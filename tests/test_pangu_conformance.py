@@ -227,6 +227,8 @@ def check_transition(before, action, after):
     size = expected_turn_size(before.deck_count)
     assert start.kind == "turn_start" and start.turn == before.turn + 1 == after.turn
     assert len(start.revealed) == size and set(start.revealed) <= set(before.unseen_cards())
+    if before.debug_deck_order() is not None:  # the top k cards of the deck, top first
+        assert tuple(start.revealed) == before.debug_deck_order()[:size]
     assert start.deck_left == before.deck_count - size == after.deck_count
     check_automatic_steps(after, events, karma, tuple(start.revealed), None, first_roll_reason(before.rules))
 
