@@ -261,7 +261,7 @@ def test_per_placement_rolls_before_every_placement():  # spec 9, roll_timing
     state = state.apply(Action("A3", "BLUE", (1, 0)))
     assert state.roll == (4, 4)
     state = state.apply(Action("A5", "BLUE", (2, 1)))
-    assert state.log[-1].reason == "turn" and state.turn == 2
+    assert state.log[-1].reason == "placement" and state.turn == 2  # spec 5 "(under per_turn)", spec 9
 
 
 def test_rotation_flips_the_half_circles():  # spec 9, allow_rotation

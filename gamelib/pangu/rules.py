@@ -534,7 +534,7 @@ class State:
             colour = die.lower()
             raise IllegalMove(f"{colour} die {value} equals {card_id}'s {colour} {number}: the die must differ", action)
         index = self._check_cell(cell, action)
-        if orientation not in (0, 180):
+        if type(orientation) is not int or orientation not in (0, 180):  # not False, 0.0 or "0"
             raise IllegalMove(f"orientation must be 0 or 180 (degrees), not {orientation!r}", action)
         if orientation == 180 and not self.rules.allow_rotation:
             raise IllegalMove("cards may not be turned 180° under these rules (allow_rotation is off): use orientation 0",
@@ -785,7 +785,8 @@ class _Draft:
         self.to_reveal = min(3, remaining - 1) if remaining > 1 else 1
         self.turn_start_karma = self.karma
         self.gained_this_turn = 0
-        self.roll, self.roll_reason = None, "turn"
+        # spec 5 rolls for the turn under per_turn; under per_placement every roll is a placement's (spec 9)
+        self.roll, self.roll_reason = None, "turn" if self.rules.roll_timing == "per_turn" else "placement"
 
     def is_stuck(self) -> bool:
         blue, white = self.roll
@@ -875,9 +876,9 @@ def new_game(seed: int | str | None = None, rules: Rules | None = None, deck: Se
         deck_order_fixed=False, rolls_script=script, explicit_chance=explicit_chance, log=[])
     if rules.centre_config != "RANDOM":
         draft.set_centre(rules.centre_config)
-    elif not draft.chance("centre"):
-        return draft.freeze()
-    _shuffle(draft, deck_order)
+    else:
+        draft.chance("centre")  # with explicit chance the game waits for it (advance stops there)
+    _shuffle(draft, deck_order)  # a scripted deck order holds even while the centre is pending
     draft.advance()
     return draft.freeze()
 
