@@ -9,7 +9,7 @@ from pathlib import Path
 import matplotlib
 import pytest
 
-from gamelib import IllegalMove, Match, check_answer
+from gamelib import Match, check_answer
 from gamelib import exercises, plots, simulate
 from gamelib.widgets import BoardWidget, assets
 from toy_game import new_game

@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from gamelib.core import CHANCE, sample_outcome
 from gamelib.nagaraja import analysis
@@ -31,7 +30,7 @@ from gamelib.nagaraja.edition import Edition
 from gamelib.nagaraja.rules import (
     Commit, Keep, Pass, PlaceTile, SwapChoice, UseAmulet, UseNaga, new_game,
 )
-from gamelib.nagaraja.temple import CELL_OF_SPOT, CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
+from gamelib.nagaraja.temple import CELL_OF_SPOT, PlacedTile, Temple
 from gamelib.simulate import Estimate, mean, progress, proportion, seeds
 
 WIN_TARGET = 0.6  # commit the cheapest set with at least this chance to win the room

@@ -23,7 +23,7 @@ from math import factorial
 from typing import NamedTuple
 
 from gamelib.core import CHANCE, TERMINAL, CorruptSave, IllegalMove, chance_rng, load_json, require_fields
-from gamelib.nagaraja.cards import AMULET_EFFECTS, COLOURS, EFFECTS, STICK_LETTERS, commitments
+from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.edition import Edition, EditionError, default_edition, edition_from_source
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
 
