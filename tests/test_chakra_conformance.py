@@ -252,6 +252,29 @@ def test_7_4_channel_results_equal_the_reference():
     assert checked > 1000
 
 
+def test_7_5_apply_accepts_exactly_the_reference_channel_actions():
+    """§7.3-7.5 through ``apply`` (not the move generator): every step sequence over the pairs
+    present, on every space and pattern, is accepted exactly when the reference accepts it."""
+    rng = random.Random(11)
+    tried = 0
+    for _ in range(25):
+        state = random_state(rng)
+        board = state.players[0]
+        pairs = sorted({(level, c) for level in range(1, 9) for c in board.levels[level]} | {(EARTH, BLACK)})
+        for space, patterns in PATTERNS.items():
+            for pattern in patterns:
+                for steps in product(*[[Step(lv, c, d, n) for lv, c in pairs] for d, n in pattern]):
+                    expected = ref_channel(board, space, steps) is not None
+                    try:
+                        state.apply(Channel(space, steps))
+                        accepted = True
+                    except IllegalMove:
+                        accepted = False
+                    assert accepted == expected, (space, [str(s) for s in steps], str(state))
+                    tried += 1
+    assert tried > 10000
+
+
 def test_6_3_receive_results_equal_the_reference():
     """§6.3: energies leave the column and land on the destination; a chakra costs a notch token
     unless the placement harmonizes it (then the token returns at once)."""
@@ -460,6 +483,14 @@ def test_10_meditate_is_legal_without_tokens_on_spaces_and_keeps_notches():
     assert after.reserve == 4 and after.notches == frozenset({RED}) and after.meditation == (RED, GREEN)
 
 
+def test_10_2_meditate_returns_every_space_token_and_no_notch_token():
+    state = position([{"RED": "R", "NOTCHES": ["RED", "GREEN"], "SPACES": ["D3", "SWAP", "U1x2"],
+                       "MEDITATION": ["GREEN"]}])
+    assert state.players[0].reserve == 0
+    after = state.apply(Meditate(RED)).players[0]
+    assert after.reserve == 3 and after.spaces == frozenset() and after.notches == frozenset({RED, GREEN})
+
+
 def test_10_1_none_and_repeat_meditation():
     all7 = position([{"MEDITATION": list(range(1, 8))}])
     assert [a for a in all7.legal_actions() if isinstance(a, Meditate)] == [Meditate(None)]
@@ -624,3 +655,18 @@ def test_14_5_illegal_apply_leaves_the_state_unchanged_on_random_boards():
                 with pytest.raises(IllegalMove):
                     state.apply(candidate)
         assert state.to_json() == saved
+
+
+def test_14_4_next_steps_are_the_completable_prefixes_of_the_reference():
+    from gamelib.chakra import next_steps
+
+    rng = random.Random(13)
+    for _ in range(40):
+        state = random_state(rng)
+        reference = ref_channel_actions(state)
+        for space in PATTERNS:
+            mine = [a.steps for a in reference if a.space == space]
+            assert next_steps(state, space) == sorted({steps[0] for steps in mine})
+            for first in {steps[0] for steps in mine}:
+                following = sorted({steps[1] for steps in mine if steps[0] == first and len(steps) > 1})
+                assert next_steps(state, space, [first]) == following
