@@ -14,8 +14,7 @@ from typing import NamedTuple
 
 from gamelib.core import IllegalMove
 from gamelib.chakra.rules import (
-    BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_NUMBERS,
-    SPACE_PATTERNS, SPACES, UP, PlayerBoard, colour_id, colour_word, evolve, level_id, level_word, space_id,
+    BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS, SPACES, UP, PlayerBoard, colour_id, colour_word, evolve, level_id, level_word, space_id,
 )
 
 _SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
