@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
+from math import comb, prod
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -140,42 +142,135 @@ def _pool(brown, white, green) -> Pool:
 
 def joint_counts(pool: Pool, faces: FaceTable) -> tuple[dict[Face, int], int]:
     """Counts of equally likely outcomes for each (points, nagas), and their total."""
-    total = 1
-    for colour, count in zip(COLOURS, pool):
-        total *= len(faces[colour]) ** count
-    # Shift each colour's points down by its lowest face, so the packed numbers stay
-    # short (brown's 2-4 becomes 0-2); the shift is added back when decoding.
-    lowest = {c: min(p for p, _ in faces[c]) for c in COLOURS}
-    base_points = sum(lowest[c] * count for c, count in zip(COLOURS, pool))
-    stride = 1 + sum(count for c, count in zip(COLOURS, pool) if any(n for _, n in faces[c]))
+    outcomes, counts, total = _sorted_counts(pool, faces)
+    return dict(zip(outcomes, counts)), total
+
+
+class _Colour:
+    """The sticks of one colour in a pool, as a generating polynomial in (points, Nagas).
+
+    With n sticks, the throws showing exactly j Nagas contribute the row
+    C(n, j) * N^j * F^(n-j), where F counts the faces without a Naga by points and N
+    those with one. So every row comes from powers of two one-stick polynomials, each
+    found by repeatedly multiplying by a tiny number: no big power is ever taken.
+    """
+
+    def __init__(self, count: int, faces: tuple[Face, ...]):
+        self.count = count
+        self.total = len(faces) ** count
+        self.certain = len(set(faces)) == 1
+        self.plain = Counter(p for p, naga in faces if not naga)
+        self.naga = Counter(p for p, naga in faces if naga)
+        # a colour without Naga faces only has the row j = 0; one with only Naga faces, j = n
+        self.rows = range(0 if self.plain else count, (count if self.naga else 0) + 1)
+
+    def span(self, j: int) -> tuple[int, int]:
+        """Lowest and highest points of the throws with j Nagas."""
+        plain, naga = self.count - j, j
+        return (plain * min(self.plain, default=0) + naga * min(self.naga, default=0),
+                plain * max(self.plain, default=0) + naga * max(self.naga, default=0))
+
+    def window(self, shear: int) -> tuple[int, int]:
+        """Where the rows lie once row j is moved shear * j points to the left (ends suffice: spans are linear in j)."""
+        ends = [(lo - shear * j, hi - shear * j) for j in (self.rows[0], self.rows[-1]) for lo, hi in [self.span(j)]]
+        return min(lo for lo, _ in ends), max(hi for _, hi in ends)
+
+    def terms(self) -> int:
+        """How many coefficients the colour's polynomial can have."""
+        return sum(hi - lo + 1 for lo, hi in map(self.span, self.rows))
+
+    def pack(self, grid: "_Grid", field: int) -> int:
+        plain, naga = _pack(self.plain, field), _pack(self.naga, field)
+        plain_powers, naga_powers = [1], [1]
+        for _ in range(self.count):
+            plain_powers.append(plain_powers[-1] * plain)
+            naga_powers.append(naga_powers[-1] * naga)
+        start = self.window(grid.shear)[0]
+        packed = 0
+        for j in self.rows:
+            row = comb(self.count, j) * naga_powers[j] * plain_powers[self.count - j]
+            packed += row << field * (self.span(j)[0] - grid.shear * j - start + j * grid.stride)
+        return packed
+
+
+def _pack(points: Counter, field: int) -> int:
+    """One stick's faces as a packed polynomial, its lowest points at slot 0."""
+    lowest = min(points, default=0)
+    return sum(count << field * (p - lowest) for p, count in points.items())
+
+
+class _Grid:
+    """Where the count of (points, nagas) sits in the packed integer: slot = q + nagas * stride.
+
+    q is the points measured from the lowest possible total after shifting the row of
+    k Nagas by shear * k points. Each Naga typically replaces a scoring face, so
+    rows start further left as k grows; the shear lines them up, and the rows, hence
+    the integers multiplied, get shorter (about a third for white sticks).
+    """
+
+    def __init__(self, colours: list[_Colour]):
+        # The window width is convex and piecewise linear in the shear: try its kinks.
+        kinks = {0} | {min(c.naga) - min(c.plain) for c in colours if c.plain and c.naga} \
+            | {max(c.naga) - max(c.plain) for c in colours if c.plain and c.naga}
+        self.shear = min(sorted(kinks), key=lambda s: sum(hi - lo for lo, hi in (c.window(s) for c in colours)))
+        windows = [c.window(self.shear) for c in colours]
+        self.base = sum(lo for lo, _ in windows)
+        self.stride = 1 + sum(hi - lo for lo, hi in windows)
+
+    def outcomes(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        nagas, q = np.divmod(slots, self.stride)
+        return q + self.base + self.shear * nagas, nagas
+
+
+def _sorted_counts(pool: Pool, faces: FaceTable) -> tuple[list[Face], list[int], int]:
+    """Outcomes sorted by (points, nagas), their counts of equally likely throws, and the total."""
+    colours = [_Colour(count, tuple(faces[c])) for c, count in zip(COLOURS, pool) if count]
+    total = prod(c.total for c in colours)
     # A coefficient counts outcomes, so it is below `total` unless only one outcome exists.
-    certain = all(len(set(faces[c])) == 1 for c, count in zip(COLOURS, pool) if count)
-    bits = total.bit_length() if certain else (total - 1).bit_length()
-    field = -(-max(bits, 1) // 8) * 8  # bits per coefficient, whole bytes
-    product = 1
-    for colour, count in zip(COLOURS, pool):
-        if count:
-            stick = sum(1 << (field * ((p - lowest[colour]) * stride + n)) for p, n in faces[colour])
-            product *= stick**count
-    return _unpack(product, field // 8, stride, base_points), total
+    bits = total.bit_length() if all(c.certain for c in colours) else (total - 1).bit_length()
+    width = -(-max(bits, 1) // 8)  # bytes per coefficient
+    field = 8 * width
+    grid = _Grid(colours)
+    # Start from the colour with the most terms; fold in the others, sparse ones term by term.
+    colours.sort(key=_Colour.terms, reverse=True)
+    product = colours[0].pack(grid, field) if colours else 1
+    for colour in colours[1:]:
+        product = _multiply(product, colour.pack(grid, field), colour.terms(), width)
+    slots, counts = _coefficients(product, width)
+    points_, nagas_ = grid.outcomes(slots)
+    order = np.lexsort((nagas_, points_)).tolist()
+    outcomes = list(zip(points_.tolist(), nagas_.tolist()))
+    return [outcomes[i] for i in order], [counts[i] for i in order], total
 
 
-def _unpack(packed: int, width: int, stride: int, base_points: int) -> dict[Face, int]:
-    """Read the coefficients back out of the packed integer (width bytes each)."""
+def _multiply(product: int, poly: int, terms: int, width: int) -> int:
+    """product * poly. Big-integer multiplication costs about as much as ~4*sqrt(slots) shift-and-adds."""
+    slots = -(-poly.bit_length() // (8 * width))
+    if terms * terms > 16 * slots:
+        return product * poly
+    positions, coefficients = _coefficients(poly, width)
+    return sum((product * c) << (8 * width * s) for s, c in zip(positions.tolist(), coefficients))
+
+
+def _coefficients(packed: int, width: int) -> tuple[np.ndarray, list[int]]:
+    """The slots of the non-zero coefficients (width bytes each) and their values."""
     raw = packed.to_bytes(-(-packed.bit_length() // 8) + width, "little")
-    slots = len(raw) // width
-    nonzero = np.frombuffer(raw, dtype=np.uint8, count=slots * width).reshape(slots, width).any(axis=1)
-    counts: dict[Face, int] = {}
-    for slot in np.flatnonzero(nonzero).tolist():
-        points_shifted, naga_count = divmod(slot, stride)
-        counts[(points_shifted + base_points, naga_count)] = int.from_bytes(raw[slot * width : (slot + 1) * width], "little")
-    return counts
+    cells = np.frombuffer(raw, dtype=np.uint8, count=len(raw) // width * width).reshape(-1, width)
+    slots = np.flatnonzero(cells.any(axis=1))
+    # Read each coefficient as 64-bit words in numpy, then join the words in Python.
+    words = np.zeros((len(slots), -(-width // 8) * 8), dtype=np.uint8)
+    words[:, :width] = cells[slots]
+    words = words.view("<u8")
+    values = words[:, 0].tolist()
+    for i in range(1, words.shape[1]):
+        values = [v | high << (64 * i) for v, high in zip(values, words[:, i].tolist())]
+    return slots, values
 
 
 @lru_cache(maxsize=4096)
 def _joint_cached(pool: Pool, faces_key: tuple) -> tuple[tuple[Face, Fraction], ...]:
-    counts, total = joint_counts(pool, dict(zip(COLOURS, faces_key)))
-    return tuple((outcome, Fraction(count, total)) for outcome, count in sorted(counts.items()))
+    outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
+    return tuple(zip(outcomes, [Fraction(count, total) for count in counts]))
 
 
 def _faces_key(faces) -> tuple:
