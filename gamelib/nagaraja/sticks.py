@@ -149,10 +149,11 @@ def joint_counts(pool: Pool, faces: FaceTable) -> tuple[dict[Face, int], int]:
 class _Colour:
     """The sticks of one colour in a pool, as a generating polynomial in (points, Nagas).
 
-    With n sticks, the throws showing exactly j Nagas contribute the row
-    C(n, j) * N^j * F^(n-j), where F counts the faces without a Naga by points and N
-    those with one. So every row comes from powers of two one-stick polynomials, each
-    found by repeatedly multiplying by a tiny number: no big power is ever taken.
+    Of n sticks, the throws with exactly j Nagas form the row C(n, j) * N^j * F^(n-j),
+    where F counts the faces without a Naga by points and N those with one. Every row
+    comes from powers of these one-stick polynomials, each power one multiplication by
+    a tiny number, so no big power is ever taken. On the published tables N is a
+    constant (a Naga face scores nothing) and its powers are plain numbers.
     """
 
     def __init__(self, count: int, faces: tuple[Face, ...]):
@@ -161,25 +162,34 @@ class _Colour:
         self.certain = len(set(faces)) == 1
         self.plain = Counter(p for p, naga in faces if not naga)
         self.naga = Counter(p for p, naga in faces if naga)
-        # a colour without Naga faces only has the row j = 0; one with only Naga faces, j = n
+        # no Naga face: only the row j = 0 exists; only Naga faces: only j = n
         self.rows = range(0 if self.plain else count, (count if self.naga else 0) + 1)
+        self.plain_range = (min(self.plain), max(self.plain)) if self.plain else (0, 0)
+        self.naga_range = (min(self.naga), max(self.naga)) if self.naga else (0, 0)
 
     def span(self, j: int) -> tuple[int, int]:
         """Lowest and highest points of the throws with j Nagas."""
-        plain, naga = self.count - j, j
-        return (plain * min(self.plain, default=0) + naga * min(self.naga, default=0),
-                plain * max(self.plain, default=0) + naga * max(self.naga, default=0))
+        (plain_lo, plain_hi), (naga_lo, naga_hi) = self.plain_range, self.naga_range
+        return (self.count - j) * plain_lo + j * naga_lo, (self.count - j) * plain_hi + j * naga_hi
 
     def window(self, shear: int) -> tuple[int, int]:
-        """Where the rows lie once row j is moved shear * j points to the left (ends suffice: spans are linear in j)."""
-        ends = [(lo - shear * j, hi - shear * j) for j in (self.rows[0], self.rows[-1]) for lo, hi in [self.span(j)]]
-        return min(lo for lo, _ in ends), max(hi for _, hi in ends)
+        """The points the rows cover once row j is moved shear * j to the left (spans are linear in j)."""
+        first, last = self.rows[0], self.rows[-1]
+        (first_lo, first_hi), (last_lo, last_hi) = self.span(first), self.span(last)
+        return min(first_lo - shear * first, last_lo - shear * last), max(first_hi - shear * first, last_hi - shear * last)
+
+    def kinks(self) -> set[int]:
+        """Shears where one of this colour's window ends switches rows."""
+        if not (self.plain and self.naga):
+            return set()
+        return {self.naga_range[0] - self.plain_range[0], self.naga_range[1] - self.plain_range[1]}
 
     def terms(self) -> int:
-        """How many coefficients the colour's polynomial can have."""
+        """How many coefficients the colour's polynomial has at most."""
         return sum(hi - lo + 1 for lo, hi in map(self.span, self.rows))
 
-    def pack(self, grid: "_Grid", field: int) -> int:
+    def pack(self, grid: _Grid, field: int) -> int:
+        """The colour's polynomial on the grid, its lowest slot at 0."""
         plain, naga = _pack(self.plain, field), _pack(self.naga, field)
         plain_powers, naga_powers = [1], [1]
         for _ in range(self.count):
@@ -200,24 +210,24 @@ def _pack(points: Counter, field: int) -> int:
 
 
 class _Grid:
-    """Where the count of (points, nagas) sits in the packed integer: slot = q + nagas * stride.
+    """Where the count of (points, nagas) sits in the packed integer.
 
-    q is the points measured from the lowest possible total after shifting the row of
-    k Nagas by shear * k points. Each Naga typically replaces a scoring face, so
-    rows start further left as k grows; the shear lines them up, and the rows, hence
-    the integers multiplied, get shorter (about a third for white sticks).
+    A Naga face usually replaces a scoring one, so the row of throws with k Nagas lies
+    further left the larger k is. Moving row k right by -shear * k points lines the
+    rows up; they then need a shorter stride, and the integers multiplied get shorter
+    (by about a third for white sticks): slot = (points - shear * k - base) + k * stride.
     """
 
     def __init__(self, colours: list[_Colour]):
-        # The window width is convex and piecewise linear in the shear: try its kinks.
-        kinks = {0} | {min(c.naga) - min(c.plain) for c in colours if c.plain and c.naga} \
-            | {max(c.naga) - max(c.plain) for c in colours if c.plain and c.naga}
-        self.shear = min(sorted(kinks), key=lambda s: sum(hi - lo for lo, hi in (c.window(s) for c in colours)))
+        # The total window width is convex and piecewise linear in the shear: try its kinks.
+        kinks = sorted(set().union({0}, *(c.kinks() for c in colours)))
+        self.shear = min(kinks, key=lambda s: sum(hi - lo for lo, hi in (c.window(s) for c in colours)))
         windows = [c.window(self.shear) for c in colours]
         self.base = sum(lo for lo, _ in windows)
         self.stride = 1 + sum(hi - lo for lo, hi in windows)
 
     def outcomes(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(points, nagas) of each slot."""
         nagas, q = np.divmod(slots, self.stride)
         return q + self.base + self.shear * nagas, nagas
 
@@ -229,42 +239,45 @@ def _sorted_counts(pool: Pool, faces: FaceTable) -> tuple[list[Face], list[int],
     # A coefficient counts outcomes, so it is below `total` unless only one outcome exists.
     bits = total.bit_length() if all(c.certain for c in colours) else (total - 1).bit_length()
     width = -(-max(bits, 1) // 8)  # bytes per coefficient
-    field = 8 * width
     grid = _Grid(colours)
-    # Start from the colour with the most terms; fold in the others, sparse ones term by term.
+    # Start from the colour with the most terms; multiply the others in.
     colours.sort(key=_Colour.terms, reverse=True)
-    product = colours[0].pack(grid, field) if colours else 1
+    product = colours[0].pack(grid, 8 * width) if colours else 1
     for colour in colours[1:]:
-        product = _multiply(product, colour.pack(grid, field), colour.terms(), width)
-    slots, counts = _coefficients(product, width)
+        product = _multiply(product, colour.pack(grid, 8 * width), colour.terms(), width)
+    cells = _cells(product, width)
+    slots = np.flatnonzero(cells.any(axis=1))
     points_, nagas_ = grid.outcomes(slots)
-    order = np.lexsort((nagas_, points_)).tolist()
-    outcomes = list(zip(points_.tolist(), nagas_.tolist()))
-    return [outcomes[i] for i in order], [counts[i] for i in order], total
+    order = np.lexsort((nagas_, points_))
+    outcomes = list(zip(points_[order].tolist(), nagas_[order].tolist()))
+    return outcomes, _read(cells[slots[order]]), total
 
 
 def _multiply(product: int, poly: int, terms: int, width: int) -> int:
-    """product * poly. Big-integer multiplication costs about as much as ~4*sqrt(slots) shift-and-adds."""
-    slots = -(-poly.bit_length() // (8 * width))
-    if terms * terms > 16 * slots:
+    """product * poly; for a sparse poly (measured: under about 4 * sqrt(slots) terms),
+    shifted copies of product added up cost less than one big-integer multiplication."""
+    if terms * terms > 16 * -(-poly.bit_length() // (8 * width)):
         return product * poly
-    positions, coefficients = _coefficients(poly, width)
-    return sum((product * c) << (8 * width * s) for s, c in zip(positions.tolist(), coefficients))
-
-
-def _coefficients(packed: int, width: int) -> tuple[np.ndarray, list[int]]:
-    """The slots of the non-zero coefficients (width bytes each) and their values."""
-    raw = packed.to_bytes(-(-packed.bit_length() // 8) + width, "little")
-    cells = np.frombuffer(raw, dtype=np.uint8, count=len(raw) // width * width).reshape(-1, width)
+    cells = _cells(poly, width)
     slots = np.flatnonzero(cells.any(axis=1))
-    # Read each coefficient as 64-bit words in numpy, then join the words in Python.
-    words = np.zeros((len(slots), -(-width // 8) * 8), dtype=np.uint8)
-    words[:, :width] = cells[slots]
+    return sum((product * c) << (8 * width * s) for s, c in zip(slots.tolist(), _read(cells[slots])))
+
+
+def _cells(packed: int, width: int) -> np.ndarray:
+    """The packed coefficients as rows of `width` little-endian bytes."""
+    raw = packed.to_bytes(-(-packed.bit_length() // 8) + width, "little")
+    return np.frombuffer(raw, dtype=np.uint8, count=len(raw) // width * width).reshape(-1, width)
+
+
+def _read(cells: np.ndarray) -> list[int]:
+    """Each row of bytes as a Python int: numpy reads 64-bit words, Python joins them."""
+    words = np.zeros((len(cells), -(-cells.shape[1] // 8) * 8), dtype=np.uint8)
+    words[:, : cells.shape[1]] = cells
     words = words.view("<u8")
     values = words[:, 0].tolist()
     for i in range(1, words.shape[1]):
         values = [v | high << (64 * i) for v, high in zip(values, words[:, i].tolist())]
-    return slots, values
+    return values
 
 
 @lru_cache(maxsize=4096)
