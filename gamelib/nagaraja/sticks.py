@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -160,50 +159,46 @@ class _Colour:
         self.count = count
         self.total = len(faces) ** count
         self.certain = len(set(faces)) == 1
-        self.plain = Counter(p for p, naga in faces if not naga)
-        self.naga = Counter(p for p, naga in faces if naga)
+        # faces without and with a Naga: points -> how many faces
+        self.plain: dict[int, int] = {}
+        self.naga: dict[int, int] = {}
+        for points_, naga in faces:
+            side = self.naga if naga else self.plain
+            side[points_] = side.get(points_, 0) + 1
         # no Naga face: only the row j = 0 exists; only Naga faces: only j = n
         self.rows = range(0 if self.plain else count, (count if self.naga else 0) + 1)
-        self.plain_range = (min(self.plain), max(self.plain)) if self.plain else (0, 0)
-        self.naga_range = (min(self.naga), max(self.naga)) if self.naga else (0, 0)
-
-    def span(self, j: int) -> tuple[int, int]:
-        """Lowest and highest points of the throws with j Nagas."""
-        (plain_lo, plain_hi), (naga_lo, naga_hi) = self.plain_range, self.naga_range
-        return (self.count - j) * plain_lo + j * naga_lo, (self.count - j) * plain_hi + j * naga_hi
+        plain_lo, plain_hi = (min(self.plain), max(self.plain)) if self.plain else (0, 0)
+        naga_lo, naga_hi = (min(self.naga), max(self.naga)) if self.naga else (0, 0)
+        # row j spans lo + j * lo_step to hi + j * hi_step points
+        self.lo, self.lo_step = count * plain_lo, naga_lo - plain_lo
+        self.hi, self.hi_step = count * plain_hi, naga_hi - plain_hi
+        self.terms = len(self.rows) * (self.hi - self.lo + 1) + (self.hi_step - self.lo_step) * sum(self.rows)
+        # shears where an end of the window switches rows (see _Grid)
+        self.kinks = {self.lo_step, self.hi_step} if self.plain and self.naga else set()
 
     def window(self, shear: int) -> tuple[int, int]:
         """The points the rows cover once row j is moved shear * j to the left (spans are linear in j)."""
         first, last = self.rows[0], self.rows[-1]
-        (first_lo, first_hi), (last_lo, last_hi) = self.span(first), self.span(last)
-        return min(first_lo - shear * first, last_lo - shear * last), max(first_hi - shear * first, last_hi - shear * last)
+        lo_step, hi_step = self.lo_step - shear, self.hi_step - shear
+        return self.lo + min(lo_step * first, lo_step * last), self.hi + max(hi_step * first, hi_step * last)
 
-    def kinks(self) -> set[int]:
-        """Shears where one of this colour's window ends switches rows."""
-        if not (self.plain and self.naga):
-            return set()
-        return {self.naga_range[0] - self.plain_range[0], self.naga_range[1] - self.plain_range[1]}
-
-    def terms(self) -> int:
-        """How many coefficients the colour's polynomial has at most."""
-        return sum(hi - lo + 1 for lo, hi in map(self.span, self.rows))
-
-    def pack(self, grid: _Grid, field: int) -> int:
-        """The colour's polynomial on the grid, its lowest slot at 0."""
+    def packed_rows(self, grid: _Grid, field: int) -> list[tuple[int, int]]:
+        """Each row as (its first slot, counted from the colour's lowest slot; its packed polynomial)."""
         plain, naga = _pack(self.plain, field), _pack(self.naga, field)
-        plain_powers, naga_powers = [1], [1]
-        for _ in range(self.count):
-            plain_powers.append(plain_powers[-1] * plain)
+        naga_powers = [1]
+        for _ in range(self.rows[-1]):
             naga_powers.append(naga_powers[-1] * naga)
         start = self.window(grid.shear)[0]
-        packed = 0
-        for j in self.rows:
-            row = comb(self.count, j) * naga_powers[j] * plain_powers[self.count - j]
-            packed += row << field * (self.span(j)[0] - grid.shear * j - start + j * grid.stride)
-        return packed
+        rows, plain_power = [], plain ** (self.count - self.rows[-1])
+        for j in reversed(self.rows):
+            slot = self.lo + (self.lo_step - grid.shear) * j - start + j * grid.stride
+            rows.append((slot, comb(self.count, j) * naga_powers[j] * plain_power))
+            if j > self.rows[0]:
+                plain_power *= plain
+        return rows
 
 
-def _pack(points: Counter, field: int) -> int:
+def _pack(points: dict[int, int], field: int) -> int:
     """One stick's faces as a packed polynomial, its lowest points at slot 0."""
     lowest = min(points, default=0)
     return sum(count << field * (p - lowest) for p, count in points.items())
@@ -220,7 +215,7 @@ class _Grid:
 
     def __init__(self, colours: list[_Colour]):
         # The total window width is convex and piecewise linear in the shear: try its kinks.
-        kinks = sorted(set().union({0}, *(c.kinks() for c in colours)))
+        kinks = sorted(set().union({0}, *(c.kinks for c in colours)))
         self.shear = min(kinks, key=lambda s: sum(hi - lo for lo, hi in (c.window(s) for c in colours)))
         windows = [c.window(self.shear) for c in colours]
         self.base = sum(lo for lo, _ in windows)
@@ -241,39 +236,43 @@ def _sorted_counts(pool: Pool, faces: FaceTable) -> tuple[list[Face], list[int],
     width = -(-max(bits, 1) // 8)  # bytes per coefficient
     grid = _Grid(colours)
     # Start from the colour with the most terms; multiply the others in.
-    colours.sort(key=_Colour.terms, reverse=True)
-    product = colours[0].pack(grid, 8 * width) if colours else 1
-    for colour in colours[1:]:
-        product = _multiply(product, colour.pack(grid, 8 * width), colour.terms(), width)
-    cells = _cells(product, width)
-    slots = np.flatnonzero(cells.any(axis=1))
+    colours.sort(key=lambda colour: colour.terms, reverse=True)
+    product = 1
+    for colour in colours:
+        product = _multiply(product, colour.packed_rows(grid, 8 * width), colour.terms, 8 * width)
+    words = _words(product, width)
+    slots = np.flatnonzero(words.any(axis=1))
     points_, nagas_ = grid.outcomes(slots)
     order = np.lexsort((nagas_, points_))
     outcomes = list(zip(points_[order].tolist(), nagas_[order].tolist()))
-    return outcomes, _read(cells[slots[order]]), total
+    return outcomes, _join(words[slots[order]]), total
 
 
-def _multiply(product: int, poly: int, terms: int, width: int) -> int:
-    """product * poly; for a sparse poly (measured: under about 4 * sqrt(slots) terms),
-    shifted copies of product added up cost less than one big-integer multiplication."""
-    if terms * terms > 16 * -(-poly.bit_length() // (8 * width)):
-        return product * poly
-    cells = _cells(poly, width)
-    slots = np.flatnonzero(cells.any(axis=1))
-    return sum((product * c) << (8 * width * s) for s, c in zip(slots.tolist(), _read(cells[slots])))
+def _multiply(product: int, rows: list[tuple[int, int]], terms: int, field: int) -> int:
+    """product times a polynomial given as packed rows (first slot, row) with `terms` terms.
+
+    A polynomial with few terms for its length (such as green sticks', one term per row)
+    is cheaper row by row: product times a short row, shifted, costs about one
+    shift-and-add per term, while big-integer multiplication by the whole polynomial
+    costs about as much as 4 * sqrt(slots) of them (measured).
+    """
+    slots = max(slot + row.bit_length() // field for slot, row in rows) + 1
+    if terms * terms > 16 * slots:
+        return product * sum(row << field * slot for slot, row in rows)
+    return sum((product * row) << field * slot for slot, row in rows)
 
 
-def _cells(packed: int, width: int) -> np.ndarray:
-    """The packed coefficients as rows of `width` little-endian bytes."""
+def _words(packed: int, width: int) -> np.ndarray:
+    """The packed coefficients, `width` bytes each, as rows of little-endian 64-bit words."""
     raw = packed.to_bytes(-(-packed.bit_length() // 8) + width, "little")
-    return np.frombuffer(raw, dtype=np.uint8, count=len(raw) // width * width).reshape(-1, width)
+    cells = np.frombuffer(raw, dtype=np.uint8, count=len(raw) // width * width).reshape(-1, width)
+    words = np.zeros((len(cells), -(-width // 8) * 8), dtype=np.uint8)
+    words[:, :width] = cells
+    return words.view("<u8")
 
 
-def _read(cells: np.ndarray) -> list[int]:
-    """Each row of bytes as a Python int: numpy reads 64-bit words, Python joins them."""
-    words = np.zeros((len(cells), -(-cells.shape[1] // 8) * 8), dtype=np.uint8)
-    words[:, : cells.shape[1]] = cells
-    words = words.view("<u8")
+def _join(words: np.ndarray) -> list[int]:
+    """Each row of 64-bit words as one Python int."""
     values = words[:, 0].tolist()
     for i in range(1, words.shape[1]):
         values = [v | high << (64 * i) for v, high in zip(values, words[:, i].tolist())]
