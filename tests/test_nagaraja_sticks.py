@@ -251,13 +251,43 @@ def wild_table(rng):
     return table
 
 
+def by_method(method, pool, table):
+    """joint() computed by one of the two counting methods, whatever the pool size."""
+    outcomes, counts, total = sticks._sorted_counts(pool, sticks.validate_faces(table), method)
+    return {outcome: F(count, total) for outcome, count in zip(outcomes, counts)}
+
+
+METHODS = [sticks._by_rows, sticks._by_powers]
+
+
 @pytest.mark.filterwarnings(SCORING_NAGA)
-def test_joint_matches_brute_force_on_any_valid_table():
+@pytest.mark.parametrize("method", METHODS)
+def test_both_methods_match_brute_force_on_any_valid_table(method):
     rng = random.Random(36)
     for _ in range(60):
         table = wild_table(rng)
         for pool in rng.sample(small_pools(4), 6):
-            assert sticks.joint(*pool, faces=table) == sticks.brute_force_joint(pool, faces=table), (table, pool)
+            assert by_method(method, pool, table) == sticks.brute_force_joint(pool, faces=table), (table, pool)
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_row_method_matches_brute_force_for_every_pool_up_to_six(model):
+    # joint() itself takes the direct powers on pools this small (FEW_STICKS)
+    for pool in small_pools():
+        assert by_method(sticks._by_rows, pool, sticks.load_faces(model)) == sticks.brute_force_joint(pool, model), pool
+
+
+@pytest.mark.filterwarnings(SCORING_NAGA)
+def test_both_methods_agree_on_pools_either_side_of_the_switch():
+    rng = random.Random(12)
+    for _ in range(40):
+        table = rng.choice(["A", "B", wild_table(rng)])
+        table = sticks.load_faces(table) if isinstance(table, str) else table
+        size = rng.randint(sticks.FEW_STICKS - 4, sticks.FEW_STICKS + 8)
+        brown = rng.randint(0, size)
+        white = rng.randint(0, size - brown)
+        pool = (brown, white, size - brown - white)
+        assert by_method(sticks._by_rows, pool, table) == by_method(sticks._by_powers, pool, table), (table, pool)
 
 
 EXTREME_POOLS = [(36, 0, 0), (0, 36, 0), (0, 0, 36), (1, 35, 0), (0, 35, 1), (0, 30, 6), (12, 12, 12), (7, 29, 0)]

@@ -159,6 +159,7 @@ class _Colour:
         self.count = count
         self.total = len(faces) ** count
         self.certain = len(set(faces)) == 1
+        self.lowest = min(p for p, _ in faces)
         # faces without and with a Naga: points -> how many faces
         self.plain: dict[int, int] = {}
         self.naga: dict[int, int] = {}
@@ -227,25 +228,56 @@ class _Grid:
         return q + self.base + self.shear * nagas, nagas
 
 
-def _sorted_counts(pool: Pool, faces: FaceTable) -> tuple[list[Face], list[int], int]:
-    """Outcomes sorted by (points, nagas), their counts of equally likely throws, and the total."""
+# Below this many sticks (or with no Naga face to track) the direct powers win: measured
+# on Models A and B, their set-up is cheaper and their big integers are still short.
+FEW_STICKS = 12
+
+
+def _sorted_counts(pool: Pool, faces: FaceTable, method=None) -> tuple[list[Face], list[int], int]:
+    """Outcomes sorted by (points, nagas), their counts of equally likely throws, and the total.
+
+    `method` (_by_rows or _by_powers) forces one method, for the tests that compare them."""
     colours = [_Colour(count, tuple(faces[c])) for c, count in zip(COLOURS, pool) if count]
     total = prod(c.total for c in colours)
     # A coefficient counts outcomes, so it is below `total` unless only one outcome exists.
     bits = total.bit_length() if all(c.certain for c in colours) else (total - 1).bit_length()
     width = -(-max(bits, 1) // 8)  # bytes per coefficient
+    if method is None:
+        few = sum(pool) <= FEW_STICKS or not any(c.naga for c in colours)
+        method = _by_powers if few else _by_rows
+    return (*method(colours, width), total)
+
+
+def _by_rows(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]:
+    """Each colour built row by row on the sheared grid, then the colours multiplied."""
     grid = _Grid(colours)
-    # Start from the colour with the most terms; multiply the others in.
-    colours.sort(key=lambda colour: colour.terms, reverse=True)
+    # Start from the colour with the most terms (measured the cheapest order).
     product = 1
-    for colour in colours:
+    for colour in sorted(colours, key=lambda colour: colour.terms, reverse=True):
         product = _multiply(product, colour.packed_rows(grid, 8 * width), 8 * width)
     words = _words(product, width)
     slots = np.flatnonzero(words.any(axis=1))
     points_, nagas_ = grid.outcomes(slots)
     order = np.lexsort((nagas_, points_))
-    outcomes = list(zip(points_[order].tolist(), nagas_[order].tolist()))
-    return outcomes, _join(words[slots[order]]), total
+    return list(zip(points_[order].tolist(), nagas_[order].tolist())), _join(words[slots[order]])
+
+
+def _by_powers(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]:
+    """The direct method: each stick as one packed polynomial, raised to the number of
+    sticks, and the colours multiplied. With slot = points * stride + nagas the slots
+    come out in order. Cheap to set up, but its big-integer powers grow fast."""
+    field = 8 * width
+    stride = 1 + sum(colour.count for colour in colours if colour.naga)
+    product = 1
+    for colour in colours:
+        stick = sum(count << field * ((p - colour.lowest) * stride + naga)
+                    for naga, side in enumerate((colour.plain, colour.naga)) for p, count in side.items())
+        product *= stick**colour.count
+    words = _words(product, width)
+    slots = np.flatnonzero(words.any(axis=1))
+    points_, nagas_ = np.divmod(slots, stride)
+    lowest = sum(colour.lowest * colour.count for colour in colours)
+    return list(zip((points_ + lowest).tolist(), nagas_.tolist())), _join(words[slots])
 
 
 def _multiply(product: int, rows: list[tuple[int, int]], field: int) -> int:
