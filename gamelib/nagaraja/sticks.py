@@ -11,9 +11,11 @@ The teaching-edition tables (Models A and B) are PLACEHOLDER data (spec 3), kept
 How it stays exact and fast: the throw of a pool is a product of generating
 polynomials, one per stick, in two variables (x for points, y for Nagas). The code
 packs each polynomial into one Python integer (Kronecker substitution: the coefficient
-of x^p y^n sits in its own bit field), so raising a stick to the 12th power or
-multiplying three colours together is a single big-integer operation done in C. The
-counts of equally likely outcomes come back out exactly; nothing is sampled.
+of x^p y^n sits in its own bit field), so polynomial arithmetic is big-integer
+arithmetic done in C, and the counts of equally likely outcomes come back out exactly;
+nothing is sampled. Small pools raise each stick to its power directly (`_by_powers`).
+Big pools avoid big powers: each colour is built row by row, one row per number of
+Nagas, on a grid sheared so the rows are short (`_by_rows`, `_Colour`, `_Grid`).
 """
 
 from __future__ import annotations
@@ -151,8 +153,9 @@ class _Colour:
     Of n sticks, the throws with exactly j Nagas form the row C(n, j) * N^j * F^(n-j),
     where F counts the faces without a Naga by points and N those with one. Every row
     comes from powers of these one-stick polynomials, each power one multiplication by
-    a tiny number, so no big power is ever taken. On the published tables N is a
-    constant (a Naga face scores nothing) and its powers are plain numbers.
+    a short number, so no big power is ever taken. On the published tables N is a
+    constant (a Naga face scores nothing) and its powers are plain numbers; a table
+    with scoring Naga faces only makes N a polynomial.
     """
 
     def __init__(self, count: int, faces: tuple[Face, ...]):
@@ -173,6 +176,7 @@ class _Colour:
         # row j spans lo + j * lo_step to hi + j * hi_step points
         self.lo, self.lo_step = count * plain_lo, naga_lo - plain_lo
         self.hi, self.hi_step = count * plain_hi, naga_hi - plain_hi
+        # coefficients the colour's polynomial can have: the row widths, summed
         self.terms = len(self.rows) * (self.hi - self.lo + 1) + (self.hi_step - self.lo_step) * sum(self.rows)
         # shears where an end of the window switches rows (see _Grid)
         self.kinks = {self.lo_step, self.hi_step} if self.plain and self.naga else set()
@@ -286,7 +290,7 @@ def _multiply(product: int, rows: list[tuple[int, int]], field: int) -> int:
     Row by row, because a row is short: product times a row is big-by-small, a
     single pass, and for the sparse colours (green sticks: one term per row) it is
     a plain number. Measured faster than one big-integer multiplication by the whole
-    polynomial on every table tried, dense or sparse.
+    polynomial on Models A and B and on random dense tables.
     """
     return sum((product * row) << field * slot for slot, row in rows)
 
