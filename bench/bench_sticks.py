@@ -26,6 +26,7 @@ from gamelib.nagaraja import sticks
 
 POOLS = {3: (1, 1, 1), 8: (3, 3, 2), 12: (4, 4, 4), 36: (12, 12, 12)}
 BRUTE_FORCE_LIMIT = 8  # 4**8 = 65,536 combinations; 12 sticks would be 16.8 million
+ALL_POOLS = [(b, w, g) for b in range(37) for w in range(37 - b) for g in range(37 - b - w)]
 
 
 def clear_caches() -> None:
@@ -84,10 +85,7 @@ def main() -> None:
     bench_explorer()
 
 
-ALL_POOLS = [(b, w, g) for b in range(37) for w in range(37 - b) for g in range(37 - b - w)]
-
-
-def worst_pool(model: str, finalists: int = 10) -> tuple[float, tuple[int, int, int]]:
+def worst_pool(model: str, finalists: int = 20) -> tuple[float, tuple[int, int, int]]:
     """One timed run of every pool, then the median of 15 runs for the slowest few."""
     once = sorted(ALL_POOLS, key=lambda pool: cpu_ms(lambda: sticks.joint(*pool, faces=model)), reverse=True)
     return max((median_ms(lambda: sticks.joint(*pool, faces=model)), pool) for pool in once[:finalists])
