@@ -209,7 +209,7 @@ def test_repeated_faces_and_uneven_face_counts():
     assert sticks.joint(1, 1, 1, faces=table) == sticks.brute_force_joint((1, 1, 1), faces=table)
 
 
-# --------------------------------------------------------------------------- oracles for the fast method on any table
+# --------------------------------------------------------------------------- oracles for both counting methods, any table
 
 SCORING_NAGA = "ignore:.*both points and a Naga:UserWarning"
 
@@ -315,7 +315,8 @@ def test_joint_matches_convolution_on_big_pools_and_any_table():
 
 
 def test_a_naga_that_scores_more_than_plain_faces():
-    # Nagas worth more than the blank faces turn the (points, nagas) grid the other way
+    # Nagas worth more than the plain faces shear the (points, nagas) grid the other way;
+    # (10, 12, 14) is past FEW_STICKS, so it takes the row method
     table = {"BROWN": [(0, 0), (1, 0), (4, 1)], "WHITE": [(2, 0), (6, 1), (7, 1)], "GREEN": [(0, 0), (5, 1)]}
     with pytest.warns(UserWarning, match="both points and a Naga"):
         for pool in [(3, 2, 1), (0, 5, 0), (2, 0, 4)]:
@@ -333,6 +334,7 @@ def test_counts_wider_than_128_bits_are_read_whole():
 
 
 def test_a_certain_outcome_with_a_scoring_naga():
+    # every throw is 12 x (3 points, Naga) + 20 x (1 point) + 4 x Naga: (56 points, 16 Nagas)
     table = {"BROWN": [(3, 1)] * 2, "WHITE": [(1, 0)], "GREEN": [(0, 1)] * 3}
     with pytest.warns(UserWarning, match="both points and a Naga"):
         assert sticks.joint(12, 20, 4, faces=table) == {(56, 16): F(1)}
