@@ -4,8 +4,11 @@ For pools of 3, 12 and 36 sticks it prints the median time of `joint` and
 `win_probability` (caches cleared before every run), next to two naive methods run
 in the same process: brute-force enumeration of every face combination (only where
 it finishes in seconds) and plain convolution of Fraction dictionaries (gamelib.Dist).
-It also times the odds explorer: one slider change, from the callback to the new PNG.
-Targets: any pool of up to 36 sticks exact in under 5 ms; a slider redraw under 100 ms.
+Then the worst case: `joint` is timed once on every pool of at most 36 sticks under
+Models A and B, and the slowest pools are timed again (median of 15 runs) to name the
+worst one. It also times the odds explorer: one slider change, from the callback to
+the new PNG. Targets: any pool of up to 36 sticks exact in under 5 ms; a slider
+redraw under 100 ms.
 
 Times are CPU time of this process (time.process_time), so other work on a shared
 machine does not inflate them; the explorer line also gives wall-clock time.
@@ -23,11 +26,19 @@ from gamelib.nagaraja import sticks
 
 POOLS = {3: (1, 1, 1), 8: (3, 3, 2), 12: (4, 4, 4), 36: (12, 12, 12)}
 BRUTE_FORCE_LIMIT = 8  # 4**8 = 65,536 combinations; 12 sticks would be 16.8 million
+ALL_POOLS = [(b, w, g) for b in range(37) for w in range(37 - b) for g in range(37 - b - w)]
 
 
 def clear_caches() -> None:
     sticks._joint_cached.cache_clear()
     sticks._points_counts.cache_clear()
+
+
+def cpu_ms(function) -> float:
+    clear_caches()
+    start = time.process_time()
+    function()
+    return (time.process_time() - start) * 1000
 
 
 def median_ms(function, repeats: int = 15) -> float:
@@ -40,8 +51,8 @@ def median_ms(function, repeats: int = 15) -> float:
     return statistics.median(times)
 
 
-def naive_convolution(pool) -> Dist:
-    faces = sticks.load_faces("A")
+def naive_convolution(pool, model: str = "A") -> Dist:
+    faces = sticks.load_faces(model)
     total = Dist.constant((0, 0))
     for colour, count in zip(sticks.COLOURS, pool):
         one = Dist.uniform(faces[colour])
@@ -65,9 +76,19 @@ def main() -> None:
         else:
             brute = f"{'(skipped)':>10} {'':>9}"
         print(f"{size:6d} {joint_ms:10.3f} {win_ms:12.3f} {brute} {naive_ms:14.2f} {naive_ms / joint_ms:9.0f}")
-    worst = max(median_ms(lambda p=p: sticks.joint(*p)) for p in [(36, 0, 0), (0, 36, 0), (0, 0, 36), (12, 12, 12)])
-    print(f"worst 36-stick pool (one colour or mixed): joint {worst:.3f} ms (target < 5 ms)")
+    for model in ("A", "B"):
+        worst_ms, worst = worst_pool(model)
+        naive_ms = median_ms(lambda: naive_convolution(worst, model), repeats=3)
+        assert Dist(sticks.joint(*worst, faces=model)) == naive_convolution(worst, model)
+        print(f"worst of all {len(ALL_POOLS)} pools of up to 36 sticks, Model {model}: joint {worst_ms:.3f} ms "
+              f"for {worst} (target < 5 ms); naive conv {naive_ms:.2f} ms, {naive_ms / worst_ms:.0f}x slower")
     bench_explorer()
+
+
+def worst_pool(model: str, finalists: int = 20) -> tuple[float, tuple[int, int, int]]:
+    """One timed run of every pool, then the median of 15 runs for the slowest few."""
+    once = sorted(ALL_POOLS, key=lambda pool: cpu_ms(lambda: sticks.joint(*pool, faces=model)), reverse=True)
+    return max((median_ms(lambda: sticks.joint(*pool, faces=model)), pool) for pool in once[:finalists])
 
 
 def bench_explorer() -> None:

@@ -3,6 +3,7 @@
 import itertools
 import random
 import warnings
+from collections import Counter
 from fractions import Fraction as F
 
 import pytest
@@ -206,6 +207,147 @@ def test_repeated_faces_and_uneven_face_counts():
     table = {"brown": [(5, 0)], "white": [(1, 0), (1, 0), (2, 0)], "green": [(0, 1), (3, 0)]}
     assert sticks.points(0, 1, 0, faces=table).to_dict() == {1: F(2, 3), 2: F(1, 3)}
     assert sticks.joint(1, 1, 1, faces=table) == sticks.brute_force_joint((1, 1, 1), faces=table)
+
+
+# --------------------------------------------------------------------------- oracles for both counting methods, any table
+
+SCORING_NAGA = "ignore:.*both points and a Naga:UserWarning"
+
+
+def convolution_counts(pool, table):
+    """Independent oracle for big pools: add one stick at a time to a dictionary of integer counts."""
+    counts = Counter({(0, 0): 1})
+    for colour, count in zip(sticks.COLOURS, pool):
+        faces = Counter(tuple(face) for face in table[colour])
+        for _ in range(count):
+            counts = sum_counts(counts, faces)
+    return counts
+
+
+def sum_counts(counts, faces):
+    result = Counter()
+    for (points, nagas), n in counts.items():
+        for (face_points, naga), m in faces.items():
+            result[points + face_points, nagas + naga] += n * m
+    return result
+
+
+def convolution_joint(pool, table):
+    total = 1
+    for colour, count in zip(sticks.COLOURS, pool):
+        total *= len(table[colour]) ** count
+    return {outcome: F(n, total) for outcome, n in convolution_counts(pool, table).items()}
+
+
+def wild_table(rng):
+    """Any valid table: 1 to 7 faces, repeats, Nagas with points (more or fewer than plain faces), all-Naga sticks."""
+    table = {}
+    for colour in sticks.COLOURS:
+        kind = rng.choice(["mixed", "mixed", "one face", "all naga", "no naga", "repeated"])
+        size = 1 if kind == "one face" else rng.randint(2, 7)
+        naga_share = {"all naga": 1.0, "no naga": 0.0}.get(kind, 0.4)
+        faces = [(rng.choice([0, 0, 1, 2, 3, 5, 9]), int(rng.random() < naga_share)) for _ in range(size)]
+        table[colour] = [faces[0]] * size if kind == "repeated" else faces
+    return table
+
+
+def by_method(method, pool, table):
+    """joint() computed by one of the two counting methods, whatever the pool size."""
+    outcomes, counts, total = sticks._sorted_counts(pool, sticks.validate_faces(table), method)
+    return {outcome: F(count, total) for outcome, count in zip(outcomes, counts)}
+
+
+METHODS = [sticks._by_rows, sticks._by_powers]
+
+
+@pytest.mark.filterwarnings(SCORING_NAGA)
+@pytest.mark.parametrize("method", METHODS)
+def test_both_methods_match_brute_force_on_any_valid_table(method):
+    rng = random.Random(36)
+    for _ in range(60):
+        table = wild_table(rng)
+        for pool in rng.sample(small_pools(4), 6):
+            assert by_method(method, pool, table) == sticks.brute_force_joint(pool, faces=table), (table, pool)
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_row_method_matches_brute_force_for_every_pool_up_to_six(model):
+    # joint() itself takes the direct powers on pools this small (FEW_STICKS)
+    for pool in small_pools():
+        assert by_method(sticks._by_rows, pool, sticks.load_faces(model)) == sticks.brute_force_joint(pool, model), pool
+
+
+@pytest.mark.filterwarnings(SCORING_NAGA)
+def test_both_methods_agree_on_pools_either_side_of_the_switch():
+    rng = random.Random(12)
+    for _ in range(40):
+        table = rng.choice(["A", "B", wild_table(rng)])
+        table = sticks.load_faces(table) if isinstance(table, str) else table
+        size = rng.randint(sticks.FEW_STICKS - 4, sticks.FEW_STICKS + 8)
+        brown = rng.randint(0, size)
+        white = rng.randint(0, size - brown)
+        pool = (brown, white, size - brown - white)
+        assert by_method(sticks._by_rows, pool, table) == by_method(sticks._by_powers, pool, table), (table, pool)
+
+
+EXTREME_POOLS = [(36, 0, 0), (0, 36, 0), (0, 0, 36), (1, 35, 0), (0, 35, 1), (0, 30, 6), (12, 12, 12), (7, 29, 0)]
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_joint_matches_convolution_on_the_extreme_36_stick_pools(model):
+    table = sticks.load_faces(model)
+    for pool in EXTREME_POOLS:
+        assert sticks.joint(*pool, faces=model) == convolution_joint(pool, table), pool
+
+
+@pytest.mark.filterwarnings(SCORING_NAGA)
+def test_joint_matches_convolution_on_big_pools_and_any_table():
+    rng = random.Random(2036)
+    for _ in range(12):
+        table = wild_table(rng)
+        size = rng.randint(20, 36)
+        brown = rng.randint(0, size)
+        white = rng.randint(0, size - brown)
+        pool = (brown, white, size - brown - white)
+        result = sticks.joint(*pool, faces=table)
+        assert result == convolution_joint(pool, table), (table, pool)
+        assert sum(result.values()) == 1
+
+
+def test_a_naga_that_scores_more_than_plain_faces():
+    # Nagas worth more than the plain faces shear the (points, nagas) grid the other way;
+    # (10, 12, 14) is past FEW_STICKS, so it takes the row method
+    table = {"BROWN": [(0, 0), (1, 0), (4, 1)], "WHITE": [(2, 0), (6, 1), (7, 1)], "GREEN": [(0, 0), (5, 1)]}
+    with pytest.warns(UserWarning, match="both points and a Naga"):
+        for pool in [(3, 2, 1), (0, 5, 0), (2, 0, 4)]:
+            assert sticks.joint(*pool, faces=table) == sticks.brute_force_joint(pool, faces=table), pool
+        assert sticks.joint(10, 12, 14, faces=table) == convolution_joint((10, 12, 14), table)
+
+
+def test_counts_wider_than_128_bits_are_read_whole():
+    # 16 faces per stick and 36 sticks: 2**144 equally likely throws, counts take three 64-bit words
+    table = {"BROWN": [(1, 0)] * 9 + [(2, 0)] * 7, "WHITE": [(0, 1)] * 5 + [(1, 0)] * 11,
+             "GREEN": [(0, 1)] * 3 + [(3, 0)] * 13}
+    counts, total = sticks.joint_counts((12, 12, 12), sticks.validate_faces(table))
+    assert total == 2**144 and max(counts.values()) >= 2**128
+    assert counts == convolution_counts((12, 12, 12), table)
+
+
+def test_a_certain_outcome_with_a_scoring_naga():
+    # every throw is 12 x (3 points, Naga) + 20 x (1 point) + 4 x Naga: (56 points, 16 Nagas)
+    table = {"BROWN": [(3, 1)] * 2, "WHITE": [(1, 0)], "GREEN": [(0, 1)] * 3}
+    with pytest.warns(UserWarning, match="both points and a Naga"):
+        assert sticks.joint(12, 20, 4, faces=table) == {(56, 16): F(1)}
+
+
+def test_row_by_row_multiplication_equals_the_big_integer_product():
+    rng = random.Random(9)
+    for field in (8, 72, 136):
+        for _ in range(20):
+            product = rng.getrandbits(field * rng.randint(1, 300))
+            rows = [(slot, rng.getrandbits(field * rng.randint(1, 5) - 1)) for slot in rng.sample(range(400), rng.randint(1, 30))]
+            whole = sum(row << field * slot for slot, row in rows)
+            assert sticks._multiply(product, rows, field) == product * whole
 
 
 # --------------------------------------------------------------------------- bad input

@@ -11,9 +11,11 @@ The teaching-edition tables (Models A and B) are PLACEHOLDER data (spec 3), kept
 How it stays exact and fast: the throw of a pool is a product of generating
 polynomials, one per stick, in two variables (x for points, y for Nagas). The code
 packs each polynomial into one Python integer (Kronecker substitution: the coefficient
-of x^p y^n sits in its own bit field), so raising a stick to the 12th power or
-multiplying three colours together is a single big-integer operation done in C. The
-counts of equally likely outcomes come back out exactly; nothing is sampled.
+of x^p y^n sits in its own bit field), so polynomial arithmetic is big-integer
+arithmetic done in C, and the counts of equally likely outcomes come back out exactly;
+nothing is sampled. Small pools raise each stick to its power directly (`_by_powers`).
+Big pools avoid big powers: each colour is built row by row, one row per number of
+Nagas, on a grid sheared so the rows are short (`_by_rows`, `_Colour`, `_Grid`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import warnings
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
+from math import comb, prod
 from typing import Iterable, Mapping
 
 import numpy as np
@@ -140,42 +143,179 @@ def _pool(brown, white, green) -> Pool:
 
 def joint_counts(pool: Pool, faces: FaceTable) -> tuple[dict[Face, int], int]:
     """Counts of equally likely outcomes for each (points, nagas), and their total."""
-    total = 1
-    for colour, count in zip(COLOURS, pool):
-        total *= len(faces[colour]) ** count
-    # Shift each colour's points down by its lowest face, so the packed numbers stay
-    # short (brown's 2-4 becomes 0-2); the shift is added back when decoding.
-    lowest = {c: min(p for p, _ in faces[c]) for c in COLOURS}
-    base_points = sum(lowest[c] * count for c, count in zip(COLOURS, pool))
-    stride = 1 + sum(count for c, count in zip(COLOURS, pool) if any(n for _, n in faces[c]))
+    outcomes, counts, total = _sorted_counts(pool, faces)
+    return dict(zip(outcomes, counts)), total
+
+
+class _Colour:
+    """The sticks of one colour in a pool, as a generating polynomial in (points, Nagas).
+
+    Of n sticks, the throws with exactly j Nagas form the row C(n, j) * N^j * F^(n-j),
+    where F counts the faces without a Naga by points and N those with one. Every row
+    comes from powers of these one-stick polynomials, each power one multiplication by
+    a short number, so no big power is ever taken. On the published tables N is a
+    constant (a Naga face scores nothing) and its powers are plain numbers; a table
+    with scoring Naga faces only makes N a polynomial.
+    """
+
+    def __init__(self, count: int, faces: tuple[Face, ...]):
+        self.count = count
+        self.total = len(faces) ** count
+        self.certain = len(set(faces)) == 1
+        self.lowest = min(p for p, _ in faces)
+        # faces without and with a Naga: points -> how many faces
+        self.plain: dict[int, int] = {}
+        self.naga: dict[int, int] = {}
+        for points_, naga in faces:
+            side = self.naga if naga else self.plain
+            side[points_] = side.get(points_, 0) + 1
+        # no Naga face: only the row j = 0 exists; only Naga faces: only j = n
+        self.rows = range(0 if self.plain else count, (count if self.naga else 0) + 1)
+        plain_lo, plain_hi = (min(self.plain), max(self.plain)) if self.plain else (0, 0)
+        naga_lo, naga_hi = (min(self.naga), max(self.naga)) if self.naga else (0, 0)
+        # row j spans lo + j * lo_step to hi + j * hi_step points
+        self.lo, self.lo_step = count * plain_lo, naga_lo - plain_lo
+        self.hi, self.hi_step = count * plain_hi, naga_hi - plain_hi
+        # coefficients the colour's polynomial can have: the row widths, summed
+        self.terms = len(self.rows) * (self.hi - self.lo + 1) + (self.hi_step - self.lo_step) * sum(self.rows)
+        # shears where an end of the window switches rows (see _Grid)
+        self.kinks = {self.lo_step, self.hi_step} if self.plain and self.naga else set()
+
+    def window(self, shear: int) -> tuple[int, int]:
+        """The points the rows cover once row j is moved shear * j to the left (spans are linear in j)."""
+        first, last = self.rows[0], self.rows[-1]
+        lo_step, hi_step = self.lo_step - shear, self.hi_step - shear
+        return self.lo + min(lo_step * first, lo_step * last), self.hi + max(hi_step * first, hi_step * last)
+
+    def packed_rows(self, grid: _Grid, field: int) -> list[tuple[int, int]]:
+        """Each row as (its first slot, counted from the colour's lowest slot; its packed polynomial)."""
+        plain, naga = _pack(self.plain, field), _pack(self.naga, field)
+        naga_powers = [1]
+        for _ in range(self.rows[-1]):
+            naga_powers.append(naga_powers[-1] * naga)
+        start = self.window(grid.shear)[0]
+        rows, plain_power = [], plain ** (self.count - self.rows[-1])
+        for j in reversed(self.rows):
+            slot = self.lo + (self.lo_step - grid.shear) * j - start + j * grid.stride
+            rows.append((slot, comb(self.count, j) * naga_powers[j] * plain_power))
+            if j > self.rows[0]:
+                plain_power *= plain
+        return rows
+
+
+def _pack(points: dict[int, int], field: int) -> int:
+    """One stick's faces as a packed polynomial, its lowest points at slot 0."""
+    lowest = min(points, default=0)
+    return sum(count << field * (p - lowest) for p, count in points.items())
+
+
+class _Grid:
+    """Where the count of (points, nagas) sits in the packed integer.
+
+    A Naga face usually replaces a scoring one, so the row of throws with k Nagas lies
+    further left the larger k is. Moving row k right by -shear * k points lines the
+    rows up; they then need a shorter stride, and the integers multiplied get shorter
+    (by about a third for white sticks): slot = (points - shear * k - base) + k * stride.
+    """
+
+    def __init__(self, colours: list[_Colour]):
+        # The total window width is convex and piecewise linear in the shear: try its kinks.
+        kinks = sorted(set().union({0}, *(c.kinks for c in colours)))
+        self.shear = min(kinks, key=lambda s: sum(hi - lo for lo, hi in (c.window(s) for c in colours)))
+        windows = [c.window(self.shear) for c in colours]
+        self.base = sum(lo for lo, _ in windows)
+        self.stride = 1 + sum(hi - lo for lo, hi in windows)
+
+    def outcomes(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(points, nagas) of each slot."""
+        nagas, q = np.divmod(slots, self.stride)
+        return q + self.base + self.shear * nagas, nagas
+
+
+# Below this many sticks (or with no Naga face to track) the direct powers win: measured
+# on Models A and B, their set-up is cheaper and their big integers are still short.
+FEW_STICKS = 12
+
+
+def _sorted_counts(pool: Pool, faces: FaceTable, method=None) -> tuple[list[Face], list[int], int]:
+    """Outcomes sorted by (points, nagas), their counts of equally likely throws, and the total.
+
+    `method` (_by_rows or _by_powers) forces one method, for the tests that compare them."""
+    colours = [_Colour(count, tuple(faces[c])) for c, count in zip(COLOURS, pool) if count]
+    total = prod(c.total for c in colours)
     # A coefficient counts outcomes, so it is below `total` unless only one outcome exists.
-    certain = all(len(set(faces[c])) == 1 for c, count in zip(COLOURS, pool) if count)
-    bits = total.bit_length() if certain else (total - 1).bit_length()
-    field = -(-max(bits, 1) // 8) * 8  # bits per coefficient, whole bytes
+    bits = total.bit_length() if all(c.certain for c in colours) else (total - 1).bit_length()
+    width = -(-max(bits, 1) // 8)  # bytes per coefficient
+    if method is None:
+        few = sum(pool) <= FEW_STICKS or not any(c.naga for c in colours)
+        method = _by_powers if few else _by_rows
+    return (*method(colours, width), total)
+
+
+def _by_rows(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]:
+    """Each colour built row by row on the sheared grid, then the colours multiplied."""
+    grid = _Grid(colours)
+    # Start from the colour with the most terms (measured the cheapest order).
     product = 1
-    for colour, count in zip(COLOURS, pool):
-        if count:
-            stick = sum(1 << (field * ((p - lowest[colour]) * stride + n)) for p, n in faces[colour])
-            product *= stick**count
-    return _unpack(product, field // 8, stride, base_points), total
+    for colour in sorted(colours, key=lambda colour: colour.terms, reverse=True):
+        product = _multiply(product, colour.packed_rows(grid, 8 * width), 8 * width)
+    words = _words(product, width)
+    slots = np.flatnonzero(words.any(axis=1))
+    points_, nagas_ = grid.outcomes(slots)
+    order = np.lexsort((nagas_, points_))
+    return list(zip(points_[order].tolist(), nagas_[order].tolist())), _join(words[slots[order]])
 
 
-def _unpack(packed: int, width: int, stride: int, base_points: int) -> dict[Face, int]:
-    """Read the coefficients back out of the packed integer (width bytes each)."""
+def _by_powers(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]:
+    """The direct method: each stick as one packed polynomial, raised to the number of
+    sticks, and the colours multiplied. With slot = points * stride + nagas the slots
+    come out in order. Cheap to set up, but its big-integer powers grow fast."""
+    field = 8 * width
+    stride = 1 + sum(colour.count for colour in colours if colour.naga)
+    product = 1
+    for colour in colours:
+        stick = sum(count << field * ((p - colour.lowest) * stride + naga)
+                    for naga, side in enumerate((colour.plain, colour.naga)) for p, count in side.items())
+        product *= stick**colour.count
+    words = _words(product, width)
+    slots = np.flatnonzero(words.any(axis=1))
+    points_, nagas_ = np.divmod(slots, stride)
+    lowest = sum(colour.lowest * colour.count for colour in colours)
+    return list(zip((points_ + lowest).tolist(), nagas_.tolist())), _join(words[slots])
+
+
+def _multiply(product: int, rows: list[tuple[int, int]], field: int) -> int:
+    """product times a polynomial given as its packed rows (first slot, row).
+
+    Row by row, because a row is short: product times a row is big-by-small, a
+    single pass, and for the sparse colours (green sticks: one term per row) it is
+    a plain number. Measured faster than one big-integer multiplication by the whole
+    polynomial on Models A and B and on random dense tables.
+    """
+    return sum((product * row) << field * slot for slot, row in rows)
+
+
+def _words(packed: int, width: int) -> np.ndarray:
+    """The packed coefficients, `width` bytes each, as rows of little-endian 64-bit words."""
     raw = packed.to_bytes(-(-packed.bit_length() // 8) + width, "little")
-    slots = len(raw) // width
-    nonzero = np.frombuffer(raw, dtype=np.uint8, count=slots * width).reshape(slots, width).any(axis=1)
-    counts: dict[Face, int] = {}
-    for slot in np.flatnonzero(nonzero).tolist():
-        points_shifted, naga_count = divmod(slot, stride)
-        counts[(points_shifted + base_points, naga_count)] = int.from_bytes(raw[slot * width : (slot + 1) * width], "little")
-    return counts
+    cells = np.frombuffer(raw, dtype=np.uint8, count=len(raw) // width * width).reshape(-1, width)
+    words = np.zeros((len(cells), -(-width // 8) * 8), dtype=np.uint8)
+    words[:, :width] = cells
+    return words.view("<u8")
+
+
+def _join(words: np.ndarray) -> list[int]:
+    """Each row of 64-bit words as one Python int."""
+    values = words[:, 0].tolist()
+    for i in range(1, words.shape[1]):
+        values = [v | high << (64 * i) for v, high in zip(values, words[:, i].tolist())]
+    return values
 
 
 @lru_cache(maxsize=4096)
 def _joint_cached(pool: Pool, faces_key: tuple) -> tuple[tuple[Face, Fraction], ...]:
-    counts, total = joint_counts(pool, dict(zip(COLOURS, faces_key)))
-    return tuple((outcome, Fraction(count, total)) for outcome, count in sorted(counts.items()))
+    outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
+    return tuple(zip(outcomes, [Fraction(count, total) for count in counts]))
 
 
 def _faces_key(faces) -> tuple:
