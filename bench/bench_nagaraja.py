@@ -13,7 +13,7 @@ import statistics
 import sys
 import time
 
-from gamelib.nagaraja import analysis
+from gamelib.nagaraja import analysis, sticks
 from gamelib.nagaraja.bots import heuristic_policy, play_game, random_policy, tournament
 from gamelib.nagaraja.temple import Temple, brute_force_connectivity
 
@@ -92,6 +92,7 @@ def bench_commitment() -> None:
     def cold():
         analysis._pools_cached.cache_clear()
         analysis._points_counts.cache_clear()
+        sticks._points_counts.cache_clear()
         analysis.commitment_table(hand, 2, True)
 
     fast_cold = median_time(cold, 7)

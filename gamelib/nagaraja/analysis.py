@@ -79,13 +79,9 @@ def _faces_key(edition: Edition) -> tuple:
 
 
 @lru_cache(maxsize=4096)
-def _points_counts(pool: tuple, faces_key: tuple) -> tuple[tuple, int]:
-    """Counts of equally likely throws by points, as sorted ((points, count), ...) and their total."""
-    counts, total = sticks.joint_counts(pool, dict(zip(sticks.COLOURS, faces_key)))
-    by_points: Counter = Counter()
-    for (points, _), n in counts.items():
-        by_points[points] += n
-    return tuple(sorted(by_points.items())), total
+def _points_counts(pool: tuple, faces_key: tuple) -> tuple[dict, int]:
+    """sticks.points_counts, remembered per pool: the bots ask for the same pools again and again."""
+    return sticks.points_counts(pool, dict(zip(sticks.COLOURS, faces_key)))
 
 
 def _mixture_counts(count: int, unseen, edition: Edition) -> tuple[dict, int]:
@@ -97,23 +93,9 @@ def _mixture_counts(count: int, unseen, edition: Edition) -> tuple[dict, int]:
     mixture: Counter = Counter()
     for weight, (counts, total) in parts:
         scale = weight * (common // total)
-        for points, n in counts:
+        for points, n in counts.items():
             mixture[points] += scale * n
     return dict(mixture), common * sum(pools.values())
-
-
-def _compare_counts(mine: tuple, mine_total: int, theirs: dict, theirs_total: int) -> tuple[Fraction, Fraction]:
-    """(P(mine > theirs), P(tie)) from integer weights."""
-    their_items = sorted(theirs.items())
-    greater = tie = below = j = 0
-    for points, n in mine:
-        while j < len(their_items) and their_items[j][0] < points:
-            below += their_items[j][1]
-            j += 1
-        greater += n * below
-        tie += n * theirs.get(points, 0)
-    denominator = mine_total * theirs_total
-    return Fraction(greater, denominator), Fraction(tie, denominator)
 
 
 def opponent_points(count: int, unseen, edition: Edition | None = None) -> Dist:
@@ -138,7 +120,7 @@ def commitment_table(hand, opponent_count: int, mine_is_guide: bool, edition: Ed
     rows = []
     for ids in commitments(hand_cards):
         pool = pool_of(edition.cards[c] for c in ids)
-        greater, tie = _compare_counts(*_points_counts(pool, key), theirs, theirs_total)
+        greater, tie, _ = sticks.compare_counts(*_points_counts(pool, key), theirs, theirs_total)
         rows.append(CommitmentOdds(ids, pool, greater + tie if mine_is_guide else greater, tie))
     return sorted(rows, key=lambda row: (-row.p_win, len(row.cards), row.cards))
 

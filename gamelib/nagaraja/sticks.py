@@ -356,19 +356,27 @@ def _marginal(table: Mapping[Face, Fraction], index: int) -> Dist:
 
 def compare(mine, theirs, faces=None) -> tuple[Fraction, Fraction, Fraction]:
     """``(P(mine > theirs), P(tie), P(mine < theirs))`` in points, for two independent pools."""
-    key = _faces_key(faces)
-    mine_counts, mine_total = _points_counts(as_pool(mine), key)
-    their_counts, their_total = _points_counts(as_pool(theirs), key)
-    greater = tie = below = 0  # below: their outcomes with fewer points than the current p
-    their_items = sorted(their_counts.items())
+    return compare_counts(*points_counts(mine, faces), *points_counts(theirs, faces))
+
+
+def points_counts(pool, faces=None) -> tuple[dict[int, int], int]:
+    """How many of the equally likely throws give each total of points, and how many throws there are."""
+    counts, total = _points_counts(as_pool(pool), _faces_key(faces))
+    return dict(counts), total  # a copy: the cached one must not be changed
+
+
+def compare_counts(mine: Mapping[int, int], mine_total: int, theirs: Mapping[int, int], theirs_total: int):
+    """``(P(A > B), P(tie), P(A < B))`` from integer weights of two independent point totals."""
+    greater = tie = below = 0  # below: their weight with fewer points than the current p
+    their_items = sorted(theirs.items())
     j = 0
-    for p, count in sorted(mine_counts.items()):
+    for p, count in sorted(mine.items()):
         while j < len(their_items) and their_items[j][0] < p:
             below += their_items[j][1]
             j += 1
         greater += count * below
-        tie += count * their_counts.get(p, 0)
-    total = mine_total * their_total
+        tie += count * theirs.get(p, 0)
+    total = mine_total * theirs_total
     return Fraction(greater, total), Fraction(tie, total), Fraction(total - greater - tie, total)
 
 
