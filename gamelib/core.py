@@ -26,6 +26,7 @@ import json
 import random
 from fractions import Fraction
 from math import lcm
+from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, Sequence, runtime_checkable
 
 CHANCE = -1
@@ -297,3 +298,16 @@ def require_fields(data: dict, fields: Iterable[str], what: str = "saved game") 
     missing = [field for field in fields if field not in data]
     if missing:
         raise CorruptSave(f"this {what} is missing {', '.join(missing)}")
+
+
+def read_json_file(path: str | Path, what: str, error: type[ValueError] = CorruptSave) -> Any:
+    """Parse a JSON data file; a missing file or bad JSON raises ``error`` naming ``what`` and the path."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as problem:
+        raise error(f"cannot read {what} {path}: {problem.strerror or problem}") from None
+    try:
+        return json.loads(text)
+    except ValueError as problem:
+        raise error(f"{what} {path} is not valid JSON ({problem})") from None

@@ -139,3 +139,17 @@ def test_play_gives_up_on_endless_games():
             return self
     with pytest.raises(RuntimeError, match="did not end"):
         play(Forever(), always(None), max_actions=10)
+
+
+def test_read_json_file_names_the_problem(tmp_path):
+    from gamelib.core import read_json_file
+
+    good = tmp_path / "good.json"
+    good.write_text('{"a": [1, 2]}')
+    assert read_json_file(good, "the test file") == {"a": [1, 2]}
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops")
+    with pytest.raises(CorruptSave, match=r"the test file .*bad.json is not valid JSON"):
+        read_json_file(bad, "the test file")
+    with pytest.raises(ValueError, match="cannot read the test file"):
+        read_json_file(tmp_path / "missing.json", "the test file", ValueError)

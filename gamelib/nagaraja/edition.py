@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
+from gamelib.core import read_json_file
 from gamelib.nagaraja import sticks
 from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS, STICK_LETTERS, SYMBOLS, Amulet, Card, Relic
 
@@ -79,14 +80,7 @@ def _read(name: str, given) -> tuple[dict, str]:
     if isinstance(given, Mapping):
         return dict(given), f"the {name} mapping"
     path = Path(given)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise EditionError(f"cannot read {name} file {path}: {error.strerror or error}") from None
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise EditionError(f"{path} is not valid JSON ({error})") from None
+    data = read_json_file(path, f"{name} file", EditionError)
     if not isinstance(data, dict):
         raise EditionError(f"{path} should hold a JSON object, not {type(data).__name__}")
     return data, str(path)

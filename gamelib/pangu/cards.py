@@ -7,11 +7,12 @@ with clear errors and nothing assumes the teaching deck's twin structure.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from gamelib.core import read_json_file
 
 EDGES = ("TOP", "RIGHT", "BOTTOM", "LEFT")
 """Edge names, in the index order used everywhere (0..3); ``opposite(e) = (e + 2) % 4``."""
@@ -149,15 +150,7 @@ def load_deck(source: str | Path | dict | list | None = None) -> Deck:
     if source is None:
         source = TEACHING_DECK_PATH
     if isinstance(source, (str, Path)):
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise DeckError(f"cannot read the deck file {path}: {error.strerror or error}") from None
-        try:
-            source = json.loads(text)
-        except ValueError as error:
-            raise DeckError(f"the deck file {path} is not valid JSON ({error})") from None
+        source = read_json_file(source, "the deck file", DeckError)
     if isinstance(source, Deck):
         return source
     if isinstance(source, dict):
