@@ -153,3 +153,21 @@ def test_read_json_file_names_the_problem(tmp_path):
         read_json_file(bad, "the test file")
     with pytest.raises(ValueError, match="cannot read the test file"):
         read_json_file(tmp_path / "missing.json", "the test file", ValueError)
+
+
+@pytest.mark.parametrize("game", ["toy", "pangu", "chakra", "nagaraja"])
+def test_every_game_keeps_the_engine_contract(game):
+    """design.md's contract, checked structurally and by one step of play for each game."""
+    import importlib
+
+    from gamelib.core import GameState
+
+    module = new_game.__module__ if game == "toy" else f"gamelib.{game}"
+    state = importlib.import_module(module).new_game(seed=3)
+    assert isinstance(state, GameState)
+    assert not state.is_terminal and state.current_player >= 0
+    action = state.legal_actions()[0]
+    after = state.apply(action)
+    assert after is not state and type(after).from_json(after.to_json()) == after
+    with pytest.raises(IllegalMove):
+        state.apply("not an action")
