@@ -6,6 +6,8 @@ state back, so the assertions on the DOM below can only pass if the round trip w
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from browser_support import open_notebook, screenshot, wait_for_kernel_idle
@@ -94,3 +96,120 @@ def test_temple_lesson_sandbox_reveals_left_2_when_clicked_as_in_spec_9_5_case_5
     expect(board.locator(".nj-cell[data-cell='2,0'] .nj-amulet-token")).to_have_count(1)
     expect(board.locator(".nj-room")).to_have_attribute("data-tile", "R14")
     screenshot(board, "nagaraja_temple_sandbox")
+
+
+# ----------------------------------------------------------------------------- a round by clicking
+
+DUEL_SEED = 2026  # the notebook's live game: `NagarajaBoard(seed=2026)`, you (P0) are the guide
+
+
+def play_as_the_board_does(state, action, bot_rng):
+    """The human's action, then the bot's replies until the human is to act (NagarajaBoard.play_bots)."""
+    from gamelib.nagaraja.bots import heuristic_policy
+
+    state = state.apply(action)
+    while not state.is_terminal and state.to_act == 1:
+        state = state.apply(heuristic_policy(state, bot_rng))
+    return state
+
+
+def expect_board_shows(board, state):
+    """Every part of P0's view the page draws from the engine: events, phase, hands, sticks, totals."""
+    from playwright.sync_api import expect
+
+    from gamelib.nagaraja.board import EVENTS_SHOWN
+
+    obs = state.observation(0)
+    # the event log first: it changes with every move, so the checks below see the final state
+    expect(board.locator(".nj-event-list li")).to_have_text(obs["events"][-EVENTS_SHOWN:])
+    expect(board).to_have_attribute("data-phase", obs["phase"])
+    expect(board).to_have_attribute("data-to-act", str(obs["to_act"]))
+    expect(board.locator(".gl-message")).not_to_have_attribute("data-kind", "error")
+    expect(board.locator(".nj-room")).to_have_attribute("data-tile", obs["current_room"]["tile"])
+    me, them = obs["players"]
+    expect(board.locator(".nj-player-me .nj-hand .nj-card-id")).to_have_text([c["id"] for c in me["hand"]])
+    expect(board.locator(".nj-player-them .nj-hand")).to_have_attribute("data-count", str(them["hand_size"]))
+    expect(board.locator(".nj-player-me .nj-score")).to_have_attribute("data-score", str(me["score"]))
+    for seat, player in enumerate(obs["players"]):
+        throw = board.locator(f".nj-throw[data-seat='{seat}']")
+        expect(throw.locator(".nj-stick-id")).to_have_text([s["id"] for s in player["sticks"]])
+        for stick in player["sticks"]:
+            drawn = throw.locator(f".nj-stick[data-stick='{stick['id']}']")
+            expect(drawn).to_have_attribute("data-face", "naga" if stick["naga"] else str(stick["points"]))
+            gone = expect(drawn).to_have_class if stick.get("discarded") else expect(drawn).not_to_have_class
+            gone(re.compile(r"\bnj-stick-gone\b"))
+        shown_total = str(player["total"]) if player["sticks"] or player["modifier"] else ""
+        expect(throw.locator(".nj-total")).to_have_attribute("data-total", shown_total)
+        in_play = [c["id"] for c in player.get("committed") or []] + [c["id"] for c in player["activated"]]
+        if player["sticks"]:  # before the throw the cards lie face down, counted only
+            played = throw.locator(".nj-played-card")
+            expect(played).to_have_count(len(in_play))
+            for index, card in enumerate(in_play):
+                expect(played.nth(index)).to_have_attribute("data-card", card)
+
+
+def pick_parameters(board, label, count):
+    """Choose the effect's parameters as a player does: a button when few, the list and 'do it' when many."""
+    if count <= 8:
+        board.locator(".nj-options .nj-option", has_text=label).click()
+    else:
+        board.locator(".nj-option-select").select_option(label=label)
+        board.locator(".nj-options .nj-option").click()
+
+def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_states(page, lab):
+    """Commit two cards of one symbol, use the Naga thrown on a card with parameters, pass.
+
+    After each click the page must show the state the engine reaches from the same seed
+    and actions, with the notebook's bot (heuristic_policy, seeded like the board) replying.
+    """
+    import random
+
+    from playwright.sync_api import expect
+
+    from gamelib.nagaraja import rules
+
+    state, bot_rng = rules.new_game(seed=DUEL_SEED), random.Random(DUEL_SEED)
+    assert state.phase == "CALL_OF_FATE" and state.to_act == 0 and state.guide == 0
+    open_notebook(page, lab, NOTEBOOK)
+    wait_for_kernel_idle(page)
+    board = page.locator(".nj-board").first  # the live game is the notebook's first board
+    board.scroll_into_view_if_needed()
+    expect_board_shows(board, state)
+
+    # Call of Fate: select two rooms cards (spec 5.3: cards of one symbol), then commit them
+    chosen = ("ROM-03", "ROM-04")
+    for count, card in enumerate(chosen, start=1):
+        board.locator(f".nj-player-me .nj-card[data-card='{card}']").click()
+        expect(board.locator(f".nj-player-me .nj-card[data-card='{card}']")).to_have_class(re.compile(r"\bnj-card-selected\b"))
+        expect(board.locator(".nj-commit")).to_have_text(f"commit {count} card{'s' if count > 1 else ''}")
+        expect_board_shows(board, state)  # selecting is the page's business: the engine has not moved
+    screenshot(board, "nagaraja_board_selected")
+    board.locator(".nj-commit").click()
+    state = play_as_the_board_does(state, rules.Commit(0, chosen), bot_rng)
+    assert state.phase == "CONFRONTATION" and state.to_act == 0, "the seeded throw leaves P0 to act"
+    expect_board_shows(board, state)
+    screenshot(board, "nagaraja_board_committed")
+
+    # Confrontation (spec 5.4): the seeded throw gives P0 a Naga; use it on STK-04, RETHROW2 (spec 3.4)
+    options = [a for a in state.legal_actions() if isinstance(a, rules.UseNaga) and a.card == "STK-04"]
+    naga = next(a for a in options if str(a.params) == "B01, W02 of P0")
+    stick = board.locator(f".nj-throw[data-seat='0'] .nj-stick[data-colour='{naga.source}'][data-face='naga']")
+    stick.click()
+    expect(stick).to_have_class(re.compile(r"\bnj-stick-selected\b"))
+    expect(board.locator(".nj-naga-panel .nj-hint")).to_contain_text("now click the card to activate")
+    board.locator(".nj-player-me .nj-card[data-card='STK-04']").click()
+    expect(board.locator(".nj-options")).to_have_attribute("data-count", str(len(options)))
+    screenshot(board, "nagaraja_board_naga_options")
+    pick_parameters(board, str(naga.params), len(options))
+    state = play_as_the_board_does(state, naga, bot_rng)
+    assert state.phase == "CONFRONTATION" and state.to_act == 0, "after the rethrow P0 acts again"
+    expect_board_shows(board, state)
+    screenshot(board, "nagaraja_board_naga_used")
+
+    # then pass: the bot passes too, and the room goes to the higher total (spec 5.5)
+    board.locator(".nj-pass").click()
+    state = play_as_the_board_does(state, rules.Pass(0), bot_rng)
+    assert state.phase == "EXPLORATION"
+    expect_board_shows(board, state)
+    screenshot(board, "nagaraja_board_passed")
+
