@@ -21,9 +21,11 @@ with undo, step back / forward and jump, which the boards use.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
@@ -257,9 +259,6 @@ class Match:
     def observe(self, listener: Callable[["Match"], None]) -> None:
         self._listeners.append(listener)
 
-    def unobserve(self, listener: Callable[["Match"], None]) -> None:
-        self._listeners.remove(listener)
-
     def _notify(self) -> None:
         for listener in list(self._listeners):
             listener(self)
@@ -311,3 +310,236 @@ def read_json_file(path: str | Path, what: str, error: type[ValueError] = Corrup
         return json.loads(text)
     except ValueError as problem:
         raise error(f"{what} {path} is not valid JSON ({problem})") from None
+
+
+# --------------------------------------------------------------------------- shared helpers
+
+
+def replace_fields(value: Any, **changes: Any) -> Any:
+    """A copy of the frozen dataclass ``value`` with some fields replaced (the one copy of ``evolve``)."""
+    return dataclasses.replace(value, **changes)
+
+
+def weighted_draw(weights: Sequence[int], rng: random.Random) -> int:
+    """The index of one item drawn with exactly the given non-negative integer weights."""
+    total = sum(weights)
+    if total <= 0:
+        raise ValueError("a weighted draw needs at least one positive weight")
+    ticket = rng.randrange(total)
+    for index, weight in enumerate(weights):
+        if ticket < weight:
+            return index
+        ticket -= weight
+    raise AssertionError("unreachable")
+
+
+def resolve_seed(seed: Any) -> int | str:
+    """The seed a new game records: ``seed`` itself, or a fresh one when it is ``None``."""
+    if seed is None:
+        return new_seed()
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ValueError(f"a seed is a whole number or a string, not {seed!r}")
+    return seed
+
+
+def returns_for(winners: Sequence[int], players: int) -> list[float]:
+    """The contract's returns: each of k winners gets 1/k, everyone else 0 (all 0 while nobody has won)."""
+    if not winners:
+        return [0.0] * players
+    share = 1 / len(winners)
+    return [share if seat in winners else 0.0 for seat in range(players)]
+
+
+def single_winner(winners: Sequence[int]) -> int | None:
+    """The seat when exactly one player won, else ``None``."""
+    return winners[0] if len(winners) == 1 else None
+
+
+# --------------------------------------------------------------------------- rules
+
+
+class RulesBase:
+    """What every game's ``Rules`` frozen dataclass shares: dict round trip, ``changes()`` and ``str``.
+
+    A game's ``Rules`` subclasses this and validates its fields in ``__post_init__`` with
+    :func:`check_int`, :func:`check_choice` and :func:`check_switch`, whose messages name the parameter.
+    """
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Any):
+        """Rules from a dict such as ``to_dict()`` gives; unknown names are an error."""
+        if not isinstance(data, dict):
+            raise ValueError(f"rules should be a dict of parameters, not {type(data).__name__}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(map(str, set(data) - known))
+        if unknown:
+            raise ValueError(f"unknown rule parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        return cls(**data)
+
+    def changes(self) -> dict:
+        """The parameters whose values differ from the defaults."""
+        default = type(self)()
+        return {name: value for name, value in self.to_dict().items() if value != getattr(default, name)}
+
+    def __str__(self) -> str:
+        changed = self.changes()
+        if not changed:
+            return "default rules"
+        return ", ".join(f"{name}={value!r}" if isinstance(value, str) else f"{name}={value}"
+                         for name, value in changed.items())
+
+
+def check_int(name: str, value: Any, low: int, high: int, allow_none: bool = False) -> None:
+    """Raise ``ValueError`` naming ``name`` unless ``value`` is an int (not a bool) in ``low..high``."""
+    if value is None and allow_none:
+        return
+    if type(value) is not int or not low <= value <= high:
+        extra = " or None" if allow_none else ""
+        raise ValueError(f"{name} must be a whole number from {low} to {high}{extra}, not {value!r}")
+
+
+def check_choice(name: str, value: Any, allowed: Sequence[str]) -> None:
+    """Raise ``ValueError`` naming ``name`` unless ``value`` is one of ``allowed``."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+
+
+def check_switch(name: str, value: Any) -> None:
+    """Raise ``ValueError`` naming ``name`` unless ``value`` is ``True`` or ``False``."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, not {value!r}")
+
+
+# --------------------------------------------------------------------------- state base
+
+
+class StateBase:
+    """The part of every game's ``State`` that lives above its rules: saving and viewing.
+
+    The floor plan puts ``saving.py`` and ``view.py`` above ``rules.py`` (they read states the
+    rules build), yet the contract wants ``state.to_json()``, ``State.from_json()``,
+    ``state.observation(p)`` and ``str(state)``. Importing them from ``rules.py`` would close
+    an import circle, so the game package binds them once with :meth:`bind` in its
+    ``__init__`` (which Python always runs before any of its modules).
+    """
+
+    _saving: Any = None
+    _view: Any = None
+
+    @classmethod
+    def bind(cls, saving: Any, view: Any) -> None:
+        """Use ``saving.to_json``/``saving.from_json`` and ``view.observation``/``view.text_board``."""
+        cls._saving, cls._view = saving, view
+
+    def to_json(self) -> str:
+        return type(self)._saving.to_json(self)
+
+    @classmethod
+    def from_json(cls, text: Any):
+        return cls._saving.from_json(text)
+
+    def observation(self, player: int) -> dict:
+        return type(self)._view.observation(self, player)
+
+    def __str__(self) -> str:
+        return type(self)._view.text_board(self)
+
+
+# --------------------------------------------------------------------------- save header
+
+
+def save_header(game: str, version: int) -> dict:
+    """The header every save starts with."""
+    return {"game": game, "version": version}
+
+
+def check_save_header(data: dict, game: str, version: int) -> None:
+    """Raise :class:`CorruptSave` unless ``data`` is a save of ``game`` at ``version``, naming both."""
+    found_game, found_version = data.get("game"), data.get("version")
+    if found_game != game or type(found_version) is not int or found_version != version:
+        raise CorruptSave(f"this is a save of game {found_game!r} version {found_version!r}, "
+                          f"but a {game} save of version {version} is needed")
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of a tournament: its deal seed, who sat where, and how it ended."""
+
+    index: int
+    seed: int
+    seating: tuple[int, ...]  # seating[seat] = index of the policy in that seat
+    winners: tuple[int, ...]  # seats
+    returns: tuple[float, ...]  # by seat
+    scores: tuple | None  # by seat, where the game has scores
+    length: int  # actions applied by the players (chance outcomes not counted)
+    final: Any = dataclasses.field(default=None, compare=False, repr=False)
+
+    def policy_returns(self) -> list[float]:
+        """The returns by policy index instead of by seat."""
+        result = [0.0] * len(self.seating)
+        for seat, policy_index in enumerate(self.seating):
+            result[policy_index] = self.returns[seat]
+        return result
+
+
+def _new_game_function(game: Any) -> Callable[..., Any]:
+    return game.new_game if hasattr(game, "new_game") else game
+
+
+def seatings(players: int, rotate: bool = True) -> list[tuple[int, ...]]:
+    """The seatings a tournament plays on each deal: every rotation of the policies, or only the first."""
+    base = tuple(range(players))
+    if not rotate:
+        return [base]
+    return [base[shift:] + base[:shift] for shift in range(players)]
+
+
+def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[int], seed: int,
+                     rules: Any = None, setup: dict | None = None, index: int = 0,
+                     keep_final: bool = False) -> GameRecord:
+    """Play one game: deal ``seed``, ``policies[seating[seat]]`` in each seat. The driver's own
+    generator is derived from the deal seed, so every seating of a deal gets the same deal."""
+    state = _new_game_function(game)(seed, rules, **(setup or {}))
+    seat_policies = [policies[i] for i in seating]
+    length = 0
+
+    def count(state_before, action):
+        nonlocal length
+        if state_before.current_player != CHANCE:
+            length += 1
+
+    final = play(state, seat_policies, seed=seed, on_action=count)
+    scores = final.scores() if hasattr(final, "scores") else None
+    return GameRecord(index, seed, tuple(seating), tuple(final.winners), tuple(final.returns()),
+                      None if scores is None else tuple(scores), length, final if keep_final else None)
+
+
+def tournament(game: Any, policies: Sequence[Policy], games: int, *, rules: Any = None, seed: int = 0,
+               setup: dict | None = None, rotate: bool = True, progress: bool = True,
+               description: str = "games") -> list[GameRecord]:
+    """Play ``games`` deals, each once per seating (seats rotated, seeds paired), serially.
+
+    ``game`` is a game module (or its ``new_game``); ``policies`` has one policy per seat.
+    The same ``seed`` gives the same deals for every compared bot or rule set, so differences
+    between them are not luck of the deal. :mod:`gamelib.design` runs the same games in parallel.
+    """
+    from gamelib.simulate import progress as progress_bar, seeds
+
+    plan = [(deal_seed, seating) for deal_seed in seeds(seed, games) for seating in seatings(len(policies), rotate)]
+    iterator = progress_bar(plan, len(plan), description) if progress else plan
+    return [play_seated_game(game, policies, seating, deal_seed, rules, setup, index)
+            for index, (deal_seed, seating) in enumerate(iterator)]
+
+
+def win_rates(records: Sequence[GameRecord]):
+    """Each policy's mean return (its share of wins) over ``records``, as an :class:`Estimate` with a 95% interval."""
+    from gamelib.simulate import mean
+
+    by_policy = list(zip(*(record.policy_returns() for record in records)))
+    return [mean(values) for values in by_policy]

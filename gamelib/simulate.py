@@ -1,4 +1,4 @@
-"""Seeded batch simulation, confidence intervals and a notebook-friendly progress bar.
+"""Seeded batch simulation, confidence intervals and a progress bar.
 
 Every Monte Carlo figure in the notebooks is an :class:`Estimate`: a value with its
 95% interval, printed together so nobody reads three decimals into a noisy number.
@@ -23,10 +23,6 @@ class Estimate:
     low: float
     high: float
     samples: int
-
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
 
     def contains(self, x: float) -> bool:
         return self.low <= x <= self.high
@@ -72,33 +68,11 @@ def seeds(master_seed: int, count: int) -> list[int]:
 
 
 def progress(iterable: Iterable, total: int | None = None, description: str = "") -> Iterator:
-    """Yield from ``iterable``, showing a progress bar when running inside a notebook."""
-    bar = _notebook_bar(total, description)
-    done = 0
-    for item in iterable:
-        yield item
-        done += 1
-        if bar is not None and (done % max(1, (total or 100) // 100) == 0 or done == total):
-            bar.value = done
-    if bar is not None:
-        bar.bar_style = "success"
-        bar.description = f"{description} done".strip()
+    """Yield from ``iterable`` under a labelled progress bar with counts (tqdm: a widget in a
+    notebook, a line of text elsewhere)."""
+    from tqdm.auto import tqdm
 
-
-def _notebook_bar(total: int | None, description: str):
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-
-        if total is None or get_ipython() is None or not hasattr(get_ipython(), "kernel"):
-            return None
-        import ipywidgets
-
-        bar = ipywidgets.IntProgress(value=0, min=0, max=total, description=description)
-        display(bar)
-        return bar
-    except ImportError:
-        return None
+    return iter(tqdm(iterable, total=total, desc=description, unit="game", leave=True, mininterval=0.5))
 
 
 def run_many(

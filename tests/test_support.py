@@ -97,7 +97,7 @@ class RaceBoard(BoardWidget):
     _esm = "export default { render() {} }"
 
     def state_json(self, state):
-        return {"scores": list(state.scores), "to_move": state.to_move}
+        return {"scores": list(state.points), "to_move": state.to_move}
 
     def handle_pick(self, pick):
         self.apply(pick["throw"])

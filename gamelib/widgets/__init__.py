@@ -78,16 +78,17 @@ class BoardWidget(anywidget.AnyWidget):
     def refresh(self, message: str | None = None, kind: str = "info") -> None:
         """Send the current state, legal moves and history position to the page."""
         state = self.match.state
-        self.state = self.state_json(state)
-        self.legal = self.legal_json(state)
-        self.history = {
-            "index": self.match.index,
-            "length": self.match.length,
-            "can_back": self.match.can_step_back,
-            "can_forward": self.match.can_step_forward,
-        }
-        self.message = self.describe(state) if message is None else message
-        self.message_kind = kind
+        with self.hold_sync():  # one message to the page, so the page redraws once (see listen() in common.js)
+            self.state = self.state_json(state)
+            self.legal = self.legal_json(state)
+            self.history = {
+                "index": self.match.index,
+                "length": self.match.length,
+                "can_back": self.match.can_step_back,
+                "can_forward": self.match.can_step_forward,
+            }
+            self.message = self.describe(state) if message is None else message
+            self.message_kind = kind
 
     def apply(self, action: Any) -> Any:
         """Apply an action as if clicked; an illegal one shows its reason and raises."""

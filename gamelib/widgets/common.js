@@ -72,3 +72,33 @@ function buildHistoryBar(model) {
   update();
   return { bar, update };
 }
+
+/**
+ * Call `redraw` once after any of the traits `names` changed, however many changed together
+ * (Python sends them in one message; the handlers run one by one, so coalesce them into a
+ * single microtask). Returns the cleanup function anywidget's `render` should return.
+ */
+function listen(model, names, redraw) {
+  let pending = false;
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => { pending = false; redraw(); });
+  };
+  const events = names.map((name) => "change:" + name);
+  for (const event of events) model.on(event, schedule);
+  return () => { for (const event of events) model.off(event, schedule); };
+}
+
+/**
+ * Run `draw()` (which rebuilds the children of `root`) and give keyboard focus back to the
+ * element that had it: elements carry a stable `data-focus-key`, so the rebuilt one is found.
+ */
+function redrawKeepingFocus(root, draw) {
+  const active = root.ownerDocument.activeElement;
+  const key = active && root.contains(active) ? active.getAttribute("data-focus-key") : null;
+  draw();
+  if (key === null) return;
+  const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  if (again) again.focus({ preventScroll: true });
+}
