@@ -6,21 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from gamelib import CHANCE
-from gamelib.pangu import (
-    Action,
-    Rules,
-    greedy_policy,
-    lookahead_policy,
-    lookahead_values,
-    new_game,
-    play,
-    random_policy,
-    tournament,
-)
-from gamelib.pangu.bots import TurnPlanner
+from gamelib import CHANCE, core
+from gamelib.pangu import Action, Rules, greedy_policy, lookahead_policy, lookahead_values, new_game, random_policy
+from gamelib.pangu.bots import TurnPlanner, tournament
+from pangu_helpers import S1_DECK
 
-S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec 11, T10
+
+def play(policy, seed, rules=None):
+    return core.play(new_game(seed=seed, rules=rules), policy, seed=seed)
 
 
 def brute_force(state, turn, stuck_depth):
