@@ -230,6 +230,24 @@ def cheapest_die(card, roll: tuple[int, int]) -> tuple[str, int] | None:
     return best
 
 
+def settle_karma(state, cost: int, rec: int) -> tuple[int, int, bool]:
+    """``(karma after, gain, placed)`` of a placement costing ``cost`` and recovering ``rec`` (spec 7 steps
+    2-5 with spec 9's cap_rule and defeat_check); ``placed`` is False when paying lost the game."""
+    rules = state.rules
+    karma_paid = state.karma - cost
+    if karma_paid <= 0 and rules.defeat_check == "after_payment":
+        return karma_paid, 0, False
+    ceiling = rules.starting_karma
+    cap_rule = rules.cap_rule
+    if cap_rule == "start_value":
+        gain = min(rec, ceiling - karma_paid)
+    elif cap_rule == "before_placement":
+        gain = min(rec, cost)
+    else:
+        gain = min(rec, ceiling - karma_paid, ceiling - state.turn_start_karma - state.gained_this_turn)
+    return karma_paid + gain, gain, True
+
+
 # --------------------------------------------------------------------------- validating a move
 
 
@@ -374,41 +392,28 @@ class Draft:
     def place(self, card, die: str, index: int, orientation: int) -> None:
         rules = self.rules
         cost = abs(self.roll[0] - card.blue) if die == "BLUE" else abs(self.roll[1] - card.white)
-        karma_paid = self.karma - cost
-        layout = LAYOUTS[rules.grid]
-        if karma_paid <= 0 and rules.defeat_check == "after_payment":
-            self.karma = karma_paid
+        rec = recovery(self, card, index, orientation)  # the cell is still empty: only its neighbours count
+        karma, gain, placed = settle_karma(self, cost, rec)
+        self.karma = karma
+        if not placed:
             if self.logging:
-                self.log.append(Placement(card.id, die, layout.cell_of[index], orientation, cost, 0, 0, 0,
-                                          karma_paid, False))
+                self.log.append(Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, 0, 0,
+                                          0, karma, False))
             self.end(LOST)
             return
-        rec = recovery(self, card, index, orientation)  # the cell is still empty: only its neighbours count
         grid = self.grid
         self.grid = grid[:index] + ((card.id, orientation),) + grid[index + 1:]
-        self.revealed = tuple(card_id for card_id in self.revealed if card_id != card.id)
-        gain = self.gain(rec, karma_paid, cost)
-        self.karma = karma_paid + gain
+        self.revealed = revealed = tuple([card_id for card_id in self.revealed if card_id != card.id])
         self.gained_this_turn += gain
         if self.logging:
-            self.log.append(Placement(card.id, die, layout.cell_of[index], orientation, cost, rec, gain, rec - gain,
-                                      self.karma, True))
-        if self.karma <= 0:  # only reachable under defeat_check = after_recovery
+            self.log.append(Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, rec, gain,
+                                      rec - gain, karma, True))
+        if karma <= 0:  # only reachable under defeat_check = after_recovery
             self.end(LOST)
-        elif None not in [self.grid[i] for i in layout.ring]:
+        elif not revealed and not self.deck and not self.to_reveal:  # every card placed: the ring is full
             self.end(WON)
-        elif self.revealed and rules.roll_timing == "per_placement":
+        elif revealed and rules.roll_timing == "per_placement":
             self.roll, self.roll_reason = None, "placement"
-
-    def gain(self, rec: int, karma_paid: int, cost: int) -> int:
-        """How much of ``rec`` the cap rule lets back (spec 7 step 5, spec 9 cap_rule)."""
-        ceiling = self.rules.starting_karma
-        cap_rule = self.rules.cap_rule
-        if cap_rule == "start_value":
-            return min(rec, ceiling - karma_paid)
-        if cap_rule == "before_placement":
-            return min(rec, cost)
-        return min(rec, ceiling - karma_paid, ceiling - self.turn_start_karma - self.gained_this_turn)
 
     def end(self, status: str) -> None:
         self.status = status
@@ -491,7 +496,8 @@ class Draft:
         if kind == "centre":
             self.set_centre(outcome)
         elif kind == "draw":
-            self.deck = tuple(card_id for card_id in self.deck if card_id != outcome)
+            deck = self.deck
+            self.deck = deck[1:] if deck[0] == outcome else tuple([card_id for card_id in deck if card_id != outcome])
             self.revealed = self.revealed + (outcome,)
             self.to_reveal -= 1
             if self.to_reveal == 0:

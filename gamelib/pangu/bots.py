@@ -23,7 +23,7 @@ from gamelib import core
 from gamelib.core import random_policy, replace_fields
 from gamelib.pangu import rules as pangu_rules
 from gamelib.pangu.actions import (LOST, ONGOING, Action, cheapest_die, legal_cell_indices, recovery, search_chance,
-                                   search_successor)
+                                   search_successor, settle_karma)
 from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import Rules, State
 from gamelib.simulate import Estimate, mean, proportion
@@ -159,25 +159,23 @@ class TurnPlanner:
         if result is None:
             if state.pending == "roll":
                 result = self._roll_value(state, turn, 0)
+            elif len(state.revealed) == 1:
+                result = self._last_card_value(state)
             else:
-                result = max(self.value(search_successor(state, *move), turn) for move in self._distinct_moves(state))
+                result = max(self.value(search_successor(state, *move), turn) for move in dominant_moves(state))
             self.memo[key] = result
         return result
 
     @staticmethod
-    def _distinct_moves(state: State) -> list[tuple]:
-        """Dominant moves; for the turn's last card, one per recovery value (the turn ends there,
-        so the position is worth only the Karma, which depends on the cell only through ``rec``)."""
+    def _last_card_value(state: State) -> int:
+        """The turn's last card ends the turn, so the position is worth the Karma it leaves (0 if lost).
+        The Karma grows with ``rec`` under every cap rule, so the best cell is one of highest ``rec``."""
         moves = dominant_moves(state)
-        if len(state.revealed) != 1:
-            return moves
-        seen, distinct = set(), []
-        for move in moves:
-            rec = recovery(state, move[0], move[2], move[3])
-            if rec not in seen:
-                seen.add(rec)
-                distinct.append(move)
-        return distinct
+        card, die = moves[0][0], moves[0][1]
+        cost = abs(state.roll[0] - card.blue) if die == "BLUE" else abs(state.roll[1] - card.white)
+        best_rec = max(recovery(state, card, index, orientation) for _, _, index, orientation in moves)
+        karma, _, placed = settle_karma(state, cost, best_rec)
+        return karma if placed and karma > 0 else 0
 
     def _roll_value(self, state: State, turn: int, stuck_left: int) -> Fraction:
         """Exact expectation over the 36 rolls, with the stuck rule (spec 6, 9)."""
