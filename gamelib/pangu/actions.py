@@ -135,7 +135,7 @@ def legal_cell_indices(grid: tuple, layout: Layout) -> list[int]:
     return cells
 
 
-_ACTION_ROWS: dict[tuple[str, str], tuple] = {}
+_ACTION_ROWS: dict[str, dict[str, tuple]] = {name: {} for name in LAYOUTS}
 
 
 def _action_rows(layout: Layout, card_id: str) -> tuple:
@@ -144,12 +144,12 @@ def _action_rows(layout: Layout, card_id: str) -> tuple:
     ``legal_actions`` runs millions of times in tournaments; reusing the Action values is
     several times faster than building them.
     """
-    key = (layout.geometry.name, card_id)
-    rows = _ACTION_ROWS.get(key)
+    by_card = _ACTION_ROWS[layout.geometry.name]
+    rows = by_card.get(card_id)
     if rows is None:
         rows = tuple(tuple(tuple(Action(card_id, die, cell, orientation) for cell in layout.cell_of)
                            for orientation in (0, 180)) for die in DICE)
-        _ACTION_ROWS[key] = rows
+        by_card[card_id] = rows
     return rows
 
 
@@ -162,21 +162,20 @@ def legal_actions(state) -> list[Action]:
     cells = legal_cell_indices(state.grid, layout)
     blue, white = state.roll
     by_id = state.cards.by_id
+    rotation = rules.allow_rotation
     actions = []
     for card_id in state.revealed:
         card = by_id[card_id]
-        rows = _action_rows(layout, card_id)
-        for die_rows, value, number in ((rows[0], blue, card.blue), (rows[1], white, card.white)):
-            if value == number:
+        blue_rows, white_rows = _action_rows(layout, card_id)
+        for (upright, turned), legal in ((blue_rows, blue != card.blue), (white_rows, white != card.white)):
+            if not legal:
                 continue
-            if rules.allow_rotation:
-                upright, turned = die_rows
+            if rotation:
                 for index in cells:
                     actions.append(upright[index])
                     actions.append(turned[index])
             else:
-                upright = die_rows[0]
-                actions.extend([upright[index] for index in cells])
+                actions += [upright[index] for index in cells]
     return actions
 
 
@@ -217,6 +216,28 @@ def recovery(state, card, index: int, orientation: int) -> int:
         elif mine == by_id[entry[0]].half[(edge + (4 if entry[1] == 180 else 2)) % 4]:
             rec += 1
     return rec
+
+
+def facing_colours(state, index: int) -> list[tuple[int, str, int]]:
+    """``(edge, colour, worth)`` for each occupied neighbour of cell ``index``: the half colour it shows
+    towards the cell and what a match with it is worth (spec 7 step 4, spec 9 centre match).
+
+    ``rec`` of a card on the cell is the sum of ``worth`` over the edges where the card shows ``colour``,
+    so a policy comparing many cards on one cell reads the neighbours once.
+    """
+    grid = state.grid
+    by_id = state.cards.by_id
+    centre_worth = 2 if state.rules.centre_match_counts_as_circle else 1
+    facing = []
+    for edge, other in LAYOUTS[state.rules.grid].neighbours[index]:
+        entry = grid[other]
+        if entry is None:
+            continue
+        if entry.__class__ is str:
+            facing.append((edge, entry, centre_worth))
+        else:
+            facing.append((edge, by_id[entry[0]].half[(edge + (4 if entry[1] == 180 else 2)) % 4], 1))
+    return facing
 
 
 def cheapest_die(card, roll: tuple[int, int]) -> tuple[str, int] | None:

@@ -22,7 +22,7 @@ from fractions import Fraction
 from gamelib import core
 from gamelib.core import random_policy, replace_fields
 from gamelib.pangu import rules as pangu_rules
-from gamelib.pangu.actions import (LOST, ONGOING, Action, cheapest_die, legal_cell_indices, recovery, search_chance,
+from gamelib.pangu.actions import (LOST, ONGOING, Action, cheapest_die, facing_colours, legal_cell_indices, recovery, search_chance,
                                    search_successor, settle_karma)
 from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import Rules, State
@@ -39,9 +39,9 @@ def greedy_policy(state: State, rng=None) -> Action:
     """Cheapest legal die; best ``rec - cost`` now; the first such action in spec 8's order."""
     _require_decision(state)
     rules = state.rules
-    orientations = (0, 180) if rules.allow_rotation else (0,)
+    flips = (0, 2) if rules.allow_rotation else (0,)  # orientation 180 shows the printed opposite edge
     layout = LAYOUTS[rules.grid]
-    cells = legal_cell_indices(state.grid, layout)
+    cells = [(index, facing_colours(state, index)) for index in legal_cell_indices(state.grid, layout)]
     by_id = state.cards.by_id
     best, best_score = None, None
     for card_id in state.revealed:
@@ -50,11 +50,15 @@ def greedy_policy(state: State, rng=None) -> Action:
         if choice is None:
             continue
         die, cost = choice
-        for index in cells:
-            for orientation in orientations:
-                score = recovery(state, card, index, orientation) - cost
+        half = card.half
+        for index, facing in cells:
+            for flip in flips:
+                score = -cost
+                for edge, colour, worth in facing:
+                    if half[(edge + flip) % 4] == colour:
+                        score += worth
                 if best_score is None or score > best_score:
-                    best, best_score = (card_id, die, index, orientation), score
+                    best, best_score = (card_id, die, index, 90 * flip), score
     card_id, die, index, orientation = best
     return Action(card_id, die, layout.cell_of[index], orientation)
 
