@@ -307,6 +307,15 @@ def _why_not_revealed(state, card_id) -> str:
 
 def _check_cell(state, cell, action) -> int:
     layout = LAYOUTS[state.rules.grid]
+    index = None
+    if cell.__class__ is tuple and len(cell) == 2 and cell[0].__class__ is int and cell[1].__class__ is int:
+        index = layout.index_of.get(cell)  # the common case, one look-up; anything else gets its reason below
+    if index is not None:
+        entry = state.grid[index]
+        if entry is None:
+            for other in layout.adjacent[index]:
+                if state.grid[other] is not None:
+                    return index
     geometry = layout.geometry
     if (not isinstance(cell, (tuple, list)) or len(cell) != 2
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
@@ -533,4 +542,4 @@ class Draft:
         grid = list(self.grid)
         grid[first], grid[second] = (YIN, YANG) if config == "YIN_LEFT" else (YANG, YIN)
         self.grid = tuple(grid)
-        self.record(Setup(self.rules.to_dict(), config, self.cards.name))
+        self.record(Setup(dict(self.rules.__dict__), config, self.cards.name))  # = rules.to_dict(), faster

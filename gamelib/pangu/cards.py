@@ -233,6 +233,7 @@ class Layout:
         self.centre = tuple(geometry.index(cell) for cell in geometry.centre_cells)
         self.ring = tuple(geometry.index(cell) for cell in geometry.ring)
         self.cell_of = tuple(geometry.cell(i) for i in range(self.size))
+        self.index_of = {cell: index for index, cell in enumerate(self.cell_of)}
         self.neighbours = tuple(
             tuple((edge, geometry.index(other)) for edge, other in geometry.neighbours(geometry.cell(i)))
             for i in range(self.size))

@@ -62,6 +62,8 @@ class Rules(RulesBase):
             raise ValueError(f"starting_karma must be a whole number of at least 1, not {karma!r}")
 
 
+DEFAULT_RULES = Rules()
+
 SINGLE_VARIANTS = {
     "defaults": Rules(),
     "per_placement": Rules(roll_timing="per_placement"),
@@ -268,7 +270,7 @@ def new_game(seed: int | str | None = None, rules: Rules | None = None, *, expli
     script the game (spec 8); ``cards`` is a user deck (a :class:`Deck` or a deck file path),
     by default the teaching deck.
     """
-    rules = Rules() if rules is None else rules
+    rules = DEFAULT_RULES if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
     if cards is None:
