@@ -379,7 +379,7 @@ def search_successor(state, card, die: str, index: int, orientation: int = 0):
     ``state`` must come from ``with_explicit_chance()`` with its log dropped (see the planner);
     nothing is validated, so callers pass only moves read off the legal actions.
     """
-    draft = Draft(state, logging=False)
+    draft = SearchDraft(state)
     draft.place(card, die, index, orientation)
     draft.advance()
     return draft.freeze(type(state))
@@ -387,36 +387,28 @@ def search_successor(state, card, die: str, index: int, orientation: int = 0):
 
 def search_chance(state, outcome):
     """Search's fast path at a chance node: the position after ``outcome``, with no log kept."""
-    draft = Draft(state, logging=False)
+    draft = SearchDraft(state)
     draft.resolve(state.pending, outcome)
     draft.advance()
     return draft.freeze(type(state))
 
 
 class Draft:
-    """A mutable working copy of a state's fields; :meth:`freeze` turns it into a new state.
+    """A mutable working copy of a state's fields; :meth:`freeze` turns it into a new state."""
 
-    With ``logging=False`` no event is recorded (search positions carry no log).
-    """
+    logging = True  # record every event in the log (spec 8)
 
-    def __init__(self, state, logging: bool = True):
+    def __init__(self, state):
         self.__dict__.update(state.__dict__)
-        self.logging = logging
-        if logging:
-            self.log = list(state.log)
 
     def freeze(self, state_class):
-        values = self.__dict__
-        logging = values.pop("logging")
-        if logging:
-            values["log"] = tuple(values["log"])
         state = object.__new__(state_class)
-        object.__setattr__(state, "__dict__", values)  # the draft's fields become the new frozen state's
+        object.__setattr__(state, "__dict__", self.__dict__)  # the draft's fields become the new frozen state's
         return state
 
     def record(self, event) -> None:
         if self.logging:
-            self.log.append(event)
+            self.log += (event,)
 
     # one placement, spec 7
     def place(self, card, die: str, index: int, orientation: int) -> None:
@@ -427,8 +419,8 @@ class Draft:
         self.karma = karma
         if not placed:
             if self.logging:
-                self.log.append(Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, 0, 0,
-                                          0, karma, False))
+                self.log += (Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, 0, 0,
+                                       0, karma, False),)
             self.end(LOST)
             return
         grid = self.grid
@@ -436,8 +428,8 @@ class Draft:
         self.revealed = revealed = tuple([card_id for card_id in self.revealed if card_id != card.id])
         self.gained_this_turn += gain
         if self.logging:
-            self.log.append(Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, rec, gain,
-                                      rec - gain, karma, True))
+            self.log += (Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, rec, gain,
+                                   rec - gain, karma, True),)
         if karma <= 0:  # only reachable under defeat_check = after_recovery
             self.end(LOST)
         elif not revealed and not self.deck and not self.to_reveal:  # every card placed: the ring is full
@@ -543,3 +535,9 @@ class Draft:
         grid[first], grid[second] = (YIN, YANG) if config == "YIN_LEFT" else (YANG, YIN)
         self.grid = tuple(grid)
         self.record(Setup(dict(self.rules.__dict__), config, self.cards.name))  # = rules.to_dict(), faster
+
+
+class SearchDraft(Draft):
+    """A draft that records no events: search positions carry no log."""
+
+    logging = False

@@ -142,17 +142,14 @@ class State(StateBase):
         """The Karma, the game's score (at the end: what a win kept, or how far below 1 a loss fell)."""
         return (self.karma,)
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal placement: revealed order, BLUE before WHITE, cells row-major, 0 before 180."""
-        return actions.legal_actions(self)
+    # the engine's functions themselves (not wrappers): these run millions of times in tournaments
+    legal_actions = actions.legal_actions  # every legal placement, in spec 8's order
 
     def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
         """The exact outcomes of the chance node the game waits at (empty at a decision)."""
         return actions.chance_outcomes(self)
 
-    def apply(self, action) -> State:
-        """The state after ``action`` (a placement, or a chance outcome at a chance node); validated."""
-        return actions.apply_action(self, action)
+    apply = actions.apply_action  # the state after a placement or a chance outcome; validated, pure
 
     # ----------------------------------------------------------------- reading
     @property
@@ -288,7 +285,7 @@ def new_game(seed: int | str | None = None, rules: Rules | None = None, *, expli
         rules=rules, cards=card_set, centre=None, grid=(None,) * layout.size, deck=card_set.ids, revealed=(),
         roll=None, karma=rules.starting_karma, status=ONGOING, turn=0, turn_start_karma=rules.starting_karma,
         gained_this_turn=0, to_reveal=0, roll_reason="turn", pending=None, seed=seed, draws=0,
-        deck_order_fixed=False, rolls_script=script, explicit_chance=explicit_chance, log=[], logging=True)
+        deck_order_fixed=False, rolls_script=script, explicit_chance=explicit_chance, log=())
     if rules.centre_config != "RANDOM":
         draft.set_centre(rules.centre_config)
     else:
