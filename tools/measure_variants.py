@@ -25,7 +25,7 @@ from gamelib.simulate import mean, proportion, seeds  # noqa: E402
 SEED = 2026  # the master seed of every figure on the pages
 
 PANGU_GAMES = {"random": 10_000, "greedy": 10_000, "lookahead": 2_000}
-CHAKRA_GAMES = 1_000
+CHAKRA_GAMES = 400
 NAGARAJA_GAMES = 1_000
 
 
