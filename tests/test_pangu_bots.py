@@ -9,7 +9,8 @@ import pytest
 from gamelib import CHANCE, core
 from gamelib.pangu import Action, Rules, greedy_policy, lookahead_policy, lookahead_values, new_game, random_policy
 from gamelib.pangu import SINGLE_VARIANTS
-from gamelib.pangu.actions import search_chance, search_successor
+from gamelib.pangu.actions import best_recovery, legal_cell_indices, recovery, search_chance, search_successor
+from gamelib.pangu.cards import LAYOUTS
 from gamelib.pangu.bots import TurnPlanner, search_position, tournament
 from pangu_helpers import S1_DECK
 
@@ -170,6 +171,10 @@ def test_search_fast_path_reaches_the_positions_of_the_public_apply(rules):
         state = new_game(seed=seed, rules=rules)
         while not state.is_terminal:
             root = search_position(state)
+            cells = legal_cell_indices(state.grid, LAYOUTS[rules.grid])
+            for card in map(state.cards.__getitem__, state.revealed):  # the last card's shortcut, by brute force
+                assert best_recovery(state, card, cells) == max(
+                    recovery(state, card, index, o) for index in cells for o in ((0, 180) if rules.allow_rotation else (0,)))
             assert root.log == () and position(root) == position(state.with_explicit_chance())
             for action in state.legal_actions():
                 index = state.geometry.index(action.cell)

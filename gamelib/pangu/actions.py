@@ -218,6 +218,35 @@ def recovery(state, card, index: int, orientation: int) -> int:
     return rec
 
 
+def best_recovery(state, card, cells: list[int]) -> int:
+    """The highest ``rec`` of ``card`` over the cells ``cells`` and the allowed orientations (see
+    :func:`recovery`, whose loop this is, with the look-ups done once: search calls it very often)."""
+    grid = state.grid
+    by_id = state.cards.by_id
+    rules = state.rules
+    centre_worth = 2 if rules.centre_match_counts_as_circle else 1
+    flips = (0, 2) if rules.allow_rotation else (0,)
+    neighbours = LAYOUTS[rules.grid].neighbours
+    half = card.half
+    best = 0
+    for index in cells:
+        for flip in flips:
+            rec = 0
+            for edge, other in neighbours[index]:
+                entry = grid[other]
+                if entry is None:
+                    continue
+                mine = half[(edge + flip) % 4]
+                if entry.__class__ is str:
+                    if mine == entry:
+                        rec += centre_worth
+                elif mine == by_id[entry[0]].half[(edge + (4 if entry[1] == 180 else 2)) % 4]:
+                    rec += 1
+            if rec > best:
+                best = rec
+    return best
+
+
 def facing_colours(state, index: int) -> list[tuple[int, str, int]]:
     """``(edge, colour, worth)`` for each occupied neighbour of cell ``index``: the half colour it shows
     towards the cell and what a match with it is worth (spec 7 step 4, spec 9 centre match).

@@ -22,8 +22,8 @@ from fractions import Fraction
 from gamelib import core
 from gamelib.core import random_policy, replace_fields
 from gamelib.pangu import rules as pangu_rules
-from gamelib.pangu.actions import (LOST, ONGOING, Action, cheapest_die, facing_colours, legal_cell_indices, recovery, search_chance,
-                                   search_successor, settle_karma)
+from gamelib.pangu.actions import (LOST, ONGOING, Action, best_recovery, cheapest_die, facing_colours,
+                                   legal_cell_indices, recovery, search_chance, search_successor, settle_karma)
 from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import Rules, State
 from gamelib.simulate import Estimate, mean, proportion
@@ -174,11 +174,10 @@ class TurnPlanner:
     def _last_card_value(state: State) -> int:
         """The turn's last card ends the turn, so the position is worth the Karma it leaves (0 if lost).
         The Karma grows with ``rec`` under every cap rule, so the best cell is one of highest ``rec``."""
-        moves = dominant_moves(state)
-        card, die = moves[0][0], moves[0][1]
-        cost = abs(state.roll[0] - card.blue) if die == "BLUE" else abs(state.roll[1] - card.white)
-        best_rec = max(recovery(state, card, index, orientation) for _, _, index, orientation in moves)
-        karma, _, placed = settle_karma(state, cost, best_rec)
+        card = state.cards.by_id[state.revealed[0]]
+        _, cost = cheapest_die(card, state.roll)  # the stuck rule leaves it a legal die
+        cells = legal_cell_indices(state.grid, LAYOUTS[state.rules.grid])
+        karma, _, placed = settle_karma(state, cost, best_recovery(state, card, cells))
         return karma if placed and karma > 0 else 0
 
     def _roll_value(self, state: State, turn: int, stuck_left: int) -> Fraction:
