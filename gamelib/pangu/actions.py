@@ -480,6 +480,11 @@ class Draft:
                 continue
             if not self.revealed and self.to_reveal == 0:
                 self.start_turn()
+            if self.to_reveal and self.deck_order_fixed:  # a shuffled or scripted deck: its top cards at once
+                size, deck = self.to_reveal, self.deck
+                self.revealed, self.deck, self.to_reveal = self.revealed + deck[:size], deck[size:], 0
+                self.record(TurnStart(self.turn, self.revealed, len(self.deck)))
+                continue
             if self.to_reveal:
                 if not self.chance("draw"):
                     return
