@@ -118,10 +118,6 @@ class Temple:
     def is_full(self) -> bool:
         return all(content is not None for content in self.cells)
 
-    @property
-    def room_count(self) -> int:
-        return sum(isinstance(content, PlacedTile) for content in self.cells)
-
     def relic_at(self, spot: str) -> str | None:
         return self.relics[RELIC_SPOTS.index(spot)]
 
