@@ -493,3 +493,56 @@ def test_a_relic_seen_face_up_stays_known_after_it_turns_face_down():  # spec 7 
     for viewer in (0, 1):
         relic = broken.observation(viewer)["players"][1]["temple"]["relics"]["RIGHT_1"]
         assert relic == {"face_up": False, "known": True, "vp": 6, "cursed": True}
+
+
+# =========================================================================== a pair in either order (issue 8)
+
+
+def test_swap_accepts_the_pair_in_either_order():  # spec 3.4 SWAP: two relic spots, no order
+    state = make_state(hands=(("REL-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+                       tiles=({}, {(2, 0): ("R06", 2)}))
+    listed = state.apply(UseNaga(0, "WHITE", "REL-03", SpotPair(0, "TOP_2", "RIGHT_0")))
+    reversed_pair = state.apply(UseNaga(0, "WHITE", "REL-03", SpotPair(0, "RIGHT_0", "TOP_2")))
+    assert reversed_pair.to_json() == listed.to_json()
+    assert reversed_pair.players[0].temple.relic_at("TOP_2") == "C6a"  # DEFAULT_RELICS: RIGHT_0 held C6a
+    unchanged_after(state, UseNaga(0, "WHITE", "REL-03", SpotPair(0, "TOP_2", "TOP_2")), "two different relic spots")
+
+
+def test_peek2_swap_accepts_the_pair_in_either_order():  # spec 3.4 PEEK2_SWAP
+    state = make_state(hands=(("REL-06",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]))
+    one = state.apply(UseNaga(0, "WHITE", "REL-06", SpotPair(0, "LEFT_0", "RIGHT_0")))
+    other = state.apply(UseNaga(0, "WHITE", "REL-06", SpotPair(0, "RIGHT_0", "LEFT_0")))
+    assert other.to_json() == one.to_json() and other.pending_swap == (0, "LEFT_0", "RIGHT_0")
+
+
+def test_move_swap_accepts_the_rooms_in_either_order():  # spec 3.4 MOVE_SWAP: swap two rooms
+    state = make_state(hands=(("ROM-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+                       tiles=({(2, 1): ("R01", 0, "A03"), (2, 0): ("R03", 1)}, {}))
+    listed = state.apply(UseNaga(0, "WHITE", "ROM-03", Swap(0, (2, 0), (2, 1))))
+    reversed_pair = state.apply(UseNaga(0, "WHITE", "ROM-03", Swap(0, (2, 1), (2, 0))))
+    assert reversed_pair.to_json() == listed.to_json()
+    assert reversed_pair.players[0].temple.cell((2, 0)).tile_id == "R01"  # the rooms traded cells
+
+
+# =========================================================================== the listed fast path (issue 8)
+
+
+def test_a_listed_naga_gives_the_same_position_as_a_checked_one():
+    """``State.apply`` skips the second check of a UseNaga's parameters when the action is one of the
+    objects ``legal_actions()`` just listed; an equal copy takes the fully checked path. Same results."""
+    from dataclasses import replace as copy_of
+
+    from nagaraja_support import play_game
+    from gamelib.nagaraja.bots import random_policy
+
+    compared = 0
+    for seed in range(12):
+        states = []
+        play_game((random_policy, random_policy), seed, on_state=states.append)
+        for state in states:
+            for action in [a for a in state.legal_actions() if isinstance(a, UseNaga)][:6]:
+                checked = state.apply(copy_of(action))  # a new object: not the listed one
+                state.legal_actions()
+                assert state.apply(action).to_json() == checked.to_json()
+                compared += 1
+    assert compared > 100

@@ -295,13 +295,63 @@ def _naga_actions(state, player: int) -> list:
     actions = []
     for source in _naga_sources(state, player):
         after = _spend_naga(state, player, source)
-        options: dict = {}  # cards sharing an effect share its parameter sets
+        keys: dict = {}  # cards sharing an effect share what its options depend on
         for card_id in hand:
             effect = card_of(state, card_id).effect
-            if effect not in options:
-                options[effect] = _effect_options(after, player, effect)
-            actions += [UseNaga(player, source, card_id, params) for params in options[effect]]
+            if effect not in keys:
+                keys[effect] = _options_key(after, player, effect)
+            actions += _naga_uses(after, player, source, card_id, effect, keys[effect])
     return actions
+
+
+# Listing a Confrontation builds hundreds of frozen actions (72 swaps per SWAP card alone). Their
+# options depend on a few facts only (_options_key), so equal facts give the very same objects.
+_OPTIONS: dict = {}
+_USES: dict = {}
+_CACHE_LIMIT = 200_000
+
+
+def _options_key(state, player: int, effect: str):
+    """Everything ``_effect_options(state, player, effect)`` depends on."""
+    players = state.players
+    if effect in ("OPP_DISCARD", "STEAL"):
+        return bool(players[1 - player].hand)
+    if effect == "RETHROW2":
+        return (players[0].sticks, players[1].sticks)
+    if effect == "DISCARD2":
+        return players[1 - player].sticks
+    if effect in ("PEEK", "PEEK2_SWAP"):
+        return tuple(face_down_own(state, player))
+    if effect == "ROTATE":
+        return (tuple(players[0].temple.tile_cells()), tuple(players[1].temple.tile_cells()))
+    if effect == "MOVE_SWAP":  # moves and swaps depend only on which cells are occupied
+        return (players[0].temple.occupancy, players[1].temple.occupancy)
+    if effect == "TRAP":
+        return players[1 - player].temple.trap_cell
+    return ()  # PLUS2, DRAW2, SWAP: always the same options
+
+
+def _options(state, player: int, effect: str) -> tuple:
+    """``_effect_options`` through a cache keyed by what they depend on."""
+    key = (player, effect, _options_key(state, player, effect))
+    found = _OPTIONS.get(key)
+    if found is None:
+        if len(_OPTIONS) > _CACHE_LIMIT:
+            _OPTIONS.clear()
+        found = _OPTIONS[key] = tuple(_effect_options(state, player, effect))
+    return found
+
+
+def _naga_uses(state, player: int, source: str, card_id: str, effect: str, key) -> tuple:
+    """Every ``UseNaga(player, source, card_id, params)`` the options allow, built once per key."""
+    cache_key = (player, source, card_id, effect, key)
+    found = _USES.get(cache_key)
+    if found is None:
+        if len(_USES) > _CACHE_LIMIT:
+            _USES.clear()
+        found = _USES[cache_key] = tuple(UseNaga(player, source, card_id, params)
+                                         for params in _options(state, player, effect))
+    return found
 
 
 def _stick_choices(sticks, sizes) -> list[tuple]:
@@ -440,8 +490,12 @@ def has_non_pass_action(state, player: int) -> bool:
 # =========================================================================== applying actions
 
 
-def apply_action(state, action):
-    """The position right after ``action`` (validated; chance and automatic steps not yet run)."""
+def apply_action(state, action, listed: bool = False):
+    """The position right after ``action`` (validated; chance and automatic steps not yet run).
+
+    ``listed`` says the action is one of ``legal_actions(state)`` itself, so a Naga's parameters
+    need not be checked against all options again (the tests check both paths agree).
+    """
     if not isinstance(action, ACTION_TYPES):
         raise IllegalMove(f"{action!r} is not a Nagaraja action", action)
     player = getattr(action, "player", None)
@@ -450,7 +504,7 @@ def apply_action(state, action):
                           action)
     handler = _HANDLERS[type(action)]
     try:
-        new_state = handler(state, action)
+        new_state = _do_listed_naga(state, action) if listed else handler(state, action)
     except IllegalMove as error:
         if error.action is None:
             error.action = action
@@ -531,7 +585,7 @@ def _check_naga(state, action: UseNaga):
     effect = card_of(state, action.card).effect
     if not _effect_possible(after, player, effect):
         raise IllegalMove(f"{effect} cannot be activated now: {_why_impossible(effect)}")
-    options = _effect_options(after, player, effect)
+    options = _options(after, player, effect)
     params = action.params
     if params not in options and _other_order(params) in options:
         params = _other_order(params)  # a swap is the same swap whichever of the two comes first
@@ -586,7 +640,17 @@ def _bad_params_reason(state, player: int, effect: str, params) -> str:
 
 def _do_use_naga(state, action: UseNaga):
     after, action = _check_naga(state, action)
-    player, effect = action.player, card_of(state, action.card).effect
+    return _use_naga(after, action)
+
+
+def _do_listed_naga(state, action: UseNaga):
+    """A UseNaga taken from the legal actions of ``state``: legal and in listed order already."""
+    return _use_naga(_spend_naga(state, action.player, action.source), action)
+
+
+def _use_naga(after, action: UseNaga):
+    """Activate the card once the Naga is spent (``after``)."""
+    player, effect = action.player, card_of(after, action.card).effect
     state = remove_from_hand(after, player, [action.card])
     me = state.players[player]
     state = set_player(state, player, activated=me.activated + (action.card,))

@@ -23,6 +23,9 @@ from gamelib.nagaraja.position import PUBLIC, Event, Player, Result
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
+_LISTED: list = [None, ()]  # the last state whose legal actions were listed (by identity), and those actions
+
+
 @dataclass(frozen=True)
 class Rules(RulesBase):
     """Every rule parameter of Nagaraja; the defaults are the spec's."""
@@ -105,7 +108,9 @@ class State(StateBase):
     def legal_actions(self) -> list:
         if self.result is not None or self.queue:
             return []
-        return actions.legal_actions(self)
+        if _LISTED[0] is not self:  # a bot lists the actions, then applies one: list them once
+            _LISTED[:] = [self, tuple(actions.legal_actions(self))]
+        return list(_LISTED[1])
 
     def chance_outcomes(self) -> list:
         if self.result is not None or not self.queue:
@@ -121,7 +126,13 @@ class State(StateBase):
                 raise IllegalMove(f"{action!r} is not a possible outcome of this chance event "
                                   f"({chance.task_text(self.queue[0])})", action)
             return self._finish_turn(chance.resolve(replace(self, queue=self.queue[1:]), self.queue[0], action))
-        return self._finish_turn(actions.apply_action(self, action))
+        return self._finish_turn(actions.apply_action(self, action, listed=self._listed(action)))
+
+    def _listed(self, action) -> bool:
+        """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state,
+        so its parameters need no second check against every option (only Nagas have many)."""
+        return (type(action) is actions.UseNaga and _LISTED[0] is self
+                and any(option is action for option in _LISTED[1]))
 
     @staticmethod
     def _finish_turn(state: "State") -> "State":
