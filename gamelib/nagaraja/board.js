@@ -466,12 +466,12 @@ function actionsPanel(ctx, state, legal) {
     if (types.has("Commit") && legal.some((a) => a.type === "Commit" && a.cards.length === 0)) {
       box.appendChild(button("commit nothing (empty hand)", "nj-commit", () => ctx.send({ kind: "commit", cards: [] })));
     } else {
-      box.appendChild(button(n ? `commit ${n} card${n === 1 ? "" : "s"}` : "select cards of one symbol to commit", "nj-commit", () => ctx.send({ kind: "commit", cards: [...ui.cards] }), n ? {} : { disabled: "" }));
+      box.appendChild(button(n ? `commit ${n} card${n === 1 ? "" : "s"}` : "select cards of one symbol to commit", "nj-commit", () => ctx.send({ kind: "commit", cards: [...ctx.ui.cards] }), n ? { "data-focus-key": "commit" } : { disabled: "", "data-focus-key": "commit" }));
     }
   }
   if (state.phase === "NEW_DEAL" && types.has("Keep")) {
     const n = ctx.ui.cards.size;
-    box.appendChild(button(`keep ${n} selected`, "nj-keep-button", () => ctx.send({ kind: "keep", cards: [...ui.cards] }), n ? {} : { disabled: "" }));
+    box.appendChild(button(`keep ${n} selected`, "nj-keep-button", () => ctx.send({ kind: "keep", cards: [...ctx.ui.cards] }), n ? { "data-focus-key": "keep" } : { disabled: "", "data-focus-key": "keep" }));
   }
   if (types.has("DiscardTile")) box.appendChild(button("discard the tile (temple full)", "nj-discard-tile", () => ctx.send({ kind: "action", index: legal.find((a) => a.type === "DiscardTile").index })));
   for (const choice of legal.filter((a) => a.type === "SwapChoice")) {

@@ -108,6 +108,18 @@ def _throw_table(faces: tuple, count: int) -> tuple[tuple, tuple]:
     return tuple(outcome for outcome, _ in table), tuple(weight for _, weight in table)
 
 
+_EDITION_TABLES: dict = {}
+
+
+def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple]:
+    """``_throw_table`` of an edition's sticks, found by the edition's identity (its faces never change)."""
+    key = (id(edition), colour, count)
+    found = _EDITION_TABLES.get(key)
+    if found is None or found[0] is not edition:
+        found = _EDITION_TABLES[key] = (edition, _throw_table(tuple(edition.faces[colour]), count))
+    return found[1]
+
+
 _UNIFORM_DRAWS = {"DRAW": lambda s, t: s.draw_pile, "AMULET": lambda s, t: s.amulet_pile,
                   "HAND_CARD": lambda s, t: s.players[t.player].hand}
 
@@ -121,7 +133,7 @@ def sample(state, rng):
     if task.kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
         colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
         count = int(task.detail) if task.kind == "FIRST_GUIDE" else len(task.detail.split())
-        outcomes, weights = _throw_table(tuple(state.edition.faces[colour]), count)
+        outcomes, weights = _edition_throw_table(state.edition, colour, count)
         return outcomes[weighted_draw(weights, rng)]
     table = chance_weights(state)
     return table[weighted_draw([w for _, w in table], rng)][0]

@@ -74,13 +74,13 @@ class Player:
 
 
 def log(state, *texts: str, audience: int = PUBLIC):
-    return replace(state, log=state.log + tuple(Event(audience, t) for t in texts))
+    return replace(state, log=state.log + tuple([Event(audience, t) for t in texts]))
 
 
 def set_player(state, player: int, **changes):
-    players = list(state.players)
-    players[player] = replace(players[player], **changes)
-    return replace(state, players=tuple(players))
+    players = state.players
+    changed = replace(players[player], **changes)
+    return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed))
 
 
 def card_of(state, card_id: str):
