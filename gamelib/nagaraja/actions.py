@@ -294,13 +294,14 @@ def _naga_actions(state, player: int) -> list:
         return []
     actions = []
     for source in _naga_sources(state, player):
-        after = _spend_naga(state, player, source)
         keys: dict = {}  # cards sharing an effect share what its options depend on
         for card_id in hand:
             effect = card_of(state, card_id).effect
             if effect not in keys:
-                keys[effect] = _options_key(after, player, effect)
-            actions += _naga_uses(after, player, source, card_id, effect, keys[effect])
+                after = _position_for(state, player, source, effect)
+                keys[effect] = (after, _options_key(after, player, effect))
+            after, key = keys[effect]
+            actions += _naga_uses(after, player, source, card_id, effect, key)
     return actions
 
 
@@ -479,12 +480,18 @@ def has_non_pass_action(state, player: int) -> bool:
     hand = state.players[player].hand
     if not hand:
         return False
+    effects = {card_of(state, c).effect for c in hand}
     for source in _naga_sources(state, player):
-        after = _spend_naga(state, player, source)
-        effects = {card_of(state, c).effect for c in hand}
-        if any(_effect_possible(after, player, effect) for effect in effects):
-            return True
+        for effect in effects:
+            if _effect_possible(_position_for(state, player, source, effect), player, effect):
+                return True
     return False
+
+
+def _position_for(state, player: int, source: str, effect: str):
+    """The position an effect's options are read from once the Naga is spent. Only RETHROW2 reads the
+    activator's own sticks (the spent one is gone); every other effect reads the same options from ``state``."""
+    return _spend_naga(state, player, source) if effect == "RETHROW2" else state
 
 
 # =========================================================================== applying actions
@@ -803,13 +810,14 @@ def _resolve_room(state):
     winner = guide if totals[guide] >= totals[1 - guide] else 1 - guide
     state = log(state, f"Totals: P0 {totals[0]}, P1 {totals[1]}. {seat_name(winner)} wins the room"
                  + (" (the guide wins ties)." if totals[0] == totals[1] else "."))
-    discards = []
-    for p in (guide, 1 - guide):
-        me = state.players[p]
+    discards, returned, players = [], [], list(state.players)
+    for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
+        me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
-        state = return_sticks(state, p, [s.id for s in me.sticks])
-        state = set_player(state, p, committed=(), activated=(), modifier=0, virtual_nagas=0)
-    return replace(state, discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
+        returned += [s.id for s in me.sticks]
+        players[p] = replace(me, sticks=(), committed=(), activated=(), modifier=0, virtual_nagas=0)
+    return replace(state, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
+                   discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
                    room_winner=winner, pass_streak=0)
 
 
