@@ -7,8 +7,7 @@ floor plan (issue 8; issue 5 asked for 100 per second); the commitment analysis 
 5-card hand under 100 ms.
 
 The reference engine is the one of commit ``BASELINE_COMMIT`` (one 1,600-line ``rules.py``),
-taken from git into a temporary folder and timed in a subprocess, interleaved with the
-current engine, on the same seeds; both play identical games (the tests check that the
+taken from git into a temporary folder; each engine is timed in a fresh subprocess, interleaved, on the same seeds; both play identical games (the tests check that the
 positions are the same, and this bench compares the final saves too).
 """
 
@@ -91,20 +90,35 @@ def baseline_engine() -> Path | None:
 
 def baseline_batch(folder: Path, first: int, games: int) -> tuple[float, list[str]]:
     """CPU seconds of the reference engine for ``games`` random games (its own process), and their saves."""
+    return batch(BASELINE_SCRIPT, folder, first, games)
+
+
+def batch(script: str, folder: Path, first: int, games: int) -> tuple[float, list[str]]:
     environment = dict(os.environ, PYTHONPATH=str(folder))
-    result = subprocess.run([sys.executable, "-c", BASELINE_SCRIPT, str(first), str(games)], cwd=folder,
+    result = subprocess.run([sys.executable, "-c", script, str(first), str(games)], cwd=folder,
                             env=environment, capture_output=True, text=True, check=True)
     data = json.loads(result.stdout)
     return data["cpu"], data["saves"]
 
 
-def current_batch(first: int, games: int) -> tuple[float, list[str]]:
-    import hashlib
+CURRENT_SCRIPT = """
+import hashlib, json, sys, time
+from gamelib import core
+from gamelib.nagaraja import new_game
+first, games = int(sys.argv[1]), int(sys.argv[2])
+play = lambda seed: core.play(new_game(seed=seed), core.random_policy, seed=seed)
+for seed in range(5):  # warm the caches, as the reference does
+    play(seed)
+start = time.process_time()
+finals = [play(seed) for seed in range(first, first + games)]
+cpu = time.process_time() - start
+print(json.dumps({"cpu": cpu, "saves": [hashlib.sha256(f.to_json().encode()).hexdigest() for f in finals]}))
+"""
 
-    start = time.process_time()
-    finals = [play_game((random_policy, random_policy), seed) for seed in range(first, first + games)]
-    cpu = time.process_time() - start
-    return cpu, [hashlib.sha256(f.to_json().encode()).hexdigest() for f in finals]
+
+def current_batch(first: int, games: int) -> tuple[float, list[str]]:
+    """The same measure for this engine, also in a fresh process (equal footing: heap, imports, caches)."""
+    return batch(CURRENT_SCRIPT, ROOT, first, games)
 
 
 def bench_against_baseline(games: int, runs: int) -> None:
@@ -113,7 +127,6 @@ def bench_against_baseline(games: int, runs: int) -> None:
     if folder is None:
         print("random vs random: no git, so no reference engine to compare with (main measured 78 games/s)")
         return
-    current_batch(0, 5)  # warm the caches, as the reference's first games warm its own
     ours, theirs = [], []
     for run in range(runs):
         first = 10_000 + run * games
