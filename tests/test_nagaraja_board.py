@@ -20,7 +20,7 @@ from gamelib.nagaraja.temple import RELIC_SPOTS, PlacedTile
 
 
 def new_board(seed=1, **kwargs):
-    kwargs.setdefault("opponent", random_policy)
+    kwargs.setdefault("bots", random_policy)
     return NagarajaBoard(nagaraja.new_game(seed=seed), seed=seed, **kwargs)
 
 
