@@ -26,7 +26,7 @@ import warnings
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
-from math import comb, prod
+from math import comb, gcd, prod
 from typing import Iterable, Mapping
 
 from gamelib.dist import Dist
@@ -462,3 +462,245 @@ def brute_force_joint(pool: Pool, faces=None) -> dict[Face, Fraction]:
         counts[key] = counts.get(key, 0) + 1
         total += 1
     return {k: Fraction(v, total) for k, v in sorted(counts.items())}
+
+
+# --------------------------------------------------------------------------- moments in closed form
+
+
+def moments(brown=0, white=None, green=None, faces=None) -> dict[str, Fraction]:
+    """Mean and variance of the points and of the Nagas, in closed form.
+
+    The sticks are independent, so means and variances add over sticks: no table is built
+    (this is what the explorer shows on every slider move)."""
+    pool = _pool(brown, white, green)
+    table = load_faces(faces)
+    result = dict.fromkeys(("mean_points", "variance_points", "mean_nagas", "variance_nagas"), Fraction(0))
+    for colour, count in zip(COLOURS, pool):
+        stick_faces = table[colour]
+        sides = len(stick_faces)
+        for name, index in (("points", 0), ("nagas", 1)):
+            mean = Fraction(sum(face[index] for face in stick_faces), sides)
+            square = Fraction(sum(face[index] ** 2 for face in stick_faces), sides)
+            result[f"mean_{name}"] += count * mean
+            result[f"variance_{name}"] += count * (square - mean * mean)
+    return result
+
+
+# --------------------------------------------------------------------------- stick effects (spec 3.4)
+
+EFFECTS = ("PLUS2", "DISCARD2", "RETHROW2")
+
+
+def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs",
+                          chooser: str | None = None, faces=None) -> Fraction:
+    """P(``mine`` wins the room) when one stick effect acts on ``target`` right after the throw.
+
+    ``target`` is "mine" or "theirs". As in the Confrontation (spec 3.4), whoever activates the
+    effect sees both throws and chooses its sticks to help themselves:
+
+    * ``PLUS2``: the target (who activated it) gets +2 points;
+    * ``DISCARD2``: the target loses min(2, n) of its n sticks, chosen by the other player
+      (the two with the most points);
+    * ``RETHROW2``: 1 or 2 of the target's sticks are thrown again, chosen by ``chooser``
+      ("mine" or "theirs"; default the target itself) to maximise the chooser's chance.
+
+    Then the room is resolved at once (no further Naga use). An effect whose target has
+    no stick cannot be activated (spec 3.4), so the raw chance is returned. Exact: the
+    throws are grouped by the few sticks a choice depends on (see ``_profiles``).
+    """
+    if effect not in EFFECTS:
+        raise ValueError(f"unknown stick effect {effect!r}: choose one of {', '.join(EFFECTS)}")
+    if target not in ("mine", "theirs") or chooser not in (None, "mine", "theirs"):
+        raise ValueError('target and chooser are "mine" or "theirs"')
+    table = load_faces(faces)
+    pools = {"mine": check_pool_size(as_pool(mine)), "theirs": check_pool_size(as_pool(theirs))}
+    other = "theirs" if target == "mine" else "mine"
+    target_is_guide = mine_is_guide == (target == "mine")
+    chooser = chooser or (other if effect == "DISCARD2" else target)
+    target_wins = _target_wins(pools[target], pools[other], target_is_guide, effect, chooser == target, table)
+    return target_wins if target == "mine" else 1 - target_wins
+
+
+def _target_wins(pool: Pool, other: Pool, target_is_guide: bool, effect: str, for_target: bool,
+                 table: FaceTable) -> Fraction:
+    key = tuple(table[c] for c in COLOURS)
+    other_counts, other_total = _points_counts(other, key)
+    own_counts, own_total = _points_counts(pool, key)
+    if effect == "PLUS2":
+        shifted = {p + 2: n for p, n in own_counts.items()}
+        greater, tie, _ = compare_counts(shifted, own_total, other_counts, other_total)
+        return greater + tie if target_is_guide else greater
+    if not sum(pool):  # no stick to discard or throw again: the effect cannot be activated
+        greater, tie, _ = compare_counts(own_counts, own_total, other_counts, other_total)
+        return greater + tie if target_is_guide else greater
+    if effect == "DISCARD2":
+        left = _left_after_discard(pool, table)
+        greater, tie, _ = compare_counts(left, own_total, other_counts, other_total)
+        return greater + tie if target_is_guide else greater
+    return _after_rethrow(pool, other_counts, other_total, target_is_guide, for_target, table)
+
+
+def _colour_profiles(count: int, faces: tuple[Face, ...], highest: bool) -> dict[tuple, dict[int, int]]:
+    """For ``count`` sticks of one colour: the two most extreme points shown (highest or lowest
+    first) -> {total points: number of throws}. Sticks of one colour are alike, so a throw is
+    how many sticks show each value (a multinomial count)."""
+    multiplicity: dict[int, int] = {}
+    for points_, _ in faces:
+        multiplicity[points_] = multiplicity.get(points_, 0) + 1
+    values = sorted(multiplicity, reverse=highest)
+    profiles: dict[tuple, dict[int, int]] = {}
+
+    def fill(index: int, left: int, weight: int, total: int, extremes: tuple) -> None:
+        if index == len(values) - 1:
+            extremes = (extremes + (values[index],) * left)[:2]
+            weight *= multiplicity[values[index]] ** left
+            row = profiles.setdefault(extremes, {})
+            row[total + left * values[index]] = row.get(total + left * values[index], 0) + weight
+            return
+        value = values[index]
+        for shown in range(left + 1):
+            fill(index + 1, left - shown, weight * comb(left, shown) * multiplicity[value] ** shown,
+                 total + shown * value, (extremes + (value,) * shown)[:2])
+
+    fill(0, count, 1, 0, ())
+    return profiles
+
+
+def _combined_profiles(pool: Pool, table: FaceTable, highest: bool) -> dict[tuple, dict[int, int]]:
+    """(extremes of brown, of white, of green) -> {total points: throws}, over the whole pool."""
+    combined: dict[tuple, dict[int, int]] = {(): {0: 1}}
+    for colour, count in zip(COLOURS, pool):
+        colour_profiles = _colour_profiles(count, table[colour], highest)
+        merged: dict[tuple, dict[int, int]] = {}
+        for key, row in combined.items():
+            for extremes, colour_row in colour_profiles.items():
+                merged[key + (extremes,)] = _convolve(row, colour_row)
+        combined = merged
+    return combined
+
+
+def _convolve(first: Mapping[int, int], second: Mapping[int, int]) -> dict[int, int]:
+    result: dict[int, int] = {}
+    for a, x in first.items():
+        for b, y in second.items():
+            result[a + b] = result.get(a + b, 0) + x * y
+    return result
+
+
+def _left_after_discard(pool: Pool, table: FaceTable) -> dict[int, int]:
+    """{points left: throws} once the two sticks with the most points are discarded."""
+    left: dict[int, int] = {}
+    for key, row in _combined_profiles(pool, table, highest=True).items():
+        removed = sum(sorted((v for extremes in key for v in extremes), reverse=True)[:2])
+        for total, n in row.items():
+            left[total - removed] = left.get(total - removed, 0) + n
+    return left
+
+
+def _rethrow_options(key: tuple) -> list[tuple[int, tuple[str, ...]]]:
+    """Every choice of 1 or 2 sticks as (points they showed, their colours); within a colour the
+    chooser takes the most extreme sticks (the profile is ordered that way)."""
+    options = []
+    shown = [(colour, extremes) for colour, extremes in zip(COLOURS, key) if extremes]
+    for i, (colour, extremes) in enumerate(shown):
+        options.append((extremes[0], (colour,)))
+        if len(extremes) > 1:
+            options.append((extremes[0] + extremes[1], (colour, colour)))
+        for other, other_extremes in shown[i + 1:]:
+            options.append((extremes[0] + other_extremes[0], (colour, other)))
+    return options
+
+
+def _after_rethrow(pool: Pool, other_counts, other_total: int, target_is_guide: bool, for_target: bool,
+                   table: FaceTable) -> Fraction:
+    """Exact P(target wins) after RETHROW2 chosen by the target (for_target) or by the other player.
+
+    For a throw with total t facing the other's total y, re-throwing sticks that showed r
+    points wins when R >= y - t + r (+1 without the tie rule), R the fresh sticks' points.
+    So the best choice depends on the throw only through y - t and the extremes of each
+    colour: group the throws by extremes, take the distribution of y - t in each group
+    (a convolution), and choose the best option at each value of y - t.
+    """
+    fresh = {}
+    for colours in [(c,) for c in COLOURS] + [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i:]]:
+        counts = {0: 1}
+        for colour in colours:
+            counts = _convolve(counts, {p: sum(1 for q, _ in table[colour] if q == p) for p, _ in table[colour]})
+        fresh[colours] = counts
+    common = 1
+    for colours, counts in fresh.items():
+        total = sum(counts.values())
+        common = common * total // gcd(common, total)
+    # tails[colours][k] = throws (scaled to `common`) of the fresh sticks with at least k points
+    tails = {}
+    for colours, counts in fresh.items():
+        scale = common // sum(counts.values())
+        top = max(counts)
+        tail, running = [0] * (top + 2), 0
+        for k in range(top, -1, -1):
+            running += counts.get(k, 0) * scale
+            tail[k] = running
+        tails[colours] = tail
+    need = 0 if target_is_guide else 1
+    best = max if for_target else min
+    negated_other = {-y: n for y, n in other_counts.items()}
+    favourable = 0
+    own_total = 0
+    for key, row in _combined_profiles(pool, table, highest=not for_target).items():
+        options = [(removed + need, tails[tuple(sorted(colours, key=COLOURS.index))])
+                   for removed, colours in _rethrow_options(key)]
+        for minus_gap, weight in _convolve(row, negated_other).items():  # t - y
+            gap = -minus_gap
+            favourable += weight * best(_tail(tail, gap + shift) for shift, tail in options)
+        own_total += sum(row.values())
+    return Fraction(favourable, own_total * other_total * common)
+
+
+def _tail(tail: list[int], k: int) -> int:
+    if k <= 0:
+        return tail[0]
+    return tail[k] if k < len(tail) else 0
+
+
+def brute_force_win_after(mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs",
+                          chooser: str | None = None, faces=None) -> Fraction:
+    """The same chance by listing every throw of both pools and every choice of sticks (exponential; tests only)."""
+    from itertools import combinations, product
+
+    table = load_faces(faces)
+    pools = {"mine": as_pool(mine), "theirs": as_pool(theirs)}
+    other = "theirs" if target == "mine" else "mine"
+    chooser = chooser or (other if effect == "DISCARD2" else target)
+    target_is_guide = mine_is_guide == (target == "mine")
+
+    def sticks_of(pool):
+        return [colour for colour, count in zip(COLOURS, pool) for _ in range(count)]
+
+    def target_wins(own: int, theirs_: int) -> bool:
+        return own > theirs_ or (target_is_guide and own == theirs_)
+
+    target_sticks, other_sticks = sticks_of(pools[target]), sticks_of(pools[other])
+    wins, throws = Fraction(0), 0
+    for own_throw in product(*(table[c] for c in target_sticks)):
+        own_points = [p for p, _ in own_throw]
+        for other_throw in product(*(table[c] for c in other_sticks)):
+            other_points = sum(p for p, _ in other_throw)
+            throws += 1
+            if not target_sticks or effect == "PLUS2":
+                wins += target_wins(sum(own_points) + (2 if effect == "PLUS2" else 0), other_points)
+                continue
+            choices = []
+            if effect == "DISCARD2":
+                for gone in combinations(range(len(own_points)), min(2, len(own_points))):
+                    choices.append(Fraction(target_wins(sum(own_points) - sum(own_points[i] for i in gone),
+                                                        other_points)))
+            else:
+                for size in (1, 2):
+                    for again in combinations(range(len(own_points)), size):
+                        kept = sum(own_points) - sum(own_points[i] for i in again)
+                        outcomes = list(product(*(table[target_sticks[i]] for i in again)))
+                        won = sum(target_wins(kept + sum(p for p, _ in faces_), other_points) for faces_ in outcomes)
+                        choices.append(Fraction(won, len(outcomes)))
+            wins += max(choices) if chooser == target else min(choices)
+    target_chance = wins / throws
+    return target_chance if target == "mine" else 1 - target_chance
