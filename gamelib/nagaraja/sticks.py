@@ -27,6 +27,7 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from math import comb, gcd, prod
+from operator import mul
 from typing import Iterable, Mapping
 
 from gamelib.dist import Dist
@@ -704,3 +705,59 @@ def brute_force_win_after(mine, theirs, mine_is_guide: bool, effect: str, target
             wins += max(choices) if chooser == target else min(choices)
     target_chance = wins / throws
     return target_chance if target == "mine" else 1 - target_chance
+
+
+# --------------------------------------------------------------------------- tables for the explorer
+
+
+def joint_table(pool, faces=None) -> tuple[tuple[Face, ...], tuple[int, ...], int]:
+    """The joint (points, Nagas) as integer counts: (outcomes sorted, counts, total throws). Cached."""
+    return _joint_counts_cached(check_pool_size(as_pool(pool)), _faces_key(faces))
+
+
+@lru_cache(maxsize=1024)
+def _joint_counts_cached(pool: Pool, faces_key: tuple):
+    outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
+    return tuple(outcomes), tuple(counts), total
+
+
+def sweep(mine, theirs, mine_is_guide: bool, player: int, colour: str, counts: range,
+          faces=None) -> list[Fraction]:
+    """P(``mine`` wins the room) as player ``player``'s ``colour`` sticks run through ``counts``.
+
+    The other pool is fixed, so its weights below (and at) each total are summed once;
+    the swept pool grows one stick at a time (one packed multiplication per step)."""
+    key = _faces_key(faces)
+    pools = [list(as_pool(mine)), list(as_pool(theirs))]
+    index = COLOURS.index(colour)
+    pools[player][index] = 0
+    base, base_total = _points_counts(check_pool_size(tuple(pools[player])), key)
+    fixed, fixed_total = _points_counts(check_pool_size(tuple(pools[1 - player])), key)
+    stick_points = [p for p, _ in key[index]]
+    check_pool_size(tuple(c if i != index else max(counts) for i, c in enumerate(pools[player])))
+    highest = max(base) + max(counts) * max(stick_points)
+    # favour[x]: the fixed pool's weight that makes a swept total of x a win for `mine`: the
+    # fixed totals below x when mine is swept, above x when theirs is; ties go to the guide.
+    favour, running = [0] * (highest + 1), 0
+    for x in (range(highest + 1) if player == 0 else range(highest, -1, -1)):
+        here = fixed.get(x, 0)
+        favour[x] = running + (here if mine_is_guide else 0)
+        running += here
+    sides = len(stick_points)
+    width = 8 * -(-((base_total * sides ** max(counts)).bit_length() + 1) // 64)
+    field = 8 * width
+    lowest_face = min(stick_points)
+    stick = sum(1 << field * (p - lowest_face) for p in stick_points)
+    offset = min(base)
+    poly = sum(c << field * (p - offset) for p, c in base.items())
+    results, total, k = [], base_total, 0
+    for count in counts:
+        while k < count:
+            poly *= stick
+            offset += lowest_face
+            total *= sides
+            k += 1
+        coefficients = unpack(poly, width)
+        wins = sum(map(mul, coefficients, favour[offset:offset + len(coefficients)]))
+        results.append(Fraction(wins, total * fixed_total))
+    return results
