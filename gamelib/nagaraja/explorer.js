@@ -33,6 +33,8 @@ function addTitle(node, text) {
 
 // ------------------------------------------------------------------ exact numbers
 
+const big = (hex) => BigInt(`0x${hex}`);   // counts arrive as hexadecimal strings (cheap to write in Python)
+
 function gcd(a, b) {
   while (b) [a, b] = [b, a % b];
   return a;
@@ -140,8 +142,8 @@ function drawBars(parent, data) {
   svg.setAttribute("aria-label", "points thrown by each player: exact bars, simulated dots");
   const fills = patterns(svg);
   const players = data.players.map((player) => {
-    const total = BigInt(player.total);
-    return { ...player, bars: player.points.map(([p, c]) => [p, BigInt(c), ratio(BigInt(c), total)]), totalBig: total };
+    const total = big(player.total);
+    return { ...player, bars: player.points.map(([p, c]) => [p, big(c), ratio(big(c), total)]), totalBig: total };
   });
   const all = players.flatMap((pl) => pl.bars.map((b) => b[0]));
   const xlow = Math.min(...all) - 0.7, xhigh = Math.max(...all) + 0.7;
@@ -175,11 +177,11 @@ function drawTails(parent, data) {
   const svg = newSvg(parent, "gx-tails");
   svg.setAttribute("aria-label", "chance of at least k points for each player");
   const series = data.players.map((player) => {
-    const total = BigInt(player.total);
+    const total = big(player.total);
     let running = 0n;
     const tail = [];
     for (let j = player.points.length - 1; j >= 0; j--) {
-      running += BigInt(player.points[j][1]);
+      running += big(player.points[j][1]);
       tail.push([player.points[j][0], running, total]);
     }
     return tail.reverse();
@@ -221,8 +223,8 @@ function drawHeat(parent, data, playerIndex) {
   const svg = newSvg(parent, "gx-heat");
   svg.setAttribute("aria-label", `joint chance of points and Nagas for ${data.names[playerIndex]}`);
   svg.setAttribute("data-player", playerIndex);
-  const total = BigInt(player.total);
-  const cells = player.heat.map(([p, n, c]) => [p, n, BigInt(c), ratio(BigInt(c), total)]);
+  const total = big(player.total);
+  const cells = player.heat.map(([p, n, c]) => [p, n, big(c), ratio(big(c), total)]);
   const pmin = Math.min(...cells.map((c) => c[0])), pmax = Math.max(...cells.map((c) => c[0]));
   const nmax = Math.max(...cells.map((c) => c[1]));
   const highest = Math.max(...cells.map((c) => c[3]));
@@ -259,7 +261,7 @@ function drawSweep(parent, data, modelIndex) {
     xticks: integerTicks(0, kmax, 6), yticks: [0, 0.5, 1], percentY: true });
   svgElement("line", { x1: f.x(sweep.current), x2: f.x(sweep.current), y1: f.inner.y0, y2: f.inner.y1,
     class: "gx-current" }, f.group);
-  const pts = model.values.map(([k, n, d]) => [k, BigInt(n), BigInt(d)]);
+  const pts = model.values.map(([k, n, d]) => [k, big(n), big(d)]);
   const path = pts.map(([k, n, d], j) => `${j ? "L" : "M"} ${f.x(k)} ${f.y(ratio(n, d))}`).join(" ");
   svgElement("path", { d: path, stroke: MODEL_SERIES[modelIndex], fill: "none", "stroke-width": 2 }, f.group);
   for (const [k, n, d] of pts) {
@@ -281,7 +283,7 @@ function render({ model, el }) {
   let revision = 0;
 
   const draw = () => {
-    const data = model.get("data");
+    const data = JSON.parse(model.get("data") || "{}");
     root.replaceChildren();
     if (!data || !data.players) return;
     const top = document.createElement("div");
