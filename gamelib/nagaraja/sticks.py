@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from math import comb, gcd, prod
-from operator import mul
+from operator import itemgetter, mul
 from typing import Iterable, Mapping
 
 from gamelib.dist import Dist
@@ -289,8 +289,15 @@ def _by_rows(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]
     product = 1
     for colour in sorted(colours, key=lambda colour: colour.terms, reverse=True):
         product = _multiply(product, colour.packed_rows(grid, 8 * width), 8 * width)
-    cells = sorted((grid.outcome(slot), count) for slot, count in enumerate(unpack(product, width)) if count)
-    return [outcome for outcome, _ in cells], [count for _, count in cells]
+    stride, base, shear = grid.stride, grid.base, grid.shear
+    cells = []
+    for slot, count in enumerate(unpack(product, width)):
+        if count:
+            nagas_, q = divmod(slot, stride)
+            cells.append((q + base + shear * nagas_, nagas_, count))
+    # Slots run through the Naga rows in order, so a stable sort on points alone gives (points, nagas) order.
+    cells.sort(key=itemgetter(0))
+    return [(p, n) for p, n, _ in cells], [count for _, _, count in cells]
 
 
 def _by_powers(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]:
