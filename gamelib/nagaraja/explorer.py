@@ -677,15 +677,15 @@ class OddsExplorer:
             return
         try:
             table = {colour: parse_faces(colour, text.value) for colour, text in self.face_texts.items()}
-            if not self.free_design.value:
-                for colour, faces in table.items():
-                    if faces and len(faces) != 4:
-                        raise sticks.FaceTableError(
-                            f"{colour} has {len(faces)} faces, but a fate stick has four (spec 2.3); "
-                            "switch on free design to try other sticks")
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 faces = sticks.validate_faces(table)
+            if not self.free_design.value:
+                for colour, stick_faces in faces.items():
+                    if len(stick_faces) != 4:
+                        raise sticks.FaceTableError(
+                            f"{colour} has {len(stick_faces)} faces, but a fate stick has four (spec 2.3); "
+                            "switch on free design to try other sticks")
         except sticks.FaceTableError as problem:
             self.face_message.value = (
                 f'<div class="gl-error-text" style="color:#B00020"><b>This table cannot be used:</b> '

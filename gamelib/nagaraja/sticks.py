@@ -519,7 +519,8 @@ def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target
     * ``DISCARD2``: the target loses min(2, n) of its n sticks, chosen by the other player
       (the two with the most points);
     * ``RETHROW2``: 1 or 2 of the target's sticks are thrown again, chosen by ``chooser``
-      ("mine" or "theirs"; default the target itself) to maximise the chooser's chance.
+      ("mine" or "theirs"; default the target itself) to maximise the chooser's chance
+      (``chooser`` is ignored for the other two effects).
 
     Then the room is resolved at once (no further Naga use). An effect whose target has
     no stick cannot be activated (spec 3.4), so the raw chance is returned. Exact: the
@@ -533,7 +534,8 @@ def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target
     pools = {"mine": check_pool_size(as_pool(mine)), "theirs": check_pool_size(as_pool(theirs))}
     other = "theirs" if target == "mine" else "mine"
     target_is_guide = mine_is_guide == (target == "mine")
-    chooser = chooser or (other if effect == "DISCARD2" else target)
+    # only RETHROW2 lets either player choose; DISCARD2 is always chosen by the target's opponent
+    chooser = (chooser or target) if effect == "RETHROW2" else (other if effect == "DISCARD2" else target)
     target_wins = _target_wins(pools[target], pools[other], target_is_guide, effect, chooser == target, table)
     return target_wins if target == "mine" else 1 - target_wins
 
@@ -687,7 +689,8 @@ def brute_force_win_after(mine, theirs, mine_is_guide: bool, effect: str, target
     table = load_faces(faces)
     pools = {"mine": as_pool(mine), "theirs": as_pool(theirs)}
     other = "theirs" if target == "mine" else "mine"
-    chooser = chooser or (other if effect == "DISCARD2" else target)
+    # only RETHROW2 lets either player choose; DISCARD2 is always chosen by the target's opponent
+    chooser = (chooser or target) if effect == "RETHROW2" else (other if effect == "DISCARD2" else target)
     target_is_guide = mine_is_guide == (target == "mine")
 
     def sticks_of(pool):
