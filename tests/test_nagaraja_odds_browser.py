@@ -35,6 +35,7 @@ def check_drawn_bars(svg, pool) -> None:
 def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face_editor(page, lab):
     from playwright.sync_api import expect
 
+    page.set_viewport_size({"width": 1280, "height": 2600})  # the whole explorer in view for its screenshot
     open_notebook(page, lab, NOTEBOOK)
     wait_for_kernel_idle(page)
     explorer = page.locator(".gl-explorer")
@@ -103,6 +104,9 @@ def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face
     expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
     explorer.locator("svg.gx-bars").scroll_into_view_if_needed()
     screenshot(explorer.locator(".gx-root"), "nagaraja_odds_plots_dark")
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    screenshot(explorer.locator(".gx-root"), "nagaraja_odds_plots_light")
 
 
 @pytest.mark.browser

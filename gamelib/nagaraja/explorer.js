@@ -12,7 +12,7 @@ const NS = "http://www.w3.org/2000/svg";
 const SERIES = ["#0072B2", "#E69F00"];            // Okabe-Ito blue and orange (gamelib.plots)
 const MODEL_SERIES = ["#009E73", "#CC79A7"];     // Okabe-Ito green and purple for Models A, B
 const VIRIDIS = ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"];
-const PLOT = { width: 430, height: 230, left: 52, right: 12, top: 30, bottom: 40 };
+const PLOT = { width: 415, height: 240, left: 52, right: 12, top: 40, bottom: 40 };
 
 function svgElement(tag, attributes = {}, parent = null) {
   const node = document.createElementNS(NS, tag);
@@ -49,9 +49,9 @@ function fraction(numerator, denominator) {
 }
 
 function ratio(numerator, denominator) {
-  // Number() of a huge BigInt loses digits but the ratio keeps its 16 significant ones.
-  const shift = BigInt(Math.max(0, denominator.toString(2).length - 900));
-  return Number(numerator >> shift) / Number(denominator >> shift);
+  // Counts stay below 2**1000 within the library's bounds (100 sticks of 16 faces), so Number() keeps
+  // 16 significant digits of each and the ratio is a correctly sized float.
+  return Number(numerator) / Number(denominator);
 }
 
 /** A short honest decimal: never 100% for a chance below 1, never 0% above 0. */
@@ -170,7 +170,7 @@ function drawBars(parent, data) {
     }
   });
   legend(svg, [{ label: data.names[0], fill: fills[0] }, { label: data.names[1], fill: fills[1] },
-    { label: "simulated", kind: "dot" }], PLOT.left + 190, 14);
+    { label: "simulated", kind: "dot" }], PLOT.left, 30);
 }
 
 function drawTails(parent, data) {
@@ -208,14 +208,20 @@ function drawTails(parent, data) {
     });
   });
   legend(svg, [{ label: data.names[0], fill: SERIES[0], kind: "line" }, { label: data.names[1], fill: SERIES[1], kind: "line" }],
-    PLOT.left + 230, 14);
+    PLOT.left, 30);
 }
 
-function viridis(t) {
-  const scaled = Math.min(Math.max(t, 0), 1) * (VIRIDIS.length - 1);
+function viridisColour(t) {
+  const scaled = t * (VIRIDIS.length - 1);
   const i = Math.min(Math.floor(scaled), VIRIDIS.length - 2), u = scaled - i;
   const [a, b] = [VIRIDIS[i], VIRIDIS[i + 1]].map((hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16)));
   return `rgb(${a.map((v, k) => Math.round(v + (b[k] - v) * u)).join(",")})`;
+}
+
+const VIRIDIS_TABLE = Array.from({ length: 101 }, (_, i) => viridisColour(i / 100));  // computed once
+
+function viridis(t) {
+  return VIRIDIS_TABLE[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
 }
 
 function drawHeat(parent, data, playerIndex) {
@@ -235,10 +241,18 @@ function drawHeat(parent, data, playerIndex) {
   const cw = f.x(1) - f.x(0), ch = f.y(0) - f.y(1);
   for (const [p, n, c, value] of cells) {
     const cell = svgElement("rect", { x: f.x(p) - cw / 2, y: f.y(n) - ch / 2, width: cw + 0.3, height: ch + 0.3,
-      fill: viridis(Math.sqrt(value / highest)), class: "gx-cell", "data-points": p, "data-nagas": n,
-      "data-exact": fraction(c, total) }, f.group);
-    addTitle(cell, `P(${p} points and ${n} Naga${n === 1 ? "" : "s"}) = ${fraction(c, total)} ≈ ${readable(value, c === total, false)}`);
+      fill: viridis(Math.sqrt(value / highest)), class: "gx-cell", "data-points": p, "data-nagas": n }, f.group);
+    cell.__exact = [c, value];
   }
+  // A map can hold thousands of cells: reduce a cell's fraction only when the pointer reaches it.
+  f.group.addEventListener("pointerover", (event) => {
+    const cell = event.target;
+    if (!cell.__exact || cell.dataset.exact) return;
+    const [c, value] = cell.__exact;
+    const n = +cell.dataset.nagas;
+    cell.dataset.exact = fraction(c, total);
+    addTitle(cell, `P(${cell.dataset.points} points and ${n} Naga${n === 1 ? "" : "s"}) = ${cell.dataset.exact} ≈ ${readable(value, c === total, false)}`);
+  });
   // colour bar: the square-root scale shows the rare throws too
   const bar = svgElement("g", { class: "gx-colourbar" }, svg);
   const x0 = f.inner.x1 - 14, steps = 20;
@@ -248,12 +262,13 @@ function drawHeat(parent, data, playerIndex) {
       fill: viridis((s + 0.5) / steps) }, bar);
   }
   addText(bar, x0 - 2, f.inner.y1 - 3, `${(100 * highest).toFixed(1)}%`, { "text-anchor": "end", class: "gx-text gx-tick" });
-  addText(bar, x0 - 2, f.inner.y0, "0", { "text-anchor": "end", class: "gx-text gx-tick" });
+  addText(bar, x0 - 2, f.inner.y0, "0%", { "text-anchor": "end", class: "gx-text gx-tick" });
+  addText(bar, x0 + 10, f.inner.y1 - 14, "√ scale", { "text-anchor": "end", class: "gx-text gx-tick" });
 }
 
 function drawSweep(parent, data, modelIndex) {
   const sweep = data.sweep, model = sweep.models[modelIndex];
-  const svg = newSvg(parent, `gx-sweep gx-sweep-${model.name}`, 300, 210);
+  const svg = newSvg(parent, `gx-sweep gx-sweep-${model.name}`, 204, 240);
   svg.setAttribute("aria-label", `P(${data.names[0]} wins) against the number of ${sweep.colour} sticks, Model ${model.name}`);
   const kmax = model.values[model.values.length - 1][0];
   const f = frame(svg, { xlow: -0.5, xhigh: kmax + 0.5, ylow: 0, yhigh: 1.05, xlabel: `${sweep.owner}'s ${sweep.colour} sticks`,
@@ -283,6 +298,7 @@ function render({ model, el }) {
   let revision = 0;
 
   const draw = () => {
+    const started = performance.now();
     const data = JSON.parse(model.get("data") || "{}");
     root.replaceChildren();
     if (!data || !data.players) return;
@@ -321,6 +337,7 @@ function render({ model, el }) {
     sweepBox.appendChild(sweepRow);
     data.sweep.models.forEach((_, i) => drawSweep(sweepRow, data, i));
     revision += 1;
+    root.dataset.drawMs = `${performance.now() - started}`;
     requestAnimationFrame(() => {
       root.dataset.revision = `${revision}`;
       root.dataset.drawnAt = `${performance.now()}`;

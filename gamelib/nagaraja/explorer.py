@@ -228,7 +228,7 @@ class OddsExplorer:
     def _build_sliders(self, pools, guide: int, free: bool) -> None:
         self.mode = widgets.ToggleButtons(options=[("game: 12 of each colour in all", "game"),
                                                    ("free: no supply limit", "free")],
-                                          value="free" if free else "game", style={"button_width": "210px"})
+                                          value="free" if free else "game", style={"button_width": "240px"})
         self.mode.add_class("gl-mode")
         self.sliders: list[dict[str, widgets.IntSlider]] = []
         columns = []
@@ -420,7 +420,7 @@ class OddsExplorer:
                 card = self.cards[card_id]
                 button = widgets.ToggleButton(value=False, description=f"{card.sticks} · {card.id}",
                                               tooltip=f"{card.id}: sticks {card.sticks}, effect {card.effect}",
-                                              layout=widgets.Layout(width="120px"))
+                                              layout=widgets.Layout(width="135px"))
                 button.add_class(f"gl-card-{player}-{index}")
                 button.observe(lambda change, p=player: self._on_card(p, change), names="value")
                 buttons.append(button)
