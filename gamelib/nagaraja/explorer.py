@@ -564,7 +564,7 @@ class OddsExplorer:
         note = " (no stick to act on: the effect cannot be played)" if effect != "PLUS2" and not sum(self.pools[target]) else ""
         self.effect_result.value = _number(
             "gl-effect-value", f"After {effect} ({how}): P({self.names[0]} wins) =", after,
-            f"{'+' if change >= 0 else '−'}{readable(abs(change))} against the raw throw{note}")
+            f"{'+' if change >= 0 else '−'}{float(abs(change)) * 100:.2f} percentage points against the raw throw{note}")
 
     # ------------------------------------------------------------- plot data
     def _plot_data(self) -> dict:
