@@ -65,7 +65,7 @@ def mid_game_positions(players: int, count: int, seed: int) -> list:
     """Positions after 8 to 20 rounds of greedy play: boards with energies on several levels."""
     found = []
     for game_seed in seeds(seed, count):
-        state = new_game(players, seed=game_seed, rules=Rules(max_rounds=40))
+        state = new_game(players=players, seed=game_seed, rules=Rules(max_rounds=40))
         rng = random.Random(game_seed)
         while not state.is_terminal:
             if 8 <= state.rounds_completed <= 20 and rng.random() < 0.3:

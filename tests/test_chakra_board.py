@@ -12,8 +12,8 @@ import pytest
 
 from gamelib.core import random_policy
 from gamelib.chakra.board import ChakraBoard
-from gamelib.chakra.moves import Channel, Meditate, Receive, Step
-from gamelib.chakra.rules import DOWN, Rules, new_game, position
+from gamelib.chakra.actions import Channel, Meditate, Receive, Step
+from gamelib.chakra import DOWN, Rules, new_game, position
 
 MAYA = ["K R Y", "G G L", "O P D"]
 
@@ -112,7 +112,7 @@ def test_channel_step_by_step_order_c3():  # spec 15.4 C3, first order
 def test_channel_next_steps_are_the_engines():  # §14.4
     board = board_for([{"GREEN": "Y K", "YELLOW": "Y Y"}])
     board.pick = {"kind": "space", "space": "D2_D1"}
-    from gamelib.chakra.moves import next_steps
+    from gamelib.chakra.actions import next_steps
     assert [s["text"].split(" → ")[0] for s in board.state["hints"]["steps"]] == \
         [str(step) for step in next_steps(board.match.state, "D2_D1")]
 

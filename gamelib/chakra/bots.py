@@ -1,9 +1,10 @@
 """Bots for Chakra and tournaments between them.
 
-* :func:`random_policy` picks a legal action uniformly at random.
+* :func:`random_policy` (the core's) picks a legal action uniformly at random.
 * :func:`greedy_policy` looks one action ahead: it scores the board each legal action would
-  leave and takes the best (ties broken at random). It sees only its own observation
-  (§14.6): unknown plenitude values count at their expected value given what it knows.
+  leave and takes the best (ties broken at random). It reads only what its observation holds
+  (§14.6): its board, the Maya, the bag and the plenitude values it knows; unknown values
+  count at their expected value given what it knows.
 
 The score of a board (:func:`board_value`) adds up, per level, progress towards
 harmonization, energies near their home chakra, blacks near (or in) the Earth, and the
@@ -19,19 +20,18 @@ from functools import lru_cache
 from statistics import median
 from typing import Callable, Sequence
 
-from gamelib.core import CHANCE
-from gamelib.simulate import Estimate, mean, progress, proportion, seeds
-from gamelib.chakra import moves
-from gamelib.chakra.moves import Meditate, Receive, walk
-from gamelib.chakra.moves import _is_harmonized as _harmonized
-from gamelib.chakra.rules import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, Rules, new_game
+from gamelib import core
+from gamelib.core import random_policy
+from gamelib.simulate import Estimate, mean, proportion
+from gamelib.chakra import actions as moves
+from gamelib.chakra.actions import Meditate, Receive, walk
+from gamelib.chakra.components import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, SPACES, run_of
+from gamelib.chakra.components import is_harmonized as _harmonized
+from gamelib.chakra.rules import Rules, new_game
+
+__all__ = ["random_policy", "greedy_policy", "lookahead_values", "action_value", "board_value", "tournament"]
 
 # --------------------------------------------------------------------------- policies
-
-
-def random_policy(state, rng: random.Random):
-    """A legal action chosen uniformly at random."""
-    return rng.choice(state.legal_actions())
 
 
 # Weights of the greedy evaluation, in points (one plenitude point = 1).
@@ -101,7 +101,7 @@ def _level_score(level, contents, worth):
 
 
 def _run(levels):
-    return _run_of({level for level in CHAKRAS if _harmonized(levels[level], level)})
+    return run_of({level for level in CHAKRAS if _harmonized(levels[level], level)})
 
 
 def after_action(board, action):
@@ -134,9 +134,9 @@ def after_action(board, action):
     return levels, earth, reserve, spaces, notches
 
 
-def action_value(observation, player: int, action, worth: dict) -> float:
+def action_value(state, player: int, action, worth: dict) -> float:
     """One-action lookahead, the plain way: the value of the board ``action`` leaves (plus the Meditate terms)."""
-    board = observation.players[player]
+    board = state.players[player]
     value = board_value(*after_action(board, action), worth)
     if isinstance(action, Meditate):
         value -= MEDITATE_COST
@@ -146,11 +146,10 @@ def action_value(observation, player: int, action, worth: dict) -> float:
 
 
 def greedy_policy(state, rng: random.Random):
-    """The legal action with the best one-action lookahead value (ties at random); sees only its observation."""
+    """The legal action with the best one-action lookahead value (ties at random); reads only what it may know."""
     player = state.current_player
-    observation = state.observation(player)
     best, best_value = [], float("-inf")
-    for action, value in lookahead_values(observation, player):
+    for action, value in lookahead_values(state, player):
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif value > best_value - 1e-9:
@@ -158,17 +157,17 @@ def greedy_policy(state, rng: random.Random):
     return rng.choice(best)
 
 
-def lookahead_values(observation, player: int) -> list:
+def lookahead_values(state, player: int) -> list:
     """``[(action, action_value)]`` for every legal action, in the order of ``legal_actions``.
 
     Same values as :func:`action_value`, computed faster from the levels an action changes:
     Channel actions are scored during move generation (each step changes two levels), a
     Receive changes one level and its value is shared by columns offering the same colours."""
-    board = observation.players[player]
-    base = _Base(board, expected_plenitude(observation.known_plenitude(player)))
+    board = state.players[player]
+    base = _Base(board, expected_plenitude(state.known_plenitude(player)))
     values = []
     receive_values: dict = {}
-    for action in moves.receive_actions(observation, board):
+    for action in moves.receive_actions(state, board):
         key = (action.colours, action.destination)
         if key not in receive_values:
             receive_values[key] = base.receive_value(action)
@@ -176,10 +175,10 @@ def lookahead_values(observation, player: int) -> list:
     if board.reserve >= 1:
         values += base.channel_values()
         if "SWAP" not in board.spaces:
-            values += [(action, action_value(observation, player, action, base.worth))
-                       for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(observation, board))]
-    values += [(action, action_value(observation, player, action, base.worth))
-               for action in moves.meditate_actions(observation, board)]
+            values += [(action, action_value(state, player, action, base.worth))
+                       for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(state, board))]
+    values += [(action, action_value(state, player, action, base.worth))
+               for action in moves.meditate_actions(state, board)]
     return values
 
 
@@ -191,10 +190,10 @@ class _Base:
         self.scores = [0.0] + [_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1)]
         self.levels_total = sum(self.scores)
         self.harmonized = set(board.harmonized_levels())
-        self.run = _run_of(self.harmonized)
+        self.run = run_of(self.harmonized)
 
     def value(self, level_change, harmonized, earth, reserve, spaces, bhagya_size) -> float:
-        run = _run_of(self.harmonized.union(harmonized)) if harmonized else self.run
+        run = run_of(self.harmonized.union(harmonized)) if harmonized else self.run
         return (self.levels_total + level_change + _token_value(earth, reserve, spaces)
                 + (FULL_BHAGYA_COST if bhagya_size == 3 else 0.0) + RUN_STEP * run)
 
@@ -221,7 +220,7 @@ class _Base:
 
         values = []
         bhagya = len(board.levels[BHAGYA])
-        for space in moves.SPACES[:-1]:
+        for space in SPACES[:-1]:
             if space in board.spaces:
                 continue
             for action, (change, alleviated, harmonized, from_bhagya) in moves.scored_channel_actions(
@@ -231,14 +230,6 @@ class _Base:
                                                   board.reserve - 1 + returned, len(board.spaces) + 1,
                                                   bhagya - from_bhagya)))
         return values
-
-
-def _run_of(harmonized: set) -> int:
-    """Chakras harmonized consecutively from RED (§3), given the set of harmonized levels."""
-    run = 0
-    while run + 1 in harmonized:
-        run += 1
-    return run
 
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
@@ -281,24 +272,10 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def play_game(players: int, policies: Sequence[Callable], seed: int, rules: Rules | None = None,
-              first_player: int = 0, on_action: Callable | None = None):
-    """One seeded game, policies indexed by seat; returns the final state."""
-    state = new_game(players, seed=seed, rules=rules, first_player=first_player)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        if state.current_player == CHANCE:  # only with explicit chance; new_game here resolves its own
-            raise RuntimeError("unexpected chance node")
-        action = policies[state.current_player](state, rng)
-        if on_action is not None:
-            on_action(state, action)
-        state = state.apply(action)
-    return state
-
-
 def tournament(policies: Sequence[Callable] | Callable, games: int = 100, players: int = 2, seed: int = 0,
                rules: Rules | None = None, show_progress: bool = True) -> TournamentResult:
-    """Play ``games`` seeded games (seat 0 always starts) and collect wins by seat, lengths and scores.
+    """``games`` seeded deals through :func:`gamelib.core.tournament` without seat rotation (policy i
+    always sits in seat i and seat 0 starts), summed up by seat: wins, lengths and scores.
 
     ``rules`` defaults to the game's rules with ``max_rounds=DEFAULT_MAX_ROUNDS`` as a safeguard.
     """
@@ -306,19 +283,14 @@ def tournament(policies: Sequence[Callable] | Callable, games: int = 100, player
     seat_policies = list(policies) if isinstance(policies, Sequence) else [policies] * players
     if len(seat_policies) != players:
         raise ValueError(f"give one policy per seat ({players}), not {len(seat_policies)}")
-    wins, natural, rounds = [0] * players, 0, []
-    scores = [[] for _ in range(players)]
-    game_seeds = seeds(seed, games)
-    iterator = progress(game_seeds, games, f"{players}-player games") if show_progress else game_seeds
-    for game_seed in iterator:
-        final = play_game(players, seat_policies, game_seed, rules)
-        for seat in final.winner:
-            wins[seat] += 1
-        natural += final.end_triggered
-        rounds.append(final.rounds_completed)
-        for seat, score in enumerate(final.scores()):
-            scores[seat].append(score)
-    return TournamentResult(players, games, tuple(wins), natural, tuple(rounds), tuple(tuple(s) for s in scores))
+    records = core.tournament(new_game, seat_policies, games, rules=rules, seed=seed, setup={"players": players},
+                              rotate=False, progress=show_progress, description=f"{players}-player games",
+                              keep_final=True)
+    wins = [sum(seat in record.winners for record in records) for seat in range(players)]
+    natural = sum(record.final.end_triggered for record in records)
+    rounds = tuple(record.final.rounds_completed for record in records)
+    scores = tuple(tuple(record.scores[seat] for record in records) for seat in range(players))
+    return TournamentResult(players, games, tuple(wins), natural, rounds, scores)
 
 
 DEFAULT_MAX_ROUNDS = 100
