@@ -238,12 +238,33 @@ _STEP_TABLE = [[[[tuple.__new__(Step, (level, colour, direction, distance)) if d
                for level in range(BHAGYA + 1)]
 
 
-def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, effect=None) -> None:
+def landing_of(levels, origin: int, direction: int, distance: int) -> int:
+    """Where an energy from ``origin`` lands (§7.5), or -1 if the step is illegal for every colour.
+
+    The fast form of :func:`walk` for the searches: the landing does not depend on the colour,
+    except that only black may enter the Earth (the caller checks that when it returns EARTH)."""
+    position, left = origin, distance
+    while True:
+        position += direction
+        if position >= BHAGYA:
+            return -1
+        if position == EARTH:
+            return EARTH if left == 1 else -1
+        here = levels[position]
+        if len(here) >= CAPACITY:
+            if here[0] == position and here[1] == position and here[2] == position:
+                continue  # a harmonized chakra is skipped and not counted
+            return -1
+        left -= 1
+        if left == 0:
+            return position
+
+
+def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
     """Depth-first search over the steps of one pattern; appends every complete step tuple to ``found``.
 
     ``levels`` is a mutable copy of the board (lists), changed and restored around each recursion;
     ``landed`` counts, per (level, colour), the energies earlier steps put there (§7.3.4).
-    With ``score`` (see ``scored_channel_actions``), ``found`` gets ``(steps, effect)`` pairs instead.
     """
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
@@ -255,27 +276,7 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
         if (origin != BHAGYA and len(contents) == 3 and contents[0] == origin and contents[1] == origin
                 and contents[2] == origin):
             continue  # locked (§7.5.1)
-        # the walk of §7.5, inlined for speed (see ``walk`` for the readable version); where the
-        # energy lands does not depend on its colour, except that only black may enter the Earth
-        position, left = origin, distance
-        while True:
-            position += direction
-            if position >= BHAGYA:
-                position = -1
-                break
-            if position == EARTH:
-                if left != 1:
-                    position = -1
-                break
-            here = levels[position]
-            if len(here) >= CAPACITY:
-                if here[0] == position and here[1] == position and here[2] == position:
-                    continue
-                position = -1
-                break
-            left -= 1
-            if left == 0:
-                break
+        position = landing_of(levels, origin, direction, distance)
         if position < 0:
             continue
         if position == EARTH:
@@ -291,9 +292,6 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
             if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
                 continue  # every energy of this colour here has already moved (§7.3.4)
             steps = prefix + (step_row[colour][direction][distance],)
-            if score is not None:
-                _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, position)
-                continue
             if last:
                 found.append(steps)
                 continue
@@ -307,52 +305,6 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
             if position != EARTH:
                 levels[position].remove(colour)
             contents.append(colour)
-
-
-def _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, landing) -> None:
-    """One step of the scored search: apply it, update the effect, record or recurse, undo.
-
-    ``score`` is a list: ``score[0]`` the scoring function, ``score[level]`` the current score
-    of each level (kept up to date, so only the two changed levels are scored again)."""
-    scores, function = score, score[0]
-    contents = levels[origin]
-    old_origin, old_landing = scores[origin], scores[landing]
-    contents.remove(colour)
-    scores[origin] = function(origin, contents)
-    change = scores[origin] - old_origin
-    harmonized = effect[2]
-    if landing != EARTH:
-        levels[landing].append(colour)
-        scores[landing] = function(landing, levels[landing])
-        change += scores[landing] - old_landing
-        if landing != BHAGYA and is_harmonized(levels[landing], landing):
-            harmonized = harmonized + (landing,)
-    new_effect = (effect[0] + change, effect[1] + (landing == EARTH), harmonized, effect[3] + (origin == BHAGYA))
-    if depth + 1 == len(pattern):
-        found.append((steps, new_effect))
-    else:
-        key = landing * 8 + colour
-        landed[key] = landed.get(key, 0) + 1
-        _search_steps(levels, pattern, depth + 1, steps, landed, found, score, new_effect)
-        landed[key] -= 1
-    if landing != EARTH:
-        levels[landing].remove(colour)
-    contents.append(colour)
-    scores[origin], scores[landing] = old_origin, old_landing
-
-
-def scored_channel_actions(levels: tuple, space: str, score) -> list:
-    """``[(action, effect)]`` for the legal actions of ``space`` (not SWAP), in §14.3 order, where
-    ``effect`` = (change of the summed ``score(level, contents)`` over levels 1-8, blacks
-    alleviated, chakras harmonized, energies that left the Bhagya). ``score`` must not depend on
-    the order of ``contents``. Bots use it to value every action without applying it."""
-    working = [list(contents) for contents in levels]
-    scores = [score] + [score(level, working[level]) for level in range(1, BHAGYA + 1)]
-    found = []
-    for pattern in SPACE_PATTERNS[space]:
-        _search_steps(working, pattern, 0, (), {}, found, scores, (0.0, 0, (), 0))
-    found.sort(key=lambda pair: pair[0])
-    return [(_channel(space, steps), effect) for steps, effect in found]
 
 
 def swap_colours(state, board: PlayerBoard | None = None) -> list:
