@@ -308,3 +308,28 @@ def test_the_game_over_refuses_moves_and_shows_scores():  # §11.4 safeguard end
 
 def test_repr_is_deterministic():
     assert repr(ChakraBoard(new_game(seed=1))) == "ChakraBoard(move 0 of 0)"
+
+
+def test_one_update_sends_one_state_however_many_moves_it_makes():
+    """A click that the bot answers (and whose refill is drawn) reaches the page as one new state."""
+    board = ChakraBoard(new_game(seed=6), bots={1: random_policy})
+    sent = []
+    board.observe(lambda change: sent.append(change["new"]), names="state")
+    receive = next(a for a in board.match.state.legal_actions() if isinstance(a, Receive))
+    board.pick = {"kind": "maya", "column": receive.column, "colour": "KROYGLDP"[min(receive.colours)]}
+    sent.clear()
+    board._apply(receive)
+    assert board.match.length == 2 and len(sent) == 1  # the human's move and the bot's answer, one redraw
+    assert sent[0]["to_move"] == 0
+
+
+def test_the_page_gets_no_list_of_action_strings():
+    """The page highlights from ``state["hints"]``; the engine's action list is never sent."""
+    board = ChakraBoard(new_game(seed=6))
+    assert board.legal == [] and board.state["hints"]["maya"]
+
+
+def test_constructor_shape_and_label():
+    board = ChakraBoard(seed=4, label="Lesson board")
+    assert board.match.state.seed == 4 and board.state["label"] == "Lesson board"
+    assert ChakraBoard(seed=4, rules=Rules(inspiration_tokens=3)).match.state.players[0].reserve == 3
