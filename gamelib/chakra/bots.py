@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 from gamelib import core
 from gamelib.core import random_policy
 from gamelib.simulate import Estimate, mean, proportion
-from gamelib.chakra import actions as moves
+from gamelib.chakra import actions
 from gamelib.chakra.actions import Meditate, Receive, _channel, walk
 from gamelib.chakra.components import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, SPACE_PATTERNS, SPACES, run_of
 from gamelib.chakra.components import is_harmonized as _harmonized
@@ -176,7 +176,7 @@ def _lookahead(state, player: int, best_only: bool = False) -> list:
     base = _Base(board, expected_plenitude(state.known_plenitude(player)))
     values = []
     receive_values: dict = {}
-    for action in moves.receive_actions(state, board):
+    for action in actions.receive_actions(state, board):
         key = (action.colours, action.destination)
         if key not in receive_values:
             receive_values[key] = base.receive_value(action)
@@ -185,8 +185,8 @@ def _lookahead(state, player: int, best_only: bool = False) -> list:
         values += base.channel_values(max((value for _, value in values), default=float("-inf")) if best_only else None)
         if "SWAP" not in board.spaces:
             values += [(_channel("SWAP", (), colour), base.swap_value(colour))
-                       for colour in moves.swap_colours(state, board)]
-    values += [(action, base.meditate_value(action)) for action in moves.meditate_actions(state, board)]
+                       for colour in actions.swap_colours(state, board)]
+    values += [(action, base.meditate_value(action)) for action in actions.meditate_actions(state, board)]
     return values
 
 
@@ -341,7 +341,7 @@ def _scored_search(levels, pattern, depth, prefix, landed, search, change, allev
     give the same actions, and the values against :func:`action_value`."""
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
-    without, with_, landing_of, harmony, table = _WITHOUT, _WITH, moves.landing_of, _HARMONY, search.table
+    without, with_, landing_of, harmony, table = _WITHOUT, _WITH, actions.landing_of, _HARMONY, search.table
     bound, found, raise_bound = search.bound, search.found, search.raise_bound
     for origin in range(1, BHAGYA + 1):
         contents = levels[origin]
@@ -359,7 +359,7 @@ def _scored_search(levels, pattern, depth, prefix, landed, search, change, allev
             colours = _DISTINCT[contents]
             here = levels[landing]
             here_score = table[(landing, here)]
-        step_row = moves._STEP_TABLE[origin]
+        step_row = actions._STEP_TABLE[origin]
         old_origin = table[(origin, contents)]
         from_here = from_bhagya + (origin == BHAGYA)
         for colour in colours:
