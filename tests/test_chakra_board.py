@@ -333,3 +333,17 @@ def test_constructor_shape_and_label():
     board = ChakraBoard(seed=4, label="Lesson board")
     assert board.match.state.seed == 4 and board.state["label"] == "Lesson board"
     assert ChakraBoard(seed=4, rules=Rules(inspiration_tokens=3)).match.state.players[0].reserve == 3
+
+
+def test_every_field_sent_is_read_by_the_page():
+    """No synced data the page never reads: each key of the state and of a player appears in board.js."""
+    import re
+    from pathlib import Path
+
+    import gamelib.chakra.board as board_module
+
+    script = (Path(board_module.__file__).parent / "board.js").read_text(encoding="utf-8")
+    board = ChakraBoard(new_game(seed=7, rules=Rules(max_rounds=1)))
+    play_some(board, 2)
+    for key in [*board.state, *board.state["players"][0]]:
+        assert re.search(rf"\.{key}\b|\"{key}\"", script), key

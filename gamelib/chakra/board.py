@@ -128,7 +128,6 @@ class ChakraBoard(BoardWidget):
         preview = self._preview(state)
         data = {
             "label": self.label,
-            "num_players": state.num_players,
             "to_move": state.to_move,
             "phase": "over" if state.is_terminal else ("chance" if state.current_player == CHANCE else "play"),
             "viewer": seat,
@@ -140,7 +139,6 @@ class ChakraBoard(BoardWidget):
             "maya": [letters(column) for column in state.maya],
             "bag": {LETTERS[c]: n for c, n in enumerate(state.bag)},
             "bag_total": sum(state.bag),
-            "removed_blacks": state.removed_blacks,
             "end_triggered": state.end_triggered,
             "turns": list(state.turns),
             "players": [self._player_json(state, p, preview if p == state.to_move else None)
