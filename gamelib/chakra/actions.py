@@ -16,7 +16,7 @@ from typing import NamedTuple
 from gamelib.core import IllegalMove, replace_fields
 from gamelib.chakra.components import (
     BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS,
-    SPACES, UP, PlayerBoard, colour_id, colour_word, is_harmonized, level_id, level_word, space_id,
+    SPACES, UP, PlayerBoard, colour_id, colour_word, is_harmonized, level_id, level_word, shown, space_id,
 )
 
 _SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
@@ -38,8 +38,12 @@ class Receive(_ReceiveFields):
     __slots__ = ()
 
     def __new__(cls, column, colours, destination):
+        if not _is_int(column):
+            raise IllegalMove(f"a Maya column is 0, 1 or 2, not {shown(column)}")
         if isinstance(colours, (str, int)):
             colours = [colours]
+        if not isinstance(colours, _COLLECTIONS):
+            raise IllegalMove(f"the colours to receive are a colour or a set of colours, not {shown(colours)}")
         return tuple.__new__(cls, (column, frozenset(colour_id(c) for c in colours), level_id(destination)))
 
     def __str__(self):
@@ -62,6 +66,10 @@ class Step(_StepFields):
     def __new__(cls, level, colour, direction, distance):
         if isinstance(direction, str):
             direction = {"DOWN": DOWN, "UP": UP}.get(direction.strip().upper(), direction)
+        if not _is_int(direction) or direction not in (DOWN, UP):
+            raise IllegalMove(f"a step goes DOWN (-1) or UP (+1), not {shown(direction)}")
+        if not _is_int(distance) or not 1 <= distance <= 3:
+            raise IllegalMove(f"a step moves 1, 2 or 3 levels, not {shown(distance)}")
         return tuple.__new__(cls, (level_id(level), colour_id(colour), direction, distance))
 
     def __str__(self):
@@ -80,7 +88,7 @@ class Channel(_ChannelFields):
     __slots__ = ()
 
     def __new__(cls, space, steps=(), bag_colour=None):
-        steps = tuple(step if isinstance(step, Step) else Step(*step) for step in steps)
+        steps = as_steps(steps)
         colour = None if bag_colour is None else colour_id(bag_colour)
         return tuple.__new__(cls, (space_id(space), steps, colour))
 
@@ -105,6 +113,60 @@ class Meditate(_MeditateFields):
 
     def __str__(self):
         return "Meditate (no colour left)" if self.colour is None else f"Meditate {COLOUR_NAMES[self.colour]}"
+
+
+_COLLECTIONS = (list, tuple, set, frozenset)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def as_steps(steps) -> tuple:
+    """Steps given as Step values or (level, colour, direction, distance) sequences, as a tuple of Steps."""
+    if not isinstance(steps, (list, tuple)):
+        raise IllegalMove(f"the steps of a Channel action are a list of steps, not {shown(steps)}")
+    built = []
+    for step in steps:
+        if isinstance(step, Step):
+            built.append(step)
+        elif isinstance(step, (list, tuple)) and len(step) == 4:
+            built.append(Step(*step))
+        else:
+            raise IllegalMove(f"a step is (level, colour, direction, distance), not {shown(step)}")
+    return tuple(built)
+
+
+def _int_in(value, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _colour_or_none(value) -> bool:
+    return value is None or _int_in(value, 0, 7)
+
+
+def _step_is_sound(step) -> bool:
+    return (isinstance(step, Step) and len(step) == 4 and _int_in(step[0], 0, BHAGYA) and _int_in(step[1], 0, 7)
+            and type(step[2]) is int and step[2] in (DOWN, UP) and _int_in(step[3], 1, 3))
+
+
+def malformed(action) -> str | None:
+    """Why ``action`` cannot be read (a field of the wrong type or out of every range), or None.
+
+    The constructors check their arguments, but a NamedTuple can be built around them
+    (``Receive._make``, ``_replace``, ``tuple.__new__``); ``apply`` asks this first."""
+    if isinstance(action, Receive):
+        sound = (len(action) == 3 and type(action[0]) is int and type(action[1]) is frozenset
+                 and all(_int_in(c, 0, 7) for c in action[1]) and _int_in(action[2], 0, BHAGYA))
+        return None if sound else "a Receive is (column 0-2, a set of colour ids, destination level 0-8)"
+    if isinstance(action, Channel):
+        sound = (len(action) == 3 and type(action[0]) is str and action[0] in _SPACE_ORDER
+                 and type(action[1]) is tuple and all(_step_is_sound(step) for step in action[1])
+                 and _colour_or_none(action[2]))
+        return None if sound else "a Channel is (space, a tuple of Steps, bag colour id or None)"
+    if isinstance(action, Meditate):
+        return None if len(action) == 1 and _colour_or_none(action[0]) else "a Meditate is (colour id or None)"
+    return f"{shown(action)} is not a Chakra action: use Receive, Channel or Meditate"
 
 
 def _receive(column, colours, destination):
@@ -383,7 +445,7 @@ def action_order_key(action) -> tuple:
 def completions(state, space, prefix=()) -> list:
     """Every legal Channel action on ``space`` whose steps start with ``prefix``, in §14.3 order."""
     space = space_id(space)
-    prefix = tuple(step if isinstance(step, Step) else Step(*step) for step in prefix)
+    prefix = as_steps(prefix)
     if state.is_terminal or state.refill_pending:
         return []
     return [action for action in state.legal_actions()
@@ -392,7 +454,7 @@ def completions(state, space, prefix=()) -> list:
 
 def next_steps(state, space, prefix=()) -> list:
     """The steps that can follow ``prefix`` on ``space`` and still be completed to a legal action."""
-    depth = len(tuple(prefix))
+    depth = len(as_steps(prefix))
     steps = {action.steps[depth] for action in completions(state, space, prefix) if len(action.steps) > depth}
     return sorted(steps)
 
@@ -402,13 +464,16 @@ def next_steps(state, space, prefix=()) -> list:
 
 def apply_action(state, action):
     """The position ``action`` leaves, before the turn ends (``State.apply`` finishes it); checks every rule."""
+    problem = malformed(action)
+    if problem:
+        raise IllegalMove(problem, action)
     if isinstance(action, Receive):
         return _apply_receive(state, action)
     if isinstance(action, Channel):
         return _apply_channel(state, action)
     if isinstance(action, Meditate):
         return _apply_meditate(state, action)
-    raise IllegalMove(f"{action!r} is not a Chakra action: use Receive, Channel or Meditate", action)
+    raise AssertionError("malformed() lets only the three actions through")
 
 
 def _with_board(state, board: PlayerBoard, **changes):
@@ -420,8 +485,8 @@ def _with_board(state, board: PlayerBoard, **changes):
 def _apply_receive(state, action: Receive):
     board = state.players[state.to_move]
     column, colours, destination = action
-    if not isinstance(column, int) or not 0 <= column <= 2:
-        raise IllegalMove(f"there is no Maya column {column!r}: the columns are 0, 1 and 2", action)
+    if not 0 <= column <= 2:
+        raise IllegalMove(f"there is no Maya column {column}: the columns are 0, 1 and 2", action)
     if not 1 <= len(colours) <= 3:
         raise IllegalMove("take 1, 2 or 3 energies of different colours", action)
     shown = state.maya[column]

@@ -31,7 +31,7 @@ from gamelib.chakra.actions import Channel, Meditate, Receive, Step, completions
 from gamelib.chakra.bots import greedy_policy
 from gamelib.chakra.components import (
     BHAGYA, BLACK, CHAKRAS, COLOUR_NAMES, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS, SPACES,
-    colour_id, level_id, level_word,
+    colour_id, level_id, level_word, shown, space_id,
 )
 from gamelib.chakra.rules import new_game
 from gamelib.chakra.view import text_board as view_text
@@ -41,6 +41,26 @@ _ESM, _CSS = assets(HERE / "board.js", HERE / "board.css")
 
 TRACK_TOP_DOWN = (BHAGYA, 7, 6, 5, 4, 3, 2, 1)
 """The levels a player board draws, top to bottom (the Earth is drawn below them)."""
+
+
+def _field(pick: dict, name: str):
+    """The value of a pick's field; a pick without it gets a reason, not a KeyError."""
+    if name not in pick:
+        raise IllegalMove(f"this {shown(pick.get('kind'))} pick needs a {name!r}")
+    return pick[name]
+
+
+def _whole_number(pick: dict, name: str, low: int, high: int, what: str) -> int:
+    value = _field(pick, name)
+    if type(value) is not int or not low <= value <= high:
+        raise IllegalMove(f"there is no {what} {shown(value)}: pick one from {low} to {high}")
+    return value
+
+
+def _seat_number(seat, players: int) -> int:
+    if type(seat) is not int or not 0 <= seat < players:
+        raise IllegalMove(f"there is no seat {shown(seat)}: the seats are 0 to {players - 1}")
+    return seat
 
 
 def letters(colours) -> list[str]:
@@ -268,9 +288,10 @@ class ChakraBoard(BoardWidget):
             "meditate": self._pick_meditate, "cancel": self._pick_cancel, "viewer": self._pick_viewer,
             "bot": self._pick_bot,
         }
-        handler = handlers.get(pick.get("kind"))
+        kind = pick.get("kind")
+        handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise IllegalMove(f"the board does not know the pick {pick.get('kind')!r}")
+            raise IllegalMove(f"the board does not know the pick {shown(kind)}")
         return handler(pick)
 
     def _playable(self) -> Any:
@@ -283,12 +304,12 @@ class ChakraBoard(BoardWidget):
 
     def _check_seat(self, pick: dict, state) -> None:
         seat = pick.get("seat", state.to_move)
-        if seat is not None and int(seat) != state.to_move:
+        if seat is not None and _seat_number(seat, state.num_players) != state.to_move:
             raise IllegalMove(f"it is {self.seat_name(state.to_move)}'s turn: use that player's board")
 
     def _pick_maya(self, pick: dict) -> str | None:
         state = self._playable()
-        column, colour = int(pick["column"]), colour_id(pick["colour"])
+        column, colour = _whole_number(pick, "column", 0, 2, "Maya column"), colour_id(_field(pick, "colour"))
         if colour not in state.maya[column]:
             raise IllegalMove(f"Maya column {column} has no {COLOUR_NAMES[colour].lower()} energy")
         sel = self.selection
@@ -301,7 +322,7 @@ class ChakraBoard(BoardWidget):
     def _pick_level(self, pick: dict) -> str | None:
         state = self._playable()
         self._check_seat(pick, state)
-        level = level_id(pick["level"])
+        level = level_id(_field(pick, "level"))
         sel = self.selection
         if sel.get("mode") == "receive":
             return self._apply(Receive(sel["column"], sel["colours"], level))
@@ -316,7 +337,7 @@ class ChakraBoard(BoardWidget):
     def _pick_space(self, pick: dict) -> str | None:
         state = self._playable()
         self._check_seat(pick, state)
-        space = pick["space"]
+        space = space_id(_field(pick, "space"))
         if space not in {a.space for a in state.legal_actions() if isinstance(a, Channel)}:
             raise IllegalMove(self._why_space_is_closed(state, space))
         self.selection = {"mode": "channel", "space": space, "prefix": []}
@@ -339,7 +360,7 @@ class ChakraBoard(BoardWidget):
         sel = self.selection
         if sel.get("mode") != "channel" or sel["space"] == "SWAP":
             raise IllegalMove("to move an energy, first pick a channel space on your board")
-        energy = (level_id(pick["level"]), colour_id(pick["colour"]))
+        energy = (level_id(_field(pick, "level")), colour_id(_field(pick, "colour")))
         candidates = [step for step in self._next_steps(state) if (step.level, step.colour) == energy]
         if not candidates:
             raise IllegalMove(self._why_energy_cannot_move(state, energy))
@@ -376,7 +397,7 @@ class ChakraBoard(BoardWidget):
         if self.selection.get("mode") != "channel":
             raise IllegalMove("pick a channel space first")
         steps = self._next_steps(state)
-        index = int(pick["index"])
+        index = _whole_number(pick, "index", 0, len(steps) - 1, "offered step") if steps else -1
         if not 0 <= index < len(steps):
             raise IllegalMove("that step is no longer on offer")
         return self._add_step(state, steps[index])
@@ -397,7 +418,7 @@ class ChakraBoard(BoardWidget):
 
     def _pick_swap(self, pick: dict) -> str | None:
         self._playable()
-        return self._apply(Channel("SWAP", (), colour_id(pick["colour"])))
+        return self._apply(Channel("SWAP", (), colour_id(_field(pick, "colour"))))
 
     def _pick_meditate(self, pick: dict) -> str | None:
         self._playable()
@@ -410,10 +431,8 @@ class ChakraBoard(BoardWidget):
 
     def _pick_viewer(self, pick: dict) -> str | None:
         seat = pick.get("seat", "auto")
-        if seat not in ("auto", "all"):
-            seat = int(seat)
-            if not 0 <= seat < self.match.state.num_players:
-                raise IllegalMove(f"there is no seat {seat}")
+        if not (isinstance(seat, str) and seat in ("auto", "all")):
+            seat = _seat_number(seat, self.match.state.num_players)
         self.viewer = seat
         return self._redraw()
 

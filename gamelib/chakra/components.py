@@ -6,6 +6,7 @@ generator can index tuples directly; the name tables turn them into words.
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 
 from gamelib.core import IllegalMove
@@ -33,13 +34,23 @@ _COLOUR_BY_WORD.update({"BLUE": LIGHT_BLUE, "DARKBLUE": DARK_BLUE, "INDIGO": DAR
 _LEVEL_BY_WORD = {name: i for i, name in enumerate(LEVEL_NAMES)}
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 40
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 3, 4, 3
+
+
+def shown(value) -> str:
+    """``repr(value)`` cut short, so a huge or deeply nested input gives a short message."""
+    return _SHORT.repr(value)
+
+
 def colour_id(colour: int | str) -> int:
     """The id of a colour given as an id, a name ("YELLOW", "light_blue") or a letter ("Y")."""
     if isinstance(colour, int) and not isinstance(colour, bool) and 0 <= colour < 8:
         return colour
     if isinstance(colour, str) and colour.strip().upper().replace(" ", "_") in _COLOUR_BY_WORD:
         return _COLOUR_BY_WORD[colour.strip().upper().replace(" ", "_")]
-    raise IllegalMove(f"{colour!r} is not a colour: use one of {', '.join(COLOUR_NAMES)} or a letter of {LETTERS}")
+    raise IllegalMove(f"{shown(colour)} is not a colour: use one of {', '.join(COLOUR_NAMES)} or a letter of {LETTERS}")
 
 
 def level_id(level: int | str) -> int:
@@ -52,7 +63,7 @@ def level_id(level: int | str) -> int:
             return _LEVEL_BY_WORD[word]
         if word in _COLOUR_BY_WORD and _COLOUR_BY_WORD[word] != BLACK:
             return _COLOUR_BY_WORD[word]
-    raise IllegalMove(f"{level!r} is not a level: use EARTH, a chakra colour (RED .. PURPLE) or BHAGYA")
+    raise IllegalMove(f"{shown(level)} is not a level: use EARTH, a chakra colour (RED .. PURPLE) or BHAGYA")
 
 
 def colour_word(colour: int) -> str:
@@ -102,11 +113,12 @@ _SPACE_BY_ALIAS = {f"{scheme}:{n}": space for space, numbers in SPACE_NUMBERS.it
 
 def space_id(space: str) -> str:
     """The canonical id of a channel space; accepts the ids and the qualified aliases ``help:N`` / ``bga:N``."""
-    if space in SPACE_PATTERNS:
-        return space
-    if isinstance(space, str) and space.strip().lower() in _SPACE_BY_ALIAS:
-        return _SPACE_BY_ALIAS[space.strip().lower()]
-    raise IllegalMove(f"there is no channel space {space!r}: the spaces are {', '.join(SPACES)} "
+    if isinstance(space, str):
+        if space in SPACE_PATTERNS:
+            return space
+        if space.strip().lower() in _SPACE_BY_ALIAS:
+            return _SPACE_BY_ALIAS[space.strip().lower()]
+    raise IllegalMove(f"there is no channel space {shown(space)}: the spaces are {', '.join(SPACES)} "
                       "(or help:1-8 / bga:1-8)")
 
 

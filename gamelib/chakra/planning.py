@@ -84,7 +84,7 @@ def _as_player(state, player: int):
     """The same position with ``player`` to act and the game running (planning ignores turns)."""
     if state.to_move == player and not state.finished and not state.refill_pending:
         return state
-    return replace(state, to_move=player, finished=False, refill_pending=False)
+    return replace(state, to_move=player, finished=False, refill_pending=False, log=None)  # not a real game
 
 
 def replay(state, plan, player: int | None = None):

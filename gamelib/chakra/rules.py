@@ -20,11 +20,13 @@ from gamelib.chakra import actions as _actions
 from gamelib.chakra import scoring as _scoring
 from gamelib.chakra.components import (
     CAPACITY, CHAKRAS, COLOUR_NAMES, ENERGIES_PER_COLOUR_PER_PLAYER, MAYA_COLUMNS, MEDITATION_TOKENS_PER_COLOUR,
-    PLENITUDE_TOKENS, PlayerBoard,
+    PLENITUDE_TOKENS, PlayerBoard, shown,
 )
 
 GAME = "chakra"
-SAVE_VERSION = 2  # 2: observations are dicts, so a state no longer records a viewer
+SAVE_VERSION = 3  # 3: a save carries the game's log and is replayed on loading; 2: observations are dicts
+MAX_ROUNDS = 1000  # the largest max_rounds: five times the default, twenty times a greedy game
+MAX_SEED_CHARS = 100  # a seed is hashed at every draw, so its length is bounded (new_seed gives 19 digits)
 
 
 # --------------------------------------------------------------------------- rule parameters (§13)
@@ -43,7 +45,8 @@ class Rules(RulesBase):
     harmonization_bonus: int = 2  # value of the run bonus
     # Engine safeguard (§11.4), not a rule. The spec's default is None, but random players lock their
     # tokens in notches and then never trigger the end, so a game could run forever; 200 rounds is far
-    # beyond any game that ends by the rules (greedy games take about 30-45).
+    # beyond any game that ends by the rules (greedy games take about 30-45). At most MAX_ROUNDS, so
+    # that a save (which replays every move) stays small and loads in a fraction of a second.
     max_rounds: int | None = 200
 
     def __post_init__(self):
@@ -54,7 +57,7 @@ class Rules(RulesBase):
         check_int("inspiration_tokens", self.inspiration_tokens, 1, 15)
         check_int("end_trigger_harmonized", self.end_trigger_harmonized, 1, 7)
         check_int("harmonization_bonus", self.harmonization_bonus, 0, 100)
-        check_int("max_rounds", self.max_rounds, 1, 100_000, allow_none=True)
+        check_int("max_rounds", self.max_rounds, 1, MAX_ROUNDS, allow_none=True)
 
 
 # --------------------------------------------------------------------------- state
@@ -80,6 +83,9 @@ class State(StateBase):
     seed: Any = None
     draws: int = 0
     explicit_chance: bool = False
+    # Every action applied since new_game (and, with explicit chance, every refill outcome), which a
+    # save replays; None for a position built by hand (positions.position), which has no history.
+    log: tuple | None = field(default=None, compare=False, repr=False)
     _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # ---------------------------------------------------------------- reading
@@ -133,15 +139,18 @@ class State(StateBase):
         if self.finished:
             raise IllegalMove("the game is over", action)
         if self.refill_pending:
-            return self._apply_refill(action)
-        return self._finish_turn(_actions.apply_action(self, action), isinstance(action, _actions.Receive))
+            after = self._apply_refill(action)
+        else:
+            after = self._finish_turn(_actions.apply_action(self, action), isinstance(action, _actions.Receive))
+        return after if self.log is None else replace_fields(after, log=self.log + (action,))
 
     def _finish_turn(self, after: "State", received: bool) -> "State":
         return after._refill() if received else after._end_turn()
 
     def _apply_refill(self, colour) -> "State":
         if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 8 or not self.bag[colour]:
-            raise IllegalMove(f"a Maya refill is pending: the outcome must be a colour id still in the bag, not {colour!r}")
+            raise IllegalMove("a Maya refill is pending: the outcome must be a colour id still in the bag, "
+                              f"not {shown(colour)}")
         maya, bag = list(self.maya), list(self.bag)
         _draw_into_maya(maya, bag, colour)
         state = replace_fields(self, maya=tuple(maya), bag=tuple(bag))
@@ -223,7 +232,7 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
         raise ValueError(f"Chakra is for 2 to 4 players, not {players!r}")
     if type(first_player) is not int or not 0 <= first_player < players:
         raise ValueError(f"first_player must be a seat from 0 to {players - 1}, not {first_player!r}")
-    seed = resolve_seed(seed)
+    seed = check_seed(resolve_seed(seed))
     draws = 0
 
     def draw(weights: list[int]) -> int:
@@ -246,4 +255,15 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
                    for p in range(players))
     return State(rules=rules, players=boards, bag=tuple(bag), maya=maya, plenitude=plenitude,
                  unused_plenitude=unused, first_player=first_player, to_move=first_player,
-                 turns=(0,) * players, seed=seed, draws=draws, explicit_chance=explicit_chance)
+                 turns=(0,) * players, seed=seed, draws=draws, explicit_chance=explicit_chance, log=())
+
+
+def check_seed(seed):
+    """``seed`` if a save can hold it: a whole number or a text of at most MAX_SEED_CHARS characters."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ValueError(f"a seed is a whole number or a text, not {type(seed).__name__}")
+    if isinstance(seed, int) and not -10 ** MAX_SEED_CHARS < seed < 10 ** MAX_SEED_CHARS:
+        raise ValueError(f"a seed has at most {MAX_SEED_CHARS} digits")
+    if isinstance(seed, str) and len(seed) > MAX_SEED_CHARS:
+        raise ValueError(f"a seed text has at most {MAX_SEED_CHARS} characters, not {len(seed)}")
+    return seed

@@ -1,6 +1,12 @@
 """The Chakra save format, both ways: ``to_json`` writes colour and level *names*; ``from_json``
 reads a save back, checking everything a hand edit could break.
 
+A save holds the whole position and the game's log (every action since ``new_game``, and with
+explicit chance every refill outcome). Reading it checks the shape of every field and the
+invariants of §3, then replays the log from the setup (seed, rules, players, first player) and
+refuses any saved field that differs from the replay, so a loaded state is always one the rules
+reach. A position built by hand has no log and cannot be loaded.
+
 Every problem becomes a :class:`gamelib.CorruptSave` whose message names the field and the rule.
 """
 
@@ -9,16 +15,17 @@ from __future__ import annotations
 import json
 
 from gamelib.core import CorruptSave, IllegalMove, check_save_header, load_json, require_fields, save_header
+from gamelib.chakra.actions import Channel, Meditate, Receive, Step
 from gamelib.chakra.components import (
-    BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, LEVEL_NAMES, PLENITUDE_TOKENS, SPACES, PlayerBoard, colour_id,
+    BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, LEVEL_NAMES, PLENITUDE_TOKENS, SPACES, UP, PlayerBoard, shown,
 )
 from gamelib.chakra.invariants import invariant_violations
-from gamelib.chakra.rules import GAME, SAVE_VERSION, Rules, State
+from gamelib.chakra.rules import GAME, SAVE_VERSION, Rules, State, check_seed, new_game
 
 WHAT = "Chakra save"
 STATE_FIELDS = ("rules", "bag", "maya", "plenitude", "unused_plenitude", "removed_blacks", "first_player",
                 "to_move", "turns", "end_triggered", "refill_pending", "finished", "seed", "draws",
-                "explicit_chance", "players")
+                "explicit_chance", "players", "log")
 BOARD_FIELDS = ("levels", "earth", "reserve", "spaces", "notches", "meditation")
 
 
@@ -42,7 +49,26 @@ def to_dict(state: State) -> dict:
         "draws": state.draws,
         "explicit_chance": state.explicit_chance,
         "players": [board.to_dict() for board in state.players],
+        "log": None if state.log is None else [entry_to_dict(entry) for entry in state.log],
     }
+
+
+_DIRECTION_NAMES = {DOWN: "down", UP: "up"}
+
+
+def entry_to_dict(entry) -> dict:
+    """One log entry as the save writes it: an action, or (explicit chance) the colour a refill drew."""
+    if isinstance(entry, Receive):
+        return {"receive": entry.column, "colours": [COLOUR_NAMES[c] for c in sorted(entry.colours)],
+                "to": LEVEL_NAMES[entry.destination]}
+    if isinstance(entry, Channel):
+        return {"channel": entry.space,
+                "steps": [[LEVEL_NAMES[s.level], COLOUR_NAMES[s.colour], _DIRECTION_NAMES[s.direction], s.distance]
+                          for s in entry.steps],
+                "take": None if entry.bag_colour is None else COLOUR_NAMES[entry.bag_colour]}
+    if isinstance(entry, Meditate):
+        return {"meditate": None if entry.colour is None else COLOUR_NAMES[entry.colour]}
+    return {"refill": COLOUR_NAMES[entry]}
 
 
 def to_json(state: State) -> str:
@@ -57,14 +83,16 @@ def from_dict(data: dict) -> State:
     """A state from a save document; :class:`CorruptSave` names what is wrong."""
     check_save_header(data, GAME, SAVE_VERSION)
     require_fields(data, STATE_FIELDS, WHAT)
+    _no_unknown_fields(data, ("game", "version") + STATE_FIELDS, WHAT)
     try:
+        log = _log(data["log"])
         state = _build(data)
     except CorruptSave:
         raise
     except (IllegalMove, ValueError, TypeError, KeyError, AttributeError) as error:
         raise CorruptSave(f"this {WHAT} is damaged: {error}") from None
     _check_consistency(state)
-    return state
+    return _check_against_replay(state, log)
 
 
 def _build(data: dict) -> State:
@@ -85,8 +113,8 @@ def _build(data: dict) -> State:
         raise CorruptSave("'plenitude' should give a value for each of RED .. PURPLE")
     values = tuple(plenitude[COLOUR_NAMES[level]] for level in CHAKRAS)
     for value in values + (data["unused_plenitude"],):
-        if value not in (1, 2, 3, 4):
-            raise CorruptSave(f"plenitude values are 1 to 4, not {value!r}")
+        if type(value) is not int or value not in (1, 2, 3, 4):
+            raise CorruptSave(f"plenitude values are 1 to 4, not {shown(value)}")
     boards = tuple(_board(board, i, rules) for i, board in enumerate(players))
     for name in ("first_player", "to_move"):
         _int(data[name], name, 0, n - 1)
@@ -100,14 +128,27 @@ def _build(data: dict) -> State:
                  unused_plenitude=data["unused_plenitude"], removed_blacks=_int(data["removed_blacks"], "removed_blacks"),
                  first_player=data["first_player"], to_move=data["to_move"],
                  turns=tuple(_int(t, "turns") for t in turns), end_triggered=data["end_triggered"],
-                 refill_pending=data["refill_pending"], finished=data["finished"], seed=data["seed"],
+                 refill_pending=data["refill_pending"], finished=data["finished"], seed=_seed(data["seed"]),
                  draws=_int(data["draws"], "draws"), explicit_chance=data["explicit_chance"])
+
+
+def _no_unknown_fields(data: dict, known: tuple, what: str) -> None:
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise CorruptSave(f"this {what} has fields no Chakra save has: {shown(unknown)}")
+
+
+def _seed(value):
+    try:
+        return check_seed(value)
+    except ValueError as error:
+        raise CorruptSave(f"'seed': {error}") from None
 
 
 def _int(value, name, low=0, high=None):
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
         bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise CorruptSave(f"'{name}' should be a whole number {bounds}, not {value!r}")
+        raise CorruptSave(f"'{name}' should be a whole number {bounds}, not {shown(value)}")
     return value
 
 
@@ -122,7 +163,13 @@ def _colour_list(items, where, capacity) -> tuple:
         raise CorruptSave(f"{where} should be a list of colours")
     if len(items) > capacity:
         raise CorruptSave(f"{where} holds {len(items)} energies; at most {capacity} fit there")
-    return tuple(sorted(colour_id(c) for c in items))
+    return tuple(sorted(_colour_name(c, where) for c in items))
+
+
+def _colour_name(name, where) -> int:
+    if not isinstance(name, str) or name not in COLOUR_NAMES:
+        raise CorruptSave(f"{where}: {shown(name)} is not a colour name ({', '.join(COLOUR_NAMES)})")
+    return COLOUR_NAMES.index(name)
 
 
 def _board(data, seat, rules) -> PlayerBoard:
@@ -130,6 +177,7 @@ def _board(data, seat, rules) -> PlayerBoard:
     if not isinstance(data, dict):
         raise CorruptSave(f"{where}'s board should be an object")
     require_fields(data, BOARD_FIELDS, f"{WHAT} ({where})")
+    _no_unknown_fields(data, BOARD_FIELDS, f"{where}'s board")
     levels_data = data["levels"]
     names = set(LEVEL_NAMES[1:])
     if not isinstance(levels_data, dict) or set(levels_data) != names:
@@ -144,8 +192,10 @@ def _board(data, seat, rules) -> PlayerBoard:
             or len(set(notches)) != len(notches)):
         raise CorruptSave(f"{where}'s 'notches' should list distinct chakra colours")
     meditation = data["meditation"]
-    if not isinstance(meditation, list) or any(m not in COLOUR_NAMES[1:] for m in meditation):
-        raise CorruptSave(f"{where}'s 'meditation' should list chakra colours")
+    if not isinstance(meditation, list) or not meditation or any(m not in COLOUR_NAMES[1:] for m in meditation):
+        raise CorruptSave(f"{where}'s 'meditation' should list one or more chakra colours")
+    if len(set(meditation)) != len(meditation) and not rules.allow_repeat_meditation:
+        raise CorruptSave(f"{where}'s 'meditation' holds a colour twice, which only allow_repeat_meditation allows")
     return PlayerBoard(levels=levels, earth=_int(data["earth"], f"{where} earth"),
                        reserve=_int(data["reserve"], f"{where} reserve"), spaces=frozenset(spaces),
                        notches=frozenset(COLOUR_NAMES.index(n) for n in notches),
@@ -161,3 +211,102 @@ def _check_consistency(state: State) -> None:
     for value in set(known):
         if known.count(value) > PLENITUDE_TOKENS.count(value):
             raise CorruptSave(f"this {WHAT} uses the plenitude value {value} more than twice")
+
+
+# --------------------------------------------------------------------------- the log and its replay
+
+
+def _log(entries) -> tuple:
+    if entries is None:
+        raise CorruptSave(f"this {WHAT} has no log: it was saved from a position built by hand, which no "
+                          "game reached, so it cannot be loaded (start games with new_game to save them)")
+    if not isinstance(entries, list):
+        raise CorruptSave(f"'log' should be a list of moves, not {shown(entries)}")
+    return tuple(_entry(entry, index) for index, entry in enumerate(entries))
+
+
+_ENTRY_KEYS = {"receive": {"receive", "colours", "to"}, "channel": {"channel", "steps", "take"},
+               "meditate": {"meditate"}, "refill": {"refill"}}
+_DIRECTION_BY_NAME = {name: direction for direction, name in _DIRECTION_NAMES.items()}
+
+
+def _entry(entry, index):
+    """A log entry back as an action (or a refill colour id); names must be written as the save writes them."""
+    kind = next((key for key in _ENTRY_KEYS if isinstance(entry, dict) and key in entry), None)
+    if kind is None or set(entry) != _ENTRY_KEYS[kind]:
+        raise CorruptSave(f"log entry {index} should be a receive, channel, meditate or refill move, not {shown(entry)}")
+    where = f"log entry {index}"
+    try:
+        if kind == "receive":
+            colours = entry["colours"]
+            if not isinstance(colours, list):
+                raise CorruptSave(f"{where}: 'colours' should be a list of colour names")
+            column = entry["receive"]
+            if type(column) is not int:
+                raise CorruptSave(f"{where}: the Maya column should be 0, 1 or 2, not {shown(column)}")
+            return Receive(column, [_colour_name(c, where) for c in colours], _level_name(entry["to"], where))
+        if kind == "channel":
+            steps = entry["steps"]
+            if not isinstance(steps, list):
+                raise CorruptSave(f"{where}: 'steps' should be a list")
+            take = entry["take"]
+            return Channel(_space_name(entry["channel"], where), tuple(_step(step, where) for step in steps),
+                           None if take is None else _colour_name(take, where))
+        if kind == "meditate":
+            colour = entry["meditate"]
+            return Meditate(None if colour is None else _colour_name(colour, where))
+        return _colour_name(entry["refill"], where)
+    except IllegalMove as error:
+        raise CorruptSave(f"{where}: {error.reason}") from None
+
+
+def _level_name(name, where) -> int:
+    if not isinstance(name, str) or name not in LEVEL_NAMES:
+        raise CorruptSave(f"{where}: {shown(name)} is not a level name ({', '.join(LEVEL_NAMES)})")
+    return LEVEL_NAMES.index(name)
+
+
+def _space_name(name, where) -> str:
+    if not isinstance(name, str) or name not in SPACES:
+        raise CorruptSave(f"{where}: {shown(name)} is not a channel space ({', '.join(SPACES)})")
+    return name
+
+
+def _step(step, where) -> Step:
+    if (not isinstance(step, list) or len(step) != 4 or step[2] not in _DIRECTION_BY_NAME
+            or type(step[3]) is not int):
+        raise CorruptSave(f"{where}: a step is [level, colour, \"down\" or \"up\", distance], not {shown(step)}")
+    return Step(_level_name(step[0], where), _colour_name(step[1], where), _DIRECTION_BY_NAME[step[2]], step[3])
+
+
+def _check_against_replay(saved: State, log: tuple) -> State:
+    """Replay ``log`` from the saved setup; every saved field must be what the replay gives."""
+    try:
+        state = new_game(seed=saved.seed, rules=saved.rules, explicit_chance=saved.explicit_chance,
+                         players=saved.num_players, first_player=saved.first_player)
+    except ValueError as error:
+        raise CorruptSave(f"this {WHAT}'s setup cannot start a game: {error}") from None
+    for index, entry in enumerate(log):
+        try:
+            state = state.apply(entry)
+        except IllegalMove as error:
+            raise CorruptSave(f"log entry {index} ({_entry_text(entry)}) is not legal there: {error.reason}") from None
+    replayed, written = to_dict(state), to_dict(saved)
+    for name in STATE_FIELDS:
+        if name == "players":
+            for seat, (board, saved_board) in enumerate(zip(replayed[name], written[name])):
+                _compare(board, saved_board, f"player {seat}'s ")
+        elif name != "log":
+            _compare(replayed, written, "the ", (name,))
+    return state
+
+
+def _compare(replayed: dict, written: dict, where: str, names=None) -> None:
+    for name in names or replayed:
+        if replayed[name] != written[name]:
+            raise CorruptSave(f"{where}saved '{name}' ({shown(written[name])}) does not follow from the moves in "
+                              f"the log, which give {shown(replayed[name])}")
+
+
+def _entry_text(entry) -> str:
+    return f"refill {COLOUR_NAMES[entry]}" if isinstance(entry, int) else str(entry)
