@@ -58,6 +58,9 @@ def _whole_number(pick: dict, name: str, low: int, high: int, what: str) -> int:
 
 
 def _seat_number(seat, players: int) -> int:
+    """A seat from a pick: a number, or its digits as the page's seat menu sends them ("1")."""
+    if isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) <= 2:
+        seat = int(seat)
     if type(seat) is not int or not 0 <= seat < players:
         raise IllegalMove(f"there is no seat {shown(seat)}: the seats are 0 to {players - 1}")
     return seat
