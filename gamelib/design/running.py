@@ -27,14 +27,15 @@ LeadMeasure = Callable[[Any], Sequence[float]]
 
 
 def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules: Any = None, *,
-               seed: int = 0, setup: dict | None = None, rotate: bool = True,
+               seed: int = 0, setup: dict | None = None, rotate: bool | None = None,
                executor: Executor | None = None, workers: int | None = None, chunk: int | None = None,
                lead: LeadMeasure | bool | None = None, names: Sequence[str] | None = None,
                variant: str | None = None, progress: bool = True, description: str | None = None) -> Results:
     """Play ``games`` deals, each once per seating, and return the table of games.
 
     ``game`` is a game module (or its ``new_game``); ``policies`` is one policy per seat, or one
-    policy for every seat. The same ``seed`` gives the same deals to every compared bot or rule
+    policy for every seat. Seats are rotated (``rotate``) unless every seat holds the same policy,
+    where a rotation would only replay each deal. The same ``seed`` gives the same deals to every compared bot or rule
     set. ``executor`` is any ``concurrent.futures.Executor`` (a Dask ``distributed.Client`` too);
     without one, the games run across ``workers`` local processes (default: every core), or here
     when there are few. ``lead`` maps a state to a value per seat for the lead trace (default: the
@@ -42,6 +43,8 @@ def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules
     """
     setup = dict(setup or {})
     policies = _seat_policies(game, policies, rules, setup)
+    if rotate is None:
+        rotate = len({id(policy) for policy in policies}) > 1
     plan = tournament_plan(len(policies), games, seed, rotate)
     job = _Job(_game_reference(game), tuple(policies), rules, setup, lead,
                str(rules) if variant is None and rules is not None else (variant or "default rules"),
