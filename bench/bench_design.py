@@ -39,6 +39,17 @@ def median_of(function, runs: int) -> tuple[float, float]:
     return statistics.median(cpu), statistics.median(wall)
 
 
+def interleaved_medians(methods: dict, runs: int) -> dict:
+    """Median (CPU, wall) of each method, the methods taking turns in every run, so a burst of load
+    from the other users of the machine falls on all of them alike."""
+    samples = {name: [] for name in methods}
+    for _ in range(runs):
+        for name, function in methods.items():
+            samples[name].append(median_of(function, 1))
+    return {name: (statistics.median(c for c, _ in pairs), statistics.median(w for _, w in pairs))
+            for name, pairs in samples.items()}
+
+
 def policies_for(game) -> list:
     players = design.players_of(game)
     if game.__name__ == "toy_game":
@@ -60,23 +71,19 @@ def main() -> None:
     seatings = len(core.seatings(len(policies), len({id(p) for p in policies}) > 1))
     games = deals * seatings
     print(f"{game.__name__}: {deals} deals x {seatings} seatings = {games} games per run, median of {runs} runs, "
-          f"{os.cpu_count()} cores")
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (others' jobs share the cores)")
 
     rotate = seatings > 1
-    naive_cpu, naive_wall = median_of(lambda: core.tournament(game, policies, deals, seed=1, rotate=rotate,
-                                                              progress=False), runs)
-    serial_cpu, serial_wall = median_of(lambda: design.tournament(game, policies, deals, seed=1, workers=1,
-                                                                  progress=False), runs)
-    parallel_cpu, parallel_wall = median_of(lambda: design.tournament(game, policies, deals, seed=1, workers=2,
-                                                                      progress=False), runs)
-    with ProcessPoolExecutor(2) as pool:
-        pool.submit(int).result()
-        warm_cpu, warm_wall = median_of(lambda: design.tournament(game, policies, deals, seed=1, executor=pool,
-                                                                  progress=False), runs)
-    with ProcessPoolExecutor(1) as pool:
-        pool.submit(int).result()  # start the worker before timing
-        one_cpu, one_wall = median_of(lambda: design.tournament(game, policies, deals, seed=1, executor=pool,
-                                                                progress=False), runs)
+    play = lambda **where: (lambda: design.tournament(game, policies, deals, seed=1, progress=False, **where))
+    with ProcessPoolExecutor(2) as two, ProcessPoolExecutor(1) as one:
+        two.submit(int).result(), one.submit(int).result()  # start the warm pools' workers before timing
+        methods = {"naive": lambda: core.tournament(game, policies, deals, seed=1, rotate=rotate, progress=False),
+                   "serial": play(workers=1), "parallel": play(workers=2), "warm": play(executor=two),
+                   "one": play(executor=one)}
+        timings = interleaved_medians(methods, runs)
+    (naive_cpu, _), (serial_cpu, serial_wall) = timings["naive"], timings["serial"]
+    parallel_wall, warm_wall = timings["parallel"][1], timings["warm"][1]
+    one_cpu, one_wall = timings["one"]
 
     print(f"naive core.tournament (serial, no trace): {games / naive_cpu:8.0f} games/s CPU")
     print(f"design.tournament serial (lead trace):    {games / serial_cpu:8.0f} games/s CPU "
