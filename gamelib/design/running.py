@@ -29,24 +29,28 @@ LeadMeasure = Callable[[Any], Sequence[float]]
 def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules: Any = None, *,
                seed: int = 0, setup: dict | None = None, rotate: bool | None = None,
                executor: Executor | None = None, workers: int | None = None, chunk: int | None = None,
-               lead: LeadMeasure | bool | None = None, names: Sequence[str] | None = None,
+               lead: LeadMeasure | bool | None = None, completed: Callable[[Any], bool] | None = None,
+               names: Sequence[str] | None = None,
                variant: str | None = None, progress: bool = True, description: str | None = None) -> Results:
     """Play ``games`` deals, each once per seating, and return the table of games.
 
     ``game`` is a game module (or its ``new_game``); ``policies`` is one policy per seat, or one
     policy for every seat. Seats are rotated (``rotate``) unless every seat holds the same policy,
-    where a rotation would only replay each deal. The same ``seed`` gives the same deals to every compared bot or rule
-    set. ``executor`` is any ``concurrent.futures.Executor`` (a Dask ``distributed.Client`` too);
-    without one, the games run across ``workers`` local processes (default: every core), or here
-    when there are few. ``lead`` maps a state to a value per seat for the lead trace (default: the
-    scores; ``False``: no trace). ``names`` label the policies; ``variant`` labels the rules.
+    where a rotation would only replay each deal. The same ``seed`` gives the same deals to every
+    compared bot or rule set. ``executor`` is any ``concurrent.futures.Executor`` (a Dask
+    ``distributed.Client`` too); without one, the games run across ``workers`` local processes
+    (default: every core), or here when there are few (fewer than :data:`PARALLEL_FROM`).
+    ``lead`` maps a state to a value per seat for the lead trace (default: the scores; ``False``:
+    no trace). ``completed`` maps a final state to whether the rules ended it (default: the
+    state's ``ended_by_rules``, see :func:`ended_by_rules`). ``names`` label the policies and
+    ``variant`` the rules in the table.
     """
     setup = dict(setup or {})
     policies = _seat_policies(game, policies, rules, setup)
     if rotate is None:
         rotate = len({id(policy) for policy in policies}) > 1
     plan = tournament_plan(len(policies), games, seed, rotate)
-    job = _Job(_game_reference(game), tuple(policies), rules, setup, lead,
+    job = _Job(_game_reference(game), tuple(policies), rules, setup, lead, completed,
                str(rules) if variant is None and rules is not None else (variant or "default rules"),
                tuple(names or (_policy_name(policy) for policy in policies)))
     label = description or f"{games} deals x {len(plan) // max(games, 1)} seatings"
@@ -70,9 +74,9 @@ def players_of(game: Any, rules: Any = None, setup: dict | None = None) -> int:
 class _Job:
     """What every worker needs to play its games; small and picklable."""
 
-    def __init__(self, game_reference, policies, rules, setup, lead, variant, names):
+    def __init__(self, game_reference, policies, rules, setup, lead, completed, variant, names):
         self.game_reference, self.policies, self.rules, self.setup = game_reference, policies, rules, setup
-        self.lead, self.variant, self.names = lead, variant, names
+        self.lead, self.completed, self.variant, self.names = lead, completed, variant, names
 
 
 def play_chunk(job: _Job, items: Sequence[tuple[int, int, tuple[int, ...]]]) -> list[GameResult]:
@@ -99,7 +103,7 @@ def play_traced_game(game: Any, job: _Job, index: int, deal_seed: int, seating: 
     if measure is not None:
         trace.append(leader(measure(record.final)))
     return GameResult(record.index, record.seed, record.seating, record.winners, record.scores, record.length,
-                      ended_by_rules(record.final), first_mover[0] if first_mover else None, tuple(trace), job.variant,
+                      (job.completed or ended_by_rules)(record.final), first_mover[0] if first_mover else None, tuple(trace), job.variant,
                       job.names)
 
 
