@@ -132,3 +132,14 @@ def test_skill_trace_two_dice_beat_one_die_and_the_lead_is_traced_from_the_score
         assert len(row.trace) == row.length + 1 and row.trace[0] == design.NO_LEADER
         assert row.trace[-1] == design.leader(row.scores)
     assert design.lead_changes(results).value > 0 and 0 < design.decisiveness(results).value <= 1
+
+
+def test_a_solo_game_has_win_rate_duration_and_completion_but_no_seats_to_compare():
+    # a Pangu-like table: one seat, 3 wins in 4 games
+    solo = Results([GameResult(i, i, (0,), (0,) if i else (), None, 10 + i) for i in range(4)])
+    table = design.summary(solo, exact={"first seat win rate": 0.7})
+    assert "balance" not in table.column("metric") and "lead changes" not in table.column("metric")
+    assert table.rows[0]["value"] == 0.75 and table.rows[0]["exact"] == 0.7
+    with pytest.raises(ValueError, match="solo"):
+        design.draw_rate(solo)  # a lost solo game has no winner, and that is no draw
+    assert repr(solo) == "Results(4 games, players [1], variants [''])"

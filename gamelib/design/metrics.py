@@ -64,8 +64,10 @@ def balance(results: Results) -> Estimate:
 
 
 def draw_rate(results: Results) -> Estimate:
-    """Draw or shared-win rate: the share of games without a single winner."""
+    """Draw or shared-win rate: the share of games without a single winner (a solo game has none)."""
     rows = _nonempty(results)
+    if results.players == 1:
+        raise ValueError("a solo game has no draws: a game without a winner is lost")
     return proportion(sum(len(row.winners) != 1 for row in rows), len(rows))
 
 
@@ -174,6 +176,9 @@ METRICS: dict[str, Callable[[Results], Estimate]] = {
 }
 
 
+SEATED_METRICS = ("first seat advantage", "first mover advantage", "balance", "draw rate", "lead changes")
+
+
 def summary(results: Results, exact: dict[str, float] | None = None):
     """Every metric of ``results`` as a table (name, value, interval, exact where given, definition)."""
     from gamelib.design.tables import Table
@@ -181,7 +186,7 @@ def summary(results: Results, exact: dict[str, float] | None = None):
     exact = exact or {}
     rows = []
     for name, metric in METRICS.items():
-        if results.players == 1 and name in ("first seat advantage", "first mover advantage", "balance", "lead changes"):
+        if results.players == 1 and name in SEATED_METRICS:
             continue  # a solo game has no seats to compare and no lead to change
         try:
             estimate = metric(results)
