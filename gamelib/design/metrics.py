@@ -176,7 +176,8 @@ METRICS: dict[str, Callable[[Results], Estimate]] = {
 }
 
 
-SEATED_METRICS = ("first seat advantage", "first mover advantage", "balance", "draw rate", "lead changes")
+SEATED_METRICS = ("first seat advantage", "first mover advantage", "balance", "draw rate", "decisiveness",
+                  "lead changes")
 
 
 def summary(results: Results, exact: dict[str, float] | None = None):
@@ -187,7 +188,7 @@ def summary(results: Results, exact: dict[str, float] | None = None):
     rows = []
     for name, metric in METRICS.items():
         if results.players == 1 and name in SEATED_METRICS:
-            continue  # a solo game has no seats to compare and no lead to change
+            continue  # a solo game has no seats to compare, no draw and no rival to lead
         try:
             estimate = metric(results)
         except ValueError:

@@ -51,7 +51,7 @@ def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules
         rotate = len({id(policy) for policy in policies}) > 1
     plan = tournament_plan(len(policies), games, seed, rotate)
     job = _Job(_game_reference(game), tuple(policies), rules, setup, lead, completed,
-               str(rules) if variant is None and rules is not None else (variant or "default rules"),
+               variant or ("default rules" if rules is None else str(rules)),
                tuple(names or (_policy_name(policy) for policy in policies)))
     label = description or f"{games} deals x {len(plan) // max(games, 1)} seatings"
     with _executor_for(executor, workers, len(plan), job) as chosen:
