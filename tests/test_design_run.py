@@ -188,3 +188,26 @@ def test_the_module_works_without_matplotlib():
     code = "import sys; import gamelib.design; print('matplotlib' in sys.modules)"
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert output.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------ every game on the contract
+
+GAMES_ON_THE_CONTRACT = ["toy_game", "gamelib.nagaraja"]  # Pangu and Chakra join when they land on main
+
+
+@pytest.mark.parametrize("name", GAMES_ON_THE_CONTRACT)
+def test_design_runs_every_game_on_the_contract(name, tmp_path):
+    import importlib
+
+    game = importlib.import_module(name)
+    players = design.players_of(game)
+    results = design.tournament(game, [core.random_policy] * players, 2, seed=7, rotate=True, workers=1,
+                                progress=False)
+    assert len(results) == 2 * players and results.players == players
+    for row in results:
+        record = core.play_seated_game(game, [core.random_policy] * players, row.seating, row.seed)
+        assert (record.winners, record.scores, record.length) == (row.winners, row.scores, row.length)
+        assert len(row.trace) == row.length + 1 and row.first_mover in range(players)
+    assert design.summary(results).column("metric")[0] == "first seat win rate"
+    results.to_csv(tmp_path / "games.csv")
+    assert design.load_csv(tmp_path / "games.csv") == results
