@@ -562,18 +562,19 @@ def tournament_plan(players: int, games: int, seed: int = 0, rotate: bool = True
 
 def tournament(game: Any, policies: Sequence[Policy], games: int, *, rules: Any = None, seed: int = 0,
                setup: dict | None = None, rotate: bool = True, progress: bool = True,
-               description: str = "games") -> list[GameRecord]:
+               description: str = "games", keep_final: bool = False) -> list[GameRecord]:
     """Play ``games`` deals, each once per seating (seats rotated, seeds paired), serially.
 
     ``game`` is a game module (or its ``new_game``); ``policies`` has one policy per seat.
     The same ``seed`` gives the same deals for every compared bot or rule set, so differences
     between them are not luck of the deal. :mod:`gamelib.design` runs the same games in parallel.
+    ``keep_final`` keeps each game's final state in its record (for game-specific summaries).
     """
     from gamelib.simulate import progress as progress_bar
 
     plan = tournament_plan(len(policies), games, seed, rotate)
     iterator = progress_bar(plan, len(plan), description) if progress else plan
-    return [play_seated_game(game, policies, seating, deal_seed, rules, setup, index)
+    return [play_seated_game(game, policies, seating, deal_seed, rules, setup, index, keep_final)
             for index, (deal_seed, seating) in enumerate(iterator)]
 
 
