@@ -192,7 +192,7 @@ def test_the_module_works_without_matplotlib():
 
 # ------------------------------------------------------------------ every game on the contract
 
-GAMES_ON_THE_CONTRACT = ["toy_game", "gamelib.nagaraja"]  # Pangu and Chakra join when they land on main
+GAMES_ON_THE_CONTRACT = ["toy_game", "gamelib.pangu", "gamelib.chakra", "gamelib.nagaraja"]
 
 
 @pytest.mark.parametrize("name", GAMES_ON_THE_CONTRACT)
