@@ -391,14 +391,16 @@ def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, 
                 for cc in range(125):
                     if triple_count[cc] == 0:
                         continue
+                    for k in range(karma + 1):
+                        val[k] = 0.0
+                    for s in range(present):
+                        code = m_codes[s]
+                        for k in range(1, karma + 1):
+                            v = m_rows[s, kappa[code, cc, k]]
+                            if v > val[k]:
+                                val[k] = v
                     for k in range(1, karma + 1):
-                        best = 0.0
-                        for s in range(present):
-                            kk = kappa[m_codes[s], cc, k]
-                            v = m_rows[s, kk]
-                            if v > best:
-                                best = v
-                        out[k] += 35.0 * triple_count[cc] * best
+                        out[k] += 35.0 * triple_count[cc] * val[k]
                 for s in range(present):
                     code_slot[m_codes[s]] = -1
                 # ---- stuck rolls: each card's own numbers block it (and its equals)
@@ -586,6 +588,156 @@ def _final_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, 
     return out
 
 
+# --------------------------------------------------------------------------- the greedy bot, exactly
+
+
+@njit(cache=True)
+def _greedy_play(filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost, orients, n,
+                 steps):
+    """Play spec 12's greedy for the cards ``order[:count]`` (revealed order) with ``roll`` until all
+    are placed or the rest are blocked. Returns (F, C, placed mask, steps used); ``steps`` gets
+    (cost, rec) per placement. Greedy ignores Karma, so one play serves every Karma."""
+    left = np.ones(count, dtype=np.int64)
+    used = 0
+    placed = 0
+    while True:
+        best_score = -100
+        best_i = -1
+        best_x = -1
+        best_o = -1
+        best_rec = 0
+        for i in range(count):
+            if left[i] == 0:
+                continue
+            card = order[i]
+            c = cost[card, roll]
+            if c == 0:
+                continue
+            for q in range(n):
+                x = rowmajor[q]
+                if not _legal(filled, x, touches, n):
+                    continue
+                for o in range(orients):
+                    r = _rec(filled, colours, card, o, x, facing, centre_rec, n)
+                    if r - c > best_score:
+                        best_score = r - c
+                        best_i, best_x, best_o, best_rec = i, x, o, r
+        if best_i < 0:
+            return filled, colours, placed, used
+        card = order[best_i]
+        steps[used, 0] = cost[card, roll]
+        steps[used, 1] = best_rec
+        used += 1
+        left[best_i] = 0
+        placed |= 1 << card
+        filled, colours = _place(filled, colours, card, best_o, best_x, facing, n)
+
+
+@njit(cache=True, parallel=True)
+def _greedy_level(keys, out, next_table, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec, touches, cost,
+                  step, karma, n, cards, orients):
+    """Greedy's value rows at one turn-start level: every ordered hand of 3 and every roll (scaled)."""
+    for q in prange(keys.shape[0]):
+        key = keys[q]
+        filled = key & 1023
+        colours = (key >> 10) & 1023
+        unplaced = (key >> 20) & 1023
+        members = np.zeros(cards, dtype=np.int64)
+        d = 0
+        for c in range(cards):
+            if (unplaced >> c) & 1:
+                members[d] = c
+                d += 1
+        row_out = np.zeros(karma + 1)
+        order = np.zeros(3, dtype=np.int64)
+        rest = np.zeros(3, dtype=np.int64)
+        steps = np.zeros((3, 2), dtype=np.int64)
+        steps2 = np.zeros((3, 2), dtype=np.int64)
+        for i0 in range(d):
+            for i1 in range(d):
+                for i2 in range(d):
+                    if i1 == i0 or i2 == i0 or i2 == i1:
+                        continue
+                    order[0], order[1], order[2] = members[i0], members[i1], members[i2]
+                    hmask = (1 << order[0]) | (1 << order[1]) | (1 << order[2])
+                    after = unplaced & ~hmask
+                    for r in range(36):
+                        f, c, placed, used = _greedy_play(filled, colours, order, 3, r, rowmajor, facing, centre_rec,
+                                                          touches, cost, orients, n, steps)
+                        if used == 3:
+                            row = next_table[_slot(f, c, after, fc_index, ranks, n_d_next, n)]
+                            for k in range(1, karma + 1):
+                                kk = k
+                                for t in range(3):
+                                    if kk > 0:
+                                        kk = step[kk, steps[t, 0], min(steps[t, 1], MAX_REC)]
+                                row_out[k] += 35.0 * row[kk]
+                            continue
+                        m = 0
+                        for i in range(3):
+                            if not (placed >> order[i]) & 1:
+                                rest[m] = order[i]
+                                m += 1
+                        for r2 in range(36):
+                            if cost[rest[0], r2] == 0:
+                                continue  # the blocking roll again: a free reroll
+                            f2, c2, placed2, used2 = _greedy_play(f, c, rest, m, r2, rowmajor, facing, centre_rec,
+                                                                  touches, cost, orients, n, steps2)
+                            row = next_table[_slot(f2, c2, after, fc_index, ranks, n_d_next, n)]
+                            for k in range(1, karma + 1):
+                                kk = k
+                                for t in range(used):
+                                    if kk > 0:
+                                        kk = step[kk, steps[t, 0], min(steps[t, 1], MAX_REC)]
+                                for t in range(used2):
+                                    if kk > 0:
+                                        kk = step[kk, steps2[t, 0], min(steps2[t, 1], MAX_REC)]
+                                row_out[k] += row[kk]
+        out[q] = row_out
+
+
+def solve_greedy(rules: Rules, centre: str | None = None, verbose: bool = True) -> Fraction:
+    """Spec 12's greedy bot's exact whole-game value (free stuck rerolls; every ordered hand and roll)."""
+    if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn" or rules.stuck_rule != "reroll":
+        raise ValueError(f"the greedy evaluator does not cover {rules}")
+    model = build_model(rules, centre)
+    n, cards = model.size, len(model.card_ids)
+    arrays = model_arrays(model)
+    karma = rules.starting_karma
+    orients = len(model.orientations)
+    index = {cell: x for x, cell in enumerate(model.ring)}
+    rowmajor = np.array([index[cell] for cell in sorted(model.ring)], dtype=np.int64)
+    levels = [0, 3, 6, 9]
+    fc_index, fc_counts = dense_index(model, levels)
+    ranks = rank_table(n)
+    keys = {0: np.array([((1 << cards) - 1) << 20], dtype=np.int64)}
+    for level, following in zip(levels[:-1], levels[1:]):
+        n_d_next = _comb(cards, cards - following)
+        reached = _successors(keys[level], fc_index, ranks, n_d_next, fc_counts[following] * n_d_next,
+                              arrays["facing"], arrays["touches"], n, cards, orients)
+        keys[following] = reached[reached > 0] - 1
+    rows = {9: _final_rows(keys[9], arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma,
+                           False, n, cards, orients)}
+    scale = 35
+    for level, following in reversed(list(zip(levels[:-1], levels[1:]))):
+        n_d_next = _comb(cards, cards - following)
+        table = np.zeros((fc_counts[following] * n_d_next, karma + 1))
+        table[_slots_of(keys[following], fc_index, ranks, n_d_next, n)] = rows[following]
+        out = np.zeros((len(keys[level]), karma + 1))
+        t0 = time.perf_counter()
+        _greedy_level(keys[level], out, table, fc_index, ranks, n_d_next, rowmajor, arrays["facing"],
+                      arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], karma, n, cards, orients)
+        rows[level] = out
+        left = cards - level
+        scale *= left * (left - 1) * (left - 2) * 36 * 35
+        if verbose:
+            print(f"greedy level {level}: {len(keys[level]):,} keys in {time.perf_counter() - t0:.1f} s", flush=True)
+    value = rows[0][0][karma]
+    if value != round(value):
+        raise ValueError("greedy's numerator is not whole")
+    return Fraction(int(value), scale)
+
+
 # --------------------------------------------------------------------------- driver
 
 
@@ -698,10 +850,18 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="defaults", choices=sorted(SINGLE_VARIANTS))
     parser.add_argument("--write", action="store_true", help="rewrite the shipped default tables")
+    parser.add_argument("--greedy", action="store_true", help="the greedy bot's exact value instead")
     args = parser.parse_args(argv)
     rules = SINGLE_VARIANTS[args.variant]
     cpu = time.process_time()
-    if args.write:
+    if args.greedy:
+        started = time.perf_counter()
+        value = solve_greedy(rules)
+        seconds = time.perf_counter() - started
+        if args.variant == "defaults" and args.write:
+            from gamelib.pangu.solver_tables import record_bot_value
+            record_bot_value("greedy", value)
+    elif args.write:
         from gamelib.pangu.solver_tables import write_tables
         tables = solve(rules)
         write_tables(tables)

@@ -49,7 +49,11 @@ def write_tables(tables, path: Path = TABLE_PATH, meta_path: Path = META_PATH) -
         scales[str(level)] = int(tables.scales[level])
     np.savez_compressed(path, **arrays)
     meta = {"file": path.name, "sha256": sha256_of(path), "scales": scales, "karma": 10,
-            "rules": "default", "root": str(tables.root())}
+            "rules": "default", "root": str(tables.root()),
+            "turn_start_keys": {str(level): len(tables.keys[level]) for level in tables.keys},
+            "stuck_entries": {str(level): count for level, count in tables.stuck_entries.items()}}
+    if meta_path.exists():  # keep the bots' values written by record_bot_value
+        meta["bots"] = json.loads(meta_path.read_text()).get("bots", {})
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
 
 
@@ -74,6 +78,7 @@ class ShippedTables:
             raise SolverTableError(f"the solver table {path} cannot be read: {error}") from error
         self.scales = {int(level): scale for level, scale in meta["scales"].items()}
         self.karma = meta["karma"]
+        self.bot_values = {name: Fraction(value) for name, value in meta.get("bots", {}).items()}
         self.path = path
 
     def has(self, level: int) -> bool:
@@ -92,3 +97,10 @@ class ShippedTables:
         if karma <= 0:
             return Fraction(0)
         return Fraction(self.numerators(level, filled, colours, unplaced)[karma - 1], self.scales[level])
+
+
+def record_bot_value(name: str, value: Fraction, meta_path: Path = META_PATH) -> None:
+    """Store a bot's exact whole-game value under the default rules next to the tables."""
+    meta = json.loads(meta_path.read_text())
+    meta.setdefault("bots", {})[name] = str(value)
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
