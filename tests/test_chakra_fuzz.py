@@ -319,6 +319,13 @@ BOARD_STATES = [played(seed=seed, players=players, actions=actions)
 picks_tried = Counter()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def report_picks():
+    yield
+    if picks_tried:
+        print(f"\nboard picks: {picks_tried['picks']} sent, {picks_tried['reasons']} answered with a reason")
+
+
 @settings(max_examples=150 * SCALE, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.sampled_from(range(len(BOARD_STATES))), st.lists(PICKS, min_size=1, max_size=6))

@@ -142,7 +142,10 @@ class State(StateBase):
             after = self._apply_refill(action)
         else:
             after = self._finish_turn(_actions.apply_action(self, action), isinstance(action, _actions.Receive))
-        return after if self.log is None else replace_fields(after, log=self.log + (action,))
+        if self.log is not None:
+            # ``after`` is a fresh copy nobody else holds yet, so setting its log costs no second copy
+            object.__setattr__(after, "log", self.log + (action,))
+        return after
 
     def _finish_turn(self, after: "State", received: bool) -> "State":
         return after._refill() if received else after._end_turn()
