@@ -25,6 +25,7 @@ import dataclasses
 import hashlib
 import json
 import random
+import reprlib
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -521,7 +522,7 @@ def check_save_header(data: dict, game: str, version: int) -> None:
     """Raise :class:`CorruptSave` unless ``data`` is a save of ``game`` at ``version``, naming both."""
     found_game, found_version = data.get("game"), data.get("version")
     if found_game != game or type(found_version) is not int or found_version != version:
-        raise CorruptSave(f"this is a save of game {found_game!r} version {found_version!r}, "
+        raise CorruptSave(f"this is a save of game {reprlib.repr(found_game)} version {reprlib.repr(found_version)}, "
                           f"but a {game} save of version {version} is needed")
 
 

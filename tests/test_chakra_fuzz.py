@@ -182,6 +182,7 @@ MALFORMED = {
     "1e999": edited(new_game(seed=1), lambda d: d.update(draws="@")).replace('"@"', "1e999"),
     "a 5000-digit number": edited(new_game(seed=1), lambda d: d.update(draws="@")).replace('"@"', "9" * 5000),
     "a 5 MB string": json.dumps({"game": "chakra", "version": 3, "seed": "x" * 5_000_000}),
+    "a 100 kB game name": json.dumps({"game": "RED" * 33_000, "version": 3}),
     "not text": 12,
     "bytes not UTF-8": b"\xff\xfe{}",
     "empty": "",
@@ -457,12 +458,13 @@ def damaged(text: str, rng) -> str | bytes:
     return text
 
 
-def with_default_rules(text, loaded) -> str:
-    """The save with the rule parameters it leaves out filled in: a missing parameter means its
-    default (RulesBase.from_dict), which is how older saves without a newer parameter still load."""
-    data = json.loads(text)
-    data["rules"] = {**loaded.rules.to_dict(), **data["rules"]}
-    return json.dumps(data)
+def same_game(loaded, original) -> bool:
+    """A damaged save that loads is the original game (spelled differently: whitespace, the order of a
+    set), or the same moves under a setup the moves so far cannot show: a rule change (max_rounds 200 ->
+    201 at round 3) or explicit chance switched before the first Receive."""
+    setup_aside = [{**json.loads(state.to_json()), "rules": None, "explicit_chance": None}
+                   for state in (loaded, original)]
+    return setup_aside[0] == setup_aside[1]
 
 
 def random_node(data, rng):
@@ -487,8 +489,7 @@ def forged(value, rng):
 
 
 def test_sweep_damaged_saves_are_refused_or_load_exactly_what_they_say():
-    """Damage never gets through: a save either loads to a state whose save is the very same document
-    (a harmless edit such as whitespace) or is refused with CorruptSave."""
+    """Damage never gets through: a damaged save is refused with CorruptSave, or loads the original game."""
     counts = Counter()
     rng = random.Random(21)
     for seed in range(8 * SCALE):
@@ -505,5 +506,5 @@ def test_sweep_damaged_saves_are_refused_or_load_exactly_what_they_say():
                 counts["refused"] += 1
                 continue
             counts["loaded"] += 1
-            assert canonical(loaded.to_json()) == canonical(with_default_rules(bad, loaded))
+            assert same_game(loaded, state)
     print(f"\ndamaged saves: {counts['tried']} tried, {counts['refused']} refused, {counts['loaded']} harmless")
