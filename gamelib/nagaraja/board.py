@@ -225,17 +225,16 @@ class NagarajaBoard(BoardWidget):
                 raise IllegalMove("that move is no longer on offer: the position has changed")
             return legal[index]
         if kind == "commit":
-            return Commit(player, tuple(sorted(pick.get("cards") or ())))
+            return Commit(player, _picked_cards(pick))
         if kind == "keep":
-            return Keep(player, tuple(sorted(pick.get("cards") or ())))
+            return Keep(player, _picked_cards(pick))
         if kind == "place":
-            row, col = pick.get("cell") or (None, None)
-            return PlaceTile(player, (row, col), pick.get("rotation", 0))
+            return PlaceTile(player, _picked_cell(pick), pick.get("rotation", 0))
         if kind == "pass":
             return Pass(player)
         if kind == "naga":
             return UseNaga(player, pick.get("source"), pick.get("card"), NoParams())
-        raise IllegalMove(f"the board does not know the pick {kind!r}")
+        raise IllegalMove(f"the board does not know the pick {_short(kind)}")
 
     def play_bots(self, force: bool = False) -> bool:
         """Let the bot seats move until a human is to act (after a human move, or when asked)."""
@@ -267,6 +266,27 @@ class NagarajaBoard(BoardWidget):
 
 
 # --------------------------------------------------------------------------- JSON helpers
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _picked_cards(pick: dict) -> tuple:
+    """The card ids of a commit or keep pick, sorted as the engine wants them; the page sends a list of ids."""
+    cards = pick.get("cards") or ()
+    if not isinstance(cards, (list, tuple)) or not all(isinstance(c, str) for c in cards):
+        raise IllegalMove(f"pick the cards by their ids, not {_short(cards)}")
+    return tuple(sorted(cards))
+
+
+def _picked_cell(pick: dict) -> tuple:
+    """The (row, column) of a place pick as sent; the engine judges the numbers."""
+    cell = pick.get("cell")
+    if not isinstance(cell, (list, tuple)) or len(cell) != 2:
+        raise IllegalMove(f"pick a cell of the temple as [row, column], not {_short(cell)}")
+    return tuple(cell)
 
 
 def _board_repr(board: BoardWidget) -> str:
@@ -430,6 +450,9 @@ class TempleSandbox:
     def apply(self, action: Placement) -> "TempleSandbox":
         if self.is_terminal:
             raise IllegalMove("there is no tile left to place")
+        if not isinstance(action, Placement) or type(action.rotation) is not int or not (
+                isinstance(action.cell, (tuple, list)) and all(type(v) is int for v in action.cell)):
+            raise IllegalMove(f"{action!r} is not a placement: Placement((row, column), rotation) of whole numbers")
         tile = self.queue[0]
         amulet = f"amulet on {tile}" if tile in self.amulets else None
         temple = self.temple.place(tuple(action.cell), tile, action.rotation, amulet=amulet)
@@ -514,8 +537,7 @@ class TempleBoard(BoardWidget):
     def handle_pick(self, pick: dict) -> str | None:
         if pick.get("kind") != "place":
             raise IllegalMove("in the temple sandbox you can only place the tile")
-        row, col = pick.get("cell") or (None, None)
-        self.apply(Placement((row, col), pick.get("rotation", 0)))
+        self.apply(Placement(_picked_cell(pick), pick.get("rotation", 0)))
         return None
 
     def describe(self, state: TempleSandbox) -> str:
