@@ -221,7 +221,7 @@ class NagarajaBoard(BoardWidget):
         if kind == "action":
             legal = state.legal_actions()
             index = pick.get("index")
-            if not isinstance(index, int) or not 0 <= index < len(legal):
+            if type(index) is not int or not 0 <= index < len(legal):  # true is not move 1
                 raise IllegalMove("that move is no longer on offer: the position has changed")
             return legal[index]
         if kind == "commit":

@@ -101,7 +101,7 @@ def move_from_json(entry, number: int):
     """The action or chance outcome a ``moves`` entry records (its legality is checked by replaying it)."""
     if isinstance(entry, dict) and set(entry) == {"outcome"}:
         return _tuples(entry["outcome"])
-    if not isinstance(entry, dict) or entry.get("action") not in _ACTIONS_BY_NAME:
+    if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) or entry["action"] not in _ACTIONS_BY_NAME:
         raise CorruptSave(f"move {number} of this Nagaraja save is neither an action nor a chance outcome: {_short(entry)}")
     return _build(_ACTIONS_BY_NAME[entry["action"]], entry, "action", number)
 
@@ -115,7 +115,7 @@ def _build(cls, entry: dict, tag: str, number: int):
     for name in names:
         value = entry[name]
         if isinstance(value, dict):
-            if value.get("params") not in _PARAMS_BY_NAME:
+            if not isinstance(value.get("params"), str) or value["params"] not in _PARAMS_BY_NAME:
                 raise CorruptSave(f"move {number} of this Nagaraja save has unknown parameters {_short(value)}")
             value = _build(_PARAMS_BY_NAME[value["params"]], value, "params", number)
         values[name] = _tuples(value)
