@@ -247,11 +247,20 @@ def canonical(action):
     kinds = FIELD_KINDS.get(type(action))
     if kinds is None:
         raise IllegalMove(f"{action!r} is not a Nagaraja action", action)
-    name = type(action).__name__
-    values = {field: _field_value(kind, getattr(action, field, None), f"{name}.{field}") for field, kind in kinds.items()}
-    if all(values[f] is getattr(action, f) for f in values):
+    changed = None
+    for field, kind in kinds.items():
+        value = getattr(action, field, None)
+        if kind in _FAST_OK and type(value) is _FAST_OK[kind] and (kind != _SEAT or value in (0, 1)):
+            continue  # the common case, checked without building a reason
+        fixed = _field_value(kind, value, f"{type(action).__name__}.{field}")
+        if fixed is not value:
+            changed = {**(changed or {}), field: fixed}
+    if changed is None:
         return action
-    return type(action)(**values)
+    return type(action)(**{**{f: getattr(action, f) for f in kinds}, **changed})
+
+
+_FAST_OK = {_SEAT: int, _TEXT: str, _WHOLE: int, _SWITCH: bool}
 
 
 # =========================================================================== results and temples
@@ -577,13 +586,14 @@ def _position_for(state, player: int, source: str, effect: str):
 # =========================================================================== applying actions
 
 
-def apply_action(state, action, listed: bool = False):
+def apply_action(state, action, listed: bool = False, checked: bool = False):
     """The position right after ``action`` (validated; chance and automatic steps not yet run).
 
     ``listed`` says the action is one of ``legal_actions(state)`` itself, so a Naga's parameters
-    need not be checked against all options again (the tests check both paths agree).
+    need not be checked against all options again (the tests check both paths agree); ``checked`` says
+    ``State.apply`` has already put it in canonical form (:func:`checked_action`).
     """
-    if not listed:
+    if not (listed or checked):
         action = checked_action(action)
     player = action.player
     if player != state.to_act:

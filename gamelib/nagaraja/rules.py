@@ -132,7 +132,7 @@ class State(StateBase):
         listed = self._listed(action)
         if not listed:
             action = actions.checked_action(action)
-        return self._finish_turn(actions.apply_action(replace(self, moves=self.moves + (action,)), action, listed=listed))
+        return self._finish_turn(actions.apply_action(replace(self, moves=self.moves + (action,)), action, listed=listed, checked=True))
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state,
