@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: lab test setup clean app site html
+.PHONY: lab test test-deploy setup clean app site html
 
 setup: $(STAMP)
 
@@ -34,8 +34,17 @@ site: $(STAMP)
 html: $(STAMP)
 	$(PY) tools/export_html.py --output build/html
 
+# Unit tests, every notebook (nbval) and the Lab browser tests; the deployment tests are apart.
 test: $(STAMP)
-	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg $(PYTEST_ARGS)
+	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		--ignore-glob='tests/test_deploy*' $(PYTEST_ARGS)
+
+# The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
+# offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.
+# CI (.ci/run) runs it after `make test`; it needs npm once to fetch Pyodide and the renderers.
+test-deploy: $(STAMP)
+	$(PY) -m pytest tests/test_deploy_apps.py tests/test_deploy_html.py tests/test_deploy_site.py \
+		tests/test_deploy_pip.py $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts build

@@ -166,8 +166,48 @@ def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
         "unvendored_tests": False, "shared_library": False,
         # numpy and matplotlib load when a cell imports them (from the CDN); listing them here
         # would make every `import gamelib` fail on a site without internet.
-        "depends": [r for r in requirements if r not in CDN_ONLY],
+        "depends": requirements,
     }
+
+
+# ----------------------------------------------------------------------------- which lessons need the CDN
+
+
+def imported_modules(notebook: Path) -> set[str]:
+    """The modules a notebook's code cells import (top-level import statements)."""
+    import ast
+
+    names = set()
+    for cell in json.loads(notebook.read_text())["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "\n".join(line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+    return names
+
+
+def needs_cdn(notebooks: list[Path]) -> dict[str, bool]:
+    """For each notebook: does anything it imports, directly or through gamelib, need numpy or matplotlib?"""
+    import grimp
+
+    graph = grimp.build_graph("gamelib", include_external_packages=True)
+    def heavy(module: str) -> bool:
+        top = module.split(".")[0]
+        if top in CDN_ONLY:
+            return True
+        if top != "gamelib" or module not in graph.modules:
+            return False
+        return any(graph.chain_exists(importer=module, imported=package) for package in CDN_ONLY
+                   if package in graph.modules)
+    return {str(nb.relative_to(ROOT / "notebooks")): any(heavy(m) for m in imported_modules(nb)) for nb in notebooks}
+
+
+def lesson_notebooks() -> list[Path]:
+    return sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
 # ----------------------------------------------------------------------------- the site
@@ -214,8 +254,13 @@ def build(output: Path, cache: Path = CACHE, expose_app: bool = False) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--output", type=Path, default=ROOT / "build" / "site")
+    parser.add_argument("--list-cdn-lessons", action="store_true", help="which notebooks need numpy/matplotlib")
     parser.add_argument("--expose-app", action="store_true", help="window.jupyterapp for tests")
     args = parser.parse_args()
+    if args.list_cdn_lessons:
+        for name, heavy in needs_cdn(lesson_notebooks()).items():
+            print(("needs the Pyodide CDN (numpy/matplotlib)  " if heavy else "runs offline                             ") + name)
+        return
     facts = build(args.output, expose_app=args.expose_app)
     print(f"site: {args.output} ({facts['bytes'] / 1e6:.1f} MB, built in {facts['seconds']:.0f} s); "
           f"serve it with `python -m http.server -d {args.output}` and open /lab/index.html")
