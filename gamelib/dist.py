@@ -8,6 +8,7 @@ independent variables (a convolution); tuples add element by element.
 
 from __future__ import annotations
 
+import html
 from fractions import Fraction
 from math import sqrt
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
@@ -16,7 +17,9 @@ Outcome = Hashable
 
 
 def _add_outcomes(a, b):
-    if isinstance(a, tuple):
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        if not (isinstance(a, tuple) and isinstance(b, tuple)) or len(a) != len(b):
+            raise ValueError(f"cannot add outcome {a!r} to {b!r}: joint outcomes add only to tuples of the same length")
         return tuple(x + y for x, y in zip(a, b))
     return a + b
 
@@ -25,15 +28,28 @@ def _zero_like(outcome):
     return tuple(0 for _ in outcome) if isinstance(outcome, tuple) else 0
 
 
+def _probability(outcome, value) -> Fraction:
+    if isinstance(value, (bool, float)) or not isinstance(value, (int, Fraction, str)):
+        raise TypeError(f"the probability of {outcome!r} should be an exact number such as Fraction(1, 6), "
+                        f"not {value!r}")
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"the probability of {outcome!r} should be a fraction such as '1/6', not {value!r}") from None
+
+
 class Dist:
     """An immutable, exact probability distribution over outcomes."""
 
     __slots__ = ("_probabilities",)
 
     def __init__(self, probabilities: Mapping[Outcome, Fraction | int]):
+        if not isinstance(probabilities, Mapping):
+            raise TypeError("Dist takes a mapping {outcome: probability}, such as Dist({1: Fraction(1, 2), 2: "
+                            "Fraction(1, 2)}); for equally likely faces use Dist.uniform([1, 2])")
         cleaned: dict = {}
         for outcome, probability in probabilities.items():
-            probability = Fraction(probability)
+            probability = _probability(outcome, probability)
             if probability < 0:
                 raise ValueError(f"outcome {outcome!r} has a negative probability {probability}")
             if probability:
@@ -157,6 +173,8 @@ class Dist:
 
     def repeat(self, times: int) -> "Dist":
         """The sum of ``times`` independent copies (by repeated squaring)."""
+        if type(times) is not int:
+            raise TypeError(f"repeat needs a whole number of copies, not {times!r}")
         if times < 0:
             raise ValueError(f"cannot add a negative number ({times}) of copies")
         result = Dist.constant(_zero_like(next(iter(self._probabilities))))
@@ -203,7 +221,8 @@ class Dist:
 
     def to_markdown(self, header: Sequence[str] = ("outcome", "probability", "percent")) -> str:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(row) + " |" for row in self.table_rows()]
+        lines += ["| " + " | ".join(html.escape(cell).replace("|", "\\|") for cell in row) + " |"
+                  for row in self.table_rows()]
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:
@@ -211,7 +230,7 @@ class Dist:
 
     def _repr_html_(self) -> str:
         rows = "".join(
-            f"<tr><td>{o}</td><td>{p}</td><td>{pct}</td></tr>" for o, p, pct in self.table_rows()
+            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self.table_rows()
         )
         return (
             '<table class="gamelib-dist"><thead><tr><th>outcome</th><th>probability</th>'

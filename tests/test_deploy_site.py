@@ -99,6 +99,7 @@ def test_the_site_holds_the_lessons_the_apps_and_gamelib(site):
     with urllib.request.urlopen(f"{site}/api/contents/all.json") as answer:
         top = {item["name"] for item in json.load(answer)["content"]}
     assert {"00_start_here.ipynb", "apps", "pangu", "chakra", "nagaraja"} <= top
+    assert "course" not in top, "the graded course's sources hold solutions: never published"
     with urllib.request.urlopen(f"{site}/static/pyodide/pyodide-lock.json") as answer:
         lock = json.load(answer)["packages"]
     assert lock["gamelib"]["file_name"].startswith("gamelib-")

@@ -87,3 +87,32 @@ def test_tables_for_notebooks():
     assert "<table" in coin._repr_html_() and "1/2" in coin._repr_html_()
     assert repr(coin) == "Dist({0: 1/2, 1: 1/2})"
     assert coin.floats() == {0: 0.5, 1: 0.5}
+
+
+# ------------------------------------------------------------------ bad input (issue 9, point 11)
+
+
+def test_joint_outcomes_of_different_lengths_do_not_add():
+    # Before: zip() silently truncated, {(1, 2)} + {(1, 2, 3)} gave {(2, 4): 1}.
+    with pytest.raises(ValueError, match="same length"):
+        Dist({(1, 2): 1}) + Dist({(1, 2, 3): 1})
+    with pytest.raises(ValueError, match="same length"):
+        Dist({(1, 2): 1}) + Dist({3: 1})
+    assert (Dist({(1, 2): 1}) + Dist({(3, 4): 1})).outcomes == [(4, 6)]
+
+
+def test_html_and_markdown_tables_escape_outcomes():
+    page = Dist({"<img src=x onerror=alert(1)>": 1})._repr_html_()
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "\\|" in Dist({"a|b": 1}).to_markdown()
+
+
+def test_helpful_errors_for_wrong_arguments():
+    with pytest.raises(TypeError, match="whole number of copies"):
+        Dist.uniform([1, 2]).repeat(1.5)
+    with pytest.raises(TypeError, match="Dist.uniform"):
+        Dist([1, 2])
+    with pytest.raises(TypeError, match="exact number"):
+        Dist({1: 0.5, 2: 0.5})
+    with pytest.raises(ValueError, match="fraction such as"):
+        Dist({1: "half"})

@@ -67,7 +67,7 @@ def test_check_answer_right_wrong_and_unreadable(tmp_path, monkeypatch):
 
 
 def test_every_answer_sheet_is_well_formed():
-    for path in (ROOT / "gamelib" / "exercises").glob("*.json"):
+    for path in (ROOT / "gamelib" / "answers").glob("*.json"):
         sheet = exercises.load(path.stem)
         for question, entry in sheet.items():
             assert set(entry) >= {"digest", "kind", "hint"}, (path.name, question)
@@ -231,3 +231,26 @@ def test_makefile_targets_match_the_readme():
         assert f"make {target}" in readme
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in ci and "make test-deploy" in ci
+
+
+def test_check_answer_never_raises_on_odd_answers():
+    # Issue 9, point 12: "1/0", inf for an integer question and an unknown lesson used to raise.
+    questions = {entry["kind"]: (lesson, question) for lesson in exercises.lessons()
+                 for question, entry in exercises.load(lesson).items()}
+    assert set(questions) == {"exact", "integer", "text"}
+    for lesson, question in questions.values():
+        for odd in ("1/0", float("inf"), float("nan"), [], {}, object(), "", 10**400, True):
+            feedback = check_answer(lesson, question, odd)
+            assert isinstance(feedback, exercises.Feedback) and not feedback
+    assert "0 below the line" in check_answer(*questions["exact"], "1/0")
+    assert "whole number" in check_answer(*questions["integer"], float("inf"))
+    assert "no lesson" in check_answer("no_such_lesson", "q1", 1)
+
+
+def test_common_mistakes_get_their_own_hint(monkeypatch):
+    sheet = {"q1": {"digest": exercises.digest(7, "integer"), "kind": "integer", "hint": "count again",
+                    "mistakes": [{"digest": exercises.digest(6, "integer"), "hint": "Off by one: did you count both ends?"}]}}
+    monkeypatch.setattr(exercises, "load", lambda lesson: sheet)
+    assert "both ends" in check_answer("any", "q1", 6)
+    assert "count again" in check_answer("any", "q1", 5)
+    assert check_answer("any", "q1", 7)

@@ -31,7 +31,7 @@ from email.parser import Parser
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from npm_files import CACHE, ROOT, unpack  # noqa: E402
+from npm_files import CACHE, ROOT, UNPUBLISHED, published_notebooks, unpack  # noqa: E402
 
 from jupyterlite_pyodide_kernel.constants import PYODIDE_CDN_URL, PYODIDE_PYTHON_VERSION, PYODIDE_VERSION  # noqa: E402
 
@@ -207,7 +207,7 @@ def needs_cdn(notebooks: list[Path]) -> dict[str, bool]:
 
 
 def lesson_notebooks() -> list[Path]:
-    return sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    return published_notebooks()
 
 
 # ----------------------------------------------------------------------------- the site
@@ -218,6 +218,8 @@ def copy_contents(into: Path) -> Path:
     contents = into / "contents"
     shutil.copytree(ROOT / "notebooks", contents,
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    for folder in UNPUBLISHED:
+        shutil.rmtree(contents / folder, ignore_errors=True)
     return contents
 
 

@@ -1,4 +1,4 @@
-"""Export every lesson and app to HTML that opens from disk with no network (`make html`).
+"""Export every lesson and app (not the graded course's sources) to HTML that opens from disk with no network (`make html`).
 
     .venv/bin/python tools/export_html.py [--output build/html]
 
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from npm_files import CACHE, ROOT, file_from  # noqa: E402
+from npm_files import CACHE, ROOT, file_from, published_notebooks  # noqa: E402
 
 import anywidget  # noqa: E402
 import nbformat  # noqa: E402
@@ -97,8 +97,7 @@ def export_all(output: Path, cache: Path = CACHE) -> dict:
     if output.exists():
         shutil.rmtree(output)
     renderer_files(output / STATIC, cache)
-    notebooks = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-    pages = [export_notebook(notebook, output) for notebook in notebooks]
+    pages = [export_notebook(notebook, output) for notebook in published_notebooks()]
     index_page(pages, output)
     return {"seconds": time.monotonic() - started, "pages": len(pages),
             "bytes": sum(p.stat().st_size for p in output.rglob("*") if p.is_file())}

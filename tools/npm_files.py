@@ -14,6 +14,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "downloads"
+# The nbgrader course's source notebooks hold the solutions: never put them on a site or a page.
+UNPUBLISHED = ("course",)
+
+
+def published_notebooks() -> list[Path]:
+    """The lessons, the start page and the apps: every notebook a site or the HTML export carries."""
+    notebooks = ROOT / "notebooks"
+    return sorted(p for p in notebooks.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
+                  and p.relative_to(notebooks).parts[0] not in UNPUBLISHED)
 
 
 def tarball(name: str, version: str, cache: Path = CACHE) -> Path:
