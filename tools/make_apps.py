@@ -6,7 +6,8 @@ An app is a notebook of one code cell: Voila (`make app`) hides the code and sho
 the browser-only site opens the same notebook. A teacher's link can fix the game for a whole
 class with ``?seed=N`` (Voila hands the page's query string to the kernel as QUERY_STRING).
 The notebooks are committed with their outputs, so the board's saved position shows before a
-kernel runs. Rerun this after changing an app below.
+kernel runs. Rerun this after changing an app below. Each board is built the same way before and
+after the games' one contract (a game or match first, the rest by keyword).
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ explore()''',
     "pangu_free_play": (
         "Pangu: free play",
         SEED_FROM_LINK.format(default=2024) + '''
+from gamelib.pangu import new_game
 from gamelib.pangu.board import PanguBoard
 
-PanguBoard.new(seed=seed, label="app")''',
+PanguBoard(new_game(seed=seed), label="app")''',
     ),
     "nagaraja_duel": (
         "Nagaraja: a duel against the bot",
@@ -55,7 +57,7 @@ from gamelib.chakra import new_game
 from gamelib.chakra.board import ChakraBoard
 from gamelib.chakra.bots import greedy_policy
 
-ChakraBoard(new_game(players=3, seed=seed), bots={1: greedy_policy, 2: greedy_policy}, bot_seed=seed)''',
+ChakraBoard(new_game(players=3, seed=seed), bots={1: greedy_policy, 2: greedy_policy})''',
     ),
 }
 
