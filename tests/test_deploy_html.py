@@ -45,7 +45,8 @@ def offline_page(page):
             route.abort()
 
     page.route("**/*", only_files)
-    page.refused = refused
+    page.on("requestfailed", lambda request: refused.append(request.url) if request.url.startswith("file://") else None)
+    page.refused = refused  # refused network requests and missing files alike
     return page
 
 

@@ -47,6 +47,15 @@ def renderer_files(into: Path, cache: Path = CACHE) -> None:
         shutil.copy(file_from(name, version, inside, cache), into / target)
 
 
+def renderer_fonts(page_folder: Path, cache: Path = CACHE) -> None:
+    """The icon fonts of the renderer's style sheet, where it asks for them: relative to the page."""
+    dist = file_from(*HTML_MANAGER, cache).parent
+    for where in (page_folder / "@jupyter-widgets", page_folder / "@jupyter-widgets" / "html-manager" / "dist"):
+        where.mkdir(parents=True, exist_ok=True)
+        for font in dist.glob("*.woff2"):  # browsers that read woff2 ask for nothing else
+            shutil.copy(font, where / font.name)
+
+
 def exporter(static_url: str) -> HTMLExporter:
     config = Config()
     config.HTMLExporter.require_js_url = f"{static_url}/require.js"
@@ -98,6 +107,8 @@ def export_all(output: Path, cache: Path = CACHE) -> dict:
         shutil.rmtree(output)
     renderer_files(output / STATIC, cache)
     pages = [export_notebook(notebook, output) for notebook in published_notebooks()]
+    for folder in sorted({page.parent for page in pages}):
+        renderer_fonts(folder, cache)
     index_page(pages, output)
     return {"seconds": time.monotonic() - started, "pages": len(pages),
             "bytes": sum(p.stat().st_size for p in output.rglob("*") if p.is_file())}
