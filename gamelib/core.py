@@ -316,8 +316,37 @@ def read_json_file(path: str | Path, what: str, error: type[ValueError] = Corrup
 
 
 def replace_fields(value: Any, **changes: Any) -> Any:
-    """A copy of the frozen dataclass ``value`` with some fields replaced (the one copy of ``evolve``)."""
+    """A copy of the frozen dataclass ``value`` with some fields replaced (the one copy of ``evolve``).
+
+    Search copies states millions of times, so an instance of a dataclass without ``__post_init__``
+    (nothing to re-validate) holding nothing but its fields (no cached property) is copied field
+    dict to field dict, skipping ``__init__``: the object ``dataclasses.replace`` builds, several
+    times faster. Anything else goes through ``dataclasses.replace``.
+    """
+    cls = value.__class__
+    names = _PLAIN_FIELDS.get(cls)
+    if names is None:
+        names = _PLAIN_FIELDS[cls] = _plain_dataclass_fields(cls)
+    if names and names.issuperset(changes):
+        fields = value.__dict__
+        if len(fields) == len(names):
+            copy = object.__new__(cls)
+            entries = copy.__dict__
+            entries.update(fields)
+            entries.update(changes)
+            return copy
     return dataclasses.replace(value, **changes)
+
+
+_PLAIN_FIELDS: dict[type, frozenset] = {}
+
+
+def _plain_dataclass_fields(cls: type) -> frozenset:
+    """The field names of a dataclass whose copy needs no ``__init__``, or an empty set."""
+    fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ()
+    if not fields or hasattr(cls, "__post_init__") or hasattr(cls, "__slots__") or not all(f.init for f in fields):
+        return frozenset()
+    return frozenset(f.name for f in fields)
 
 
 def weighted_draw(weights: Sequence[int], rng: random.Random) -> int:
