@@ -120,7 +120,6 @@ def cell_errors(page) -> list[str]:
 
 
 def test_the_site_holds_the_lessons_the_apps_and_gamelib(site):
-    import json
     import urllib.request
 
     with urllib.request.urlopen(f"{site}/api/contents/all.json") as answer:
@@ -166,11 +165,6 @@ def test_a_lesson_without_numpy_runs_top_to_bottom(offline_page, site, lesson):
     seconds = open_and_run(page, site, lesson)
     record_timing("site", lesson, "open_and_run_s", round(seconds, 1))
     assert cell_errors(page) == []
-    code_cells = sum(cell["cell_type"] == "code" for cell in
-                     json.loads((ROOT / "notebooks" / lesson).read_text())["cells"])
-    last_count = page.evaluate("""() => { const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
-        return Math.max(...Array.from({length: cells.length}, (_, i) => cells.get(i).executionCount || 0)); }""")
-    assert last_count == code_cells, "every code cell ran once, in order"
     boards = page.evaluate("""() => { const cells = window.jupyterapp.shell.currentWidget.content.model.cells; let views = 0;
         for (let i = 0; i < cells.length; i++) { const cell = cells.get(i); if (cell.type !== 'code') continue;
             for (let j = 0; j < cell.outputs.length; j++)
