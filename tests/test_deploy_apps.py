@@ -98,17 +98,17 @@ def test_pangu_free_play_places_a_card_as_the_engine_does(page, voila):
 def test_nagaraja_duel_commits_two_cards_and_the_bot_answers(page, voila):
     from playwright.sync_api import expect
 
-    from gamelib.nagaraja import rules
+    from gamelib import nagaraja
     from gamelib.nagaraja.bots import heuristic_policy
 
     seed = APP_SEEDS["nagaraja_duel"]
     board = open_app(page, voila, "nagaraja_duel", ".nj-board")
-    state, bot_rng = rules.new_game(seed=seed), random.Random(seed)
+    state, bot_rng = nagaraja.new_game(seed=seed), random.Random(seed)
     chosen = ("ROM-03", "ROM-04")  # two rooms cards of P0's seeded hand (spec 5.3: one symbol)
     for card in chosen:
         board.locator(f".nj-player-me .nj-card[data-card='{card}']").click()
     board.locator(".nj-commit").click()
-    state = state.apply(rules.Commit(0, chosen))
+    state = state.apply(nagaraja.Commit(0, chosen))
     while not state.is_terminal and state.to_act == 1:  # the board lets its bot reply at once
         state = state.apply(heuristic_policy(state, bot_rng))
     observation = state.observation(0)
