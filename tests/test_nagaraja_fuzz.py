@@ -162,9 +162,9 @@ def test_forged_saves_of_a_finished_game_are_refused():
 @pytest.mark.parametrize("text, words", [
     ("[" * 100_000 + "]" * 100_000, "nested"),
     ('{"a":' * 5_000 + "1" + "}" * 5_000, "nested"),
-    ('{"game": "nagaraja", "version": 1, "to_act": Infinity}', "not valid JSON"),
-    ('{"game": "nagaraja", "version": 1, "to_act": NaN}', "not valid JSON"),
-    ('{"game": "nagaraja", "version": 1, "x": 1' + "0" * 5000 + "}", "not valid JSON"),
+    ('{"game": "nagaraja", "version": 2, "to_act": Infinity}', "not valid JSON"),
+    ('{"game": "nagaraja", "version": 2, "to_act": NaN}', "not valid JSON"),
+    ('{"game": "nagaraja", "version": 2, "x": 1' + "0" * 5000 + "}", "not valid JSON"),
     (" " * 5_000_000, "characters long"),
     (b"\xff\xfe\x00", "not valid JSON"),
     (None, "JSON text"),

@@ -21,7 +21,7 @@ from gamelib.nagaraja.rules import Rules, State, new_game
 from gamelib.nagaraja.temple import TRAP, Temple
 
 GAME = "nagaraja"
-SAVE_VERSION = 1
+SAVE_VERSION = 2  # 2: saves carry their moves and are replayed on loading
 MAX_MOVES = 20_000  # far above the longest game (a random game takes a few hundred)
 
 
