@@ -7,6 +7,7 @@ notebook in place: .venv/bin/jupyter nbconvert --to notebook --execute --inplace
 from pathlib import Path
 
 import nbformat
+from nbval_tags import move_markers
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = [
@@ -93,6 +94,7 @@ def cells():
 def main() -> None:
     notebook = nbformat.v4.new_notebook()
     notebook.cells = cells()
+    move_markers(notebook)  # nbval's markers become cell tags, out of the teaching text
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["language_info"] = {"name": "python"}
     path = ROOT / "notebooks" / "00_start_here.ipynb"
