@@ -6,9 +6,11 @@ in the same process: brute-force enumeration of every face combination (only whe
 it finishes in seconds) and plain convolution of Fraction dictionaries (gamelib.Dist).
 Then the worst case: `joint` is timed once on every pool of at most 36 sticks under
 Models A and B, and the slowest pools are timed again (median of 15 runs) to name the
-worst one. It also times the odds explorer: one slider change, from the callback to
-the new PNG. Targets: any pool of up to 36 sticks exact in under 5 ms; a slider
-redraw under 100 ms.
+worst one. It also times the odds explorer's kernel work for one slider change (exact
+odds, moments, the joint table for the heat map, both sweeps, and the JSON sent to the
+page), with every cache cleared first, beside the time of the odds alone (a ratio);
+pools of 12 + 12 + 12 sticks a side. Target: at most 5 ms per change. The stick
+effects are timed too (they are computed only when one is chosen).
 
 Times are CPU time of this process (time.process_time), so other work on a shared
 machine does not inflate them; the explorer line also gives wall-clock time.
@@ -30,8 +32,12 @@ ALL_POOLS = [(b, w, g) for b in range(37) for w in range(37 - b) for g in range(
 
 
 def clear_caches() -> None:
+    from gamelib.nagaraja import explorer
+
     sticks._joint_cached.cache_clear()
     sticks._points_counts.cache_clear()
+    sticks._joint_counts_cached.cache_clear()
+    explorer._sweep.cache_clear()
 
 
 def cpu_ms(function) -> float:
@@ -94,16 +100,35 @@ def worst_pool(model: str, finalists: int = 20) -> tuple[float, tuple[int, int, 
 def bench_explorer() -> None:
     from gamelib.nagaraja.explorer import explore
 
-    explorer = explore()
-    slider = explorer.sliders[0]["WHITE"]
-    cpu = []
-    explorer.redraw_ms.clear()
-    for value in list(range(13)) * 3:
-        start = time.process_time()
-        slider.value = value
-        cpu.append((time.process_time() - start) * 1000)
-    print(f"explorer slider change: median {statistics.median(cpu):.1f} ms CPU, "
-          f"{statistics.median(explorer.redraw_ms):.1f} ms wall ({len(cpu)} changes; target < 100 ms)")
+    explorer = explore(free=True)
+    explorer.set_pool(1, (12, 12, 12))
+    explorer.set_pool(0, (12, 12, 12))
+    for colour in ("WHITE", "BROWN"):
+        slider = explorer.sliders[0][colour]
+        kernel, odds = [], []
+        for value in list(range(11, -1, -1)) + list(range(1, 13)):
+            clear_caches()
+            explorer.kernel_ms.clear()
+            slider.value = value  # the observer runs refresh(), which records its CPU time
+            kernel.append(explorer.kernel_ms[-1])
+            odds.append(cpu_ms(lambda: sticks.compare(*explorer.pools)))
+        k, o = statistics.median(kernel), statistics.median(odds)
+        print(f"explorer, Elodie's {colour.lower()} slider 0-12 against 12+12+12 (every cache cleared): kernel "
+              f"{k:.2f} ms per change (max {max(kernel):.2f}; target <= 5), odds alone {o:.2f} ms, ratio {k / o:.1f}; "
+              f"{len(explorer.plots.data) / 1000:.1f} kB sent")
+        clear_caches()
+        fresh = explore(free=True)
+        fresh.set_pool(1, (12, 12, 12))
+        fresh.set_pool(0, (12, 12, 12))
+        fresh.kernel_ms.clear()
+        for value in range(11, -1, -1):  # each pool seen for the first time; Marion's tables stay cached
+            fresh.sliders[0][colour].value = value
+        print(f"  as used (each of Elodie's pools new, Marion's cached): kernel {statistics.median(fresh.kernel_ms):.2f} ms "
+              f"per change (max {max(fresh.kernel_ms):.2f}), ratio {statistics.median(fresh.kernel_ms) / o:.1f}")
+    for effect, chooser in (("PLUS2", None), ("DISCARD2", None), ("RETHROW2", "mine"), ("RETHROW2", "theirs")):
+        for pools in (((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12))):
+            ms = median_ms(lambda: sticks.win_probability_after(*pools, True, effect, "mine", chooser), repeats=5)
+            print(f"effect {effect:8} chosen by {chooser or 'rule':6} {pools}: {ms:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ from math import comb
 import pytest
 
 from gamelib.nagaraja import analysis
-from gamelib.nagaraja.bots import play_game, random_policy
+from gamelib.nagaraja.bots import random_policy
+from nagaraja_support import play_game
 from gamelib.nagaraja.edition import default_edition
 
 ED = default_edition()

@@ -14,14 +14,14 @@ import random
 import pytest
 
 from gamelib.core import IllegalMove, random_policy
-from gamelib.nagaraja import rules
+from gamelib import nagaraja
 from gamelib.nagaraja.board import NagarajaBoard, TempleBoard, sandbox
 from gamelib.nagaraja.temple import RELIC_SPOTS, PlacedTile
 
 
 def new_board(seed=1, **kwargs):
-    kwargs.setdefault("opponent", random_policy)
-    return NagarajaBoard(rules.new_game(seed=seed), seed=seed, **kwargs)
+    kwargs.setdefault("bots", random_policy)
+    return NagarajaBoard(nagaraja.new_game(seed=seed), seed=seed, **kwargs)
 
 
 def play_until(board, phase, rng, limit=400):
@@ -58,7 +58,7 @@ def test_placing_the_won_tile_by_pick_changes_the_engine_state_and_the_drawing()
     tile = before.current_room
     board.pick = {"kind": "place", "cell": [row, col], "rotation": 3}
     assert board.message_kind == "info"
-    assert board.match.actions[index] == rules.PlaceTile(board.viewer, (row, col), 3)
+    assert board.match.actions[index] == nagaraja.PlaceTile(board.viewer, (row, col), 3)
     placed = board.match.states[index + 1]
     content = placed.players[board.viewer].temple.cell((row, col))
     assert (content.tile_id, content.rotation) == (tile, 3)
@@ -76,7 +76,7 @@ def test_an_illegal_placement_shows_the_engines_reason_and_changes_nothing():
     bad = next((r, c) for r in range(3) for c in range(3) if (r, c) not in legal)
     board.pick = {"kind": "place", "cell": list(bad), "rotation": 0}
     assert board.message_kind == "error"
-    assert board.message == engine_reason(state, rules.PlaceTile(board.viewer, bad, 0))
+    assert board.message == engine_reason(state, nagaraja.PlaceTile(board.viewer, bad, 0))
     assert board.game_state is state and board.match.length == length
 
 
@@ -95,12 +95,12 @@ def test_committing_cards_by_pick_and_a_bad_commit_gets_the_engines_reason():
         bad = ["NOT-A-CARD"]
     board.pick = {"kind": "commit", "cards": bad}
     assert board.message_kind == "error"
-    assert board.message == engine_reason(state, rules.Commit(board.viewer, tuple(sorted(bad))))
+    assert board.message == engine_reason(state, nagaraja.Commit(board.viewer, tuple(sorted(bad))))
     assert board.game_state is state
     good = [hand[0]["id"]]
     board.pick = {"kind": "commit", "cards": good}
     assert board.message_kind == "info"
-    assert board.match.actions[board.match.states.index(state)] == rules.Commit(board.viewer, tuple(good))
+    assert board.match.actions[board.match.states.index(state)] == nagaraja.Commit(board.viewer, tuple(good))
 
 
 def test_a_naga_on_a_card_without_legal_parameters_reports_why():
@@ -109,7 +109,7 @@ def test_a_naga_on_a_card_without_legal_parameters_reports_why():
     state = board.game_state
     board.pick = {"kind": "naga", "source": "GREEN", "card": board.state["players"][board.viewer]["hand"][0]["id"]}
     assert board.message_kind == "error"
-    assert board.message == engine_reason(state, rules.UseNaga(board.viewer, "GREEN", board.state["players"][board.viewer]["hand"][0]["id"], rules.NoParams()))
+    assert board.message == engine_reason(state, nagaraja.UseNaga(board.viewer, "GREEN", board.state["players"][board.viewer]["hand"][0]["id"], nagaraja.NoParams()))
 
 
 def test_a_stale_move_index_is_refused_with_a_reason():
@@ -136,7 +136,7 @@ def test_the_bot_answers_a_human_move_and_the_history_steps_back():
 
 
 def test_hot_seat_follows_the_player_to_act():
-    board = new_board(seed=6, opponent=None)
+    board = new_board(seed=6, bots={})
     rng = random.Random(6)
     for _ in range(60):
         state = board.game_state

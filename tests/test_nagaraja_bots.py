@@ -5,8 +5,11 @@ import random
 import pytest
 
 from gamelib import CHANCE
-from gamelib.nagaraja.bots import heuristic_policy, play_game, random_policy, tournament
-from gamelib.nagaraja.rules import Rules, _set_player, new_game, replace
+from gamelib.core import replace_fields as replace
+from gamelib.nagaraja import Rules, new_game
+from gamelib.nagaraja.bots import heuristic_policy, random_policy, tournament
+from gamelib.nagaraja.position import set_player
+from nagaraja_support import play_game
 
 
 def hidden_variant(state):
@@ -15,13 +18,13 @@ def hidden_variant(state):
     me = state.players[seat]
     unknown = [s for s in me.temple.face_down_spots() if (seat, me.temple.relic_at(s)) not in me.knowledge]
     if len(unknown) >= 2:  # two relics the player has never seen trade places
-        state = _set_player(state, seat, temple=me.temple.swap_relics(unknown[0], unknown[1]))
+        state = set_player(state, seat, temple=me.temple.swap_relics(unknown[0], unknown[1]))
     them = state.players[other]
     secret = [c for c in them.hand if c not in them.public_hand]
     if secret and state.draw_pile:  # an unseen card of the opponent's hand trades places with the draw pile
         card, fresh = secret[0], state.draw_pile[0]
         hand = tuple(sorted([c for c in them.hand if c != card] + [fresh]))
-        state = _set_player(state, other, hand=hand)
+        state = set_player(state, other, hand=hand)
         state = replace(state, draw_pile=tuple(sorted([c for c in state.draw_pile if c != fresh] + [card])))
     return state
 

@@ -166,9 +166,9 @@ def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_st
 
     from playwright.sync_api import expect
 
-    from gamelib.nagaraja import rules
+    from gamelib import nagaraja
 
-    state, bot_rng = rules.new_game(seed=DUEL_SEED), random.Random(DUEL_SEED)
+    state, bot_rng = nagaraja.new_game(seed=DUEL_SEED), random.Random(DUEL_SEED)
     assert state.phase == "CALL_OF_FATE" and state.to_act == 0 and state.guide == 0
     open_notebook(page, lab, NOTEBOOK)
     wait_for_kernel_idle(page)
@@ -179,19 +179,26 @@ def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_st
     # Call of Fate: select two rooms cards (spec 5.3: cards of one symbol), then commit them
     chosen = ("ROM-03", "ROM-04")
     for count, card in enumerate(chosen, start=1):
-        board.locator(f".nj-player-me .nj-card[data-card='{card}']").click()
-        expect(board.locator(f".nj-player-me .nj-card[data-card='{card}']")).to_have_class(re.compile(r"\bnj-card-selected\b"))
+        drawn = board.locator(f".nj-player-me .nj-card[data-card='{card}']")
+        if count == 1:
+            drawn.click()
+        else:  # by keyboard: the redraw it causes must leave the focus on the same card (issue 8)
+            drawn.focus()
+            page.keyboard.press("Enter")
+        expect(drawn).to_have_class(re.compile(r"\bnj-card-selected\b"))
+        if count > 1:
+            expect(drawn).to_be_focused()
         expect(board.locator(".nj-commit")).to_have_text(f"commit {count} card{'s' if count > 1 else ''}")
         expect_board_shows(board, state)  # selecting is the page's business: the engine has not moved
     screenshot(board, "nagaraja_board_selected")
     board.locator(".nj-commit").click()
-    state = play_as_the_board_does(state, rules.Commit(0, chosen), bot_rng)
+    state = play_as_the_board_does(state, nagaraja.Commit(0, chosen), bot_rng)
     assert state.phase == "CONFRONTATION" and state.to_act == 0, "the seeded throw leaves P0 to act"
     expect_board_shows(board, state)
     screenshot(board, "nagaraja_board_committed")
 
     # Confrontation (spec 5.4): the seeded throw gives P0 a Naga; use it on STK-04, RETHROW2 (spec 3.4)
-    options = [a for a in state.legal_actions() if isinstance(a, rules.UseNaga) and a.card == "STK-04"]
+    options = [a for a in state.legal_actions() if isinstance(a, nagaraja.UseNaga) and a.card == "STK-04"]
     naga = next(a for a in options if str(a.params) == "B01, W02 of P0")
     stick = board.locator(f".nj-throw[data-seat='0'] .nj-stick[data-colour='{naga.source}'][data-face='naga']")
     stick.click()
@@ -208,7 +215,7 @@ def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_st
 
     # then pass: the bot passes too, and the room goes to the higher total (spec 5.5)
     board.locator(".nj-pass").click()
-    state = play_as_the_board_does(state, rules.Pass(0), bot_rng)
+    state = play_as_the_board_does(state, nagaraja.Pass(0), bot_rng)
     assert state.phase == "EXPLORATION"
     expect_board_shows(board, state)
     screenshot(board, "nagaraja_board_passed")

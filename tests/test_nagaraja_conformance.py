@@ -9,13 +9,16 @@ from fractions import Fraction
 from itertools import combinations
 
 from gamelib import CHANCE
-from gamelib.nagaraja.bots import play_game, random_policy
-from gamelib.nagaraja.rules import (
-    ACTION_TYPES, Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Rules, Spot, SpotPair,
-    Sticks, Swap, SwapChoice, Task, UseAmulet, UseNaga, check_invariants, new_game,
+from gamelib.nagaraja import Rules, new_game
+from gamelib.nagaraja.actions import (
+    ACTION_TYPES, Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Spot, SpotPair,
+    Sticks, Swap, SwapChoice, UseAmulet, UseNaga,
 )
+from gamelib.nagaraja.bots import random_policy
+from gamelib.nagaraja.chance import Task
+from gamelib.nagaraja.position import check_invariants
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, neighbours
-from test_nagaraja_rules import ED, _eight_room_temple, make_state, unchanged_after
+from nagaraja_support import ED, eight_room_temple, make_state, play_game, unchanged_after
 
 # Cards by effect (spec 3.3: slots 01 02 09 11 = effect 1, 03 04 05 08 = effect 2, 06 07 10 12 = effect 3)
 PLUS2, RETHROW2, DISCARD2 = "STK-01", "STK-03", "STK-06"
@@ -321,7 +324,7 @@ def test_5_8_rooms_exhausted_higher_score_wins_even_against_the_last_room_winner
 
 
 def test_5_8_rooms_exhausted_after_a_discarded_room_tie_goes_to_its_winner():
-    layout = {**_eight_room_temple(), (0, 0): TRAP}  # full, nothing connected
+    layout = {**eight_room_temple(), (0, 0): TRAP}  # full, nothing connected
     state = make_state(phase="EXPLORATION", to_act=1, tiles=({}, layout), current_room="R12", room_pile=())
     final = state.apply(DiscardTile(1))
     assert final.result == (1, "ROOMS_EXHAUSTED", (0, 0))

@@ -55,3 +55,29 @@ def test_a_wrong_answer_gets_a_hint_that_does_not_give_the_answer_away(question)
     assert not feedback
     assert "Hint:" in feedback
     assert str(right) not in feedback.split("Hint:")[1]
+
+
+# q6, a design target checked by computation: the notebook's hand against Marion's 2 brown, she is guide.
+Q6_HAND = ["STK-03", "STK-11", "STK-07", "STK-12", "REL-05"]
+
+
+def test_the_design_target_is_reachable_and_checked_by_computation():
+    from itertools import combinations
+
+    from gamelib.nagaraja import default_edition
+    from gamelib.nagaraja.explorer import check_contest
+
+    cards = default_edition().cards
+    verdicts = {}
+    for size in range(1, len(Q6_HAND) + 1):
+        for laid in combinations(Q6_HAND, size):
+            pool = sticks.as_pool([cards[c].sticks for c in laid])
+            chance = sticks.win_probability(pool, (2, 0, 0), mine_is_guide=False)
+            feedback = check_contest(Q6_HAND, list(laid), (2, 0, 0), mine_is_guide=False)
+            one_symbol = len({cards[c].symbol for c in laid}) == 1
+            assert bool(feedback) == (one_symbol and Fraction(9, 20) <= chance <= Fraction(11, 20)), laid
+            verdicts[laid] = bool(feedback)
+    # the target can be met: STK-11 + STK-12 throw 1 brown, 2 white, 1 green and win exactly half the time
+    assert [laid for laid, right in verdicts.items() if right] == [("STK-11", "STK-12")]
+    assert sticks.win_probability((1, 2, 1), (2, 0, 0), mine_is_guide=False) == Fraction(1, 2)
+    assert not check_contest(Q6_HAND, [], (2, 0, 0), mine_is_guide=False)  # the notebook's blank answer

@@ -6,18 +6,20 @@ spec's own tables (section 9.3), never from the explorer itself.
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 
 import pytest
 
-from gamelib.nagaraja import sticks
-from gamelib.nagaraja.explorer import OddsExplorer, explore, faces_to_text, parse_faces, percent
+from gamelib.nagaraja import default_edition, sticks
+from gamelib.nagaraja.explorer import (OddsExplorer, check_contest, explore, faces_to_text, parse_faces, percent,
+                                       readable)
 
 COLOURS = sticks.COLOURS
 EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)"[^>]*>([^<]+)<')
 # Starting points for the sweep: empty pools, small mixed pools, and the full supply.
-BASES = [((0, 0, 0), (0, 0, 0)), ((1, 2, 1), (3, 1, 1)), ((12, 12, 12), (5, 0, 7))]
+BASES = [((0, 0, 0), (0, 0, 0)), ((1, 2, 1), (3, 1, 1)), ((12, 12, 12), (0, 0, 0)), ((6, 6, 5), (6, 6, 7))]
 
 
 def displayed(explorer: OddsExplorer, key: str) -> Fraction:
@@ -50,15 +52,17 @@ def test_starts_on_the_rulebook_example_with_the_spec_figures():
 @pytest.mark.parametrize("guide", [0, 1])
 @pytest.mark.parametrize("base_mine, base_theirs", BASES)
 def test_every_slider_across_its_range_shows_the_exact_win_probability(guide, base_mine, base_theirs):
-    explorer = explore(plot=False)  # the numbers only; drawing at every stop is tested below
+    explorer = explore(plot=False)  # the numbers only; the plot data is checked below
     explorer.guide.value = guide
+    explorer.set_pool(1, (0, 0, 0))
     explorer.set_pool(0, base_mine)
     explorer.set_pool(1, base_theirs)
     bases = [list(base_mine), list(base_theirs)]
     for player in (0, 1):
         for index, colour in enumerate(COLOURS):
             slider = explorer.sliders[player][colour]
-            assert (slider.min, slider.max) == (0, 12)  # spec 3.2: 12 sticks of each colour
+            # spec 3.2: 12 sticks of each colour in all, so a slider reaches what the other player left
+            assert (slider.min, slider.max) == (0, 12 - bases[1 - player][index])
             for count in range(slider.min, slider.max + 1):
                 slider.value = count
                 pools = [list(bases[0]), list(bases[1])]
@@ -84,11 +88,30 @@ def test_sliders_recompute_on_release_only():
     assert all(not slider.continuous_update for row in explorer.sliders for slider in row.values())
 
 
-def test_percentages_keep_small_chances_visible():
-    assert percent(Fraction(35, 4096)) == "0.85%"
-    assert percent(Fraction(1, 2)) == "50.00%"
-    assert percent(Fraction(0)) == "0.00%"
-    assert percent(Fraction(1, 10**6)) == "0.0001%"
+def test_numbers_stay_short_and_honest():
+    assert readable(Fraction(35, 4096)) == "0.85%"
+    assert readable(Fraction(1, 2)) == "50.00%"
+    assert readable(Fraction(0)) == "0%" and readable(Fraction(1)) == "100%"
+    assert readable(Fraction(1, 10**6)) == "1.0 × 10⁻⁶"
+    # issue 12: 17179868691/17179869184 showed as "≈ 100.00%"; 1 minus it is 493/2**34 ≈ 2.9e-8
+    assert readable(Fraction(17179868691, 17179869184)) == "1 − 2.9 × 10⁻⁸"
+    assert readable(Fraction(9999, 10000)) == "99.99%"
+    assert percent is readable
+    for p in (Fraction(1, 3), Fraction(2, 3 * 10**5), 1 - Fraction(1, 7 * 10**9), Fraction(1, 10**40)):
+        text = readable(p)
+        assert text not in ("0%", "100%", "0.00%", "100.00%") and len(text) <= 16
+
+
+def test_a_big_pool_shows_a_short_decimal_and_the_fraction_only_on_demand():
+    explorer = explore(free=True)
+    explorer.set_pool(0, (12, 12, 12))
+    explorer.set_pool(1, (0, 0, 1))
+    box = explorer.numbers["pwin"].value
+    exact = sticks.win_probability((12, 12, 12), (0, 0, 1), True)
+    assert explorer.shown("pwin") == exact
+    assert "<details>" in box and "<summary>exact" in box  # the fraction sits behind a click
+    decimal = re.search(r'class="gl-decimal">([^<]+)<', box).group(1)
+    assert decimal == readable(exact) and len(decimal) < 20
 
 
 # --------------------------------------------------------------------------- face editor
@@ -108,6 +131,9 @@ def test_face_text_round_trip_for_both_models():
         ("WHITE", "N,-1,2,3", ["WHITE", "0 or more"]),
         ("GREEN", "", ["GREEN", "no faces"]),
         ("WHITE", "N, 1, 2.5", ["WHITE", "'2.5'"]),
+        ("BROWN", "2,3,4", ["BROWN", "3 faces", "four", "free design"]),
+        ("BROWN", "0,100000000", ["BROWN", "at most 100 points"]),  # issue 9.10: was a MemoryError
+        ("GREEN", "1," * 40 + "1", ["GREEN", "at most 16"]),
     ],
 )
 def test_a_malformed_table_shows_an_error_and_keeps_the_last_good_one(colour, text, words):
@@ -133,6 +159,7 @@ def test_an_edited_table_changes_the_odds_and_clears_the_error():
     # Model B typed in by hand: spec 9.3 gives 1 brown vs 1 white = 3/4 as guide under Model B.
     explorer.face_texts["BROWN"].value = "1, 2, 3, 4"
     explorer.face_texts["WHITE"].value = "N 2 2 3"
+    assert explorer.face_message.value == ""
     assert explorer.face_message.value == ""
     assert displayed(explorer, "pwin") == Fraction(3, 4)
     assert "your own table" in explorer.face_title.value
@@ -214,21 +241,228 @@ def test_repr_and_fallbacks_are_deterministic():
     assert "35/4096" in bundle["text/html"]  # spec 9.3
 
 
-@pytest.mark.parametrize("pool", [(0, 0, 0), (12, 0, 0), (0, 12, 0), (0, 0, 12), (12, 12, 12)])
-def test_the_plot_draws_at_the_ends_of_the_sliders(pool):
+def test_the_free_design_switch_allows_other_sticks():
     explorer = explore()
-    explorer.throw(50)
-    previous = explorer.image.value
-    explorer.set_pool(1, pool)
-    explorer.throw(50)
-    assert explorer.image.value[:8] == b"\x89PNG\r\n\x1a\n" and explorer.image.value != previous
-    check_display(explorer, (0, 3, 0), pool, 0)
+    explorer.set_pool(0, (1, 0, 0))
+    explorer.set_pool(1, (1, 0, 0))
+    explorer.face_texts["BROWN"].value = "1,2,3,4,5,6"  # a six-sided stick
+    assert "four" in explorer.face_message.value
+    explorer.free_design.value = True
+    assert explorer.face_message.value == ""
+    six = {**sticks.load_faces("A"), "BROWN": tuple((p, 0) for p in range(1, 7))}
+    check_display(explorer, (1, 0, 0), (1, 0, 0), 0, faces=six)
+    assert displayed(explorer, "ptie") == Fraction(1, 6)  # two fair six-sided dice tie 6 times in 36
 
 
-def test_the_plot_is_a_png_that_changes_with_the_pools():
+def test_faces_too_big_for_the_pool_show_an_error_instead_of_raising():
+    explorer = explore(free=True)
+    explorer.face_texts["BROWN"].value = "100,100,100,100"
+    before = displayed(explorer, "pwin")
+    explorer.set_pool(0, (11, 3, 0))  # up to 1100 points: beyond the exact method's quick range
+    assert "Cannot compute" in explorer.odds_error.value and "at most 1000" in explorer.odds_error.value
+    assert displayed(explorer, "pwin") == before
+    explorer.sliders[0]["BROWN"].value = 9
+    assert explorer.odds_error.value == ""
+    check_display(explorer, (9, 3, 0), (3, 1, 1), 0, faces=explorer.faces)
+
+
+# --------------------------------------------------------------------------- moments
+
+
+@pytest.mark.parametrize("pool", [(0, 0, 0), (0, 3, 0), (1, 1, 1), (3, 1, 1), (12, 0, 5), (12, 12, 12)])
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_mean_spread_and_nagas_are_the_library_values(pool, model):
+    explorer = explore(faces=model, free=True)
+    explorer.set_pool(0, pool)
+    summary = sticks.summary(pool, faces=model)  # from the full joint table, an independent route
+    text = explorer.numbers["moments"].value
+    assert f"mean {summary['mean_points']} " in text
+    assert f"standard deviation ≈ {float(summary['variance_points']) ** 0.5:.2f} (variance {summary['variance_points']})" in text
+    assert f"Elodie {summary['mean_nagas']} " in explorer.numbers["nagas"].value
+    assert sticks.moments(pool, faces=model) == {k: summary[k] for k in sticks.moments(pool, faces=model)}
+
+
+# --------------------------------------------------------------------------- plot data
+
+
+def plot_fractions(entry, key="points"):
+    total = int(entry["total"], 16)
+    return {tuple(row[:-1]) if key == "heat" else row[0]: Fraction(int(row[-1], 16), total) for row in entry[key]}
+
+
+@pytest.mark.parametrize("mine, theirs", [((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12)), ((0, 0, 0), (2, 0, 9))])
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_the_plot_data_is_the_exact_library_tables(mine, theirs, model):
+    explorer = explore(faces=model, free=True)
+    explorer.set_pool(0, mine)
+    explorer.set_pool(1, theirs)
+    for heat_player in (0, 1):
+        explorer.plots.heat_player = heat_player  # the page's heat-map buttons set this trait
+        data = explorer.plots.content
+        for player, pool in enumerate((mine, theirs)):
+            entry = data["players"][player]
+            assert entry["pool"] == list(pool)
+            assert plot_fractions(entry) == dict(sticks.points(pool, faces=model).items())
+        assert plot_fractions(data["players"][heat_player], "heat") == sticks.joint((mine, theirs)[heat_player], faces=model)
+    assert len(explorer.plots.data) < 60_000  # kilobytes, not a picture
+
+
+@pytest.mark.parametrize("owner, colour", [(0, "WHITE"), (1, "BROWN"), (1, "GREEN")])
+@pytest.mark.parametrize("guide", [0, 1])
+def test_the_sweep_panels_are_exact_for_both_models(owner, colour, guide):
     explorer = explore()
-    before = explorer.image.value
-    assert before[:8] == b"\x89PNG\r\n\x1a\n"
-    explorer.sliders[0]["BROWN"].value = 5
-    assert explorer.image.value != before
-    assert explorer.redraw_ms  # every refresh is timed
+    explorer.guide.value = guide
+    explorer.sweep_choice.value = (owner, colour)
+    sweep = explorer.plots.content["sweep"]
+    index = COLOURS.index(colour)
+    assert sweep["current"] == explorer.pools[owner][index]
+    assert [m["name"] for m in sweep["models"]] == ["A", "B"]
+    for model in sweep["models"]:
+        for count, numerator, denominator in model["values"]:
+            pools = [list(p) for p in explorer.pools]
+            pools[owner][index] = count
+            expected = sticks.win_probability(tuple(pools[0]), tuple(pools[1]), guide == 0, faces=model["name"])
+            assert Fraction(int(numerator, 16), int(denominator, 16)) == expected
+        # game mode: up to what the supply leaves beside the other player's sticks of that colour
+        assert model["values"][-1][0] == 12 - explorer.pools[1 - owner][index]
+
+
+def test_simulated_dots_are_sent_with_the_bars():
+    explorer = explore(seed=3)
+    explorer.throw(500)
+    data = explorer.plots.content
+    for player in (0, 1):
+        assert {p: f for p, f in data["players"][player]["sim"]} == explorer.simulated[player]
+
+
+# --------------------------------------------------------------------------- stick effects
+
+
+@pytest.mark.parametrize("effect", sticks.EFFECTS)
+@pytest.mark.parametrize("target", [0, 1])
+@pytest.mark.parametrize("chooser", [0, 1])
+@pytest.mark.parametrize("pools", [((0, 3, 0), (3, 1, 1)), ((2, 1, 0), (0, 2, 2)), ((0, 0, 0), (1, 1, 0))])
+def test_the_effect_box_shows_the_exact_chance_after_the_effect(effect, target, chooser, pools):
+    explorer = explore()
+    explorer.set_pool(0, pools[0])
+    explorer.set_pool(1, pools[1])
+    explorer.effect.value = effect
+    explorer.effect_target.value = target
+    explorer.effect_chooser.value = chooser
+    words = ("mine", "theirs")
+    by = words[chooser] if effect == "RETHROW2" else None
+    expected = sticks.win_probability_after(*pools, True, effect, words[target], by)
+    assert explorer.shown("effect") == expected
+    if sum(pools[0]) + sum(pools[1]) <= 6:  # the slow, obvious oracle agrees
+        assert expected == sticks.brute_force_win_after(*pools, True, effect, words[target], by)
+
+
+def test_the_rulebook_discard_gives_elodie_the_room_most_of_the_time():
+    explorer = explore()
+    explorer.effect.value = "DISCARD2"
+    explorer.effect_target.value = 1  # on Marion, chosen by Elodie (spec 2.7)
+    # Whatever Marion threw, losing her two best sticks; Elodie (guide) keeps her throw.
+    assert explorer.shown("effect") == sticks.brute_force_win_after((0, 3, 0), (3, 1, 1), True, "DISCARD2", "theirs")
+    assert explorer.shown("effect") == Fraction(307, 512)
+
+
+# --------------------------------------------------------------------------- cards and the supply
+
+
+def test_laying_cards_moves_the_sliders_to_their_sticks():
+    explorer = explore()
+    cards = default_edition().cards
+    for player in (0, 1):
+        hand = explorer.hands[player]
+        assert len(hand) == 5 and len(set(explorer.hands[0]) | set(explorer.hands[1])) == 10
+        symbol = cards[hand[0]].symbol
+        same = [c for c in hand if cards[c].symbol == symbol]
+        explorer.lay(player, same)
+        assert explorer.laid(player) == same
+        assert explorer.pools[player] == sticks.as_pool([cards[c].sticks for c in same])
+    check_display(explorer, *explorer.pools, 0)
+
+
+def test_cards_of_two_symbols_are_refused():
+    explorer = explore(seed=5)
+    cards = default_edition().cards
+    hand = explorer.hands[0]
+    first = hand[0]
+    other = next(c for c in hand if cards[c].symbol != cards[first].symbol)
+    explorer.lay(0, [first])
+    pool = explorer.pools[0]
+    explorer.card_buttons[0][hand.index(other)].value = True
+    assert explorer.laid(0) == [first] and explorer.pools[0] == pool
+    assert "share one symbol" in explorer.card_message.value
+
+
+def test_the_supply_is_shared_in_game_mode_and_lifted_in_free_mode():
+    explorer = explore()
+    explorer.set_pool(1, (0, 0, 0))
+    explorer.set_pool(0, (10, 0, 0))
+    assert explorer.sliders[1]["BROWN"].max == 2  # 12 brown sticks in all (spec 3.2)
+    with pytest.raises(ValueError, match="12 brown"):
+        explorer.set_pool(1, (3, 0, 0))
+    explorer.mode.value = "free"
+    explorer.set_pool(1, (36, 0, 0))
+    check_display(explorer, (10, 0, 0), (36, 0, 0), 0)
+    explorer.mode.value = "game"  # the guide (Elodie) takes first; Marion keeps what is left
+    assert explorer.pools == ((10, 0, 0), (2, 0, 0))
+    check_display(explorer, (10, 0, 0), (2, 0, 0), 0)
+
+
+def test_cards_beyond_the_supply_give_the_guide_first():
+    explorer = explore()
+    cards = default_edition().cards
+    # two brown-heavy hands, given instead of dealt
+    explorer.hands = [["STK-01", "STK-05", "STK-10", "STK-07", "STK-04"], ["REL-01", "REL-05", "REL-10", "REL-07", "REL-04"]]
+    for player, hand in enumerate(explorer.hands):
+        for button, card_id in zip(explorer.card_buttons[player], hand):
+            button.description = f"{cards[card_id].sticks} · {card_id}"
+    explorer.lay(0, explorer.hands[0])  # BBW + BB + BBG + BW + BGG: 8 brown
+    explorer.lay(1, explorer.hands[1])  # the same sticks: 8 brown wanted, 4 left
+    assert explorer.pools[0] == (8, 2, 3) and explorer.pools[1] == (4, 2, 3)
+    assert "only 4 are left" in explorer.supply_message.value
+    explorer.mode.value = "free"
+    explorer.lay(1, [])
+    explorer.lay(1, explorer.hands[1])
+    assert explorer.pools[1] == (8, 2, 3)
+
+
+# --------------------------------------------------------------------------- the design exercise
+
+
+def test_the_contest_check_computes_its_verdict():
+    hand = ["STK-03", "STK-11", "STK-07", "REL-05"]
+    for laid in (["STK-03"], ["STK-11"], ["STK-07"], ["REL-05"], ["STK-03", "STK-11"], ["STK-03", "STK-07"]):
+        pool = sticks.as_pool([default_edition().cards[c].sticks for c in laid])
+        chance = sticks.win_probability(pool, (2, 0, 0), False)
+        assert bool(check_contest(hand, laid, (2, 0, 0), False)) == (Fraction(9, 20) <= chance <= Fraction(11, 20))
+    assert not check_contest(hand, ["STK-03", "REL-05"], (2, 0, 0), False)  # two symbols
+    assert not check_contest(hand, ["CRD-01"], (2, 0, 0), False)  # not in the hand
+    assert not check_contest(hand, [], (2, 0, 0), False)
+
+
+# --------------------------------------------------------------------------- display
+
+
+def test_repr_and_fallbacks_are_deterministic():
+    explorer = explore()
+    assert repr(explorer) == "OddsExplorer(Elodie=(0, 3, 0), Marion=(3, 1, 1), guide='Elodie', faces='Model A')"
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(explorer)
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "35/4096" in bundle["text/html"]  # spec 9.3
+    assert repr(explorer.plots) == "StickPlots()"
+
+
+def test_the_explorer_needs_neither_matplotlib_nor_numpy():
+    import subprocess
+    import sys
+
+    code = ("import sys; import gamelib.nagaraja.explorer as e; x = e.explore(); x.throw(10); "
+            "x.set_pool(0, (1, 2, 3)); "
+            "print('ran')")  # an import of either would raise ImportError
+    blocked = "import sys; sys.modules['matplotlib'] = None; sys.modules['numpy'] = None; "
+    out = subprocess.run([sys.executable, "-c", blocked + code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ran"

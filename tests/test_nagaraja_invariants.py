@@ -6,8 +6,11 @@ from collections import Counter
 
 import pytest
 
-from gamelib.nagaraja.bots import heuristic_policy, play_game, random_policy
-from gamelib.nagaraja.rules import REASONS, Pass, State, UseAmulet, UseNaga, check_invariants, has_non_pass_action, new_game
+from gamelib.nagaraja import State, new_game
+from gamelib.nagaraja.actions import Pass, UseAmulet, UseNaga, has_non_pass_action
+from gamelib.nagaraja.bots import heuristic_policy, random_policy
+from gamelib.nagaraja.position import REASONS, check_invariants
+from nagaraja_support import play_game
 
 RANDOM_GAMES = 500
 HEURISTIC_GAMES = 200

@@ -2,85 +2,21 @@
 their preconditions, the end conditions in order (5.8), the edge cases (5.9), chance, saves."""
 
 import json
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
 from gamelib import CHANCE, CorruptSave, IllegalMove
 from gamelib.nagaraja import sticks
-from gamelib.nagaraja.edition import default_edition, load_edition
-from gamelib.nagaraja.rules import (
-    Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Player, Rotate, Spot, SpotPair, State, Stick,
-    Sticks, Swap, SwapChoice, Task, UseAmulet, UseNaga, check_invariants, new_game,
+from gamelib.nagaraja.edition import load_edition
+from gamelib.nagaraja import State, new_game
+from gamelib.nagaraja.actions import (
+    Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Spot, SpotPair, Sticks, Swap, SwapChoice,
+    UseAmulet, UseNaga,
 )
-from gamelib.nagaraja.temple import RELIC_SPOTS, TRAP, PlacedTile, Temple
-
-ED = default_edition()
-# LEFT_0..2 = S3a S3b S4a, TOP_0..2 = S4b S5a S5b, RIGHT_0..2 = C6a C6b C6c (cursed on the right wall)
-DEFAULT_RELICS = dict(zip(RELIC_SPOTS, ["S3a", "S3b", "S4a", "S4b", "S5a", "S5b", "C6a", "C6b", "C6c"]))
-COLOUR = {"B": "BROWN", "W": "WHITE", "G": "GREEN"}
-
-
-def make_state(phase="CONFRONTATION", to_act=0, guide=0, hands=((), ()), held_sticks=((), ()), tiles=({}, {}),
-               relics=(None, None), amulets=((), ()), current_room="R17", room_amulet=None, room_pile=None,
-               room_bottom=(), draw_pile=None, discard=(), committed=((), ()), edition=ED, explicit_chance=False,
-               **changes) -> State:
-    """A legal position built by hand; cards, tiles, amulets and sticks not named go to their piles."""
-    players = []
-    used_tiles, used_amulets = [current_room] if current_room else [], list(room_amulet and [room_amulet] or [])
-    for seat in (0, 1):
-        cells = [None] * 9
-        for (r, c), content in tiles[seat].items():
-            if content == TRAP:
-                cells[r * 3 + c] = TRAP
-                continue
-            tile, rotation, *amulet = content
-            cells[r * 3 + c] = PlacedTile(tile, rotation, amulet[0] if amulet else None)
-            used_tiles.append(tile)
-            used_amulets += amulet
-        mapping = relics[seat] or DEFAULT_RELICS
-        temple = Temple(edition.tiles, tuple(cells), tuple(mapping[s] for s in RELIC_SPOTS))
-        seen = frozenset((seat, temple.relic_at(s)) for s in temple.face_up_spots())
-        stick_list = tuple(Stick(i, COLOUR[i[0]], p, n) for i, p, n in held_sticks[seat])
-        used_amulets += list(amulets[seat])
-        players.append((temple, seen, stick_list))
-    everyone_sees = frozenset().union(*(seen for _, seen, _ in players))
-    players = tuple(
-        Player(temple, hand=tuple(sorted(hands[s])), amulets=tuple(amulets[s]), sticks=stick_list,
-               committed=committed[s], knowledge=everyone_sees)
-        for s, (temple, _, stick_list) in enumerate(players))
-    in_hands = [c for h in hands for c in h] + [c for cards in committed if cards for c in cards] + list(discard)
-    in_hands += list(changes.get("deal") or ())
-    rest = [c for c in sorted(edition.cards) if c not in in_hands]
-    if draw_pile is None:
-        draw_pile, extra_discard = rest, []
-    else:
-        extra_discard = [c for c in rest if c not in draw_pile]
-    held = {i for seat in held_sticks for i, _, _ in seat}
-    supply = tuple(sorted(f"{c}{i:02d}" for c in "BWG" for i in range(1, 13) if f"{c}{i:02d}" not in held))
-    if room_pile is None:
-        room_pile = [t for t in sorted(edition.tiles) if t not in used_tiles and t not in room_bottom]
-    base = new_game(seed=0, edition=edition, explicit_chance=explicit_chance)
-    changes.setdefault("queue", ())
-    state = replace(
-        base, players=players, phase=phase, to_act=to_act, guide=guide, round=1, draw_pile=tuple(draw_pile),
-        discard_pile=tuple(discard) + tuple(extra_discard), room_pile=tuple(room_pile), room_bottom=tuple(room_bottom),
-        current_room=current_room, room_amulet=room_amulet, supply=supply, log=(),
-        amulet_pile=tuple(a for a in sorted(edition.amulets) if a not in used_amulets),
-        out_of_game=tuple(t for t in sorted(edition.tiles) if t not in used_tiles and t not in room_pile
-                          and t not in room_bottom),
-        room_winner=to_act if phase == "EXPLORATION" else None, **changes)
-    check_invariants(state)
-    return state
-
-
-def unchanged_after(state, action, match):
-    before = state.to_json()
-    with pytest.raises(IllegalMove, match=match):
-        state.apply(action)
-    assert state.to_json() == before
-
+from gamelib.nagaraja.chance import Task
+from gamelib.nagaraja.temple import RELIC_SPOTS, TRAP, PlacedTile
+from nagaraja_support import DEFAULT_RELICS, ED, eight_room_temple, make_state, unchanged_after
 
 # =========================================================================== the rules-text example
 
@@ -366,22 +302,15 @@ def test_reaching_25_wins():  # spec 5.8 rule 2
     assert final.result == (0, "REACHED_25", (25, 0))
 
 
-def _eight_room_temple():
-    """Eight rooms at rotation 0; no entrance-row room opens south, so nothing is connected."""
-    ids = {(2, 0): "R07", (2, 1): "R08", (2, 2): "R10", (1, 0): "R01", (1, 1): "R02", (1, 2): "R03",
-           (0, 1): "R04", (0, 2): "R05"}
-    return {cell: (tile, 0) for cell, tile in ids.items()}
-
-
 def test_ninth_tile_tie_goes_to_the_placer():  # spec 5.8 rule 3
-    state = make_state(phase="EXPLORATION", to_act=1, tiles=({}, _eight_room_temple()), current_room="R11")
+    state = make_state(phase="EXPLORATION", to_act=1, tiles=({}, eight_room_temple()), current_room="R11")
     assert state.score(0) == state.score(1) == 0
     final = state.apply(PlaceTile(1, (0, 0), 0))
     assert final.result == (1, "NINTH_TILE", (0, 0))
 
 
 def test_ninth_tile_higher_score_wins():  # spec 5.8 rule 3
-    state = make_state(phase="EXPLORATION", to_act=1, tiles=({}, _eight_room_temple()), current_room="R11",
+    state = make_state(phase="EXPLORATION", to_act=1, tiles=({}, eight_room_temple()), current_room="R11",
                        amulets=(("A01",), ()))
     assert state.apply(PlaceTile(1, (0, 0), 0)).result == (0, "NINTH_TILE", (1, 0))
 
@@ -484,7 +413,7 @@ def test_chance_outcomes_are_exact_distributions():
 
 
 def test_stick_throw_matches_the_calculator():  # spec 9.2: 3 white, P(P=5 and N=1) = 3/32
-    from gamelib.nagaraja.rules import throw_weights
+    from gamelib.nagaraja.chance import throw_weights
 
     weights = throw_weights(tuple(ED.faces["WHITE"]), 3)
     total = sum(w for _, w in weights)
@@ -523,7 +452,7 @@ def test_json_round_trip_mid_game_and_explicit():
     (lambda d: json.dumps({k: v for k, v in d.items() if k != "players"}), "missing players"),
     (lambda d: json.dumps({**d, "phase": "DANCING"}), "unknown phase"),
     (lambda d: json.dumps({**d, "draw_pile": d["draw_pile"][1:]}), "cards are not conserved"),
-    (lambda d: json.dumps({**d, "game": "chakra"}), "not Nagaraja"),
+    (lambda d: json.dumps({**d, "game": "chakra"}), "chakra.*nagaraja save"),
     (lambda d: json.dumps({**d, "supply": d["supply"] + ["B01"]}), "sticks"),
     (lambda d: json.dumps({**d, "players": [{**d["players"][0], "temple": {"cells": [["R99", 0, None]] + [None] * 8,
                                                                            "relics": d["players"][0]["temple"]["relics"]}},
@@ -559,8 +488,61 @@ def test_a_relic_seen_face_up_stays_known_after_it_turns_face_down():  # spec 7 
     state = state.apply(PlaceTile(1, (1, 2), 1))  # RIGHT_1 (C6b) turns face up for both to see
     assert all((1, "C6b") in state.players[p].knowledge for p in (0, 1))
     temple = state.players[1].temple.rotate((2, 2), 1)
-    from gamelib.nagaraja.rules import _update_temple
-    broken = _update_temple(state, 1, temple)
+    from gamelib.nagaraja.actions import update_temple
+    broken = update_temple(state, 1, temple)
     for viewer in (0, 1):
         relic = broken.observation(viewer)["players"][1]["temple"]["relics"]["RIGHT_1"]
         assert relic == {"face_up": False, "known": True, "vp": 6, "cursed": True}
+
+
+# =========================================================================== a pair in either order (issue 8)
+
+
+def test_swap_accepts_the_pair_in_either_order():  # spec 3.4 SWAP: two relic spots, no order
+    state = make_state(hands=(("REL-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+                       tiles=({}, {(2, 0): ("R06", 2)}))
+    listed = state.apply(UseNaga(0, "WHITE", "REL-03", SpotPair(0, "TOP_2", "RIGHT_0")))
+    reversed_pair = state.apply(UseNaga(0, "WHITE", "REL-03", SpotPair(0, "RIGHT_0", "TOP_2")))
+    assert reversed_pair.to_json() == listed.to_json()
+    assert reversed_pair.players[0].temple.relic_at("TOP_2") == "C6a"  # DEFAULT_RELICS: RIGHT_0 held C6a
+    unchanged_after(state, UseNaga(0, "WHITE", "REL-03", SpotPair(0, "TOP_2", "TOP_2")), "two different relic spots")
+
+
+def test_peek2_swap_accepts_the_pair_in_either_order():  # spec 3.4 PEEK2_SWAP
+    state = make_state(hands=(("REL-06",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]))
+    one = state.apply(UseNaga(0, "WHITE", "REL-06", SpotPair(0, "LEFT_0", "RIGHT_0")))
+    other = state.apply(UseNaga(0, "WHITE", "REL-06", SpotPair(0, "RIGHT_0", "LEFT_0")))
+    assert other.to_json() == one.to_json() and other.pending_swap == (0, "LEFT_0", "RIGHT_0")
+
+
+def test_move_swap_accepts_the_rooms_in_either_order():  # spec 3.4 MOVE_SWAP: swap two rooms
+    state = make_state(hands=(("ROM-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+                       tiles=({(2, 1): ("R01", 0, "A03"), (2, 0): ("R03", 1)}, {}))
+    listed = state.apply(UseNaga(0, "WHITE", "ROM-03", Swap(0, (2, 0), (2, 1))))
+    reversed_pair = state.apply(UseNaga(0, "WHITE", "ROM-03", Swap(0, (2, 1), (2, 0))))
+    assert reversed_pair.to_json() == listed.to_json()
+    assert reversed_pair.players[0].temple.cell((2, 0)).tile_id == "R01"  # the rooms traded cells
+
+
+# =========================================================================== the listed fast path (issue 8)
+
+
+def test_a_listed_naga_gives_the_same_position_as_a_checked_one():
+    """``State.apply`` skips the second check of a UseNaga's parameters when the action is one of the
+    objects ``legal_actions()`` just listed; an equal copy takes the fully checked path. Same results."""
+    from dataclasses import replace as copy_of
+
+    from nagaraja_support import play_game
+    from gamelib.nagaraja.bots import random_policy
+
+    compared = 0
+    for seed in range(12):
+        states = []
+        play_game((random_policy, random_policy), seed, on_state=states.append)
+        for state in states:
+            for action in [a for a in state.legal_actions() if isinstance(a, UseNaga)][:6]:
+                checked = state.apply(copy_of(action))  # a new object: not the listed one
+                state.legal_actions()
+                assert state.apply(action).to_json() == checked.to_json()
+                compared += 1
+    assert compared > 100

@@ -8,6 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from gamelib import Dist
 from gamelib.nagaraja import sticks
 from gamelib.nagaraja.sticks import FaceTableError
 
@@ -188,12 +189,12 @@ def test_compare_matches_brute_force_pairs():
 
 
 def test_big_pools_are_exact_and_sum_to_one():
-    # The maths is not limited by the 0-12 slider range (issue 2): 40 sticks of each colour.
-    table = sticks.joint(40, 40, 40)
+    # The maths is not limited by the 0-12 slider range (issue 2): 33 sticks of each colour.
+    table = sticks.joint(33, 33, 33)
     assert sum(table.values()) == 1
-    assert min(p for p, _ in table) == 80 and max(p for p, _ in table) == 40 * 4 + 40 * 3 + 40
-    # mean points are additive: 40 * (3 + 3/2 + 1/2) (spec 9.1 means)
-    assert sticks.points(40, 40, 40).mean() == 200
+    assert min(p for p, _ in table) == 66 and max(p for p, _ in table) == 33 * 4 + 33 * 3 + 33
+    # mean points are additive: 33 * (3 + 3/2 + 1/2) (spec 9.1 means)
+    assert sticks.points(33, 33, 33).mean() == 165
 
 
 def test_user_table_with_points_and_naga_on_one_face_warns_but_computes():
@@ -407,3 +408,129 @@ def test_a_certain_outcome_keeps_its_full_count():
     # every face alike: one outcome of probability 1, the one case where a count equals the total
     table = {"BROWN": [(2, 0)] * 4, "WHITE": [(0, 1)] * 2, "GREEN": [(1, 0)]}
     assert sticks.joint(40, 3, 5, faces=table) == {(85, 3): F(1)}
+
+
+# --------------------------------------------------------------------------- issue 9, point 10: defaults and bounds
+
+
+def test_the_signature_defaults_work():
+    # issue 9.10: each of these raised TypeError
+    assert sticks.joint() == {(0, 0): F(1)}  # the empty pool, spec 8.2 item 1
+    assert sticks.joint(3) == sticks.joint(3, 0, 0) == sticks.brute_force_joint((3, 0, 0))
+    assert sticks.points(brown=2) == Dist({4: F(1, 16), 5: F(1, 4), 6: F(3, 8), 7: F(1, 4), 8: F(1, 16)})  # spec 9.2
+    assert sticks.nagas(1) == Dist({0: F(1)})  # a brown stick never shows a Naga under Model A (spec 9.1)
+    assert sticks.nagas(0, 0, 1).probability(1) == F(1, 2)
+
+
+@pytest.mark.parametrize("colour", ["", "X", "purple", 3, None])
+def test_stick_names_a_bad_colour(colour):
+    with pytest.raises(ValueError, match="there is no stick colour"):
+        sticks.stick(colour)  # issue 9.10: "" raised IndexError
+
+
+@pytest.mark.parametrize("faces, message", [
+    ({"BROWN": [(10**9, 0)], "WHITE": [(1, 0)], "GREEN": [(0, 1)]}, "at most 100 points"),
+    ({"BROWN": [(1, 0)] * 17, "WHITE": [(1, 0)], "GREEN": [(0, 1)]}, "at most 16"),
+])
+def test_faces_beyond_the_bounds_are_refused(faces, message):
+    with pytest.raises(sticks.FaceTableError, match=message):
+        sticks.points(1, 1, 1, faces=faces)
+
+
+def test_pools_beyond_the_bounds_are_refused_at_once():
+    with pytest.raises(ValueError, match="at most 100 sticks"):
+        sticks.joint(101, 0, 0)
+    with pytest.raises(ValueError, match="at most 100 sticks"):
+        sticks.points_counts((50, 51, 0))
+    big = {"BROWN": [(100, 0)] * 4, "WHITE": [(1, 0)], "GREEN": [(0, 1)]}
+    with pytest.raises(ValueError, match="at most 1000"):
+        sticks.joint(11, 0, 0, faces=big)
+    assert sticks.joint(10, 0, 0, faces=big) == {(1000, 0): F(1)}  # the bound itself still computes
+
+
+# --------------------------------------------------------------------------- moments, sweeps and effects
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_closed_form_moments_equal_the_table_moments(model):
+    for pool in small_pools(4) + [(12, 12, 12), (0, 36, 0)]:
+        summary = sticks.summary(pool, faces=model)
+        assert sticks.moments(pool, faces=model) == {key: summary[key] for key in
+                                                     ("mean_points", "variance_points", "mean_nagas", "variance_nagas")}
+
+
+def test_spec_moments_in_closed_form():
+    assert sticks.moments(0, 3, 0)["mean_nagas"] == F(3, 4)  # spec 9.2
+    assert sticks.moments(0, 3, 0)["variance_points"] == F(15, 4)
+    assert sticks.moments(1, 1, 1)["variance_nagas"] == F(7, 16)
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_sweep_equals_one_comparison_per_count(model):
+    for mine, theirs in [((0, 3, 0), (3, 1, 1)), ((1, 0, 2), (0, 0, 0)), ((4, 4, 4), (2, 6, 1))]:
+        for guide in (True, False):
+            for player in (0, 1):
+                for colour in sticks.COLOURS:
+                    got = sticks.sweep(mine, theirs, guide, player, colour, range(0, 9), faces=model)
+                    for count, value in zip(range(9), got):
+                        pools = [list(mine), list(theirs)]
+                        pools[player][sticks.COLOURS.index(colour)] = count
+                        assert value == sticks.win_probability(tuple(pools[0]), tuple(pools[1]), guide, model)
+
+
+EFFECT_POOLS = [((0, 1, 0), (1, 0, 0)), ((1, 1, 0), (0, 1, 1)), ((0, 2, 1), (1, 1, 1)), ((2, 0, 0), (0, 0, 0)),
+                ((0, 0, 0), (0, 3, 0)), ((0, 0, 3), (2, 1, 0))]
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+@pytest.mark.parametrize("effect", sticks.EFFECTS)
+def test_effects_match_brute_force(model, effect):
+    for mine, theirs in EFFECT_POOLS:
+        for guide in (True, False):
+            for target in ("mine", "theirs"):
+                for chooser in (("mine", "theirs") if effect == "RETHROW2" else (None,)):
+                    fast = sticks.win_probability_after(mine, theirs, guide, effect, target, chooser, model)
+                    slow = sticks.brute_force_win_after(mine, theirs, guide, effect, target, chooser, model)
+                    assert fast == slow, (mine, theirs, guide, effect, target, chooser)
+
+
+def test_effects_on_random_tables_match_brute_force():
+    rng = random.Random(12)
+    for _ in range(15):
+        table = random_table(rng)
+        mine, theirs = tuple(rng.randint(0, 2) for _ in range(3)), tuple(rng.randint(0, 1) for _ in range(3))
+        for effect in sticks.EFFECTS:
+            for chooser in ("mine", "theirs"):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    fast = sticks.win_probability_after(mine, theirs, True, effect, "mine", chooser, table)
+                    slow = sticks.brute_force_win_after(mine, theirs, True, effect, "mine", chooser, table)
+                assert fast == slow, (table, mine, theirs, effect, chooser)
+
+
+def test_the_rulebook_discard_spec_9_4():
+    # spec 2.7/9.4: Elodie (guide, 3 white) makes Marion (3B+1W+1G) discard two sticks.
+    after = sticks.win_probability_after((0, 3, 0), (3, 1, 1), True, "DISCARD2", "theirs")
+    assert after == sticks.brute_force_win_after((0, 3, 0), (3, 1, 1), True, "DISCARD2", "theirs")
+    assert after > sticks.win_probability((0, 3, 0), (3, 1, 1), True)  # 307/512 against 35/4096
+    # the effects' obvious bounds: +2 never hurts its owner; a re-throw chosen by its owner never hurts
+    for effect, target, chooser in (("PLUS2", "mine", None), ("RETHROW2", "mine", "mine"),
+                                    ("DISCARD2", "theirs", None), ("RETHROW2", "theirs", "mine")):
+        assert sticks.win_probability_after((2, 2, 2), (3, 1, 1), False, effect, target, chooser) >= \
+            sticks.win_probability((2, 2, 2), (3, 1, 1), False)
+
+
+def test_unknown_effects_and_sides_are_refused():
+    with pytest.raises(ValueError, match="unknown stick effect"):
+        sticks.win_probability_after((1, 0, 0), (1, 0, 0), True, "PEEK")
+    with pytest.raises(ValueError, match="mine"):
+        sticks.win_probability_after((1, 0, 0), (1, 0, 0), True, "PLUS2", target="me")
+
+
+def test_no_numpy_in_sticks():
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['numpy'] = None; from gamelib.nagaraja import sticks; print(sticks.compare((3, 1, 1), (0, 3, 0)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "(Fraction(4061, 4096), Fraction(209, 32768), Fraction(71, 32768))"  # spec 9.3

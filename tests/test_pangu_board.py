@@ -7,13 +7,7 @@ from gamelib.pangu import Action, Rules, new_game
 from gamelib.pangu.board import PanguBoard, action_key
 from gamelib.pangu.bots import greedy_policy, lookahead_policy, lookahead_values
 
-# Scripted game S1 of spec 11, T10.
-S1 = dict(deck=["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"],
-          rolls=[(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)])
-S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)),
-            ("A1", "BLUE", (0, 0)), ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)),
-            ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)), ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
-S1_KARMA = [10, 10, 10, 10, 10, 9, 6, 7, 8, 9]  # spec 11, T10, column "karma"
+from pangu_helpers import S1, S1_KARMA, S1_MOVES
 
 
 def s1_board(rules=None, **options) -> PanguBoard:

@@ -6,21 +6,17 @@ from fractions import Fraction
 
 import pytest
 
-from gamelib import CHANCE
-from gamelib.pangu import (
-    Action,
-    Rules,
-    greedy_policy,
-    lookahead_policy,
-    lookahead_values,
-    new_game,
-    play,
-    random_policy,
-    tournament,
-)
-from gamelib.pangu.bots import TurnPlanner
+from gamelib import CHANCE, core
+from gamelib.pangu import Action, Rules, greedy_policy, lookahead_policy, lookahead_values, new_game, random_policy
+from gamelib.pangu import SINGLE_VARIANTS
+from gamelib.pangu.actions import best_recovery, legal_cell_indices, recovery, search_chance, search_successor
+from gamelib.pangu.cards import LAYOUTS
+from gamelib.pangu.bots import TurnPlanner, search_position, tournament
+from pangu_helpers import S1_DECK
 
-S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec 11, T10
+
+def play(policy, seed, rules=None):
+    return core.play(new_game(seed=seed, rules=rules), policy, seed=seed)
 
 
 def brute_force(state, turn, stuck_depth):
@@ -158,3 +154,32 @@ def test_lookahead_memo_does_not_leak_between_rule_sets():
     for rules in (Rules(), Rules(cap_rule="before_turn"), Rules(centre_match_counts_as_circle=True)):
         for state in positions(rules, range(4), placements_into_turn=0):
             assert lookahead_policy(state, None) == TurnPlanner().best_action(state)
+
+
+def position(state):
+    """Every field of a state but its log (search positions carry none)."""
+    return {name: value for name, value in vars(state).items() if name != "log"}
+
+
+@pytest.mark.parametrize("rules", list(SINGLE_VARIANTS.values()), ids=str)
+def test_search_fast_path_reaches_the_positions_of_the_public_apply(rules):
+    """The planner's unvalidated successors (actions.search_successor, search_chance) against the
+    public, validated apply: from every decision of a few random games, every legal action and then
+    every outcome of the chance node it leads to must give the same position."""
+    rng = random.Random(11)
+    for seed in range(3):
+        state = new_game(seed=seed, rules=rules)
+        while not state.is_terminal:
+            root = search_position(state)
+            cells = legal_cell_indices(state.grid, LAYOUTS[rules.grid])
+            for card in map(state.cards.__getitem__, state.revealed):  # the last card's shortcut, by brute force
+                assert best_recovery(state, card, cells) == max(
+                    recovery(state, card, index, o) for index in cells for o in ((0, 180) if rules.allow_rotation else (0,)))
+            assert root.log == () and position(root) == position(state.with_explicit_chance())
+            for action in state.legal_actions():
+                index = state.geometry.index(action.cell)
+                fast = search_successor(root, state.cards[action.card], action.die, index, action.orientation)
+                assert fast.log == () and position(fast) == position(root.apply(action)), action
+                for outcome, _ in fast.chance_outcomes():
+                    assert position(search_chance(fast, outcome)) == position(fast.apply(outcome)), outcome
+            state = state.apply(random_policy(state, rng))

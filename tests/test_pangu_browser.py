@@ -103,7 +103,7 @@ def test_keyboard_and_hints(page, lab):
 TWICE = {
     "cells": [
         {"cell_type": "code", "execution_count": None, "id": "twice-0", "metadata": {}, "outputs": [],
-         "source": "from gamelib.pangu.board import PanguBoard\nb = PanguBoard.new(seed=%d, label='twice')" % FREE_SEED},
+         "source": "from gamelib.pangu.board import PanguBoard\nb = PanguBoard(seed=%d, label='twice')" % FREE_SEED},
         {"cell_type": "code", "execution_count": None, "id": "twice-1", "metadata": {}, "outputs": [], "source": "b"},
         {"cell_type": "code", "execution_count": None, "id": "twice-2", "metadata": {}, "outputs": [], "source": "b"},
     ],

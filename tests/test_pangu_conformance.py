@@ -27,6 +27,7 @@ from gamelib.pangu import (
     random_policy,
 )
 from gamelib.pangu.rules import CHOICES, SWITCHES
+from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS, play_script
 
 # ----------------------------------------------------------------------------- the spec, transcribed
 
@@ -46,13 +47,6 @@ SPEC_DECK = {
 EDGE_STEP = {"TOP": (-1, 0), "RIGHT": (0, 1), "BOTTOM": (1, 0), "LEFT": (0, -1)}  # spec 1, 2
 OPPOSITE = {"TOP": "BOTTOM", "BOTTOM": "TOP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
 SHAPES = {"3x4": (3, 4, ((1, 1), (1, 2))), "4x3": (4, 3, ((1, 1), (2, 1)))}  # spec 2 and spec 9 grid
-
-S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec 11, T10
-S1_ROLLS = [(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)]
-S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)), ("A1", "BLUE", (0, 0)),
-            ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)), ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)),
-            ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
-
 
 def number(card_id, die):  # spec 1: number(card, die)
     return SPEC_DECK[card_id][1 if die == "BLUE" else 2]
@@ -381,13 +375,6 @@ def test_spec5_to_9_every_step_against_an_independent_reading(index):
 
 
 # ----------------------------------------------------------------------------- spec 5, 7, 9: scripted positions
-
-
-def play_script(moves, deck=S1_DECK, rolls=S1_ROLLS, rules=None, **options):
-    state = new_game(deck=deck, rolls=rolls, rules=rules, **options)
-    for move in moves:
-        state = state.apply(Action(*move))
-    return state
 
 
 def test_spec7_after_recovery_final_card_loss_comes_before_the_win():  # spec 9 defeat_check = after_recovery

@@ -8,10 +8,12 @@ from fractions import Fraction
 
 import pytest
 
+from gamelib import core
 from gamelib.exercises import check_answer, load
 from gamelib.pangu import Action, Rules, new_game, odds, turn_sizes
-from gamelib.pangu.bots import greedy_policy, play
+from gamelib.pangu.bots import greedy_policy
 from gamelib.pangu.guide import line_of
+from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS
 
 
 def guided_states():
@@ -27,7 +29,7 @@ def lesson_01():
     q1 = start.cheapest_die("A3")[1]  # A3 is B2 W5 (spec 3) against blue 5, white 5
     q2 = len(start.apply(Action("A3", "BLUE", (1, 0))).legal_cells())
     # q3: Karma 9, pay 1, recover 3 under the default cap (spec 7 step 5); greedy's game 2871 has one
-    q3 = next(p.karma for p in play(greedy_policy, seed=2871).placements()
+    q3 = next(p.karma for p in core.play(new_game(seed=2871), greedy_policy, seed=2871).placements()
               if p.cost == 1 and p.rec == 3 and p.karma - p.gain + p.cost == 9)
     q4 = len(turn_sizes(7))
     return {"q1": q1, "q2": q2, "q3": q3, "q4": q4}
@@ -54,11 +56,7 @@ def lesson_03():
     }
 
 
-S1 = dict(seed=0, deck=["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"],
-          rolls=[(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)])  # spec 11, T10
-S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)),
-            ("A1", "BLUE", (0, 0)), ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)),
-            ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)), ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
+S1 = dict(seed=0, deck=S1_DECK, rolls=S1_ROLLS)  # spec 11, T10
 
 
 def lesson_04():

@@ -8,26 +8,10 @@ import pytest
 from gamelib.pangu import SINGLE_VARIANTS, Rules, greedy_policy, new_game, random_policy
 from gamelib.pangu.odds import layout_score
 from gamelib.pangu.rules import CHOICES, SWITCHES
+from pangu_helpers import play_checked
 
 GAMES_PER_POLICY = 1000  # per rule set: 2,000 games (random + greedy) under each
 REPLAY_EVERY = 10  # I6 replays one game in ten
-
-
-def play_checked(seed: int, rules: Rules, policy):
-    """Play one game, checking I1 and I2 before every decision; return the final state and actions."""
-    state = new_game(seed=seed, rules=rules)
-    rng = random.Random(seed)
-    actions = []
-    ceiling = rules.starting_karma
-    while not state.is_terminal:
-        assert 1 <= state.karma <= ceiling, "I1"  # spec 10, I1
-        legal = state.legal_actions()
-        assert legal, "I2"  # spec 10, I2
-        action = policy(state, rng)
-        assert action in legal
-        actions.append(action)
-        state = state.apply(action)
-    return state, actions
 
 
 def check_final(state, rules: Rules):

@@ -11,6 +11,7 @@ import pytest
 
 from gamelib.dist import Dist
 from gamelib.pangu import Action, Rules, new_game, odds, teaching_deck
+from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS
 
 F = Fraction
 
@@ -75,11 +76,8 @@ def test_t7_final_card(numbers, row):
 
 
 def test_t7_through_the_engine():  # spec 11, T7: the final card wins iff cost < karma
-    deck = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec 11 T10's game S1
-    moves = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)), ("A1", "BLUE", (0, 0)),
-             ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)), ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)),
-             ("A8", "BLUE", (2, 2))]
-    state = new_game(seed=0, deck=deck, rolls=[(3, 5), (2, 2), (6, 1), (5, 3)])
+    moves = S1_MOVES  # spec 11 T10's game S1
+    state = new_game(seed=0, deck=S1_DECK, rolls=S1_ROLLS[:4])
     for move in moves[:8]:
         state = state.apply(Action(*move))
     state = state.with_explicit_chance().apply(Action(*moves[8]))

@@ -22,25 +22,10 @@ from gamelib.pangu.cards import TEACHING_DECK_PATH
 from gamelib.pangu.odds import layout_score
 from gamelib.pangu.rules import GEOMETRIES
 
-S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]
-S1_ROLLS = [(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)]
-S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)), ("A1", "BLUE", (0, 0)),
-            ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)), ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)),
-            ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
-S2_DECK = ["A1", "A7", "A2", "A3", "A4", "A5", "A6", "A8", "A9", "A10"]
-S2_ROLLS = [(6, 1), (4, 3), (1, 1)]
-S2_MOVES = [("A1", "BLUE", (0, 1)), ("A7", "BLUE", (0, 2)), ("A2", "BLUE", (1, 0))]
+from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS, S2_DECK, S2_MOVES, S2_ROLLS, play_script
+
 T3_LAYOUT = {(0, 0): "A1", (0, 1): "A6", (0, 2): "A2", (0, 3): "A4", (1, 0): "A3", (1, 3): "A9",
              (2, 0): "A10", (2, 1): "A5", (2, 2): "A8", (2, 3): "A7"}
-
-
-def play_script(deck, rolls, moves, rules=None):
-    state = new_game(deck=deck, rolls=rolls, rules=rules)
-    for move in moves:
-        if state.is_terminal:
-            break
-        state = state.apply(Action(*move))
-    return state
 
 
 def placements(state):
@@ -91,7 +76,7 @@ def test_t2_turn_schedule():  # spec 11, T2
 
 
 def test_t2_reveals_in_a_game():  # spec 5: 3, 3, 3, 1 and the last card alone
-    final = play_script(S1_DECK, S1_ROLLS, S1_MOVES)
+    final = play_script(S1_MOVES, S1_DECK, S1_ROLLS)
     assert [len(e.revealed) for e in final.log if e.kind == "turn_start"] == [3, 3, 3, 1]
 
 
@@ -163,14 +148,14 @@ def test_t10_scripted_game_s1_row_by_row():  # spec 11, T10
     ({"stuck_rule": "reroll_penalty_1"}, "WON", 8, 16),
 ])
 def test_t10_variants(changes, status, karma, total_rec):
-    state = play_script(S1_DECK, S1_ROLLS, S1_MOVES, Rules(**changes))
+    state = play_script(S1_MOVES, S1_DECK, S1_ROLLS, Rules(**changes))
     assert (state.status, state.karma) == (status, karma)
     assert sum(e.rec for e in state.placements()) == total_rec
 
 
 def test_t10_after_recovery_log_identical_to_default():  # spec 11, T10: "identical to the default run"
-    default = play_script(S1_DECK, S1_ROLLS, S1_MOVES)
-    variant = play_script(S1_DECK, S1_ROLLS, S1_MOVES, Rules(defeat_check="after_recovery"))
+    default = play_script(S1_MOVES, S1_DECK, S1_ROLLS)
+    variant = play_script(S1_MOVES, S1_DECK, S1_ROLLS, Rules(defeat_check="after_recovery"))
     assert default.log[1:] == variant.log[1:]  # everything but the recorded rules
 
 
@@ -178,7 +163,7 @@ def test_t10_after_recovery_log_identical_to_default():  # spec 11, T10: "identi
 
 
 def test_t11_loss_on_exactly_zero():  # spec 11, T11
-    state = play_script(S2_DECK, S2_ROLLS, S2_MOVES)
+    state = play_script(S2_MOVES, S2_DECK, S2_ROLLS)
     assert [(e.cost, e.rec, e.karma) for e in state.placements()[:2]] == [(5, 1, 6), (5, 1, 2)]
     assert [e.reason for e in state.log if e.kind == "roll"] == ["turn", "stuck"]
     assert (state.status, state.karma) == ("LOST", 0)
@@ -188,14 +173,14 @@ def test_t11_loss_on_exactly_zero():  # spec 11, T11
 
 
 def test_t11_after_recovery_continues():  # spec 11, T11 variant
-    state = play_script(S2_DECK, S2_ROLLS, S2_MOVES, Rules(defeat_check="after_recovery"))
+    state = play_script(S2_MOVES, S2_DECK, S2_ROLLS, Rules(defeat_check="after_recovery"))
     last = state.placements()[-1]
     assert (last.card, last.placed, last.rec, last.karma) == ("A2", True, 1, 1)
     assert state.status == "ONGOING"
 
 
 def test_t11_stuck_penalty():  # spec 11, T11 variant
-    state = play_script(S2_DECK, S2_ROLLS, S2_MOVES, Rules(stuck_rule="reroll_penalty_1"))
+    state = play_script(S2_MOVES, S2_DECK, S2_ROLLS, Rules(stuck_rule="reroll_penalty_1"))
     assert [e.karma for e in state.log if e.kind == "stuck_penalty"] == [1]
     assert (state.status, state.karma) == ("LOST", -1)
 
@@ -280,7 +265,7 @@ def test_centre_match_worth_two():  # spec 9, centre_match_counts_as_circle
 
 
 def test_before_turn_recovers_nothing_in_turn_one():  # spec 9, cap_rule = before_turn
-    state = play_script(S1_DECK, S1_ROLLS, S1_MOVES[:3], Rules(cap_rule="before_turn"))
+    state = play_script(S1_MOVES[:3], S1_DECK, S1_ROLLS, Rules(cap_rule="before_turn"))
     assert [e.gain for e in state.placements()] == [0, 0, 0] and state.karma == 7
 
 
@@ -339,7 +324,7 @@ def test_observation_hides_the_deck_order():  # spec 8
 
 
 def test_str_is_a_readable_board():
-    text = str(play_script(S1_DECK, S1_ROLLS, S1_MOVES[:4]))
+    text = str(play_script(S1_MOVES[:4], S1_DECK, S1_ROLLS))
     assert "Karma 10/10" in text and "A1" in text and "Yin" in text and "legal" in text
 
 
@@ -383,7 +368,7 @@ def test_occupied_cell_and_placed_card():  # spec 6
 
 
 def test_no_action_after_the_end():  # spec 7
-    for final in (play_script(S1_DECK, S1_ROLLS, S1_MOVES), play_script(S2_DECK, S2_ROLLS, S2_MOVES)):
+    for final in (play_script(S1_MOVES, S1_DECK, S1_ROLLS), play_script(S2_MOVES, S2_DECK, S2_ROLLS)):
         before = final.to_json()
         assert final.legal_actions() == [] and final.is_terminal
         with pytest.raises(IllegalMove, match="the game is over"):

@@ -16,6 +16,7 @@ from gamelib.pangu import (
     new_game,
     random_policy,
 )
+from pangu_helpers import S1_DECK, S1_ROLLS
 
 
 def random_midgame(rng: random.Random, rules: Rules, explicit: bool = False) -> State:
@@ -49,7 +50,7 @@ def test_round_trips_of_random_midgame_states():
 
 
 def test_round_trip_of_scripted_and_finished_games():
-    state = new_game(seed=0, deck=["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"], rolls=[(3, 5), (2, 2)])
+    state = new_game(seed=0, deck=S1_DECK, rolls=S1_ROLLS[:2])
     state = state.apply(Action("A6", "BLUE", (0, 1)))
     assert State.from_json(state.to_json()) == state
     finished = new_game(seed=4)
@@ -78,7 +79,7 @@ def edited(edit):
     (lambda d: d.pop("karma"), "missing karma"),
     (lambda d: d.update(karma="ten"), "'karma' should be a whole number"),
     (lambda d: d.update(status="PAUSED"), "'status' should be one of"),
-    (lambda d: d.update(format="chess/1"), "not a Pangu save"),
+    (lambda d: d.update(game="chess"), "save of game 'chess'.*pangu"),
     (lambda d: d["rules"].update(cap_rule="generous"), "saved rules are invalid"),
     (lambda d: d["cards"]["cards"][0].update(blue=9), "saved deck is invalid"),
     (lambda d: d.update(deck=d["deck"] + [d["revealed"][0]]), "appears 2 times"),

@@ -165,6 +165,7 @@ function addPlacementTarget(g, r, c, cell, ui) {
   }
   if (cell) return;   // an occupied cell is not a target (a click would only repeat the reason)
   const label = `place the room tile at row ${r}, column ${c}, turned ${ui.rotation} quarter-turn(s)` + (legal ? "" : " (not a legal cell)");
+  g.dataset.focusKey = `cell:${r},${c}`;
   makeClickable(g, label, () => ui.send({ kind: "place", cell: [r, c], rotation: ui.rotation }));
 }
 
@@ -176,6 +177,7 @@ function drawStick(stick, onClick) {
   const svg = svgEl("svg", { viewBox: `0 0 ${length + 4} 36`, width: length + 4, height: 36, class: `nj-stick nj-stick-${stick.colour.toLowerCase()}` + (stick.discarded ? " nj-stick-gone" : "") });
   svg.dataset.colour = stick.colour;
   svg.dataset.stick = stick.id;
+  svg.dataset.focusKey = `stick:${stick.id}`;
   svg.appendChild(svgEl("text", { x: (length + 4) / 2, y: 34, "text-anchor": "middle", class: "nj-stick-id" }, stick.id));
   svg.dataset.face = stick.naga ? "naga" : String(stick.points);
   svg.appendChild(svgEl("rect", { x: 2, y: 3, width: length, height: 20, rx: 9, class: "nj-stick-body" }));
@@ -203,7 +205,7 @@ function stickSetChips(letters) {
 
 /** A face-up card: symbol, stick set, effect with its target arrow. */
 function drawCard(card, { selected = false, onClick = null, label = "" } = {}) {
-  const node = htmlEl("div", `nj-card nj-card-${card.symbol.toLowerCase()}` + (selected ? " nj-card-selected" : ""), { "data-card": card.id });
+  const node = htmlEl("div", `nj-card nj-card-${card.symbol.toLowerCase()}` + (selected ? " nj-card-selected" : ""), { "data-card": card.id, "data-focus-key": `card:${card.id}` });
   const head = htmlEl("div", "nj-card-head");
   head.appendChild(htmlEl("span", "nj-card-symbol", { title: `symbol: ${SYMBOL_NAME[card.symbol]}` }, `${SYMBOL_ICON[card.symbol] || "?"} ${SYMBOL_NAME[card.symbol] || card.symbol}`));
   head.appendChild(htmlEl("span", "nj-card-id", {}, card.id));
@@ -227,330 +229,343 @@ function cardBacks(count, className = "nj-card-back") {
 }
 
 function drawAmulet(amulet, onUse) {
-  const node = htmlEl("span", "nj-amulet" + (amulet.effect ? " nj-amulet-effect" : ""), { "data-amulet": amulet.id });
+  const node = htmlEl("span", "nj-amulet" + (amulet.effect ? " nj-amulet-effect" : ""), { "data-amulet": amulet.id, "data-focus-key": `amulet:${amulet.id}` });
   node.textContent = amulet.effect ? `${amulet.id} ${amulet.effect}` : `${amulet.id} +${amulet.vp} VP`;
   if (onUse) makeClickable(node, `use amulet ${amulet.id} ${amulet.effect}`, onUse);
   return node;
 }
 
+// ------------------------------------------------------------------ drawing the board
+
+/** Rebuild the board from the `state` and `legal` traits. */
+function drawBoard(ctx) {
+  const { model, root, body } = ctx;
+  const state = model.get("state") || {};
+  const legal = model.get("legal") || [];
+  body.replaceChildren();
+  if (!state.players) return;
+  root.dataset.phase = state.phase;
+  root.dataset.toAct = state.to_act;
+  root.dataset.viewer = state.viewer;
+  body.appendChild(header(ctx, state));
+  if (state.mode === "temple") {   // the temple sandbox of the paths lesson
+    const table = htmlEl("div", "nj-table nj-table-sandbox");
+    table.appendChild(templePanel(ctx, state.players[0], state, legal, true));
+    table.appendChild(roomPanel(ctx, state, legal));
+    body.append(table, eventLog(ctx, state));
+    return;
+  }
+  const viewer = state.players[state.viewer];
+  const other = state.players[1 - state.viewer];
+  body.appendChild(playerStrip(ctx, other, state, legal));
+  const table = htmlEl("div", "nj-table");
+  table.appendChild(templePanel(ctx, viewer, state, legal, true));
+  table.appendChild(arena(ctx, state, legal));
+  table.appendChild(templePanel(ctx, other, state, legal, false));
+  body.appendChild(table);
+  body.appendChild(playerStrip(ctx, viewer, state, legal));
+  body.appendChild(actionsPanel(ctx, state, legal));
+  body.appendChild(eventLog(ctx, state));
+}
+
+/** A new position: forget the cards selected, the rotation and the Naga being built. */
+function resetChoices(ui) {
+  ui.cards.clear();
+  ui.rotation = 0;
+  ui.source = ui.card = ui.amulet = null;
+}
+
+function header(ctx, state) {
+  const bar = htmlEl("div", "nj-header");
+  bar.appendChild(htmlEl("span", "nj-title", {}, "Nagaraja"));
+  bar.appendChild(htmlEl("span", "nj-placeholder", { title: "card, tile, amulet and stick data are the project's stand-ins (spec Part II)" }, "PLACEHOLDER teaching edition"));
+  const status = htmlEl("span", "nj-status", { "data-phase": state.phase, "data-to-act": state.to_act }, state.status || "");
+  if (state.your_turn) status.classList.add("nj-your-turn");
+  bar.appendChild(status);
+  return bar;
+}
+
+function playerStrip(ctx, player, state, legal) {
+  const strip = htmlEl("div", "nj-player" + (player.is_viewer ? " nj-player-me" : " nj-player-them") + (player.to_act ? " nj-player-active" : ""), { "data-seat": player.seat });
+  const who = htmlEl("div", "nj-player-who");
+  who.appendChild(htmlEl("span", "nj-player-name", {}, player.name));
+  if (player.is_guide) who.appendChild(htmlEl("span", "nj-scroll", { title: "the guide commits first and wins ties" }, "★ guide"));
+  who.appendChild(htmlEl("span", "nj-score", { "data-score": player.score ?? "" }, player.score_text));
+  if (player.to_act) who.appendChild(htmlEl("span", "nj-to-act", {}, "to act"));
+  strip.appendChild(who);
+  const hand = htmlEl("div", "nj-hand", { "data-count": player.hand_count });
+  if (player.hand) {
+    const pickable = handPickMode(ctx, state, legal);
+    for (const card of player.hand) {
+      const selected = ctx.ui.cards.has(card.id) || ctx.ui.card === card.id;
+      const onClick = pickable ? () => { onHandCard(ctx, card, pickable, state, legal); } : null;
+      hand.appendChild(drawCard(card, { selected, onClick, label: handCardLabel(card, pickable) }));
+    }
+    if (player.hand.length === 0) hand.appendChild(htmlEl("span", "nj-muted", {}, "no cards in hand"));
+  } else {
+    for (const card of player.known_hand || []) hand.appendChild(drawCard(card, { label: "" }));
+    hand.appendChild(cardBacks(player.hand_count - (player.known_hand || []).length));
+    if (player.known_hand && player.known_hand.length) hand.title = "cards you know are in this hand are shown face up";
+  }
+  strip.appendChild(hand);
+  const amulets = htmlEl("div", "nj-amulets");
+  amulets.appendChild(htmlEl("span", "nj-label", {}, "amulets"));
+  if (player.amulets) {
+    for (const amulet of player.amulets) {
+      const options = legal.filter((a) => a.type === "UseAmulet" && a.amulet === amulet.id);
+      amulets.appendChild(drawAmulet(amulet, options.length ? () => { ctx.ui.amulet = amulet.id; ctx.ui.card = ctx.ui.source = null; ctx.redraw(); } : null));
+    }
+    if (player.amulets.length === 0) amulets.appendChild(htmlEl("span", "nj-muted", {}, "none"));
+  } else {
+    amulets.appendChild(htmlEl("span", "nj-amulet nj-amulet-hidden", { "data-count": player.amulet_count }, `${player.amulet_count} face down`));
+  }
+  strip.appendChild(amulets);
+  return strip;
+}
+
+function handPickMode(ctx, state, legal) {
+  if (!state.your_turn) return null;
+  if (state.phase === "CALL_OF_FATE") return "commit";
+  if (state.phase === "CONFRONTATION" && legal.some((a) => a.type === "UseNaga")) return "naga";
+  return null;
+}
+
+function handCardLabel(card, mode) {
+  return mode === "commit"
+  ? `select card ${card.id} (sticks ${card.sticks}) to commit`
+  : `activate card ${card.id}: ${card.effect}, ${card.text || ""}`;
+}
+
+function onHandCard(ctx, card, mode, state, legal) {
+  if (mode === "commit") {
+    if (ctx.ui.cards.has(card.id)) ctx.ui.cards.delete(card.id); else ctx.ui.cards.add(card.id);
+    ctx.redraw();
+    return;
+  }
+  ctx.ui.card = ctx.ui.card === card.id ? null : card.id;
+  ctx.ui.amulet = null;
+  if (!ctx.ui.source) {
+    const sources = [...new Set(legal.filter((a) => a.type === "UseNaga").map((a) => a.source))];
+    if (sources.length === 1) ctx.ui.source = sources[0];
+  }
+  nagaChosen(ctx, legal);
+}
+
+/** Once a source and a card are chosen: with no legal way, let Python say why. */
+function nagaChosen(ctx, legal) {
+  if (ctx.ui.source && ctx.ui.card && !legal.some((a) => a.type === "UseNaga" && a.source === ctx.ui.source && a.card === ctx.ui.card)) {
+    ctx.send({ kind: "naga", source: ctx.ui.source, card: ctx.ui.card });
+    ctx.ui.card = null;
+  }
+  ctx.redraw();
+}
+
+function templePanel(ctx, player, state, legal, mine) {
+  const panel = htmlEl("div", "nj-temple" + (mine ? " nj-temple-mine" : " nj-temple-theirs"), { "data-seat": player.seat });
+  const title = state.mode === "temple" ? "the temple" : mine ? `${player.name}: your temple` : `${player.name}'s temple`;
+  panel.appendChild(htmlEl("div", "nj-temple-title", {}, title));
+  let placing = null;
+  if (mine && state.your_turn && state.phase === "EXPLORATION" && state.room) {
+    placing = {
+      placing: true, room: state.room, rotation: ctx.ui.rotation, send: ctx.send,
+      legalCells: new Set(legal.filter((a) => a.type === "PlaceTile").map((a) => a.cell.join(","))),
+    };
+  }
+  panel.appendChild(drawTemple(player.temple, placing));
+  const up = Object.values(player.temple.spots).filter((s) => s.face_up && s.cursed).length;
+  panel.appendChild(htmlEl("div", "nj-curse-meter", { "data-cursed-up": up, title: "three cursed relics face up at once lose the game" }, `☠ cursed face up: ${up} of 3`));
+  return panel;
+}
+
+function arena(ctx, state, legal) {
+  const box = htmlEl("div", "nj-arena");
+  box.appendChild(roomPanel(ctx, state, legal));
+  for (const seat of [1 - state.viewer, state.viewer]) box.appendChild(throwPanel(ctx, state.players[seat], state, legal));
+  if (state.drawn && state.drawn.length) box.appendChild(keepPanel(ctx, state, legal));
+  if (state.result) box.appendChild(htmlEl("div", "nj-result", { "data-winner": state.result.winner, "data-reason": state.result.reason }, state.result.text));
+  return box;
+}
+
+function roomPanel(ctx, state, legal) {
+  const box = htmlEl("div", "nj-room", { "data-tile": state.room ? state.room.tile : "" });
+  box.appendChild(htmlEl("div", "nj-label", {}, "room tile at stake"));
+  if (!state.room) { box.appendChild(htmlEl("div", "nj-muted", {}, "none")); return box; }
+  const svg = svgEl("svg", { viewBox: `-4 -4 ${CELL + 8} ${CELL + 8}`, width: 1.5 * CELL, height: 1.5 * CELL, class: "nj-room-svg", "data-rotation": ctx.ui.rotation });
+  const g = svgEl("g");
+  drawTile(g, state.room, ctx.ui.rotation, null);
+  svg.appendChild(g);
+  box.appendChild(svg);
+  box.appendChild(htmlEl("div", "nj-room-name", {}, `${state.room.tile} · ${state.room.shape}` + (state.room.amulet ? " · amulet" : "")));
+  if (state.phase === "EXPLORATION" && state.room_winner) box.appendChild(htmlEl("div", "nj-room-winner", {}, `won by ${state.room_winner}`));
+  if (state.your_turn && state.phase === "EXPLORATION") {
+    const rotate = htmlEl("button", "nj-button nj-rotate", { "data-rotation": ctx.ui.rotation, "data-focus-key": "rotate" }, `↻ rotate (${ctx.ui.rotation * 90}°)`);
+    rotate.addEventListener("click", () => { ctx.ui.rotation = (ctx.ui.rotation + 1) % 4; ctx.redraw(); });
+    box.appendChild(rotate);
+    box.appendChild(htmlEl("div", "nj-hint", {}, "then click a highlighted cell of your temple"));
+  }
+  if (state.piles) box.appendChild(htmlEl("div", "nj-piles", {}, `rooms left ${state.piles.rooms} · draw ${state.piles.draw} · discard ${state.piles.discard}`));
+  return box;
+}
+
+function throwPanel(ctx, player, state, legal) {
+  const box = htmlEl("div", "nj-throw", { "data-seat": player.seat });
+  const title = htmlEl("div", "nj-throw-title");
+  title.appendChild(htmlEl("span", "", {}, player.is_viewer ? "your sticks" : `${player.name}'s sticks`));
+  const showTotal = player.total != null && (player.sticks.length || player.modifier);
+  title.appendChild(htmlEl("span", "nj-total", { "data-total": showTotal ? player.total : "" }, showTotal ? `total ${player.total}` : ""));
+  box.appendChild(title);
+  if (player.committed_count && !player.sticks.length) {
+    box.appendChild(htmlEl("div", "nj-committed", { "data-count": player.committed_count }, `${player.committed_count} card${player.committed_count === 1 ? "" : "s"} committed face down`));
+  }
+  const row = htmlEl("div", "nj-sticks");
+  const nagaSources = new Set(legal.filter((a) => a.type === "UseNaga").map((a) => a.source));
+  for (const stick of player.sticks) {
+    const usable = player.is_viewer && stick.naga && !stick.discarded && nagaSources.has(stick.colour);
+    const node = drawStick(stick, usable ? () => { ctx.ui.source = ctx.ui.source === stick.colour ? null : stick.colour; ctx.ui.amulet = null; nagaChosen(ctx, legal); } : null);
+    if (usable && ctx.ui.source === stick.colour) node.classList.add("nj-stick-selected");
+    row.appendChild(node);
+  }
+  if (!player.sticks.length && !player.committed_count) row.appendChild(htmlEl("span", "nj-muted", {}, "no sticks thrown"));
+  box.appendChild(row);
+  if (player.played && player.played.length) {
+    const played = htmlEl("div", "nj-played");
+    played.appendChild(htmlEl("span", "nj-label", {}, "cards in play"));
+    for (const card of player.played) played.appendChild(htmlEl("span", "nj-played-card", { "data-card": card.id }, `${card.id} ${card.sticks}` + (card.activated ? ` · ${card.effect}` : "")));
+    box.appendChild(played);
+  }
+  if (player.modifier) box.appendChild(htmlEl("div", "nj-modifier", {}, `+${player.modifier} this round`));
+  return box;
+}
+
+function keepPanel(ctx, state, legal) {
+  const box = htmlEl("div", "nj-keep");
+  box.appendChild(htmlEl("div", "nj-label", {}, state.your_turn ? "you drew these: keep 2, the third goes to your opponent" : "cards drawn"));
+  const row = htmlEl("div", "nj-hand");
+  for (const card of state.drawn) {
+    const onClick = state.your_turn ? () => { if (ctx.ui.cards.has(card.id)) ctx.ui.cards.delete(card.id); else ctx.ui.cards.add(card.id); ctx.redraw(); } : null;
+    row.appendChild(drawCard(card, { selected: ctx.ui.cards.has(card.id), onClick, label: `keep card ${card.id}` }));
+  }
+  box.appendChild(row);
+  return box;
+}
+
+function button(text, cls, onClick, attrs = {}) {
+  const b = htmlEl("button", "nj-button " + cls, { "data-focus-key": `${cls}:${text}`, ...attrs }, text);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/** The buttons for the decision at hand, built from the legal descriptors. */
+function actionsPanel(ctx, state, legal) {
+  const box = htmlEl("div", "nj-actions");
+  if (state.bot_to_act) box.appendChild(button("let the bot play", "nj-bot", () => ctx.send({ kind: "bot" })));
+  if (!state.your_turn) return box;
+  const types = new Set(legal.map((a) => a.type));
+  if (state.phase === "CALL_OF_FATE") {
+    const n = ctx.ui.cards.size;
+    if (types.has("Commit") && legal.some((a) => a.type === "Commit" && a.cards.length === 0)) {
+      box.appendChild(button("commit nothing (empty hand)", "nj-commit", () => ctx.send({ kind: "commit", cards: [] })));
+    } else {
+      box.appendChild(button(n ? `commit ${n} card${n === 1 ? "" : "s"}` : "select cards of one symbol to commit", "nj-commit", () => ctx.send({ kind: "commit", cards: [...ctx.ui.cards] }), n ? { "data-focus-key": "commit" } : { disabled: "", "data-focus-key": "commit" }));
+    }
+  }
+  if (state.phase === "NEW_DEAL" && types.has("Keep")) {
+    const n = ctx.ui.cards.size;
+    box.appendChild(button(`keep ${n} selected`, "nj-keep-button", () => ctx.send({ kind: "keep", cards: [...ctx.ui.cards] }), n ? { "data-focus-key": "keep" } : { disabled: "", "data-focus-key": "keep" }));
+  }
+  if (types.has("DiscardTile")) box.appendChild(button("discard the tile (temple full)", "nj-discard-tile", () => ctx.send({ kind: "action", index: legal.find((a) => a.type === "DiscardTile").index })));
+  for (const choice of legal.filter((a) => a.type === "SwapChoice")) {
+    box.appendChild(button(choice.swap ? "swap the two relics" : "leave them", "nj-swap-choice", () => ctx.send({ kind: "action", index: choice.index })));
+  }
+  if (state.phase === "CONFRONTATION" || ctx.ui.amulet) box.appendChild(nagaPanel(ctx, legal));
+  if (types.has("Pass")) box.appendChild(button("pass", "nj-pass", () => ctx.send({ kind: "pass" })));
+  box.appendChild(allMoves(ctx, legal));
+  return box;
+}
+
+/** Using a Naga: the stick (source), then the card, then the effect's parameters. */
+function nagaPanel(ctx, legal) {
+  const box = htmlEl("div", "nj-naga-panel");
+  if (ctx.ui.amulet) {
+    box.appendChild(htmlEl("div", "nj-label", {}, `amulet ${ctx.ui.amulet}: choose`));
+    box.appendChild(optionPicker(ctx, legal.filter((x) => x.type === "UseAmulet" && x.amulet === ctx.ui.amulet), "use it"));
+    return box;
+  }
+  const virtual = legal.some((a) => a.type === "UseNaga" && a.source === "VIRTUAL");
+  if (virtual) box.appendChild(button("virtual Naga (amulet)", "nj-virtual" + (ctx.ui.source === "VIRTUAL" ? " nj-on" : ""), () => { ctx.ui.source = ctx.ui.source === "VIRTUAL" ? null : "VIRTUAL"; ctx.redraw(); }));
+  if (!legal.some((a) => a.type === "UseNaga")) return box;
+  const step = !ctx.ui.source ? "click one of your Naga sticks" : !ctx.ui.card ? "now click the card to activate" : "choose how";
+  box.appendChild(htmlEl("div", "nj-hint", {}, `Use a Naga: ${step}`));
+  if (ctx.ui.source && ctx.ui.card) {
+    const options = legal.filter((a) => a.type === "UseNaga" && a.source === ctx.ui.source && a.card === ctx.ui.card);
+    box.appendChild(optionPicker(ctx, options, "activate"));
+  }
+  return box;
+}
+
+/** The parameter choices of an effect: buttons when few, a list and a button when many. */
+function optionPicker(ctx, options, fallback) {
+  const box = htmlEl("span", "nj-options", { "data-count": options.length });
+  if (options.length <= 8) {
+    for (const a of options) box.appendChild(button(a.params_label || fallback, "nj-option", () => ctx.send({ kind: "action", index: a.index })));
+    return box;
+  }
+  const select = htmlEl("select", "nj-option-select", { "aria-label": "choose the effect's target" });
+  for (const a of options) select.appendChild(htmlEl("option", "", { value: a.index }, a.params_label || fallback));
+  box.append(select, button("do it", "nj-option", () => ctx.send({ kind: "action", index: Number(select.value) })));
+  return box;
+}
+
+/** Every legal move as a button, for keyboard users and for anything unusual. */
+function allMoves(ctx, legal) {
+  const details = htmlEl("details", "nj-all-moves");
+  details.appendChild(htmlEl("summary", "", {}, `all legal moves (${legal.length})`));
+  const list = htmlEl("div", "nj-all-list");
+  for (const a of legal) list.appendChild(button(a.label, "nj-move", () => ctx.send({ kind: "action", index: a.index })));
+  details.appendChild(list);
+  return details;
+}
+
+function eventLog(ctx, state) {
+  const box = htmlEl("div", "nj-events");
+  box.appendChild(htmlEl("div", "nj-label", {}, "last events"));
+  const list = htmlEl("ol", "nj-event-list");
+  for (const line of state.events || []) list.appendChild(htmlEl("li", "", {}, line));
+  box.appendChild(list);
+  return box;
+}
+
 // ------------------------------------------------------------------ the page
 
+/**
+ * Python sends `state` and `legal` together (one `hold_sync`); `listen` turns them into one
+ * redraw, and `redrawKeepingFocus` gives the keyboard focus back to the same control.
+ * `ctx` carries the model, the choices the viewer is building (`ui`), `send` and `redraw`.
+ */
 export default {
   render({ model, el }) {
-    // Choices the viewer is building before a pick is sent; reset when the state changes.
-    const ui = { cards: new Set(), rotation: 0, source: null, card: null, amulet: null };
     const root = htmlEl("div", "gl-board nj-board");
     el.appendChild(root);
     const body = htmlEl("div", "nj-body");
     const message = htmlEl("div", "gl-message nj-message", { "aria-live": "polite" });
     const history = buildHistoryBar(model);
     root.append(body, message, history.bar);
-
-    const send = (pick) => sendPick(model, pick);
-
-    const redraw = () => {
-      const state = model.get("state") || {};
-      const legal = model.get("legal") || [];
-      body.replaceChildren();
-      if (!state.players) return;
-      root.dataset.phase = state.phase;
-      root.dataset.toAct = state.to_act;
-      root.dataset.viewer = state.viewer;
-      body.appendChild(header(state));
-      if (state.mode === "temple") {   // the temple sandbox of the paths lesson
-        const table = htmlEl("div", "nj-table nj-table-sandbox");
-        table.appendChild(templePanel(state.players[0], state, legal, true));
-        table.appendChild(roomPanel(state, legal));
-        body.append(table, eventLog(state));
-        return;
-      }
-      const viewer = state.players[state.viewer];
-      const other = state.players[1 - state.viewer];
-      body.appendChild(playerStrip(other, state, legal));
-      const table = htmlEl("div", "nj-table");
-      table.appendChild(templePanel(viewer, state, legal, true));
-      table.appendChild(arena(state, legal));
-      table.appendChild(templePanel(other, state, legal, false));
-      body.appendChild(table);
-      body.appendChild(playerStrip(viewer, state, legal));
-      body.appendChild(actionsPanel(state, legal));
-      body.appendChild(eventLog(state));
+    const ctx = {
+      model, root, body,
+      ui: { cards: new Set(), rotation: 0, source: null, card: null, amulet: null },
+      send: (pick) => sendPick(model, pick),
+      redraw: () => redrawKeepingFocus(root, () => drawBoard(ctx)),
     };
-
-    // -------------------------------------------------------------- pieces
-    const header = (state) => {
-      const bar = htmlEl("div", "nj-header");
-      bar.appendChild(htmlEl("span", "nj-title", {}, "Nagaraja"));
-      bar.appendChild(htmlEl("span", "nj-placeholder", { title: "card, tile, amulet and stick data are the project's stand-ins (spec Part II)" }, "PLACEHOLDER teaching edition"));
-      const status = htmlEl("span", "nj-status", { "data-phase": state.phase, "data-to-act": state.to_act }, state.status || "");
-      if (state.your_turn) status.classList.add("nj-your-turn");
-      bar.appendChild(status);
-      return bar;
+    let shown = model.get("state");
+    const onBoard = () => {
+      if (model.get("state") !== shown) { shown = model.get("state"); resetChoices(ctx.ui); }
+      ctx.redraw();
     };
-
-    const playerStrip = (player, state, legal) => {
-      const strip = htmlEl("div", "nj-player" + (player.is_viewer ? " nj-player-me" : " nj-player-them") + (player.to_act ? " nj-player-active" : ""), { "data-seat": player.seat });
-      const who = htmlEl("div", "nj-player-who");
-      who.appendChild(htmlEl("span", "nj-player-name", {}, player.name));
-      if (player.is_guide) who.appendChild(htmlEl("span", "nj-scroll", { title: "the guide commits first and wins ties" }, "★ guide"));
-      who.appendChild(htmlEl("span", "nj-score", { "data-score": player.score ?? "" }, player.score_text));
-      if (player.to_act) who.appendChild(htmlEl("span", "nj-to-act", {}, "to act"));
-      strip.appendChild(who);
-      const hand = htmlEl("div", "nj-hand", { "data-count": player.hand_count });
-      if (player.hand) {
-        const pickable = handPickMode(state, legal);
-        for (const card of player.hand) {
-          const selected = ui.cards.has(card.id) || ui.card === card.id;
-          const onClick = pickable ? () => { onHandCard(card, pickable, state, legal); } : null;
-          hand.appendChild(drawCard(card, { selected, onClick, label: handCardLabel(card, pickable) }));
-        }
-        if (player.hand.length === 0) hand.appendChild(htmlEl("span", "nj-muted", {}, "no cards in hand"));
-      } else {
-        for (const card of player.known_hand || []) hand.appendChild(drawCard(card, { label: "" }));
-        hand.appendChild(cardBacks(player.hand_count - (player.known_hand || []).length));
-        if (player.known_hand && player.known_hand.length) hand.title = "cards you know are in this hand are shown face up";
-      }
-      strip.appendChild(hand);
-      const amulets = htmlEl("div", "nj-amulets");
-      amulets.appendChild(htmlEl("span", "nj-label", {}, "amulets"));
-      if (player.amulets) {
-        for (const amulet of player.amulets) {
-          const options = legal.filter((a) => a.type === "UseAmulet" && a.amulet === amulet.id);
-          amulets.appendChild(drawAmulet(amulet, options.length ? () => { ui.amulet = amulet.id; ui.card = ui.source = null; redraw(); } : null));
-        }
-        if (player.amulets.length === 0) amulets.appendChild(htmlEl("span", "nj-muted", {}, "none"));
-      } else {
-        amulets.appendChild(htmlEl("span", "nj-amulet nj-amulet-hidden", { "data-count": player.amulet_count }, `${player.amulet_count} face down`));
-      }
-      strip.appendChild(amulets);
-      return strip;
-    };
-
-    const handPickMode = (state, legal) => {
-      if (!state.your_turn) return null;
-      if (state.phase === "CALL_OF_FATE") return "commit";
-      if (state.phase === "CONFRONTATION" && legal.some((a) => a.type === "UseNaga")) return "naga";
-      return null;
-    };
-    const handCardLabel = (card, mode) => mode === "commit"
-      ? `select card ${card.id} (sticks ${card.sticks}) to commit`
-      : `activate card ${card.id}: ${card.effect}, ${card.text || ""}`;
-
-    const onHandCard = (card, mode, state, legal) => {
-      if (mode === "commit") {
-        if (ui.cards.has(card.id)) ui.cards.delete(card.id); else ui.cards.add(card.id);
-        redraw();
-        return;
-      }
-      ui.card = ui.card === card.id ? null : card.id;
-      ui.amulet = null;
-      if (!ui.source) {
-        const sources = [...new Set(legal.filter((a) => a.type === "UseNaga").map((a) => a.source))];
-        if (sources.length === 1) ui.source = sources[0];
-      }
-      nagaChosen(legal);
-    };
-
-    /** Once a source and a card are chosen: with no legal way, let Python say why. */
-    const nagaChosen = (legal) => {
-      if (ui.source && ui.card && !legal.some((a) => a.type === "UseNaga" && a.source === ui.source && a.card === ui.card)) {
-        send({ kind: "naga", source: ui.source, card: ui.card });
-        ui.card = null;
-      }
-      redraw();
-    };
-
-    const templePanel = (player, state, legal, mine) => {
-      const panel = htmlEl("div", "nj-temple" + (mine ? " nj-temple-mine" : " nj-temple-theirs"), { "data-seat": player.seat });
-      const title = state.mode === "temple" ? "the temple" : mine ? `${player.name}: your temple` : `${player.name}'s temple`;
-      panel.appendChild(htmlEl("div", "nj-temple-title", {}, title));
-      let placing = null;
-      if (mine && state.your_turn && state.phase === "EXPLORATION" && state.room) {
-        placing = {
-          placing: true, room: state.room, rotation: ui.rotation, send,
-          legalCells: new Set(legal.filter((a) => a.type === "PlaceTile").map((a) => a.cell.join(","))),
-        };
-      }
-      panel.appendChild(drawTemple(player.temple, placing));
-      const up = Object.values(player.temple.spots).filter((s) => s.face_up && s.cursed).length;
-      panel.appendChild(htmlEl("div", "nj-curse-meter", { "data-cursed-up": up, title: "three cursed relics face up at once lose the game" }, `☠ cursed face up: ${up} of 3`));
-      return panel;
-    };
-
-    const arena = (state, legal) => {
-      const box = htmlEl("div", "nj-arena");
-      box.appendChild(roomPanel(state, legal));
-      for (const seat of [1 - state.viewer, state.viewer]) box.appendChild(throwPanel(state.players[seat], state, legal));
-      if (state.drawn && state.drawn.length) box.appendChild(keepPanel(state, legal));
-      if (state.result) box.appendChild(htmlEl("div", "nj-result", { "data-winner": state.result.winner, "data-reason": state.result.reason }, state.result.text));
-      return box;
-    };
-
-    const roomPanel = (state, legal) => {
-      const box = htmlEl("div", "nj-room", { "data-tile": state.room ? state.room.tile : "" });
-      box.appendChild(htmlEl("div", "nj-label", {}, "room tile at stake"));
-      if (!state.room) { box.appendChild(htmlEl("div", "nj-muted", {}, "none")); return box; }
-      const svg = svgEl("svg", { viewBox: `-4 -4 ${CELL + 8} ${CELL + 8}`, width: 1.5 * CELL, height: 1.5 * CELL, class: "nj-room-svg", "data-rotation": ui.rotation });
-      const g = svgEl("g");
-      drawTile(g, state.room, ui.rotation, null);
-      svg.appendChild(g);
-      box.appendChild(svg);
-      box.appendChild(htmlEl("div", "nj-room-name", {}, `${state.room.tile} · ${state.room.shape}` + (state.room.amulet ? " · amulet" : "")));
-      if (state.phase === "EXPLORATION" && state.room_winner) box.appendChild(htmlEl("div", "nj-room-winner", {}, `won by ${state.room_winner}`));
-      if (state.your_turn && state.phase === "EXPLORATION") {
-        const rotate = htmlEl("button", "nj-button nj-rotate", { "data-rotation": ui.rotation }, `↻ rotate (${ui.rotation * 90}°)`);
-        rotate.addEventListener("click", () => { ui.rotation = (ui.rotation + 1) % 4; redraw(); });
-        box.appendChild(rotate);
-        box.appendChild(htmlEl("div", "nj-hint", {}, "then click a highlighted cell of your temple"));
-      }
-      if (state.piles) box.appendChild(htmlEl("div", "nj-piles", {}, `rooms left ${state.piles.rooms} · draw ${state.piles.draw} · discard ${state.piles.discard}`));
-      return box;
-    };
-
-    const throwPanel = (player, state, legal) => {
-      const box = htmlEl("div", "nj-throw", { "data-seat": player.seat });
-      const title = htmlEl("div", "nj-throw-title");
-      title.appendChild(htmlEl("span", "", {}, player.is_viewer ? "your sticks" : `${player.name}'s sticks`));
-      const showTotal = player.total != null && (player.sticks.length || player.modifier);
-      title.appendChild(htmlEl("span", "nj-total", { "data-total": showTotal ? player.total : "" }, showTotal ? `total ${player.total}` : ""));
-      box.appendChild(title);
-      if (player.committed_count && !player.sticks.length) {
-        box.appendChild(htmlEl("div", "nj-committed", { "data-count": player.committed_count }, `${player.committed_count} card${player.committed_count === 1 ? "" : "s"} committed face down`));
-      }
-      const row = htmlEl("div", "nj-sticks");
-      const nagaSources = new Set(legal.filter((a) => a.type === "UseNaga").map((a) => a.source));
-      for (const stick of player.sticks) {
-        const usable = player.is_viewer && stick.naga && !stick.discarded && nagaSources.has(stick.colour);
-        const node = drawStick(stick, usable ? () => { ui.source = ui.source === stick.colour ? null : stick.colour; ui.amulet = null; nagaChosen(legal); } : null);
-        if (usable && ui.source === stick.colour) node.classList.add("nj-stick-selected");
-        row.appendChild(node);
-      }
-      if (!player.sticks.length && !player.committed_count) row.appendChild(htmlEl("span", "nj-muted", {}, "no sticks thrown"));
-      box.appendChild(row);
-      if (player.played && player.played.length) {
-        const played = htmlEl("div", "nj-played");
-        played.appendChild(htmlEl("span", "nj-label", {}, "cards in play"));
-        for (const card of player.played) played.appendChild(htmlEl("span", "nj-played-card", { "data-card": card.id }, `${card.id} ${card.sticks}` + (card.activated ? ` · ${card.effect}` : "")));
-        box.appendChild(played);
-      }
-      if (player.modifier) box.appendChild(htmlEl("div", "nj-modifier", {}, `+${player.modifier} this round`));
-      return box;
-    };
-
-    const keepPanel = (state, legal) => {
-      const box = htmlEl("div", "nj-keep");
-      box.appendChild(htmlEl("div", "nj-label", {}, state.your_turn ? "you drew these: keep 2, the third goes to your opponent" : "cards drawn"));
-      const row = htmlEl("div", "nj-hand");
-      for (const card of state.drawn) {
-        const onClick = state.your_turn ? () => { if (ui.cards.has(card.id)) ui.cards.delete(card.id); else ui.cards.add(card.id); redraw(); } : null;
-        row.appendChild(drawCard(card, { selected: ui.cards.has(card.id), onClick, label: `keep card ${card.id}` }));
-      }
-      box.appendChild(row);
-      return box;
-    };
-
-    const button = (text, cls, onClick, attrs = {}) => {
-      const b = htmlEl("button", "nj-button " + cls, attrs, text);
-      b.addEventListener("click", onClick);
-      return b;
-    };
-
-    /** The buttons for the decision at hand, built from the legal descriptors. */
-    const actionsPanel = (state, legal) => {
-      const box = htmlEl("div", "nj-actions");
-      if (state.bot_to_act) box.appendChild(button("let the bot play", "nj-bot", () => send({ kind: "bot" })));
-      if (!state.your_turn) return box;
-      const types = new Set(legal.map((a) => a.type));
-      if (state.phase === "CALL_OF_FATE") {
-        const n = ui.cards.size;
-        if (types.has("Commit") && legal.some((a) => a.type === "Commit" && a.cards.length === 0)) {
-          box.appendChild(button("commit nothing (empty hand)", "nj-commit", () => send({ kind: "commit", cards: [] })));
-        } else {
-          box.appendChild(button(n ? `commit ${n} card${n === 1 ? "" : "s"}` : "select cards of one symbol to commit", "nj-commit", () => send({ kind: "commit", cards: [...ui.cards] }), n ? {} : { disabled: "" }));
-        }
-      }
-      if (state.phase === "NEW_DEAL" && types.has("Keep")) {
-        const n = ui.cards.size;
-        box.appendChild(button(`keep ${n} selected`, "nj-keep-button", () => send({ kind: "keep", cards: [...ui.cards] }), n ? {} : { disabled: "" }));
-      }
-      if (types.has("DiscardTile")) box.appendChild(button("discard the tile (temple full)", "nj-discard-tile", () => send({ kind: "action", index: legal.find((a) => a.type === "DiscardTile").index })));
-      for (const choice of legal.filter((a) => a.type === "SwapChoice")) {
-        box.appendChild(button(choice.swap ? "swap the two relics" : "leave them", "nj-swap-choice", () => send({ kind: "action", index: choice.index })));
-      }
-      if (state.phase === "CONFRONTATION" || ui.amulet) box.appendChild(nagaPanel(legal));
-      if (types.has("Pass")) box.appendChild(button("pass", "nj-pass", () => send({ kind: "pass" })));
-      box.appendChild(allMoves(legal));
-      return box;
-    };
-
-    /** Using a Naga: the stick (source), then the card, then the effect's parameters. */
-    const nagaPanel = (legal) => {
-      const box = htmlEl("div", "nj-naga-panel");
-      if (ui.amulet) {
-        box.appendChild(htmlEl("div", "nj-label", {}, `amulet ${ui.amulet}: choose`));
-        box.appendChild(optionPicker(legal.filter((x) => x.type === "UseAmulet" && x.amulet === ui.amulet), "use it"));
-        return box;
-      }
-      const virtual = legal.some((a) => a.type === "UseNaga" && a.source === "VIRTUAL");
-      if (virtual) box.appendChild(button("virtual Naga (amulet)", "nj-virtual" + (ui.source === "VIRTUAL" ? " nj-on" : ""), () => { ui.source = ui.source === "VIRTUAL" ? null : "VIRTUAL"; redraw(); }));
-      if (!legal.some((a) => a.type === "UseNaga")) return box;
-      const step = !ui.source ? "click one of your Naga sticks" : !ui.card ? "now click the card to activate" : "choose how";
-      box.appendChild(htmlEl("div", "nj-hint", {}, `Use a Naga: ${step}`));
-      if (ui.source && ui.card) {
-        const options = legal.filter((a) => a.type === "UseNaga" && a.source === ui.source && a.card === ui.card);
-        box.appendChild(optionPicker(options, "activate"));
-      }
-      return box;
-    };
-
-    /** The parameter choices of an effect: buttons when few, a list and a button when many. */
-    const optionPicker = (options, fallback) => {
-      const box = htmlEl("span", "nj-options", { "data-count": options.length });
-      if (options.length <= 8) {
-        for (const a of options) box.appendChild(button(a.params_label || fallback, "nj-option", () => send({ kind: "action", index: a.index })));
-        return box;
-      }
-      const select = htmlEl("select", "nj-option-select", { "aria-label": "choose the effect's target" });
-      for (const a of options) select.appendChild(htmlEl("option", "", { value: a.index }, a.params_label || fallback));
-      box.append(select, button("do it", "nj-option", () => send({ kind: "action", index: Number(select.value) })));
-      return box;
-    };
-
-    /** Every legal move as a button, for keyboard users and for anything unusual. */
-    const allMoves = (legal) => {
-      const details = htmlEl("details", "nj-all-moves");
-      details.appendChild(htmlEl("summary", "", {}, `all legal moves (${legal.length})`));
-      const list = htmlEl("div", "nj-all-list");
-      for (const a of legal) list.appendChild(button(a.label, "nj-move", () => send({ kind: "action", index: a.index })));
-      details.appendChild(list);
-      return details;
-    };
-
-    const eventLog = (state) => {
-      const box = htmlEl("div", "nj-events");
-      box.appendChild(htmlEl("div", "nj-label", {}, "last events"));
-      const list = htmlEl("ol", "nj-event-list");
-      for (const line of state.events || []) list.appendChild(htmlEl("li", "", {}, line));
-      box.appendChild(list);
-      return box;
-    };
-
-    const onState = () => { ui.cards.clear(); ui.rotation = 0; ui.source = ui.card = ui.amulet = null; redraw(); };
-    const onMessage = () => renderMessage(model, message);
-    const onHistory = () => history.update();
-    model.on("change:state", onState);
-    model.on("change:legal", redraw);
-    model.on("change:message", onMessage);
-    model.on("change:message_kind", onMessage);
-    model.on("change:history", onHistory);
-    redraw();
-    onMessage();
-    return () => {
-      model.off("change:state", onState);
-      model.off("change:legal", redraw);
-      model.off("change:message", onMessage);
-      model.off("change:message_kind", onMessage);
-      model.off("change:history", onHistory);
-    };
+    const stopBoard = listen(model, ["state", "legal"], onBoard);
+    const stopMessage = listen(model, ["message", "message_kind"], () => renderMessage(model, message));
+    const stopHistory = listen(model, ["history"], () => history.update());
+    ctx.redraw();
+    renderMessage(model, message);
+    return () => { stopBoard(); stopMessage(); stopHistory(); };
   },
 };

@@ -5,8 +5,10 @@ is built from the observation alone, so the page never holds a card, relic or am
 the viewer may not know. Clicks come back as ``pick`` dicts; this module turns them into
 engine actions and lets the engine decide, so an illegal click shows the engine's reason.
 
-Play against a bot (``NagarajaBoard(opponent=heuristic_policy)``, the default) or
-hot-seat (``opponent=None``: the board always shows the player to act).
+``NagarajaBoard(game_or_match=None, *, seed=None, rules=None, viewer=None, bots=None, label=None)``:
+a new game from ``seed`` and ``rules`` unless a state or a :class:`~gamelib.core.Match` is given;
+``bots`` maps seats to policies (default: the heuristic bot opposite the viewer, seat 0);
+``bots={}`` is hot-seat (the board always shows the player to act).
 
 Picks the page sends (a headless test may assign the same dicts to ``board.pick``):
 
@@ -22,13 +24,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from gamelib.core import IllegalMove, Match
-from gamelib.nagaraja import rules
+from gamelib.nagaraja.actions import Commit, Keep, NoParams, Pass, PlaceTile, UseNaga
 from gamelib.nagaraja.bots import heuristic_policy
 from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS
 from gamelib.nagaraja.edition import default_edition
+from gamelib.nagaraja.rules import Rules, new_game
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
 from gamelib.widgets import BoardWidget, assets
 
@@ -59,30 +62,35 @@ class NagarajaBoard(BoardWidget):
 
     def __init__(
         self,
-        game: Any = None,
+        game_or_match: Any = None,
         *,
-        viewer: int = 0,
-        opponent: Callable | None | str = "heuristic",
-        seed: int = 0,
-        names: tuple[str, str] | None = None,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        viewer: int | None = None,
+        bots: Mapping[int, Callable] | Callable | None = None,
+        label: str | None = None,
         **kwargs,
     ):
-        if game is None:
-            game = rules.new_game(seed=seed)
-        if opponent == "heuristic":
-            opponent = heuristic_policy
-        self.viewer = viewer
-        self.bots: dict[int, Callable] = {} if opponent is None else {1 - viewer: opponent}
-        self.bot_rng = random.Random(seed)
-        if names is None:
-            # the engine's event texts call the seats P0 and P1, so the names carry them too
-            names = ("P0", "P1") if not self.bots else tuple(
-                f"You (P{seat})" if seat == viewer else f"Bot (P{seat})" for seat in (0, 1)
-            )
-        self.names = tuple(names)
-        super().__init__(game, **kwargs)
-        if not isinstance(game, Match):
+        if game_or_match is None:
+            game_or_match = new_game(seed=seed, rules=rules)
+        start = game_or_match.state if isinstance(game_or_match, Match) else game_or_match
+        self.viewer = 0 if viewer is None else viewer
+        if bots is None:
+            bots = {1 - self.viewer: heuristic_policy}
+        elif callable(bots):
+            bots = {1 - self.viewer: bots}
+        self.bots: dict[int, Callable] = dict(bots)
+        self.bot_rng = random.Random(start.seed if seed is None else seed)
+        self.label = label
+        # the engine's event texts call the seats P0 and P1, so the names carry them too
+        self.names = ("P0", "P1") if not self.bots else tuple(
+            f"Bot (P{seat})" if seat in self.bots else f"You (P{seat})" for seat in (0, 1))
+        super().__init__(game_or_match, **kwargs)
+        if not isinstance(game_or_match, Match):
             self.play_bots()
+
+    def __repr__(self) -> str:
+        return _board_repr(self)
 
     # ------------------------------------------------------------ who sees what
     def viewer_for(self, state: Any) -> int:
@@ -217,16 +225,16 @@ class NagarajaBoard(BoardWidget):
                 raise IllegalMove("that move is no longer on offer: the position has changed")
             return legal[index]
         if kind == "commit":
-            return rules.Commit(player, tuple(sorted(pick.get("cards") or ())))
+            return Commit(player, tuple(sorted(pick.get("cards") or ())))
         if kind == "keep":
-            return rules.Keep(player, tuple(sorted(pick.get("cards") or ())))
+            return Keep(player, tuple(sorted(pick.get("cards") or ())))
         if kind == "place":
             row, col = pick.get("cell") or (None, None)
-            return rules.PlaceTile(player, (row, col), pick.get("rotation", 0))
+            return PlaceTile(player, (row, col), pick.get("rotation", 0))
         if kind == "pass":
-            return rules.Pass(player)
+            return Pass(player)
         if kind == "naga":
-            return rules.UseNaga(player, pick.get("source"), pick.get("card"), rules.NoParams())
+            return UseNaga(player, pick.get("source"), pick.get("card"), NoParams())
         raise IllegalMove(f"the board does not know the pick {kind!r}")
 
     def play_bots(self, force: bool = False) -> bool:
@@ -259,6 +267,12 @@ class NagarajaBoard(BoardWidget):
 
 
 # --------------------------------------------------------------------------- JSON helpers
+
+
+def _board_repr(board: BoardWidget) -> str:
+    """A repr without a memory address (nbval compares it), naming the label when there is one."""
+    named = f"{board.label!r}, " if board.label else ""
+    return f"{type(board).__name__}({named}move {board.match.index} of {board.match.length})"
 
 
 def _card_json(card: dict) -> dict:
@@ -456,6 +470,16 @@ class TempleBoard(BoardWidget):
 
     _esm = _ESM
     _css = _CSS
+
+    def __init__(self, game_or_match: Any = None, *, seed: int | None = None, label: str | None = None, **kwargs):
+        """A sandbox (``sandbox(...)``) or a Match of one; by default one R16 tile on a temple seeded ``seed``."""
+        self.label = label
+        if game_or_match is None:
+            game_or_match = sandbox(seed=0 if seed is None else seed)
+        super().__init__(game_or_match, **kwargs)
+
+    def __repr__(self) -> str:
+        return _board_repr(self)
 
     def state_json(self, state: TempleSandbox) -> dict:
         edition = default_edition()

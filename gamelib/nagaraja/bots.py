@@ -1,6 +1,6 @@
 """Bots for Nagaraja and tournaments between them.
 
-A policy is ``policy(state, rng) -> action``. Both bots here read only
+A policy is ``policy(state, rng) -> action``; ``random_policy`` is the core's. The bots here read only
 ``state.observation(seat)`` and ``state.legal_actions()`` (what the seated player may
 know and do), never the hidden parts of the state.
 
@@ -24,23 +24,17 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from gamelib.core import CHANCE, sample_outcome
-from gamelib.nagaraja import analysis
+from gamelib import core
+from gamelib.core import random_policy
+from gamelib.nagaraja import analysis, rules
+from gamelib.nagaraja.actions import Commit, Keep, Pass, PlaceTile, SwapChoice, UseAmulet, UseNaga
 from gamelib.nagaraja.edition import Edition
-from gamelib.nagaraja.rules import (
-    Commit, Keep, Pass, PlaceTile, SwapChoice, UseAmulet, UseNaga, new_game,
-)
 from gamelib.nagaraja.temple import CELL_OF_SPOT, PlacedTile, Temple
 from gamelib.simulate import Estimate, mean, progress, proportion, seeds
 
 WIN_TARGET = 0.6  # commit the cheapest set with at least this chance to win the room
 CURSED_LOSS_PENALTY = 60.0  # VP-equivalent cost of losing the game on the spot
 LASTING_EFFECTS = {"STEAL": 3.0, "DRAW2": 2.5, "OPP_DISCARD": 1.5}
-
-
-def random_policy(state, rng: random.Random):
-    """Any legal action, uniformly at random."""
-    return rng.choice(state.legal_actions())
 
 
 # --------------------------------------------------------------------------- reading the observation
@@ -113,6 +107,13 @@ def heuristic_policy(state, rng: random.Random):
     if phase == "NEW_DEAL":
         return _keep(obs, actions, edition)
     return actions[0]
+
+
+greedy_policy = heuristic_policy
+"""The contract's greedy bot: the heuristic bot takes, at each decision, the action with the best
+immediate estimate (the exact chance to win the room, the relic VP a placement turns up)."""
+
+__all__ = ["random_policy", "greedy_policy", "heuristic_policy", "tournament", "TournamentResult"]
 
 
 def _commit(obs, actions, seat, edition):
@@ -317,45 +318,42 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def play_game(policies, seed: int, edition: Edition | None = None, on_state=None):
-    """Play one game to the end (chance resolved from the seed) and return the final state."""
-    state = new_game(seed=seed, edition=edition)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        if on_state is not None:
-            on_state(state)
-        if state.current_player == CHANCE:
-            state = state.apply(sample_outcome(state.chance_outcomes(), rng))
-            continue
-        state = state.apply(policies[state.current_player](state, rng))
-    return state
-
-
 def tournament(policy_a, policy_b, games: int = 100, seed: int = 0, edition: Edition | None = None,
                names: tuple[str, str] | None = None, show_progress: bool = True) -> TournamentResult:
-    """Play ``games`` games, alternating seats; policy_a takes seat 0 in even games."""
+    """Play ``games`` games between two bots and add Nagaraja's own figures to the win rates.
+
+    The games are :func:`gamelib.core.tournament`'s: each deal is played twice, once with each
+    bot in seat 0 (seats rotated, seeds paired), so neither bot is luckier in its deals.
+    """
     names = names or (getattr(policy_a, "__name__", "A"), getattr(policy_b, "__name__", "B"))
+    setup = {"edition": edition} if edition is not None else {}
+    plan = [(deal_seed, seating) for deal_seed in seeds(seed, (games + 1) // 2) for seating in core.seatings(2)]
+    plan = plan[:games]
+    iterator = progress(plan, len(plan), "games") if show_progress else plan
     wins = [0, 0]
     reasons: Counter = Counter()
     rounds, first_guide_wins, rooms, guide_rooms = [], 0, 0, 0
-    game_seeds = seeds(seed, games)
-    iterator = progress(enumerate(game_seeds), games, "games") if show_progress else enumerate(game_seeds)
-    for index, game_seed in iterator:
-        policies = (policy_a, policy_b) if index % 2 == 0 else (policy_b, policy_a)
-        room_log, first_guide = [], []
-
-        def watch(state, room_log=room_log, first_guide=first_guide):
-            if not first_guide:
-                first_guide.append(state.guide)
-            if state.phase == "EXPLORATION" and (not room_log or room_log[-1][0] != state.round):
-                room_log.append((state.round, state.to_act == state.guide))
-
-        final = play_game(policies, game_seed, edition, on_state=watch)
-        winner_policy = final.winner if index % 2 == 0 else 1 - final.winner
-        wins[winner_policy] += 1
+    for index, (deal_seed, seating) in enumerate(iterator):
+        record = core.play_seated_game(rules, (policy_a, policy_b), seating, deal_seed, setup=setup,
+                                       index=index, keep_final=True)
+        final = record.final
+        wins[seating[final.winner]] += 1
         reasons[final.result.reason] += 1
         rounds.append(final.round)
-        first_guide_wins += final.winner == first_guide[0]
-        rooms += len(room_log)
-        guide_rooms += sum(won for _, won in room_log)
+        guides, room_winners = rooms_and_guides(final)
+        first_guide_wins += final.winner == guides[0]
+        rooms += len(room_winners)
+        guide_rooms += sum(guides[i] == winner for i, winner in enumerate(room_winners))
     return TournamentResult(names, games, tuple(wins), reasons, rounds, first_guide_wins, rooms, guide_rooms)
+
+
+def rooms_and_guides(final) -> tuple[list[int], list[int]]:
+    """The guide of each round and the winner of each room resolved, read from the public log."""
+    guides, room_winners = [], []
+    for event in final.log:
+        text = event.text
+        if event.audience == -1 and text.startswith("Round ") and " is the guide and commits first." in text:
+            guides.append(int(text.split(": P", 1)[1][0]))
+        elif event.audience == -1 and text.startswith("Totals: ") and " wins the room" in text:
+            room_winners.append(int(text.split(". P", 1)[1][0]))
+    return guides, room_winners

@@ -1,15 +1,17 @@
-"""An interactive explorer of fate-stick odds (spec sections 8 and 10), built on ipywidgets.
+"""An interactive explorer of fate-stick odds (spec sections 3.4, 8 and 10).
 
-Two players each choose how many brown, white and green sticks to throw; the explorer
-shows, exactly, both players' points distributions, the chance of at least k points,
-who wins the room (the guide wins ties, spec 8.3) and the expected number of Nagas.
-A "throw" button simulates throws (seeded, so a class sees the same numbers) and
-overlays their frequencies on the exact bars; a face editor lets students design
+Two players choose their pools, by stick counts or by laying cards from a dealt hand;
+the explorer shows, exactly, both players' points distributions, the chance of at
+least k points, the joint points x Nagas heat map, who wins the room (the guide wins
+ties, spec 8.3), the mean and spread of each player's points, what a stick effect
+(PLUS2, DISCARD2, RETHROW2) does to the room, and how P(win) moves with the number of
+sticks of one colour under Models A and B. A "throw" button simulates throws (seeded)
+and overlays their frequencies on the exact bars; a face editor lets students design
 their own sticks.
 
-The figure is one matplotlib ``Figure`` (no pyplot, so no stray inline copies) that is
-redrawn in place and shown as a PNG in an ``ipywidgets.Image``: it needs no extra
-front-end extension and a headless test can read everything the user sees.
+The kernel sends only exact integer counts (a few kilobytes) to the explorer's own
+front end (``explorer.js``, SVG), which draws the plots; matplotlib and numpy are not
+used, so the explorer also runs as a web app and in a browser-only Python.
 
     >>> explorer = explore()                # Elodie (0, 3, 0) vs Marion (3, 1, 1), spec 2.7
     >>> explorer.shown("pwin")              # the exact fraction in the "P(win)" box
@@ -20,33 +22,36 @@ front-end extension and a headless test can read everything the user sees.
 from __future__ import annotations
 
 import html
-import io
+import json
+import math
 import re
 import time
 import warnings
 from collections import Counter
 from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
 
+import anywidget
 import ipywidgets as widgets
-import numpy as np
-import PIL.Image
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.collections import PolyCollection
-from matplotlib.patches import FancyBboxPatch
-from matplotlib.ticker import MaxNLocator
+import traitlets
 
-from gamelib import plots
 from gamelib.core import chance_rng
+from gamelib.exercises import Feedback
 from gamelib.nagaraja import sticks
 from gamelib.simulate import proportion
 
-SLIDER_MAX = 12  # the supply holds 12 sticks of each colour (spec 3.2); the maths has no limit
+HERE = Path(__file__).parent
+SUPPLY = 12  # the supply holds 12 sticks of each colour in all (spec 3.2)
+FREE_MAX = 36  # free mode: each slider goes to 36, the whole game's sticks
+HAND_SIZE = 5  # spec 2.2: each player is dealt 5 cards
 DEFAULT_NAMES = ("Elodie", "Marion")
 DEFAULT_POOLS = ((0, 3, 0), (3, 1, 1))  # the rulebook's example, spec 2.7
 STICK_COLOURS = {"BROWN": "#8B5A2B", "WHITE": "#F4F1E8", "GREEN": "#3A8F5C"}
 STICK_LENGTHS = {"BROWN": 1.0, "WHITE": 0.78, "GREEN": 0.56}  # long, medium, short (spec 2.3)
+EFFECT_WORDS = {"PLUS2": "+2 points", "DISCARD2": "discard two sticks", "RETHROW2": "throw two sticks again"}
 _EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)"')
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 # --------------------------------------------------------------------------- face text
@@ -63,7 +68,7 @@ def parse_faces(colour: str, text: str) -> list[sticks.Face]:
     for token in re.split(r"[,\s;]+", text.strip()):
         if not token:
             continue
-        match = re.fullmatch(r"(-?\d+)?\s*\+?\s*(N)?", token.upper())
+        match = re.fullmatch(r"(-?\d{1,12})?\s*\+?\s*(N)?", token.upper())
         if not match or not any(match.groups()):
             raise sticks.FaceTableError(
                 f"{colour}: cannot read {token!r}; write each face as a number of points (0, 1, 2, ...) "
@@ -76,29 +81,57 @@ def parse_faces(colour: str, text: str) -> list[sticks.Face]:
 # --------------------------------------------------------------------------- formatting
 
 
-def percent(p: Fraction) -> str:
-    """A probability as a percentage with enough digits that a small one does not read as 0%."""
-    value = float(p) * 100
-    if value == 0 or value >= 1:
-        return f"{value:.2f}%"
-    return f"{value:.2g}%"
+def _power_of_ten(value: float) -> str:
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
 
 
-def _number(css: str, label: str, value: Fraction, detail: str) -> str:
+def readable(p: Fraction) -> str:
+    """A probability as a short decimal that stays honest: never "100%" for a chance below 1
+    nor "0%" for one above 0 ("1 − 2.9 × 10⁻⁸", "3.1 × 10⁻⁶")."""
+    p = Fraction(p)
+    if p <= 0 or p >= 1:
+        return "0%" if p <= 0 else "100%"
+    value, rest = float(p), float(1 - p)
+    if value < 1e-4:
+        return _power_of_ten(value)
+    if rest < 1e-4:
+        return f"1 − {_power_of_ten(rest)}"
+    if value < 0.01:
+        return f"{value * 100:.2g}%"
+    return f"{value * 100:.2f}%"
+
+
+percent = readable  # the name earlier lessons used
+
+
+def _number(css: str, label: str, value: Fraction, detail: str = "") -> str:
+    """A number box: the short decimal, the exact fraction on demand (a click), a remark."""
+    exact = str(value)
+    digits = sum(len(part) for part in exact.split("/"))
+    size = f" ({len(exact.split('/')[0])}-digit / {len(exact.split('/')[-1])}-digit)" if digits > 24 else ""
     return (
         f'<div class="gl-number {css}"><span class="gl-label">{html.escape(label)}</span> '
-        f'<span class="gl-exact" data-value="{value}" style="font-weight:bold">{value}</span> '
+        f'<b class="gl-decimal">{readable(value)}</b> '
+        f'<details><summary>exact{size}</summary><span class="gl-exact" data-value="{exact}">{exact}</span></details> '
         f'<span class="gl-detail">{html.escape(detail)}</span></div>'
     )
 
 
-# --------------------------------------------------------------------------- drawing
+# --------------------------------------------------------------------------- the sticks picture (static)
 
 
 def draw_sticks(faces="A", ax=None):
-    """A picture of the three sticks and their four faces: dots are points, a snake is a Naga."""
+    """A picture of the three sticks and their faces (matplotlib, for the lessons' static figures only)."""
+    from matplotlib.patches import FancyBboxPatch
+
     table = sticks.load_faces(faces)
     if ax is None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        from gamelib import plots
+
         plots.style()
         fig = Figure(figsize=(7.0, 3.0), layout="constrained")
         FigureCanvasAgg(fig)
@@ -124,16 +157,18 @@ def draw_sticks(faces="A", ax=None):
 
 
 def _draw_face(ax, x: float, y: float, points: int, naga: int, colour: str) -> None:
+    from matplotlib.patches import FancyBboxPatch
+
     ax.add_patch(FancyBboxPatch((x - 0.35, y - 0.35), 0.7, 0.7, boxstyle="round,pad=0,rounding_size=0.08",
                                 facecolor=colour, edgecolor="black", linewidth=1))
     ink = "white" if colour != STICK_COLOURS["WHITE"] else "black"
     if naga:  # a snake: a sine wave with a head
-        xs = np.linspace(x - 0.25, x + 0.2, 40)
-        ax.plot(xs, y + 0.1 * np.sin((xs - x) * 14), color=ink, linewidth=2)
-        ax.plot([x + 0.22], [y + 0.1 * np.sin(0.22 * 14)], marker="o", color=ink, markersize=4)
+        xs = [x - 0.25 + 0.45 * i / 39 for i in range(40)]
+        ax.plot(xs, [y + 0.1 * math.sin((v - x) * 14) for v in xs], color=ink, linewidth=2)
+        ax.plot([x + 0.22], [y + 0.1 * math.sin(0.22 * 14)], marker="o", color=ink, markersize=4)
     if points:
         columns = 2 if points == 4 else min(points, 3)
-        for k in range(points):
+        for k in range(min(points, 9)):
             px = x + (k % columns - (columns - 1) / 2) * 0.2
             py = y + (k // columns - (points - 1) // columns / 2) * 0.2 - (0.2 if naga else 0)
             ax.plot([px], [py], marker="o", color=ink, markersize=5)
@@ -141,57 +176,109 @@ def _draw_face(ax, x: float, y: float, points: int, naga: int, colour: str) -> N
             ha="center", va="top", fontsize=8)
 
 
-def _bar(centre: float, height: float, width: float) -> list[tuple[float, float]]:
-    left, right = centre - width / 2, centre + width / 2
-    return [(left, 0), (left, height), (right, height), (right, 0)]
+# --------------------------------------------------------------------------- the plots widget
+
+
+class StickPlots(anywidget.AnyWidget):
+    """The explorer's plots, drawn in the page from the exact counts in ``data``."""
+
+    _esm = (HERE / "explorer.js").read_text(encoding="utf-8")
+    _css = (HERE / "explorer.css").read_text(encoding="utf-8")
+    # One JSON string, not a nested dict: ipywidgets would walk every element looking for binary buffers.
+    data = traitlets.Unicode("{}").tag(sync=True)
+    heat_player = traitlets.Int(0).tag(sync=True)
+
+    @property
+    def content(self) -> dict:
+        """The data sent, read back as the page reads it."""
+        return json.loads(self.data)
+
+    def __repr__(self) -> str:
+        return "StickPlots()"
 
 
 # --------------------------------------------------------------------------- the explorer
 
 
 class OddsExplorer:
-    """Sliders, exact odds, simulated throws and a face editor for two players' pools."""
+    """Sliders or cards, exact odds, stick effects, a sweep, simulated throws and a face editor."""
 
     def __init__(self, faces="A", pools=DEFAULT_POOLS, names=DEFAULT_NAMES, guide: int = 0,
-                 seed: int = 2019, throws: int = 200, plot: bool = True):
+                 seed: int = 2019, throws: int = 200, free: bool = False, plot: bool = True):
         self.names = tuple(names)
-        self.plot = plot  # False skips the figure (fast headless sweeps); the numbers still update
+        self.plot = plot  # False skips building the plot data (fast headless sweeps); numbers still update
         self.seed = seed
         self.faces = sticks.load_faces(faces)
         self.face_source = f"Model {faces.upper()}" if isinstance(faces, str) else "your own table"
-        self.redraw_ms: list[float] = []
-        self._loading_model = False
+        self.kernel_ms: list[float] = []
+        self._quiet = False  # True while the explorer itself moves several controls
         self._reset_simulation()
-        self._build_sliders(pools, guide)
+        self.plots = StickPlots()
+        self.plots.add_class("gl-plot")
+        self.plots.observe(lambda _: self.refresh(), names="heat_player")
+        self._build_sliders(pools, guide, free)
+        self._build_cards()
         self._build_throws(throws)
+        self._build_effects()
         self._build_editor()
-        self._build_figure()
+        self._build_layout()
         self.refresh()
 
     # ------------------------------------------------------------- construction
-    def _build_sliders(self, pools, guide: int) -> None:
+    def _build_sliders(self, pools, guide: int, free: bool) -> None:
+        self.mode = widgets.ToggleButtons(options=[("game: 12 of each colour in all", "game"),
+                                                   ("free: no supply limit", "free")],
+                                          value="free" if free else "game", style={"button_width": "240px"})
+        self.mode.add_class("gl-mode")
         self.sliders: list[dict[str, widgets.IntSlider]] = []
         columns = []
         for player, (name, pool) in enumerate(zip(self.names, pools)):
             row = {}
             for colour, count in zip(sticks.COLOURS, sticks.as_pool(pool)):
-                slider = widgets.IntSlider(value=count, min=0, max=SLIDER_MAX, description=colour.lower(),
+                slider = widgets.IntSlider(value=count, min=0, max=FREE_MAX, description=colour.lower(),
                                            continuous_update=False, readout=True,
                                            style={"description_width": "50px"}, layout=widgets.Layout(width="280px"))
                 slider.add_class(f"gl-slider-{player}-{colour.lower()}")
-                slider.observe(self._on_change, names="value")
                 row[colour] = slider
             self.sliders.append(row)
             title = widgets.HTML(f"<b>{html.escape(name)}</b> throws")
-            # A fixed, non-shrinking column: a squeezed column lets its neighbour cover the readouts.
             columns.append(widgets.VBox([title, *row.values()], layout=widgets.Layout(flex="0 0 auto", width="290px")))
         self.guide = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)], value=guide,
                                            style={"button_width": "90px"},
                                            tooltips=["the guide wins ties (spec 8.3)"] * 2)
         self.guide.add_class("gl-guide")
-        self.guide.observe(self._on_change, names="value")
         columns.append(widgets.VBox([widgets.HTML("<b>Guide</b> (wins ties)"), self.guide]))
         self.players = widgets.HBox(columns)
+        self.supply_message = widgets.HTML()
+        self.supply_message.add_class("gl-supply")
+        self._apply_supply()
+        for row in self.sliders:
+            for slider in row.values():
+                slider.observe(self._on_slider, names="value")
+        self.guide.observe(self._on_guide, names="value")
+        self.mode.observe(self._on_mode, names="value")
+
+    def _build_cards(self) -> None:
+        from gamelib.nagaraja import default_edition  # the packaged cards (spec 3.3)
+
+        self.cards = default_edition().cards
+        self.deal_button = widgets.Button(description="deal new hands", icon="refresh")
+        self.deal_button.add_class("gl-deal")
+        self.deal_button.on_click(lambda _: self.deal())
+        self.card_message = widgets.HTML()
+        self.card_message.add_class("gl-card-message")
+        self.hand_rows = [widgets.HBox() for _ in self.names]
+        self.card_buttons: list[list[widgets.ToggleButton]] = [[], []]
+        self._deals = 0
+        self.card_panel = widgets.VBox([
+            widgets.HTML("<b>Or lay cards</b> from a dealt hand (any number of cards of <i>one symbol</i>, "
+                         "spec 2.5); the sliders follow."),
+            self.deal_button,
+            *[widgets.HBox([widgets.HTML(f"{html.escape(name)}:", layout=widgets.Layout(width="60px")), row])
+              for name, row in zip(self.names, self.hand_rows)],
+            self.card_message,
+        ])
+        self.deal()
 
     def _build_throws(self, throws: int) -> None:
         self.throw_count = widgets.BoundedIntText(value=throws, min=1, max=100_000, step=100,
@@ -206,7 +293,33 @@ class OddsExplorer:
         self.simulation = widgets.HTML()
         self.simulation.add_class("gl-sim")
         self.throw_panel = widgets.VBox([widgets.HBox([self.throw_count, self.throw_button, self.clear_button]),
-                                    self.simulation])
+                                         self.simulation])
+
+    def _build_effects(self) -> None:
+        self.effect = widgets.Dropdown(options=[("no effect (the raw throw)", "")] +
+                                       [(f"{name}: {words}", name) for name, words in EFFECT_WORDS.items()],
+                                       value="", description="effect", layout=widgets.Layout(width="330px"))
+        self.effect.add_class("gl-effect-choice")
+        self.effect_target = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)], value=1,
+                                                   description="on", style={"button_width": "80px"})
+        self.effect_target.add_class("gl-effect-target")
+        self.effect_chooser = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)],
+                                                    value=1, description="chosen by", style={"button_width": "80px"})
+        self.effect_chooser.add_class("gl-effect-chooser")
+        self.effect_result = widgets.HTML()
+        self.effect_result.add_class("gl-effect")
+        for control in (self.effect, self.effect_target, self.effect_chooser):
+            control.observe(lambda _: self.refresh(), names="value")
+        self.sweep_choice = widgets.Dropdown(
+            options=[(f"{name}'s {colour.lower()} sticks", (player, colour))
+                     for player, name in enumerate(self.names) for colour in sticks.COLOURS],
+            value=(0, "WHITE"), description="sweep", layout=widgets.Layout(width="330px"))
+        self.sweep_choice.add_class("gl-sweep-choice")
+        self.sweep_choice.observe(lambda _: self.refresh(), names="value")
+        self.effect_panel = widgets.VBox([
+            widgets.HTML("<b>After the throw</b>: one stick effect (spec 3.4), its sticks chosen by whoever "
+                         "activates it, with both throws in view; then the room is resolved."),
+            widgets.HBox([self.effect, self.effect_target, self.effect_chooser]), self.effect_result])
 
     def _build_editor(self) -> None:
         self.face_texts = {}
@@ -216,6 +329,10 @@ class OddsExplorer:
             text.add_class(f"gl-faces-{colour.lower()}")
             text.observe(self._on_faces_edited, names="value")
             self.face_texts[colour] = text
+        self.free_design = widgets.Checkbox(value=False, description="free design (any number of faces)",
+                                            indent=False)
+        self.free_design.add_class("gl-free-design")
+        self.free_design.observe(self._on_faces_edited, names="value")
         model_buttons = []
         for model in sticks.MODELS:
             button = widgets.Button(description=f"Model {model}", layout=widgets.Layout(width="90px"))
@@ -227,81 +344,260 @@ class OddsExplorer:
         self.editor = widgets.VBox([
             self.face_title,
             widgets.HBox(list(self.face_texts.values())),
-            widgets.HBox([widgets.HTML("start again from:"), *model_buttons]),
+            widgets.HBox([self.free_design, widgets.HTML("start again from:"), *model_buttons]),
             self.face_message,
         ])
 
-    def _build_figure(self) -> None:
-        plots.style()
-        # Fixed margins instead of constrained layout: the layout pass would cost about
-        # as much as drawing, on every slider move.
-        self.figure = Figure(figsize=(9.0, 3.3), dpi=90)
-        FigureCanvasAgg(self.figure)
-        self.axes = self.figure.subplots(1, 2)
-        self.figure.subplots_adjust(left=0.07, right=0.99, bottom=0.15, top=0.91, wspace=0.2)
-        self._build_artists(*self.axes)
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
-        self.image.add_class("gl-plot")
-        self.numbers = {key: widgets.HTML() for key in ("pwin", "plose", "ptie", "pswap", "nagas")}
+    def _build_layout(self) -> None:
+        self.numbers = {key: widgets.HTML() for key in ("pwin", "plose", "ptie", "pswap", "moments", "nagas")}
         for key, box in self.numbers.items():
             box.add_class(f"gl-{key}")
-        odds = widgets.VBox(list(self.numbers.values()),
+        self.odds_error = widgets.HTML()
+        self.odds_error.add_class("gl-odds-error")
+        odds = widgets.VBox([*self.numbers.values(), self.odds_error],
                             layout=widgets.Layout(border="1px solid #ccc", padding="2px 10px", margin="6px 0"))
         odds.add_class("gl-odds")
         self.widget = widgets.VBox([
             widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
-            self.players, self.throw_panel, odds, self.image,
+            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel, odds,
+            self.effect_panel, self.plots, self.sweep_choice,
             widgets.HTML("<b>Design your own sticks</b> (press Enter to apply): "
                          "one entry per face, e.g. <code>2,3,3,4</code>; <code>N</code> is a Naga."),
             self.editor,
         ])
         self.widget.add_class("gl-explorer")
 
-    # ------------------------------------------------------------- reading the controls
+    # ------------------------------------------------------------- pools and the supply
     @property
     def pools(self) -> tuple[sticks.Pool, sticks.Pool]:
         return tuple(tuple(row[c].value for c in sticks.COLOURS) for row in self.sliders)
 
     def set_pool(self, player: int, pool) -> None:
         """Move one player's three sliders (each move recomputes, as a user's would)."""
-        for colour, count in zip(sticks.COLOURS, sticks.as_pool(pool)):
+        pool = sticks.as_pool(pool)
+        if self.mode.value == "game":
+            other = self.pools[1 - player]
+            for colour, mine, theirs in zip(sticks.COLOURS, pool, other):
+                if mine + theirs > SUPPLY:
+                    raise ValueError(f"the supply has {SUPPLY} {colour.lower()} sticks in all and "
+                                     f"{self.names[1 - player]} holds {theirs}: switch to free mode for more")
+        for colour, count in zip(sticks.COLOURS, pool):
             self.sliders[player][colour].value = count
 
+    def _apply_supply(self) -> None:
+        """Game mode: a slider can take only what the other player left in the supply."""
+        for colour in sticks.COLOURS:
+            for player in (0, 1):
+                other = self.sliders[1 - player][colour].value
+                self.sliders[player][colour].max = SUPPLY - other if self.mode.value == "game" else FREE_MAX
+
+    def _on_mode(self, change) -> None:
+        if change["new"] == "game":  # the guide takes first (spec 5.3); the other gets what is left
+            guide = self.guide.value
+            self._quiet = True
+            try:
+                for colour in sticks.COLOURS:
+                    self.sliders[guide][colour].value = min(self.sliders[guide][colour].value, SUPPLY)
+                    left = SUPPLY - self.sliders[guide][colour].value
+                    self.sliders[1 - guide][colour].value = min(self.sliders[1 - guide][colour].value, left)
+            finally:
+                self._quiet = False
+        self._apply_supply()
+        self.supply_message.value = ""
+        self._reset_simulation()
+        self.refresh()
+
+    # ------------------------------------------------------------- cards
+    def deal(self) -> None:
+        """Deal a fresh hand of 5 cards to each player (seeded: deal k uses seed (seed, "deal", k))."""
+        rng = chance_rng(f"{self.seed}:deal", self._deals)
+        self._deals += 1
+        dealt = rng.sample(sorted(self.cards), HAND_SIZE * len(self.names))
+        self.hands = [sorted(dealt[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(len(self.names))]
+        for player, hand in enumerate(self.hands):
+            buttons = []
+            for index, card_id in enumerate(hand):
+                card = self.cards[card_id]
+                button = widgets.ToggleButton(value=False, description=f"{card.sticks} · {card.id}",
+                                              tooltip=f"{card.id}: sticks {card.sticks}, effect {card.effect}",
+                                              layout=widgets.Layout(width="135px"))
+                button.add_class(f"gl-card-{player}-{index}")
+                button.observe(lambda change, p=player: self._on_card(p, change), names="value")
+                buttons.append(button)
+            self.card_buttons[player] = buttons
+            self.hand_rows[player].children = buttons
+        self.card_message.value = ""
+
+    def laid(self, player: int) -> list[str]:
+        """The ids of the cards a player has laid."""
+        return [card_id for card_id, button in zip(self.hands[player], self.card_buttons[player]) if button.value]
+
+    def lay(self, player: int, card_ids) -> None:
+        """Lay exactly these cards of the player's hand, as clicks would."""
+        for card_id, button in zip(self.hands[player], self.card_buttons[player]):
+            if button.value and card_id not in card_ids:
+                button.value = False
+        for card_id, button in zip(self.hands[player], self.card_buttons[player]):
+            if card_id in card_ids and not button.value:
+                button.value = True
+
+    def _on_card(self, player: int, change) -> None:
+        if self._quiet:
+            return
+        laid = self.laid(player)
+        symbols = {self.cards[c].symbol for c in laid}
+        if len(symbols) > 1:
+            self._quiet = True
+            change["owner"].value = False  # refused: the state goes back to the cards laid before
+            self._quiet = False
+            self.card_message.value = (
+                '<span class="gl-card-refused" style="color:#B00020">Cards laid together must share one symbol '
+                f"(spec 2.5): {html.escape(self.names[player])} has laid {', '.join(sorted(symbols - {self.cards[change['owner'].description.split(' · ')[1]].symbol}))} "
+                "cards already.</span>")
+            return
+        self.card_message.value = ""
+        self._pools_from_cards()
+
+    def _pools_from_cards(self) -> None:
+        wanted = [sticks.as_pool([self.cards[c].sticks for c in self.laid(p)] or (0, 0, 0)) for p in (0, 1)]
+        pools, notes = [list(pool) for pool in wanted], []
+        if self.mode.value == "game":  # a short colour: the guide takes first, the rest is not thrown (spec 5.3)
+            guide = self.guide.value
+            for i, colour in enumerate(sticks.COLOURS):
+                left = SUPPLY - pools[guide][i]
+                if pools[1 - guide][i] > left:
+                    notes.append(f"{self.names[1 - guide]}'s cards show {pools[1 - guide][i]} {colour.lower()} "
+                                 f"but only {left} are left in the supply")
+                    pools[1 - guide][i] = left
+        self._quiet = True
+        try:
+            for player in (0, 1):
+                for colour, count in zip(sticks.COLOURS, pools[player]):
+                    self.sliders[player][colour].max = FREE_MAX  # set the values first, then the supply limits
+                    self.sliders[player][colour].value = count
+            self._apply_supply()
+        finally:
+            self._quiet = False
+        self.supply_message.value = (f'<span class="gl-shortfall">{html.escape("; ".join(notes))} '
+                                     "(the guide takes first, spec 5.3).</span>" if notes else "")
+        self._reset_simulation()
+        self.refresh()
+
+    def _clear_cards(self) -> None:
+        self._quiet = True
+        try:
+            for buttons in self.card_buttons:
+                for button in buttons:
+                    button.value = False
+        finally:
+            self._quiet = False
+        self.supply_message.value = ""
+
+    # ------------------------------------------------------------- callbacks
+    def _on_slider(self, change) -> None:
+        if self._quiet:
+            return
+        if any(self.laid(p) for p in (0, 1)):
+            self._clear_cards()  # a slider moved by hand: the pools are counts again, not cards
+        self._apply_supply()
+        self._reset_simulation()  # the old throws were of other pools
+        self.refresh()
+
+    def _on_guide(self, change) -> None:
+        if any(self.laid(p) for p in (0, 1)) and self.mode.value == "game":
+            self._pools_from_cards()  # the supply rule depends on who takes first
+        else:
+            self.refresh()
+
     def shown(self, key: str) -> Fraction:
-        """The exact value displayed in a number box: ``pwin``, ``plose``, ``ptie``, ``pswap``."""
-        return Fraction(_EXACT.search(self.numbers[key].value).group(1))
+        """The exact value displayed in a number box: ``pwin``, ``plose``, ``ptie``, ``pswap``, ``effect``."""
+        box = self.effect_result if key == "effect" else self.numbers[key]
+        return Fraction(_EXACT.search(box.value).group(1))
 
     # ------------------------------------------------------------- exact odds
-    def _odds(self):
-        """Everything the display needs, computed exactly for the current pools and guide."""
+    def _odds(self) -> dict:
+        """Everything the number boxes need, computed exactly for the current pools and guide."""
         mine, theirs = self.pools
         guide = self.guide.value
-        with warnings.catch_warnings():  # a points-and-Naga face is reported once, in the editor
-            warnings.simplefilter("ignore")
-            greater, tie, less = sticks.compare(mine, theirs, self.faces)
-            return {
-                "points": [sticks.points(pool, faces=self.faces) for pool in (mine, theirs)],
-                "nagas": [sticks.nagas(pool, faces=self.faces).mean() for pool in (mine, theirs)],
-                "pwin": sticks.win_probability(mine, theirs, guide == 0, self.faces),
-                "plose": sticks.win_probability(theirs, mine, guide == 1, self.faces),
-                "pswap": sticks.win_probability(mine, theirs, guide != 0, self.faces),
-                "compare": (greater, tie, less),
-            }
+        greater, tie, less = sticks.compare(mine, theirs, self.faces)
+        return {
+            "pwin": greater + tie if guide == 0 else greater,
+            "plose": less + tie if guide == 1 else less,
+            "pswap": greater if guide == 0 else greater + tie,
+            "compare": (greater, tie, less),
+            "moments": [sticks.moments(pool, faces=self.faces) for pool in (mine, theirs)],
+        }
 
     def _show_numbers(self, odds) -> None:
         first, second = self.names
         guide_name, other_name = self.names[self.guide.value], self.names[1 - self.guide.value]
-        self.numbers["pwin"].value = _number("gl-pwin-value", f"P({first} wins the room) =", odds["pwin"],
-                                             f"≈ {percent(odds['pwin'])}")
-        self.numbers["plose"].value = _number("gl-plose-value", f"P({second} wins the room) =", odds["plose"],
-                                              f"≈ {percent(odds['plose'])}")
+        self.numbers["pwin"].value = _number("gl-pwin-value", f"P({first} wins the room) =", odds["pwin"])
+        self.numbers["plose"].value = _number("gl-plose-value", f"P({second} wins the room) =", odds["plose"])
         self.numbers["ptie"].value = _number("gl-ptie-value", "P(equal points) =", odds["compare"][1],
-                                             f"≈ {percent(odds['compare'][1])}, and ties go to the guide, {guide_name}")
-        self.numbers["pswap"].value = _number(
-            "gl-pswap-value", f"If {other_name} were the guide, P({first} wins) =", odds["pswap"],
-            f"≈ {percent(odds['pswap'])}")
-        nagas = ", ".join(f"{name} {mean} (≈ {float(mean):.2f})" for name, mean in zip(self.names, odds["nagas"]))
+                                             f"ties go to the guide, {guide_name}")
+        self.numbers["pswap"].value = _number("gl-pswap-value", f"If {other_name} were the guide, P({first} wins) =",
+                                              odds["pswap"])
+        spread = "; ".join(
+            f"{name}: mean {m['mean_points']} (≈ {float(m['mean_points']):.2f}), "
+            f"standard deviation ≈ {math.sqrt(m['variance_points']):.2f} (variance {m['variance_points']})"
+            for name, m in zip(self.names, odds["moments"]))
+        self.numbers["moments"].value = f'<div class="gl-number">Points: {html.escape(spread)}</div>'
+        nagas = ", ".join(f"{name} {m['mean_nagas']} (≈ {float(m['mean_nagas']):.2f})"
+                          for name, m in zip(self.names, odds["moments"]))
         self.numbers["nagas"].value = f'<div class="gl-number">Expected Nagas: {html.escape(nagas)}</div>'
+
+    def _show_effect(self, odds) -> None:
+        effect = self.effect.value
+        self.effect_chooser.layout.display = "" if effect == "RETHROW2" else "none"
+        if not effect:
+            self.effect_result.value = '<div class="gl-number"><i>Choose an effect to see what it does to the room.</i></div>'
+            return
+        target = self.effect_target.value
+        chooser = self.effect_chooser.value if effect == "RETHROW2" else (target if effect == "PLUS2" else 1 - target)
+        words = ("mine", "theirs")
+        after = sticks.win_probability_after(*self.pools, self.guide.value == 0, effect, words[target],
+                                             words[chooser], self.faces)
+        change = after - odds["pwin"]
+        how = {"PLUS2": f"{self.names[target]} gets +2 points",
+               "DISCARD2": f"{self.names[target]} loses the two sticks with the most points, chosen by {self.names[chooser]}",
+               "RETHROW2": f"{self.names[chooser]} chooses 1 or 2 of {self.names[target]}'s sticks to throw again"}[effect]
+        note = " (no stick to act on: the effect cannot be played)" if effect != "PLUS2" and not sum(self.pools[target]) else ""
+        self.effect_result.value = _number(
+            "gl-effect-value", f"After {effect} ({how}): P({self.names[0]} wins) =", after,
+            f"{'+' if change >= 0 else '−'}{float(abs(change)) * 100:.2f} percentage points against the raw throw{note}")
+
+    # ------------------------------------------------------------- plot data
+    def _plot_data(self) -> dict:
+        """The exact counts the front end draws: a few kilobytes (integers as decimal strings)."""
+        players = []
+        for player, pool in enumerate(self.pools):
+            counts, total = sticks.points_counts(pool, self.faces)
+            entry = {"pool": list(pool), "total": f"{total:x}",
+                     "points": [[p, f"{c:x}"] for p, c in sorted(counts.items())],
+                     "sim": [[p, f] for p, f in self.simulated[player].items()], "heat": []}
+            if player == self.plots.heat_player:
+                outcomes, joint_counts, joint_total = sticks.joint_table(pool, self.faces)
+                entry["heat"] = [[p, n, f"{c:x}"] for (p, n), c in zip(outcomes, joint_counts)]
+            players.append(entry)
+        owner, colour = self.sweep_choice.value
+        index = sticks.COLOURS.index(colour)
+        # Game mode: what the supply allows; free mode: the supply's 12, or further to the current count.
+        top = (SUPPLY - self.pools[1 - owner][index] if self.mode.value == "game"
+               else max(SUPPLY, self.pools[owner][index]))
+        models = []
+        for model in sticks.MODELS:
+            models.append({"name": model, "values": _sweep(*self._sweep_key(owner, colour), top, model)})
+        in_use = self.face_source.replace("Model ", "") if self.face_source.startswith("Model") else ""
+        return {"names": list(self.names), "guide": self.guide.value, "players": players,
+                "sweep": {"owner": self.names[owner], "colour": colour.lower(),
+                          "current": self.pools[owner][sticks.COLOURS.index(colour)], "models": models,
+                          "in_use": in_use}}
+
+    def _sweep_key(self, owner: int, colour: str) -> tuple:
+        """The sweep does not depend on the swept count itself: key it without that count."""
+        pools = [list(pool) for pool in self.pools]
+        pools[owner][sticks.COLOURS.index(colour)] = 0
+        return tuple(pools[0]), tuple(pools[1]), self.guide.value == 0, owner, colour
 
     # ------------------------------------------------------------- simulation
     def _reset_simulation(self) -> None:
@@ -314,23 +610,25 @@ class OddsExplorer:
         self._reset_simulation()
         self.refresh()
 
-    def _simulate_pool(self, pool: sticks.Pool, count: int, rng: np.random.Generator) -> np.ndarray:
-        totals = np.zeros(count, dtype=np.int64)
+    def _simulate_pool(self, pool: sticks.Pool, count: int, rng) -> list[int]:
+        totals = [0] * count
         for colour, sticks_thrown in zip(sticks.COLOURS, pool):
             if sticks_thrown:
-                points = np.array([p for p, _ in self.faces[colour]])
-                totals += points[rng.integers(0, len(points), size=(count, sticks_thrown))].sum(axis=1)
+                points = [p for p, _ in self.faces[colour]]
+                for i in range(count):
+                    totals[i] += sum(rng.choices(points, k=sticks_thrown))
         return totals
 
     def throw(self, times: int | None = None) -> None:
         """Throw both pools ``times`` more times (default: the N box); batch k uses seed (seed, k)."""
         times = self.throw_count.value if times is None else times
-        rng = np.random.default_rng(chance_rng(self.seed, self._batches).getrandbits(64))
+        rng = chance_rng(self.seed, self._batches)
         first, second = (self._simulate_pool(pool, times, rng) for pool in self.pools)
         for counts, totals in zip(self._point_counts, (first, second)):
-            counts.update(totals.tolist())
-        self._outcomes.update({">": int((first > second).sum()), "=": int((first == second).sum()),
-                               "<": int((first < second).sum())})
+            counts.update(totals)
+        self._outcomes.update({">": sum(a > b for a, b in zip(first, second)),
+                               "=": sum(a == b for a, b in zip(first, second)),
+                               "<": sum(a < b for a, b in zip(first, second))})
         self._batches += 1
         self._throws += times
         self.refresh()
@@ -349,90 +647,45 @@ class OddsExplorer:
         self.simulation.value = (
             f"After <b>{self._throws}</b> throws, {html.escape(self.names[0])} won "
             f"<b>{estimate.value:.1%}</b> (95% CI {estimate.low:.1%} to {estimate.high:.1%}); "
-            f"exact {percent(odds['pwin'])}."
+            f"exact {readable(odds['pwin'])}."
         )
 
-    # ------------------------------------------------------------- drawing
-    def _build_artists(self, left, right) -> None:
-        """Every plotted artist is made once; a redraw only gives them new data.
-
-        The bars of one player are one PolyCollection in the house colours and hatches
-        (the look of ``plots.bars``): a bar per outcome as its own patch made a 36-stick
-        pool several times slower to draw.
-        """
-        self._bar_sets, self._dots, self._tails = [], [], []
-        for i, name in enumerate(self.names):
-            bars = PolyCollection([], facecolor=plots.SERIES[i], hatch=plots.HATCHES[i], edgecolor="white",
-                                  linewidth=0.5, label=name)
-            self._bar_sets.append(left.add_collection(bars))
-            self._dots.append(left.plot([], [], linestyle="none", marker="o", markersize=3.5, color="black",
-                                        label="simulated" if i == 0 else "_nolegend_")[0])
-            self._tails.append(right.step([], [], where="mid", color=plots.SERIES[i], marker="os"[i % 2],
-                                          markersize=3, label=name)[0])
-        plots.label(left, "points", "probability", "Points thrown (bars exact, dots simulated)")
-        plots.label(right, "k (points)", "P(points ≥ k)", "Chance of at least k points")
-        for ax in (left, right):
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
-        # One row of legend in the head room above the data.
-        left.legend(handles=[*self._bar_sets, self._dots[0]], loc="upper center", ncols=3)
-        right.legend(loc="upper center", ncols=3)
-        right.set_ylim(0, 1.3)
-        right.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-
-    def _draw(self, odds) -> None:
-        """Give the artists the new exact bars, simulated dots and tails, then render."""
-        left, right = self.axes
-        width = 0.8 / len(self.names)
-        highest = 0.0
-        for i, (bars, dots, tail, dist) in enumerate(zip(self._bar_sets, self._dots, self._tails, odds["points"])):
-            offset = (i - (len(self.names) - 1) / 2) * width
-            bars.set_verts([_bar(x + offset, float(p), width) for x, p in dist.items()])
-            frequencies = self.simulated[i]
-            dots.set_data([x + offset for x in frequencies], list(frequencies.values()))
-            tail_table = dist.at_least_table()
-            tail.set_data(list(tail_table), [float(p) for p in tail_table.values()])
-            highest = max(highest, float(max(dist.probabilities)), *frequencies.values())
-        lowest_x = min(min(dist.outcomes) for dist in odds["points"])
-        highest_x = max(max(dist.outcomes) for dist in odds["points"])
-        for ax in (left, right):
-            ax.set_xlim(lowest_x - 0.7, highest_x + 0.7)
-        for bars in self._bar_sets:  # white outlines would swallow the thin bars of a wide range
-            bars.set_linewidth(0.5 if highest_x - lowest_x <= 30 else 0)
-        left.set_ylim(0, 1.3 * highest)  # head room for the legend
-        self.image.value = self._png()
-
-    def _png(self) -> bytes:
-        """Render once and encode quickly (savefig would draw the figure a second time)."""
-        self.figure.canvas.draw()
-        buffer = io.BytesIO()
-        PIL.Image.fromarray(np.asarray(self.figure.canvas.buffer_rgba())).save(buffer, "png", compress_level=1)
-        return buffer.getvalue()
-
-    # ------------------------------------------------------------- callbacks
-    def _on_change(self, change) -> None:
-        if change["owner"] is not self.guide:
-            self._reset_simulation()  # the old throws were of other pools
-        self.refresh()
-
+    # ------------------------------------------------------------- refresh
     def refresh(self) -> None:
-        """Recompute the exact odds and redraw the figure; the time taken is kept in ``redraw_ms``."""
-        start = time.perf_counter()
-        odds = self._odds()
-        self._show_numbers(odds)
-        self._show_simulation(odds)
-        if self.plot:
-            self._draw(odds)
+        """Recompute the exact odds and send the plot data; the kernel time is kept in ``kernel_ms``."""
+        start = time.process_time()
+        try:
+            with warnings.catch_warnings():  # a points-and-Naga face is reported once, in the editor
+                warnings.simplefilter("ignore")
+                odds = self._odds()
+                self._show_numbers(odds)
+                self._show_effect(odds)
+                self._show_simulation(odds)
+                if self.plot:
+                    self.plots.data = json.dumps(self._plot_data(), separators=(",", ":"))
+        except ValueError as problem:  # a pool too big for these faces: say so, keep the last display
+            self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
+                                     f"{html.escape(str(problem))}.</div>")
+            return
+        self.odds_error.value = ""
         self.face_title.value = f"<b>Faces in use:</b> {html.escape(self.face_source)}"
-        self.redraw_ms.append((time.perf_counter() - start) * 1000)
+        self.kernel_ms.append((time.process_time() - start) * 1000)
 
+    # ------------------------------------------------------------- face editor
     def _on_faces_edited(self, change) -> None:
-        if self._loading_model:
+        if self._quiet:
             return
         try:
             table = {colour: parse_faces(colour, text.value) for colour, text in self.face_texts.items()}
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 faces = sticks.validate_faces(table)
+            if not self.free_design.value:
+                for colour, stick_faces in faces.items():
+                    if len(stick_faces) != 4:
+                        raise sticks.FaceTableError(
+                            f"{colour} has {len(stick_faces)} faces, but a fate stick has four (spec 2.3); "
+                            "switch on free design to try other sticks")
         except sticks.FaceTableError as problem:
             self.face_message.value = (
                 f'<div class="gl-error-text" style="color:#B00020"><b>This table cannot be used:</b> '
@@ -447,12 +700,12 @@ class OddsExplorer:
     def load_model(self, model: str) -> None:
         """Put one of the packaged models back into the editor and use it."""
         faces = sticks.load_faces(model)
-        self._loading_model = True
+        self._quiet = True
         try:
             for colour, text in self.face_texts.items():
                 text.value = faces_to_text(faces[colour])
         finally:
-            self._loading_model = False
+            self._quiet = False
         self.face_message.value = ""
         self._use_faces(faces, f"Model {model}")
 
@@ -470,7 +723,7 @@ class OddsExplorer:
         """A static summary, for saved notebooks and code hosts that cannot run widgets."""
         odds = self._odds()
         rows = "".join(
-            f"<tr><td>{html.escape(label)}</td><td>{value}</td><td>{percent(value)}</td></tr>"
+            f"<tr><td>{html.escape(label)}</td><td>{value}</td><td>{readable(value)}</td></tr>"
             for label, value in (
                 (f"P({self.names[0]} wins the room)", odds["pwin"]),
                 (f"P({self.names[1]} wins the room)", odds["plose"]),
@@ -479,7 +732,7 @@ class OddsExplorer:
         )
         return (f"<p><b>Fate-stick odds explorer</b> (run the notebook to move the sliders): "
                 f"{html.escape(repr(self))}, guide wins ties.</p>"
-                f"<table><tr><th></th><th>exact</th><th>percent</th></tr>{rows}</table>")
+                f"<table><tr><th></th><th>exact</th><th>decimal</th></tr>{rows}</table>")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
@@ -488,6 +741,40 @@ class OddsExplorer:
         return bundle
 
 
+@lru_cache(maxsize=256)
+def _sweep(mine, theirs, mine_is_guide: bool, owner: int, colour: str, top: int, model: str) -> list:
+    """[count, numerator, denominator] (hexadecimal) of P(first player wins) for each count of the swept sticks."""
+    values = sticks.sweep(mine, theirs, mine_is_guide, owner, colour, range(top + 1), faces=model)
+    return [[k, f"{v.numerator:x}", f"{v.denominator:x}"] for k, v in enumerate(values)]
+
+
 def explore(faces="A", **options) -> OddsExplorer:
     """The odds explorer, starting from the rulebook's example (Elodie: 3 white; Marion: 3 brown, 1 white, 1 green)."""
     return OddsExplorer(faces=faces, **options)
+
+
+# --------------------------------------------------------------------------- a design exercise
+
+
+def check_contest(hand, laid, opponent, mine_is_guide: bool, low=Fraction(9, 20), high=Fraction(11, 20),
+                  faces="A") -> Feedback:
+    """Check a design target: lay cards of ``hand`` (one symbol) so that P(win) against the
+    ``opponent`` pool lies between ``low`` and ``high`` (45% to 55%: "a 50% contest").
+
+    Any answer that meets the target is right; the verdict is computed, never looked up."""
+    from gamelib.nagaraja import default_edition
+
+    cards = default_edition().cards
+    laid = list(laid)
+    if not laid:
+        return Feedback("Not yet: lay at least one card (spec 2.5).", False)
+    if not set(laid) <= set(hand) or len(set(laid)) != len(laid):
+        return Feedback(f"Not yet: lay cards from the hand {sorted(hand)}, each at most once.", False)
+    if len({cards[c].symbol for c in laid}) > 1:
+        return Feedback("Not yet: cards laid together must share one symbol (spec 2.5).", False)
+    pool = sticks.as_pool([cards[c].sticks for c in laid])
+    chance = sticks.win_probability(pool, opponent, mine_is_guide, faces)
+    if low <= chance <= high:
+        return Feedback(f"Right: {' + '.join(laid)} throws {pool} and wins {readable(chance)} of the time.", True)
+    hint = "more or stronger sticks" if chance < low else "fewer sticks"
+    return Feedback(f"Not yet: {' + '.join(laid)} wins {readable(chance)} of the time. Hint: try {hint}.", False)

@@ -21,14 +21,14 @@ Nagas, on a grid sheared so the rows are short (`_by_rows`, `_Colour`, `_Grid`).
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
-from math import comb, prod
+from math import comb, gcd, prod
+from operator import itemgetter, mul
 from typing import Iterable, Mapping
-
-import numpy as np
 
 from gamelib.dist import Dist
 
@@ -39,6 +39,15 @@ MODELS = {"A": "sticks_model_a.json", "B": "sticks_model_b.json"}
 Face = tuple[int, int]
 FaceTable = dict[str, tuple[Face, ...]]
 Pool = tuple[int, int, int]
+
+# Bounds that keep every exact answer quick (spec 8.1 asks for any table; these are far
+# beyond the game's 36 sticks of 4 faces worth 0-4). The cost grows with the number of
+# point totals, about sticks x highest face, so both are capped.
+# Measured: at these bounds the slowest joint table takes under a second.
+MAX_FACE_POINTS = 100
+MAX_FACES = 16
+MAX_POOL_STICKS = 100
+MAX_TOTAL_POINTS = 1000  # the sum of the highest face of every stick in the pool
 
 
 class FaceTableError(ValueError):
@@ -84,6 +93,8 @@ def validate_faces(table: Mapping) -> FaceTable:
         faces = list(faces)
         if not faces:
             raise FaceTableError(f"{colour} has no faces: a stick needs at least one")
+        if len(faces) > MAX_FACES:
+            raise FaceTableError(f"{colour} has {len(faces)} faces: at most {MAX_FACES} are allowed")
         result[colour] = tuple(_check_face(colour, i, face) for i, face in enumerate(faces))
         if any(points and naga for points, naga in result[colour]):
             warnings.warn(
@@ -102,6 +113,8 @@ def _check_face(colour: str, index: int, face) -> Face:
         raise FaceTableError(f"{where} should be a pair (points, naga)") from None
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
         raise FaceTableError(f"{where}: points must be a whole number 0 or more")
+    if points > MAX_FACE_POINTS:
+        raise FaceTableError(f"{where}: at most {MAX_FACE_POINTS} points on a face, so the odds stay quick to compute")
     if naga not in (0, 1) or isinstance(naga, float):
         raise FaceTableError(f"{where}: naga must be 0 or 1")
     return int(points), int(naga)
@@ -132,10 +145,22 @@ def as_pool(pool) -> Pool:
 
 
 def _pool(brown, white, green) -> Pool:
-    """Accept ``joint(b, w, g)`` and ``joint(cards)`` / ``joint((b, w, g))`` alike."""
+    """Accept ``joint()``, ``joint(3)``, ``joint(b, w, g)`` and ``joint(cards)`` / ``joint((b, w, g))`` alike.
+
+    A lone whole number is the number of brown sticks, as the signature's order says."""
     if white is None and green is None:
-        return as_pool(brown)
-    return as_pool((brown, white or 0, green or 0))
+        if isinstance(brown, int) and not isinstance(brown, bool):
+            return check_pool_size(as_pool((brown, 0, 0)))
+        return check_pool_size(as_pool(brown))
+    return check_pool_size(as_pool((brown, white or 0, green or 0)))
+
+
+def check_pool_size(pool: Pool) -> Pool:
+    """Refuse pools too big for the exact method to answer at once (a clear error, not a frozen kernel)."""
+    if sum(pool) > MAX_POOL_STICKS:
+        raise ValueError(f"a pool of {sum(pool)} sticks is too big to compute exactly at once: "
+                         f"at most {MAX_POOL_STICKS} sticks (the game has 36)")
+    return pool
 
 
 # --------------------------------------------------------------------------- exact counting
@@ -226,9 +251,9 @@ class _Grid:
         self.base = sum(lo for lo, _ in windows)
         self.stride = 1 + sum(hi - lo for lo, hi in windows)
 
-    def outcomes(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(points, nagas) of each slot."""
-        nagas, q = np.divmod(slots, self.stride)
+    def outcome(self, slot: int) -> Face:
+        """(points, nagas) of one slot."""
+        nagas, q = divmod(slot, self.stride)
         return q + self.base + self.shear * nagas, nagas
 
 
@@ -241,11 +266,16 @@ def _sorted_counts(pool: Pool, faces: FaceTable, method=None) -> tuple[list[Face
     """Outcomes sorted by (points, nagas), their counts of equally likely throws, and the total.
 
     `method` (_by_rows or _by_powers) forces one method, for the tests that compare them."""
+    check_pool_size(pool)
+    highest = sum(count * max(p for p, _ in faces[c]) for c, count in zip(COLOURS, pool))
+    if highest > MAX_TOTAL_POINTS:
+        raise ValueError(f"this pool can throw up to {highest} points, too many to compute exactly at once: "
+                         f"at most {MAX_TOTAL_POINTS} (fewer sticks or smaller faces)")
     colours = [_Colour(count, tuple(faces[c])) for c, count in zip(COLOURS, pool) if count]
     total = prod(c.total for c in colours)
     # A coefficient counts outcomes, so it is below `total` unless only one outcome exists.
     bits = total.bit_length() if all(c.certain for c in colours) else (total - 1).bit_length()
-    width = -(-max(bits, 1) // 8)  # bytes per coefficient
+    width = 8 * -(-max(bits, 1) // 64)  # bytes per coefficient: whole 64-bit words, read back in C
     if method is None:
         few = sum(pool) <= FEW_STICKS or not any(c.naga for c in colours)
         method = _by_powers if few else _by_rows
@@ -259,11 +289,15 @@ def _by_rows(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]
     product = 1
     for colour in sorted(colours, key=lambda colour: colour.terms, reverse=True):
         product = _multiply(product, colour.packed_rows(grid, 8 * width), 8 * width)
-    words = _words(product, width)
-    slots = np.flatnonzero(words.any(axis=1))
-    points_, nagas_ = grid.outcomes(slots)
-    order = np.lexsort((nagas_, points_))
-    return list(zip(points_[order].tolist(), nagas_[order].tolist())), _join(words[slots[order]])
+    stride, base, shear = grid.stride, grid.base, grid.shear
+    cells = []
+    for slot, count in enumerate(unpack(product, width)):
+        if count:
+            nagas_, q = divmod(slot, stride)
+            cells.append((q + base + shear * nagas_, nagas_, count))
+    # Slots run through the Naga rows in order, so a stable sort on points alone gives (points, nagas) order.
+    cells.sort(key=itemgetter(0))
+    return [(p, n) for p, n, _ in cells], [count for _, _, count in cells]
 
 
 def _by_powers(colours: list[_Colour], width: int) -> tuple[list[Face], list[int]]:
@@ -277,11 +311,14 @@ def _by_powers(colours: list[_Colour], width: int) -> tuple[list[Face], list[int
         stick = sum(count << field * ((p - colour.lowest) * stride + naga)
                     for naga, side in enumerate((colour.plain, colour.naga)) for p, count in side.items())
         product *= stick**colour.count
-    words = _words(product, width)
-    slots = np.flatnonzero(words.any(axis=1))
-    points_, nagas_ = np.divmod(slots, stride)
     lowest = sum(colour.lowest * colour.count for colour in colours)
-    return list(zip((points_ + lowest).tolist(), nagas_.tolist())), _join(words[slots])
+    outcomes, counts = [], []
+    for slot, count in enumerate(unpack(product, width)):
+        if count:
+            points_, nagas_ = divmod(slot, stride)
+            outcomes.append((points_ + lowest, nagas_))
+            counts.append(count)
+    return outcomes, counts
 
 
 def _multiply(product: int, rows: list[tuple[int, int]], field: int) -> int:
@@ -295,20 +332,25 @@ def _multiply(product: int, rows: list[tuple[int, int]], field: int) -> int:
     return sum((product * row) << field * slot for slot, row in rows)
 
 
-def _words(packed: int, width: int) -> np.ndarray:
-    """The packed coefficients, `width` bytes each, as rows of little-endian 64-bit words."""
-    raw = packed.to_bytes(-(-packed.bit_length() // 8) + width, "little")
-    cells = np.frombuffer(raw, dtype=np.uint8, count=len(raw) // width * width).reshape(-1, width)
-    words = np.zeros((len(cells), -(-width // 8) * 8), dtype=np.uint8)
-    words[:, :width] = cells
-    return words.view("<u8")
+def unpack(packed: int, width: int) -> list[int]:
+    """The packed coefficients, ``width`` bytes each (a multiple of 8), lowest slot first.
 
-
-def _join(words: np.ndarray) -> list[int]:
-    """Each row of 64-bit words as one Python int."""
-    values = words[:, 0].tolist()
-    for i in range(1, words.shape[1]):
-        values = [v | high << (64 * i) for v, high in zip(values, words[:, i].tolist())]
+    The bytes are read as 64-bit words by ``memoryview.cast`` (in C, no numpy), and a
+    coefficient wider than one word is put back together from its words."""
+    if packed < 0 or width % 8:
+        raise ValueError("unpack reads non-negative integers in whole 64-bit words")
+    words_per_slot = width // 8
+    slots = max(1, -(-packed.bit_length() // (8 * width)))
+    raw = packed.to_bytes(slots * width, "little")
+    if sys.byteorder == "little":
+        words = memoryview(raw).cast("Q").tolist()
+    else:  # pragma: no cover - no big-endian machine runs the tests
+        words = [int.from_bytes(raw[i:i + 8], "little") for i in range(0, len(raw), 8)]
+    if words_per_slot == 1:
+        return words
+    values = words[0::words_per_slot]
+    for i in range(1, words_per_slot):
+        values = [value | high << (64 * i) for value, high in zip(values, words[i::words_per_slot])]
     return values
 
 
@@ -318,9 +360,18 @@ def _joint_cached(pool: Pool, faces_key: tuple) -> tuple[tuple[Face, Fraction], 
     return tuple(zip(outcomes, [Fraction(count, total) for count in counts]))
 
 
+_LAST_TABLE: list = [None, None]  # (a table already validated, its key): the explorer passes one table again and again
+
+
 def _faces_key(faces) -> tuple:
+    last, key = _LAST_TABLE
+    if faces is last and isinstance(faces, dict) and tuple(faces.get(c) for c in COLOURS) == key:
+        return key  # the same, unchanged table: skip validating it again
     table = load_faces(faces)
-    return tuple(table[c] for c in COLOURS)
+    key = tuple(table[c] for c in COLOURS)
+    if isinstance(faces, dict) and tuple(faces.get(c) for c in COLOURS) == key:
+        _LAST_TABLE[:] = [faces, key]
+    return key
 
 
 # --------------------------------------------------------------------------- public API
@@ -361,7 +412,7 @@ def compare(mine, theirs, faces=None) -> tuple[Fraction, Fraction, Fraction]:
 
 def points_counts(pool, faces=None) -> tuple[dict[int, int], int]:
     """How many of the equally likely throws give each total of points, and how many throws there are."""
-    counts, total = _points_counts(as_pool(pool), _faces_key(faces))
+    counts, total = _points_counts(check_pool_size(as_pool(pool)), _faces_key(faces))
     return dict(counts), total  # a copy: the cached one must not be changed
 
 
@@ -395,8 +446,11 @@ def win_probability(mine, theirs, mine_is_guide: bool, faces=None) -> Fraction:
 
 
 def stick(colour: str, faces=None) -> Dist:
-    """One stick's points as a distribution (a Naga face counts 0 points)."""
-    return points(as_pool(colour[0].upper()), faces=faces)
+    """One stick's points as a distribution (a Naga face counts 0 points); ``colour`` is "BROWN" or "B", etc."""
+    name = colour.upper() if isinstance(colour, str) else None
+    if name not in COLOURS and name not in LETTERS:
+        raise ValueError(f"there is no stick colour {colour!r}: the colours are BROWN, WHITE and GREEN (or B, W, G)")
+    return points(as_pool(name[0]), faces=faces)
 
 
 def summary(brown=0, white=None, green=None, faces=None) -> dict[str, Fraction]:
@@ -425,3 +479,304 @@ def brute_force_joint(pool: Pool, faces=None) -> dict[Face, Fraction]:
         counts[key] = counts.get(key, 0) + 1
         total += 1
     return {k: Fraction(v, total) for k, v in sorted(counts.items())}
+
+
+# --------------------------------------------------------------------------- moments in closed form
+
+
+def moments(brown=0, white=None, green=None, faces=None) -> dict[str, Fraction]:
+    """Mean and variance of the points and of the Nagas, in closed form.
+
+    The sticks are independent, so means and variances add over sticks: no table is built
+    (this is what the explorer shows on every slider move)."""
+    pool = _pool(brown, white, green)
+    table = load_faces(faces)
+    result = dict.fromkeys(("mean_points", "variance_points", "mean_nagas", "variance_nagas"), Fraction(0))
+    for colour, count in zip(COLOURS, pool):
+        stick_faces = table[colour]
+        sides = len(stick_faces)
+        for name, index in (("points", 0), ("nagas", 1)):
+            mean = Fraction(sum(face[index] for face in stick_faces), sides)
+            square = Fraction(sum(face[index] ** 2 for face in stick_faces), sides)
+            result[f"mean_{name}"] += count * mean
+            result[f"variance_{name}"] += count * (square - mean * mean)
+    return result
+
+
+# --------------------------------------------------------------------------- stick effects (spec 3.4)
+
+EFFECTS = ("PLUS2", "DISCARD2", "RETHROW2")
+
+
+def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs",
+                          chooser: str | None = None, faces=None) -> Fraction:
+    """P(``mine`` wins the room) when one stick effect acts on ``target`` right after the throw.
+
+    ``target`` is "mine" or "theirs". As in the Confrontation (spec 3.4), whoever activates the
+    effect sees both throws and chooses its sticks to help themselves:
+
+    * ``PLUS2``: the target (who activated it) gets +2 points;
+    * ``DISCARD2``: the target loses min(2, n) of its n sticks, chosen by the other player
+      (the two with the most points);
+    * ``RETHROW2``: 1 or 2 of the target's sticks are thrown again, chosen by ``chooser``
+      ("mine" or "theirs"; default the target itself) to maximise the chooser's chance
+      (``chooser`` is ignored for the other two effects).
+
+    Then the room is resolved at once (no further Naga use). An effect whose target has
+    no stick cannot be activated (spec 3.4), so the raw chance is returned. Exact: the
+    throws are grouped by the few sticks a choice depends on (see ``_profiles``).
+    """
+    if effect not in EFFECTS:
+        raise ValueError(f"unknown stick effect {effect!r}: choose one of {', '.join(EFFECTS)}")
+    if target not in ("mine", "theirs") or chooser not in (None, "mine", "theirs"):
+        raise ValueError('target and chooser are "mine" or "theirs"')
+    table = load_faces(faces)
+    pools = {"mine": check_pool_size(as_pool(mine)), "theirs": check_pool_size(as_pool(theirs))}
+    other = "theirs" if target == "mine" else "mine"
+    target_is_guide = mine_is_guide == (target == "mine")
+    # only RETHROW2 lets either player choose; DISCARD2 is always chosen by the target's opponent
+    chooser = (chooser or target) if effect == "RETHROW2" else (other if effect == "DISCARD2" else target)
+    target_wins = _target_wins(pools[target], pools[other], target_is_guide, effect, chooser == target, table)
+    return target_wins if target == "mine" else 1 - target_wins
+
+
+def _target_wins(pool: Pool, other: Pool, target_is_guide: bool, effect: str, for_target: bool,
+                 table: FaceTable) -> Fraction:
+    key = tuple(table[c] for c in COLOURS)
+    other_counts, other_total = _points_counts(other, key)
+    own_counts, own_total = _points_counts(pool, key)
+    if effect == "PLUS2":
+        shifted = {p + 2: n for p, n in own_counts.items()}
+        greater, tie, _ = compare_counts(shifted, own_total, other_counts, other_total)
+        return greater + tie if target_is_guide else greater
+    if not sum(pool):  # no stick to discard or throw again: the effect cannot be activated
+        greater, tie, _ = compare_counts(own_counts, own_total, other_counts, other_total)
+        return greater + tie if target_is_guide else greater
+    if effect == "DISCARD2":
+        left = _left_after_discard(pool, table)
+        greater, tie, _ = compare_counts(left, own_total, other_counts, other_total)
+        return greater + tie if target_is_guide else greater
+    return _after_rethrow(pool, other_counts, other_total, target_is_guide, for_target, table)
+
+
+def _colour_profiles(count: int, faces: tuple[Face, ...], highest: bool) -> dict[tuple, dict[int, int]]:
+    """For ``count`` sticks of one colour: the two most extreme points shown (highest or lowest
+    first) -> {total points: number of throws}. Sticks of one colour are alike, so a throw is
+    how many sticks show each value (a multinomial count)."""
+    multiplicity: dict[int, int] = {}
+    for points_, _ in faces:
+        multiplicity[points_] = multiplicity.get(points_, 0) + 1
+    values = sorted(multiplicity, reverse=highest)
+    profiles: dict[tuple, dict[int, int]] = {}
+
+    def fill(index: int, left: int, weight: int, total: int, extremes: tuple) -> None:
+        if index == len(values) - 1:
+            extremes = (extremes + (values[index],) * left)[:2]
+            weight *= multiplicity[values[index]] ** left
+            row = profiles.setdefault(extremes, {})
+            row[total + left * values[index]] = row.get(total + left * values[index], 0) + weight
+            return
+        value = values[index]
+        for shown in range(left + 1):
+            fill(index + 1, left - shown, weight * comb(left, shown) * multiplicity[value] ** shown,
+                 total + shown * value, (extremes + (value,) * shown)[:2])
+
+    fill(0, count, 1, 0, ())
+    return profiles
+
+
+def _combined_profiles(pool: Pool, table: FaceTable, highest: bool) -> dict[tuple, dict[int, int]]:
+    """(extremes of brown, of white, of green) -> {total points: throws}, over the whole pool."""
+    combined: dict[tuple, dict[int, int]] = {(): {0: 1}}
+    for colour, count in zip(COLOURS, pool):
+        colour_profiles = _colour_profiles(count, table[colour], highest)
+        merged: dict[tuple, dict[int, int]] = {}
+        for key, row in combined.items():
+            for extremes, colour_row in colour_profiles.items():
+                merged[key + (extremes,)] = _convolve(row, colour_row)
+        combined = merged
+    return combined
+
+
+def _convolve(first: Mapping[int, int], second: Mapping[int, int]) -> dict[int, int]:
+    result: dict[int, int] = {}
+    for a, x in first.items():
+        for b, y in second.items():
+            result[a + b] = result.get(a + b, 0) + x * y
+    return result
+
+
+def _left_after_discard(pool: Pool, table: FaceTable) -> dict[int, int]:
+    """{points left: throws} once the two sticks with the most points are discarded."""
+    left: dict[int, int] = {}
+    for key, row in _combined_profiles(pool, table, highest=True).items():
+        removed = sum(sorted((v for extremes in key for v in extremes), reverse=True)[:2])
+        for total, n in row.items():
+            left[total - removed] = left.get(total - removed, 0) + n
+    return left
+
+
+def _rethrow_options(key: tuple) -> list[tuple[int, tuple[str, ...]]]:
+    """Every choice of 1 or 2 sticks as (points they showed, their colours); within a colour the
+    chooser takes the most extreme sticks (the profile is ordered that way)."""
+    options = []
+    shown = [(colour, extremes) for colour, extremes in zip(COLOURS, key) if extremes]
+    for i, (colour, extremes) in enumerate(shown):
+        options.append((extremes[0], (colour,)))
+        if len(extremes) > 1:
+            options.append((extremes[0] + extremes[1], (colour, colour)))
+        for other, other_extremes in shown[i + 1:]:
+            options.append((extremes[0] + other_extremes[0], (colour, other)))
+    return options
+
+
+def _after_rethrow(pool: Pool, other_counts, other_total: int, target_is_guide: bool, for_target: bool,
+                   table: FaceTable) -> Fraction:
+    """Exact P(target wins) after RETHROW2 chosen by the target (for_target) or by the other player.
+
+    For a throw with total t facing the other's total y, re-throwing sticks that showed r
+    points wins when R >= y - t + r (+1 without the tie rule), R the fresh sticks' points.
+    So the best choice depends on the throw only through y - t and the extremes of each
+    colour: group the throws by extremes, take the distribution of y - t in each group
+    (a convolution), and choose the best option at each value of y - t.
+    """
+    fresh = {}
+    for colours in [(c,) for c in COLOURS] + [(a, b) for i, a in enumerate(COLOURS) for b in COLOURS[i:]]:
+        counts = {0: 1}
+        for colour in colours:
+            counts = _convolve(counts, {p: sum(1 for q, _ in table[colour] if q == p) for p, _ in table[colour]})
+        fresh[colours] = counts
+    common = 1
+    for colours, counts in fresh.items():
+        total = sum(counts.values())
+        common = common * total // gcd(common, total)
+    # tails[colours][k] = throws (scaled to `common`) of the fresh sticks with at least k points
+    tails = {}
+    for colours, counts in fresh.items():
+        scale = common // sum(counts.values())
+        top = max(counts)
+        tail, running = [0] * (top + 2), 0
+        for k in range(top, -1, -1):
+            running += counts.get(k, 0) * scale
+            tail[k] = running
+        tails[colours] = tail
+    need = 0 if target_is_guide else 1
+    best = max if for_target else min
+    negated_other = {-y: n for y, n in other_counts.items()}
+    favourable = 0
+    own_total = 0
+    for key, row in _combined_profiles(pool, table, highest=not for_target).items():
+        options = [(removed + need, tails[tuple(sorted(colours, key=COLOURS.index))])
+                   for removed, colours in _rethrow_options(key)]
+        for minus_gap, weight in _convolve(row, negated_other).items():  # t - y
+            gap = -minus_gap
+            favourable += weight * best(_tail(tail, gap + shift) for shift, tail in options)
+        own_total += sum(row.values())
+    return Fraction(favourable, own_total * other_total * common)
+
+
+def _tail(tail: list[int], k: int) -> int:
+    if k <= 0:
+        return tail[0]
+    return tail[k] if k < len(tail) else 0
+
+
+def brute_force_win_after(mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs",
+                          chooser: str | None = None, faces=None) -> Fraction:
+    """The same chance by listing every throw of both pools and every choice of sticks (exponential; tests only)."""
+    from itertools import combinations, product
+
+    table = load_faces(faces)
+    pools = {"mine": as_pool(mine), "theirs": as_pool(theirs)}
+    other = "theirs" if target == "mine" else "mine"
+    # only RETHROW2 lets either player choose; DISCARD2 is always chosen by the target's opponent
+    chooser = (chooser or target) if effect == "RETHROW2" else (other if effect == "DISCARD2" else target)
+    target_is_guide = mine_is_guide == (target == "mine")
+
+    def sticks_of(pool):
+        return [colour for colour, count in zip(COLOURS, pool) for _ in range(count)]
+
+    def target_wins(own: int, theirs_: int) -> bool:
+        return own > theirs_ or (target_is_guide and own == theirs_)
+
+    target_sticks, other_sticks = sticks_of(pools[target]), sticks_of(pools[other])
+    wins, throws = Fraction(0), 0
+    for own_throw in product(*(table[c] for c in target_sticks)):
+        own_points = [p for p, _ in own_throw]
+        for other_throw in product(*(table[c] for c in other_sticks)):
+            other_points = sum(p for p, _ in other_throw)
+            throws += 1
+            if not target_sticks or effect == "PLUS2":
+                wins += target_wins(sum(own_points) + (2 if effect == "PLUS2" else 0), other_points)
+                continue
+            choices = []
+            if effect == "DISCARD2":
+                for gone in combinations(range(len(own_points)), min(2, len(own_points))):
+                    choices.append(Fraction(target_wins(sum(own_points) - sum(own_points[i] for i in gone),
+                                                        other_points)))
+            else:
+                for size in (1, 2):
+                    for again in combinations(range(len(own_points)), size):
+                        kept = sum(own_points) - sum(own_points[i] for i in again)
+                        outcomes = list(product(*(table[target_sticks[i]] for i in again)))
+                        won = sum(target_wins(kept + sum(p for p, _ in faces_), other_points) for faces_ in outcomes)
+                        choices.append(Fraction(won, len(outcomes)))
+            wins += max(choices) if chooser == target else min(choices)
+    target_chance = wins / throws
+    return target_chance if target == "mine" else 1 - target_chance
+
+
+# --------------------------------------------------------------------------- tables for the explorer
+
+
+def joint_table(pool, faces=None) -> tuple[tuple[Face, ...], tuple[int, ...], int]:
+    """The joint (points, Nagas) as integer counts: (outcomes sorted, counts, total throws). Cached."""
+    return _joint_counts_cached(check_pool_size(as_pool(pool)), _faces_key(faces))
+
+
+@lru_cache(maxsize=1024)
+def _joint_counts_cached(pool: Pool, faces_key: tuple):
+    outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
+    return tuple(outcomes), tuple(counts), total
+
+
+def sweep(mine, theirs, mine_is_guide: bool, player: int, colour: str, counts: range,
+          faces=None) -> list[Fraction]:
+    """P(``mine`` wins the room) as player ``player``'s ``colour`` sticks run through ``counts``.
+
+    The other pool is fixed, so its weights below (and at) each total are summed once;
+    the swept pool grows one stick at a time (one packed multiplication per step)."""
+    key = _faces_key(faces)
+    pools = [list(as_pool(mine)), list(as_pool(theirs))]
+    index = COLOURS.index(colour)
+    pools[player][index] = 0
+    base, base_total = _points_counts(check_pool_size(tuple(pools[player])), key)
+    fixed, fixed_total = _points_counts(check_pool_size(tuple(pools[1 - player])), key)
+    stick_points = [p for p, _ in key[index]]
+    check_pool_size(tuple(c if i != index else max(counts) for i, c in enumerate(pools[player])))
+    highest = max(base) + max(counts) * max(stick_points)
+    # favour[x]: the fixed pool's weight that makes a swept total of x a win for `mine`: the
+    # fixed totals below x when mine is swept, above x when theirs is; ties go to the guide.
+    favour, running = [0] * (highest + 1), 0
+    for x in (range(highest + 1) if player == 0 else range(highest, -1, -1)):
+        here = fixed.get(x, 0)
+        favour[x] = running + (here if mine_is_guide else 0)
+        running += here
+    sides = len(stick_points)
+    width = 8 * -(-((base_total * sides ** max(counts)).bit_length() + 1) // 64)
+    field = 8 * width
+    lowest_face = min(stick_points)
+    stick = sum(1 << field * (p - lowest_face) for p in stick_points)
+    offset = min(base)
+    poly = sum(c << field * (p - offset) for p, c in base.items())
+    results, total, k = [], base_total, 0
+    for count in counts:
+        while k < count:
+            poly *= stick
+            offset += lowest_face
+            total *= sides
+            k += 1
+        coefficients = unpack(poly, width)
+        wins = sum(map(mul, coefficients, favour[offset:offset + len(coefficients)]))
+        results.append(Fraction(wins, total * fixed_total))
+    return results

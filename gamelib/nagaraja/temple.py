@@ -10,7 +10,7 @@ Everything derived is recomputed from the layout, so it can never go stale.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Mapping, NamedTuple
 
 from gamelib.core import IllegalMove
@@ -77,6 +77,18 @@ def neighbours(cell) -> list[tuple[int, int]]:
     return [(r + dr, c + dc) for dr, dc in STEP if 0 <= r + dr <= 2 and 0 <= c + dc <= 2]
 
 
+@lru_cache(maxsize=None)
+def _legal_cells_of(occupancy: int, lifted: int | None) -> tuple[tuple[int, int], ...]:
+    """Empty cells (``lifted`` counts as empty) in the entrance row or next to an occupied cell (spec 4.4)."""
+    def occupied(cell):
+        i = cell[0] * 3 + cell[1]
+        return i != lifted and occupancy >> i & 1
+
+    return tuple(cell for i, cell in enumerate(CELLS)
+                 if (not occupancy >> i & 1 or i == lifted)
+                 and (cell[0] == 2 or any(occupied(n) for n in neighbours(cell))))
+
+
 def _default_tiles():
     from gamelib.nagaraja.edition import default_edition
 
@@ -118,10 +130,6 @@ class Temple:
     def is_full(self) -> bool:
         return all(content is not None for content in self.cells)
 
-    @property
-    def room_count(self) -> int:
-        return sum(isinstance(content, PlacedTile) for content in self.cells)
-
     def relic_at(self, spot: str) -> str | None:
         return self.relics[RELIC_SPOTS.index(spot)]
 
@@ -145,13 +153,12 @@ class Temple:
         return tuple(self._legal_cells_ignoring(None))
 
     def _legal_cells_ignoring(self, lifted: int | None) -> list[tuple[int, int]]:
-        def occupied(cell):
-            i = cell[0] * 3 + cell[1]
-            return i != lifted and self.cells[i] is not None
+        return list(_legal_cells_of(self.occupancy, lifted))
 
-        return [cell for i, cell in enumerate(CELLS)
-                if (self.cells[i] is None or i == lifted)
-                and (cell[0] == 2 or any(occupied(n) for n in neighbours(cell)))]
+    @cached_property
+    def occupancy(self) -> int:
+        """Bit i set when cell i holds a tile or the trap: all that legal cells depend on."""
+        return sum(1 << i for i, content in enumerate(self.cells) if content is not None)
 
     # ----------------------------------------------------------------- connectivity
     @cached_property

@@ -222,7 +222,6 @@ function render({ model, el }) {
   const draw = () => {
     const state = model.get("state") || {};
     if (!state.rows) { svg.replaceChildren(); return; }
-    const focusedKey = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const legal = model.get("legal") || [];
     const byKey = Object.fromEntries(legal.map((a) => [a.key, a]));
     const sel = state.selection || {};
@@ -250,7 +249,7 @@ function render({ model, el }) {
       const key = cellKey(cell);
       const isLegal = legalCells.has(key) && state.status === "ONGOING";
       const action = sel.card && sel.die ? byKey[actionKey(sel.card, sel.die, cell, sel.orientation || 0)] : null;
-      const group = svgEl("g", { class: "pangu-cell" + (isLegal ? " pangu-cell-legal" : ""), "data-cell": key, "data-key": "cell:" + key });
+      const group = svgEl("g", { class: "pangu-cell" + (isLegal ? " pangu-cell-legal" : ""), "data-cell": key, "data-key": "cell:" + key, "data-focus-key": "cell:" + key });
       group.appendChild(svgEl("rect", { x, y, width: CARD_W, height: CARD_H, rx: 8,
         class: "pangu-slot" + (isLegal && sel.card ? " gl-legal" : "") }));
       group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + CARD_H / 2 + 4, class: "pangu-slot-label" }, `(${cell[0]},${cell[1]})`));
@@ -284,7 +283,7 @@ function render({ model, el }) {
       face.dataset.cell = cellKey(placed.cell);
       makeClickable(face, `${placed.id} ${placed.name} at ${cellName(placed.cell)}: blue ${placed.blue}, white ${placed.white} (occupied)`,
         () => sendPick(model, { kind: "cell", cell: placed.cell }));
-      face.dataset.key = "cell:" + cellKey(placed.cell);
+      face.dataset.key = face.dataset.focusKey = "cell:" + cellKey(placed.cell);
       svg.appendChild(face);
     }
     for (const m of state.matches || []) svg.appendChild(matchRing(L.board, m.cell, m.edge));
@@ -299,7 +298,7 @@ function render({ model, el }) {
       const y = L.hand.y - (selected ? 6 : 0);
       const shown = selected && sel.orientation === 180 ? { ...card, half: card.half_turned, orientation: 180 } : card;
       const face = cardFace(shown, x, y, "pangu-revealed" + (selected ? " pangu-selected" : "") + (card.blocked ? " pangu-blocked" : ""));
-      face.dataset.key = "card:" + card.id;
+      face.dataset.key = face.dataset.focusKey = "card:" + card.id;
       const dieText = ["BLUE", "WHITE"].map((d) => {
         const info = card.dice[d];
         return `${DIE_LETTER[d]}: ${info.legal ? "pay " + info.cost : "✗"}`;
@@ -324,7 +323,7 @@ function render({ model, el }) {
       ["BLUE", "WHITE"].forEach((die, i) => {
         const info = selCard ? selCard.dice[die] : null;
         const node = drawDie(P.x + i * 92, P.y + 22, die, state.dice[die], info, sel.die === die);
-        node.dataset.key = "die:" + die;
+        node.dataset.key = node.dataset.focusKey = "die:" + die;
         if (state.status === "ONGOING") {
           const what = info ? (info.legal ? `costs ${info.cost}` : `equals the card's ${DIE_WORD[die]} number`) : "";
           makeClickable(node, `Use the ${DIE_WORD[die]} die, showing ${state.dice[die]}${what ? ": " + what : ""}`,
@@ -350,28 +349,19 @@ function render({ model, el }) {
     hintBox.checked = !!state.hints_on;
     hintList.replaceChildren(...(state.hint_list || []).map((line) => htmlEl("li", "", {}, line)));
     hintList.hidden = !(state.hint_list || []).length;
-    if (focusedKey) {
-      const again = svg.querySelector(`[data-key="${focusedKey}"]`);
-      if (again) again.focus();
-    }
   };
 
   const onMessage = () => renderMessage(model, message);
-  const onHistory = () => history.update();
-  model.on("change:state", draw);
-  model.on("change:legal", draw);
-  model.on("change:message", onMessage);
-  model.on("change:message_kind", onMessage);
-  model.on("change:history", onHistory);
+  // One redraw per update however many traits it changed (Python sends them together), keeping
+  // keyboard focus on the element with the same data-focus-key.
+  const stops = [
+    listen(model, ["state", "legal", "label"], () => redrawKeepingFocus(root, draw)),
+    listen(model, ["message", "message_kind"], onMessage),
+    listen(model, ["history"], () => history.update()),
+  ];
   draw();
   onMessage();
-  return () => {
-    model.off("change:state", draw);
-    model.off("change:legal", draw);
-    model.off("change:message", onMessage);
-    model.off("change:message_kind", onMessage);
-    model.off("change:history", onHistory);
-  };
+  return () => stops.forEach((stop) => stop());
 }
 
 export default { render };

@@ -23,10 +23,12 @@ from typing import Any
 
 import traitlets
 
+from gamelib import core
 from gamelib.core import IllegalMove, Match
+from gamelib.pangu.actions import ONGOING, Action
 from gamelib.pangu.bots import lookahead_policy, lookahead_values
 from gamelib.pangu.cards import DICE, EDGES
-from gamelib.pangu.rules import ONGOING, Action, State, new_game
+from gamelib.pangu.rules import State, new_game
 from gamelib.widgets import BoardWidget, assets
 
 HERE = Path(__file__).parent
@@ -41,24 +43,40 @@ def action_key(action: Action) -> str:
 
 
 class PanguBoard(BoardWidget):
-    """A live Pangu game: ``PanguBoard(state)`` or ``PanguBoard(match)``; ``PanguBoard.new(seed=7)``."""
+    """A live Pangu game: ``PanguBoard(state)``, ``PanguBoard(match)`` or ``PanguBoard(seed=7, rules=...)``.
+
+    ``viewer`` is the seat whose view is drawn (Pangu is solo: 0). ``bots`` maps seat 0 to a policy
+    that then plays the whole game at once, leaving its history to step through. ``hints`` shows
+    each legal action's value under the lookahead bot; ``label`` names the board in the page.
+    """
 
     _esm = _ESM
     _css = _CSS
     hints = traitlets.Bool(False).tag(sync=True)
     label = traitlets.Unicode("").tag(sync=True)  # names the board in the page (data-board), for tests and CSS
 
-    def __init__(self, game: State | Match, hints: bool = False, label: str = "", **kwargs):
+    def __init__(self, game_or_match: State | Match | None = None, *, seed: int | str | None = None, rules=None,
+                 viewer: int | None = None, bots: dict | None = None, label: str | None = None,
+                 hints: bool = False):
+        if viewer not in (None, 0):
+            raise ValueError(f"Pangu is a solo game: the only seat to view is 0, not {viewer!r}")
+        if game_or_match is None:
+            game_or_match = new_game(seed=seed, rules=rules)
+        elif seed is not None or rules is not None:
+            raise ValueError("give either a game (or match) or seed/rules for a new one, not both")
         self._selection = {"card": None, "die": None, "orientation": 0}
         self._hint_cache: tuple | None = None  # (state, values, best action)
-        super().__init__(game, hints=hints, label=label, **kwargs)
+        super().__init__(game_or_match, hints=hints, label=label or "")
+        self._play_bots(bots or {})
         self.observe(lambda _change: self.refresh(), names="hints")
 
-    @classmethod
-    def new(cls, seed: int | None = None, rules=None, hints: bool = False, label: str = "",
-            **game_options) -> "PanguBoard":
-        """A board on a fresh game (same arguments as :func:`gamelib.pangu.new_game`)."""
-        return cls(new_game(seed=seed, rules=rules, **game_options), hints=hints, label=label)
+    def _play_bots(self, bots: dict) -> None:
+        unknown = set(bots) - {0}
+        if unknown:
+            raise ValueError(f"Pangu is a solo game: bots can only take seat 0, not {sorted(unknown)}")
+        if 0 in bots:
+            core.play(self.match.state, bots[0], seed=self.match.state.seed,
+                      on_action=lambda _state, action: self.match.apply(action))
 
     # ------------------------------------------------------------ selection
     @property
@@ -164,7 +182,7 @@ class PanguBoard(BoardWidget):
 
     # ------------------------------------------------------------ what the page draws
     def state_json(self, state: State) -> dict:
-        seen = state.observation()
+        seen = state.observation(0)
         placed = []
         last = state.placements()[-1] if state.placements() else None
         for view in seen["cells"]:

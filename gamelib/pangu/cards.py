@@ -1,4 +1,4 @@
-"""Pangu's Ages cards and decks, loaded from JSON data files (spec section 3).
+"""Pangu's components: the Ages cards and decks (spec 3), the centre cards and the grid (spec 2).
 
 The shipped teaching deck lives in ``data/deck.json``. A user may load their own deck
 (for example a transcription of a physical copy) with :func:`load_deck`; it is validated
@@ -17,8 +17,11 @@ from gamelib.core import read_json_file
 EDGES = ("TOP", "RIGHT", "BOTTOM", "LEFT")
 """Edge names, in the index order used everywhere (0..3); ``opposite(e) = (e + 2) % 4``."""
 
-COLOURS = ("YIN", "YANG")
+YIN, YANG = "YIN", "YANG"
+COLOURS = (YIN, YANG)
 DICE = ("BLUE", "WHITE")
+ROLLS = tuple((blue, white) for blue in range(1, 7) for white in range(1, 7))
+"""The 36 rolls ``(blue, white)`` of the two dice, in a fixed order."""
 DECK_SIZE = 10  # as many cards as ring cells (spec 3)
 TEACHING_DECK_PATH = Path(__file__).with_name("data") / "deck.json"
 
@@ -65,23 +68,21 @@ class Deck:
     cards: tuple[AgeCard, ...]
 
     def __post_init__(self):
-        object.__setattr__(self, "_by_id", {card.id: card for card in self.cards})
+        # by_id is read by the engine's inner loops (a plain dict is faster than __getitem__)
+        object.__setattr__(self, "by_id", {card.id: card for card in self.cards})
+        object.__setattr__(self, "ids", tuple(card.id for card in self.cards))
 
     def __getitem__(self, card_id: str) -> AgeCard:
-        return self._by_id[card_id]
+        return self.by_id[card_id]
 
     def __contains__(self, card_id: object) -> bool:
-        return isinstance(card_id, str) and card_id in self._by_id
+        return isinstance(card_id, str) and card_id in self.by_id
 
     def __iter__(self):
         return iter(self.cards)
 
     def __len__(self) -> int:
         return len(self.cards)
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(card.id for card in self.cards)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "cards": [card.to_dict() for card in self.cards]}
@@ -170,3 +171,73 @@ def teaching_deck() -> Deck:
     if _teaching_deck is None:
         _teaching_deck = load_deck(TEACHING_DECK_PATH)
     return _teaching_deck
+
+
+# --------------------------------------------------------------------------- the grid (spec 2, spec 9 grid)
+
+
+def turn_sizes(cards: int) -> list[int]:
+    """How many cards each turn reveals from a deck of ``cards`` (spec 5: 10 -> 3, 3, 3, 1)."""
+    sizes = []
+    while cards > 0:
+        size = min(3, cards - 1) if cards > 1 else 1
+        sizes.append(size)
+        cards -= size
+    return sizes
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A layout shape: cells are ``(row, col)``; internally a cell is ``row * cols + col``."""
+
+    name: str
+    rows: int
+    cols: int
+    centre_cells: tuple[tuple[int, int], tuple[int, int]]  # the first (left or upper) one first
+
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        return [(r, c) for r in range(self.rows) for c in range(self.cols)]
+
+    @property
+    def ring(self) -> list[tuple[int, int]]:
+        """The ring cells in row-major order."""
+        return [cell for cell in self.cells if cell not in self.centre_cells]
+
+    def index(self, cell: tuple[int, int]) -> int:
+        return cell[0] * self.cols + cell[1]
+
+    def cell(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.cols)
+
+    def neighbours(self, cell: tuple[int, int]) -> list[tuple[int, tuple[int, int]]]:
+        """``(edge of cell, neighbour cell)`` for every cell sharing a full edge with ``cell``."""
+        r, c = cell
+        steps = ((0, -1, 0), (1, 0, 1), (2, 1, 0), (3, 0, -1))  # TOP, RIGHT, BOTTOM, LEFT
+        return [(edge, (r + dr, c + dc)) for edge, dr, dc in steps
+                if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
+
+
+GEOMETRIES = {
+    "3x4": Geometry("3x4", 3, 4, ((1, 1), (1, 2))),
+    "4x3": Geometry("4x3", 4, 3, ((1, 1), (2, 1))),
+}
+
+
+class Layout:
+    """Index tables of a geometry, built once per grid name, for the engine's inner loops."""
+
+    def __init__(self, geometry: Geometry):
+        self.geometry = geometry
+        self.size = geometry.rows * geometry.cols
+        self.centre = tuple(geometry.index(cell) for cell in geometry.centre_cells)
+        self.ring = tuple(geometry.index(cell) for cell in geometry.ring)
+        self.cell_of = tuple(geometry.cell(i) for i in range(self.size))
+        self.index_of = {cell: index for index, cell in enumerate(self.cell_of)}
+        self.neighbours = tuple(
+            tuple((edge, geometry.index(other)) for edge, other in geometry.neighbours(geometry.cell(i)))
+            for i in range(self.size))
+        self.adjacent = tuple(tuple(other for _, other in pairs) for pairs in self.neighbours)
+
+
+LAYOUTS = {name: Layout(geometry) for name, geometry in GEOMETRIES.items()}

@@ -6,9 +6,11 @@ decides a rule.
 
 from __future__ import annotations
 
+from gamelib import core
 from gamelib.core import Match
+from gamelib.pangu.actions import ONGOING, Action
 from gamelib.pangu.bots import greedy_policy, lookahead_policy, lookahead_values
-from gamelib.pangu.rules import ONGOING, Action, State
+from gamelib.pangu.rules import State
 
 
 def options(state: State) -> str:
@@ -67,9 +69,6 @@ def follow(match: Match, line: list[Action]) -> str:
 
 def line_of(state: State, policy=lookahead_policy) -> list[Action]:
     """The moves ``policy`` plays from ``state`` to the end of the game."""
-    actions = []
-    while state.status == ONGOING:
-        action = policy(state, None)
-        actions.append(action)
-        state = state.apply(action)
+    actions: list[Action] = []
+    core.play(state, policy, on_action=lambda _state, action: actions.append(action))
     return actions

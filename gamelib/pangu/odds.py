@@ -16,8 +16,8 @@ from functools import cache
 from math import sqrt
 
 from gamelib.dist import Dist
-from gamelib.pangu.cards import Deck, teaching_deck
-from gamelib.pangu.rules import GEOMETRIES, YANG, YIN, Rules, turn_sizes
+from gamelib.pangu.cards import GEOMETRIES, YANG, YIN, Deck, teaching_deck, turn_sizes
+from gamelib.pangu.rules import Rules
 
 FACES = range(1, 7)
 ROLLS = [(blue, white) for blue in FACES for white in FACES]

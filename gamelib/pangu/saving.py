@@ -1,40 +1,79 @@
-"""Reading Pangu saves back, with clear errors for damaged or hand-edited files.
+"""Pangu saves, both directions: ``to_json`` writes the whole state, ``from_json`` reads it back.
 
-A save holds the whole state and its log. Reading it checks the shape of every field, then
-replays the log's moves and chance events from the start and compares the result with the
-saved fields, so a hand-edited Karma or board is caught ("the saved karma 10 does not match
-the moves in the log, which give 7").
+A save starts with the header ``{"game": "pangu", "version": 2}`` and holds the whole state and
+its log. Reading it checks the header and the shape of every field, then replays the log's moves
+and chance events from the start and compares the result with the saved fields, so a hand-edited
+Karma or board is caught ("the saved karma 10 does not match the moves in the log, which give 7").
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from gamelib.core import CorruptSave, IllegalMove, require_fields
-from gamelib.pangu.cards import DeckError, load_deck
-from gamelib.pangu.rules import (
-    LAYOUTS,
-    SAVE_FORMAT,
-    YANG,
-    YIN,
-    Action,
-    Rules,
-    State,
-    event_from_dict,
-    new_game,
-)
+from gamelib.core import CorruptSave, IllegalMove, check_save_header, load_json, require_fields, save_header
+from gamelib.pangu.actions import EVENT_TYPES, Action
+from gamelib.pangu.cards import LAYOUTS, YANG, YIN, DeckError, load_deck
+from gamelib.pangu.rules import Rules, State, new_game
 
-FIELDS = ("format", "rules", "cards", "centre", "grid", "deck", "revealed", "roll", "karma", "status", "turn",
+GAME = "pangu"
+SAVE_VERSION = 2  # version 1 was the "format": "gamelib.pangu/1" header
+
+FIELDS = ("rules", "cards", "centre", "grid", "deck", "revealed", "roll", "karma", "status", "turn",
           "turn_start_karma", "gained_this_turn", "to_reveal", "roll_reason", "pending", "seed", "draws",
           "deck_order_fixed", "rolls_script", "explicit_chance", "log")
 COMPARED = ("centre", "grid", "revealed", "roll", "karma", "status", "turn", "turn_start_karma",
             "gained_this_turn", "to_reveal", "roll_reason", "pending", "log")
 
 
-def state_from_save(data: dict) -> State:
+# ----------------------------------------------------------------------------- writing
+
+
+def to_json(state: State) -> str:
+    """A JSON save of the whole state (including the hidden deck order: it is a save file)."""
+    return json.dumps({
+        **save_header(GAME, SAVE_VERSION),
+        "rules": state.rules.to_dict(),
+        "cards": state.cards.to_dict(),
+        "centre": state.centre,
+        "grid": [list(entry) if isinstance(entry, tuple) else entry for entry in state.grid],
+        "deck": list(state.deck),
+        "revealed": list(state.revealed),
+        "roll": list(state.roll) if state.roll else None,
+        "karma": state.karma,
+        "status": state.status,
+        "turn": state.turn,
+        "turn_start_karma": state.turn_start_karma,
+        "gained_this_turn": state.gained_this_turn,
+        "to_reveal": state.to_reveal,
+        "roll_reason": state.roll_reason,
+        "pending": state.pending,
+        "seed": state.seed,
+        "draws": state.draws,
+        "deck_order_fixed": state.deck_order_fixed,
+        "rolls_script": [list(r) for r in state.rolls_script] if state.rolls_script is not None else None,
+        "explicit_chance": state.explicit_chance,
+        "log": [event_to_dict(event) for event in state.log],
+    })
+
+
+def event_to_dict(event) -> dict:
+    data = {"kind": event.kind, **event._asdict()}
+    if "cell" in data:
+        data["cell"] = list(data["cell"])
+    if "revealed" in data:
+        data["revealed"] = list(data["revealed"])
+    return data
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def from_json(text: Any) -> State:
+    """Read a save; any damage or hand edit raises :class:`gamelib.CorruptSave` saying what is wrong."""
+    data = load_json(text, "Pangu save")
+    check_save_header(data, GAME, SAVE_VERSION)
     require_fields(data, FIELDS, "Pangu save")
-    if data["format"] != SAVE_FORMAT:
-        raise CorruptSave(f"this is not a Pangu save of format {SAVE_FORMAT} (format is {data['format']!r})")
     try:
         rules = Rules.from_dict(data["rules"])
     except (TypeError, ValueError) as error:
@@ -86,7 +125,7 @@ def _choice(data: dict, name: str, allowed: tuple) -> Any:
 
 
 def _seed(value: Any):
-    if value is not None and not isinstance(value, (int, str)) or isinstance(value, bool):
+    if not isinstance(value, (int, str)) or isinstance(value, bool):
         raise CorruptSave(f"'seed' should be a number or text, not {value!r}")
     return value
 
@@ -142,9 +181,30 @@ def _log(value: Any) -> tuple:
     if not isinstance(value, list):
         raise CorruptSave("'log' should be a list of events")
     try:
-        return tuple(event_from_dict(event) for event in value)
+        return tuple(_event_from_dict(event) for event in value)
     except TypeError as error:
         raise CorruptSave(f"the log holds a malformed event ({error})") from None
+
+
+def _event_from_dict(data: Any):
+    if not isinstance(data, dict) or data.get("kind") not in EVENT_TYPES:
+        raise CorruptSave(f"the log holds an unknown event {data!r}")
+    cls = EVENT_TYPES[data["kind"]]
+    values = {key: value for key, value in data.items() if key != "kind"}
+    if set(values) != set(cls._fields):
+        raise CorruptSave(f"a '{data['kind']}' event in the log should have {', '.join(cls._fields)}")
+    if "cell" in values:
+        values["cell"] = _as_cell(values["cell"], "a logged cell")
+    if "revealed" in values:
+        values["revealed"] = tuple(values["revealed"])
+    return cls(**values)
+
+
+def _as_cell(value: Any, what: str) -> tuple[int, int]:
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(type(x) is int for x in value)):
+        raise CorruptSave(f"{what} should be a [row, column] pair, not {value!r}")
+    return (value[0], value[1])
 
 
 def _check_cards_conserved(state: State) -> None:

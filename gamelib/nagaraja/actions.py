@@ -1,0 +1,918 @@
+"""Nagaraja's actions (spec 6): their types, listing the legal ones, and applying one (spec 3.4-5.8).
+
+:func:`apply_action` validates an action, applies its effect and checks the end of the game
+(spec 5.8); it returns the new position, in which chance may be pending. ``State.apply``
+finishes the turn: it resolves chance and the automatic steps (:func:`next_step`).
+Every illegal action raises :class:`~gamelib.core.IllegalMove` with a reason a student can read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+
+from gamelib.core import IllegalMove, replace_fields as replace
+from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
+from gamelib.nagaraja.chance import Task, throw_tasks
+from gamelib.nagaraja.position import (
+    SOURCES, Result, Stick, add_to_hand, amulet_text, card_of, face_down_own, log, relic_of, remove_from_hand,
+    return_sticks, seat_name, set_player, stick_order,
+)
+from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
+
+# =========================================================================== actions and params
+
+@dataclass(frozen=True)
+class NoParams:
+    """The parameters of an effect that needs none."""
+
+    def __str__(self):
+        return ""
+
+
+@dataclass(frozen=True)
+class Sticks:
+    target: int
+    stick_ids: tuple
+
+    def __str__(self):
+        return f"{', '.join(self.stick_ids)} of {seat_name(self.target)}"
+
+
+@dataclass(frozen=True)
+class Spot:
+    spot: str
+
+    def __str__(self):
+        return self.spot
+
+
+@dataclass(frozen=True)
+class SpotPair:
+    temple: int
+    a: str
+    b: str
+
+    def __str__(self):
+        return f"{self.a} and {self.b} in {seat_name(self.temple)}'s temple"
+
+
+@dataclass(frozen=True)
+class Rotate:
+    temple: int
+    cell: tuple
+    k: int
+
+    def __str__(self):
+        return f"{self.cell} in {seat_name(self.temple)}'s temple by {self.k} quarter-turn(s)"
+
+
+@dataclass(frozen=True)
+class Move:
+    temple: int
+    origin: tuple
+    destination: tuple
+
+    def __str__(self):
+        return f"move {self.origin} to {self.destination} in {seat_name(self.temple)}'s temple"
+
+
+@dataclass(frozen=True)
+class Swap:
+    temple: int
+    a: tuple
+    b: tuple
+
+    def __str__(self):
+        return f"swap {self.a} and {self.b} in {seat_name(self.temple)}'s temple"
+
+
+@dataclass(frozen=True)
+class Cell:
+    cell: tuple
+
+    def __str__(self):
+        return f"cell {self.cell} of the opponent's temple"
+
+
+@dataclass(frozen=True)
+class Commit:
+    player: int
+    cards: tuple
+
+    def __str__(self):
+        return f"{seat_name(self.player)} commits {' + '.join(self.cards) or 'nothing'}"
+
+
+@dataclass(frozen=True)
+class UseNaga:
+    player: int
+    source: str
+    card: str
+    params: tuple = NoParams()
+
+    def __str__(self):
+        detail = str(self.params)
+        return f"{seat_name(self.player)} uses a {self.source} Naga on {self.card}" + (f" ({detail})" if detail else "")
+
+
+@dataclass(frozen=True)
+class UseAmulet:
+    player: int
+    amulet: str
+    params: tuple = NoParams()
+
+    def __str__(self):
+        detail = str(self.params)
+        return f"{seat_name(self.player)} uses amulet {self.amulet}" + (f" ({detail})" if detail else "")
+
+
+@dataclass(frozen=True)
+class SwapChoice:
+    player: int
+    swap: bool
+
+    def __str__(self):
+        return f"{seat_name(self.player)} {'swaps' if self.swap else 'does not swap'} the peeked relics"
+
+
+@dataclass(frozen=True)
+class Pass:
+    player: int
+
+    def __str__(self):
+        return f"{seat_name(self.player)} passes"
+
+
+@dataclass(frozen=True)
+class PlaceTile:
+    player: int
+    cell: tuple
+    rotation: int
+
+    def __str__(self):
+        return f"{seat_name(self.player)} places the room at {self.cell}, rotation {self.rotation}"
+
+
+@dataclass(frozen=True)
+class DiscardTile:
+    player: int
+
+    def __str__(self):
+        return f"{seat_name(self.player)} discards the room (the temple is full)"
+
+
+@dataclass(frozen=True)
+class Keep:
+    player: int
+    cards: tuple
+
+    def __str__(self):
+        return f"{seat_name(self.player)} keeps {' + '.join(self.cards) or 'nothing'}"
+
+
+ACTION_TYPES = (Commit, UseNaga, UseAmulet, SwapChoice, Pass, PlaceTile, DiscardTile, Keep)
+
+# =========================================================================== results and temples
+
+def update_temple(state, owner: int, temple: Temple):
+    """Install a changed temple, then recompute faces, collect amulets and log (spec 4.3)."""
+    before = state.players[owner].temple
+    temple, collected = temple.collect_amulets()
+    state = set_player(state, owner, temple=temple, amulets=state.players[owner].amulets + tuple(collected))
+    for amulet in collected:
+        state = log(state, f"{seat_name(owner)} collects an amulet.")
+        state = log(state, f"The amulet is {amulet_text(state, amulet)}.", audience=owner)
+    for spot in RELIC_SPOTS:
+        was_up, up = before.face_up(spot), temple.face_up(spot)
+        relic = relic_of(state, temple.relic_at(spot))
+        if up and (not was_up or before.relic_at(spot) != temple.relic_at(spot)):
+            state = log(state, f"{seat_name(owner)}'s relic at {spot} is face up: {relic}.")
+        elif was_up and not up:
+            state = log(state, f"{seat_name(owner)}'s relic at {spot} turns face down.")
+    seen = {(owner, temple.relic_at(spot)) for spot in temple.face_up_spots()}
+    for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
+        if not seen <= state.players[p].knowledge:
+            state = set_player(state, p, knowledge=state.players[p].knowledge | seen)
+    return state
+
+
+
+def describe_result(state) -> str:
+    result = state.result
+    if result is None:
+        return "the game is not over"
+    reasons = {
+        "CURSED_LOSS": f"{seat_name(1 - result.winner)} has all cursed relics face up and loses",
+        "REACHED_25": f"{seat_name(result.winner)} reached {state.rules.win_score} VP",
+        "NINTH_TILE": "a temple is complete with its ninth room",
+        "ROOMS_EXHAUSTED": "the room pile is empty",
+    }
+    return (f"{seat_name(result.winner)} wins ({reasons[result.reason]}); "
+            f"scores {result.scores[0]} to {result.scores[1]}")
+
+
+# =========================================================================== automatic steps
+
+def next_step(state):
+    """The automatic step after all chance is done, or None when a player must decide."""
+    phase = state.phase
+    if phase == "SETUP":
+        return _start_round(state)
+    if phase == "CONFRONTATION":
+        return _confrontation_step(state)
+    if phase == "NEW_DEAL":
+        if state.deal is None:
+            return _start_round(state)
+        if not state.deal:
+            return _reveal_room(log(replace(state, deal=None), f"{seat_name(state.guide)} drew no card to share."))
+    return None
+
+
+def _start_round(state):
+    players = tuple(replace(p, committed=None) for p in state.players)
+    state = replace(state, players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
+    return log(state, f"Round {state.round}: {seat_name(state.guide)} is the guide and commits first.")
+
+
+def _reveal_room(state):
+    return replace(state, queue=state.queue + (Task("ROOM"),))
+
+
+# =========================================================================== legal actions
+
+
+def legal_actions(state) -> list:
+    player, phase = state.to_act, state.phase
+    actions: list = []
+    if phase == "CALL_OF_FATE":
+        hand = [card_of(state, c) for c in state.players[player].hand]
+        actions = [Commit(player, cards) for cards in commitments(hand)]
+    elif phase == "CONFRONTATION":
+        if state.pending_swap is None:
+            actions = _naga_actions(state, player)
+    actions += _amulet_actions(state, player)
+    if phase == "CONFRONTATION":
+        if state.pending_swap is not None:
+            actions += [SwapChoice(player, False), SwapChoice(player, True)]
+        else:
+            actions.append(Pass(player))
+    elif phase == "EXPLORATION":
+        temple = state.players[player].temple
+        cells = temple.legal_cells()
+        actions += [PlaceTile(player, cell, rotation) for cell in cells for rotation in range(4)]
+        if not cells:
+            actions.append(DiscardTile(player))
+    elif phase == "NEW_DEAL" and state.deal:
+        keep = min(state.rules.deal_keep, len(state.deal))
+        actions += [Keep(player, cards) for cards in combinations(sorted(state.deal), keep)]
+    return actions
+
+
+def _naga_sources(state, player: int) -> list[str]:
+    me = state.players[player]
+    colours = {s.colour for s in me.sticks if s.naga}
+    sources = [c for c in COLOURS if c in colours]
+    if me.virtual_nagas:
+        sources.append("VIRTUAL")
+    return sources
+
+
+def _spend_naga(state, player: int, source: str):
+    """Discard the lowest-id Naga stick of ``source`` (or spend a virtual Naga)."""
+    me = state.players[player]
+    if source == "VIRTUAL":
+        return set_player(state, player, virtual_nagas=me.virtual_nagas - 1)
+    stick = min(s.id for s in me.sticks if s.naga and s.colour == source)
+    return return_sticks(state, player, [stick])
+
+
+def _naga_actions(state, player: int) -> list:
+    hand = state.players[player].hand
+    if not hand:
+        return []
+    actions = []
+    for source in _naga_sources(state, player):
+        keys: dict = {}  # cards sharing an effect share what its options depend on
+        for card_id in hand:
+            effect = card_of(state, card_id).effect
+            if effect not in keys:
+                after = _position_for(state, player, source, effect)
+                keys[effect] = (after, _options_key(after, player, effect))
+            after, key = keys[effect]
+            actions += _naga_uses(after, player, source, card_id, effect, key)
+    return actions
+
+
+# Listing a Confrontation builds hundreds of frozen actions (72 swaps per SWAP card alone). Their
+# options depend on a few facts only (_options_key), so equal facts give the very same objects.
+_OPTIONS: dict = {}
+_USES: dict = {}
+_CACHE_LIMIT = 200_000
+
+
+def _options_key(state, player: int, effect: str):
+    """Everything ``_effect_options(state, player, effect)`` depends on."""
+    players = state.players
+    if effect in ("OPP_DISCARD", "STEAL"):
+        return bool(players[1 - player].hand)
+    if effect == "RETHROW2":
+        return (players[0].sticks, players[1].sticks)
+    if effect == "DISCARD2":
+        return players[1 - player].sticks
+    if effect in ("PEEK", "PEEK2_SWAP"):
+        return tuple(face_down_own(state, player))
+    if effect == "ROTATE":
+        return (tuple(players[0].temple.tile_cells()), tuple(players[1].temple.tile_cells()))
+    if effect == "MOVE_SWAP":  # moves and swaps depend only on which cells are occupied
+        return (players[0].temple.occupancy, players[1].temple.occupancy)
+    if effect == "TRAP":
+        return players[1 - player].temple.trap_cell
+    return ()  # PLUS2, DRAW2, SWAP: always the same options
+
+
+def _options(state, player: int, effect: str) -> tuple:
+    """``_effect_options`` through a cache keyed by what they depend on."""
+    key = (player, effect, _options_key(state, player, effect))
+    found = _OPTIONS.get(key)
+    if found is None:
+        if len(_OPTIONS) > _CACHE_LIMIT:
+            _OPTIONS.clear()
+        found = _OPTIONS[key] = tuple(_effect_options(state, player, effect))
+    return found
+
+
+def _naga_uses(state, player: int, source: str, card_id: str, effect: str, key) -> tuple:
+    """Every ``UseNaga(player, source, card_id, params)`` the options allow, built once per key."""
+    cache_key = (player, source, card_id, effect, key)
+    found = _USES.get(cache_key)
+    if found is None:
+        if len(_USES) > _CACHE_LIMIT:
+            _USES.clear()
+        found = _USES[cache_key] = tuple(UseNaga(player, source, card_id, params)
+                                         for params in _options(state, player, effect))
+    return found
+
+
+def _stick_choices(sticks, sizes) -> list[tuple]:
+    """Choices of sticks up to (colour, face): the lowest ids of each kind, sorted."""
+    groups: dict = {}
+    for s in sorted(sticks, key=lambda s: stick_order(s.id)):
+        groups.setdefault((s.colour, s.points, s.naga), []).append(s.id)
+    keys = sorted(groups, key=lambda k: (COLOURS.index(k[0]), k[1], k[2]))
+    choices = []
+    for size in sizes:
+        for combo in _multisets(keys, size, {k: len(groups[k]) for k in keys}):
+            used: Counter = Counter()
+            ids = []
+            for key in combo:
+                ids.append(groups[key][used[key]])
+                used[key] += 1
+            choices.append(tuple(sorted(ids, key=stick_order)))
+    return choices
+
+
+def _multisets(keys, size, available):
+    if size == 0:
+        yield ()
+        return
+    for i, key in enumerate(keys):
+        if available[key]:
+            available[key] -= 1
+            for rest in _multisets(keys[i:], size - 1, available):
+                yield (key,) + rest
+            available[key] += 1
+
+
+def _effect_options(state, player: int, effect: str) -> list:
+    """Every legal parameter set of ``effect`` for ``player`` (spec 3.4), in a fixed order."""
+    opponent = 1 - player
+    players = state.players
+    if effect in ("PLUS2", "DRAW2"):
+        return [NoParams()]
+    if effect in ("OPP_DISCARD", "STEAL"):
+        return [NoParams()] if players[opponent].hand else []
+    if effect == "RETHROW2":
+        return [Sticks(t, ids) for t in (0, 1) for ids in _stick_choices(players[t].sticks, (1, 2))]
+    if effect == "DISCARD2":
+        sticks = players[opponent].sticks
+        return [Sticks(opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+    if effect == "PEEK":
+        return [Spot(spot) for spot in face_down_own(state, player)]
+    if effect == "SWAP":
+        return [SpotPair(t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+    if effect == "PEEK2_SWAP":
+        return [SpotPair(player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
+    if effect == "ROTATE":
+        return [Rotate(t, cell, k) for t in (0, 1) for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
+    if effect == "MOVE_SWAP":
+        options: list = []
+        for t in (0, 1):
+            temple = players[t].temple
+            occupied = temple.occupied_cells()
+            options += [Move(t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)]
+            options += [Swap(t, a, b) for a, b in combinations(occupied, 2)]
+        return options
+    if effect == "TRAP":
+        trap = players[opponent].temple.trap_cell
+        return [Cell(cell) for cell in CELLS if cell != trap]
+    raise AssertionError(f"unknown effect {effect}")
+
+
+def _effect_possible(state, player: int, effect: str) -> bool:
+    """Whether ``effect`` has at least one legal parameter set (cheaper than listing them)."""
+    opponent = 1 - player
+    players = state.players
+    if effect in ("PLUS2", "DRAW2", "SWAP", "TRAP"):
+        return True
+    if effect in ("OPP_DISCARD", "STEAL"):
+        return bool(players[opponent].hand)
+    if effect == "RETHROW2":
+        return bool(players[0].sticks or players[1].sticks)
+    if effect == "DISCARD2":
+        return bool(players[opponent].sticks)
+    if effect == "PEEK":
+        return bool(face_down_own(state, player))
+    if effect == "PEEK2_SWAP":
+        return len(face_down_own(state, player)) >= 2
+    if effect == "ROTATE":
+        return any(p.temple.tile_cells() for p in players)
+    if effect == "MOVE_SWAP":  # a swap needs two occupied cells, a move one cell with somewhere to go
+        temples = [p.temple for p in players]
+        return any(len(t.occupied_cells()) >= 2 or any(t.move_destinations(c) for c in t.occupied_cells()) for t in temples)
+    raise AssertionError(f"unknown effect {effect}")
+
+
+def _amulet_usable(state, player: int, amulet_id: str) -> bool:
+    effect = state.edition.amulets[amulet_id].effect
+    if effect is None:
+        return False
+    if effect == "AM_PEEK":
+        return bool(face_down_own(state, player))
+    if state.phase != "CONFRONTATION" or state.pending_swap is not None:
+        return False
+    if effect == "AM_RETHROW1":
+        return bool(state.players[player].sticks)
+    return True
+
+
+def _amulet_actions(state, player: int) -> list:
+    actions = []
+    for amulet_id in sorted(set(state.players[player].amulets)):
+        if not _amulet_usable(state, player, amulet_id):
+            continue
+        effect = state.edition.amulets[amulet_id].effect
+        if effect == "AM_PEEK":
+            actions += [UseAmulet(player, amulet_id, Spot(s)) for s in face_down_own(state, player)]
+        elif effect == "AM_RETHROW1":
+            actions += [UseAmulet(player, amulet_id, Sticks(player, choice))
+                        for choice in _stick_choices(state.players[player].sticks, (1,))]
+        else:
+            actions.append(UseAmulet(player, amulet_id, NoParams()))
+    return actions
+
+
+def has_non_pass_action(state, player: int) -> bool:
+    """Could ``player`` do anything but pass in this Confrontation (spec 5.4)?"""
+    if any(_amulet_usable(state, player, a) for a in state.players[player].amulets):
+        return True
+    hand = state.players[player].hand
+    if not hand:
+        return False
+    effects = {card_of(state, c).effect for c in hand}
+    for source in _naga_sources(state, player):
+        for effect in effects:
+            if _effect_possible(_position_for(state, player, source, effect), player, effect):
+                return True
+    return False
+
+
+def _position_for(state, player: int, source: str, effect: str):
+    """The position an effect's options are read from once the Naga is spent. Only RETHROW2 reads the
+    activator's own sticks (the spent one is gone); every other effect reads the same options from ``state``."""
+    return _spend_naga(state, player, source) if effect == "RETHROW2" else state
+
+
+# =========================================================================== applying actions
+
+
+def apply_action(state, action, listed: bool = False):
+    """The position right after ``action`` (validated; chance and automatic steps not yet run).
+
+    ``listed`` says the action is one of ``legal_actions(state)`` itself, so a Naga's parameters
+    need not be checked against all options again (the tests check both paths agree).
+    """
+    if not isinstance(action, ACTION_TYPES):
+        raise IllegalMove(f"{action!r} is not a Nagaraja action", action)
+    player = getattr(action, "player", None)
+    if player != state.to_act:
+        raise IllegalMove(f"it is {seat_name(state.to_act)}'s turn, not {seat_name(player) if player in (0, 1) else player!r}'s",
+                          action)
+    handler = _HANDLERS[type(action)]
+    try:
+        new_state = _do_listed_naga(state, action) if listed else handler(state, action)
+    except IllegalMove as error:
+        if error.action is None:
+            error.action = action
+        raise
+    if isinstance(action, (Commit, Pass, Keep)):
+        return new_state  # these never change a temple, a score or the room in play
+    return _check_end(new_state, player, placed=isinstance(action, PlaceTile))
+
+
+def _require_phase(state, action, *phases: str) -> None:
+    if state.phase not in phases:
+        what = type(action).__name__
+        raise IllegalMove(f"{what} is not possible now: the game is in {state.phase}, "
+                          f"and {what} belongs to {' or '.join(phases)}")
+
+
+def _do_commit(state, action: Commit):
+    _require_phase(state, action, "CALL_OF_FATE")
+    player, me = action.player, state.players[action.player]
+    cards = tuple(action.cards) if isinstance(action.cards, (tuple, list)) else None
+    if cards is None:
+        raise IllegalMove("Commit needs a tuple of card ids")
+    missing = [c for c in cards if c not in me.hand]
+    if missing:
+        raise IllegalMove(f"{missing[0]} is not in {seat_name(player)}'s hand")
+    if len(set(cards)) != len(cards):
+        raise IllegalMove("a card can be committed only once")
+    if not cards and me.hand:
+        raise IllegalMove("commit at least one card: only an empty hand may commit nothing")
+    symbols = {card_of(state, c).symbol for c in cards}
+    if len(symbols) > 1:
+        raise IllegalMove(f"committed cards must share one symbol, these have {', '.join(sorted(symbols))}")
+    if list(cards) != sorted(cards):
+        raise IllegalMove("list the committed cards in sorted order")
+    state = set_player(remove_from_hand(state, player, cards), player, committed=cards)
+    state = log(state, f"{seat_name(player)} commits {len(cards)} card(s) face down.")
+    state = log(state, f"You commit {', '.join(cards) or 'nothing'}.", audience=player)
+    if player == state.guide:
+        return replace(state, to_act=1 - player)
+    return _reveal_commitments(state)
+
+
+def _reveal_commitments(state):
+    """Both commitments turn up; sticks are taken, guide first, and thrown (spec 5.3)."""
+    available = {letter: sorted(s for s in state.supply if s[0] == letter) for letter in "BWG"}
+    queue = []
+    for player in (state.guide, 1 - state.guide):
+        cards = [card_of(state, c) for c in state.players[player].committed]
+        state = log(state, f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
+        wanted = "".join(c.sticks for c in cards)
+        taken = []
+        for letter in "BWG":
+            need = wanted.count(letter)
+            taken += available[letter][:need]
+            if need > len(available[letter]):
+                state = log(state, f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
+                             f"for {seat_name(player)}: the missing ones are not thrown.")
+            available[letter] = available[letter][need:]
+        state = set_player(state, player, sticks=tuple(Stick(s, STICK_LETTERS[s[0]]) for s in taken))
+        queue += throw_tasks(player, taken)
+    supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
+    return replace(state, supply=supply, queue=state.queue + tuple(queue), phase="CONFRONTATION",
+                   to_act=state.guide, pass_streak=0)
+
+
+def _check_naga(state, action: UseNaga):
+    """Validate a UseNaga; return the state after the Naga is spent and the action with its pair in listed order."""
+    _require_phase(state, action, "CONFRONTATION")
+    if state.pending_swap is not None:
+        raise IllegalMove("first decide whether to swap the two peeked relics")
+    player, me = action.player, state.players[action.player]
+    if action.source not in _naga_sources(state, player):
+        raise IllegalMove(f"{seat_name(player)} has no {action.source} Naga to use"
+                          if action.source in SOURCES else f"{action.source!r} is not a Naga source")
+    if action.card not in me.hand:
+        raise IllegalMove(f"{action.card} is not in {seat_name(player)}'s hand: only a card still in hand can be activated")
+    after = _spend_naga(state, player, action.source)
+    effect = card_of(state, action.card).effect
+    if not _effect_possible(after, player, effect):
+        raise IllegalMove(f"{effect} cannot be activated now: {_why_impossible(effect)}")
+    options = _options(after, player, effect)
+    params = action.params
+    if params not in options and _other_order(params) in options:
+        params = _other_order(params)  # a swap is the same swap whichever of the two comes first
+    if params not in options:
+        raise IllegalMove(_bad_params_reason(after, player, effect, action.params))
+    return after, replace(action, params=params)
+
+
+def _other_order(params):
+    """The same pair named the other way round (``SpotPair``, ``Swap``), else ``None``."""
+    if isinstance(params, SpotPair):
+        return SpotPair(params.temple, params.b, params.a)
+    if isinstance(params, Swap):
+        return Swap(params.temple, params.b, params.a)
+    return None
+
+
+def _why_impossible(effect: str) -> str:
+    return {
+        "OPP_DISCARD": "the opponent has no card in hand", "STEAL": "the opponent has no card in hand",
+        "RETHROW2": "nobody has a stick to throw again", "DISCARD2": "the opponent has no stick",
+        "PEEK": "no relic of your temple is face down", "PEEK2_SWAP": "fewer than 2 relics of your temple are face down",
+        "ROTATE": "no temple has a room tile", "MOVE_SWAP": "no room can be moved or swapped",
+    }.get(effect, "it has no legal target")
+
+
+def _bad_params_reason(state, player: int, effect: str, params) -> str:
+    expected = {
+        "PLUS2": "NoParams()", "DRAW2": "NoParams()", "OPP_DISCARD": "NoParams()", "STEAL": "NoParams()",
+        "RETHROW2": "Sticks(target, 1 or 2 current stick ids of that player)",
+        "DISCARD2": f"Sticks({1 - player}, min(2, n) of the opponent's current stick ids)",
+        "PEEK": "Spot(a face-down relic spot of your temple)", "SWAP": "SpotPair(temple, a, b) with two different relic spots",
+        "PEEK2_SWAP": f"SpotPair({player}, a, b) with two face-down spots of your temple",
+        "ROTATE": "Rotate(temple, a cell holding a room tile, k = 1, 2 or 3)",
+        "MOVE_SWAP": "Move(temple, occupied cell, empty legal cell) or Swap(temple, a, b) of two occupied cells",
+        "TRAP": "Cell(a cell of the opponent's temple that does not hold the trap)",
+    }[effect]
+    if isinstance(params, Sticks) and effect in ("RETHROW2", "DISCARD2"):
+        held = {s.id for s in state.players[params.target].sticks} if params.target in (0, 1) else set()
+        unknown = [s for s in params.stick_ids if s not in held]
+        if unknown:
+            return f"{effect}: {seat_name(params.target)} has no current stick {unknown[0]}"
+        if list(params.stick_ids) != sorted(params.stick_ids, key=stick_order):
+            return f"{effect}: list the sticks in order (sticks of one colour and face are interchangeable: use the lowest ids)"
+    if isinstance(params, (Spot, SpotPair)) and effect in ("PEEK", "PEEK2_SWAP"):
+        spots = [params.spot] if isinstance(params, Spot) else [params.a, params.b]
+        for spot in spots:
+            if spot in RELIC_SPOTS and spot not in face_down_own(state, player):
+                return f"{effect}: the relic at {spot} is already face up"
+    return f"{effect} needs {expected}; {params!r} is not a legal choice here"
+
+
+def _do_use_naga(state, action: UseNaga):
+    after, action = _check_naga(state, action)
+    return _use_naga(after, action)
+
+
+def _do_listed_naga(state, action: UseNaga):
+    """A UseNaga taken from the legal actions of ``state``: legal and in listed order already."""
+    return _use_naga(_spend_naga(state, action.player, action.source), action)
+
+
+def _use_naga(after, action: UseNaga):
+    """Activate the card once the Naga is spent (``after``)."""
+    player, effect = action.player, card_of(after, action.card).effect
+    state = remove_from_hand(after, player, [action.card])
+    me = state.players[player]
+    state = set_player(state, player, activated=me.activated + (action.card,))
+    state = log(state, f"{action}.")
+    state = _apply_effect(state, player, effect, action.params)
+    state = replace(state, pass_streak=0)
+    if state.pending_swap is None:
+        state = replace(state, to_act=1 - player)
+    return state
+
+
+def _apply_effect(state, player: int, effect: str, params):
+    opponent = 1 - player
+    if effect == "PLUS2":
+        return set_player(state, player, modifier=state.players[player].modifier + 2)
+    if effect == "RETHROW2":
+        return _rethrow(state, params.target, params.stick_ids)
+    if effect == "DISCARD2":
+        return log(return_sticks(state, opponent, params.stick_ids), f"{seat_name(opponent)} loses {', '.join(params.stick_ids)}.")
+    if effect == "PEEK":
+        return _peek(state, player, [params.spot])
+    if effect == "SWAP":
+        temple = state.players[params.temple].temple
+        return update_temple(state, params.temple, temple.swap_relics(params.a, params.b))
+    if effect == "PEEK2_SWAP":
+        state = _peek(state, player, [params.a, params.b])
+        return replace(state, pending_swap=(player, params.a, params.b))
+    if effect == "ROTATE":
+        return update_temple(state, params.temple, state.players[params.temple].temple.rotate(params.cell, params.k))
+    if effect == "MOVE_SWAP":
+        temple = state.players[params.temple].temple
+        changed = temple.move(params.origin, params.destination) if isinstance(params, Move) else temple.swap_cells(params.a, params.b)
+        return update_temple(state, params.temple, changed)
+    if effect == "TRAP":
+        return _put_trap(state, opponent, params.cell)
+    if effect == "DRAW2":
+        return replace(state, queue=state.queue + (Task("DRAW", player, "HAND"),) * 2)
+    if effect in ("OPP_DISCARD", "STEAL"):
+        return replace(state, queue=state.queue + (Task("HAND_CARD", opponent, effect),))
+    raise AssertionError(f"unknown effect {effect}")
+
+
+def _rethrow(state, target: int, stick_ids):
+    chosen = set(stick_ids)
+    sticks = tuple(Stick(s.id, s.colour) if s.id in chosen else s for s in state.players[target].sticks)
+    state = set_player(state, target, sticks=sticks)
+    return replace(state, queue=state.queue + tuple(throw_tasks(target, chosen)))
+
+
+def _peek(state, player: int, spots):
+    temple = state.players[player].temple
+    me = state.players[player]
+    state = set_player(state, player, knowledge=me.knowledge | {(player, temple.relic_at(s)) for s in spots})
+    state = log(state, f"{seat_name(player)} peeks at {' and '.join(spots)}.")
+    seen = "; ".join(f"{s} holds {relic_of(state, temple.relic_at(s))}" for s in spots)
+    return log(state, f"You see: {seen}.", audience=player)
+
+
+def _put_trap(state, owner: int, cell):
+    """ROM TRAP: lift the trap from wherever it is; a displaced room goes under the pile (spec 3.4)."""
+    for p in (0, 1):
+        if p != owner and state.players[p].temple.trap_cell is not None:
+            state = update_temple(state, p, state.players[p].temple.without_trap())
+    temple, displaced = state.players[owner].temple.put_trap(cell)
+    if isinstance(displaced, PlacedTile):
+        state = replace(state, room_bottom=state.room_bottom + (displaced.tile_id,))
+        state = log(state, f"The room {displaced.tile_id} goes to the bottom of the room pile.")
+        if displaced.amulet is not None:
+            state = replace(state, out_of_game=state.out_of_game + (displaced.amulet,))
+            state = log(state, "The uncollected amulet on it leaves the game.")
+    state = log(state, f"The trap is now at {tuple(cell)} in {seat_name(owner)}'s temple.")
+    return update_temple(state, owner, temple)
+
+
+_AMULET_PARAMS = {"AM_PEEK": "Spot(a face-down spot of your temple)",
+                  "AM_RETHROW1": "Sticks(you, (one of your current sticks, lowest id of its colour and face))"}
+
+
+def _do_use_amulet(state, action: UseAmulet):
+    player, me = action.player, state.players[action.player]
+    if action.amulet not in me.amulets:
+        raise IllegalMove(f"{seat_name(player)} holds no amulet {action.amulet}")
+    effect = state.edition.amulets[action.amulet].effect
+    if effect is None:
+        raise IllegalMove(f"{action.amulet} is a VP amulet: it only scores and cannot be used")
+    if not _amulet_usable(state, player, action.amulet):
+        when = {"AM_PEEK": "you need a face-down relic in your temple",
+                "AM_RETHROW1": "it is used in Confrontation, on one of your current sticks"}
+        raise IllegalMove(f"{action.amulet} ({effect}) cannot be used now: "
+                          f"{when.get(effect, 'it is used in Confrontation, on your turn')}")
+    if action not in _amulet_actions(state, player):
+        raise IllegalMove(f"{action.amulet} ({effect}) needs {_AMULET_PARAMS.get(effect, 'NoParams()')}")
+    amulets = list(me.amulets)
+    amulets.remove(action.amulet)
+    state = set_player(state, player, amulets=tuple(amulets))
+    state = replace(state, out_of_game=state.out_of_game + (action.amulet,))
+    state = log(state, f"{seat_name(player)} shows and uses amulet {action.amulet} ({effect}).")
+    if effect == "AM_PLUS2":
+        state = set_player(state, player, modifier=state.players[player].modifier + 2)
+    elif effect == "AM_NAGA":
+        state = set_player(state, player, virtual_nagas=state.players[player].virtual_nagas + 1)
+    elif effect == "AM_RETHROW1":
+        state = _rethrow(state, player, action.params.stick_ids)
+    else:
+        state = _peek(state, player, [action.params.spot])
+    if state.phase == "CONFRONTATION":
+        state = replace(state, pass_streak=0)
+    return state
+
+
+def _do_swap_choice(state, action: SwapChoice):
+    if state.pending_swap is None:
+        raise IllegalMove("there is no pending PEEK2_SWAP decision")
+    if not isinstance(action.swap, bool):
+        raise IllegalMove("SwapChoice takes swap=True or swap=False")
+    player, a, b = state.pending_swap
+    state = replace(state, pending_swap=None, to_act=1 - player, pass_streak=0)
+    state = log(state, f"{action}.")
+    if action.swap:
+        state = update_temple(state, player, state.players[player].temple.swap_relics(a, b))
+    return state
+
+
+def _do_pass(state, action: Pass):
+    _require_phase(state, action, "CONFRONTATION")
+    if state.pending_swap is not None:
+        raise IllegalMove("first decide whether to swap the two peeked relics")
+    return log(replace(state, pass_streak=state.pass_streak + 1, to_act=1 - action.player), f"{action}.")
+
+
+def _confrontation_step(state):
+    """End the Confrontation, pass for a player with nothing to do, or wait (spec 5.4)."""
+    if state.pending_swap is not None:
+        return None
+    if state.pass_streak >= 2:
+        return _resolve_room(state)
+    player = state.to_act
+    if has_non_pass_action(state, player):
+        return None
+    if not has_non_pass_action(state, 1 - player):
+        return _resolve_room(state)
+    state = replace(state, pass_streak=state.pass_streak + 1, to_act=1 - player)
+    return log(state, f"{seat_name(player)} passes (nothing to use).")
+
+
+def _resolve_room(state):
+    """RESOLVE: higher total wins the room, the guide wins ties; clean up the round (spec 5.5)."""
+    totals = (state.total(0), state.total(1))
+    guide = state.guide
+    winner = guide if totals[guide] >= totals[1 - guide] else 1 - guide
+    state = log(state, f"Totals: P0 {totals[0]}, P1 {totals[1]}. {seat_name(winner)} wins the room"
+                 + (" (the guide wins ties)." if totals[0] == totals[1] else "."))
+    discards, returned, players = [], [], list(state.players)
+    for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
+        me = players[p]
+        discards += list(me.committed or ()) + list(me.activated)
+        returned += [s.id for s in me.sticks]
+        players[p] = replace(me, sticks=(), committed=(), activated=(), modifier=0, virtual_nagas=0)
+    return replace(state, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
+                   discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
+                   room_winner=winner, pass_streak=0)
+
+
+def _do_place(state, action: PlaceTile):
+    _require_phase(state, action, "EXPLORATION")
+    temple = state.players[action.player].temple
+    if not temple.legal_cells():
+        raise IllegalMove("the temple is full: the room must be discarded (DiscardTile)")
+    cell = tuple(action.cell) if isinstance(action.cell, (tuple, list)) else action.cell
+    placed = temple.place(cell, state.current_room, action.rotation, state.room_amulet)
+    state = replace(state, current_room=None, room_amulet=None)
+    state = log(state, f"{action}.")
+    return update_temple(state, action.player, placed)
+
+
+def _do_discard_tile(state, action: DiscardTile):
+    _require_phase(state, action, "EXPLORATION")
+    if state.players[action.player].temple.legal_cells():
+        raise IllegalMove("the room must be placed: there is still a legal cell")
+    lost = (state.current_room,) + ((state.room_amulet,) if state.room_amulet else ())
+    state = replace(state, current_room=None, room_amulet=None, out_of_game=state.out_of_game + lost)
+    return log(state, f"{action}.")
+
+
+def _start_new_deal(state):
+    """NEW_DEAL: the room's loser becomes guide and draws 3 (spec 5.7)."""
+    if not state.room_pile and not state.room_bottom:
+        return state  # the end check has already fired (rooms exhausted)
+    guide = 1 - state.room_winner
+    state = replace(state, phase="NEW_DEAL", guide=guide, to_act=guide, deal=())
+    state = log(state, f"{seat_name(guide)} becomes the guide and draws {state.rules.deal_draw} cards.")
+    return replace(state, queue=state.queue + (Task("DRAW", guide, "DEAL"),) * state.rules.deal_draw)
+
+
+def _do_keep(state, action: Keep):
+    _require_phase(state, action, "NEW_DEAL")
+    if not state.deal:
+        raise IllegalMove("there are no drawn cards to keep")
+    keep = min(state.rules.deal_keep, len(state.deal))
+    cards = tuple(action.cards) if isinstance(action.cards, (tuple, list)) else ()
+    if len(cards) != keep or len(set(cards)) != keep or any(c not in state.deal for c in cards):
+        raise IllegalMove(f"keep exactly {keep} of the drawn cards {', '.join(state.deal)}")
+    if list(cards) != sorted(cards):
+        raise IllegalMove("list the kept cards in sorted order")
+    player, opponent = action.player, 1 - action.player
+    for card in cards:
+        state = add_to_hand(state, player, card)
+    given = [c for c in state.deal if c not in cards]
+    for card in given:
+        state = add_to_hand(state, opponent, card, public=True)
+    state = replace(state, deal=None)
+    state = log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} to {seat_name(opponent)}.")
+    return _reveal_room(state)
+
+
+_HANDLERS = {
+    Commit: _do_commit, UseNaga: _do_use_naga, UseAmulet: _do_use_amulet, SwapChoice: _do_swap_choice,
+    Pass: _do_pass, PlaceTile: _do_place, DiscardTile: _do_discard_tile, Keep: _do_keep,
+}
+
+
+# =========================================================================== end of game
+
+
+def cursed_face_up(state, player: int) -> int:
+    temple = state.players[player].temple
+    return sum(relic_of(state, temple.relic_at(s)).cursed for s in temple.face_up_spots())
+
+
+def _cursed_total(state) -> int:
+    return sum(r.cursed for r in state.edition.relics)
+
+
+def _check_end(state, actor: int, placed: bool):
+    """The end conditions of spec 5.8, in order, then (after Exploration) the new deal."""
+    scores = (state.score(0), state.score(1))
+    cursed = [p for p in (0, 1) if cursed_face_up(state, p) >= _cursed_total(state)]
+    if cursed:
+        loser = actor if len(cursed) == 2 else cursed[0]
+        return _finish(state, 1 - loser, "CURSED_LOSS", scores)
+    reached = [p for p in (0, 1) if scores[p] >= state.rules.win_score]
+    if reached:
+        return _finish(state, actor if len(reached) == 2 else reached[0], "REACHED_25", scores)
+    if placed and state.players[actor].temple.is_full:
+        winner = actor if scores[actor] >= scores[1 - actor] else 1 - actor
+        return _finish(state, winner, "NINTH_TILE", scores)
+    if state.phase == "EXPLORATION" and state.current_room is None:
+        if not state.room_pile and not state.room_bottom:
+            winner = state.room_winner if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
+            return _finish(state, winner, "ROOMS_EXHAUSTED", scores)
+        return _start_new_deal(state)
+    return state
+
+
+def _finish(state, winner: int, reason: str, scores: tuple):
+    state = replace(state, result=Result(winner, reason, scores), phase="GAME_OVER", to_act=None, queue=(), pending_swap=None)
+    return log(state, f"Game over: {describe_result(state)}.")
+

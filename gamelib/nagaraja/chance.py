@@ -1,0 +1,243 @@
+"""Chance in Nagaraja: a queue of small tasks, each one chance node with a few exact outcomes.
+
+A task places a relic, throws the sticks of one colour, draws a card, turns up a room, ...
+Drawing uniformly from an unordered pile is the same as drawing the top card of a shuffled
+one, so ``chance_outcomes()`` stays short and exact although a shuffle of 48 cards is not.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import NamedTuple
+
+from gamelib.core import replace_fields as replace, weighted_draw
+from gamelib.nagaraja.cards import STICK_LETTERS
+from gamelib.nagaraja.position import (
+    PUBLIC, Event, add_to_hand, card_of, log, remove_from_hand, seat_name, set_player, stick_order,
+)
+from gamelib.nagaraja.temple import RELIC_SPOTS
+
+TASK_KINDS = ("RELIC", "FIRST_GUIDE", "GUIDE_PICK", "DRAW", "ROOM", "AMULET", "STICKS", "HAND_CARD")
+
+
+class Task(NamedTuple):
+    """One pending chance event: kind, the player concerned, and a detail."""
+
+    kind: str  # one of TASK_KINDS
+    player: int | None = None
+    detail: str | None = None
+
+
+def task_text(task: Task) -> str:
+    texts = {
+        "RELIC": "hide a relic", "FIRST_GUIDE": "throw 2 brown sticks for first guide", "GUIDE_PICK": "pick the guide",
+        "DRAW": "draw a card", "ROOM": "turn up a room", "AMULET": "put an amulet on the room",
+        "STICKS": "throw fate sticks of one colour", "HAND_CARD": "pick a random card from a hand",
+    }
+    who = f" for {seat_name(task.player)}" if task.player is not None else ""
+    return texts[task.kind] + who
+
+
+def throw_tasks(player: int, stick_ids) -> list:
+    """One chance event per colour: the sticks of one colour are thrown together."""
+    ids = sorted(stick_ids, key=stick_order)
+    return [Task("STICKS", player, " ".join(i for i in ids if i[0] == letter)) for letter in "BWG"
+            if any(i[0] == letter for i in ids)]
+
+
+# --------------------------------------------------------------------------- outcomes
+
+
+def chance_outcomes(state) -> list:
+    weights = chance_weights(state)
+    total = sum(w for _, w in weights)
+    return [(outcome, Fraction(w, total)) for outcome, w in weights]
+
+
+def chance_weights(state) -> list:
+    """The next chance event's outcomes with integer weights (equally likely cases)."""
+    task = state.queue[0]
+    kind = task.kind
+    if kind == "RELIC":
+        placed = set(state.players[task.player].temple.relics)
+        return [(relic.id, 1) for relic in state.edition.relics if relic.id not in placed]
+    if kind == "FIRST_GUIDE":
+        return throw_weights(tuple(state.edition.faces["BROWN"]), int(task.detail))
+    if kind == "STICKS":
+        return throw_weights(tuple(state.edition.faces[STICK_LETTERS[task.detail[0]]]), len(task.detail.split()))
+    if kind == "GUIDE_PICK":
+        return [(0, 1), (1, 1)]
+    if kind == "DRAW":
+        return [(card_id, 1) for card_id in state.draw_pile]
+    if kind == "ROOM":
+        if state.room_pile:
+            return [(tile, 1) for tile in state.room_pile]
+        return [(state.room_bottom[0], 1)]
+    if kind == "AMULET":
+        return [(amulet, 1) for amulet in state.amulet_pile]
+    if kind == "HAND_CARD":
+        return [(card_id, 1) for card_id in state.players[task.player].hand]
+    raise AssertionError(f"unknown chance task {kind}")
+
+
+@lru_cache(maxsize=1024)
+def throw_weights(faces: tuple, count: int) -> list:
+    """Outcomes of throwing ``count`` sticks of one colour, as sorted tuples of faces, with integer weights.
+
+    Sticks of one colour are interchangeable, so the outcome is the multiset of faces;
+    its weight is the number of equally likely face sequences giving it (a multinomial).
+    """
+    face_counts = Counter(faces)
+    weights = []
+    for combo in combinations_with_replacement(sorted(face_counts), count):
+        weight = factorial(count)
+        for face, k in Counter(combo).items():
+            weight = weight // factorial(k) * face_counts[face] ** k
+        weights.append((combo, weight))
+    return weights
+
+
+@lru_cache(maxsize=1024)
+def _throw_table(faces: tuple, count: int) -> tuple[tuple, tuple]:
+    """``throw_weights`` split into outcomes and weights, for sampling without rebuilding lists."""
+    table = throw_weights(faces, count)
+    return tuple(outcome for outcome, _ in table), tuple(weight for _, weight in table)
+
+
+_EDITION_TABLES: dict = {}
+
+
+def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple]:
+    """``_throw_table`` of an edition's sticks, found by the edition's identity (its faces never change)."""
+    key = (id(edition), colour, count)
+    found = _EDITION_TABLES.get(key)
+    if found is None or found[0] is not edition:
+        found = _EDITION_TABLES[key] = (edition, _throw_table(tuple(edition.faces[colour]), count))
+    return found[1]
+
+
+_UNIFORM_DRAWS = {"DRAW": lambda s, t: s.draw_pile, "AMULET": lambda s, t: s.amulet_pile,
+                  "HAND_CARD": lambda s, t: s.players[t.player].hand}
+
+
+def sample(state, rng):
+    """Draw the next chance outcome with exact integer weights."""
+    task = state.queue[0]
+    if task.kind in _UNIFORM_DRAWS:  # a uniform draw from a pile: pick an index
+        pile = _UNIFORM_DRAWS[task.kind](state, task)
+        return pile[rng.randrange(len(pile))]
+    if task.kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
+        colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
+        count = int(task.detail) if task.kind == "FIRST_GUIDE" else len(task.detail.split())
+        outcomes, weights = _edition_throw_table(state.edition, colour, count)
+        return outcomes[weighted_draw(weights, rng)]
+    table = chance_weights(state)
+    return table[weighted_draw([w for _, w in table], rng)][0]
+
+
+# --------------------------------------------------------------------------- resolving
+
+
+def prepare_queue(state):
+    """Drop or prepare chance tasks that cannot happen as such (empty piles, empty hands)."""
+    while state.queue:
+        task = state.queue[0]
+        if task.kind == "DRAW" and not state.draw_pile:
+            if state.discard_pile:
+                state = replace(state, draw_pile=tuple(sorted(state.discard_pile)), discard_pile=())
+                state = log(state, "The draw pile is empty: the discard pile is shuffled into a new draw pile.")
+                continue
+            state = log(replace(state, queue=state.queue[1:]), f"{seat_name(task.player)} cannot draw: no cards are left.")
+            continue
+        if task.kind == "AMULET" and not state.amulet_pile:
+            state = log(replace(state, queue=state.queue[1:]), "No amulet is left for the special location.")
+            continue
+        if task.kind == "HAND_CARD" and not state.players[task.player].hand:
+            state = replace(state, queue=state.queue[1:])
+            continue
+        break
+    return state
+
+
+def resolve(state, task: Task, outcome):
+    """Apply one chance outcome (the task is already off the queue)."""
+    kind, player = task.kind, task.player
+    if kind == "RELIC":
+        temple = state.players[player].temple
+        relics = dict(zip(RELIC_SPOTS, temple.relics))
+        relics[task.detail] = outcome
+        return set_player(state, player, temple=temple.with_relics(relics))
+    if kind == "FIRST_GUIDE":
+        return _first_guide_throw(state, player, outcome)
+    if kind == "GUIDE_PICK":
+        return log(replace(state, guide=outcome), f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.")
+    if kind == "DRAW":
+        pile = tuple(card_id for card_id in state.draw_pile if card_id != outcome)
+        entries = state.log + (Event(PUBLIC, f"{seat_name(player)} draws a card."),
+                               Event(player, f"You draw {card_of(state, outcome)}."))
+        if task.detail == "DEAL":
+            return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries)
+        return add_to_hand(replace(state, draw_pile=pile, log=entries), player, outcome)
+    if kind == "ROOM":
+        if outcome in state.room_pile:
+            state = replace(state, room_pile=tuple(t for t in state.room_pile if t != outcome))
+        else:
+            state = replace(state, room_bottom=state.room_bottom[1:])
+        state = log(replace(state, current_room=outcome, room_amulet=None), f"The room {outcome} "
+                    f"({state.edition.tiles[outcome].shape}) is turned up.")
+        if state.edition.tiles[outcome].special is not None:
+            state = replace(state, queue=(Task("AMULET"),) + state.queue)
+        return state
+    if kind == "AMULET":
+        state = replace(state, amulet_pile=tuple(a for a in state.amulet_pile if a != outcome), room_amulet=outcome)
+        return log(state, "A face-down amulet is put on the room's special location.")
+    if kind == "STICKS":
+        return _sticks_thrown(state, player, task.detail, outcome)
+    if kind == "HAND_CARD":
+        return _take_hand_card(state, player, task.detail, outcome)
+    raise AssertionError(f"unknown chance task {kind}")
+
+
+def _sticks_thrown(state, player: int, stick_ids: str, outcome):
+    faces = dict(zip(stick_ids.split(), outcome))
+    sticks = tuple(s._replace(points=faces[s.id][0], naga=faces[s.id][1]) if s.id in faces else s
+                   for s in state.players[player].sticks)
+    state = set_player(state, player, sticks=sticks)
+    if any(t.kind == "STICKS" and t.player == player for t in state.queue):
+        return state
+    shown = ", ".join(f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.thrown)
+    return log(state, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}.")
+
+
+def _first_guide_throw(state, player: int, faces):
+    throws = list(state.first_guide)
+    throws[player] = tuple(points for points, _ in faces)
+    state = replace(state, first_guide=tuple(throws))
+    if not throws[0] or not throws[1]:
+        return state
+    totals = (sum(throws[0]), sum(throws[1]))
+    if totals[0] != totals[1]:
+        guide = 0 if totals[0] > totals[1] else 1
+        return log(replace(state, guide=guide), f"First-guide throw: {totals[0]} to {totals[1]}; "
+                   f"{seat_name(guide)} is the guide and takes the scroll.")
+    ties = state.first_guide_ties + 1
+    state = log(replace(state, first_guide=((), ()), first_guide_ties=ties),
+                f"First-guide throw: both have {totals[0]}; throw again.")
+    if ties >= state.rules.max_first_guide_ties:
+        return replace(state, queue=(Task("GUIDE_PICK"),) + state.queue)
+    again = tuple(Task("FIRST_GUIDE", p, "2") for p in (0, 1))
+    return replace(state, queue=again + state.queue)
+
+
+def _take_hand_card(state, victim: int, effect: str, card_id: str):
+    activator = 1 - victim
+    state = remove_from_hand(state, victim, [card_id])
+    if effect == "OPP_DISCARD":
+        state = replace(state, discard_pile=state.discard_pile + (card_id,))
+        return log(state, f"{seat_name(victim)} discards {card_of(state, card_id)} face up.")
+    state = add_to_hand(state, activator, card_id, public=True)
+    return log(state, f"{seat_name(activator)} steals {card_of(state, card_id)} from {seat_name(victim)}.")

@@ -1,0 +1,356 @@
+// The fate-stick explorer's plots (anywidget). Python (explorer.py) sends exact integer
+// counts in `data`; this module draws them as SVG: the points bars with the simulated
+// dots, the at-least curves, a points x Nagas heat map and the sweep panels. Exact
+// fractions (for hover titles) are reduced here with BigInt, so the kernel sends only
+// counts, a few kilobytes. No odds are computed here beyond sums of the sent counts.
+//
+// Test handles: classes prefixed gx-, and data-* attributes: rect.gx-bar carries
+// data-player, data-points, data-exact (reduced fraction) and data-value (its float);
+// each plot svg carries data-ymax and data-plot-height; the root carries data-revision.
+
+const NS = "http://www.w3.org/2000/svg";
+const SERIES = ["#0072B2", "#E69F00"];            // Okabe-Ito blue and orange (gamelib.plots)
+const MODEL_SERIES = ["#009E73", "#CC79A7"];     // Okabe-Ito green and purple for Models A, B
+const VIRIDIS = ["#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"];
+const PLOT = { width: 415, height: 240, left: 52, right: 12, top: 40, bottom: 40 };
+
+function svgElement(tag, attributes = {}, parent = null) {
+  const node = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function addText(parent, x, y, text, attributes = {}) {
+  const node = svgElement("text", { x, y, class: "gx-text", ...attributes }, parent);
+  node.textContent = text;
+  return node;
+}
+
+function addTitle(node, text) {
+  svgElement("title", {}, node).textContent = text;
+}
+
+// ------------------------------------------------------------------ exact numbers
+
+const big = (hex) => BigInt(`0x${hex}`);   // counts arrive as hexadecimal strings (cheap to write in Python)
+
+function gcd(a, b) {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** "num/den" reduced; long fractions are shortened so a title stays readable. */
+function fraction(numerator, denominator) {
+  if (numerator === 0n) return "0";
+  const g = gcd(numerator, denominator);
+  const n = numerator / g, d = denominator / g;
+  return d === 1n ? `${n}` : `${n}/${d}`;
+}
+
+function ratio(numerator, denominator) {
+  // Counts stay below 2**1000 within the library's bounds (100 sticks of 16 faces), so Number() keeps
+  // 16 significant digits of each and the ratio is a correctly sized float.
+  return Number(numerator) / Number(denominator);
+}
+
+/** A short honest decimal: never 100% for a chance below 1, never 0% above 0. */
+function readable(p, exactOne, exactZero) {
+  if (exactZero) return "0%";
+  if (exactOne) return "100%";
+  if (p < 1e-4) return p.toExponential(1).replace("e-", " × 10^-");
+  if (1 - p < 1e-4) return "> 99.99%";
+  return `${(100 * p).toFixed(p < 0.01 ? 3 : 2)}%`;
+}
+
+// ------------------------------------------------------------------ axes
+
+function niceTicks(low, high, count) {
+  const span = Math.max(high - low, 1e-12);
+  const raw = span / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw);
+  const ticks = [];
+  for (let t = Math.ceil(low / step) * step; t <= high + step * 1e-9; t += step) ticks.push(+t.toFixed(10));
+  return ticks;
+}
+
+function integerTicks(low, high, count) {
+  return niceTicks(low, high, count).filter((t) => Number.isInteger(t));
+}
+
+/** A plot frame: axes, ticks and labels; returns scale functions and the drawing group. */
+function frame(svg, { xlow, xhigh, ylow, yhigh, xlabel, ylabel, title, xticks, yticks, percentY }) {
+  const w = +svg.getAttribute("width"), h = +svg.getAttribute("height");
+  const inner = { x0: PLOT.left, x1: w - PLOT.right, y0: h - PLOT.bottom, y1: PLOT.top };
+  const x = (v) => inner.x0 + ((v - xlow) / (xhigh - xlow || 1)) * (inner.x1 - inner.x0);
+  const y = (v) => inner.y0 - ((v - ylow) / (yhigh - ylow || 1)) * (inner.y0 - inner.y1);
+  const axes = svgElement("g", { class: "gx-axes" }, svg);
+  svgElement("line", { x1: inner.x0, x2: inner.x1, y1: inner.y0, y2: inner.y0, class: "gx-axis" }, axes);
+  svgElement("line", { x1: inner.x0, x2: inner.x0, y1: inner.y0, y2: inner.y1, class: "gx-axis" }, axes);
+  for (const t of xticks) {
+    svgElement("line", { x1: x(t), x2: x(t), y1: inner.y0, y2: inner.y0 + 4, class: "gx-axis" }, axes);
+    addText(axes, x(t), inner.y0 + 15, `${t}`, { "text-anchor": "middle", class: "gx-text gx-tick" });
+  }
+  for (const t of yticks) {
+    svgElement("line", { x1: inner.x0 - 4, x2: inner.x1, y1: y(t), y2: y(t), class: "gx-grid" }, axes);
+    const label = percentY ? `${Math.round(t * 100)}%` : `${+t.toFixed(3)}`;
+    addText(axes, inner.x0 - 6, y(t) + 4, label, { "text-anchor": "end", class: "gx-text gx-tick" });
+  }
+  addText(axes, (inner.x0 + inner.x1) / 2, h - 6, xlabel, { "text-anchor": "middle", class: "gx-text gx-label" });
+  addText(axes, 13, (inner.y0 + inner.y1) / 2, ylabel,
+    { "text-anchor": "middle", transform: `rotate(-90 13 ${(inner.y0 + inner.y1) / 2})`, class: "gx-text gx-label" });
+  addText(axes, inner.x0, 14, title, { class: "gx-text gx-title" });
+  svg.setAttribute("data-plot-height", inner.y0 - inner.y1);
+  return { x, y, inner, group: svgElement("g", { class: "gx-data" }, svg) };
+}
+
+function legend(svg, entries, x, y) {
+  const group = svgElement("g", { class: "gx-legend" }, svg);
+  let at = x;
+  for (const { label, fill, kind } of entries) {
+    if (kind === "dot") svgElement("circle", { cx: at + 5, cy: y - 4, r: 3, class: "gx-dot" }, group);
+    else if (kind === "line") svgElement("line", { x1: at, x2: at + 12, y1: y - 4, y2: y - 4, stroke: fill, "stroke-width": 2 }, group);
+    else svgElement("rect", { x: at, y: y - 10, width: 12, height: 10, fill, class: "gx-swatch" }, group);
+    const text = addText(group, at + 16, y, label, { class: "gx-text gx-tick" });
+    at += 24 + 6.5 * label.length;
+    text.setAttribute("data-legend", label);
+  }
+}
+
+function patterns(svg) {
+  const defs = svgElement("defs", {}, svg);
+  // Player 0: solid; player 1: diagonal hatching, so the two differ without colour.
+  const hatch = svgElement("pattern", { id: "gx-hatch-1", patternUnits: "userSpaceOnUse", width: 6, height: 6,
+    patternTransform: "rotate(45)" }, defs);
+  svgElement("rect", { width: 6, height: 6, fill: SERIES[1] }, hatch);
+  svgElement("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#000", "stroke-width": 1.6, "stroke-opacity": 0.55 }, hatch);
+  return ["" + SERIES[0], "url(#gx-hatch-1)"];
+}
+
+function newSvg(parent, cls, width = PLOT.width, height = PLOT.height) {
+  const svg = svgElement("svg", { width, height, viewBox: `0 0 ${width} ${height}`, class: `gx-plot ${cls}`,
+    role: "img" });
+  parent.appendChild(svg);
+  return svg;
+}
+
+// ------------------------------------------------------------------ the panels
+
+function drawBars(parent, data) {
+  const svg = newSvg(parent, "gx-bars");
+  svg.setAttribute("aria-label", "points thrown by each player: exact bars, simulated dots");
+  const fills = patterns(svg);
+  const players = data.players.map((player) => {
+    const total = big(player.total);
+    return { ...player, bars: player.points.map(([p, c]) => [p, big(c), ratio(big(c), total)]), totalBig: total };
+  });
+  const all = players.flatMap((pl) => pl.bars.map((b) => b[0]));
+  const xlow = Math.min(...all) - 0.7, xhigh = Math.max(...all) + 0.7;
+  const highest = Math.max(...players.flatMap((pl) => [...pl.bars.map((b) => b[2]), ...pl.sim.map((s) => s[1])]));
+  const ymax = highest * 1.25;
+  svg.setAttribute("data-ymax", ymax);
+  const f = frame(svg, { xlow, xhigh, ylow: 0, yhigh: ymax, xlabel: "points thrown", ylabel: "probability",
+    title: "Points thrown (bars exact, dots simulated)", xticks: integerTicks(xlow, xhigh, 10),
+    yticks: niceTicks(0, highest, 4) });
+  const width = Math.min(0.8 / players.length, 0.4) * (f.x(1) - f.x(0));
+  players.forEach((player, i) => {
+    const offset = (i - (players.length - 1) / 2) * width;
+    for (const [p, count, value] of player.bars) {
+      const top = f.y(value);
+      const bar = svgElement("rect", { x: f.x(p) + offset - width / 2, y: top, width: Math.max(width, 0.5),
+        height: f.inner.y0 - top, fill: fills[i], class: `gx-bar gx-bar-${i}`, "data-player": i, "data-points": p,
+        "data-exact": fraction(count, player.totalBig), "data-value": value }, f.group);
+      addTitle(bar, `${data.names[i]}: P(${p} points) = ${fraction(count, player.totalBig)} ≈ ${readable(value, count === player.totalBig, false)}`);
+    }
+    for (const [p, frequency] of player.sim) {
+      const dot = svgElement("circle", { cx: f.x(p) + offset, cy: f.y(frequency), r: 2.6, class: "gx-dot",
+        "data-player": i, "data-points": p }, f.group);
+      addTitle(dot, `${data.names[i]}: ${p} points in ${(100 * frequency).toFixed(1)}% of the simulated throws`);
+    }
+  });
+  legend(svg, [{ label: data.names[0], fill: fills[0] }, { label: data.names[1], fill: fills[1] },
+    { label: "simulated", kind: "dot" }], PLOT.left, 30);
+}
+
+function drawTails(parent, data) {
+  const svg = newSvg(parent, "gx-tails");
+  svg.setAttribute("aria-label", "chance of at least k points for each player");
+  const series = data.players.map((player) => {
+    const total = big(player.total);
+    let running = 0n;
+    const tail = [];
+    for (let j = player.points.length - 1; j >= 0; j--) {
+      running += big(player.points[j][1]);
+      tail.push([player.points[j][0], running, total]);
+    }
+    return tail.reverse();
+  });
+  const all = data.players.flatMap((pl) => pl.points.map((b) => b[0]));
+  const xlow = Math.min(...all) - 0.7, xhigh = Math.max(...all) + 0.7;
+  svg.setAttribute("data-ymax", 1.15);
+  const f = frame(svg, { xlow, xhigh, ylow: 0, yhigh: 1.15, xlabel: "k (points)", ylabel: "P(points ≥ k)",
+    title: "Chance of at least k points", xticks: integerTicks(xlow, xhigh, 10), yticks: [0, 0.25, 0.5, 0.75, 1],
+    percentY: true });
+  series.forEach((tail, i) => {
+    const points = tail.map(([k, n, d]) => [f.x(k), f.y(ratio(n, d))]);
+    const d = points.map(([px, py], j) => (j ? `L ${px} ${py}` : `M ${px} ${py}`)).join(" ");
+    svgElement("path", { d, class: `gx-tail gx-tail-${i}`, stroke: SERIES[i], fill: "none",
+      "stroke-width": 2, "stroke-dasharray": i ? "5 3" : "" }, f.group);
+    tail.forEach(([k, n, dd], j) => {
+      const value = ratio(n, dd);
+      const marker = i ? svgElement("rect", { x: points[j][0] - 3, y: points[j][1] - 3, width: 6, height: 6 }, f.group)
+        : svgElement("circle", { cx: points[j][0], cy: points[j][1], r: 3.2 }, f.group);
+      marker.setAttribute("fill", SERIES[i]);
+      marker.setAttribute("class", `gx-tail-point gx-tail-point-${i}`);
+      marker.setAttribute("data-exact", fraction(n, dd));
+      addTitle(marker, `${data.names[i]}: P(at least ${k} points) = ${fraction(n, dd)} ≈ ${readable(value, n === dd, n === 0n)}`);
+    });
+  });
+  legend(svg, [{ label: data.names[0], fill: SERIES[0], kind: "line" }, { label: data.names[1], fill: SERIES[1], kind: "line" }],
+    PLOT.left, 30);
+}
+
+function viridisColour(t) {
+  const scaled = t * (VIRIDIS.length - 1);
+  const i = Math.min(Math.floor(scaled), VIRIDIS.length - 2), u = scaled - i;
+  const [a, b] = [VIRIDIS[i], VIRIDIS[i + 1]].map((hex) => [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16)));
+  return `rgb(${a.map((v, k) => Math.round(v + (b[k] - v) * u)).join(",")})`;
+}
+
+const VIRIDIS_TABLE = Array.from({ length: 101 }, (_, i) => viridisColour(i / 100));  // computed once
+
+function viridis(t) {
+  return VIRIDIS_TABLE[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
+}
+
+function drawHeat(parent, data, playerIndex) {
+  const player = data.players[playerIndex];
+  const svg = newSvg(parent, "gx-heat");
+  svg.setAttribute("aria-label", `joint chance of points and Nagas for ${data.names[playerIndex]}`);
+  svg.setAttribute("data-player", playerIndex);
+  const total = big(player.total);
+  const cells = player.heat.map(([p, n, c]) => [p, n, big(c), ratio(big(c), total)]);
+  const pmin = Math.min(...cells.map((c) => c[0])), pmax = Math.max(...cells.map((c) => c[0]));
+  const nmax = Math.max(...cells.map((c) => c[1]));
+  const highest = Math.max(...cells.map((c) => c[3]));
+  svg.setAttribute("data-ymax", nmax + 0.5);
+  const f = frame(svg, { xlow: pmin - 0.5, xhigh: pmax + 0.5 + (pmax - pmin + 1) * 0.12, ylow: -0.5, yhigh: nmax + 0.5,
+    xlabel: "points thrown", ylabel: "Nagas", title: `${data.names[playerIndex]}: P(points, Nagas)`,
+    xticks: integerTicks(pmin, pmax, 10), yticks: integerTicks(0, nmax, 6) });
+  const cw = f.x(1) - f.x(0), ch = f.y(0) - f.y(1);
+  for (const [p, n, c, value] of cells) {
+    const cell = svgElement("rect", { x: f.x(p) - cw / 2, y: f.y(n) - ch / 2, width: cw + 0.3, height: ch + 0.3,
+      fill: viridis(Math.sqrt(value / highest)), class: "gx-cell", "data-points": p, "data-nagas": n }, f.group);
+    cell.__exact = [c, value];
+  }
+  // A map can hold thousands of cells: reduce a cell's fraction only when the pointer reaches it.
+  f.group.addEventListener("pointerover", (event) => {
+    const cell = event.target;
+    if (!cell.__exact || cell.dataset.exact) return;
+    const [c, value] = cell.__exact;
+    const n = +cell.dataset.nagas;
+    cell.dataset.exact = fraction(c, total);
+    addTitle(cell, `P(${cell.dataset.points} points and ${n} Naga${n === 1 ? "" : "s"}) = ${cell.dataset.exact} ≈ ${readable(value, c === total, false)}`);
+  });
+  // colour bar: the square-root scale shows the rare throws too
+  const bar = svgElement("g", { class: "gx-colourbar" }, svg);
+  const x0 = f.inner.x1 - 14, steps = 20;
+  for (let s = 0; s < steps; s++) {
+    const y0 = f.inner.y0 - ((s + 1) / steps) * (f.inner.y0 - f.inner.y1);
+    svgElement("rect", { x: x0, y: y0, width: 10, height: (f.inner.y0 - f.inner.y1) / steps + 0.5,
+      fill: viridis((s + 0.5) / steps) }, bar);
+  }
+  addText(bar, x0 - 2, f.inner.y1 - 3, `${(100 * highest).toFixed(1)}%`, { "text-anchor": "end", class: "gx-text gx-tick" });
+  addText(bar, x0 - 2, f.inner.y0, "0%", { "text-anchor": "end", class: "gx-text gx-tick" });
+  addText(bar, x0 + 10, f.inner.y1 - 14, "√ scale", { "text-anchor": "end", class: "gx-text gx-tick" });
+}
+
+function drawSweep(parent, data, modelIndex) {
+  const sweep = data.sweep, model = sweep.models[modelIndex];
+  const svg = newSvg(parent, `gx-sweep gx-sweep-${model.name}`, 204, 240);
+  svg.setAttribute("aria-label", `P(${data.names[0]} wins) against the number of ${sweep.colour} sticks, Model ${model.name}`);
+  const kmax = model.values[model.values.length - 1][0];
+  const f = frame(svg, { xlow: -0.5, xhigh: kmax + 0.5, ylow: 0, yhigh: 1.05, xlabel: `${sweep.owner}'s ${sweep.colour} sticks`,
+    ylabel: `P(${data.names[0]} wins)`, title: `Model ${model.name}${model.name === sweep.in_use ? " (in use)" : ""}`,
+    xticks: integerTicks(0, kmax, 6), yticks: [0, 0.5, 1], percentY: true });
+  svgElement("line", { x1: f.x(sweep.current), x2: f.x(sweep.current), y1: f.inner.y0, y2: f.inner.y1,
+    class: "gx-current" }, f.group);
+  const pts = model.values.map(([k, n, d]) => [k, big(n), big(d)]);
+  const path = pts.map(([k, n, d], j) => `${j ? "L" : "M"} ${f.x(k)} ${f.y(ratio(n, d))}`).join(" ");
+  svgElement("path", { d: path, stroke: MODEL_SERIES[modelIndex], fill: "none", "stroke-width": 2 }, f.group);
+  for (const [k, n, d] of pts) {
+    const value = ratio(n, d);
+    const mark = svgElement("circle", { cx: f.x(k), cy: f.y(value), r: k === sweep.current ? 5.5 : 3,
+      fill: MODEL_SERIES[modelIndex], class: `gx-sweep-point${k === sweep.current ? " gx-sweep-current" : ""}`,
+      "data-count": k, "data-exact": fraction(n, d) }, f.group);
+    addTitle(mark, `${k} ${sweep.colour}: P(${data.names[0]} wins) = ${fraction(n, d)} ≈ ${readable(value, n === d, n === 0n)}`);
+  }
+  addText(f.group, f.x(sweep.current) + 4, f.inner.y1 + 10, "now", { class: "gx-text gx-tick" });
+}
+
+// ------------------------------------------------------------------ render
+
+function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "gx-root";
+  el.appendChild(root);
+  let revision = 0;
+
+  const draw = () => {
+    const started = performance.now();
+    const data = JSON.parse(model.get("data") || "{}");
+    root.replaceChildren();
+    if (!data || !data.players) return;
+    const top = document.createElement("div");
+    top.className = "gx-row";
+    root.appendChild(top);
+    drawBars(top, data);
+    drawTails(top, data);
+
+    const heatBox = document.createElement("div");
+    heatBox.className = "gx-heat-box";
+    const chooser = document.createElement("div");
+    chooser.className = "gx-heat-chooser";
+    chooser.setAttribute("role", "group");
+    chooser.setAttribute("aria-label", "whose heat map");
+    const heatPlayer = model.get("heat_player");
+    data.names.forEach((name, i) => {
+      const button = document.createElement("button");
+      button.textContent = `${name}'s throw`;
+      button.className = `gx-heat-button${i === heatPlayer ? " gx-on" : ""}`;
+      button.setAttribute("aria-pressed", i === heatPlayer);
+      button.addEventListener("click", () => { model.set("heat_player", i); model.save_changes(); });
+      chooser.appendChild(button);
+    });
+    heatBox.appendChild(chooser);
+    drawHeat(heatBox, data, heatPlayer);
+    const bottom = document.createElement("div");
+    bottom.className = "gx-row";
+    root.appendChild(bottom);
+    bottom.appendChild(heatBox);
+    const sweepBox = document.createElement("div");
+    sweepBox.className = "gx-sweep-box";
+    bottom.appendChild(sweepBox);
+    const sweepRow = document.createElement("div");
+    sweepRow.className = "gx-row";
+    sweepBox.appendChild(sweepRow);
+    data.sweep.models.forEach((_, i) => drawSweep(sweepRow, data, i));
+    revision += 1;
+    root.dataset.drawMs = `${performance.now() - started}`;
+    requestAnimationFrame(() => {
+      root.dataset.revision = `${revision}`;
+      root.dataset.drawnAt = `${performance.now()}`;
+      el.dispatchEvent(new CustomEvent("gx-drawn", { bubbles: true }));
+    });
+  };
+  model.on("change:data", draw);
+  model.on("change:heat_player", draw);
+  draw();
+  return () => {
+    model.off("change:data", draw);
+    model.off("change:heat_player", draw);
+  };
+}
+
+export default { render };

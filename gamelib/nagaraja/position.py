@@ -1,0 +1,151 @@
+"""The pieces of a Nagaraja position that are not components, and the small edits every layer makes.
+
+A seat (:class:`Player`), a fate stick in play (:class:`Stick`), a log entry (:class:`Event`),
+the end of the game (:class:`Result`); helpers that return a changed position (log a line,
+change a seat, move cards and sticks); and :func:`check_invariants`, the conservation check
+of spec 5.1 that the tests and the save reader share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from gamelib.core import replace_fields as replace
+from gamelib.nagaraja.cards import COLOURS
+from gamelib.nagaraja.temple import PlacedTile, Temple
+
+PHASES = ("SETUP", "CALL_OF_FATE", "CONFRONTATION", "EXPLORATION", "NEW_DEAL", "GAME_OVER")
+REASONS = ("CURSED_LOSS", "REACHED_25", "NINTH_TILE", "ROOMS_EXHAUSTED")
+SOURCES = COLOURS + ("VIRTUAL",)
+PUBLIC = -1  # audience of an event every player may read
+
+
+def seat_name(player: int) -> str:
+    return f"P{player}"
+
+
+class Stick(NamedTuple):
+    """A fate stick held this round; ``points``/``naga`` are None until it is thrown."""
+
+    id: str
+    colour: str
+    points: int | None = None
+    naga: int | None = None
+
+    @property
+    def thrown(self) -> bool:
+        return self.points is not None
+
+    def __str__(self):
+        face = "not thrown" if not self.thrown else ("Naga" if self.naga else f"{self.points}")
+        return f"{self.id}={face}"
+
+
+class Event(NamedTuple):
+    audience: int  # PUBLIC or the one seat that may read it
+    text: str
+
+
+class Result(NamedTuple):
+    winner: int
+    reason: str
+    scores: tuple
+
+    def to_dict(self):
+        return {"winner": self.winner, "reason": self.reason, "scores": list(self.scores)}
+
+
+@dataclass(frozen=True)
+class Player:
+    temple: Temple
+    hand: tuple = ()
+    amulets: tuple = ()  # collected and not yet used
+    sticks: tuple = ()  # current sticks, Stick tuples
+    committed: tuple | None = None  # None until this player commits in the round
+    activated: tuple = ()
+    modifier: int = 0
+    virtual_nagas: int = 0
+    knowledge: frozenset = frozenset()  # (owner, relic id) this player knows
+    public_hand: frozenset = frozenset()  # cards of this hand the opponent knows
+
+
+# --------------------------------------------------------------------------- edits
+
+
+def log(state, *texts: str, audience: int = PUBLIC):
+    return replace(state, log=state.log + tuple([Event(audience, t) for t in texts]))
+
+
+def set_player(state, player: int, **changes):
+    players = state.players
+    changed = replace(players[player], **changes)
+    return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed))
+
+
+def card_of(state, card_id: str):
+    return state.edition.cards[card_id]
+
+
+def relic_of(state, relic_id: str):
+    return state.edition.relic_by_id[relic_id]
+
+
+def face_down_own(state, player: int) -> list[str]:
+    return state.players[player].temple.face_down_spots()
+
+
+def remove_from_hand(state, player: int, cards):
+    me = state.players[player]
+    hand = list(me.hand)
+    for card_id in cards:
+        hand.remove(card_id)
+    return set_player(state, player, hand=tuple(hand), public_hand=me.public_hand - set(cards))
+
+
+def add_to_hand(state, player: int, card_id: str, public: bool = False):
+    me = state.players[player]
+    public_hand = me.public_hand | {card_id} if public else me.public_hand
+    return set_player(state, player, hand=tuple(sorted(me.hand + (card_id,))), public_hand=public_hand)
+
+
+def return_sticks(state, player: int, stick_ids):
+    """Put sticks back in the supply (a used Naga, a DISCARD2, the end of a round)."""
+    me = state.players[player]
+    leaving = set(stick_ids)
+    kept = tuple(s for s in me.sticks if s.id not in leaving)
+    state = set_player(state, player, sticks=kept)
+    return replace(state, supply=tuple(sorted(state.supply + tuple(leaving))))
+
+
+def stick_order(stick_id: str) -> tuple:
+    return ("BWG".index(stick_id[0]), stick_id)
+
+
+def amulet_text(state, amulet_id: str) -> str:
+    amulet = state.edition.amulets[amulet_id]
+    return f"{amulet_id} ({amulet.effect})" if amulet.effect else f"{amulet_id} ({amulet.vp} VP)"
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def check_invariants(state) -> None:
+    """Raise AssertionError unless cards, relics and sticks are conserved (spec 5.1)."""
+    cards: list = list(state.draw_pile) + list(state.discard_pile) + list(state.deal or ())
+    for p in state.players:
+        cards += list(p.hand) + list(p.committed or ()) + list(p.activated)
+    assert sorted(cards) == sorted(state.edition.cards), "cards are not conserved (hands + piles + in play != 48)"
+    if state.phase != "SETUP":
+        relic_ids = sorted(r.id for r in state.edition.relics)
+        for p in state.players:
+            assert sorted(p.temple.relics) == relic_ids, "a temple does not hold its 9 relics on its 9 spots"
+    sticks = list(state.supply) + [s.id for p in state.players for s in p.sticks]
+    assert len(sticks) == len(set(sticks)) == 3 * state.rules.sticks_per_colour, "sticks held + supply != 36"
+    tiles = list(state.room_pile) + list(state.room_bottom) + [state.current_room] * (state.current_room is not None)
+    tiles += [t for t in state.out_of_game if t in state.edition.tiles]
+    for p in state.players:
+        tiles += [c.tile_id for c in p.temple.cells if isinstance(c, PlacedTile)]
+    assert sorted(tiles) == sorted(state.edition.tiles), "room tiles are not conserved"
+    traps = sum(p.temple.trap_cell is not None for p in state.players)
+    assert traps <= 1, "there is only one trap"

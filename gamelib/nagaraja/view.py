@@ -1,0 +1,135 @@
+"""What a player sees of a Nagaraja position: ``observation(state, player)`` and the text board.
+
+The observation is a JSON-compatible dict holding nothing the player may not know (spec 7):
+the opponent's hand, committed cards before the reveal, face-down relics the player never
+saw and the opponent's amulets are left out. ``text_board`` is ``str(state)``, the whole
+position for a reader who may see everything.
+"""
+
+from __future__ import annotations
+
+from gamelib.nagaraja.actions import describe_result
+from gamelib.nagaraja.position import relic_of, seat_name
+from gamelib.nagaraja.rules import State
+from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile
+
+
+def _relic_view(state: State, viewer: int, owner: int, spot: str) -> dict:
+    temple = state.players[owner].temple
+    relic_id = temple.relic_at(spot)
+    up = temple.face_up(spot)
+    known = up or (owner, relic_id) in state.players[viewer].knowledge
+    relic = relic_of(state, relic_id) if known and relic_id else None
+    return {"face_up": up, "known": bool(known), "vp": relic.vp if relic else None,
+            "cursed": relic.cursed if relic else None}
+
+
+def _temple_view(state: State, viewer: int, owner: int) -> dict:
+    temple = state.players[owner].temple
+    cells = []
+    for cell in CELLS:
+        content = temple.cell(cell)
+        if isinstance(content, PlacedTile):
+            tile = state.edition.tiles[content.tile_id]
+            content = {"tile": content.tile_id, "shape": tile.shape, "rotation": content.rotation,
+                       "segments": temple.open_segments(cell), "special": tile.special,
+                       "amulet": content.amulet is not None}
+        cells.append({"cell": list(cell), "content": content})
+    return {
+        "cells": cells,
+        "relics": {spot: _relic_view(state, viewer, owner, spot) for spot in RELIC_SPOTS},
+        "connected_spots": sorted(temple.connected_spots()),
+        "connected_nodes": sorted([r, c, seg] for (r, c), seg in temple.connected_nodes()),
+        "legal_cells": [list(cell) for cell in temple.legal_cells()],
+    }
+
+
+def observation(state: State, viewer: int) -> dict:
+    """What player ``viewer`` may know of ``state``, as a JSON-compatible dict."""
+    if viewer not in (0, 1):
+        raise ValueError(f"players are 0 and 1, not {viewer!r}")
+    cards = state.edition.cards
+    revealed = state.phase != "CALL_OF_FATE"
+    seats = []
+    for p, me in enumerate(state.players):
+        own = p == viewer
+        committed = me.committed
+        show_commit = committed is not None and (own or revealed)
+        seats.append({
+            "temple": _temple_view(state, viewer, p),
+            "hand": [cards[c].to_dict() for c in me.hand] if own else None,
+            "hand_size": len(me.hand),
+            "known_hand": [cards[c].to_dict() for c in me.hand if own or c in me.public_hand],
+            "committed": [cards[c].to_dict() for c in committed] if show_commit else None,
+            "committed_count": len(committed) if committed is not None else 0,
+            "has_committed": committed is not None,
+            "activated": [cards[c].to_dict() for c in me.activated],
+            "sticks": [{"id": s.id, "colour": s.colour, "points": s.points, "naga": None if s.naga is None else bool(s.naga)}
+                       for s in me.sticks],
+            "modifier": me.modifier,
+            "virtual_nagas": me.virtual_nagas,
+            "total": state.total(p),
+            "amulets": [state.edition.amulets[a].to_dict() for a in me.amulets] if own else None,
+            "amulet_count": len(me.amulets),
+            "score": state.score(p) if own or state.result is not None else None,
+            "visible_score": state.visible_score(p),
+        })
+    room = None
+    if state.current_room is not None:
+        tile = state.edition.tiles[state.current_room]
+        room = {"tile": tile.id, "shape": tile.shape, "segments": list(tile.segments), "special": tile.special,
+                "amulet": state.room_amulet is not None}
+    deal = None
+    if state.deal is not None and viewer == state.guide:
+        deal = [cards[c].to_dict() for c in state.deal]
+    pending = state.pending_swap
+    return {
+        "edition": state.edition.describe(),
+        "placeholder": state.edition.placeholder,
+        "viewer": viewer,
+        "phase": state.phase,
+        "to_act": None if state.queue or state.result else state.to_act,
+        "chance_pending": bool(state.queue),
+        "guide": state.guide,
+        "round": state.round,
+        "current_room": room,
+        "room_pile": len(state.room_pile) + len(state.room_bottom),
+        "draw_pile": len(state.draw_pile),
+        "amulet_pile": len(state.amulet_pile),
+        "discard_pile": list(state.discard_pile),
+        "deal": deal,
+        "pending_swap": {"temple": pending[0], "a": pending[1], "b": pending[2]} if pending else None,
+        "room_winner": state.room_winner,
+        "events": state.events(viewer)[-12:],
+        "result": state.result.to_dict() if state.result else None,
+        "players": seats,
+    }
+
+
+
+def text_board(state: State) -> str:
+    """The whole position as text (``str(state)``)."""
+    relics = state.edition.relic_by_id
+    lines = [f"Nagaraja -- {state.edition.describe()}",
+             f"Round {state.round}, phase {state.phase}, guide {seat_name(state.guide)}, "
+             + (describe_result(state) if state.result else
+                "chance to resolve" if state.queue else f"{seat_name(state.to_act)} to act")]
+    if state.current_room:
+        lines.append(f"Room up for grabs: {state.current_room}" + (" with an amulet" if state.room_amulet else ""))
+    for p, me in enumerate(state.players):
+        temple = me.temple
+
+        def relic_text(spot, temple=temple):
+            relic = relics.get(temple.relic_at(spot))
+            if relic is None:
+                return "--"
+            mark = f"{'C' if relic.cursed else 'S'}{relic.vp}"
+            return mark if temple.face_up(spot) else mark.lower()
+
+        lines.append(f"{seat_name(p)}: score {state.score(p)}, hand {', '.join(me.hand) or '-'}, "
+                     f"amulets {', '.join(me.amulets) or '-'}, sticks {' '.join(str(s) for s in me.sticks) or '-'}, "
+                     f"total {state.total(p)}")
+        lines += ["  " + row for row in temple.rows(relic_text)]
+    lines.append("(relics: C = cursed, S = sacred; lower case = face down)")
+    lines += ["Last events:"] + [f"  {e.text}" for e in state.log[-6:]]
+    return "\n".join(lines)
