@@ -279,17 +279,49 @@ class Match:
 # --------------------------------------------------------------------------- saving
 
 
+MAX_SAVE_CHARS = 4_000_000  # far above any real save (a long finished game is a few hundred kB)
+MAX_SAVE_DEPTH = 32  # the deepest real save nests about 6 levels
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number a save can hold")
+
+
 def load_json(text: str | bytes | dict, what: str = "saved game") -> dict:
-    """Parse a saved document, turning any JSON error into a :class:`CorruptSave`."""
-    if isinstance(text, dict):
-        return text
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError) as error:
-        raise CorruptSave(f"this {what} is not valid JSON ({error})") from None
-    if not isinstance(data, dict):
-        raise CorruptSave(f"this {what} should be a JSON object, not {type(data).__name__}")
-    return data
+    """Parse a saved document, turning any JSON error into a :class:`CorruptSave`.
+
+    The input is bounded before and while parsing: at most ``MAX_SAVE_CHARS`` characters,
+    no ``NaN``/``Infinity``, nesting at most ``MAX_SAVE_DEPTH`` deep, so a hostile save
+    fails fast with a reason instead of a RecursionError, an OverflowError or a memory blow-up.
+    """
+    if not isinstance(text, dict):
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise CorruptSave(f"this {what} should be JSON text, not {type(text).__name__}")
+        if len(text) > MAX_SAVE_CHARS:
+            raise CorruptSave(f"this {what} is {len(text):,} characters long; a save holds at most {MAX_SAVE_CHARS:,}")
+        try:
+            text = json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError:
+            raise CorruptSave(f"this {what} is nested too deeply to be a save") from None
+        except (TypeError, ValueError) as error:
+            raise CorruptSave(f"this {what} is not valid JSON ({error})") from None
+    if not isinstance(text, dict):
+        raise CorruptSave(f"this {what} should be a JSON object, not {type(text).__name__}")
+    _check_depth(text, what)
+    return text
+
+
+def _check_depth(data: Any, what: str) -> None:
+    """Refuse documents nested deeper than ``MAX_SAVE_DEPTH`` (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_SAVE_DEPTH:
+            raise CorruptSave(f"this {what} is nested more than {MAX_SAVE_DEPTH} levels deep; no save is")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend((item, depth + 1) for item in value)
 
 
 def require_fields(data: dict, fields: Iterable[str], what: str = "saved game") -> None:

@@ -120,7 +120,7 @@ class BoardWidget(anywidget.AnyWidget):
             "forward": self.match.step_forward,
             "end": self.match.to_end,
         }
-        if where not in steps:
+        if not isinstance(where, str) or where not in steps:
             raise IllegalMove(f"unknown history step {where!r}")
         steps[where]()
 
