@@ -287,6 +287,8 @@ def load_json(text: str | bytes | dict, what: str = "saved game") -> dict:
         data = json.loads(text)
     except (TypeError, ValueError) as error:
         raise CorruptSave(f"this {what} is not valid JSON ({error})") from None
+    except RecursionError:  # json's parser gives up on lists or objects nested about a thousand deep
+        raise CorruptSave(f"this {what} nests lists or objects far too deeply to be a save") from None
     if not isinstance(data, dict):
         raise CorruptSave(f"this {what} should be a JSON object, not {type(data).__name__}")
     return data
