@@ -32,6 +32,7 @@ COMPARED = ("centre", "grid", "revealed", "roll", "karma", "status", "turn", "tu
             "gained_this_turn", "to_reveal", "roll_reason", "pending", "deck", "draws", "deck_order_fixed",
             "rolls_script", "log")
 HIDDEN_FUTURE = ("deck", "draws", "deck_order_fixed", "rolls_script")
+MAX_SAVE_SIZE = 1_000_000  # characters; a finished game saves in about 10,000 (parsing takes ~10x in memory)
 MAX_DEPTH = 5  # a Pangu save nests 4 deep (save, log, event, revealed list); one level of slack
 MAX_EVENTS = 2000  # a game logs about 30 events; a thousand stuck rerolls in a row never happens
 MAX_SCRIPTED_ROLLS = 10_000
@@ -94,6 +95,9 @@ def from_json(text: Any) -> State:
 
 
 def _read(text: Any) -> State:
+    if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_SAVE_SIZE:
+        raise CorruptSave(f"this Pangu save is {len(text):,} characters long; no save is longer than "
+                          f"{MAX_SAVE_SIZE:,}")
     data = load_json(text, "Pangu save")
     _check_nesting(data)
     check_save_header(data, GAME, SAVE_VERSION)
