@@ -279,19 +279,49 @@ class Match:
 # --------------------------------------------------------------------------- saving
 
 
+MAX_SAVE_CHARS = 4_000_000  # far above any real save (a long finished game is a few hundred kB)
+MAX_SAVE_DEPTH = 32  # the deepest real save nests about 6 levels
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number a save can hold")
+
+
 def load_json(text: str | bytes | dict, what: str = "saved game") -> dict:
-    """Parse a saved document, turning any JSON error into a :class:`CorruptSave`."""
-    if isinstance(text, dict):
-        return text
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError) as error:
-        raise CorruptSave(f"this {what} is not valid JSON ({error})") from None
-    except RecursionError:  # json's parser gives up on lists or objects nested about a thousand deep
-        raise CorruptSave(f"this {what} nests lists or objects far too deeply to be a save") from None
-    if not isinstance(data, dict):
-        raise CorruptSave(f"this {what} should be a JSON object, not {type(data).__name__}")
-    return data
+    """Parse a saved document, turning any JSON error into a :class:`CorruptSave`.
+
+    The input is bounded before and while parsing: at most ``MAX_SAVE_CHARS`` characters,
+    no ``NaN``/``Infinity``, nesting at most ``MAX_SAVE_DEPTH`` deep, so a hostile save
+    fails fast with a reason instead of a RecursionError, an OverflowError or a memory blow-up.
+    """
+    if not isinstance(text, dict):
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise CorruptSave(f"this {what} should be JSON text, not {type(text).__name__}")
+        if len(text) > MAX_SAVE_CHARS:
+            raise CorruptSave(f"this {what} is {len(text):,} characters long; a save holds at most {MAX_SAVE_CHARS:,}")
+        try:
+            text = json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError:
+            raise CorruptSave(f"this {what} is nested too deeply to be a save") from None
+        except (TypeError, ValueError) as error:
+            raise CorruptSave(f"this {what} is not valid JSON ({error})") from None
+    if not isinstance(text, dict):
+        raise CorruptSave(f"this {what} should be a JSON object, not {type(text).__name__}")
+    _check_depth(text, what)
+    return text
+
+
+def _check_depth(data: Any, what: str) -> None:
+    """Refuse documents nested deeper than ``MAX_SAVE_DEPTH`` (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_SAVE_DEPTH:
+            raise CorruptSave(f"this {what} is nested more than {MAX_SAVE_DEPTH} levels deep; no save is")
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend((item, depth + 1) for item in value)
 
 
 def require_fields(data: dict, fields: Iterable[str], what: str = "saved game") -> None:
@@ -533,9 +563,11 @@ def seatings(players: int, rotate: bool = True) -> list[tuple[int, ...]]:
 
 def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[int], seed: int,
                      rules: Any = None, setup: dict | None = None, index: int = 0,
-                     keep_final: bool = False) -> GameRecord:
+                     keep_final: bool = False,
+                     on_action: Callable[[Any, Any], None] | None = None) -> GameRecord:
     """Play one game: deal ``seed``, ``policies[seating[seat]]`` in each seat. The driver's own
-    generator is derived from the deal seed, so every seating of a deal gets the same deal."""
+    generator is derived from the deal seed, so every seating of a deal gets the same deal.
+    ``on_action(state, action)`` is passed to :func:`play` (``gamelib.design`` traces the lead with it)."""
     state = _new_game_function(game)(seed, rules, **(setup or {}))
     seat_policies = [policies[i] for i in seating]
     length = 0
@@ -544,6 +576,8 @@ def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[in
         nonlocal length
         if state_before.current_player != CHANCE:
             length += 1
+        if on_action is not None:
+            on_action(state_before, action)
 
     final = play(state, seat_policies, seed=seed, on_action=count)
     scores = final.scores() if hasattr(final, "scores") else None
@@ -551,20 +585,28 @@ def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[in
                       None if scores is None else tuple(scores), length, final if keep_final else None)
 
 
+def tournament_plan(players: int, games: int, seed: int = 0, rotate: bool = True) -> list[tuple[int, tuple[int, ...]]]:
+    """The ``(deal seed, seating)`` of every game of a tournament, in order: each deal once per seating."""
+    from gamelib.simulate import seeds
+
+    return [(deal_seed, seating) for deal_seed in seeds(seed, games) for seating in seatings(players, rotate)]
+
+
 def tournament(game: Any, policies: Sequence[Policy], games: int, *, rules: Any = None, seed: int = 0,
                setup: dict | None = None, rotate: bool = True, progress: bool = True,
-               description: str = "games") -> list[GameRecord]:
+               description: str = "games", keep_final: bool = False) -> list[GameRecord]:
     """Play ``games`` deals, each once per seating (seats rotated, seeds paired), serially.
 
     ``game`` is a game module (or its ``new_game``); ``policies`` has one policy per seat.
     The same ``seed`` gives the same deals for every compared bot or rule set, so differences
     between them are not luck of the deal. :mod:`gamelib.design` runs the same games in parallel.
+    ``keep_final`` keeps each game's final state in its record (for game-specific summaries).
     """
-    from gamelib.simulate import progress as progress_bar, seeds
+    from gamelib.simulate import progress as progress_bar
 
-    plan = [(deal_seed, seating) for deal_seed in seeds(seed, games) for seating in seatings(len(policies), rotate)]
+    plan = tournament_plan(len(policies), games, seed, rotate)
     iterator = progress_bar(plan, len(plan), description) if progress else plan
-    return [play_seated_game(game, policies, seating, deal_seed, rules, setup, index)
+    return [play_seated_game(game, policies, seating, deal_seed, rules, setup, index, keep_final)
             for index, (deal_seed, seating) in enumerate(iterator)]
 
 

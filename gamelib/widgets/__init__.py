@@ -120,8 +120,8 @@ class BoardWidget(anywidget.AnyWidget):
             "forward": self.match.step_forward,
             "end": self.match.to_end,
         }
-        if not isinstance(where, str) or where not in steps:  # a pick holds any JSON, a list cannot be a key
-            raise IllegalMove(f"unknown history step {where!r}: use start, back, forward or end")
+        if not isinstance(where, str) or where not in steps:
+            raise IllegalMove(f"unknown history step {where!r}")
         steps[where]()
 
     # ------------------------------------------------------------ fallbacks
