@@ -12,8 +12,8 @@ import pytest
 
 from gamelib.core import random_policy
 from gamelib.chakra.board import ChakraBoard
-from gamelib.chakra.moves import Channel, Meditate, Receive, Step
-from gamelib.chakra.rules import DOWN, Rules, new_game, position
+from gamelib.chakra.actions import Channel, Meditate, Receive, Step
+from gamelib.chakra import DOWN, Rules, new_game, position
 
 MAYA = ["K R Y", "G G L", "O P D"]
 
@@ -112,7 +112,7 @@ def test_channel_step_by_step_order_c3():  # spec 15.4 C3, first order
 def test_channel_next_steps_are_the_engines():  # §14.4
     board = board_for([{"GREEN": "Y K", "YELLOW": "Y Y"}])
     board.pick = {"kind": "space", "space": "D2_D1"}
-    from gamelib.chakra.moves import next_steps
+    from gamelib.chakra.actions import next_steps
     assert [s["text"].split(" → ")[0] for s in board.state["hints"]["steps"]] == \
         [str(step) for step in next_steps(board.match.state, "D2_D1")]
 
@@ -308,3 +308,42 @@ def test_the_game_over_refuses_moves_and_shows_scores():  # §11.4 safeguard end
 
 def test_repr_is_deterministic():
     assert repr(ChakraBoard(new_game(seed=1))) == "ChakraBoard(move 0 of 0)"
+
+
+def test_one_update_sends_one_state_however_many_moves_it_makes():
+    """A click that the bot answers (and whose refill is drawn) reaches the page as one new state."""
+    board = ChakraBoard(new_game(seed=6), bots={1: random_policy})
+    sent = []
+    board.observe(lambda change: sent.append(change["new"]), names="state")
+    receive = next(a for a in board.match.state.legal_actions() if isinstance(a, Receive))
+    board.pick = {"kind": "maya", "column": receive.column, "colour": "KROYGLDP"[min(receive.colours)]}
+    sent.clear()
+    board._apply(receive)
+    assert board.match.length == 2 and len(sent) == 1  # the human's move and the bot's answer, one redraw
+    assert sent[0]["to_move"] == 0
+
+
+def test_the_page_gets_no_list_of_action_strings():
+    """The page highlights from ``state["hints"]``; the engine's action list is never sent."""
+    board = ChakraBoard(new_game(seed=6))
+    assert board.legal == [] and board.state["hints"]["maya"]
+
+
+def test_constructor_shape_and_label():
+    board = ChakraBoard(seed=4, label="Lesson board")
+    assert board.match.state.seed == 4 and board.state["label"] == "Lesson board"
+    assert ChakraBoard(seed=4, rules=Rules(inspiration_tokens=3)).match.state.players[0].reserve == 3
+
+
+def test_every_field_sent_is_read_by_the_page():
+    """No synced data the page never reads: each key of the state and of a player appears in board.js."""
+    import re
+    from pathlib import Path
+
+    import gamelib.chakra.board as board_module
+
+    script = (Path(board_module.__file__).parent / "board.js").read_text(encoding="utf-8")
+    board = ChakraBoard(new_game(seed=7, rules=Rules(max_rounds=1)))
+    play_some(board, 2)
+    for key in [*board.state, *board.state["players"][0]]:
+        assert re.search(rf"\.{key}\b|\"{key}\"", script), key

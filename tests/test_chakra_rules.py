@@ -1,5 +1,6 @@
 """Chakra rules: every test vector of spec §15, citing it, plus setup, turns and the §14 contract."""
 
+import json
 from collections import Counter
 from fractions import Fraction
 
@@ -7,10 +8,10 @@ import pytest
 
 from gamelib import CHANCE, IllegalMove
 from gamelib.chakra import (
-    BHAGYA, BLACK, DARK_BLUE, DOWN, EARTH, GREEN, LIGHT_BLUE, ORANGE, PURPLE, RED, UP, YELLOW, Channel, Meditate,
-    Receive, Rules, Step, final_scores, new_game, position, run_length, winners,
+    BHAGYA, BLACK, COLOUR_NAMES, DARK_BLUE, DOWN, EARTH, GREEN, LIGHT_BLUE, ORANGE, PURPLE, RED, UP, YELLOW, Channel,
+    Meditate, Receive, Rules, Step, final_scores, new_game, position, run_length, winners,
 )
-from gamelib.chakra.moves import walk
+from gamelib.chakra.actions import walk
 
 K, R, O, Y, G, L, D, P = range(8)
 WORKED_PLENITUDE = {"RED": 1, "ORANGE": 2, "YELLOW": 3, "GREEN": 1, "LIGHT_BLUE": 2, "DARK_BLUE": 4, "PURPLE": 3}
@@ -47,8 +48,8 @@ def test_15_1_from_a_finished_state_and_blacks_outside_the_earth_score_nothing()
     p2 = {"RED": "R R R", "ORANGE": "O O O", "YELLOW": "Y Y Y", "DARK_BLUE": "D D D", "GREEN": "G G K"}
     state = position([p1, p2], plenitude=(1, 2, 3, 1, 2, 4, 3), finished=True)
     assert state.scores() == [14, 12]  # §15.1, with P2's GREEN: G G K (blacks off the Earth score 0)
-    assert state.winner == (0,)
-    assert state.returns() == [14.0, 12.0]
+    assert state.winners == (0,) and state.winner == 0
+    assert state.scores() == [14, 12] and state.returns() == [1.0, 0.0]
     assert [board.run() for board in state.players] == [0, 3]
 
 
@@ -333,7 +334,7 @@ def test_11_end_trigger_never_clears_and_first_player_defines_the_round():
 
 
 def test_11_4_max_rounds_safeguard():
-    state = new_game(2, seed=3, rules=Rules(max_rounds=2))
+    state = new_game(players=2, seed=3, rules=Rules(max_rounds=2))
     while not state.is_terminal:
         state = state.apply(state.legal_actions()[-1])  # always Meditate
     assert state.turns == (2, 2) and not state.end_triggered
@@ -352,7 +353,7 @@ def test_15_6_t4_only_meditate_when_bhagya_full_and_no_token():
 
 def test_4_setup():
     for players in (2, 3, 4):
-        state = new_game(players, seed=11)
+        state = new_game(players=players, seed=11)
         assert sum(state.bag) + sum(len(c) for c in state.maya) == 24 * players  # §2: 3 per colour per player
         assert all(len(c) == 3 for c in state.maya)
         assert sorted(state.plenitude + (state.unused_plenitude,)) == [1, 1, 2, 2, 3, 3, 4, 4]
@@ -363,35 +364,35 @@ def test_4_setup():
 
 
 def test_4_same_seed_same_game_and_seeds_differ():
-    a, b = new_game(3, seed=42), new_game(3, seed=42)
+    a, b = new_game(players=3, seed=42), new_game(players=3, seed=42)
     assert a == b
     for _ in range(12):
         action = a.legal_actions()[len(a.legal_actions()) // 3]
         a, b = a.apply(action), b.apply(action)
     assert a == b
-    setups = {(s.plenitude, s.maya) for s in (new_game(2, seed=i) for i in range(20))}
+    setups = {(s.plenitude, s.maya) for s in (new_game(players=2, seed=i) for i in range(20))}
     assert len(setups) == 20
 
 
 def test_4_first_player_argument_and_validation():
-    state = new_game(4, seed=1, first_player=2)
+    state = new_game(players=4, seed=1, first_player=2)
     assert state.current_player == 2 and state.last_seat == 1
     with pytest.raises(ValueError, match="2 to 4 players"):
-        new_game(5)
+        new_game(players=5)
     with pytest.raises(ValueError, match="first_player"):
-        new_game(2, first_player=2)
+        new_game(players=2, first_player=2)
 
 
 def test_4_plenitude_draws_are_uniform_over_token_orders():
     # every setup draw has weight proportional to the counts left (§4): over many seeds each value
     # lands on RED with frequency 1/4 (exactly 2 of 8 tokens carry each value)
-    counts = Counter(new_game(2, seed=s).plenitude[0] for s in range(2000))
+    counts = Counter(new_game(players=2, seed=s).plenitude[0] for s in range(2000))
     for value in (1, 2, 3, 4):
         assert 400 < counts[value] < 600
 
 
 def test_6_4_refill_chance_nodes_have_exact_weights():
-    state = new_game(2, seed=5, explicit_chance=True)
+    state = new_game(players=2, seed=5, explicit_chance=True)
     bag_before = state.bag
     state = state.apply(Receive(0, set(state.maya[0]) if 0 not in state.maya[0] else {0}, BHAGYA))
     assert state.current_player == CHANCE and state.legal_actions() == []
@@ -502,19 +503,18 @@ def test_14_7_text_of_actions():
 
 
 def test_14_6_observation_hides_unknown_plenitude():
-    state = new_game(3, seed=8)
+    state = new_game(players=3, seed=8)
     for seat in range(3):
         view = state.observation(seat)
         known = set(state.players[seat].meditation)
         for level in range(1, 8):
-            assert view.plenitude[level - 1] == (state.plenitude[level - 1] if level in known else None)
-        assert view.unused_plenitude is None and view.seed is None
-        assert view.players == state.players and view.bag == state.bag and view.maya == state.maya
-        assert view.legal_actions() == state.legal_actions()
-        text = view.to_json()
+            assert view["plenitude"][COLOUR_NAMES[level]] == (state.plenitude[level - 1] if level in known else None)
+        assert view["unused_plenitude"] is None and "seed" not in view
+        assert view["players"] == [board.to_dict() for board in state.players]
+        text = json.dumps(view)
         assert str(state.unused_plenitude) not in text.split('"unused_plenitude":')[1][:6]
     finished = position([{}, {}], finished=True)
-    assert finished.observation(0).plenitude == finished.plenitude  # all shown at the end
+    assert tuple(finished.observation(0)["plenitude"].values()) == finished.plenitude  # all shown at the end
 
 
 def test_text_board_mentions_the_track():

@@ -59,9 +59,10 @@ def cells():
         code("two_dice"),
         md("## Exact against simulated\n\n"
            "When a question is too big to count exactly, the lessons *simulate* many games. A simulated figure is "
-           "never exact, so it is always shown with a 95% confidence interval: the range that would catch the true "
-           "value in 95 of 100 repetitions of the experiment. Here we throw two dice 10,000 times and compare with "
-           "the exact 1/6:"),
+           "never exact, so it is always shown with a 95% confidence interval. The 95% belongs to the method, not to "
+           "one interval: if the whole experiment were repeated many times, about 95 of every 100 intervals made "
+           "this way would contain the true value. Any single interval either contains it or not, and we cannot "
+           "tell which. Here we throw two dice 10,000 times and compare with the exact 1/6:"),
         code("# NBVAL_CHECK_OUTPUT\nimport random\nfrom gamelib import proportion\n\nrng = random.Random(2024)  # a seed: same throws every time\n"
              "sevens = sum(rng.randint(1, 6) + rng.randint(1, 6) == 7 for _ in range(10_000))\n"
              "estimate = proportion(sevens, 10_000)\nprint('simulated:', estimate)\nprint('exact:    ', float(two_dice.probability(7)))\n"

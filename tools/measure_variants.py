@@ -54,8 +54,9 @@ def pangu() -> None:
 
 
 def chakra() -> None:
+    from gamelib.core import play
     from gamelib.chakra import bots
-    from gamelib.chakra.rules import Rules
+    from gamelib.chakra.rules import Rules, new_game
 
     variants = {
         "default": {},
@@ -69,10 +70,11 @@ def chakra() -> None:
           f" max_rounds={bots.DEFAULT_MAX_ROUNDS} as a safeguard)")
     for label, changes in variants.items():
         rules = Rules(max_rounds=bots.DEFAULT_MAX_ROUNDS, **changes)
-        finals = [bots.play_game(2, [bots.greedy_policy] * 2, game_seed, rules) for game_seed in seeds(SEED, games)]
+        finals = [play(new_game(seed=game_seed, rules=rules, players=2), bots.greedy_policy, seed=game_seed)
+                  for game_seed in seeds(SEED, games)]
         scores = [score for final in finals for score in final.scores()]
-        ties = sum(len(final.winner) > 1 for final in finals)
-        seat0 = sum(0 in final.winner and len(final.winner) == 1 for final in finals)
+        ties = sum(len(final.winners) > 1 for final in finals)
+        seat0 = sum(final.winner == 0 for final in finals)
         natural = sum(final.end_triggered for final in finals)
         no_red = sum(max(board.run() for board in final.players) == 0 for final in finals)
         print(f"{label} | rounds {mean([f.rounds_completed for f in finals])}"

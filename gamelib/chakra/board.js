@@ -36,7 +36,7 @@ function energy(letter, x, y, r, extraClass = "") {
 
 /** A click target with its test handles; `key` lets keyboard focus survive a redraw. */
 function clickable(node, key, label, model, pick) {
-  node.dataset.key = key;
+  node.setAttribute("data-focus-key", key);
   return makeClickable(node, label, () => sendPick(model, pick));
 }
 
@@ -247,7 +247,7 @@ function drawPlayerCard(s, p, model, canPlay) {
 // ------------------------------------------------------------------ the side panel
 
 function button(text, className, label, model, pick, key) {
-  const node = htmlEl("button", "ck-button " + className, { "aria-label": label, title: label, "data-key": key }, text);
+  const node = htmlEl("button", "ck-button " + className, { "aria-label": label, title: label, "data-focus-key": key }, text);
   node.addEventListener("click", () => sendPick(model, pick));
   return node;
 }
@@ -313,7 +313,7 @@ function drawPanel(s, model, canPlay) {
   // Whose knowledge to show, and the bots.
   const tools = htmlEl("div", "ck-tools");
   const label = htmlEl("label", "ck-viewer-label", {}, "View as ");
-  const select = htmlEl("select", "ck-viewer-select", { "aria-label": "Whose knowledge the board shows", "data-key": "viewer" });
+  const select = htmlEl("select", "ck-viewer-select", { "aria-label": "Whose knowledge the board shows", "data-focus-key": "viewer" });
   const options = [["auto", "player to move"], ...s.names.map((n, i) => [String(i), n]), ["all", "everyone (reveal all)"]];
   for (const [value, text] of options) {
     const option = htmlEl("option", "", { value }, text);
@@ -347,7 +347,6 @@ function render({ model, el }) {
   el.appendChild(root);
 
   const draw = () => {
-    const focused = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const s = model.get("state") || {};
     if (!s.players) return;
     const canPlay = s.phase === "play";
@@ -355,27 +354,21 @@ function render({ model, el }) {
     root.dataset.phase = s.phase;
     root.dataset.viewer = s.viewer === null ? "all" : s.viewer;
     root.dataset.mode = (s.selection && s.selection.mode) || "none";
+    root.setAttribute("role", "region");
+    root.setAttribute("aria-label", s.label || "Chakra board");
     lotus.replaceChildren(drawLotus(s, model, canPlay));
     panel.replaceChildren(drawPanel(s, model, canPlay));
     players.replaceChildren(...s.players.map((p) => drawPlayerCard(s, p, model, canPlay)));
-    if (focused) {
-      const again = root.querySelector(`[data-key="${focused}"]`);
-      if (again) again.focus();
-    }
   };
+  const redraw = () => redrawKeepingFocus(root, draw);
   const showMessage = () => renderMessage(model, message);
   draw();
   showMessage();
-  model.on("change:state", draw);
-  model.on("change:message", showMessage);
-  model.on("change:message_kind", showMessage);
-  model.on("change:history", history.update);
-  return () => {
-    model.off("change:state", draw);
-    model.off("change:message", showMessage);
-    model.off("change:message_kind", showMessage);
-    model.off("change:history", history.update);
-  };
+  // Python sends every trait of an update in one message: one redraw of each part per update.
+  const stopState = listen(model, ["state"], redraw);
+  const stopMessage = listen(model, ["message", "message_kind"], showMessage);
+  const stopHistory = listen(model, ["history"], history.update);
+  return () => { stopState(); stopMessage(); stopHistory(); };
 }
 
 export default { render };

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import html
 import random
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
 from gamelib.core import CHANCE, IllegalMove, Match, sample_outcome
 from gamelib.widgets import BoardWidget, assets
-from gamelib.chakra.rules import (
-    BHAGYA, BLACK, CHAKRAS, COLOUR_NAMES, EARTH, LETTERS, LEVEL_NAMES, colour_id, level_id, level_word,
+from gamelib.chakra.actions import Channel, Meditate, Receive, Step, completions, next_steps, swap_colours, walk
+from gamelib.chakra.bots import greedy_policy
+from gamelib.chakra.components import (
+    BHAGYA, BLACK, CHAKRAS, COLOUR_NAMES, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS, SPACES,
+    colour_id, level_id, level_word,
 )
-from gamelib.chakra.moves import (
-    SPACE_EFFECTS, SPACE_PATTERNS, SPACES, Channel, Meditate, Receive, Step, completions, next_steps,
-    swap_colours, walk,
-)
+from gamelib.chakra.rules import new_game
+from gamelib.chakra.view import text_board as view_text
 
 HERE = Path(__file__).parent
 _ESM, _CSS = assets(HERE / "board.js", HERE / "board.css")
@@ -46,24 +48,56 @@ def letters(colours) -> list[str]:
 
 
 class ChakraBoard(BoardWidget):
-    """Play Chakra by clicking. ``bots`` maps seats to policies that answer automatically.
+    """Play Chakra by clicking. ``game_or_match`` is a state or a :class:`Match` (a new game from
+    ``seed`` and ``rules`` when None); ``bots`` maps seats to policies that answer automatically.
 
     ``viewer`` is whose knowledge the board shows: a seat, ``"all"`` (every plenitude value),
-    or ``"auto"`` (the player to move; with bots, the first human seat).
+    or ``"auto"``/None (the player to move; with bots, the first human seat). ``label`` names
+    the board for screen readers.
     """
 
     _esm = _ESM
     _css = _CSS
 
-    def __init__(self, match: Match | Any, bots: dict[int, Callable] | None = None, viewer: int | str = "auto",
-                 bot_seed: int = 0, names: list[str] | None = None, **kwargs):
+    def __init__(self, game_or_match: Match | Any = None, *, seed=None, rules=None, viewer: int | str | None = None,
+                 bots: dict[int, Callable] | None = None, label: str | None = None, bot_seed: int = 0,
+                 names: list[str] | None = None, **kwargs):
+        if game_or_match is None:
+            game_or_match = new_game(seed=0 if seed is None else seed, rules=rules)
         self.bots = dict(bots or {})
         self.bot_seed = bot_seed
-        self.viewer = viewer
+        self.viewer = "auto" if viewer is None else viewer
         self.names = names
+        self.label = label or "Chakra board"
         self.selection: dict = {}
         self._selection_for = None  # the state the selection was made on
-        super().__init__(match, **kwargs)
+        self._deferred: list | None = None  # refreshes asked for while one update runs (see one_redraw)
+        super().__init__(game_or_match, **kwargs)
+
+    # ------------------------------------------------------------------ one redraw per update
+    def refresh(self, message: str | None = None, kind: str = "info") -> None:
+        if self._deferred is not None:
+            self._deferred.append((message, kind))
+            return
+        super().refresh(message, kind)
+
+    @contextmanager
+    def one_redraw(self):
+        """Collect the refreshes of one update (a move, its chance draws, the bots' answers) into one."""
+        if self._deferred is not None:
+            yield
+            return
+        self._deferred = []
+        try:
+            yield
+        finally:
+            asked, self._deferred = self._deferred, None
+            if asked:
+                self.refresh(*asked[-1])
+
+    def legal_json(self, state) -> list:
+        """Nothing: the page highlights from ``state["hints"]``, so the list of actions is not sent."""
+        return []
 
     # ------------------------------------------------------------------ whose view
     @property
@@ -89,22 +123,22 @@ class ChakraBoard(BoardWidget):
         if self._selection_for is not state:
             self.selection, self._selection_for = {}, state
         seat = self.viewing_seat
-        view = state if seat is None else state.observation(seat)
+        view = state.observation(seat) if seat is not None else None
+        plenitude = view["plenitude"] if view else {COLOUR_NAMES[level]: state.plenitude[level - 1] for level in CHAKRAS}
         preview = self._preview(state)
         data = {
-            "num_players": state.num_players,
+            "label": self.label,
             "to_move": state.to_move,
             "phase": "over" if state.is_terminal else ("chance" if state.current_player == CHANCE else "play"),
             "viewer": seat,
             "viewer_choice": str(self.viewer),
             "names": [self.seat_name(p) for p in range(state.num_players)],
             "plenitude": [{"colour": COLOUR_NAMES[level], "letter": LETTERS[level],
-                           "value": view.plenitude[level - 1]} for level in CHAKRAS],
-            "unused": view.unused_plenitude,
+                           "value": plenitude[COLOUR_NAMES[level]]} for level in CHAKRAS],
+            "unused": view["unused_plenitude"] if view else state.unused_plenitude,
             "maya": [letters(column) for column in state.maya],
             "bag": {LETTERS[c]: n for c, n in enumerate(state.bag)},
             "bag_total": sum(state.bag),
-            "removed_blacks": state.removed_blacks,
             "end_triggered": state.end_triggered,
             "turns": list(state.turns),
             "players": [self._player_json(state, p, preview if p == state.to_move else None)
@@ -117,7 +151,7 @@ class ChakraBoard(BoardWidget):
         }
         if state.is_terminal:
             data["scores"] = state.scores()
-            data["winners"] = list(state.winner)
+            data["winners"] = list(state.winners)
         return data
 
     def _player_json(self, state, seat: int, preview: dict | None) -> dict:
@@ -210,8 +244,9 @@ class ChakraBoard(BoardWidget):
     def describe(self, state) -> str:
         if state.is_terminal:
             scores = state.scores()
-            best = ", ".join(self.seat_name(p) for p in state.winner)
-            return f"Game over. Scores {' – '.join(map(str, scores))}: {best} {'wins' if len(state.winner) == 1 else 'share the victory'}."
+            best = ", ".join(self.seat_name(p) for p in state.winners)
+            verb = "wins" if len(state.winners) == 1 else "share the victory"
+            return f"Game over. Scores {' – '.join(map(str, scores))}: {best} {verb}."
         who = self.seat_name(state.to_move)
         sel = self.selection
         if sel.get("mode") == "receive":
@@ -386,9 +421,10 @@ class ChakraBoard(BoardWidget):
         if self.match.state.is_terminal:
             raise IllegalMove("the game is over")
         human_seat = self.match.state.to_move not in self.bots
-        self.play_bot_turn()
-        if human_seat:  # the bot played for a human: the bot seats answer, as after a click
-            self.play_bots()
+        with self.one_redraw():
+            self.play_bot_turn()
+            if human_seat:  # the bot played for a human: the bot seats answer, as after a click
+                self.play_bots()
         return None
 
     # ------------------------------------------------------------------ acting
@@ -401,9 +437,10 @@ class ChakraBoard(BoardWidget):
 
         An illegal action raises before anything changes, so the selection stays and the
         base class shows the engine's reason."""
-        self.match.apply(action)
-        self._resolve_chance()
-        self.play_bots()
+        with self.one_redraw():
+            self.match.apply(action)
+            self._resolve_chance()
+            self.play_bots()
 
     def _resolve_chance(self) -> None:
         """States built with explicit chance stop at refills; the board draws them from a seeded generator."""
@@ -412,10 +449,7 @@ class ChakraBoard(BoardWidget):
             self.match.apply(sample_outcome(self.match.state.chance_outcomes(), rng))
 
     def policy_for(self, seat: int) -> Callable:
-        if seat in self.bots:
-            return self.bots[seat]
-        from gamelib.chakra.bots import greedy_policy  # the "Bot move" button for a human seat
-        return greedy_policy
+        return self.bots.get(seat, greedy_policy)  # greedy: the "Bot move" button for a human seat
 
     def play_bot_turn(self) -> None:
         """The player to move plays their bot's (or the greedy bot's) choice."""
@@ -431,17 +465,7 @@ class ChakraBoard(BoardWidget):
 
     # ------------------------------------------------------------------ fallbacks
     def text_fallback(self) -> str:
-        seat = self.viewing_seat
-        state = self.match.state
-        return str(state if seat is None else state.observation(seat))
+        return view_text(self.match.state, self.viewing_seat)
 
     def _repr_html_(self) -> str:
         return f"<pre class='gamelib-fallback ck-fallback'>{html.escape(self.text_fallback())}</pre>"
-
-
-def board(state_or_match=None, **kwargs) -> ChakraBoard:
-    """A board for a game (a fresh 2-player game when none is given)."""
-    if state_or_match is None:
-        from gamelib.chakra.rules import new_game
-        state_or_match = new_game(seed=kwargs.pop("seed", 0))
-    return ChakraBoard(state_or_match, **kwargs)

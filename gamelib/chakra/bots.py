@@ -1,9 +1,10 @@
 """Bots for Chakra and tournaments between them.
 
-* :func:`random_policy` picks a legal action uniformly at random.
+* :func:`random_policy` (the core's) picks a legal action uniformly at random.
 * :func:`greedy_policy` looks one action ahead: it scores the board each legal action would
-  leave and takes the best (ties broken at random). It sees only its own observation
-  (§14.6): unknown plenitude values count at their expected value given what it knows.
+  leave and takes the best (ties broken at random). It reads only what its observation holds
+  (§14.6): its board, the Maya, the bag and the plenitude values it knows; unknown values
+  count at their expected value given what it knows.
 
 The score of a board (:func:`board_value`) adds up, per level, progress towards
 harmonization, energies near their home chakra, blacks near (or in) the Earth, and the
@@ -19,19 +20,18 @@ from functools import lru_cache
 from statistics import median
 from typing import Callable, Sequence
 
-from gamelib.core import CHANCE
-from gamelib.simulate import Estimate, mean, progress, proportion, seeds
-from gamelib.chakra import moves
-from gamelib.chakra.moves import Meditate, Receive, walk
-from gamelib.chakra.moves import _is_harmonized as _harmonized
-from gamelib.chakra.rules import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, Rules, new_game
+from gamelib import core
+from gamelib.core import random_policy
+from gamelib.simulate import Estimate, mean, proportion
+from gamelib.chakra import actions
+from gamelib.chakra.actions import Meditate, Receive, _channel, walk
+from gamelib.chakra.components import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, SPACE_PATTERNS, SPACES, run_of
+from gamelib.chakra.components import is_harmonized as _harmonized
+from gamelib.chakra.rules import Rules, new_game
+
+__all__ = ["random_policy", "greedy_policy", "lookahead_values", "action_value", "board_value", "tournament"]
 
 # --------------------------------------------------------------------------- policies
-
-
-def random_policy(state, rng: random.Random):
-    """A legal action chosen uniformly at random."""
-    return rng.choice(state.legal_actions())
 
 
 # Weights of the greedy evaluation, in points (one plenitude point = 1).
@@ -101,7 +101,7 @@ def _level_score(level, contents, worth):
 
 
 def _run(levels):
-    return _run_of({level for level in CHAKRAS if _harmonized(levels[level], level)})
+    return run_of({level for level in CHAKRAS if _harmonized(levels[level], level)})
 
 
 def after_action(board, action):
@@ -134,9 +134,9 @@ def after_action(board, action):
     return levels, earth, reserve, spaces, notches
 
 
-def action_value(observation, player: int, action, worth: dict) -> float:
+def action_value(state, player: int, action, worth: dict) -> float:
     """One-action lookahead, the plain way: the value of the board ``action`` leaves (plus the Meditate terms)."""
-    board = observation.players[player]
+    board = state.players[player]
     value = board_value(*after_action(board, action), worth)
     if isinstance(action, Meditate):
         value -= MEDITATE_COST
@@ -146,40 +146,47 @@ def action_value(observation, player: int, action, worth: dict) -> float:
 
 
 def greedy_policy(state, rng: random.Random):
-    """The legal action with the best one-action lookahead value (ties at random); sees only its observation."""
+    """The legal action with the best one-action lookahead value (ties at random); reads only what it may know."""
     player = state.current_player
-    observation = state.observation(player)
     best, best_value = [], float("-inf")
-    for action, value in lookahead_values(observation, player):
+    for action, value in _lookahead(state, player, best_only=True):
         if value > best_value + 1e-9:
             best, best_value = [action], value
         elif value > best_value - 1e-9:
             best.append(action)
-    return rng.choice(best)
+    choice = rng.choice(best)
+    return _channel(*choice) if type(choice) is tuple and type(choice[0]) is str else choice
 
 
-def lookahead_values(observation, player: int) -> list:
+def lookahead_values(state, player: int) -> list:
     """``[(action, action_value)]`` for every legal action, in the order of ``legal_actions``.
 
     Same values as :func:`action_value`, computed faster from the levels an action changes:
-    Channel actions are scored during move generation (each step changes two levels), a
-    Receive changes one level and its value is shared by columns offering the same colours."""
-    board = observation.players[player]
-    base = _Base(board, expected_plenitude(observation.known_plenitude(player)))
+    Channel actions are scored during a search like the move generator's (each step changes two
+    levels), a Receive changes one level and its value is shared by columns offering the same colours."""
+    return [(_channel(*action) if type(action) is tuple and type(action[0]) is str else action, value)
+            for action, value in _lookahead(state, player)]
+
+
+def _lookahead(state, player: int, best_only: bool = False) -> list:
+    """As :func:`lookahead_values`, but Channel actions other than SWAP stay ``(space, steps)`` pairs
+    (the greedy bot builds only the action it plays); ``best_only`` leaves out Channel actions
+    that cannot be among the best."""
+    board = state.players[player]
+    base = _Base(board, expected_plenitude(state.known_plenitude(player)))
     values = []
     receive_values: dict = {}
-    for action in moves.receive_actions(observation, board):
+    for action in actions.receive_actions(state, board):
         key = (action.colours, action.destination)
         if key not in receive_values:
             receive_values[key] = base.receive_value(action)
         values.append((action, receive_values[key]))
     if board.reserve >= 1:
-        values += base.channel_values()
+        values += base.channel_values(max((value for _, value in values), default=float("-inf")) if best_only else None)
         if "SWAP" not in board.spaces:
-            values += [(action, action_value(observation, player, action, base.worth))
-                       for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(observation, board))]
-    values += [(action, action_value(observation, player, action, base.worth))
-               for action in moves.meditate_actions(observation, board)]
+            values += [(_channel("SWAP", (), colour), base.swap_value(colour))
+                       for colour in actions.swap_colours(state, board)]
+    values += [(action, base.meditate_value(action)) for action in actions.meditate_actions(state, board)]
     return values
 
 
@@ -191,10 +198,10 @@ class _Base:
         self.scores = [0.0] + [_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1)]
         self.levels_total = sum(self.scores)
         self.harmonized = set(board.harmonized_levels())
-        self.run = _run_of(self.harmonized)
+        self.run = run_of(self.harmonized)
 
     def value(self, level_change, harmonized, earth, reserve, spaces, bhagya_size) -> float:
-        run = _run_of(self.harmonized.union(harmonized)) if harmonized else self.run
+        run = run_of(self.harmonized.union(harmonized)) if harmonized else self.run
         return (self.levels_total + level_change + _token_value(earth, reserve, spaces)
                 + (FULL_BHAGYA_COST if bhagya_size == 3 else 0.0) + RUN_STEP * run)
 
@@ -208,37 +215,194 @@ class _Base:
         reserve = board.reserve if harmonized else board.reserve - 1  # the notch token returns at once (§6.3)
         return self.value(change, harmonized, board.earth, reserve, len(board.spaces), len(board.levels[BHAGYA]))
 
-    def channel_values(self) -> list:
-        board, worth = self.board, self.worth
-        cache: dict = {}
+    def swap_value(self, colour: int) -> float:
+        """SWAP (§7.7): one energy from the bag onto the Bhagya, one alleviated black and one token spent."""
+        board = self.board
+        contents = tuple(sorted(board.levels[BHAGYA] + (colour,)))
+        change = _level_score(BHAGYA, contents, self.worth) - self.scores[BHAGYA]
+        return self.value(change, (), board.earth - 1, board.reserve - 1, len(board.spaces) + 1, len(contents))
 
-        def score(level, contents):
-            key = (level, *sorted(contents))
-            value = cache.get(key)
-            if value is None:
-                value = cache[key] = _level_score(level, key[1:], worth)
-            return value
+    def meditate_value(self, action) -> float:
+        """Meditate (§10): the tokens on spaces come back; no energy moves."""
+        board = self.board
+        value = self.value(0.0, (), board.earth, board.reserve + len(board.spaces), 0, len(board.levels[BHAGYA]))
+        value -= MEDITATE_COST
+        if action.colour is not None and action.colour not in board.meditation:
+            value += NEW_KNOWLEDGE
+        return value
 
+    def channel_values(self, floor: float | None = None) -> list:
+        """``[((space, steps), value)]`` for every Channel action but SWAP, in the order of ``legal_actions``.
+
+        With ``floor`` (the greedy bot), only the actions whose value comes within ``NEAR_BEST`` of the
+        best seen so far (``floor`` counts as seen) are kept: the others cannot be among the best."""
+        board = self.board
+        search = _Search(self, floor)
         values = []
-        bhagya = len(board.levels[BHAGYA])
-        for space in moves.SPACES[:-1]:
+        for space in SPACES[:-1]:
             if space in board.spaces:
                 continue
-            for action, (change, alleviated, harmonized, from_bhagya) in moves.scored_channel_actions(
-                    board.levels, space, score):
-                returned = sum(1 for level in harmonized if level in board.notches) if harmonized else 0
-                values.append((action, self.value(change, harmonized, board.earth + alleviated,
-                                                  board.reserve - 1 + returned, len(board.spaces) + 1,
-                                                  bhagya - from_bhagya)))
+            search.found = found = []
+            for pattern in SPACE_PATTERNS[space]:
+                _scored_search(list(board.levels), pattern, 0, (), {}, search, 0.0, 0, (), 0)
+            found.sort(key=_first)
+            values += [((space, steps), value) for steps, value in found]
+        if floor is not None:
+            values = [item for item in values if item[1] > search.bound[0]]
         return values
 
+    def _channel_terms(self, alleviated, harmonized, from_bhagya) -> tuple:
+        """The token, full-Bhagya and run terms of ``value`` after a (non-SWAP) Channel action."""
+        board = self.board
+        returned = sum(1 for level in harmonized if level in board.notches)  # notch tokens come back (§8)
+        run = run_of(self.harmonized.union(harmonized)) if harmonized else self.run
+        bhagya_size = len(board.levels[BHAGYA]) - from_bhagya
+        return (_token_value(board.earth + alleviated, board.reserve - 1 + returned, len(board.spaces) + 1),
+                FULL_BHAGYA_COST if bhagya_size == 3 else 0.0, RUN_STEP * run)
 
-def _run_of(harmonized: set) -> int:
-    """Chakras harmonized consecutively from RED (§3), given the set of harmonized levels."""
-    run = 0
-    while run + 1 in harmonized:
-        run += 1
-    return run
+
+def _first(item):
+    return item[0]
+
+
+# --------------------------------------------------------------------------- the scored search
+# The greedy bot values ~150 Channel actions per decision. Rather than applying each, it walks
+# the step patterns once, as the move generator does, keeping the levels as sorted tuples and
+# looking up each level's score in a table: a step changes only its origin and its landing.
+
+_HARMONY = tuple((level,) * 3 if 1 <= level <= 7 else None for level in range(BHAGYA + 1))
+_WITHOUT: dict = {}  # (contents, colour) -> contents less one energy of colour (a small domain)
+_WITH: dict = {}  # (contents, colour) -> contents plus one energy of colour, sorted
+_SCORE_TABLES: dict = {}  # worth (expected plenitude by level) -> {(level, contents): _level_score}
+
+
+def _without(contents: tuple, colour: int) -> tuple:
+    found = _WITHOUT.get((contents, colour))
+    if found is None:
+        rest = list(contents)
+        rest.remove(colour)
+        found = _WITHOUT[(contents, colour)] = tuple(rest)
+    return found
+
+
+def _with(contents: tuple, colour: int) -> tuple:
+    found = _WITH.get((contents, colour))
+    if found is None:
+        found = _WITH[(contents, colour)] = tuple(sorted(contents + (colour,)))
+    return found
+
+
+class _ScoreTable(dict):
+    """``table[(level, contents)]`` = ``_level_score(level, contents, worth)``, filled on first use."""
+
+    def __init__(self, worth):
+        super().__init__()
+        self.worth = worth
+
+    def __missing__(self, key):
+        value = self[key] = _level_score(key[0], key[1], self.worth)
+        return value
+
+
+def _score_table(worth: dict) -> _ScoreTable:
+    key = tuple(sorted(worth.items()))
+    table = _SCORE_TABLES.get(key)
+    if table is None:
+        table = _SCORE_TABLES[key] = _ScoreTable(worth)
+    return table
+
+
+NEAR_BEST = 1e-6  # far above the greedy bot's tie tolerance (1e-9), far below any real difference of values
+
+
+class _Search:
+    """What the scored search carries: the score table, the value terms by effect, the kept actions."""
+
+    def __init__(self, base: "_Base", floor: float | None):
+        self.base, self.table, self.levels_total = base, _score_table(base.worth), base.levels_total
+        self.terms: dict = {}  # (alleviated, harmonized, from_bhagya) -> the value's terms after the level change
+        self.raise_bound = floor is not None
+        self.bound = [float("-inf") if floor is None else floor - NEAR_BEST]
+        self.found: list = []
+
+    def value(self, change, alleviated, harmonized, from_bhagya) -> float:
+        key = (alleviated, harmonized, from_bhagya)
+        terms = self.terms.get(key)
+        if terms is None:
+            terms = self.terms[key] = self.base._channel_terms(alleviated, harmonized, from_bhagya)
+        return self.levels_total + change + terms[0] + terms[1] + terms[2]  # the order of _Base.value
+
+
+def _scored_search(levels, pattern, depth, prefix, landed, search, change, alleviated, harmonized,
+                   from_bhagya) -> None:
+    """Every legal step tuple of ``pattern`` on ``levels`` (a list of sorted tuples, restored after use)
+    with its value, appended to ``search.found`` as (steps, value) when above ``search.bound``. The
+    legality is the move generator's (``actions._search_steps``), step for step; the tests check both
+    give the same actions, and the values against :func:`action_value`."""
+    direction, distance = pattern[depth]
+    last = depth + 1 == len(pattern)
+    without, with_, landing_of, harmony, table = _WITHOUT, _WITH, actions.landing_of, _HARMONY, search.table
+    bound, found, raise_bound = search.bound, search.found, search.raise_bound
+    for origin in range(1, BHAGYA + 1):
+        contents = levels[origin]
+        if not contents or contents == harmony[origin]:
+            continue  # empty, or locked (§7.5.1)
+        landing = landing_of(levels, origin, direction, distance)
+        if landing < 0:
+            continue
+        if landing == EARTH:
+            if contents[0] != BLACK:
+                continue
+            colours = (BLACK,)
+            here = None
+        else:
+            colours = _DISTINCT[contents]
+            here = levels[landing]
+            here_score = table[(landing, here)]
+        step_row = actions._STEP_TABLE[origin]
+        old_origin = table[(origin, contents)]
+        from_here = from_bhagya + (origin == BHAGYA)
+        for colour in colours:
+            if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
+                continue  # every energy of this colour here has already moved (§7.3.4)
+            rest = without.get((contents, colour)) or _without(contents, colour)
+            step_change = table[(origin, rest)] - old_origin
+            if here is None:
+                now_alleviated, now_harmonized = alleviated + 1, harmonized
+            else:
+                arrived = with_.get((here, colour)) or _with(here, colour)
+                step_change += table[(landing, arrived)] - here_score
+                now_alleviated = alleviated
+                now_harmonized = harmonized + (landing,) if arrived == harmony[landing] else harmonized
+            if last:
+                value = search.value(change + step_change, now_alleviated, now_harmonized, from_here)
+                if value > bound[0]:
+                    found.append((prefix + (step_row[colour][direction][distance],), value))
+                    if raise_bound and value - NEAR_BEST > bound[0]:
+                        bound[0] = value - NEAR_BEST
+                continue
+            levels[origin] = rest
+            if here is not None:
+                levels[landing] = arrived
+            key = landing * 8 + colour
+            landed[key] = landed.get(key, 0) + 1
+            _scored_search(levels, pattern, depth + 1, prefix + (step_row[colour][direction][distance],), landed,
+                           search, change + step_change, now_alleviated, now_harmonized, from_here)
+            landed[key] -= 1
+            if here is not None:
+                levels[landing] = here
+            levels[origin] = contents
+
+
+class _Distinct(dict):
+    """``_DISTINCT[contents]`` = the distinct colours of a level's contents, in increasing order."""
+
+    def __missing__(self, contents):
+        value = self[contents] = tuple(sorted(set(contents)))
+        return value
+
+
+_DISTINCT = _Distinct()
 
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
@@ -281,24 +445,10 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def play_game(players: int, policies: Sequence[Callable], seed: int, rules: Rules | None = None,
-              first_player: int = 0, on_action: Callable | None = None):
-    """One seeded game, policies indexed by seat; returns the final state."""
-    state = new_game(players, seed=seed, rules=rules, first_player=first_player)
-    rng = random.Random(seed)
-    while not state.is_terminal:
-        if state.current_player == CHANCE:  # only with explicit chance; new_game here resolves its own
-            raise RuntimeError("unexpected chance node")
-        action = policies[state.current_player](state, rng)
-        if on_action is not None:
-            on_action(state, action)
-        state = state.apply(action)
-    return state
-
-
 def tournament(policies: Sequence[Callable] | Callable, games: int = 100, players: int = 2, seed: int = 0,
                rules: Rules | None = None, show_progress: bool = True) -> TournamentResult:
-    """Play ``games`` seeded games (seat 0 always starts) and collect wins by seat, lengths and scores.
+    """``games`` seeded deals through :func:`gamelib.core.tournament` without seat rotation (policy i
+    always sits in seat i and seat 0 starts), summed up by seat: wins, lengths and scores.
 
     ``rules`` defaults to the game's rules with ``max_rounds=DEFAULT_MAX_ROUNDS`` as a safeguard.
     """
@@ -306,19 +456,14 @@ def tournament(policies: Sequence[Callable] | Callable, games: int = 100, player
     seat_policies = list(policies) if isinstance(policies, Sequence) else [policies] * players
     if len(seat_policies) != players:
         raise ValueError(f"give one policy per seat ({players}), not {len(seat_policies)}")
-    wins, natural, rounds = [0] * players, 0, []
-    scores = [[] for _ in range(players)]
-    game_seeds = seeds(seed, games)
-    iterator = progress(game_seeds, games, f"{players}-player games") if show_progress else game_seeds
-    for game_seed in iterator:
-        final = play_game(players, seat_policies, game_seed, rules)
-        for seat in final.winner:
-            wins[seat] += 1
-        natural += final.end_triggered
-        rounds.append(final.rounds_completed)
-        for seat, score in enumerate(final.scores()):
-            scores[seat].append(score)
-    return TournamentResult(players, games, tuple(wins), natural, tuple(rounds), tuple(tuple(s) for s in scores))
+    records = core.tournament(new_game, seat_policies, games, rules=rules, seed=seed, setup={"players": players},
+                              rotate=False, progress=show_progress, description=f"{players}-player games",
+                              keep_final=True)
+    wins = [sum(seat in record.winners for record in records) for seat in range(players)]
+    natural = sum(record.final.end_triggered for record in records)
+    rounds = tuple(record.final.rounds_completed for record in records)
+    scores = tuple(tuple(record.scores[seat] for record in records) for seat in range(players))
+    return TournamentResult(players, games, tuple(wins), natural, rounds, scores)
 
 
 DEFAULT_MAX_ROUNDS = 100

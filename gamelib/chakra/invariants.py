@@ -5,7 +5,7 @@ Used by the random-play tests after every action and by ``from_json`` to reject 
 
 from __future__ import annotations
 
-from gamelib.chakra.rules import BHAGYA, BLACK, CAPACITY, COLOUR_NAMES, ENERGIES_PER_COLOUR_PER_PLAYER, LEVEL_NAMES
+from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, COLOUR_NAMES, ENERGIES_PER_COLOUR_PER_PLAYER, LEVEL_NAMES
 
 
 def invariant_violations(state, previous=None) -> list[str]:

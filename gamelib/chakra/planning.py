@@ -12,10 +12,10 @@ so puzzles use small boards.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
 
-from gamelib.chakra.moves import Channel, channel_board, meditate_actions, space_actions, swap_colours
-from gamelib.chakra.rules import BHAGYA, BLACK, SPACES, level_id
+from gamelib.core import replace_fields as replace
+from gamelib.chakra.actions import Channel, channel_board, meditate_actions, space_actions, swap_colours
+from gamelib.chakra.components import BHAGYA, BLACK, SPACES, level_id
 
 
 def solo_successors(board, bag: tuple, rules) -> list:

@@ -1,125 +1,37 @@
-"""Chakra's constants, rule parameters, game state, setup, saving and text board (spec §1-5, 11-14).
+"""Chakra's rule parameters, its immutable game state and the setup of a new game (spec §4, 6.4, 11-13).
 
-The actions and their legality live in :mod:`gamelib.chakra.moves`; the final count in
-:mod:`gamelib.chakra.scoring`. A :class:`State` is immutable: ``apply`` returns a new one.
-Levels and colours are plain ints (a colour's id is its home level, §1) so that the move
-generator can index tuples directly; the name tables below turn them into words.
+The actions and their legality live in :mod:`gamelib.chakra.actions`, the pieces in
+:mod:`gamelib.chakra.components`, the final count in :mod:`gamelib.chakra.scoring`.
+``State.apply`` checks and applies one action (``actions.apply_action``) and then finishes
+the turn itself: the Maya refill after a Receive (§6.4) and the end checks of §11.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from gamelib.core import CHANCE, TERMINAL, IllegalMove, chance_rng, load_json, new_seed
+from gamelib.core import (
+    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_int, check_switch, replace_fields,
+    resolve_seed, returns_for, single_winner, weighted_draw,
+)
+from gamelib.chakra import actions as _actions
+from gamelib.chakra import scoring as _scoring
+from gamelib.chakra.components import (
+    CAPACITY, CHAKRAS, COLOUR_NAMES, ENERGIES_PER_COLOUR_PER_PLAYER, MAYA_COLUMNS, MEDITATION_TOKENS_PER_COLOUR,
+    PLENITUDE_TOKENS, PlayerBoard,
+)
 
-# --------------------------------------------------------------------------- constants (§1)
-
-EARTH = BLACK = 0
-RED, ORANGE, YELLOW, GREEN, LIGHT_BLUE, DARK_BLUE, PURPLE = range(1, 8)
-BHAGYA = 8
-COLOURS = tuple(range(8))
-CHAKRAS = tuple(range(1, 8))
-COLOUR_NAMES = ("BLACK", "RED", "ORANGE", "YELLOW", "GREEN", "LIGHT_BLUE", "DARK_BLUE", "PURPLE")
-LEVEL_NAMES = ("EARTH",) + COLOUR_NAMES[1:] + ("BHAGYA",)
-LETTERS = "KROYGLDP"
-DOWN, UP = -1, 1
-CAPACITY = 3  # energies per chakra and bubbles in the Bhagya
-MAYA_COLUMNS = 3
-PLENITUDE_TOKENS = (1, 1, 2, 2, 3, 3, 4, 4)
-MEDITATION_TOKENS_PER_COLOUR = 4
-ENERGIES_PER_COLOUR_PER_PLAYER = 3
-
-_COLOUR_BY_WORD = {name: i for i, name in enumerate(COLOUR_NAMES)}
-_COLOUR_BY_WORD.update({letter: i for i, letter in enumerate(LETTERS)})
-_COLOUR_BY_WORD.update({"BLUE": LIGHT_BLUE, "DARKBLUE": DARK_BLUE, "INDIGO": DARK_BLUE})  # BGA's names (§1)
-_LEVEL_BY_WORD = {name: i for i, name in enumerate(LEVEL_NAMES)}
-
-
-def colour_id(colour: int | str) -> int:
-    """The id of a colour given as an id, a name ("YELLOW", "light_blue") or a letter ("Y")."""
-    if isinstance(colour, int) and not isinstance(colour, bool) and 0 <= colour < 8:
-        return colour
-    if isinstance(colour, str) and colour.strip().upper().replace(" ", "_") in _COLOUR_BY_WORD:
-        return _COLOUR_BY_WORD[colour.strip().upper().replace(" ", "_")]
-    raise IllegalMove(f"{colour!r} is not a colour: use one of {', '.join(COLOUR_NAMES)} or a letter of {LETTERS}")
-
-
-def level_id(level: int | str) -> int:
-    """The id of a level given as an id (0-8) or a name ("EARTH", "GREEN", "BHAGYA")."""
-    if isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= BHAGYA:
-        return level
-    if isinstance(level, str):
-        word = level.strip().upper().replace(" ", "_")
-        if word in _LEVEL_BY_WORD:
-            return _LEVEL_BY_WORD[word]
-        if word in _COLOUR_BY_WORD and _COLOUR_BY_WORD[word] != BLACK:
-            return _COLOUR_BY_WORD[word]
-    raise IllegalMove(f"{level!r} is not a level: use EARTH, a chakra colour (RED .. PURPLE) or BHAGYA")
-
-
-def colour_word(colour: int) -> str:
-    """A colour as a student reads it in a sentence: "light blue"."""
-    return COLOUR_NAMES[colour].lower().replace("_", " ")
-
-
-def level_word(level: int) -> str:
-    """A level as a student reads it in a sentence: "the yellow chakra", "the Bhagya"."""
-    if level == BHAGYA:
-        return "the Bhagya"
-    if level == EARTH:
-        return "the Earth"
-    return f"the {colour_word(level)} chakra"
-
-
-# --------------------------------------------------------------------------- channel spaces (§7.1)
-
-SPACES = ("D3", "D1x3", "D2_D1", "U2", "U1x2", "D1_U1", "U1_or_D1", "SWAP")
-SPACE_PATTERNS = {
-    "D3": (((DOWN, 3),),),
-    "D1x3": (((DOWN, 1), (DOWN, 1), (DOWN, 1)),),
-    "D2_D1": (((DOWN, 2), (DOWN, 1)), ((DOWN, 1), (DOWN, 2))),
-    "U2": (((UP, 2),),),
-    "U1x2": (((UP, 1), (UP, 1)),),
-    "D1_U1": (((DOWN, 1), (UP, 1)), ((UP, 1), (DOWN, 1))),
-    "U1_or_D1": (((UP, 1),), ((DOWN, 1),)),
-    "SWAP": (),
-}
-SPACE_EFFECTS = {
-    "D3": "one energy down 3",
-    "D1x3": "three different energies, each down 1",
-    "D2_D1": "one energy down 2 and another down 1, in either order",
-    "U2": "one energy up 2",
-    "U1x2": "two different energies, each up 1",
-    "D1_U1": "one energy down 1 and another up 1, in either order",
-    "U1_or_D1": "one energy up 1 or down 1",
-    "SWAP": "give up one alleviated black and take a chosen energy from the bag onto the Bhagya",
-}
-SPACE_NUMBERS = {  # §7.1: the German game help and Board Game Arena number spaces 1-3 differently
-    "D3": {"help": 3, "bga": 1}, "D1x3": {"help": 1, "bga": 2}, "D2_D1": {"help": 2, "bga": 3},
-    "U2": {"help": 4, "bga": 4}, "U1x2": {"help": 5, "bga": 5}, "D1_U1": {"help": 6, "bga": 6},
-    "U1_or_D1": {"help": 7, "bga": 7}, "SWAP": {"help": 8, "bga": 8},
-}
-_SPACE_BY_ALIAS = {f"{scheme}:{n}": space for space, numbers in SPACE_NUMBERS.items() for scheme, n in numbers.items()}
-
-
-def space_id(space: str) -> str:
-    """The canonical id of a channel space; accepts the ids and the qualified aliases ``help:N`` / ``bga:N``."""
-    if space in SPACE_PATTERNS:
-        return space
-    if isinstance(space, str) and space.strip().lower() in _SPACE_BY_ALIAS:
-        return _SPACE_BY_ALIAS[space.strip().lower()]
-    raise IllegalMove(f"there is no channel space {space!r}: the spaces are {', '.join(SPACES)} "
-                      "(or help:1-8 / bga:1-8)")
+GAME = "chakra"
+SAVE_VERSION = 2  # 2: observations are dicts, so a state no longer records a viewer
 
 
 # --------------------------------------------------------------------------- rule parameters (§13)
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RulesBase):
     """Every rule parameter of Chakra; the defaults are the game of the spec (§13)."""
 
     swap_discard_to_bag: bool = False  # SWAP puts the black back in the bag (before the choice)
@@ -129,123 +41,35 @@ class Rules:
     inspiration_tokens: int = 5  # tokens per player
     end_trigger_harmonized: int = 5  # harmonized chakras that trigger the end
     harmonization_bonus: int = 2  # value of the run bonus
-    max_rounds: int | None = None  # engine safeguard for bot play (§11.4), not a rule
+    # Engine safeguard (§11.4), not a rule. The spec's default is None, but random players lock their
+    # tokens in notches and then never trigger the end, so a game could run forever; 200 rounds is far
+    # beyond any game that ends by the rules (greedy games take about 30-45).
+    max_rounds: int | None = 200
 
     def __post_init__(self):
-        for name in ("swap_discard_to_bag", "allow_repeat_meditation"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
-        _check_int("colour_cap", self.colour_cap, 1, 12, allow_none=True)
-        _check_int("bonus_min_run", self.bonus_min_run, 0, 7)
-        _check_int("inspiration_tokens", self.inspiration_tokens, 1, 15)
-        _check_int("end_trigger_harmonized", self.end_trigger_harmonized, 1, 7)
-        _check_int("harmonization_bonus", self.harmonization_bonus, 0, 100)
-        _check_int("max_rounds", self.max_rounds, 1, 100_000, allow_none=True)
-
-    def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "Rules":
-        unknown = set(data) - {f.name for f in fields(cls)}
-        if unknown:
-            raise ValueError(f"unknown rule parameter(s): {', '.join(sorted(unknown))}")
-        return cls(**data)
-
-
-def _check_int(name, value, low, high, allow_none=False):
-    if value is None and allow_none:
-        return
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        extra = " or None" if allow_none else ""
-        raise ValueError(f"{name} must be a whole number from {low} to {high}{extra}, not {value!r}")
-
-
-def evolve(value, **changes):
-    """A copy of a frozen dataclass with some fields changed: ``dataclasses.replace`` without its
-    overhead (the engine calls it several times per action). A State's cache starts empty."""
-    new = object.__new__(type(value))
-    fields_of_new = new.__dict__
-    fields_of_new.update(value.__dict__)
-    fields_of_new.update(changes)
-    if "_cache" in fields_of_new:
-        fields_of_new["_cache"] = {}
-    return new
-
-
-def draw_weighted(weights, rng) -> int:
-    """Index ``i`` with probability ``weights[i] / sum(weights)`` exactly (integer arithmetic)."""
-    ticket = rng.randrange(sum(weights))
-    for index, weight in enumerate(weights):
-        if ticket < weight:
-            return index
-        ticket -= weight
-    raise AssertionError("unreachable")
-
-
-# --------------------------------------------------------------------------- player board (§3)
-
-
-def _harmonized(contents: tuple, level: int) -> bool:
-    return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
-
-
-@dataclass(frozen=True)
-class PlayerBoard:
-    """One player's board: the track from EARTH to BHAGYA and the Inspiration tokens (§3)."""
-
-    levels: tuple = ((),) * 9  # index 1-7 chakras, 8 Bhagya; sorted tuples of colour ids
-    earth: int = 0
-    reserve: int = 5
-    spaces: frozenset = frozenset()
-    notches: frozenset = frozenset()
-    meditation: tuple = ()
-
-    def free(self, level: int) -> int:
-        """Free spaces on a chakra or bubbles on the Bhagya."""
-        return CAPACITY - len(self.levels[level])
-
-    def count(self, colour: int) -> int:
-        """Energies of ``colour`` on the Bhagya and the chakras (the Earth excluded)."""
-        return sum(contents.count(colour) for contents in self.levels)
-
-    def colour_counts(self) -> list[int]:
-        counts = [0] * 8
-        for contents in self.levels:
-            for colour in contents:
-                counts[colour] += 1
-        return counts
-
-    def harmonized(self, level: int) -> bool:
-        return 1 <= level <= 7 and _harmonized(self.levels[level], level)
-
-    def harmonized_levels(self) -> tuple:
-        return tuple(level for level in CHAKRAS if _harmonized(self.levels[level], level))
-
-    def run(self) -> int:
-        """Chakras harmonized consecutively from RED upwards (§3)."""
-        run = 0
-        while run < 7 and _harmonized(self.levels[run + 1], run + 1):
-            run += 1
-        return run
-
-    def tokens_out(self) -> int:
-        return len(self.spaces) + len(self.notches)
+        check_switch("swap_discard_to_bag", self.swap_discard_to_bag)
+        check_switch("allow_repeat_meditation", self.allow_repeat_meditation)
+        check_int("colour_cap", self.colour_cap, 1, 12, allow_none=True)
+        check_int("bonus_min_run", self.bonus_min_run, 0, 7)
+        check_int("inspiration_tokens", self.inspiration_tokens, 1, 15)
+        check_int("end_trigger_harmonized", self.end_trigger_harmonized, 1, 7)
+        check_int("harmonization_bonus", self.harmonization_bonus, 0, 100)
+        check_int("max_rounds", self.max_rounds, 1, 100_000, allow_none=True)
 
 
 # --------------------------------------------------------------------------- state
 
 
 @dataclass(frozen=True)
-class State:
+class State(StateBase):
     """A Chakra position. Immutable; every field is public so a board can draw it."""
 
     rules: Rules
     players: tuple
     bag: tuple  # counts by colour id
     maya: tuple  # three sorted tuples of colour ids
-    plenitude: tuple  # values for RED..PURPLE (index level - 1); None where hidden
-    unused_plenitude: int | None
+    plenitude: tuple  # values for RED..PURPLE (index level - 1)
+    unused_plenitude: int
     removed_blacks: int = 0
     first_player: int = 0
     to_move: int = 0
@@ -256,7 +80,6 @@ class State:
     seed: Any = None
     draws: int = 0
     explicit_chance: bool = False
-    viewer: int | None = None  # the seat whose observation this is; None = the full state
     _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # ---------------------------------------------------------------- reading
@@ -295,7 +118,7 @@ class State:
             return []
         cached = self._cache.get("legal")
         if cached is None:
-            cached = self._cache["legal"] = _moves.legal_actions(self)
+            cached = self._cache["legal"] = _actions.legal_actions(self)
         return list(cached)
 
     def chance_outcomes(self) -> list:
@@ -306,46 +129,36 @@ class State:
         return [(colour, Fraction(count, total)) for colour, count in enumerate(self.bag) if count]
 
     def apply(self, action) -> "State":
+        """The state after ``action`` (checked; ``IllegalMove`` with the rule's reason otherwise)."""
         if self.finished:
             raise IllegalMove("the game is over", action)
         if self.refill_pending:
             return self._apply_refill(action)
-        return _moves.apply_action(self, action)
+        return self._finish_turn(_actions.apply_action(self, action), isinstance(action, _actions.Receive))
+
+    def _finish_turn(self, after: "State", received: bool) -> "State":
+        return after._refill() if received else after._end_turn()
 
     def _apply_refill(self, colour) -> "State":
         if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 8 or not self.bag[colour]:
             raise IllegalMove(f"a Maya refill is pending: the outcome must be a colour id still in the bag, not {colour!r}")
-        return self._draw_into_maya(colour)._after_draw()
-
-    def _draw_into_maya(self, colour: int) -> "State":
-        column = next(i for i, contents in enumerate(self.maya) if len(contents) < CAPACITY)
-        maya = list(self.maya)
-        maya[column] = tuple(sorted(maya[column] + (colour,)))
-        bag = list(self.bag)
-        bag[colour] -= 1
-        return evolve(self, maya=tuple(maya), bag=tuple(bag))
-
-    def _after_draw(self) -> "State":
-        if self._needs_refill():
-            return self
-        return evolve(self, refill_pending=False)._end_turn()
-
-    def _needs_refill(self) -> bool:
-        return any(self.bag) and any(len(contents) < CAPACITY for contents in self.maya)
+        maya, bag = list(self.maya), list(self.bag)
+        _draw_into_maya(maya, bag, colour)
+        state = replace_fields(self, maya=tuple(maya), bag=tuple(bag))
+        return state if _needs_refill(maya, bag) else replace_fields(state, refill_pending=False)._end_turn()
 
     def _refill(self) -> "State":
         """Start the refill after a Receive (§6.4); resolve it from the seed unless chance is explicit."""
-        state = evolve(self, refill_pending=True)
-        if not state._needs_refill():
-            return evolve(state, refill_pending=False)._end_turn()
+        maya, bag = list(self.maya), list(self.bag)
+        if not _needs_refill(maya, bag):
+            return self._end_turn()
         if self.explicit_chance:
-            return state
-        draws = state.draws
-        while state._needs_refill():
-            colour = draw_weighted(state.bag, chance_rng(state.seed, draws))  # weight bag[c], as chance_outcomes
-            state = state._draw_into_maya(colour)
+            return replace_fields(self, refill_pending=True)
+        draws = self.draws
+        while _needs_refill(maya, bag):
+            _draw_into_maya(maya, bag, weighted_draw(bag, chance_rng(self.seed, draws)))  # weights as chance_outcomes
             draws += 1
-        return evolve(state, refill_pending=False, draws=draws)._end_turn()
+        return replace_fields(self, maya=tuple(maya), bag=tuple(bag), draws=draws)._end_turn()
 
     def _end_turn(self) -> "State":
         """§11: trigger check, equal turns, safeguard, next seat."""
@@ -359,116 +172,63 @@ class State:
             end_triggered or (self.rules.max_rounds is not None and turns[actor] >= self.rules.max_rounds)
         )
         next_seat = actor if finished else (actor + 1) % len(self.players)
-        return evolve(self, turns=tuple(turns), end_triggered=end_triggered, finished=finished,
-                       to_move=next_seat)
+        return replace_fields(self, turns=tuple(turns), end_triggered=end_triggered, finished=finished,
+                              to_move=next_seat, refill_pending=False)
 
     # ---------------------------------------------------------------- results
     def scores(self) -> list[int]:
         """Each player's score (§12); provisional before the end (as if the game stopped now)."""
-        if any(value is None for value in self.plenitude):
-            raise ValueError("this view does not know every plenitude value, so it cannot score the game")
         plenitude = {COLOUR_NAMES[level]: self.plenitude[level - 1] for level in CHAKRAS}
         players = [{"harmonized": {COLOUR_NAMES[level] for level in board.harmonized_levels()},
                     "earth": board.earth} for board in self.players]
         return _scoring.final_scores(plenitude, players, self.rules)
 
-    def returns(self) -> list[float]:
-        if not self.finished:
-            return [0.0] * len(self.players)
-        return [float(score) for score in self.scores()]
+    @property
+    def winners(self) -> tuple:
+        """The winning seats (ties share the victory, §12); empty while the game goes on."""
+        return _scoring.winners(self.scores()) if self.finished else ()
 
     @property
-    def winner(self) -> tuple | None:
-        """The tuple of winning seats (ties share the victory, §12), or None before the end."""
-        if not self.finished:
-            return None
-        return _scoring.winners(self.scores())
+    def winner(self) -> int | None:
+        """The seat when exactly one player won, else None."""
+        return single_winner(self.winners)
 
-    # ---------------------------------------------------------------- hidden information (§14.6)
-    def observation(self, player: int) -> "State":
-        """What ``player`` may see: plenitude values outside their Meditation tokens are None,
-        and the seed is dropped (it would reveal future draws), so the view stops at chance nodes."""
-        if not 0 <= player < len(self.players):
-            raise ValueError(f"there is no seat {player} in a {len(self.players)}-player game")
-        if self.finished:
-            plenitude, unused = self.plenitude, self.unused_plenitude
-        else:
-            known = set(self.players[player].meditation)
-            plenitude = tuple(v if level in known else None for level, v in zip(CHAKRAS, self.plenitude))
-            unused = None
-        return evolve(self, plenitude=plenitude, unused_plenitude=unused, seed=None,
-                       explicit_chance=True, viewer=player)
-
-    # ---------------------------------------------------------------- saving
-    def to_dict(self) -> dict:
-        """The state as a JSON-ready dict with colour and level *names* (the save format)."""
-        return {
-            "game": "chakra",
-            "version": SAVE_VERSION,
-            "rules": self.rules.to_dict(),
-            "bag": {COLOUR_NAMES[c]: n for c, n in enumerate(self.bag)},
-            "maya": [[COLOUR_NAMES[c] for c in column] for column in self.maya],
-            "plenitude": {COLOUR_NAMES[level]: self.plenitude[level - 1] for level in CHAKRAS},
-            "unused_plenitude": self.unused_plenitude,
-            "removed_blacks": self.removed_blacks,
-            "first_player": self.first_player,
-            "to_move": self.to_move,
-            "turns": list(self.turns),
-            "end_triggered": self.end_triggered,
-            "refill_pending": self.refill_pending,
-            "finished": self.finished,
-            "seed": self.seed,
-            "draws": self.draws,
-            "explicit_chance": self.explicit_chance,
-            "viewer": self.viewer,
-            "players": [_board_to_dict(board) for board in self.players],
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict())
-
-    @classmethod
-    def from_json(cls, text) -> "State":
-        return _load.state_from_dict(load_json(text, "Chakra save"))
-
-    def __str__(self) -> str:
-        return _text.board_text(self)
+    def returns(self) -> list[float]:
+        """1/k for each of the k winners, 0 for the others (all 0 before the end)."""
+        return returns_for(self.winners, len(self.players))
 
 
-SAVE_VERSION = 1
+def _needs_refill(maya, bag) -> bool:
+    return any(bag) and any(len(contents) < CAPACITY for contents in maya)
 
 
-def _board_to_dict(board: PlayerBoard) -> dict:
-    return {
-        "levels": {LEVEL_NAMES[level]: [COLOUR_NAMES[c] for c in board.levels[level]] for level in range(1, 9)},
-        "earth": board.earth,
-        "reserve": board.reserve,
-        "spaces": [space for space in SPACES if space in board.spaces],
-        "notches": [LEVEL_NAMES[level] for level in sorted(board.notches)],
-        "meditation": [COLOUR_NAMES[c] for c in board.meditation],
-    }
+def _draw_into_maya(maya: list, bag: list, colour: int) -> None:
+    """Put one energy of ``colour`` from the bag into the first Maya column with room (§6.4)."""
+    column = next(i for i, contents in enumerate(maya) if len(contents) < CAPACITY)
+    maya[column] = tuple(sorted(maya[column] + (colour,)))
+    bag[colour] -= 1
 
 
 # --------------------------------------------------------------------------- setup (§4)
 
 
-def new_game(players: int = 2, seed=None, rules: Rules | None = None, first_player: int = 0,
-             explicit_chance: bool = False) -> State:
+def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False, players: int = 2,
+             first_player: int = 0) -> State:
     """A fresh game (§4). Every setup draw comes from ``chance_rng(seed, k)`` with exact weights,
     so the same seed gives the same setup; ``seed=None`` picks a fresh seed (kept in the state)."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise ValueError("rules must be a gamelib.chakra.Rules value")
-    if not isinstance(players, int) or not 2 <= players <= 4:
+    if type(players) is not int or not 2 <= players <= 4:
         raise ValueError(f"Chakra is for 2 to 4 players, not {players!r}")
-    if not isinstance(first_player, int) or not 0 <= first_player < players:
+    if type(first_player) is not int or not 0 <= first_player < players:
         raise ValueError(f"first_player must be a seat from 0 to {players - 1}, not {first_player!r}")
-    seed = new_seed() if seed is None else seed
+    seed = resolve_seed(seed)
     draws = 0
 
     def draw(weights: list[int]) -> int:
         nonlocal draws
-        outcome = draw_weighted(weights, chance_rng(seed, draws))
+        outcome = weighted_draw(weights, chance_rng(seed, draws))
         draws += 1
         weights[outcome] -= 1
         return outcome
@@ -487,76 +247,3 @@ def new_game(players: int = 2, seed=None, rules: Rules | None = None, first_play
     return State(rules=rules, players=boards, bag=tuple(bag), maya=maya, plenitude=plenitude,
                  unused_plenitude=unused, first_player=first_player, to_move=first_player,
                  turns=(0,) * players, seed=seed, draws=draws, explicit_chance=explicit_chance)
-
-
-def position(players: list[dict] | None = None, *, num_players: int = 2, to_move: int = 0, maya=None, bag=None,
-             plenitude=(1, 2, 3, 1, 2, 4, 3), unused_plenitude: int = 4, rules: Rules | None = None,
-             seed=0, **state_fields) -> State:
-    """Build a position by hand (lessons, tests): ``players`` is a list of dicts such as
-    ``{"GREEN": "Y K", "EARTH": 2, "reserve": 4, "spaces": ["D3"], "notches": ["YELLOW"],
-    "meditation": ["RED"]}``; missing players get empty boards. ``bag`` defaults to every
-    energy not on a board or in the Maya, so the counts stay conserved (§3)."""
-    rules = Rules() if rules is None else rules
-    specs = list(players or [])
-    num_players = max(num_players, len(specs))
-    specs += [{}] * (num_players - len(specs))
-    boards = tuple(_board_from_spec(spec, rules) for spec in specs)
-    maya = tuple(tuple(sorted(colour_id(c) for c in _letters(column))) for column in (maya or ((), (), ())))
-    if bag is None:
-        counts = [ENERGIES_PER_COLOUR_PER_PLAYER * num_players] * 8
-        for board in boards:
-            for c, n in enumerate(board.colour_counts()):
-                counts[c] -= n
-            counts[BLACK] -= board.earth
-        for column in maya:
-            for c in column:
-                counts[c] -= 1
-        if min(counts) < 0:
-            raise ValueError("this position holds more energies of a colour than the game has")
-        bag = tuple(counts)
-    elif isinstance(bag, dict):
-        bag = tuple(sum(n for key, n in bag.items() if colour_id(key) == c) for c in COLOURS)
-    return State(rules=rules, players=boards, bag=tuple(bag), maya=maya, plenitude=tuple(plenitude),
-                 unused_plenitude=unused_plenitude, to_move=to_move,
-                 turns=tuple(state_fields.pop("turns", (0,) * num_players)), seed=seed, **state_fields)
-
-
-def _letters(text) -> list:
-    if isinstance(text, str):
-        return text.split()
-    return list(text)
-
-
-def _board_from_spec(spec: dict, rules: Rules) -> PlayerBoard:
-    levels = [()] * 9
-    extra = {"earth": 0, "spaces": frozenset(), "notches": frozenset(), "meditation": ()}
-    reserve = None
-    for key, value in spec.items():
-        word = key.upper()
-        if word == "EARTH":
-            extra["earth"] = value
-        elif word == "RESERVE":
-            reserve = value
-        elif word == "SPACES":
-            extra["spaces"] = frozenset(space_id(s) for s in value)
-        elif word == "NOTCHES":
-            extra["notches"] = frozenset(level_id(level) for level in value)
-        elif word == "MEDITATION":
-            extra["meditation"] = tuple(sorted(colour_id(c) for c in value))
-        else:
-            level = level_id(key)
-            levels[level] = tuple(sorted(colour_id(c) for c in _letters(value)))
-    if reserve is None:
-        reserve = rules.inspiration_tokens - len(extra["spaces"]) - len(extra["notches"])
-    elif "spaces" not in {key.lower() for key in spec}:
-        # §15: tokens not mentioned lie on channel spaces the vector does not use (taken from SWAP backwards)
-        missing = rules.inspiration_tokens - reserve - len(extra["notches"])
-        extra["spaces"] = frozenset(SPACES[::-1][:max(0, missing)])
-    return PlayerBoard(levels=tuple(levels), reserve=reserve, **extra)
-
-
-# Late imports: these modules use the names above.
-from gamelib.chakra import moves as _moves  # noqa: E402
-from gamelib.chakra import scoring as _scoring  # noqa: E402
-from gamelib.chakra import saving as _load  # noqa: E402
-from gamelib.chakra import text as _text  # noqa: E402

@@ -1,28 +1,61 @@
-"""Reading a saved Chakra game back (``State.from_json``), checking everything a hand edit could break.
+"""The Chakra save format, both ways: ``to_json`` writes colour and level *names*; ``from_json``
+reads a save back, checking everything a hand edit could break.
 
 Every problem becomes a :class:`gamelib.CorruptSave` whose message names the field and the rule.
 """
 
 from __future__ import annotations
 
-from gamelib.core import CorruptSave, IllegalMove, require_fields
-from gamelib.chakra.rules import (
-    BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, LEVEL_NAMES, PLENITUDE_TOKENS, SAVE_VERSION, SPACES, PlayerBoard, Rules,
-    State, colour_id,
+import json
+
+from gamelib.core import CorruptSave, IllegalMove, check_save_header, load_json, require_fields, save_header
+from gamelib.chakra.components import (
+    BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, LEVEL_NAMES, PLENITUDE_TOKENS, SPACES, PlayerBoard, colour_id,
 )
+from gamelib.chakra.invariants import invariant_violations
+from gamelib.chakra.rules import GAME, SAVE_VERSION, Rules, State
 
 WHAT = "Chakra save"
 STATE_FIELDS = ("rules", "bag", "maya", "plenitude", "unused_plenitude", "removed_blacks", "first_player",
                 "to_move", "turns", "end_triggered", "refill_pending", "finished", "seed", "draws",
-                "explicit_chance", "viewer", "players")
+                "explicit_chance", "players")
 BOARD_FIELDS = ("levels", "earth", "reserve", "spaces", "notches", "meditation")
 
 
-def state_from_dict(data: dict) -> State:
-    if data.get("game") != "chakra":
-        raise CorruptSave(f"this is not a Chakra save (its 'game' field is {data.get('game')!r})")
-    if data.get("version") != SAVE_VERSION:
-        raise CorruptSave(f"this Chakra save has version {data.get('version')!r}; this gamelib reads version {SAVE_VERSION}")
+def to_dict(state: State) -> dict:
+    """The save document of ``state`` as a JSON-ready dict."""
+    return {
+        **save_header(GAME, SAVE_VERSION),
+        "rules": state.rules.to_dict(),
+        "bag": {COLOUR_NAMES[c]: n for c, n in enumerate(state.bag)},
+        "maya": [[COLOUR_NAMES[c] for c in column] for column in state.maya],
+        "plenitude": {COLOUR_NAMES[level]: state.plenitude[level - 1] for level in CHAKRAS},
+        "unused_plenitude": state.unused_plenitude,
+        "removed_blacks": state.removed_blacks,
+        "first_player": state.first_player,
+        "to_move": state.to_move,
+        "turns": list(state.turns),
+        "end_triggered": state.end_triggered,
+        "refill_pending": state.refill_pending,
+        "finished": state.finished,
+        "seed": state.seed,
+        "draws": state.draws,
+        "explicit_chance": state.explicit_chance,
+        "players": [board.to_dict() for board in state.players],
+    }
+
+
+def to_json(state: State) -> str:
+    return json.dumps(to_dict(state))
+
+
+def from_json(text) -> State:
+    return from_dict(load_json(text, WHAT))
+
+
+def from_dict(data: dict) -> State:
+    """A state from a save document; :class:`CorruptSave` names what is wrong."""
+    check_save_header(data, GAME, SAVE_VERSION)
     require_fields(data, STATE_FIELDS, WHAT)
     try:
         state = _build(data)
@@ -49,10 +82,10 @@ def _build(data: dict) -> State:
     maya = tuple(_colour_list(column, f"Maya column {i}", CAPACITY) for i, column in enumerate(maya))
     plenitude = data["plenitude"]
     if not isinstance(plenitude, dict) or set(plenitude) != set(COLOUR_NAMES[1:]):
-        raise CorruptSave("'plenitude' should give a value (or null) for each of RED .. PURPLE")
+        raise CorruptSave("'plenitude' should give a value for each of RED .. PURPLE")
     values = tuple(plenitude[COLOUR_NAMES[level]] for level in CHAKRAS)
     for value in values + (data["unused_plenitude"],):
-        if value is not None and value not in (1, 2, 3, 4):
+        if value not in (1, 2, 3, 4):
             raise CorruptSave(f"plenitude values are 1 to 4, not {value!r}")
     boards = tuple(_board(board, i, rules) for i, board in enumerate(players))
     for name in ("first_player", "to_move"):
@@ -63,14 +96,12 @@ def _build(data: dict) -> State:
     for flag in ("end_triggered", "refill_pending", "finished", "explicit_chance"):
         if not isinstance(data[flag], bool):
             raise CorruptSave(f"'{flag}' should be true or false")
-    if data["viewer"] is not None:
-        _int(data["viewer"], "viewer", 0, n - 1)
     return State(rules=rules, players=boards, bag=bag, maya=maya, plenitude=values,
                  unused_plenitude=data["unused_plenitude"], removed_blacks=_int(data["removed_blacks"], "removed_blacks"),
                  first_player=data["first_player"], to_move=data["to_move"],
                  turns=tuple(_int(t, "turns") for t in turns), end_triggered=data["end_triggered"],
                  refill_pending=data["refill_pending"], finished=data["finished"], seed=data["seed"],
-                 draws=_int(data["draws"], "draws"), explicit_chance=data["explicit_chance"], viewer=data["viewer"])
+                 draws=_int(data["draws"], "draws"), explicit_chance=data["explicit_chance"])
 
 
 def _int(value, name, low=0, high=None):
@@ -123,12 +154,10 @@ def _board(data, seat, rules) -> PlayerBoard:
 
 def _check_consistency(state: State) -> None:
     """The invariants of §3 that a hand edit could break."""
-    from gamelib.chakra.invariants import invariant_violations
-
     problems = invariant_violations(state)
     if problems:
         raise CorruptSave(f"this {WHAT} breaks the rules: " + "; ".join(problems))
-    known = [v for v in state.plenitude if v is not None] + ([state.unused_plenitude] if state.unused_plenitude else [])
+    known = list(state.plenitude) + [state.unused_plenitude]
     for value in set(known):
         if known.count(value) > PLENITUDE_TOKENS.count(value):
             raise CorruptSave(f"this {WHAT} uses the plenitude value {value} more than twice")

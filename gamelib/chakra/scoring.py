@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-CHAKRA_NAMES = ("RED", "ORANGE", "YELLOW", "GREEN", "LIGHT_BLUE", "DARK_BLUE", "PURPLE")
+from gamelib.chakra.components import COLOUR_NAMES, run_of
+
+CHAKRA_NAMES = COLOUR_NAMES[1:]  # "RED" .. "PURPLE"
 
 
 def run_length(harmonized) -> int:
-    """Chakras harmonized consecutively from RED upwards (0 without RED)."""
-    run = 0
-    while run < len(CHAKRA_NAMES) and CHAKRA_NAMES[run] in harmonized:
-        run += 1
-    return run
+    """Chakras harmonized consecutively from RED upwards (0 without RED), given their colour names."""
+    return run_of({CHAKRA_NAMES.index(name) + 1 for name in harmonized if name in CHAKRA_NAMES})
 
 
 def final_scores(plenitude: dict, players: list, rules=None) -> list[int]:

@@ -1,7 +1,8 @@
 """The three actions of Chakra: Receive (§6), Channel (§7) and Meditate (§10).
 
 ``legal_actions(state)`` lists every legal action once, in the order of §14.3;
-``apply_action(state, action)`` checks an action and returns the new state, or raises
+``apply_action(state, action)`` checks an action and returns the position it leaves (the
+turn not yet finished: ``State.apply`` then refills the Maya and passes the turn), or raises
 ``IllegalMove`` with the rule's reason (§14.5); ``next_steps`` / ``completions`` serve a
 board that lets a player pick a Channel action step by step (§14.4).
 """
@@ -12,9 +13,10 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from gamelib.core import IllegalMove
-from gamelib.chakra.rules import (
-    BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS, SPACES, UP, PlayerBoard, colour_id, colour_word, evolve, level_id, level_word, space_id,
+from gamelib.core import IllegalMove, replace_fields
+from gamelib.chakra.components import (
+    BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS,
+    SPACES, UP, PlayerBoard, colour_id, colour_word, is_harmonized, level_id, level_word, space_id,
 )
 
 _SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
@@ -151,10 +153,6 @@ def walk(levels, origin: int, colour: int, direction: int, distance: int) -> tup
             return position, None
 
 
-def _is_harmonized(contents, level) -> bool:
-    return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
-
-
 # --------------------------------------------------------------------------- enumeration (§14.2-14.3)
 
 
@@ -240,12 +238,33 @@ _STEP_TABLE = [[[[tuple.__new__(Step, (level, colour, direction, distance)) if d
                for level in range(BHAGYA + 1)]
 
 
-def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, effect=None) -> None:
+def landing_of(levels, origin: int, direction: int, distance: int) -> int:
+    """Where an energy from ``origin`` lands (§7.5), or -1 if the step is illegal for every colour.
+
+    The fast form of :func:`walk` for the searches: the landing does not depend on the colour,
+    except that only black may enter the Earth (the caller checks that when it returns EARTH)."""
+    position, left = origin, distance
+    while True:
+        position += direction
+        if position >= BHAGYA:
+            return -1
+        if position == EARTH:
+            return EARTH if left == 1 else -1
+        here = levels[position]
+        if len(here) >= CAPACITY:
+            if here[0] == position and here[1] == position and here[2] == position:
+                continue  # a harmonized chakra is skipped and not counted
+            return -1
+        left -= 1
+        if left == 0:
+            return position
+
+
+def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
     """Depth-first search over the steps of one pattern; appends every complete step tuple to ``found``.
 
     ``levels`` is a mutable copy of the board (lists), changed and restored around each recursion;
     ``landed`` counts, per (level, colour), the energies earlier steps put there (§7.3.4).
-    With ``score`` (see ``scored_channel_actions``), ``found`` gets ``(steps, effect)`` pairs instead.
     """
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
@@ -257,27 +276,7 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
         if (origin != BHAGYA and len(contents) == 3 and contents[0] == origin and contents[1] == origin
                 and contents[2] == origin):
             continue  # locked (§7.5.1)
-        # the walk of §7.5, inlined for speed (see ``walk`` for the readable version); where the
-        # energy lands does not depend on its colour, except that only black may enter the Earth
-        position, left = origin, distance
-        while True:
-            position += direction
-            if position >= BHAGYA:
-                position = -1
-                break
-            if position == EARTH:
-                if left != 1:
-                    position = -1
-                break
-            here = levels[position]
-            if len(here) >= CAPACITY:
-                if here[0] == position and here[1] == position and here[2] == position:
-                    continue
-                position = -1
-                break
-            left -= 1
-            if left == 0:
-                break
+        position = landing_of(levels, origin, direction, distance)
         if position < 0:
             continue
         if position == EARTH:
@@ -293,9 +292,6 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
             if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
                 continue  # every energy of this colour here has already moved (§7.3.4)
             steps = prefix + (step_row[colour][direction][distance],)
-            if score is not None:
-                _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, position)
-                continue
             if last:
                 found.append(steps)
                 continue
@@ -309,52 +305,6 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
             if position != EARTH:
                 levels[position].remove(colour)
             contents.append(colour)
-
-
-def _scored_step(levels, pattern, depth, steps, landed, found, score, effect, origin, colour, landing) -> None:
-    """One step of the scored search: apply it, update the effect, record or recurse, undo.
-
-    ``score`` is a list: ``score[0]`` the scoring function, ``score[level]`` the current score
-    of each level (kept up to date, so only the two changed levels are scored again)."""
-    scores, function = score, score[0]
-    contents = levels[origin]
-    old_origin, old_landing = scores[origin], scores[landing]
-    contents.remove(colour)
-    scores[origin] = function(origin, contents)
-    change = scores[origin] - old_origin
-    harmonized = effect[2]
-    if landing != EARTH:
-        levels[landing].append(colour)
-        scores[landing] = function(landing, levels[landing])
-        change += scores[landing] - old_landing
-        if landing != BHAGYA and _is_harmonized(levels[landing], landing):
-            harmonized = harmonized + (landing,)
-    new_effect = (effect[0] + change, effect[1] + (landing == EARTH), harmonized, effect[3] + (origin == BHAGYA))
-    if depth + 1 == len(pattern):
-        found.append((steps, new_effect))
-    else:
-        key = landing * 8 + colour
-        landed[key] = landed.get(key, 0) + 1
-        _search_steps(levels, pattern, depth + 1, steps, landed, found, score, new_effect)
-        landed[key] -= 1
-    if landing != EARTH:
-        levels[landing].remove(colour)
-    contents.append(colour)
-    scores[origin], scores[landing] = old_origin, old_landing
-
-
-def scored_channel_actions(levels: tuple, space: str, score) -> list:
-    """``[(action, effect)]`` for the legal actions of ``space`` (not SWAP), in §14.3 order, where
-    ``effect`` = (change of the summed ``score(level, contents)`` over levels 1-8, blacks
-    alleviated, chakras harmonized, energies that left the Bhagya). ``score`` must not depend on
-    the order of ``contents``. Bots use it to value every action without applying it."""
-    working = [list(contents) for contents in levels]
-    scores = [score] + [score(level, working[level]) for level in range(1, BHAGYA + 1)]
-    found = []
-    for pattern in SPACE_PATTERNS[space]:
-        _search_steps(working, pattern, 0, (), {}, found, scores, (0.0, 0, (), 0))
-    found.sort(key=lambda pair: pair[0])
-    return [(_channel(space, steps), effect) for steps, effect in found]
 
 
 def swap_colours(state, board: PlayerBoard | None = None) -> list:
@@ -451,6 +401,7 @@ def next_steps(state, space, prefix=()) -> list:
 
 
 def apply_action(state, action):
+    """The position ``action`` leaves, before the turn ends (``State.apply`` finishes it); checks every rule."""
     if isinstance(action, Receive):
         return _apply_receive(state, action)
     if isinstance(action, Channel):
@@ -463,7 +414,7 @@ def apply_action(state, action):
 def _with_board(state, board: PlayerBoard, **changes):
     players = list(state.players)
     players[state.to_move] = board
-    return evolve(state, players=tuple(players), **changes)
+    return replace_fields(state, players=tuple(players), **changes)
 
 
 def _apply_receive(state, action: Receive):
@@ -508,11 +459,11 @@ def _apply_receive(state, action: Receive):
     levels = list(board.levels)
     levels[destination] = tuple(sorted(levels[destination] + tuple(colours)))
     changes = {"levels": tuple(levels)}
-    if destination != BHAGYA and not _is_harmonized(levels[destination], destination):
+    if destination != BHAGYA and not is_harmonized(levels[destination], destination):
         # the token goes into the notch; on harmonization it would come straight back (§6.3.3)
         changes.update(reserve=board.reserve - 1, notches=board.notches | {destination})
-    new_board = evolve(board, **changes)
-    return _with_board(state, new_board, maya=tuple(maya))._refill()
+    new_board = replace_fields(board, **changes)
+    return _with_board(state, new_board, maya=tuple(maya))
 
 
 def _bubbles(n: int) -> str:
@@ -545,7 +496,7 @@ def _apply_channel(state, action: Channel):
     pattern = tuple((step.direction, step.distance) for step in action.steps)
     if pattern not in SPACE_PATTERNS[space]:
         raise IllegalMove(f"space {space} moves {SPACE_EFFECTS[space]}", action)
-    return _with_board(state, channel_board(board, action))._end_turn()
+    return _with_board(state, channel_board(board, action))
 
 
 def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
@@ -560,7 +511,7 @@ def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
             raise IllegalMove("energies in the Earth cannot move", action)
         if not 1 <= origin <= BHAGYA:
             raise IllegalMove(f"there is no level {origin!r}", action)
-        if origin != BHAGYA and _is_harmonized(levels[origin], origin):
+        if origin != BHAGYA and is_harmonized(levels[origin], origin):
             raise IllegalMove("energies of a harmonized chakra cannot move", action)
         present = levels[origin].count(colour)
         if present == 0:
@@ -576,10 +527,10 @@ def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
             earth += 1  # alleviated (§7.6)
             continue
         levels[landing].append(colour)
-        if landing in notches and _is_harmonized(levels[landing], landing):
+        if landing in notches and is_harmonized(levels[landing], landing):
             notches.discard(landing)  # §8: the notch token returns at once
             reserve += 1
-    return evolve(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
+    return replace_fields(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
                    reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})
 
 
@@ -605,9 +556,9 @@ def _apply_swap(state, board, action):
     bag[colour] -= 1
     levels = list(board.levels)
     levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (colour,)))
-    new_board = evolve(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
+    new_board = replace_fields(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
                         spaces=board.spaces | {"SWAP"})
-    return _with_board(state, new_board, bag=tuple(bag), removed_blacks=removed)._end_turn()
+    return _with_board(state, new_board, bag=tuple(bag), removed_blacks=removed)
 
 
 def _apply_meditate(state, action: Meditate):
@@ -624,5 +575,5 @@ def _apply_meditate(state, action: Meditate):
     if colour is not None and colour not in CHAKRAS:
         raise IllegalMove("Meditation tokens exist only for the seven chakra colours", action)
     meditation = board.meditation if colour is None else tuple(sorted(board.meditation + (colour,)))
-    new_board = evolve(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(), meditation=meditation)
-    return _with_board(state, new_board)._end_turn()
+    new_board = replace_fields(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(), meditation=meditation)
+    return _with_board(state, new_board)

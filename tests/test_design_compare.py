@@ -1,0 +1,122 @@
+"""gamelib.design's paired comparison (McNemar), power helpers, sweeps and target search."""
+
+from __future__ import annotations
+
+from math import comb
+
+import matplotlib
+import pytest
+
+import toy_game
+from design_support import exact_one_die_race, one_die, two_dice
+from gamelib import design
+from gamelib.design import GameResult, Results
+
+
+def paired_tables(both, only_a, only_b, neither):
+    """Two tables over the same deals whose "seat 0 won" outcomes fall in the four cells as given."""
+    cells = [(True, True)] * both + [(True, False)] * only_a + [(False, True)] * only_b + [(False, False)] * neither
+    winner = lambda won: (0,) if won else (1,)
+    a = Results(GameResult(i, i, (0, 1), winner(x), None, 1) for i, (x, _) in enumerate(cells))
+    b = [GameResult(i, i, (0, 1), winner(y), None, 1) for i, (_, y) in enumerate(cells)]
+    return a, Results(reversed(b))  # pairs are found by deal, not by position
+
+
+def test_mcnemar_and_the_matched_interval_by_hand():
+    a, b = paired_tables(both=2, only_a=3, only_b=1, neither=4)
+    comparison = design.paired_comparison(a, b, design.seat_won(0))
+    assert (comparison.both, comparison.only_a, comparison.only_b, comparison.neither) == (2, 3, 1, 4)
+    # exact McNemar: 4 discordant pairs split 3-1; two-sided p = 2 (C(4,0) + C(4,1)) / 2^4 = 10/16
+    assert comparison.p_value == pytest.approx(0.625)
+    # the difference of rates (5 - 3) / 10; Agresti-Min: (3.5 - 1.5) / 12 = 1/6 +- 1.96 sqrt((5/12 - 1/36) / 12)
+    assert comparison.difference.value == pytest.approx(0.2)
+    assert comparison.difference.low == pytest.approx(-0.186167, abs=1e-6)
+    assert comparison.difference.high == pytest.approx(0.519501, abs=1e-6)
+    assert "McNemar p = 0.625" in str(comparison)
+
+
+def test_mcnemar_edges():
+    assert design.mcnemar_p_value(0, 0) == 1.0
+    assert design.mcnemar_p_value(10, 0) == pytest.approx(2 / 2**10)
+    assert design.mcnemar_p_value(7, 3) == pytest.approx(2 * sum(comb(10, k) for k in range(4)) / 2**10)
+
+
+def test_comparison_needs_the_same_deals():
+    a, b = paired_tables(2, 3, 1, 4)
+    with pytest.raises(ValueError, match="same seed"):
+        design.paired_comparison(a, b[:5])
+
+
+def test_two_bots_compared_on_the_same_deals_of_the_race():
+    against_one = design.tournament(toy_game, [two_dice, one_die], 200, seed=8, workers=1, progress=False)
+    mirror = design.tournament(toy_game, [one_die, one_die], 200, seed=8, rotate=True, workers=1, progress=False)
+    comparison = design.paired_comparison(against_one, mirror, design.policy_won(0))
+    assert comparison.pairs == 400 and comparison.difference.low > 0 and comparison.p_value < 0.05
+    assert comparison.both + comparison.neither > 0  # the same dice often decide both games alike
+
+
+def test_games_needed_by_hand():
+    # (1.95996 * sqrt(0.25) + 0.84162 * sqrt(0.6 * 0.4))^2 / 0.1^2 = 193.85 -> 194 games
+    assert design.games_needed(0.1) == 194
+    assert design.games_needed(-0.1) == 194  # symmetric around 1/2
+    assert design.games_needed(0.05) > 4 * design.games_needed(0.1) - 20  # a quarter of the gap, ~4x games
+    # Connor: (1.95996 * sqrt(0.3) + 0.84162 * sqrt(0.3 - 0.01))^2 / 0.1^2 = 233.09 -> 234 pairs
+    assert design.paired_games_needed(0.1, 0.3) == 234
+    with pytest.raises(ValueError):
+        design.games_needed(0.6)
+    with pytest.raises(ValueError):
+        design.paired_games_needed(0.4, 0.3)
+
+
+# ------------------------------------------------------------------ sweeps
+
+
+def test_sweep_of_the_race_target_against_enumeration():
+    targets = [4, 8, 16]
+    result = design.sweep(toy_game, "target", targets, one_die, 800, seed=3, workers=1, progress=False)
+    exact = [float(exact_one_die_race(target)[0]) for target in targets]
+    assert result.values == tuple(targets)
+    for estimate, value in zip(result.estimates, exact):
+        assert estimate.contains(value)
+    # every target is played on the same deals
+    assert [row.seed for row in result.results[0]] == [row.seed for row in result.results[2]]
+    table = result.table()
+    assert table.columns == ["target", "first seat win rate", "low", "high", "games"]
+    assert table.column("games") == [800, 800, 800]
+
+
+def test_sweep_a_setup_keyword_and_plot_in_the_house_style():
+    matplotlib.use("Agg", force=True)
+    result = design.sweep(toy_game, "explicit_chance", [False, True], [two_dice, one_die], 30, seed=1,
+                          metric=design.draw_rate, workers=1, progress=False)
+    assert result.results[1][0].variant == "explicit_chance=True"
+    assert [estimate.value for estimate in result.estimates] == [0, 0]  # a race is never drawn
+    ax = design.sweep(toy_game, "target", [6, 12], one_die, 50, workers=1, progress=False).plot(target=0.6,
+                                                                                                   exact=[0.7, 0.65])
+    assert ax.get_xlabel() == "target" and ax.get_ylabel() == "first seat win rate"
+    assert ax.get_legend() is not None and len(ax.lines) >= 2
+    matplotlib.pyplot.close("all")
+
+
+def test_find_target_by_bisection():
+    # The mean length rises with the target (exact means by enumeration: 9.90 throws at target 19,
+    # 10.44 at 20), so a search for 10 throws must end on 19 or 20, between two neighbours that it
+    # measured on either side of 10, and pick the nearer of them.
+    mean_length = lambda results: design.duration(results).mean
+    search = design.find_target(toy_game, "target", 10, 30, one_die, 150, target=10.0, metric=mean_length,
+                                metric_name="mean length", workers=1, progress=False)
+    assert float(exact_one_die_race(19)[1]) < 10 < float(exact_one_die_race(20)[1])
+    assert search.value in (19, 20)
+    measured = dict(zip(search.tried.values, (estimate.value for estimate in search.tried.estimates)))
+    below, above = (search.value - 1, search.value) if measured[search.value] >= 10 else (search.value, search.value + 1)
+    assert measured[below] < 10 <= measured[above]
+    assert abs(measured[search.value] - 10) == min(abs(measured[below] - 10), abs(measured[above] - 10))
+    assert len(search.tried.values) <= 7  # both ends and a bisection, not a scan of 21 values
+    assert search.tried.values == tuple(sorted(search.tried.values)) and "target = " in str(search)
+
+
+def test_find_target_outside_the_range_gives_the_nearer_end():
+    mean_length = lambda results: design.duration(results).mean
+    search = design.find_target(toy_game, "target", 2, 5, one_die, 50, target=100.0, metric=mean_length,
+                                workers=1, progress=False)
+    assert search.value == 5 and not search.target_in_interval
