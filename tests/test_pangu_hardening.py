@@ -281,3 +281,6 @@ def test_a_changed_copy_of_the_teaching_deck_needs_its_own_name():
     with pytest.raises(DeckError, match="give an edited deck a name of its own"):
         load_deck({"name": teaching_deck().name, "cards": records})
     assert load_deck({"name": "my edit", "cards": records})["A5"].name == "Renamed"
+    impostor = dataclasses.replace(load_deck({"name": "my edit", "cards": records}), name=teaching_deck().name)
+    with pytest.raises(DeckError, match="name of its own"):
+        new_game(seed=1, cards=impostor)  # else its save would not load

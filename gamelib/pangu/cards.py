@@ -166,8 +166,8 @@ def deck_from_document(source: Any) -> Deck:
     cannot change a card that has not been played yet).
     """
     if isinstance(source, Deck):
-        return source
-    if isinstance(source, dict):
+        deck = source
+    elif isinstance(source, dict):
         if "cards" not in source:
             raise DeckError("a deck document needs a 'cards' list")
         name = source.get("name", "custom deck")

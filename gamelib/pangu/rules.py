@@ -271,12 +271,7 @@ def new_game(seed: int | str | None = None, rules: Rules | None = None, *, expli
     rules = DEFAULT_RULES if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
-    if cards is None:
-        card_set = teaching_deck()
-    elif isinstance(cards, Deck):
-        card_set = cards
-    else:
-        card_set = load_deck(cards)
+    card_set = teaching_deck() if cards is None else load_deck(cards)  # a Deck is checked too (its name)
     seed = resolve_seed(seed)
     deck_order = _check_deck_order(deck, card_set)
     script = _check_rolls(rolls)
