@@ -336,7 +336,8 @@ def _mismatch(saved: State, replayed: State, name: str) -> str:
     if name in HIDDEN_FUTURE:
         return (f"the saved {name} {mine} is not what the game's seed and scripts give ({theirs}): "
                 f"the hidden future was edited")
-    return f"the saved {name} {mine} does not match the moves in the log, which give {theirs}: the file was edited or damaged"
+    return (f"the saved {name} {mine} does not match the moves in the log, which give {theirs}: "
+            f"the file was edited or damaged")
 
 
 def _show_field(value) -> str:
