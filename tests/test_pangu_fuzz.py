@@ -201,7 +201,10 @@ def forge_future(rng, text, mode):
     """
     data = json.loads(text)
     if mode == "scripted":  # the seed may have drawn only the centre: half of all seeds draw the same
-        choices = ["extra", "unscript"]
+        rolls = sum(event["kind"] == "roll" for event in data["log"])
+        # without the script the rolls come from the seed, which gives the logged ones by luck only
+        # (one in 36 each: with one roll, 1 in 36 scripted games are also seeded games, one draw on)
+        choices = ["extra"] + (["unscript"] if rolls >= 4 else [])
     else:
         choices = ["extra", "draws"] + (["seed"] if data["draws"] else [])
     if len(data["deck"]) > 1 and mode == "seeded":
