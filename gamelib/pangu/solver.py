@@ -1,0 +1,296 @@
+"""Pangu solved: the exact optimal chance of winning of any position, and of every move in it.
+
+Public contract::
+
+    from gamelib.pangu import solver
+    solver.win_probability(state)      # Fraction; at a chance node the expectation over its outcomes
+    solver.action_values(state)        # {action: Fraction} for every legal action, then optimal play
+    solver.evaluate_policy(policy, rules=None, state=None)   # a bot's exact chance of winning
+
+How (research note ``shared/notes/pangu_solver.md``): positions are compressed to ``(F, C, D)``
+plus Karma (see ``solver_model``). Under the default rules the package ships the turn-start
+values of turns 2 and 3 and the game's root (``data/solver_default.npz``, checksummed, built
+by ``python -m gamelib.pangu.solver_build --write`` with numba); everything else is an exact
+expectimax in pure Python with ``Fraction`` values, memoised, which stops at those tables.
+Under any other rules, positions from turn 3 on are solved on demand the same way (turn 3
+needs no table); earlier positions need tables this package does not ship and raise
+:class:`OutOfReach`, naming the command that computes the whole-game value.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+
+from gamelib.core import CHANCE
+from gamelib.pangu.cards import ROLLS
+from gamelib.pangu.rules import Rules, new_game
+from gamelib.pangu.solver_model import Model, build_model, popcount
+from gamelib.pangu.solver_tables import ShippedTables
+
+ONE, ZERO = Fraction(1), Fraction(0)
+
+
+class OutOfReach(ValueError):
+    """A position whose exact value needs whole-game tables that are not shipped for these rules."""
+
+
+# --------------------------------------------------------------------------- the adapter State -> key
+
+
+def position_of(state):
+    """The compact position of a decision or roll node: the one place that reads a ``State``.
+
+    Returns ``(F, C, D, H, roll, karma, allowance)``: ring fill and frontier colours, the unseen
+    cards and the revealed ones (card-index masks), the roll (None at a roll node), Karma and the
+    ``before_turn`` allowance left this turn (0 under the other cap rules).
+    """
+    model = model_for(state)
+    cells = {cell: (card.id, orientation) for cell, (card, orientation) in state.placed_cards().items()}
+    filled, colours, unseen = model.key_of(cells, set(state.unseen_cards()))
+    hand = sum(1 << model.card_ids.index(card_id) for card_id in state.revealed)
+    allowance = 0
+    if state.rules.cap_rule == "before_turn":
+        allowance = state.rules.starting_karma - state.turn_start_karma - state.gained_this_turn
+    return filled, colours, unseen, hand, state.roll, state.karma, allowance
+
+
+def model_for(state) -> Model:
+    centres = state.centre_cells
+    first = state.geometry.centre_cells[0]
+    centre = "YIN_LEFT" if centres[first] == "YIN" else "YANG_LEFT"
+    return _solver(state.rules, centre, state.cards).model
+
+
+# --------------------------------------------------------------------------- the expectimax
+
+
+class Solver:
+    """Exact optimal values for one rule set, deck and centre configuration (memoised)."""
+
+    def __init__(self, model: Model, load_tables=None):
+        self.model = model
+        self.load_tables = load_tables  # the shipped whole-game tables, read only when a position before turn 3 needs them
+        self.ceiling = model.rules.starting_karma
+        self.cards = len(model.card_ids)
+        self.full = (1 << model.size) - 1
+        rules = model.rules
+        self.per_placement = rules.roll_timing == "per_placement"
+        self.penalty = rules.stuck_rule == "reroll_penalty_1"
+        self.before_turn = rules.cap_rule == "before_turn"
+        self.turn_start = lru_cache(maxsize=None)(self._turn_start)
+        self.roll_node = lru_cache(maxsize=None)(self._roll_node)
+        self.decision = lru_cache(maxsize=None)(self._decision)
+
+    def members(self, mask: int) -> list[int]:
+        return [c for c in range(self.cards) if mask >> c & 1]
+
+    def _turn_start(self, filled: int, colours: int, unseen: int, karma: int) -> Fraction:
+        if karma <= 0:
+            return ZERO
+        level = popcount(filled)
+        if level < 6 and self.load_tables is not None:
+            return self.load_tables().value(level, filled, colours, unseen, karma)
+        left = popcount(unseen)
+        if level < 6:
+            raise OutOfReach(f"the exact value before turn 3 under {self.model.rules} needs whole-game tables, "
+                             "which are shipped only for the default rules; the whole game's value is computed by "
+                             "python -m gamelib.pangu.solver_build --variant NAME")
+        size = min(3, left - 1) if left > 1 else 1
+        hands = list(combinations(self.members(unseen), size))
+        allowance = self.ceiling - karma if self.before_turn else 0
+        total = sum(self.roll_node(filled, colours, unseen & ~_mask(h), _mask(h), karma, allowance) for h in hands)
+        return total / len(hands)
+
+    def blocks(self, hand: int, roll) -> bool:
+        return all(self.model.cheapest_cost(c, roll) == 0 for c in self.members(hand))
+
+    def _roll_node(self, filled, colours, unseen, hand, karma, allowance) -> Fraction:
+        """Expectation over the 36 rolls, with the stuck rule (spec 6, 9)."""
+        if karma <= 0:
+            return ZERO
+        total, blocked = ZERO, 0
+        for roll in ROLLS:
+            if self.blocks(hand, roll):
+                blocked += 1
+            else:
+                total += self.decision(filled, colours, unseen, hand, roll, karma, allowance)
+        if not blocked:
+            return total / 36
+        if not self.penalty:
+            return total / (36 - blocked)  # a free reroll comes back to this very node
+        return (total + blocked * self.roll_node(filled, colours, unseen, hand, karma - 1, allowance)) / 36
+
+    def _decision(self, filled, colours, unseen, hand, roll, karma, allowance) -> Fraction:
+        best = ZERO
+        for card in self.members(hand):
+            cost = self.model.cheapest_cost(card, roll)  # the cheaper die dominates (spec 7 note)
+            if cost == 0:
+                continue
+            for x in range(self.model.size):
+                if not self.model.legal(filled, x):
+                    continue
+                for o in range(len(self.model.orientations)):
+                    value = self.after(filled, colours, unseen, hand, roll, karma, allowance, card, cost, x, o)
+                    if value > best:
+                        best = value
+                        if best == ONE:
+                            return best
+        return best
+
+    def after(self, filled, colours, unseen, hand, roll, karma, allowance, card, cost, x, o) -> Fraction:
+        """The value after placing ``card`` on ring cell ``x`` paying ``cost`` (spec 7, 9)."""
+        rules = self.model.rules
+        paid = karma - cost
+        if paid <= 0 and rules.defeat_check == "after_payment":
+            return ZERO
+        rec = self.model.rec(filled, colours, card, o, x)
+        if rules.cap_rule == "before_placement":
+            gain = min(rec, cost)
+        elif self.before_turn:
+            gain = min(rec, self.ceiling - paid, allowance)
+        else:
+            gain = min(rec, self.ceiling - paid)
+        karma, allowance = paid + gain, allowance - gain if self.before_turn else 0
+        if karma <= 0:
+            return ZERO
+        filled, colours = self.model.place(filled, colours, card, o, x)
+        if filled == self.full:
+            return ONE
+        hand &= ~(1 << card)
+        if not hand:
+            return self.turn_start(filled, colours, unseen, karma)
+        if self.per_placement:
+            return self.roll_node(filled, colours, unseen, hand, karma, allowance)
+        if self.blocks(hand, roll):  # the stuck rule: reroll (paying 1 under reroll_penalty_1)
+            return self.roll_node(filled, colours, unseen, hand, karma - 1 if self.penalty else karma, allowance)
+        return self.decision(filled, colours, unseen, hand, roll, karma, allowance)
+
+
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
+
+
+_SOLVERS: dict = {}
+
+
+def _solver(rules: Rules, centre: str, cards) -> Solver:
+    key = (rules, centre, cards)
+    if key not in _SOLVERS:
+        model = build_model(rules, centre, cards)
+        shipped = rules == Rules() and cards.name == _teaching_deck_name()
+        _SOLVERS[key] = Solver(model, default_tables if shipped else None)
+    return _SOLVERS[key]
+
+
+@lru_cache(maxsize=1)
+def default_tables() -> ShippedTables:
+    return ShippedTables()
+
+
+@lru_cache(maxsize=1)
+def _teaching_deck_name() -> str:
+    return new_game(explicit_chance=True).cards.name
+
+
+# --------------------------------------------------------------------------- the public contract
+
+
+def win_probability(state) -> Fraction:
+    """The exact chance of winning from ``state`` with optimal play (an expectation at chance nodes)."""
+    if state.is_terminal:
+        return ONE if state.status == "WON" else ZERO
+    if state.current_player == CHANCE:
+        return _chance_value(state)
+    filled, colours, unseen, hand, roll, karma, allowance = position_of(state)
+    return _solver_of(state).decision(filled, colours, unseen, hand, roll, karma, allowance)
+
+
+def action_values(state) -> dict:
+    """``{action: Fraction}``: every legal action's exact value (play it, then optimally)."""
+    if state.is_terminal or state.current_player == CHANCE:
+        return {}
+    solver = _solver_of(state)
+    filled, colours, unseen, hand, roll, karma, allowance = position_of(state)
+    model = solver.model
+    index = {cell: x for x, cell in enumerate(model.ring)}
+    values = {}
+    for action in state.legal_actions():
+        card = model.card_ids.index(action.card)
+        cost = state.cost(action.card, action.die)
+        o = model.orientations.index(action.orientation)
+        values[action] = solver.after(filled, colours, unseen, hand, roll, karma, allowance, card, cost,
+                                      index[tuple(action.cell)], o)
+    return values
+
+
+def _solver_of(state) -> Solver:
+    model = model_for(state)
+    return _solver(state.rules, model.centre, state.cards)
+
+
+def _chance_value(state) -> Fraction:
+    if state.centre_cells and not state.revealed and state.roll is None and _at_turn_start(state):
+        filled, colours, unseen, _, _, karma, _ = position_of(state)
+        return _solver_of(state).turn_start(filled, colours, unseen, karma)
+    if state.centre_cells and state.revealed and state.roll is None and _waiting_for_roll(state):
+        filled, colours, unseen, hand, _, karma, allowance = position_of(state)
+        return _solver_of(state).roll_node(filled, colours, unseen, hand, karma, allowance)
+    return sum(p * win_probability(state.apply(outcome)) for outcome, p in state.chance_outcomes())
+
+
+def _at_turn_start(state) -> bool:
+    outcomes = state.chance_outcomes()
+    return len(outcomes) == len(state.unseen_cards()) and all(isinstance(o, str) for o, _ in outcomes)
+
+
+def _waiting_for_roll(state) -> bool:
+    return len(state.chance_outcomes()) == 36
+
+
+# --------------------------------------------------------------------------- bots, exactly
+
+
+def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
+    """A bot's exact chance of winning: every chance outcome followed with its probability.
+
+    ``policy(state, rng) -> Action`` is called once per distinct decision state (so it must be
+    deterministic), except ``random_policy``, which is uniform over the legal actions. From the
+    start of a game this enumerates every deal and roll the bot meets: exact, but only feasible
+    in pure Python from late positions (pass ``state``, e.g. a turn-3 position).
+    """
+    from gamelib.pangu.bots import POLICIES, random_policy
+
+    if state is None and (rules is None or rules == Rules()):
+        shipped = default_tables().bot_values
+        name = next((name for name, bot in POLICIES.items() if bot is policy), None)
+        if name in shipped:  # computed over every deal and roll by solver_build --greedy (numba)
+            return shipped[name]
+    if state is None:
+        state = new_game(rules=rules or Rules(), explicit_chance=True)
+    else:
+        state = state.with_explicit_chance() if state.current_player != CHANCE else state
+    memo: dict = {}
+    rng = random.Random(0)
+    uniform = policy is random_policy
+
+    def value(node) -> Fraction:
+        if node.is_terminal:
+            return ONE if node.status == "WON" else ZERO
+        key = (node.grid, node.revealed, node.roll, node.karma, node.turn_start_karma, node.gained_this_turn,
+               node.deck, node.current_player)
+        if key in memo:
+            return memo[key]
+        if node.current_player == CHANCE:
+            result = sum(p * value(node.apply(outcome)) for outcome, p in node.chance_outcomes())
+        elif uniform:
+            actions = node.legal_actions()
+            result = sum(value(node.apply(a)) for a in actions) / len(actions)
+        else:
+            result = value(node.apply(policy(node, rng)))
+        memo[key] = result
+        return result
+
+    return value(state)
