@@ -1,17 +1,19 @@
-# The README's two commands. Both set up .venv on first use (python3 -m venv + pip),
-# and skip the install when pyproject.toml has not changed since the last one.
+# The README's commands. Each sets up .venv on first use (python3 -m venv + pip),
+# and skips the install when pyproject.toml has not changed since the last one.
+# `make lab` and `make test` are the two everyday ones; `make app`, `make site` and `make html`
+# are the ways into a classroom without installing anything (README, "For teachers").
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: lab test setup clean
+.PHONY: lab test test-deploy setup clean app site html
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,lab,voila,site]"
 	touch $(STAMP)
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
@@ -20,8 +22,29 @@ LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab $(LAB_ROOT_FLAG) notebooks/00_start_here.ipynb
 
+# The apps (notebooks/apps/) as web pages: Voila runs each and shows its board, never its code.
+app: $(STAMP)
+	$(VENV)/bin/voila notebooks/apps --strip_sources=True --Voila.ip=127.0.0.1
+
+# The browser-only site: build/site/, a static folder for any web host (README, "Publishing the site").
+site: $(STAMP)
+	$(PY) tools/build_site.py --output build/site
+
+# Every lesson as a page that opens from disk with no network: build/html/.
+html: $(STAMP)
+	$(PY) tools/export_html.py --output build/html
+
+# Unit tests, every notebook (nbval) and the Lab browser tests; the deployment tests are apart.
 test: $(STAMP)
-	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg $(PYTEST_ARGS)
+	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		--ignore-glob='tests/test_deploy*' $(PYTEST_ARGS)
+
+# The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
+# offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.
+# CI (.ci/run) runs it after `make test`; it needs npm once to fetch Pyodide and the renderers.
+test-deploy: $(STAMP)
+	$(PY) -m pytest tests/test_deploy_apps.py tests/test_deploy_html.py tests/test_deploy_site.py \
+		tests/test_deploy_pip.py $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache test-artifacts
+	rm -rf $(VENV) .pytest_cache test-artifacts build

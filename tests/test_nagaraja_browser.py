@@ -220,3 +220,66 @@ def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_st
     expect_board_shows(board, state)
     screenshot(board, "nagaraja_board_passed")
 
+
+
+# ----------------------------------------------------------------------------- the analysis overlay
+
+
+def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(page, lab):
+    """Tick "show the odds": at the Call of Fate each commitment's P(win) appears (issue 12), equal to
+    ``analysis.call_of_fate_odds`` of P0's observation; after committing, the Confrontation's moves get theirs."""
+    import random
+
+    from playwright.sync_api import expect
+
+    from gamelib import nagaraja
+    from gamelib.nagaraja import analysis
+    from gamelib.nagaraja.explorer import readable
+
+    state, bot_rng = nagaraja.new_game(seed=DUEL_SEED), random.Random(DUEL_SEED)
+    odds = analysis.call_of_fate_odds(state.observation(0))
+    chosen = ("ROM-03", "ROM-04")
+    expected = next(values for cards, _, values in odds.rows if cards == chosen)
+    open_notebook(page, lab, NOTEBOOK)
+    wait_for_kernel_idle(page)
+    board = page.locator(".nj-board").first
+    board.scroll_into_view_if_needed()
+    panel = board.locator(".nj-analysis")
+    expect(panel).to_have_attribute("data-on", "false")
+    board.locator(".nj-analysis-toggle input").check()
+    expect(panel).to_have_attribute("data-on", "true")
+    expect(panel).to_have_attribute("data-phase", "CALL_OF_FATE")
+    row = panel.locator(f".nj-analysis-row[data-label='{' + '.join(chosen)}']")
+    cells = row.locator(".nj-analysis-value")
+    expect(cells).to_have_count(len(odds.counts))
+    for index, value in enumerate(expected):
+        expect(cells.nth(index)).to_have_attribute("data-p", str(value))
+        expect(cells.nth(index)).to_contain_text(readable(value))
+    screenshot(board, "nagaraja_board_analysis_call_of_fate")
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    screenshot(board, "nagaraja_board_analysis_call_of_fate_dark")
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+
+    # commit the two rooms cards: the overlay follows to the Confrontation's moves
+    for card in chosen:
+        board.locator(f".nj-player-me .nj-card[data-card='{card}']").click()
+    board.locator(".nj-commit").click()
+    state = play_as_the_board_does(state, nagaraja.Commit(0, chosen), bot_rng)
+    assert state.phase == "CONFRONTATION" and state.to_act == 0
+    moves = analysis.confrontation_odds(state.observation(0), state.legal_actions())
+    expect(panel).to_have_attribute("data-phase", "CONFRONTATION")
+    expect(panel.locator(".nj-analysis-row")).to_have_count(len(moves))
+    rows = panel.locator(".nj-analysis-row")
+    uncertain = [i for i, (_, value) in enumerate(moves) if 0 < value < 1]  # a re-throw's chance
+    for index in [0, len(moves) - 1] + uncertain[:1]:
+        action, value = moves[index]
+        expect(rows.nth(index)).to_have_attribute("data-label", str(action))
+        expect(rows.nth(index).locator(".nj-analysis-value")).to_have_attribute("data-p", str(value))
+    screenshot(board, "nagaraja_board_analysis_confrontation")
+
+    # switched off, the overlay disappears
+    board.locator(".nj-analysis-toggle input").uncheck()
+    expect(panel).to_have_attribute("data-on", "false")
+    expect(panel).to_be_hidden()

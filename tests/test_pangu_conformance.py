@@ -568,8 +568,9 @@ def test_spec6_orientation_must_be_exactly_0_or_180():  # spec 6: orientation in
     ({"grid": "3X4"}, ["grid", "'3x4'", "'4x3'"]),
     ({"allow_rotation": "false"}, ["allow_rotation", "True or False"]),
     ({"centre_match_counts_as_circle": 0}, ["centre_match_counts_as_circle", "True or False"]),
-    ({"starting_karma": 0}, ["starting_karma", "at least 1"]),
-    ({"starting_karma": -3}, ["starting_karma", "at least 1"]),
+    ({"starting_karma": 0}, ["starting_karma", "from 1 to 1000"]),
+    ({"starting_karma": -3}, ["starting_karma", "from 1 to 1000"]),
+    ({"starting_karma": 1001}, ["starting_karma", "from 1 to 1000"]),  # issue 9: bounded above too
     ({"starting_karma": 10.0}, ["starting_karma", "whole number"]),
     ({"starting_karma": True}, ["starting_karma", "whole number"]),
 ])

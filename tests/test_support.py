@@ -147,13 +147,15 @@ def _requirement_names(requirements):
     return {re.split(r"[<>=!~ \[]", req, maxsplit=1)[0].strip().lower() for req in requirements}
 
 
-def test_environment_yml_lists_the_same_dependencies_as_pyproject():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = _requirement_names(project["dependencies"] + project["optional-dependencies"]["test"])
+# Where conda-forge spells a package differently from the package index.
+CONDA_NAMES = {"playwright": "playwright-python"}
+
+
+def _conda_environment(path):
+    """(conda package names, pip items, the python line) of an environment file."""
     conda, pip_items, python = set(), [], None
-    lines = (ROOT / "environment.yml").read_text().splitlines()
     in_pip, section = False, None
-    for line in lines:
+    for line in path.read_text().splitlines():
         stripped = line.strip()
         if re.match(r"^\w", line):
             section = line.split(":")[0]
@@ -172,18 +174,63 @@ def test_environment_yml_lists_the_same_dependencies_as_pyproject():
                 python = stripped[2:]
             elif name != "pip":
                 conda.add(name)
+    return conda, pip_items, python
+
+
+def _pyproject():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def _conda_names(requirements):
+    return {CONDA_NAMES.get(name, name) for name in _requirement_names(requirements)}
+
+
+def _check_python_pin(python, project):
+    # repo2docker reads only an exact pin (python=3.11) as the version to build; >= it ignores.
+    assert re.fullmatch(r"python=3\.\d+", python or ""), f"pin Python as python=3.X, not {python!r}"
+    lowest = tuple(int(part) for part in project["requires-python"].removeprefix(">=").split("."))
+    assert tuple(int(part) for part in python.removeprefix("python=").split(".")) >= lowest
+
+
+def test_environment_yml_lists_the_same_dependencies_as_pyproject():
+    project = _pyproject()
+    extras = project["optional-dependencies"]
+    wanted = _conda_names(project["dependencies"] + extras["lab"] + extras["voila"] + extras["test"])
+    conda, pip_items, python = _conda_environment(ROOT / "environment.yml")
     assert conda == wanted, f"environment.yml and pyproject.toml disagree: {conda ^ wanted}"
+    assert "playwright" not in conda, "conda-forge calls Playwright's Python package playwright-python"
     assert pip_items == ["-e ."], "environment.yml must pip-install the package itself"
-    assert python == "python" + project["requires-python"]
+    _check_python_pin(python, project)
+
+
+def test_binder_environment_holds_the_runtime_and_voila_only():
+    project = _pyproject()
+    wanted = _conda_names(project["dependencies"] + project["optional-dependencies"]["voila"])
+    conda, pip_items, python = _conda_environment(ROOT / "binder" / "environment.yml")
+    assert conda == wanted, f"binder/environment.yml and pyproject.toml disagree: {conda ^ wanted}"
+    assert not conda & _conda_names(project["optional-dependencies"]["test"]), "no test tools on Binder"
+    _check_python_pin(python, project)
+    post_build = (ROOT / "binder" / "postBuild").read_text()
+    assert "pip install --no-deps ." in post_build, "Binder installs gamelib itself with pip"
+    assert (ROOT / "binder" / "postBuild").stat().st_mode & 0o111, "postBuild must be executable"
+
+
+def test_jupyterlab_is_an_extra_not_a_runtime_dependency():
+    project = _pyproject()
+    assert "jupyterlab" not in _requirement_names(project["dependencies"])
+    assert "jupyterlab" in _requirement_names(project["optional-dependencies"]["lab"])
+    assert {"jupyterlite-core", "jupyterlite-pyodide-kernel", "jupyter-server"} <= _requirement_names(
+        project["optional-dependencies"]["site"])
 
 
 def test_makefile_targets_match_the_readme():
     makefile = (ROOT / "Makefile").read_text()
     readme = (ROOT / "README.md").read_text()
-    for target in ("lab", "test"):
+    for target in ("lab", "test", "app", "site", "html", "test-deploy"):
         assert re.search(rf"^{target}:", makefile, re.M)
         assert f"make {target}" in readme
-    assert "make test" in (ROOT / ".ci" / "run").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "make test" in ci and "make test-deploy" in ci
 
 
 def test_check_answer_never_raises_on_odd_answers():

@@ -7,6 +7,7 @@ notebook in place: .venv/bin/jupyter nbconvert --to notebook --execute --inplace
 from pathlib import Path
 
 import nbformat
+from nbval_tags import move_markers
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = [
@@ -84,6 +85,10 @@ def cells():
            "easiest place to see expected value at work), then the others. Each lesson ends with exercises; a cell "
            "checks your answer and gives a hint, never the answer itself."),
         md("## For teachers\n\n"
+           "**The game-design course**: eight sessions in [course/](course/) (start with "
+           "[course/01_expected_value.ipynb](course/01_expected_value.ipynb)); the instructor guide, syllabus, "
+           "solutions and grading workflow are in `docs/teaching/` of the repository "
+           "([docs/teaching/README.md](../docs/teaching/README.md)).\n\n"
            "Every rule variant is a parameter of a game's `Rules`, so a class can ask *what if?* and measure the "
            "answer. The Nagaraja components are a **placeholder teaching edition** kept in data files: the real "
            "ones are not public, and students can design their own fate sticks in the odds explorer."),
@@ -93,6 +98,7 @@ def cells():
 def main() -> None:
     notebook = nbformat.v4.new_notebook()
     notebook.cells = cells()
+    move_markers(notebook)  # nbval's markers become cell tags, out of the teaching text
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["language_info"] = {"name": "python"}
     path = ROOT / "notebooks" / "00_start_here.ipynb"

@@ -173,6 +173,95 @@ class Keep:
 
 
 ACTION_TYPES = (Commit, UseNaga, UseAmulet, SwapChoice, Pass, PlaceTile, DiscardTile, Keep)
+PARAM_TYPES = (NoParams, Sticks, Spot, SpotPair, Rotate, Move, Swap, Cell)
+
+# =========================================================================== the shape of an action
+
+# What each field of an action or a parameter set holds. An action is checked against this before
+# anything reads it, so a float, a bool or a list where a seat number or a card id belongs is refused
+# with a reason (IllegalMove) instead of raising TypeError or being applied and saved.
+_SEAT, _TEXT, _TEXTS, _CELL, _WHOLE, _SWITCH, _PARAMS = "seat", "text", "texts", "cell", "whole", "switch", "params"
+FIELD_KINDS = {
+    Commit: {"player": _SEAT, "cards": _TEXTS}, UseNaga: {"player": _SEAT, "source": _TEXT, "card": _TEXT, "params": _PARAMS},
+    UseAmulet: {"player": _SEAT, "amulet": _TEXT, "params": _PARAMS}, SwapChoice: {"player": _SEAT, "swap": _SWITCH},
+    Pass: {"player": _SEAT}, PlaceTile: {"player": _SEAT, "cell": _CELL, "rotation": _WHOLE},
+    DiscardTile: {"player": _SEAT}, Keep: {"player": _SEAT, "cards": _TEXTS},
+    NoParams: {}, Sticks: {"target": _SEAT, "stick_ids": _TEXTS}, Spot: {"spot": _TEXT},
+    SpotPair: {"temple": _SEAT, "a": _TEXT, "b": _TEXT}, Rotate: {"temple": _SEAT, "cell": _CELL, "k": _WHOLE},
+    Move: {"temple": _SEAT, "origin": _CELL, "destination": _CELL}, Swap: {"temple": _SEAT, "a": _CELL, "b": _CELL},
+    Cell: {"cell": _CELL},
+}
+_MAX_TEXTS = 64  # more card or stick ids than any action names
+
+
+def _is_whole(value) -> bool:
+    return type(value) is int
+
+
+def _field_value(kind: str, value, where: str):
+    """``value`` in canonical form (lists become tuples), or IllegalMove saying what belongs there."""
+    if kind == _SEAT:
+        if not _is_whole(value) or value not in (0, 1):
+            raise IllegalMove(f"{where} must be a seat number, 0 or 1 (a whole number), not {value!r}")
+        return value
+    if kind == _TEXT:
+        if type(value) is not str:
+            raise IllegalMove(f"{where} must be a text id such as a card, stick, spot or source name, not {value!r}")
+        return value
+    if kind == _TEXTS:
+        if not isinstance(value, (tuple, list)) or len(value) > _MAX_TEXTS or any(type(v) is not str for v in value):
+            raise IllegalMove(f"{where} must be a tuple of text ids, not {value!r}")
+        return tuple(value)
+    if kind == _CELL:
+        if not isinstance(value, (tuple, list)) or len(value) != 2 or not all(_is_whole(v) for v in value):
+            raise IllegalMove(f"{where} must be a cell (row, column) of two whole numbers, not {value!r}")
+        return tuple(value)
+    if kind == _WHOLE:
+        if not _is_whole(value):
+            raise IllegalMove(f"{where} must be a whole number, not {value!r}")
+        return value
+    if kind == _SWITCH:
+        if type(value) is not bool:
+            raise IllegalMove(f"{where} must be True or False, not {value!r}")
+        return value
+    if not isinstance(value, PARAM_TYPES):
+        raise IllegalMove(f"{where} must be the parameters of the effect ({', '.join(t.__name__ for t in PARAM_TYPES)}), "
+                          f"not {value!r}")
+    return canonical(value)
+
+
+def checked_action(action):
+    """A player's action in canonical form, or IllegalMove saying why it is none."""
+    if not isinstance(action, ACTION_TYPES):
+        raise IllegalMove(f"{action!r} is not a Nagaraja action", action)
+    try:
+        return canonical(action)
+    except IllegalMove as error:
+        error.action = action
+        raise
+
+
+def canonical(action):
+    """``action`` checked field by field and rebuilt in canonical form (tuples, exact types);
+    IllegalMove with a reason when it is not a well-formed Nagaraja action or parameter set."""
+    kinds = FIELD_KINDS.get(type(action))
+    if kinds is None:
+        raise IllegalMove(f"{action!r} is not a Nagaraja action", action)
+    changed = None
+    for field, kind in kinds.items():
+        value = getattr(action, field, None)
+        if kind in _FAST_OK and type(value) is _FAST_OK[kind] and (kind != _SEAT or value in (0, 1)):
+            continue  # the common case, checked without building a reason
+        fixed = _field_value(kind, value, f"{type(action).__name__}.{field}")
+        if fixed is not value:
+            changed = {**(changed or {}), field: fixed}
+    if changed is None:
+        return action
+    return type(action)(**{**{f: getattr(action, f) for f in kinds}, **changed})
+
+
+_FAST_OK = {_SEAT: int, _TEXT: str, _WHOLE: int, _SWITCH: bool}
+
 
 # =========================================================================== results and temples
 
@@ -497,15 +586,16 @@ def _position_for(state, player: int, source: str, effect: str):
 # =========================================================================== applying actions
 
 
-def apply_action(state, action, listed: bool = False):
+def apply_action(state, action, listed: bool = False, checked: bool = False):
     """The position right after ``action`` (validated; chance and automatic steps not yet run).
 
     ``listed`` says the action is one of ``legal_actions(state)`` itself, so a Naga's parameters
-    need not be checked against all options again (the tests check both paths agree).
+    need not be checked against all options again (the tests check both paths agree); ``checked`` says
+    ``State.apply`` has already put it in canonical form (:func:`checked_action`).
     """
-    if not isinstance(action, ACTION_TYPES):
-        raise IllegalMove(f"{action!r} is not a Nagaraja action", action)
-    player = getattr(action, "player", None)
+    if not (listed or checked):
+        action = checked_action(action)
+    player = action.player
     if player != state.to_act:
         raise IllegalMove(f"it is {seat_name(state.to_act)}'s turn, not {seat_name(player) if player in (0, 1) else player!r}'s",
                           action)
@@ -647,6 +737,8 @@ def _bad_params_reason(state, player: int, effect: str, params) -> str:
 
 def _do_use_naga(state, action: UseNaga):
     after, action = _check_naga(state, action)
+    if after.moves and after.moves[-1] is not action:  # record the pair in listed order: either order saves alike
+        after = replace(after, moves=after.moves[:-1] + (action,))
     return _use_naga(after, action)
 
 

@@ -232,3 +232,115 @@ def cursed_loss_chance(observation: dict, spots, owner: int | None = None, editi
     hits = sum(comb(cursed_unknown, x) * comb(len(unknown) - cursed_unknown, drawn - x)
                for x in range(needed, min(drawn, cursed_unknown) + 1))
     return Fraction(hits, comb(len(unknown), drawn)) if drawn else Fraction(0)
+
+
+# --------------------------------------------------------------------------- the duel board's overlay
+#
+# Both functions read only an observation (what the viewer may know) and the viewer's own legal
+# actions, never a full state: the overlay must be the same in every position the viewer cannot
+# tell apart.
+
+
+@dataclass(frozen=True)
+class CallOfFateOdds:
+    """The Call of Fate overlay: one row per commitment, one column per count the opponent may commit."""
+
+    is_guide: bool
+    counts: tuple[int, ...]  # the opponent's committed count (known to the follower) or every count possible
+    rows: tuple[tuple[tuple[str, ...], tuple[int, int, int], tuple[Fraction, ...]], ...]  # cards, pool, P(win) per count
+
+
+def call_of_fate_odds(observation: dict, edition: Edition | None = None) -> CallOfFateOdds:
+    """P(the viewer wins the room) for each commitment of their hand, under the opponent model above.
+
+    The follower knows how many cards the guide committed: one column. The guide does not know how
+    many the follower will commit: one column per count from 1 to the follower's hand size (counts
+    no unseen one-symbol set can make are left out). Cards in the discard pile are out of the
+    opponent's reach; nothing else the viewer saw is used (the model's rule).
+    """
+    edition = edition or default_edition()
+    viewer = observation["viewer"]
+    me, them = observation["players"][viewer], observation["players"][1 - viewer]
+    hand = [card["id"] for card in me["hand"]]
+    seen = list(observation.get("discard_pile") or ())
+    is_guide = observation["guide"] == viewer
+    if them["has_committed"]:
+        counts = [them["committed_count"]]
+    else:
+        counts = list(range(1, them["hand_size"] + 1)) or [0]
+    columns, kept = [], []
+    for count in counts:
+        try:
+            table = commitment_table(hand, count, is_guide, edition, seen)
+        except ValueError:  # no unseen one-symbol set of that size
+            continue
+        columns.append({row.cards: row for row in table})
+        kept.append(count)
+    rows = []
+    for ids in commitments(_cards(edition, hand)):
+        rows.append((ids, pool_of(edition.cards[c] for c in ids), tuple(column[ids].p_win for column in columns)))
+    return CallOfFateOdds(is_guide, tuple(kept), tuple(rows))
+
+
+def _fresh_counts(colour: str, edition: Edition) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for points_, _ in edition.faces[colour]:
+        counts[points_] = counts.get(points_, 0) + 1
+    return counts
+
+
+def _add(counts: dict[int, int], other: dict[int, int]) -> dict[int, int]:
+    result: dict[int, int] = {}
+    for a, x in counts.items():
+        for b, y in other.items():
+            result[a + b] = result.get(a + b, 0) + x * y
+    return result
+
+
+def totals_after(observation: dict, action, edition: Edition | None = None) -> list[dict[int, int]]:
+    """Each seat's fate total after the viewer's ``action``, as {total: equally likely cases}.
+
+    Read from the visible sticks alone: PLUS2 and AM_PLUS2 add 2; DISCARD2 takes the named
+    sticks' points away; RETHROW2 and AM_RETHROW1 take them away and add a fresh throw of
+    the same colours. Spending a Naga stick costs no points (a Naga face shows 0). Every other
+    effect, an amulet, a swap choice or a pass leaves both totals as they are.
+    """
+    edition = edition or default_edition()
+    players = observation["players"]
+    totals = [{players[seat]["total"]: 1} for seat in (0, 1)]
+    sticks_by_id = {s["id"]: s for p in players for s in p["sticks"]}
+    name = type(action).__name__
+    if name == "UseNaga":
+        effect = edition.cards[action.card].effect
+    elif name == "UseAmulet":
+        effect = edition.amulets[action.amulet].effect
+    else:
+        return totals
+    if effect in ("PLUS2", "AM_PLUS2"):
+        totals[action.player] = {t + 2: n for t, n in totals[action.player].items()}
+    elif effect in ("DISCARD2", "RETHROW2", "AM_RETHROW1"):
+        target = action.params.target
+        chosen = [sticks_by_id[i] for i in action.params.stick_ids]
+        lost = sum(s["points"] or 0 for s in chosen)
+        counts = {t - lost: n for t, n in totals[target].items()}
+        if effect != "DISCARD2":
+            for stick in chosen:
+                counts = _add(counts, _fresh_counts(stick["colour"], edition))
+        totals[target] = counts
+    return totals
+
+
+def confrontation_odds(observation: dict, actions, edition: Edition | None = None) -> list[tuple[object, Fraction]]:
+    """For each of the viewer's ``actions``: the exact P(viewer wins the room) if, after it, nobody
+    uses another Naga or amulet (the room is resolved at once, the assumption of
+    ``sticks.win_probability_after``; here the throws are known, so only a re-throw leaves chance)."""
+    edition = edition or default_edition()
+    viewer = observation["viewer"]
+    is_guide = observation["guide"] == viewer
+    result = []
+    for action in actions:
+        totals = totals_after(observation, action, edition)
+        mine, theirs = totals[viewer], totals[1 - viewer]
+        greater, tie, _ = sticks.compare_counts(mine, sum(mine.values()), theirs, sum(theirs.values()))
+        result.append((action, greater + tie if is_guide else greater))
+    return result

@@ -265,6 +265,7 @@ function drawBoard(ctx) {
   body.appendChild(table);
   body.appendChild(playerStrip(ctx, viewer, state, legal));
   body.appendChild(actionsPanel(ctx, state, legal));
+  body.appendChild(analysisPanel(ctx));
   body.appendChild(eventLog(ctx, state));
 }
 
@@ -282,7 +283,47 @@ function header(ctx, state) {
   const status = htmlEl("span", "nj-status", { "data-phase": state.phase, "data-to-act": state.to_act }, state.status || "");
   if (state.your_turn) status.classList.add("nj-your-turn");
   bar.appendChild(status);
+  if (state.mode !== "temple") bar.appendChild(analysisToggle(ctx));
   return bar;
+}
+
+/** The overlay's switch: it sets the `show_analysis` trait; Python computes and sends `analysis`. */
+function analysisToggle(ctx) {
+  const label = htmlEl("label", "nj-analysis-toggle");
+  const box = htmlEl("input", "", { type: "checkbox", "data-focus-key": "analysis-toggle" });
+  box.checked = !!ctx.model.get("show_analysis");
+  box.addEventListener("change", () => { ctx.model.set("show_analysis", box.checked); ctx.model.save_changes(); });
+  label.append(box, document.createTextNode(" show the odds"));
+  return label;
+}
+
+/** The overlay: a table of exact chances (short percentages; the exact fraction on hover). */
+function analysisPanel(ctx) {
+  const data = ctx.model.get("analysis") || {};
+  const box = htmlEl("div", "nj-analysis", { "data-on": data.on ? "true" : "false", "data-phase": data.phase || "" });
+  if (!data.on) { box.hidden = true; return box; }
+  box.appendChild(htmlEl("div", "nj-label", {}, data.title || "odds"));
+  if ((data.rows || []).length) {
+    const table = htmlEl("table", "nj-analysis-table");
+    const head = htmlEl("tr");
+    head.appendChild(htmlEl("th", "", {}, data.phase === "CALL_OF_FATE" ? "commit" : "move"));
+    if (data.phase === "CALL_OF_FATE") head.appendChild(htmlEl("th", "", {}, "sticks"));
+    for (const column of data.columns) head.appendChild(htmlEl("th", "", {}, column));
+    table.appendChild(head);
+    for (const row of data.rows) {
+      const tr = htmlEl("tr", "nj-analysis-row", { "data-label": row.label });
+      tr.appendChild(htmlEl("td", "nj-analysis-move", {}, row.label));
+      if (row.pool) tr.appendChild(htmlEl("td", "nj-analysis-pool", {}, row.pool));
+      for (const cell of row.cells) {
+        tr.appendChild(htmlEl("td", "nj-analysis-value" + (cell.best ? " nj-analysis-best" : ""),
+          { "data-p": cell.p, title: `exactly ${cell.p}` + (cell.best ? " (the best here)" : "") }, (cell.best ? "★ " : "") + cell.text));
+      }
+      table.appendChild(tr);
+    }
+    box.appendChild(table);
+  }
+  box.appendChild(htmlEl("div", "nj-hint nj-analysis-note", {}, data.note || ""));
+  return box;
 }
 
 function playerStrip(ctx, player, state, legal) {
@@ -561,7 +602,7 @@ export default {
       if (model.get("state") !== shown) { shown = model.get("state"); resetChoices(ctx.ui); }
       ctx.redraw();
     };
-    const stopBoard = listen(model, ["state", "legal"], onBoard);
+    const stopBoard = listen(model, ["state", "legal", "analysis"], onBoard);
     const stopMessage = listen(model, ["message", "message_kind"], () => renderMessage(model, message));
     const stopHistory = listen(model, ["history"], () => history.update());
     ctx.redraw();

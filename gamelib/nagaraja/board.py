@@ -17,20 +17,30 @@ Picks the page sends (a headless test may assign the same dicts to ``board.pick`
 * ``{"kind": "naga", "source": colour, "card": id}`` (a Naga on a card with no legal
   parameters: the engine says why), ``{"kind": "action", "index": i}`` (the i-th legal action)
 * ``{"kind": "bot"}`` (let the bot move), ``{"kind": "history", "to": ...}`` (base class)
+
+The analysis overlay (like Pangu's hints) is off until ``show_analysis`` is set (the page's
+checkbox sets it): then ``analysis`` carries, at the viewer's Call of Fate, P(win the room)
+for each commitment, and in the Confrontation, P(win the room) after each legal move, all
+computed by :mod:`gamelib.nagaraja.analysis` from the viewer's observation alone.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+import traitlets
+
 from gamelib.core import IllegalMove, Match
+from gamelib.nagaraja import analysis
 from gamelib.nagaraja.actions import Commit, Keep, NoParams, Pass, PlaceTile, UseNaga
 from gamelib.nagaraja.bots import heuristic_policy
 from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS
 from gamelib.nagaraja.edition import default_edition
+from gamelib.nagaraja.explorer import readable
 from gamelib.nagaraja.rules import Rules, new_game
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
 from gamelib.widgets import BoardWidget, assets
@@ -52,6 +62,7 @@ REASON_WORDS = {
 }
 ENTRANCES = ("ENTRANCE_0", "ENTRANCE_1", "ENTRANCE_2")
 EVENTS_SHOWN = 6
+ANALYSIS_CACHE_SIZE = 64  # information sets remembered per board (stepping through the history revisits them)
 
 
 class NagarajaBoard(BoardWidget):
@@ -59,6 +70,8 @@ class NagarajaBoard(BoardWidget):
 
     _esm = _ESM
     _css = _CSS
+    show_analysis = traitlets.Bool(False).tag(sync=True)
+    analysis = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self,
@@ -85,12 +98,39 @@ class NagarajaBoard(BoardWidget):
         # the engine's event texts call the seats P0 and P1, so the names carry them too
         self.names = ("P0", "P1") if not self.bots else tuple(
             f"Bot (P{seat})" if seat in self.bots else f"You (P{seat})" for seat in (0, 1))
+        self._analysis_cache: dict[str, dict] = {}
         super().__init__(game_or_match, **kwargs)
+        self.observe(lambda _change: self.refresh(), names="show_analysis")
         if not isinstance(game_or_match, Match):
             self.play_bots()
 
     def __repr__(self) -> str:
         return _board_repr(self)
+
+    # ------------------------------------------------------------ analysis overlay
+    def refresh(self, message: str | None = None, kind: str = "info") -> None:
+        with self.hold_sync():  # the overlay travels in the same message as the state it belongs to
+            super().refresh(message, kind)
+            self.analysis = self.analysis_json(self.game_state)
+
+    def analysis_json(self, state: Any) -> dict:
+        """The overlay for the viewer's decision: computed only when switched on, cached by what the viewer knows."""
+        if not self.show_analysis:
+            return {"on": False}
+        viewer = self.viewer_for(state)
+        obs = state.observation(viewer)
+        deciding = self.humans_turn(state) and state.to_act == viewer
+        if not deciding or obs["phase"] not in ("CALL_OF_FATE", "CONFRONTATION"):
+            return {"on": True, "phase": obs["phase"], "columns": [], "rows": [],
+                    "note": "the overlay shows the odds of your own Call of Fate and Confrontation decisions"}
+        actions = state.legal_actions() if obs["phase"] == "CONFRONTATION" else []
+        key = json.dumps([_information_set(obs), [str(a) for a in actions]], sort_keys=True)
+        if key not in self._analysis_cache:
+            if len(self._analysis_cache) >= ANALYSIS_CACHE_SIZE:
+                self._analysis_cache.clear()
+            self._analysis_cache[key] = (_confrontation_overlay(obs, actions) if actions
+                                         else _call_of_fate_overlay(obs))
+        return self._analysis_cache[key]
 
     # ------------------------------------------------------------ who sees what
     def viewer_for(self, state: Any) -> int:
@@ -221,21 +261,20 @@ class NagarajaBoard(BoardWidget):
         if kind == "action":
             legal = state.legal_actions()
             index = pick.get("index")
-            if not isinstance(index, int) or not 0 <= index < len(legal):
+            if type(index) is not int or not 0 <= index < len(legal):  # true is not move 1
                 raise IllegalMove("that move is no longer on offer: the position has changed")
             return legal[index]
         if kind == "commit":
-            return Commit(player, tuple(sorted(pick.get("cards") or ())))
+            return Commit(player, _picked_cards(pick))
         if kind == "keep":
-            return Keep(player, tuple(sorted(pick.get("cards") or ())))
+            return Keep(player, _picked_cards(pick))
         if kind == "place":
-            row, col = pick.get("cell") or (None, None)
-            return PlaceTile(player, (row, col), pick.get("rotation", 0))
+            return PlaceTile(player, _picked_cell(pick), pick.get("rotation", 0))
         if kind == "pass":
             return Pass(player)
         if kind == "naga":
             return UseNaga(player, pick.get("source"), pick.get("card"), NoParams())
-        raise IllegalMove(f"the board does not know the pick {kind!r}")
+        raise IllegalMove(f"the board does not know the pick {_short(kind)}")
 
     def play_bots(self, force: bool = False) -> bool:
         """Let the bot seats move until a human is to act (after a human move, or when asked)."""
@@ -266,7 +305,73 @@ class NagarajaBoard(BoardWidget):
         return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- the analysis overlay
+
+
+def _information_set(obs: dict) -> dict:
+    """The part of an observation the overlay depends on (its cache key)."""
+    players = [{"hand": [c["id"] for c in p["hand"]] if p["hand"] is not None else None,
+                "hand_size": p["hand_size"], "has_committed": p["has_committed"],
+                "committed_count": p["committed_count"], "sticks": p["sticks"], "total": p["total"]}
+               for p in obs["players"]]
+    return {"viewer": obs["viewer"], "guide": obs["guide"], "phase": obs["phase"], "players": players,
+            "discard_pile": sorted(obs.get("discard_pile") or [])}
+
+
+def _cell(p: Fraction, best: bool) -> dict:
+    return {"p": str(p), "text": readable(p), "best": best}
+
+
+def _call_of_fate_overlay(obs: dict) -> dict:
+    odds = analysis.call_of_fate_odds(obs)
+    if odds.is_guide:
+        columns = [f"they commit {k}" for k in odds.counts]
+        note = ("You are the guide: you win ties, and you commit before knowing how many cards your opponent "
+                "will commit, so each column assumes one count.")
+    else:
+        columns = [f"they committed {k}" for k in odds.counts]
+        note = "You follow: you know how many cards the guide committed; the guide wins ties."
+    best = [max((row[2][j] for row in odds.rows), default=None) for j in range(len(odds.counts))]
+    rows = [{"label": " + ".join(ids) or "nothing", "cards": list(ids), "pool": "B{} W{} G{}".format(*pool),
+             "cells": [_cell(p, p == best[j]) for j, p in enumerate(values)]} for ids, pool, values in odds.rows]
+    return {"on": True, "phase": "CALL_OF_FATE", "title": "P(win the room) for each commitment",
+            "columns": columns, "rows": rows,
+            "note": note + " Model: every one-symbol set of that many cards you have not seen (hand or discard "
+                           "pile) is equally likely; raw throw, before any Naga."}
+
+
+def _confrontation_overlay(obs: dict, actions: list) -> dict:
+    odds = analysis.confrontation_odds(obs, actions)
+    best = max((p for _, p in odds), default=None)
+    rows = [{"label": str(action), "index": i, "cells": [_cell(p, p == best)]} for i, (action, p) in enumerate(odds)]
+    return {"on": True, "phase": "CONFRONTATION", "title": "P(win the room) after each move",
+            "columns": ["P(win)"], "rows": rows,
+            "note": "If nobody uses another Naga or amulet afterwards (the room is then resolved at once); "
+                    "only a re-throw leaves anything to chance. The guide wins ties."}
+
+
 # --------------------------------------------------------------------------- JSON helpers
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _picked_cards(pick: dict) -> tuple:
+    """The card ids of a commit or keep pick, sorted as the engine wants them; the page sends a list of ids."""
+    cards = pick.get("cards") or ()
+    if not isinstance(cards, (list, tuple)) or not all(isinstance(c, str) for c in cards):
+        raise IllegalMove(f"pick the cards by their ids, not {_short(cards)}")
+    return tuple(sorted(cards))
+
+
+def _picked_cell(pick: dict) -> tuple:
+    """The (row, column) of a place pick as sent; the engine judges the numbers."""
+    cell = pick.get("cell")
+    if not isinstance(cell, (list, tuple)) or len(cell) != 2:
+        raise IllegalMove(f"pick a cell of the temple as [row, column], not {_short(cell)}")
+    return tuple(cell)
 
 
 def _board_repr(board: BoardWidget) -> str:
@@ -430,6 +535,9 @@ class TempleSandbox:
     def apply(self, action: Placement) -> "TempleSandbox":
         if self.is_terminal:
             raise IllegalMove("there is no tile left to place")
+        if not isinstance(action, Placement) or type(action.rotation) is not int or not (
+                isinstance(action.cell, (tuple, list)) and all(type(v) is int for v in action.cell)):
+            raise IllegalMove(f"{action!r} is not a placement: Placement((row, column), rotation) of whole numbers")
         tile = self.queue[0]
         amulet = f"amulet on {tile}" if tile in self.amulets else None
         temple = self.temple.place(tuple(action.cell), tile, action.rotation, amulet=amulet)
@@ -514,8 +622,7 @@ class TempleBoard(BoardWidget):
     def handle_pick(self, pick: dict) -> str | None:
         if pick.get("kind") != "place":
             raise IllegalMove("in the temple sandbox you can only place the tile")
-        row, col = pick.get("cell") or (None, None)
-        self.apply(Placement((row, col), pick.get("rotation", 0)))
+        self.apply(Placement(_picked_cell(pick), pick.get("rotation", 0)))
         return None
 
     def describe(self, state: TempleSandbox) -> str:

@@ -84,6 +84,23 @@ def chance_weights(state) -> list:
     raise AssertionError(f"unknown chance task {kind}")
 
 
+def _same(given, outcome) -> bool:
+    """Equal and of the same types all the way down (``1.0`` and ``True`` are not the face ``1``);
+    a list stands for a tuple, as JSON writes tuples as lists."""
+    if isinstance(outcome, tuple):
+        return (isinstance(given, (tuple, list)) and len(given) == len(outcome)
+                and all(_same(g, o) for g, o in zip(given, outcome)))
+    return type(given) is type(outcome) and given == outcome
+
+
+def matching_outcome(state, given):
+    """The possible outcome of the next chance event that ``given`` names, or None."""
+    for outcome, _ in chance_weights(state):
+        if _same(given, outcome):
+            return outcome
+    return None
+
+
 @lru_cache(maxsize=1024)
 def throw_weights(faces: tuple, count: int) -> list:
     """Outcomes of throwing ``count`` sticks of one colour, as sorted tuples of faces, with integer weights.

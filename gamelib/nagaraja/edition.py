@@ -228,10 +228,32 @@ def load_edition(sticks="A", directory=None, *, cards=None, tiles=None, amulets=
     return edition
 
 
+SOURCE_PARTS = ("cards", "tiles", "amulets", "relics")
+
+
 def edition_from_source(source: Mapping) -> Edition:
-    """Rebuild an edition from its ``source`` record (used by saved games)."""
-    return load_edition(source.get("sticks", "A"), cards=source.get("cards"), tiles=source.get("tiles"),
-                        amulets=source.get("amulets"), relics=source.get("relics"))
+    """Rebuild an edition from its ``source`` record (used by saved games).
+
+    A save never names a file: each component is absent (the packaged one) or carried inline
+    as a mapping, and the sticks are a built-in model name or an inline face table. A text where
+    a component belongs is refused, never opened as a path.
+    """
+    if not isinstance(source, Mapping):
+        raise EditionError(f"the edition record should be an object, not {type(source).__name__}")
+    unknown = sorted(set(source) - {"sticks", *SOURCE_PARTS}, key=str)
+    if unknown:
+        raise EditionError(f"the edition record has an unknown part {unknown[0]!r}")
+    model = source.get("sticks", "A")
+    if isinstance(model, str) and model.upper() not in sticks.MODELS:
+        raise EditionError(f"the sticks must be a built-in model ({', '.join(sticks.MODELS)}) or a face table, not {model!r}")
+    if not isinstance(model, (str, Mapping)):
+        raise EditionError(f"the sticks must be a built-in model name or a face table, not {type(model).__name__}")
+    parts = {name: source.get(name) for name in SOURCE_PARTS}
+    for name, part in parts.items():
+        if part is not None and not isinstance(part, Mapping):
+            raise EditionError(f"the {name} of a saved edition must be carried inline as an object, not "
+                               f"{type(part).__name__} (a save never names a file)")
+    return load_edition(model, **parts)
 
 
 @lru_cache(maxsize=None)

@@ -76,6 +76,7 @@ class State(StateBase):
     explicit_chance: bool = False
     log: tuple = ()
     result: Result | None = None
+    moves: tuple = field(default=(), compare=False)  # every action and explicit chance outcome applied: a save replays them
 
     # ----------------------------------------------------------------- contract
     @property
@@ -122,11 +123,16 @@ class State(StateBase):
         if self.result is not None:
             raise IllegalMove(f"the game is over: {actions.describe_result(self)}", action)
         if self.queue:
-            if action not in [outcome for outcome, _ in self.chance_outcomes()]:
+            outcome = chance.matching_outcome(self, action)
+            if outcome is None:
                 raise IllegalMove(f"{action!r} is not a possible outcome of this chance event "
                                   f"({chance.task_text(self.queue[0])})", action)
-            return self._finish_turn(chance.resolve(replace(self, queue=self.queue[1:]), self.queue[0], action))
-        return self._finish_turn(actions.apply_action(self, action, listed=self._listed(action)))
+            after = chance.resolve(replace(self, queue=self.queue[1:], moves=self.moves + (outcome,)), self.queue[0], outcome)
+            return self._finish_turn(after)
+        listed = self._listed(action)
+        if not listed:
+            action = actions.checked_action(action)
+        return self._finish_turn(actions.apply_action(replace(self, moves=self.moves + (action,)), action, listed=listed, checked=True))
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state,

@@ -1,23 +1,28 @@
 """Nagaraja saves, both directions: ``to_json(state)`` and ``from_json(text)`` (spec 7).
 
-A save is one JSON object starting with the header ``{"game": "nagaraja", "version": 1}``
-(checked on load), then every field of the state. A damaged, forged or foreign save raises
-:class:`~gamelib.core.CorruptSave` saying what is wrong.
+A save is one JSON object starting with the header ``{"game": "nagaraja", "version": 1}``,
+then every field of the state and ``moves``, every action (and, with explicit chance, every
+chance outcome) applied since ``new_game``. Loading replays the moves from the seed, the rules
+and the edition, then requires every saved field to equal the replay's: a loaded state is always
+one the rules can reach, and a damaged, forged or foreign save raises
+:class:`~gamelib.core.CorruptSave` saying what is wrong. A save never names a file: its edition
+is the packaged one or carried inline.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
-from gamelib.core import CorruptSave, check_save_header, load_json, require_fields, save_header
-from gamelib.nagaraja.chance import TASK_KINDS, Task
+from gamelib.core import CorruptSave, IllegalMove, check_save_header, load_json, require_fields, save_header
+from gamelib.nagaraja.actions import ACTION_TYPES, FIELD_KINDS, PARAM_TYPES
 from gamelib.nagaraja.edition import Edition, EditionError, edition_from_source
-from gamelib.nagaraja.position import PHASES, REASONS, Event, Player, Result, Stick, check_invariants
-from gamelib.nagaraja.rules import Rules, State
-from gamelib.nagaraja.temple import TRAP, PlacedTile, Temple
+from gamelib.nagaraja.rules import Rules, State, new_game
+from gamelib.nagaraja.temple import TRAP, Temple
 
 GAME = "nagaraja"
-SAVE_VERSION = 1
+SAVE_VERSION = 2  # 2: saves carry their moves and are replayed on loading
+MAX_MOVES = 20_000  # far above the longest game (a random game takes a few hundred)
 
 
 def to_json(state: State) -> str:
@@ -27,7 +32,16 @@ def to_json(state: State) -> str:
 def from_json(text) -> State:
     data = load_json(text, "Nagaraja save")
     check_save_header(data, GAME, SAVE_VERSION)
-    return _from_dict(data)
+    require_fields(data, _STATE_FIELDS, "Nagaraja save")
+    unknown = sorted(set(data) - set(_STATE_FIELDS) - {"game", "version"})
+    if unknown:
+        raise CorruptSave(f"this Nagaraja save has an unknown field {unknown[0]!r}")
+    state = _replay(data)
+    _check_agrees(data, state)
+    return state
+
+
+# --------------------------------------------------------------------------- writing
 
 
 def _temple_to_dict(temple: Temple) -> dict:
@@ -52,96 +66,122 @@ def _to_dict(state: State) -> dict:
         **save_header(GAME, SAVE_VERSION), "edition": state.edition.source, "rules": state.rules.to_dict(),
         "players": players, "queue": [list(t) for t in state.queue], "log": [list(e) for e in state.log],
         "result": state.result.to_dict() if state.result else None, **plain,
+        "moves": [move_to_json(m) for m in state.moves],
     }
 
 
 _STATE_FIELDS = ("edition", "rules", "players", "queue", "log", "result", "phase", "to_act", "guide", "round",
                  "draw_pile", "discard_pile", "room_pile", "room_bottom", "current_room", "room_amulet", "amulet_pile",
                  "supply", "out_of_game", "pass_streak", "deal", "pending_swap", "first_guide", "first_guide_ties",
-                 "room_winner", "seed", "draws", "explicit_chance")
+                 "room_winner", "seed", "draws", "explicit_chance", "moves")
 
 
-def _tuple(value, what: str) -> tuple:
-    if not isinstance(value, list):
-        raise CorruptSave(f"this Nagaraja save is damaged: {what} should be a list")
-    return tuple(value)
+def move_to_json(move):
+    """A player's action as ``{"action": name, field: value...}``; a chance outcome as ``{"outcome": value}``."""
+    if isinstance(move, ACTION_TYPES):
+        return {"action": type(move).__name__, **{f: _field_to_json(getattr(move, f)) for f in FIELD_KINDS[type(move)]}}
+    return {"outcome": _field_to_json(move)}
 
 
-def _from_dict(data: dict) -> State:
-    require_fields(data, _STATE_FIELDS, "Nagaraja save")
+def _field_to_json(value):
+    if isinstance(value, PARAM_TYPES):
+        return {"params": type(value).__name__, **{f: _field_to_json(getattr(value, f)) for f in FIELD_KINDS[type(value)]}}
+    if isinstance(value, tuple):
+        return [_field_to_json(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- reading
+
+_ACTIONS_BY_NAME = {t.__name__: t for t in ACTION_TYPES}
+_PARAMS_BY_NAME = {t.__name__: t for t in PARAM_TYPES}
+
+
+def move_from_json(entry, number: int):
+    """The action or chance outcome a ``moves`` entry records (its legality is checked by replaying it)."""
+    if isinstance(entry, dict) and set(entry) == {"outcome"}:
+        return _tuples(entry["outcome"])
+    if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) or entry["action"] not in _ACTIONS_BY_NAME:
+        raise CorruptSave(f"move {number} of this Nagaraja save is neither an action nor a chance outcome: {_short(entry)}")
+    return _build(_ACTIONS_BY_NAME[entry["action"]], entry, "action", number)
+
+
+def _build(cls, entry: dict, tag: str, number: int):
+    names = FIELD_KINDS[cls]
+    if set(entry) != {tag, *names}:
+        raise CorruptSave(f"move {number} of this Nagaraja save: a {cls.__name__} has the fields "
+                          f"{', '.join(names) or 'none'}, not {_short(sorted(k for k in entry if k != tag))}")
+    values = {}
+    for name in names:
+        value = entry[name]
+        if isinstance(value, dict):
+            if not isinstance(value.get("params"), str) or value["params"] not in _PARAMS_BY_NAME:
+                raise CorruptSave(f"move {number} of this Nagaraja save has unknown parameters {_short(value)}")
+            value = _build(_PARAMS_BY_NAME[value["params"]], value, "params", number)
+        values[name] = _tuples(value)
+    return cls(**values)
+
+
+def _tuples(value):
+    """JSON lists back to tuples (the save is depth-bounded, so this recursion is shallow)."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _edition(record) -> Edition:
     try:
-        edition = edition_from_source(data["edition"])
-    except (EditionError, AttributeError, TypeError) as error:
+        return edition_from_source(record)
+    except (EditionError, ValueError, TypeError, KeyError, AttributeError) as error:
         raise CorruptSave(f"this Nagaraja save has a bad edition: {error}") from None
+
+
+def _rules(record) -> Rules:
+    if not isinstance(record, dict) or not all(isinstance(k, str) for k in record):
+        raise CorruptSave("this Nagaraja save has bad rules: they should be an object of rule parameters")
     try:
-        state = _build_state(data, edition)
-    except CorruptSave:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-        raise CorruptSave(f"this Nagaraja save is damaged ({type(error).__name__}: {error})") from None
-    _check_loaded(state)
+        return Rules(**record)
+    except TypeError:
+        known = [f.name for f in dataclasses.fields(Rules)]
+        raise CorruptSave(f"this Nagaraja save has an unknown rule parameter; the parameters are {', '.join(known)}") from None
+    except ValueError as error:
+        raise CorruptSave(f"this Nagaraja save has bad rules: {error}") from None
+
+
+def _replay(data: dict) -> State:
+    """The state reached from the save's seed, rules and edition by its moves, each checked as it is played."""
+    edition, rules = _edition(data["edition"]), _rules(data["rules"])
+    seed, explicit, moves = data["seed"], data["explicit_chance"], data["moves"]
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise CorruptSave(f"this Nagaraja save has a bad seed {_short(seed)}: a seed is a whole number or a text")
+    if not isinstance(explicit, bool):
+        raise CorruptSave("this Nagaraja save is damaged: explicit_chance should be true or false")
+    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+        raise CorruptSave(f"this Nagaraja save is damaged: moves should be a list of at most {MAX_MOVES:,} entries")
+    state = new_game(seed, rules, explicit_chance=explicit, edition=edition)
+    for number, entry in enumerate(moves, 1):
+        move = move_from_json(entry, number)
+        try:
+            state = state.apply(move)
+        except IllegalMove as error:
+            raise CorruptSave(f"move {number} of this Nagaraja save cannot be played: {error.reason}") from None
+        except (TypeError, ValueError) as error:  # a value no action holds (the action check should refuse it first)
+            raise CorruptSave(f"move {number} of this Nagaraja save cannot be played ({error})") from None
     return state
 
 
-def _build_state(data: dict, edition: Edition) -> State:
-    rules = Rules(**data["rules"])
-    players = []
-    if not isinstance(data["players"], list) or len(data["players"]) != 2:
-        raise CorruptSave("this Nagaraja save is damaged: it needs exactly 2 players")
-    for raw in data["players"]:
-        cells = tuple(None if c is None else TRAP if c == TRAP else PlacedTile(str(c[0]), int(c[1]), c[2])
-                      for c in _tuple(raw["temple"]["cells"], "a temple's cells"))
-        relics = _tuple(raw["temple"]["relics"], "a temple's relics")
-        if len(cells) != 9 or len(relics) != 9:
-            raise CorruptSave("this Nagaraja save is damaged: a temple has 9 cells and 9 relic spots")
-        for c in cells:
-            if isinstance(c, PlacedTile) and (c.tile_id not in edition.tiles or c.rotation not in range(4)):
-                raise CorruptSave(f"this Nagaraja save is damaged: unknown room {c.tile_id} or rotation {c.rotation}")
-        players.append(Player(
-            temple=Temple(edition.tiles, cells, relics), hand=_tuple(raw["hand"], "a hand"),
-            amulets=_tuple(raw["amulets"], "amulets"), sticks=tuple(Stick(*s) for s in raw["sticks"]),
-            committed=None if raw["committed"] is None else _tuple(raw["committed"], "committed cards"),
-            activated=_tuple(raw["activated"], "activated cards"), modifier=int(raw["modifier"]),
-            virtual_nagas=int(raw["virtual_nagas"]), knowledge=frozenset((int(o), r) for o, r in raw["knowledge"]),
-            public_hand=frozenset(raw["public_hand"]),
-        ))
-    result = data["result"]
-    return State(
-        edition=edition, rules=rules, players=tuple(players), phase=data["phase"], to_act=data["to_act"],
-        guide=data["guide"], round=data["round"], draw_pile=_tuple(data["draw_pile"], "the draw pile"),
-        discard_pile=_tuple(data["discard_pile"], "the discard pile"), room_pile=_tuple(data["room_pile"], "the room pile"),
-        room_bottom=_tuple(data["room_bottom"], "room_bottom"), current_room=data["current_room"],
-        room_amulet=data["room_amulet"], amulet_pile=_tuple(data["amulet_pile"], "the amulet pile"),
-        supply=_tuple(data["supply"], "the stick supply"), out_of_game=_tuple(data["out_of_game"], "out_of_game"),
-        pass_streak=data["pass_streak"], queue=tuple(Task(*t) for t in data["queue"]),
-        deal=None if data["deal"] is None else _tuple(data["deal"], "the deal"),
-        pending_swap=None if data["pending_swap"] is None else tuple(data["pending_swap"]),
-        first_guide=tuple(tuple(t) for t in data["first_guide"]), first_guide_ties=data["first_guide_ties"],
-        room_winner=data["room_winner"], seed=data["seed"], draws=data["draws"],
-        explicit_chance=bool(data["explicit_chance"]), log=tuple(Event(int(a), str(t)) for a, t in data["log"]),
-        result=None if result is None else Result(result["winner"], result["reason"], tuple(result["scores"])),
-    )
+def _canonical_text(value) -> str:
+    """JSON text that tells 1, 1.0 and true apart (``==`` would not)."""
+    return json.dumps(value, sort_keys=True)
 
 
-def _check_loaded(state: State) -> None:
-    if state.phase not in PHASES:
-        raise CorruptSave(f"this Nagaraja save has an unknown phase {state.phase!r}")
-    if state.to_act not in (0, 1, None) or state.guide not in (0, 1):
-        raise CorruptSave("this Nagaraja save has a bad seat number (players are 0 and 1)")
-    if state.result is not None and state.result.reason not in REASONS:
-        raise CorruptSave(f"this Nagaraja save has an unknown end reason {state.result.reason!r}")
-    if state.current_room is not None and state.current_room not in state.edition.tiles:
-        raise CorruptSave(f"this Nagaraja save names an unknown room {state.current_room!r}")
-    for task in state.queue:
-        if task.kind not in TASK_KINDS:
-            raise CorruptSave(f"this Nagaraja save has an unknown chance event {task.kind!r}")
-    try:
-        check_invariants(state)
-    except AssertionError as error:
-        raise CorruptSave(f"this Nagaraja save does not add up: {error}") from None
-    for p in state.players:
-        unknown = [a for a in p.amulets if a not in state.edition.amulets]
-        if unknown:
-            raise CorruptSave(f"this Nagaraja save names an unknown amulet {unknown[0]!r}")
-
-
+def _check_agrees(data: dict, state: State) -> None:
+    """Every saved field must be what replaying the moves gives."""
+    replayed = json.loads(json.dumps(_to_dict(state)))
+    for name in _STATE_FIELDS:
+        if _canonical_text(data[name]) != _canonical_text(replayed[name]):
+            raise CorruptSave(f"this Nagaraja save does not follow from its seed and moves: its {name} is "
+                              f"{_short(data[name])}, but replaying the game gives {_short(replayed[name])}")

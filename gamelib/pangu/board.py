@@ -17,6 +17,7 @@ An illegal pick leaves the game as it was and shows the engine's reason in ``mes
 
 from __future__ import annotations
 
+import reprlib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ HERE = Path(__file__).parent
 _ESM, _CSS = assets(HERE / "board.js", HERE / "board.css")
 
 OPPOSITE = {edge: EDGES[(i + 2) % 4] for i, edge in enumerate(EDGES)}
+_CHANCE_WORDS = {"centre": "which centre card goes first", "draw": "the next card drawn", "roll": "a roll of the dice"}
 
 
 def action_key(action: Action) -> str:
@@ -102,12 +104,16 @@ class PanguBoard(BoardWidget):
 
     # ------------------------------------------------------------ picks
     def handle_pick(self, pick: dict) -> None:
-        if pick.get("kind") == "hints":
+        kind = pick.get("kind")
+        if kind == "hints":
             self.hints = bool(pick.get("on"))
             return
         state = self.match.state
         if state.status != ONGOING:
             raise IllegalMove(f"the game is over ({state.status}): step back in the history to try another line")
+        if state.pending:
+            raise IllegalMove(f"the game waits for chance ({_CHANCE_WORDS[state.pending]}): give the outcome "
+                              f"with board.apply(...), one of state.chance_outcomes()")
         actions = {
             "card": lambda: self._select_card(state, pick.get("card")),
             "die": lambda: self._select_die(state, pick.get("die")),
@@ -115,9 +121,9 @@ class PanguBoard(BoardWidget):
             "cell": lambda: self._place_selected(pick.get("cell")),
             "place": lambda: self._place(state, pick),
         }
-        if pick.get("kind") not in actions:
-            raise IllegalMove(f"unknown pick {pick!r}")
-        actions[pick["kind"]]()
+        if not isinstance(kind, str) or kind not in actions:  # a pick holds any JSON: a list is no key
+            raise IllegalMove(f"unknown pick {reprlib.repr(pick)}: pick a card, a die, a cell or a history step")
+        actions[kind]()
 
     def _select_card(self, state: State, card_id: Any) -> None:
         if card_id not in state.revealed or state.cheapest_die(card_id) is None:
@@ -209,8 +215,8 @@ class PanguBoard(BoardWidget):
             "selection": self.selection,
             "hints_on": self.hints,
         }
-        if self.hints and state.status == ONGOING:
-            best = self.hint_best()
+        best = self.hint_best() if self.hints and state.status == ONGOING else None
+        if best is not None:  # no hints while the game waits for chance: nothing to choose yet
             ranked = sorted(self.hint_values(), key=lambda pair: -pair[1])[:5]
             data["best_action"] = action_key(best)
             data["best_card"] = best.card
@@ -230,9 +236,12 @@ class PanguBoard(BoardWidget):
         if state.status != ONGOING:
             return []
         hints = dict(self.hint_values()) if self.hints else {}
+        # preview on what the player may know: with the deck order and future rolls hidden, a move
+        # stops at the next draw or roll instead of playing out the seeded future (stuck rerolls)
+        known = state.with_explicit_chance()
         moves = []
         for action in state.legal_actions():
-            preview = state.preview(action)
+            preview = known.preview(action)
             move = {"key": action_key(action), "card": action.card, "die": action.die, "cell": list(action.cell),
                     "orientation": action.orientation, "cost": preview["cost"], "rec": preview["rec"],
                     "gain": preview["gain"], "karma": preview["karma"], "status": preview["status"]}
@@ -251,6 +260,9 @@ class PanguBoard(BoardWidget):
     def describe(self, state: State) -> str:
         if state.status != ONGOING:
             return f"Game {'won' if state.status == 'WON' else 'lost'} with Karma {state.karma}. Step back to try another line."
+        if state.pending:
+            return (f"The game waits for chance ({_CHANCE_WORDS[state.pending]}): give the outcome with "
+                    "board.apply(...), one of state.chance_outcomes().")
         card_id, die = self._selection["card"], self._selection["die"]
         if card_id is None:
             return "Pick one of the revealed cards."

@@ -8,6 +8,7 @@ with clear errors and nothing assumes the teaching deck's twin structure.
 from __future__ import annotations
 
 from collections.abc import Iterable
+import reprlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,7 @@ CARD_FIELDS = {"id", "name", "blue", "white", "half"}
 def _card_from_record(record: Any, position: int) -> AgeCard:
     where = f"card {position + 1}"
     if not isinstance(record, dict):
-        raise DeckError(f"{where} should be an object with id, name, blue, white and half, not {record!r}")
+        raise DeckError(f"{where} should be an object with id, name, blue, white and half, not {reprlib.repr(record)}")
     missing = sorted(CARD_FIELDS - record.keys())
     if missing:
         raise DeckError(f"{where} ({record.get('id', 'no id')}) is missing {', '.join(missing)}")
@@ -103,13 +104,14 @@ def _card_from_record(record: Any, position: int) -> AgeCard:
         raise DeckError(f"{where} ({record['id']}) has unknown field(s) {', '.join(unknown)}")
     card_id, name = record["id"], record["name"]
     if not isinstance(card_id, str) or not card_id:
-        raise DeckError(f"{where} needs a non-empty text id, not {card_id!r}")
+        raise DeckError(f"{where} needs a non-empty text id, not {reprlib.repr(card_id)}")
     if not isinstance(name, str):
-        raise DeckError(f"card {card_id}'s name should be text, not {name!r}")
+        raise DeckError(f"card {card_id}'s name should be text, not {reprlib.repr(name)}")
     for die in ("blue", "white"):
         value = record[die]
         if type(value) is not int or not 1 <= value <= 6:
-            raise DeckError(f"card {card_id}'s {die} number must be a whole number from 1 to 6, not {value!r}")
+            raise DeckError(f"card {card_id}'s {die} number must be a whole number from 1 to 6, not "
+                            f"{reprlib.repr(value)}")
     half = record["half"]
     if not isinstance(half, dict):
         raise DeckError(f"card {card_id}'s half circles should map TOP, RIGHT, BOTTOM, LEFT to YIN or YANG")
@@ -118,12 +120,12 @@ def _card_from_record(record: Any, position: int) -> AgeCard:
         raise DeckError(f"card {card_id} has no half-circle colour on {', '.join(missing_edges)}")
     extra_edges = sorted(set(half) - set(EDGES))
     if extra_edges:
-        raise DeckError(f"card {card_id} has unknown edge(s) {', '.join(map(str, extra_edges))}")
+        raise DeckError(f"card {card_id} has unknown edge(s) {', '.join(map(reprlib.repr, extra_edges))}")
     colours = []
     for edge in EDGES:
         colour = half[edge]
         if not isinstance(colour, str) or colour.upper() not in COLOURS:
-            raise DeckError(f"card {card_id}'s {edge} half circle must be YIN or YANG, not {colour!r}")
+            raise DeckError(f"card {card_id}'s {edge} half circle must be YIN or YANG, not {reprlib.repr(colour)}")
         colours.append(colour.upper())
     return AgeCard(card_id, name, record["blue"], record["white"], tuple(colours))
 
@@ -147,19 +149,44 @@ def load_deck(source: str | Path | dict | list | None = None) -> Deck:
     """Load and validate a deck: a JSON file path, a parsed document, or a list of card records.
 
     With no argument, the shipped teaching deck. A document is ``{"name": ..., "cards": [...]}``.
+    Only this explicit call reads a file: saves go through :func:`deck_from_document`.
     """
     if source is None:
-        source = TEACHING_DECK_PATH
+        return teaching_deck()
     if isinstance(source, (str, Path)):
         source = read_json_file(source, "the deck file", DeckError)
+    return deck_from_document(source)
+
+
+def deck_from_document(source: Any) -> Deck:
+    """A deck from parsed data (a :class:`Deck`, a document or a list of records); never a file.
+
+    A deck named like the built-in teaching deck must be the built-in deck: a copy edited
+    without a new name is refused, so the name always means the same cards (a save naming it
+    cannot change a card that has not been played yet).
+    """
     if isinstance(source, Deck):
-        return source
-    if isinstance(source, dict):
+        deck = source
+    elif isinstance(source, dict):
         if "cards" not in source:
             raise DeckError("a deck document needs a 'cards' list")
         name = source.get("name", "custom deck")
-        return deck_from_records(source["cards"], str(name))
-    return deck_from_records(source)
+        if not isinstance(name, str):
+            raise DeckError(f"a deck's name should be text, not {reprlib.repr(name)}")
+        deck = deck_from_records(source["cards"], name)
+    else:
+        deck = deck_from_records(source)
+    _check_not_a_changed_teaching_deck(deck)
+    return deck
+
+
+def _check_not_a_changed_teaching_deck(deck: Deck) -> None:
+    builtin = teaching_deck()
+    if deck.name != builtin.name or deck == builtin:
+        return
+    changed = next((card.id for card, original in zip(deck.cards, builtin.cards) if card != original), "order")
+    raise DeckError(f"this deck is named {builtin.name!r} like the built-in deck, but its cards differ "
+                    f"(first difference: {changed}): give an edited deck a name of its own")
 
 
 _teaching_deck: Deck | None = None
@@ -169,7 +196,8 @@ def teaching_deck() -> Deck:
     """The shipped teaching deck (loaded once)."""
     global _teaching_deck
     if _teaching_deck is None:
-        _teaching_deck = load_deck(TEACHING_DECK_PATH)
+        document = read_json_file(TEACHING_DECK_PATH, "the deck file", DeckError)
+        _teaching_deck = deck_from_records(document["cards"], document["name"])
     return _teaching_deck
 
 

@@ -25,7 +25,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from gamelib.core import CHANCE
-from gamelib.pangu.rules import ROLLS, Rules, new_game
+from gamelib.pangu.cards import ROLLS
+from gamelib.pangu.rules import Rules, new_game
 from gamelib.pangu.solver_model import Model, build_model, popcount
 from gamelib.pangu.solver_tables import ShippedTables
 
@@ -69,9 +70,9 @@ def model_for(state) -> Model:
 class Solver:
     """Exact optimal values for one rule set, deck and centre configuration (memoised)."""
 
-    def __init__(self, model: Model, tables: ShippedTables | None):
+    def __init__(self, model: Model, load_tables=None):
         self.model = model
-        self.tables = tables
+        self.load_tables = load_tables  # the shipped whole-game tables, read only when a position before turn 3 needs them
         self.ceiling = model.rules.starting_karma
         self.cards = len(model.card_ids)
         self.full = (1 << model.size) - 1
@@ -90,10 +91,10 @@ class Solver:
         if karma <= 0:
             return ZERO
         level = popcount(filled)
-        if self.tables is not None and self.tables.has(level):
-            return self.tables.value(level, filled, colours, unseen, karma)
+        if level < 6 and self.load_tables is not None:
+            return self.load_tables().value(level, filled, colours, unseen, karma)
         left = popcount(unseen)
-        if level < 6 and self.tables is None:
+        if level < 6:
             raise OutOfReach(f"the exact value before turn 3 under {self.model.rules} needs whole-game tables, "
                              "which are shipped only for the default rules; the whole game's value is computed by "
                              "python -m gamelib.pangu.solver_build --variant NAME")
@@ -179,8 +180,8 @@ def _solver(rules: Rules, centre: str, cards) -> Solver:
     key = (rules, centre, cards)
     if key not in _SOLVERS:
         model = build_model(rules, centre, cards)
-        tables = default_tables() if rules == Rules() and cards.name == _teaching_deck_name() else None
-        _SOLVERS[key] = Solver(model, tables)
+        shipped = rules == Rules() and cards.name == _teaching_deck_name()
+        _SOLVERS[key] = Solver(model, default_tables if shipped else None)
     return _SOLVERS[key]
 
 

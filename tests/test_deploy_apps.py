@@ -1,0 +1,155 @@
+"""The apps (notebooks/apps/) served by Voila, as `make app` does, played in headless Chromium.
+
+Each test opens one app, waits for its board, makes one move by clicking and checks that the
+page shows what the engine computes here from the app's own seed (the page only reports the
+click; Python decides). The time from opening the page to the first board is written to
+test-artifacts/timings/apps.json (a record for the notes, not a limit).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from browser_support import screenshot
+from conftest import ROOT, _free_port, _require_chromium  # the Lab tier's launch rules
+from deploy_support import isolated_env, record_timing, wait_for_http
+
+pytestmark = pytest.mark.browser
+
+APP_SEEDS = {"pangu_free_play": 2024, "nagaraja_duel": 2026, "chakra_table": 2024}  # tools/make_apps.py
+
+
+class Voila:
+    def __init__(self, url: str):
+        self.url = url
+
+    def app_url(self, name: str) -> str:
+        return f"{self.url}/voila/render/{name}.ipynb"
+
+
+@pytest.fixture(scope="module")
+def voila(tmp_path_factory):
+    """Voila on 127.0.0.1 and a free port, serving a copy of notebooks/apps/ with `make app`'s flags."""
+    _require_chromium()
+    home = tmp_path_factory.mktemp("voila-home")
+    apps = home / "apps"
+    shutil.copytree(ROOT / "notebooks" / "apps", apps, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    port = _free_port()
+    log = open(home / "voila.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "voila", str(apps), "--no-browser", "--strip_sources=True",
+         "--Voila.ip=127.0.0.1", f"--port={port}"],
+        env=isolated_env(home), stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{url}/", server, home / "voila.log")
+        yield Voila(url)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def open_app(page, voila, name: str, board_selector: str):
+    """Open an app and return its board once drawn; record the time to the first board."""
+    from playwright.sync_api import expect
+
+    started = time.monotonic()
+    page.goto(voila.app_url(name))
+    board = page.locator(board_selector).first
+    expect(board).to_be_visible(timeout=120_000)
+    record_timing("apps", name, "first_board_s", round(time.monotonic() - started, 2))
+    # Only the board: Voila shows no code and the app has no prose.
+    expect(page.locator(".jp-InputArea, .jp-MarkdownOutput")).to_have_count(0)
+    return board
+
+
+def test_pangu_free_play_places_a_card_as_the_engine_does(page, voila):
+    from playwright.sync_api import expect
+
+    from gamelib.pangu import new_game
+
+    board = open_app(page, voila, "pangu_free_play", '.pangu-board[data-board="app"]')
+    state = new_game(seed=APP_SEEDS["pangu_free_play"])
+    action = next(a for a in state.legal_actions() if state.cheapest_die(a.card)[0] == a.die
+                  and state.apply(a).karma != state.karma)
+    after = state.apply(action)
+    board.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
+    expect(board.locator(f'.pangu-die-selected[data-die="{action.die}"]')).to_have_count(1)
+    board.locator(f'.pangu-cell[data-cell="{action.cell[0]},{action.cell[1]}"]').click()
+    expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
+    expect(board.locator(f'.pangu-placed[data-card="{action.card}"]')).to_have_attribute(
+        "data-cell", f"{action.cell[0]},{action.cell[1]}")
+    screenshot(page, "app_pangu_free_play")
+
+
+def test_nagaraja_duel_commits_two_cards_and_the_bot_answers(page, voila):
+    from playwright.sync_api import expect
+
+    from gamelib import nagaraja
+    from gamelib.nagaraja.bots import heuristic_policy
+
+    seed = APP_SEEDS["nagaraja_duel"]
+    board = open_app(page, voila, "nagaraja_duel", ".nj-board")
+    state, bot_rng = nagaraja.new_game(seed=seed), random.Random(seed)
+    chosen = ("ROM-03", "ROM-04")  # two rooms cards of P0's seeded hand (spec 5.3: one symbol)
+    for card in chosen:
+        board.locator(f".nj-player-me .nj-card[data-card='{card}']").click()
+    board.locator(".nj-commit").click()
+    state = state.apply(nagaraja.Commit(0, chosen))
+    while not state.is_terminal and state.to_act == 1:  # the board lets its bot reply at once
+        state = state.apply(heuristic_policy(state, bot_rng))
+    observation = state.observation(0)
+    expect(board.locator(".nj-event-list li").last).to_have_text(observation["events"][-1])
+    expect(board).to_have_attribute("data-phase", observation["phase"])
+    expect(board.locator(".nj-player-me .nj-hand .nj-card-id")).to_have_text(
+        [card["id"] for card in observation["players"][0]["hand"]])
+    screenshot(page, "app_nagaraja_duel")
+
+
+def test_chakra_table_receives_and_the_bots_play_on(page, voila):
+    from playwright.sync_api import expect
+
+    from gamelib.chakra import BHAGYA, LETTERS, Receive, new_game
+
+    board = open_app(page, voila, "chakra_table", ".ck-board")
+    game = new_game(players=3, seed=APP_SEEDS["chakra_table"])
+    column = next(c for c, energies in enumerate(game.maya) if energies and energies[0] != 0)
+    colour = game.maya[column][0]
+    board.locator(f".ck-maya-column[data-column='{column}'] .ck-maya-energy[data-slot='0']").click()
+    bhagya = board.locator(".ck-player[data-seat='0'] .ck-bhagya")
+    bhagya.click()
+    after = game.apply(Receive(column, {colour}, "BHAGYA"))
+    # Seat 0's Bhagya is changed only by seat 0: it must hold what the engine put there.
+    expect(bhagya).to_have_attribute("data-contents", " ".join(LETTERS[c] for c in after.players[0].levels[BHAGYA]))
+    # The two bots have moved: seat 0 is to move again, three moves into the game.
+    expect(board).to_have_attribute("data-to-move", "0")
+    expect(board.locator(".gl-history-where")).to_have_text("move 3 of 3")
+    screenshot(page, "app_chakra_table")
+
+
+def test_odds_explorer_answers_a_slider(page, voila):
+    from playwright.sync_api import expect
+
+    from gamelib.nagaraja import sticks
+
+    explorer = open_app(page, voila, "odds_explorer", ".gl-explorer")
+    pwin = explorer.locator(".gl-pwin .gl-exact")
+    expect(pwin).to_have_attribute("data-value", str(sticks.win_probability((0, 3, 0), (3, 1, 1), True)))  # spec 9.3
+    handle = explorer.locator(".gl-slider-0-white .noUi-handle")
+    handle.focus()
+    handle.press("ArrowRight")
+    expect(pwin).to_have_attribute("data-value", str(sticks.win_probability((0, 4, 0), (3, 1, 1), True)))
+    screenshot(page, "app_odds_explorer")

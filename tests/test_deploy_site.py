@@ -1,0 +1,184 @@
+"""`make site`: the JupyterLite site built offline from registry packages, served on 127.0.0.1,
+run in Chromium with every request to another host refused.
+
+The site is built once for the module (npm and wheel downloads are cached under build/downloads/).
+In the page the kernel is Pyodide: Python compiled to WebAssembly, running gamelib from its wheel.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from browser_support import screenshot
+from conftest import _free_port, _require_chromium
+from deploy_support import ROOT, record_timing, wait_for_http
+
+sys.path.insert(0, str(ROOT / "tools"))
+import build_site  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+# Every lesson that imports neither numpy nor matplotlib (README's list is the complement).
+OFFLINE_LESSONS = sorted(name for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items()
+                         if not heavy and not name.startswith("apps/"))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    _require_chromium()
+    output = tmp_path_factory.mktemp("site") / "site"
+    started = time.process_time()
+    facts = build_site.build(output, expose_app=True)
+    record_timing("site", "build", "wall_s", round(facts["seconds"], 1))
+    record_timing("site", "build", "cpu_s_of_this_process", round(time.process_time() - started, 1))
+    record_timing("site", "build", "bytes", facts["bytes"])
+    port = _free_port()
+    log_path = output.parent / "http.log"
+    with open(log_path, "w") as log:
+        server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(output), str(port)],
+                                  stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{url}/lab/index.html", server, log_path)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+@pytest.fixture
+def offline_page(page, site):
+    refused = []
+
+    def only_this_site(route):
+        if route.request.url.startswith(site):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_this_site)
+    page.refused = refused
+    return page
+
+
+def open_and_run(page, site: str, notebook: str) -> float:
+    """Open a notebook in the site's Lab, run every cell, wait until done; return the seconds it took."""
+    started = time.monotonic()
+    page.goto(f"{site}/lab/index.html?path={notebook}")
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext"
+        f" && window.jupyterapp.shell.currentWidget.context.path.endsWith({notebook.split('/')[-1]!r})",
+        timeout=120_000)
+    # Lite restores the tabs of earlier tests from the browser's storage: close them and stop their kernels.
+    page.evaluate("""async () => {
+        const shell = window.jupyterapp.shell;
+        for (const widget of Array.from(shell.widgets('main'))) {
+            if (widget === shell.currentWidget) continue;
+            if (widget.sessionContext) await widget.sessionContext.shutdown();
+            widget.dispose();
+        }
+        await shell.currentWidget.sessionContext.ready;
+    }""")
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    # Read the notebook's model, not the page: Lite draws only the cells near the viewport.
+    page.wait_for_function(
+        """() => {
+            const widget = window.jupyterapp.shell.currentWidget;
+            const kernel = widget.sessionContext.session && widget.sessionContext.session.kernel;
+            const cells = widget.content.model.cells;
+            for (let i = 0; i < cells.length; i++) {
+                const cell = cells.get(i);
+                if (cell.type === 'code' && !cell.executionCount) return false;
+            }
+            return kernel && kernel.status === 'idle';
+        }""", timeout=300_000)
+    return time.monotonic() - started
+
+
+def cell_errors(page) -> list[str]:
+    """The error outputs of the open notebook (from its model)."""
+    return page.evaluate("""() => {
+        const cells = window.jupyterapp.shell.currentWidget.content.model.cells, errors = [];
+        for (let i = 0; i < cells.length; i++) {
+            const cell = cells.get(i);
+            if (cell.type !== 'code') continue;
+            for (let j = 0; j < cell.outputs.length; j++) {
+                const output = cell.outputs.get(j).toJSON();
+                if (output.output_type === 'error') errors.push(output.ename + ': ' + output.evalue);
+                if (output.name === 'stderr') errors.push(output.text);
+            }
+        }
+        return errors;
+    }""")
+
+
+def test_the_site_holds_the_lessons_the_apps_and_gamelib(site):
+    import urllib.request
+
+    with urllib.request.urlopen(f"{site}/api/contents/all.json") as answer:
+        top = {item["name"] for item in json.load(answer)["content"]}
+    assert {"00_start_here.ipynb", "apps", "pangu", "chakra", "nagaraja"} <= top
+    assert "course" not in top, "the graded course's sources hold solutions: never published"
+    with urllib.request.urlopen(f"{site}/static/pyodide/pyodide-lock.json") as answer:
+        lock = json.load(answer)["packages"]
+    assert lock["gamelib"]["file_name"].startswith("gamelib-")
+    assert "://" in lock["numpy"]["file_name"], "numpy exists for Pyodide only on its CDN"
+
+
+def test_the_pangu_app_plays_in_the_browser_kernel(offline_page, site):
+    from playwright.sync_api import expect
+
+    from gamelib.pangu import new_game
+
+    page = offline_page
+    seconds = open_and_run(page, site, "apps/pangu_free_play.ipynb")
+    record_timing("site", "pangu_free_play", "open_and_run_s", round(seconds, 1))
+    board = page.locator('.jp-OutputArea .pangu-board[data-board="app"]')
+    expect(board).to_be_visible()
+    state = new_game(seed=2024)  # the app's default seed (tools/make_apps.py)
+    action = next(a for a in state.legal_actions() if state.cheapest_die(a.card)[0] == a.die
+                  and state.apply(a).karma != state.karma)
+    board.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
+    board.locator(f'.pangu-cell[data-cell="{action.cell[0]},{action.cell[1]}"]').click()
+    expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(state.apply(action).karma))
+    screenshot(board, "site_pangu_app_after_move")
+    assert cell_errors(page) == []
+
+
+def test_the_offline_lessons_are_the_expected_ones():
+    assert OFFLINE_LESSONS == ["00_start_here.ipynb", "chakra/01_rules_step_by_step.ipynb", "chakra/02_scoring.ipynb",
+                               "pangu/01_rules_step_by_step.ipynb", "pangu/02_guided_game.ipynb"]
+
+
+@pytest.mark.parametrize("lesson", OFFLINE_LESSONS)
+def test_a_lesson_without_numpy_runs_top_to_bottom(offline_page, site, lesson):
+    from playwright.sync_api import expect
+
+    page = offline_page
+    seconds = open_and_run(page, site, lesson)
+    record_timing("site", lesson, "open_and_run_s", round(seconds, 1))
+    assert cell_errors(page) == []
+    boards = page.evaluate("""() => { const cells = window.jupyterapp.shell.currentWidget.content.model.cells; let views = 0;
+        for (let i = 0; i < cells.length; i++) { const cell = cells.get(i); if (cell.type !== 'code') continue;
+            for (let j = 0; j < cell.outputs.length; j++)
+                if (cell.outputs.get(j).data['application/vnd.jupyter.widget-view+json']) views++; }
+        return views; }""")
+    if lesson != "00_start_here.ipynb":  # the start page has no board
+        assert boards > 0, "the lesson's boards should be displayed by the browser's kernel"
+        expect(page.locator(".jp-OutputArea .pangu-board, .jp-OutputArea .ck-board").last).to_be_visible()
+    screenshot(page, "site_" + lesson.replace("/", "_").removesuffix(".ipynb"))
+
+
+def test_readme_names_the_lessons_that_need_the_pyodide_cdn():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("Lessons that need the Pyodide CDN")[1].split("\n\n")[1]
+    needing = sorted(name for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items() if heavy)
+    listed = sorted(line.strip("-` ").split("`")[0] for line in section.splitlines() if line.startswith("- "))
+    assert listed == needing

@@ -1,0 +1,272 @@
+"""Build the browser-only site (`make site`): JupyterLite with the lessons, the apps and gamelib.
+
+    .venv/bin/python tools/build_site.py [--output build/site]
+
+Everything comes from the package registries at build time: JupyterLite from the package index,
+Pyodide's core from the npm package ``pyodide``, gamelib's own wheel built here, and the
+pure-Python wheels the kernel and gamelib need from the package index. The Pyodide core ships
+a lock file naming ~350 packages but none of their wheels; this script puts the pure-Python ones
+that the kernel and gamelib need next to the core (their hashes rewritten, since the index's
+wheels are not byte for byte Pyodide's) and adds lock entries for gamelib and the widget
+packages, so ``import gamelib`` in a cell loads them with no network at all.
+
+The compiled packages (numpy, matplotlib and what they pull in) are built for Pyodide only and
+live only on the Pyodide CDN: their lock entries point there, so on a published site with
+internet the lessons that import them work, and offline they alone fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from npm_files import CACHE, ROOT, UNPUBLISHED, published_notebooks, unpack  # noqa: E402
+
+from jupyterlite_pyodide_kernel.constants import PYODIDE_CDN_URL, PYODIDE_PYTHON_VERSION, PYODIDE_VERSION  # noqa: E402
+
+# What the Pyodide kernel installs before it runs a cell (its initKernel), plus micropip and piplite.
+KERNEL_PACKAGES = ["micropip", "ipython", "jedi", "comm", "ipykernel"]
+# gamelib's pure-Python runtime requirements; numpy and matplotlib come from the CDN when imported.
+CDN_ONLY = {"numpy", "matplotlib"}
+PURE_WHEEL = re.compile(r"-(py3|py2\.py3)-none-any\.whl$")
+# Packages the kernel provides itself (shims in its piplite index): never fetched.
+KERNEL_SHIMS = {"ipykernel", "widgetsnbextension", "pyodide-kernel", "piplite"}
+
+
+def normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def run(command: list[str], **kwargs) -> None:
+    subprocess.run(command, check=True, **kwargs)
+
+
+# ----------------------------------------------------------------------------- wheels
+
+
+def gamelib_wheel(into: Path) -> Path:
+    """gamelib's own wheel, built from this checkout."""
+    for old in into.glob("gamelib-*.whl"):
+        old.unlink()
+    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
+         "-w", str(into), str(ROOT)])
+    return next(into.glob("gamelib-*.whl"))
+
+
+def cached_wheel(name: str, version: str | None, into: Path) -> Path | None:
+    prefix = normal(f"{name}-{version}-" if version else f"{name}-")
+    found = sorted(p for p in into.glob("*.whl") if normal(p.name).startswith(prefix) and PURE_WHEEL.search(p.name))
+    return found[-1] if found else None
+
+
+def fetch_pure_wheels(specs: dict[str, str | None], into: Path) -> dict[str, Path]:
+    """The pure-Python wheels of ``{name: version or None}`` from the package index (one pip call)."""
+    missing = [f"{n}=={v}" if v else n for n, v in specs.items() if cached_wheel(n, v, into) is None]
+    if missing:
+        # Pyodide's own Python (3.14) decides which versions fit; "any" keeps out compiled wheels.
+        run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
+             "--only-binary=:all:", "--platform", "any", "--python-version", PYODIDE_PYTHON_VERSION,
+             "--implementation", "py", "--abi", "none", "-d", str(into), *missing], stderr=subprocess.DEVNULL)
+    wheels = {n: cached_wheel(n, v, into) for n, v in specs.items()}
+    absent = [n for n, w in wheels.items() if w is None]
+    if absent:
+        raise SystemExit(f"no pure-Python wheel on the package index for {absent}")
+    return wheels
+
+
+def wheel_metadata(wheel: Path) -> tuple[str, str, list[str], list[str]]:
+    """(name, version, requirements without extras or markers, top-level import names)."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        meta_path = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        meta = Parser().parsestr(archive.read(meta_path).decode())
+        top_file = next((n for n in names if n.endswith(".dist-info/top_level.txt")), None)
+        tops = archive.read(top_file).decode().split() if top_file else sorted(
+            {n.split("/")[0].removesuffix(".py") for n in names
+             if not n.split("/")[0].endswith((".dist-info", ".data")) and (n.endswith(".py") or "/" in n)})
+    requirements = []
+    for line in meta.get_all("Requires-Dist") or []:
+        if ";" in line and "extra" in line.split(";", 1)[1]:
+            continue
+        if ";" in line and "python_version <" in line.split(";", 1)[1]:
+            continue
+        requirements.append(normal(re.split(r"[ ;<>=!~\[(]", line.strip(), maxsplit=1)[0]))
+    return meta["Name"], meta["Version"], requirements, tops
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ----------------------------------------------------------------------------- the lock
+
+
+def add_local_packages(lock: dict, pyodide_dir: Path, wheels: Path, roots: list[str]) -> list[str]:
+    """Make every package reachable from ``roots`` loadable from ``pyodide_dir``; return their names.
+
+    A package already in the lock keeps its entry, with the index's wheel of the same version
+    beside the core and its hash rewritten; a package the lock lacks gets a new entry. The walk
+    goes level by level so that each level's wheels come in one pip call.
+    """
+    packages = lock["packages"]
+    frontier, seen, local = {normal(r) for r in roots}, set(), []
+    while frontier:
+        seen |= frontier
+        wanted = {}
+        for name in sorted(frontier - KERNEL_SHIMS - CDN_ONLY):
+            entry = packages.get(name)
+            if entry is not None and not PURE_WHEEL.search(entry["file_name"]):
+                continue  # compiled for Pyodide: only on the CDN
+            wanted[name] = entry["version"] if entry else None
+        fetched = fetch_pure_wheels(wanted, wheels)
+        next_frontier = set()
+        for name, wheel in fetched.items():
+            shutil.copy(wheel, pyodide_dir / wheel.name)
+            _, version, requirements, tops = wheel_metadata(wheel)
+            entry = packages.setdefault(name, {
+                "name": name, "version": version, "imports": tops, "install_dir": "site",
+                "package_type": "package", "unvendored_tests": False, "shared_library": False,
+                "depends": [r for r in requirements if r not in KERNEL_SHIMS],
+            })
+            entry.update(file_name=wheel.name, sha256=sha256(wheel))
+            local.append(name)
+            next_frontier |= {normal(d) for d in entry["depends"]}
+        for name in frontier - CDN_ONLY:  # what a CDN-only package pulls in comes from the CDN with it
+            entry = packages.get(name)
+            if entry is not None and name not in fetched:
+                next_frontier |= {normal(d) for d in entry["depends"]}
+        frontier = next_frontier - seen
+    return local
+
+
+def point_the_rest_at_the_cdn(lock: dict, pyodide_dir: Path) -> None:
+    """Lock entries whose wheel is not beside the core load from the Pyodide CDN (needs internet)."""
+    for entry in lock["packages"].values():
+        if not (pyodide_dir / entry["file_name"]).exists() and "://" not in entry["file_name"]:
+            entry["file_name"] = f"{PYODIDE_CDN_URL}/{entry['file_name']}"
+
+
+def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
+    shutil.copy(wheel, pyodide_dir / wheel.name)
+    name, version, requirements, _ = wheel_metadata(wheel)
+    lock["packages"]["gamelib"] = {
+        "name": "gamelib", "version": version, "file_name": wheel.name, "sha256": sha256(wheel),
+        "imports": ["gamelib"], "install_dir": "site", "package_type": "package",
+        "unvendored_tests": False, "shared_library": False,
+        # numpy and matplotlib load when a cell imports them (from the CDN); listing them here
+        # would make every `import gamelib` fail on a site without internet.
+        "depends": requirements,
+    }
+
+
+# ----------------------------------------------------------------------------- which lessons need the CDN
+
+
+def imported_modules(notebook: Path) -> set[str]:
+    """The modules a notebook's code cells import (top-level import statements)."""
+    import ast
+
+    names = set()
+    for cell in json.loads(notebook.read_text())["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "\n".join(line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+    return names
+
+
+def needs_cdn(notebooks: list[Path]) -> dict[str, bool]:
+    """For each notebook: does anything it imports, directly or through gamelib, need numpy or matplotlib?"""
+    import grimp
+
+    graph = grimp.build_graph("gamelib", include_external_packages=True)
+    def heavy(module: str) -> bool:
+        top = module.split(".")[0]
+        if top in CDN_ONLY:
+            return True
+        if top != "gamelib" or module not in graph.modules:
+            return False
+        return any(graph.chain_exists(importer=module, imported=package) for package in CDN_ONLY
+                   if package in graph.modules)
+    return {str(nb.relative_to(ROOT / "notebooks")): any(heavy(m) for m in imported_modules(nb)) for nb in notebooks}
+
+
+def lesson_notebooks() -> list[Path]:
+    return published_notebooks()
+
+
+# ----------------------------------------------------------------------------- the site
+
+
+def copy_contents(into: Path) -> Path:
+    """The lessons and the apps, as committed (with their saved outputs)."""
+    contents = into / "contents"
+    shutil.copytree(ROOT / "notebooks", contents,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    for folder in UNPUBLISHED:
+        shutil.rmtree(contents / folder, ignore_errors=True)
+    return contents
+
+
+def build(output: Path, cache: Path = CACHE, expose_app: bool = False) -> dict:
+    started = time.monotonic()
+    wheels = cache / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="gamelib-site-") as scratch:
+        lite_dir = Path(scratch)
+        pyodide_dir = lite_dir / "static" / "pyodide"
+        shutil.copytree(unpack("pyodide", PYODIDE_VERSION, cache), pyodide_dir,
+                        ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.html", "README.md"))
+        lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
+        wheel = gamelib_wheel(wheels)
+        _, _, requirements, _ = wheel_metadata(wheel)
+        local = add_local_packages(lock, pyodide_dir, wheels, KERNEL_PACKAGES + requirements)
+        gamelib_entry(lock, wheel, pyodide_dir)
+        point_the_rest_at_the_cdn(lock, pyodide_dir)
+        (pyodide_dir / "pyodide-lock.json").write_text(json.dumps(lock))
+        contents = copy_contents(lite_dir)
+        # exposeAppInBrowser gives the browser tests window.jupyterapp, as in the Lab tests.
+        config = {"jupyter-config-data": {"exposeAppInBrowser": expose_app}}
+        (lite_dir / "jupyter-lite.json").write_text(json.dumps(config))
+        if output.exists():
+            shutil.rmtree(output)
+        run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite_dir),
+             "--output-dir", str(output.resolve()), "--contents", str(contents), "--no-sourcemaps",
+             "--apps", "lab", "--apps", "notebooks", "--apps", "tree",
+             "--piplite-wheels", str(wheel)], cwd=lite_dir, stdout=subprocess.DEVNULL)
+    size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
+    return {"seconds": time.monotonic() - started, "bytes": size, "local_packages": sorted(local)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--output", type=Path, default=ROOT / "build" / "site")
+    parser.add_argument("--list-cdn-lessons", action="store_true", help="which notebooks need numpy/matplotlib")
+    parser.add_argument("--expose-app", action="store_true", help="window.jupyterapp for tests")
+    args = parser.parse_args()
+    if args.list_cdn_lessons:
+        for name, heavy in needs_cdn(lesson_notebooks()).items():
+            print(("needs the Pyodide CDN (numpy/matplotlib)  " if heavy else "runs offline                             ") + name)
+        return
+    facts = build(args.output, expose_app=args.expose_app)
+    print(f"site: {args.output} ({facts['bytes'] / 1e6:.1f} MB, built in {facts['seconds']:.0f} s); "
+          f"serve it with `python -m http.server -d {args.output}` and open /lab/index.html")
+
+
+if __name__ == "__main__":
+    main()
