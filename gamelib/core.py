@@ -522,8 +522,8 @@ def check_save_header(data: dict, game: str, version: int) -> None:
     """Raise :class:`CorruptSave` unless ``data`` is a save of ``game`` at ``version``, naming both."""
     found_game, found_version = data.get("game"), data.get("version")
     if found_game != game or type(found_version) is not int or found_version != version:
-        raise CorruptSave(f"this is a save of game {reprlib.repr(found_game)} version {reprlib.repr(found_version)}, "
-                          f"but a {game} save of version {version} is needed")
+        found = f"game {reprlib.repr(found_game)} version {reprlib.repr(found_version)}"  # briefly: any size arrives
+        raise CorruptSave(f"this is a save of {found}, but a {game} save of version {version} is needed")
 
 
 # --------------------------------------------------------------------------- tournaments
