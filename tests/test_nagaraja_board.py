@@ -245,3 +245,10 @@ def test_temple_sandbox_reports_the_temples_reason_for_an_illegal_cell():
     with pytest.raises(IllegalMove) as error:
         board.game_state.temple.place((0, 0), "R02", 0)
     assert board.message == error.value.reason
+
+
+def test_the_sandbox_counts_the_tiles_laid_before_the_first_click():
+    # Issue 10 point 10: the temple lesson's sandbox said "0 tile(s) placed" with two tiles on it.
+    board = TempleBoard(sandbox(tiles=("R02",), cells={(2, 1): ("R13", 0), (1, 1): ("R13", 0)}, seed=5))
+    assert board.message.startswith("2 tiles in the temple")
+    assert TempleBoard(sandbox(tiles=("R16",), seed=2)).message.startswith("0 tiles in the temple")

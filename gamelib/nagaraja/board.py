@@ -627,7 +627,8 @@ class TempleBoard(BoardWidget):
 
     def describe(self, state: TempleSandbox) -> str:
         up = state.temple.face_up_spots()
-        return f"{state.placed} tile(s) placed; face-up relics: {', '.join(up) if up else 'none'}"
+        tiles = len(state.temple.tile_cells())  # tiles laid before the lesson's first click count too
+        return f"{tiles} tile{'s' if tiles != 1 else ''} in the temple; face-up relics: {', '.join(up) if up else 'none'}"
 
     def text_fallback(self) -> str:
         return str(self.game_state)
