@@ -145,3 +145,26 @@ def test_nagaraja_design_check_accepts_a_best_layout():
 def test_nagaraja_design_check_refuses_wrong_layouts(placements, says):
     feedback = nagaraja_checks.check_relic_design(TILES, placements)
     assert not feedback and says in feedback
+
+
+# ------------------------------------------------------------------ every lesson has one
+
+RICHER = {  # lesson -> the check its richer exercise calls
+    "pangu/01_rules_step_by_step.ipynb": "check_cheapest_cost(",
+    "pangu/03_karma_odds.ipynb": "check_final_card_chance(",
+    "chakra/01_rules_step_by_step.ipynb": "check_walk_bug(",
+    "chakra/02_scoring.ipynb": "check_scoring_bug(",
+    "nagaraja/01_fate_sticks.ipynb": "check_contest(",
+    "nagaraja/02_temple_paths.ipynb": "check_relic_design(",
+}
+
+
+@pytest.mark.parametrize("lesson", sorted(RICHER))
+def test_each_lesson_has_a_richer_exercise(lesson):
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / lesson
+    code = ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+            if cell["cell_type"] == "code"]
+    assert any(RICHER[lesson] in source for source in code), f"{lesson} lost its richer exercise"

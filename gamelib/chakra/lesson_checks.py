@@ -77,8 +77,8 @@ def check_walk_bug(board: dict, step) -> Feedback:
     if engine != suspect:
         return Feedback(f"Found it: under the engine's rule this step {engine}; under the suspect rule it {suspect}. "
                         "Now say in one sentence which rule the suspect forgets.", True)
-    return Feedback(f"Not yet: under both rules this step {engine}. Hint: the suspect handles the chakras "
-                    "correctly; look at where the track ends.", False)
+    return Feedback(f"Not yet: under both rules this step {engine}. Hint: the suspect agrees with the engine on most steps; "
+                    "try steps towards the ends of the track.", False)
 
 
 # --------------------------------------------------------------------------- lesson 02: the final count
