@@ -103,6 +103,16 @@ SPACE_EFFECTS = {
     "U1_or_D1": "one energy up 1 or down 1",
     "SWAP": "give up one alleviated black and take a chosen energy from the bag onto the Bhagya",
 }
+SPACE_WORDS = {  # a space's name as players say it, for boards and messages (the ids stay for code)
+    "D3": "down 3",
+    "D1x3": "down 1, three times",
+    "D2_D1": "down 2 and down 1",
+    "U2": "up 2",
+    "U1x2": "up 1, twice",
+    "D1_U1": "down 1 and up 1",
+    "U1_or_D1": "up 1 or down 1",
+    "SWAP": "swap",
+}
 SPACE_NUMBERS = {  # §7.1: the German game help and Board Game Arena number spaces 1-3 differently
     "D3": {"help": 3, "bga": 1}, "D1x3": {"help": 1, "bga": 2}, "D2_D1": {"help": 2, "bga": 3},
     "U2": {"help": 4, "bga": 4}, "U1x2": {"help": 5, "bga": 5}, "D1_U1": {"help": 6, "bga": 6},
