@@ -159,3 +159,30 @@ def test_lesson_links_to_the_rules_pages_land(notebook):
             elif match["anchor"] and match["anchor"] not in anchors(target):
                 broken.append(f"{match['path']}#{match['anchor']}")
     assert not broken, f"{notebook.name} links to rules sections that do not exist: {broken}"
+
+
+def student_visible_strings(path: Path) -> list[tuple[int, str]]:
+    """Every string literal of a module that is not a docstring: messages, labels, HTML (f-string parts too)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+def test_messages_students_see_name_the_rules_pages_not_the_spec():
+    """Error messages, hints and widget text in gamelib cite no spec section (issue 10)."""
+    package = RULES_DIR.parents[1] / "gamelib"
+    found = [f"{path.relative_to(package)}:{line}: {text.strip()[:80]!r}"
+             for path in sorted(package.rglob("*.py")) for line, text in student_visible_strings(path)
+             if SPEC_CITATION.search(text)]
+    assert not found, f"strings a student can see cite the spec: {found}"
+
+
+def test_the_message_scan_sees_messages_and_skips_docstrings(tmp_path):
+    module = tmp_path / "sample.py"
+    module.write_text('"""Cites spec 3."""\n\ndef f():\n    """Also spec 4."""\n'
+                      '    raise ValueError(f"a card (spec {2}.5)")\n', encoding="utf-8")
+    assert [text for _, text in student_visible_strings(module)] == ["a card (spec ", ".5)"]

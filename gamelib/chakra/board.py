@@ -349,7 +349,7 @@ class ChakraBoard(BoardWidget):
         return self._redraw()
 
     def _why_space_is_closed(self, state, space: str) -> str:
-        """The engine's reason when it has one (token, occupied); otherwise §7.3.2 in words."""
+        """The engine's reason when it has one (token, occupied); otherwise chakra.md#channel in words."""
         board = state.players[state.to_move]
         if board.reserve < 1 or space in board.spaces or space == "SWAP":
             try:

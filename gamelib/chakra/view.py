@@ -1,4 +1,4 @@
-"""What a player sees: ``observation(state, player)`` (a JSON-ready dict, §14.6), the text board of ``str(state)``,
+"""What a player sees: ``observation(state, player)`` (a JSON-ready dict, chakra.md#hidden-values), the text board of ``str(state)``,
 and :func:`describe_action`, an action in the words a player uses (``str(action)`` keeps the compact code form)."""
 
 from __future__ import annotations
