@@ -38,7 +38,8 @@ from gamelib.chakra.view import describe_action, describe_step
 from gamelib.chakra.view import text_board as view_text
 
 HERE = Path(__file__).parent
-_BOARD_LABELS = {**SPACE_WORDS, "D1x3": "down 1, 3 times", "D2_D1": "down 2, down 1", "D1_U1": "down 1, up 1"}  # the words, shortened where a space's box is too narrow
+# a space's words on the board, shortened where its 84-pixel box is too narrow for the full words
+_BOARD_LABELS = {**SPACE_WORDS, "D1x3": "down 1, 3 times", "D2_D1": "down 2, down 1", "D1_U1": "down 1, up 1"}
 _ESM, _CSS = assets(HERE / "board.js", HERE / "board.css")
 
 TRACK_TOP_DOWN = (BHAGYA, 7, 6, 5, 4, 3, 2, 1)
