@@ -94,16 +94,16 @@ def main() -> None:
     parallel_wall, warm_wall = timings["parallel"][1], timings["warm"][1]
     one_cpu, one_wall = timings["one"]
 
-    print(f"naive core.tournament (serial, no trace): {games / naive_cpu:8.0f} games/s CPU")
-    print(f"design.tournament serial (lead trace):    {games / serial_cpu:8.0f} games/s CPU "
+    print(f"naive core.tournament (serial, no trace): {games / naive_cpu:8.1f} games/s CPU")
+    print(f"design.tournament serial (lead trace):    {games / serial_cpu:8.1f} games/s CPU "
           f"({naive_cpu / serial_cpu:.2f}x the naive rate; the trace costs the difference)")
-    print(f"design.tournament serial, wall clock:     {games / serial_wall:8.0f} games/s")
-    print(f"design.tournament on 2 worker processes:  {games / parallel_wall:8.0f} games/s wall "
+    print(f"design.tournament serial, wall clock:     {games / serial_wall:8.1f} games/s")
+    print(f"design.tournament on 2 worker processes:  {games / parallel_wall:8.1f} games/s wall "
           f"(ratio 2 workers / serial: {serial_wall / parallel_wall:.2f}x)")
-    print(f"  the same on a pool already started:     {games / warm_wall:8.0f} games/s wall "
+    print(f"  the same on a pool already started:     {games / warm_wall:8.1f} games/s wall "
           f"(ratio {serial_wall / warm_wall:.2f}x; the difference is starting 2 processes per tournament)")
     print(f"  2 worker processes vs 1 (both started):  ratio {one_wall / warm_wall:.2f}x wall "
-          f"({games / one_wall:.0f} vs {games / warm_wall:.0f} games/s)")
+          f"({games / one_wall:.3g} vs {games / warm_wall:.3g} games/s)")
     print("checked: every path gave the same games, game by game (serial, 2 workers, pools of 1 and 2; "
           "the naive method the same winners)")
     print(f"executor overhead per game (1 worker process vs here): "
