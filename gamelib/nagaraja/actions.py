@@ -896,12 +896,14 @@ def _confrontation_step(state):
 
 
 def _resolve_room(state):
-    """RESOLVE: higher total wins the room, the guide wins ties; clean up the round (spec 5.5)."""
+    """RESOLVE: higher total wins the room, the guide wins ties (the opponent under
+    ``tie_rule="opponent"``); clean up the round (spec 5.5)."""
     totals = (state.total(0), state.total(1))
     guide = state.guide
-    winner = guide if totals[guide] >= totals[1 - guide] else 1 - guide
+    ties_to = guide if state.rules.tie_rule == "guide" else 1 - guide
+    winner = ties_to if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
     state = log(state, f"Totals: P0 {totals[0]}, P1 {totals[1]}. {seat_name(winner)} wins the room"
-                 + (" (the guide wins ties)." if totals[0] == totals[1] else "."))
+                 + (f" (the {state.rules.tie_rule} wins ties)." if totals[0] == totals[1] else "."))
     discards, returned, players = [], [], list(state.players)
     for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
         me = players[p]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_int, replace_fields as replace,
+    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_choice, check_int, replace_fields as replace,
     resolve_seed, returns_for, single_winner,
 )
 from gamelib.nagaraja import actions, chance
@@ -22,6 +22,8 @@ from gamelib.nagaraja.edition import Edition, default_edition
 from gamelib.nagaraja.position import PUBLIC, Event, Player, Result
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
+
+TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
 
 _LISTED: list = [None, ()]  # the last state whose legal actions were listed (by identity), and those actions
 
@@ -36,6 +38,7 @@ class Rules(RulesBase):
     deal_keep: int = 2
     sticks_per_colour: int = 12
     max_first_guide_ties: int = 1000
+    tie_rule: str = "guide"  # a design variant: "opponent" gives the ties to the player who commits second
 
     def __post_init__(self):
         check_int("win_score", self.win_score, 1, 500)
@@ -44,6 +47,7 @@ class Rules(RulesBase):
         check_int("deal_keep", self.deal_keep, 0, self.deal_draw)
         check_int("sticks_per_colour", self.sticks_per_colour, 1, 99)  # stick ids have two digits
         check_int("max_first_guide_ties", self.max_first_guide_ties, 1, 1_000_000)
+        check_choice("tie_rule", self.tie_rule, TIE_RULES)
 
 
 @dataclass(frozen=True)
