@@ -16,7 +16,7 @@ import pytest
 
 from browser_support import screenshot
 from conftest import _free_port, _require_chromium
-from deploy_support import ROOT, record_timing, wait_for_http
+from deploy_support import ROOT, commit_two_cards_and_check, move_a_slider_and_check, record_timing, wait_for_http
 
 sys.path.insert(0, str(ROOT / "tools"))
 import build_site  # noqa: E402
@@ -150,6 +150,48 @@ def test_the_pangu_app_plays_in_the_browser_kernel(offline_page, site):
     expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(state.apply(action).karma))
     screenshot(board, "site_pangu_app_after_move")
     assert cell_errors(page) == []
+
+
+def test_the_nagaraja_duel_app_plays_offline(offline_page, site):
+    from playwright.sync_api import expect
+
+    page = offline_page
+    seconds = open_and_run(page, site, "apps/nagaraja_duel.ipynb")
+    record_timing("site", "nagaraja_duel", "open_and_run_s", round(seconds, 1))
+    board = page.locator(".jp-OutputArea .nj-board").last
+    expect(board).to_be_visible()
+    commit_two_cards_and_check(board, seed=2026)  # the app's default seed (tools/make_apps.py)
+    screenshot(board, "site_nagaraja_duel_after_commit")
+    assert cell_errors(page) == []
+    assert page.refused == [], "the duel app should need nothing from another host"
+
+
+def test_the_odds_explorer_app_answers_a_slider_offline(offline_page, site):
+    from playwright.sync_api import expect
+
+    page = offline_page
+    seconds = open_and_run(page, site, "apps/odds_explorer.ipynb")
+    record_timing("site", "odds_explorer", "open_and_run_s", round(seconds, 1))
+    explorer = page.locator(".jp-OutputArea .gl-explorer").last
+    expect(explorer).to_be_visible()
+    move_a_slider_and_check(explorer)
+    screenshot(explorer, "site_odds_explorer_after_slider")
+    assert cell_errors(page) == []
+    assert page.refused == [], "the explorer app should need nothing from another host"
+
+
+def test_every_app_runs_offline():
+    apps = {name: heavy for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items()
+            if name.startswith("apps/")}
+    assert apps == {"apps/chakra_table.ipynb": False, "apps/nagaraja_duel.ipynb": False,
+                    "apps/odds_explorer.ipynb": False, "apps/pangu_free_play.ipynb": False}
+
+
+def test_a_lazy_import_does_not_count_and_an_import_time_one_does(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("import json\nif True:\n    from gamelib import dist\n"
+                      "def figure():\n    import matplotlib\nclass A:\n    import numpy\n")
+    assert build_site.import_time_imports(module, "gamelib.m") == {"json", "gamelib", "gamelib.dist", "numpy"}
 
 
 def test_the_offline_lessons_are_the_expected_ones():

@@ -190,19 +190,73 @@ def imported_modules(notebook: Path) -> set[str]:
     return names
 
 
+def import_time_imports(path: Path, module: str) -> set[str]:
+    """The modules a gamelib module imports when it is itself imported.
+
+    Imports inside a function body run only when the function is called, so they are left out:
+    the explorer draws its lesson figures with matplotlib through such a lazy import, and its
+    widget (all the odds explorer app uses) never calls it. The site's browser tests run every
+    notebook this analysis calls offline, so a lazy import that did run would fail there.
+    """
+    import ast
+
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(statements) -> None:
+        for node in statements:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+                continue
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                found.add(base)
+                found.update(f"{base}.{alias.name}" for alias in node.names)  # a submodule, if it is one
+            for field in ("body", "orelse", "finalbody", "handlers"):  # if/try/with/class bodies run now
+                visit(getattr(node, field, []))
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return found
+
+
+def gamelib_import_graph() -> dict[str, set[str]]:
+    """gamelib's modules, each with what it imports at import time (parent packages included)."""
+    graph = {}
+    for path in sorted((ROOT / "gamelib").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        graph[module] = import_time_imports(path, module)
+    return graph
+
+
 def needs_cdn(notebooks: list[Path]) -> dict[str, bool]:
     """For each notebook: does anything it imports, directly or through gamelib, need numpy or matplotlib?"""
-    import grimp
+    graph = gamelib_import_graph()
 
-    graph = grimp.build_graph("gamelib", include_external_packages=True)
-    def heavy(module: str) -> bool:
-        top = module.split(".")[0]
-        if top in CDN_ONLY:
-            return True
-        if top != "gamelib" or module not in graph.modules:
-            return False
-        return any(graph.chain_exists(importer=module, imported=package) for package in CDN_ONLY
-                   if package in graph.modules)
+    def with_parents(name: str) -> list[str]:
+        parts = name.split(".")
+        return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+    def heavy(start: str) -> bool:
+        seen, todo = set(), with_parents(start)
+        while todo:
+            module = todo.pop()
+            if module in seen:
+                continue
+            seen.add(module)
+            if module.split(".")[0] in CDN_ONLY:
+                return True
+            for imported in graph.get(module, ()):
+                todo.extend(with_parents(imported))
+        return False
+
     return {str(nb.relative_to(ROOT / "notebooks")): any(heavy(m) for m in imported_modules(nb)) for nb in notebooks}
 
 
