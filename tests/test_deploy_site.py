@@ -51,8 +51,26 @@ def site(tmp_path_factory):
         server.wait(timeout=20)
 
 
+@pytest.fixture(scope="module")
+def lite_browser():
+    from playwright.sync_api import expect, sync_playwright
+
+    from conftest import CHROMIUM_FLAGS
+
+    expect.set_options(timeout=30_000)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=_require_chromium(), headless=True, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
 @pytest.fixture
-def offline_page(page, site):
+def offline_page(lite_browser, site):
+    """A page in a fresh browser context (Lite keeps open tabs and kernels in the browser's storage,
+    so a shared context would reopen every earlier test's notebook), with other hosts refused."""
+    context = lite_browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
     refused = []
 
     def only_this_site(route):
@@ -64,7 +82,8 @@ def offline_page(page, site):
 
     page.route("**/*", only_this_site)
     page.refused = refused
-    return page
+    yield page
+    context.close()
 
 
 def open_and_run(page, site: str, notebook: str) -> float:
@@ -76,17 +95,10 @@ def open_and_run(page, site: str, notebook: str) -> float:
         " && window.jupyterapp.shell.currentWidget.sessionContext"
         f" && window.jupyterapp.shell.currentWidget.context.path.endsWith({notebook.split('/')[-1]!r})",
         timeout=120_000)
-    # Lite restores the tabs of earlier tests from the browser's storage: close them and stop their kernels.
-    page.evaluate("""async () => {
-        const shell = window.jupyterapp.shell;
-        for (const widget of Array.from(shell.widgets('main'))) {
-            if (widget === shell.currentWidget) continue;
-            if (widget.sessionContext) await widget.sessionContext.shutdown();
-            widget.dispose();
-        }
-        await shell.currentWidget.sessionContext.ready;
-    }""")
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.isReady", timeout=120_000)
+    # Start the run without awaiting the command's promise (no timeout applies to an evaluate): the
+    # wait below, which has one, reads the cells' execution counts instead.
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     # Read the notebook's model, not the page: Lite draws only the cells near the viewport.
     page.wait_for_function(
         """() => {
@@ -192,6 +204,13 @@ def test_a_lazy_import_does_not_count_and_an_import_time_one_does(tmp_path):
     module.write_text("import json\nif True:\n    from gamelib import dist\n"
                       "def figure():\n    import matplotlib\nclass A:\n    import numpy\n")
     assert build_site.import_time_imports(module, "gamelib.m") == {"json", "gamelib", "gamelib.dist", "numpy"}
+
+
+def test_no_lesson_reaches_numpy_through_gamelib_before_importing_it():
+    # gamelib's wheel does not pull numpy or matplotlib into the site's kernel (tools/build_site.py)
+    late = {name: cells for name in build_site.lesson_notebooks()
+            if (cells := build_site.cells_needing_numpy_unloaded(name))}
+    assert late == {}
 
 
 def test_the_offline_lessons_are_the_expected_ones():

@@ -28,6 +28,7 @@ import tempfile
 import time
 import zipfile
 from email.parser import Parser
+from functools import lru_cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -164,9 +165,11 @@ def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
         "name": "gamelib", "version": version, "file_name": wheel.name, "sha256": sha256(wheel),
         "imports": ["gamelib"], "install_dir": "site", "package_type": "package",
         "unvendored_tests": False, "shared_library": False,
-        # numpy and matplotlib load when a cell imports them (from the CDN); listing them here
-        # would make every `import gamelib` fail on a site without internet.
-        "depends": requirements,
+        # numpy and matplotlib load when a cell imports them (from the CDN): the kernel reads each
+        # cell's imports before running it. Listed here, every `import gamelib` would fetch them
+        # (about 20 MB, or failed requests without internet) for lessons that never use them.
+        # `cells_needing_numpy_unloaded` checks that a lesson imports them itself before it needs them.
+        "depends": [r for r in requirements if r not in CDN_ONLY],
     }
 
 
@@ -186,7 +189,8 @@ def imported_modules(notebook: Path) -> set[str]:
             if isinstance(node, ast.Import):
                 names |= {alias.name for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names.add(node.module)
+                names.add(node.module)  # `from gamelib import design` imports gamelib.design too:
+                names |= {f"{node.module}.{alias.name}" for alias in node.names}  # a submodule, if it is one
     return names
 
 
@@ -236,26 +240,57 @@ def gamelib_import_graph() -> dict[str, set[str]]:
     return graph
 
 
+def cells_needing_numpy_unloaded(notebook: Path) -> list[int]:
+    """Code cells that reach numpy or matplotlib through gamelib before any cell imports them itself.
+
+    In the site's kernel a package loads when a cell's own import names it; gamelib's wheel does
+    not pull numpy or matplotlib in. Such a cell would fail with ModuleNotFoundError in the site.
+    """
+    cells = json.loads(notebook.read_text())["cells"]
+    late, loaded = [], False
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        with tempfile.TemporaryDirectory() as scratch:
+            one = Path(scratch) / "cell.ipynb"
+            one.write_text(json.dumps({"cells": [cell]}))
+            modules = imported_modules(one)
+        loaded = loaded or any(m.split(".")[0] in CDN_ONLY for m in modules)
+        if not loaded and any(_reaches_cdn_only(m, _graph()) for m in modules):
+            late.append(index)
+    return late
+
+
+@lru_cache(maxsize=1)
+def _graph() -> dict[str, set[str]]:
+    return gamelib_import_graph()
+
+
+def _with_parents(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def _reaches_cdn_only(start: str, graph: dict[str, set[str]]) -> bool:
+    seen, todo = set(), _with_parents(start)
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        if module.split(".")[0] in CDN_ONLY:
+            return True
+        for imported in graph.get(module, ()):
+            todo.extend(_with_parents(imported))
+    return False
+
+
 def needs_cdn(notebooks: list[Path]) -> dict[str, bool]:
     """For each notebook: does anything it imports, directly or through gamelib, need numpy or matplotlib?"""
-    graph = gamelib_import_graph()
+    graph = _graph()
 
-    def with_parents(name: str) -> list[str]:
-        parts = name.split(".")
-        return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-    def heavy(start: str) -> bool:
-        seen, todo = set(), with_parents(start)
-        while todo:
-            module = todo.pop()
-            if module in seen:
-                continue
-            seen.add(module)
-            if module.split(".")[0] in CDN_ONLY:
-                return True
-            for imported in graph.get(module, ()):
-                todo.extend(with_parents(imported))
-        return False
+    def heavy(module: str) -> bool:
+        return _reaches_cdn_only(module, graph)
 
     return {str(nb.relative_to(ROOT / "notebooks")): any(heavy(m) for m in imported_modules(nb)) for nb in notebooks}
 
