@@ -29,7 +29,7 @@ OFFLINE_LESSONS = sorted(name for name, heavy in build_site.needs_cdn(build_site
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def built_site(tmp_path_factory):
     _require_chromium()
     output = tmp_path_factory.mktemp("site") / "site"
     started = time.process_time()
@@ -37,10 +37,17 @@ def site(tmp_path_factory):
     record_timing("site", "build", "wall_s", round(facts["seconds"], 1))
     record_timing("site", "build", "cpu_s_of_this_process", round(time.process_time() - started, 1))
     record_timing("site", "build", "bytes", facts["bytes"])
+    return output
+
+
+@pytest.fixture
+def site(built_site):
+    """The built site served on a new port for each test: a new origin, so the browser's storage is
+    empty and Lite does not reopen the notebooks (and restart the kernels) of earlier tests."""
     port = _free_port()
-    log_path = output.parent / "http.log"
+    log_path = built_site.parent / f"http-{port}.log"
     with open(log_path, "w") as log:
-        server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(output), str(port)],
+        server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(built_site), str(port)],
                                   stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -51,26 +58,9 @@ def site(tmp_path_factory):
         server.wait(timeout=20)
 
 
-@pytest.fixture(scope="module")
-def lite_browser():
-    from playwright.sync_api import expect, sync_playwright
-
-    from conftest import CHROMIUM_FLAGS
-
-    expect.set_options(timeout=30_000)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=_require_chromium(), headless=True, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
-
-
 @pytest.fixture
-def offline_page(lite_browser, site):
-    """A page in a fresh browser context (Lite keeps open tabs and kernels in the browser's storage,
-    so a shared context would reopen every earlier test's notebook), with other hosts refused."""
-    context = lite_browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.set_default_timeout(30_000)
-    page = context.new_page()
+def offline_page(page, site):
+    """The Lab tier's page, with every request to another host refused (and listed)."""
     refused = []
 
     def only_this_site(route):
@@ -82,8 +72,7 @@ def offline_page(lite_browser, site):
 
     page.route("**/*", only_this_site)
     page.refused = refused
-    yield page
-    context.close()
+    return page
 
 
 def open_and_run(page, site: str, notebook: str) -> float:
