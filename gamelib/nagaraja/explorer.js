@@ -33,7 +33,8 @@ function addTitle(node, text) {
 
 // ------------------------------------------------------------------ exact numbers
 
-const big = (hex) => BigInt(`0x${hex}`);   // counts arrive as hexadecimal strings (cheap to write in Python)
+// Counts arrive as hexadecimal strings, cheap to write in Python: "1f" or, in the heat map, "0x1f".
+const big = (hex) => BigInt(hex[1] === "x" ? hex : `0x${hex}`);
 
 function gcd(a, b) {
   while (b) [a, b] = [b, a % b];
