@@ -660,11 +660,11 @@ class OddsExplorer:
             with warnings.catch_warnings():  # a points-and-Naga face is reported once, in the editor
                 warnings.simplefilter("ignore")
                 odds = self._odds()
+                if self.plot:  # first: the page's redraw of the plots is the longest, let it start
+                    self.plots.data = self._plot_data()
                 self._show_numbers(odds)
                 self._show_effect(odds)
                 self._show_simulation(odds)
-                if self.plot:
-                    self.plots.data = self._plot_data()
         except ValueError as problem:  # a pool too big for these faces: say so, keep the last display
             self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
                                      f"{html.escape(str(problem))}.</div>")
