@@ -30,7 +30,7 @@ from conftest import CHROMIUM_FLAGS, LAB_SETTINGS, _free_port, _require_chromium
 
 CASES = {
     "rulebook pools (0,3,0) v (3,1,1)": "explore()",
-    "36 sticks a side, free mode": "explore(free=True, pools=((12, 12, 12), (12, 12, 12)))",
+    "36 sticks a side, free mode (Elodie's white 12 down to 1 and back)": "explore(free=True, pools=((12, 12, 12), (12, 12, 12)))",
 }
 
 
@@ -118,7 +118,8 @@ def key_to_paint(page, url: str, token: str, path: str, presses: int):
     handle = page.locator(".gl-slider-0-white .noUi-handle")
     handle.focus()
     times, drawing, value = [], [], int(page.locator(".gl-slider-0-white .widget-readout").inner_text())
-    direction, top = 1, int(float(handle.get_attribute("aria-valuemax")))  # the supply may cap the slider
+    top = int(float(handle.get_attribute("aria-valuemax")))  # the supply may cap the slider
+    direction = 1 if value < 6 else -1  # 12 + 12 + 12 goes down first: pools of at most 36 sticks
     for _ in range(presses):
         if not 0 <= value + direction <= top:
             direction = -direction

@@ -265,11 +265,12 @@ function drawHeat(parent, data, playerIndex) {
   svg.setAttribute("aria-label", `joint chance of points and Nagas for ${data.names[playerIndex]}`);
   svg.setAttribute("data-player", playerIndex);
   const total = big(player.total);
-  const cells = player.heat.map(([p, n, c]) => [p, n, big(c), ratio(big(c), total)]);
+  const cells = player.heat.map(([p, n, hex]) => { const c = big(hex); return [p, n, c, ratio(c, total)]; });
   if (!cells.length) return;  // the heat player just changed: the kernel's counts are on their way
-  const pmin = Math.min(...cells.map((c) => c[0])), pmax = Math.max(...cells.map((c) => c[0]));
-  const nmax = Math.max(...cells.map((c) => c[1]));
-  const highest = Math.max(...cells.map((c) => c[3]));
+  let pmin = Infinity, pmax = -Infinity, nmax = 0, highest = 0;
+  for (const [p, n, , value] of cells) {
+    pmin = Math.min(pmin, p); pmax = Math.max(pmax, p); nmax = Math.max(nmax, n); highest = Math.max(highest, value);
+  }
   svg.setAttribute("data-ymax", nmax + 0.5);
   const f = frame(svg, { xlow: pmin - 0.5, xhigh: pmax + 0.5 + (pmax - pmin + 1) * 0.12, ylow: -0.5, yhigh: nmax + 0.5,
     xlabel: "points thrown", ylabel: "Nagas", title: `${data.names[playerIndex]}: P(points, Nagas)`,
@@ -283,12 +284,15 @@ function drawHeat(parent, data, playerIndex) {
   canvas.height = rows;
   const context = canvas.getContext("2d");
   const pixels = context.createImageData(columns, rows);
-  const byCell = new Map();
+  const byCell = new Array(columns * rows);  // [count, value] by pixel, for the hover readout
   for (const [p, n, c, value] of cells) {
     const [r, g, b] = viridisRgb(Math.sqrt(value / highest));
-    const at = 4 * ((nmax - n) * columns + (p - pmin));
-    pixels.data.set([r, g, b, 255], at);
-    byCell.set(`${p},${n}`, [c, value]);
+    const pixel = (nmax - n) * columns + (p - pmin);
+    pixels.data[4 * pixel] = r;
+    pixels.data[4 * pixel + 1] = g;
+    pixels.data[4 * pixel + 2] = b;
+    pixels.data[4 * pixel + 3] = 255;
+    byCell[pixel] = [c, value];
   }
   context.putImageData(pixels, 0, 0);
   const image = svgElement("image", { x: f.x(pmin) - cw / 2, y: f.y(nmax) - ch / 2, width: cw * columns,
@@ -304,7 +308,7 @@ function drawHeat(parent, data, playerIndex) {
     point.y = event.clientY;
     const local = point.matrixTransform(svg.getScreenCTM().inverse());
     const p = Math.round(pmin + (local.x - f.x(pmin)) / cw), n = Math.round((f.y(0) - local.y) / ch);
-    const cell = byCell.get(`${p},${n}`);
+    const cell = p >= pmin && p <= pmax && n >= 0 && n <= nmax ? byCell[(nmax - n) * columns + (p - pmin)] : undefined;
     if (!cell) { outline.setAttribute("visibility", "hidden"); return; }
     outline.setAttribute("x", f.x(p) - cw / 2);
     outline.setAttribute("y", f.y(n) - ch / 2);

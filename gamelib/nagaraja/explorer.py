@@ -40,6 +40,7 @@ from gamelib.core import chance_rng
 from gamelib.exercises import Feedback
 from gamelib.nagaraja import sticks
 from gamelib.simulate import proportion
+from gamelib.widgets import assets
 
 HERE = Path(__file__).parent
 SUPPLY = 12  # the supply holds 12 sticks of each colour in all (spec 3.2)
@@ -182,8 +183,8 @@ def _draw_face(ax, x: float, y: float, points: int, naga: int, colour: str) -> N
 class StickPlots(anywidget.AnyWidget):
     """The explorer's plots, drawn in the page from the exact counts in ``data``."""
 
-    _esm = (HERE / "explorer.js").read_text(encoding="utf-8")
-    _css = (HERE / "explorer.css").read_text(encoding="utf-8")
+    # The shared board helpers come first: they include the notice for a board left by a restarted kernel.
+    _esm, _css = assets(HERE / "explorer.js", HERE / "explorer.css")
     # One JSON string, not a nested dict: ipywidgets would walk every element looking for binary buffers.
     data = traitlets.Unicode("{}").tag(sync=True)
     heat_player = traitlets.Int(0).tag(sync=True)
