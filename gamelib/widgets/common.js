@@ -63,6 +63,12 @@ function buildHistoryBar(model) {
   }
   const where = htmlEl("span", "gl-history-where");
   bar.appendChild(where);
+  // ipywidgets marks a model's comm dead when its kernel restarts or stops (and then drops what
+  // it sends); every board has this bar, so the board learns it here (see watchForLostKernel).
+  model.on("comm_live_update", () => {
+    const board = bar.closest(".gl-board");
+    if (board) board.classList.add("gl-kernel-lost");
+  });
   const update = () => {
     const h = model.get("history") || {};
     buttons.start.disabled = buttons.back.disabled = !h.can_back;
@@ -115,7 +121,7 @@ const BOARD_ROOTS = ".gl-board, .gl-explorer";
 
 function kernelGone(target) {
   const board = target instanceof Element ? target.closest(BOARD_ROOTS) : null;
-  return board && target.closest(".jupyter-widgets-disconnected") ? board : null;
+  return board && target.closest(".gl-kernel-lost, .jupyter-widgets-disconnected") ? board : null;
 }
 
 function sayKernelGone(board) {
