@@ -1,15 +1,20 @@
 """From a key press on a slider to the repainted plot, in JupyterLab in headless Chromium (issue 12).
 
-Opens a one-cell notebook with the odds explorer, focuses Elodie's white slider handle
-and presses the arrow keys, one step at a time. For each press the page records the
-keydown time (a capturing listener) and the explorer's front end records the frame in
-which it has drawn the new counts (``data-drawn-at``, set in requestAnimationFrame after
-the SVG is rebuilt); the difference is the key-to-paint time, in milliseconds of the
-page's clock. The time the front end spent rebuilding the SVG (``data-draw-ms``) is
-printed beside it; the rest is the widget round trip and the kernel. Printed: median and max, for the rulebook's pools and for 36 sticks a
-side (free mode). Target: median under 100 ms. This is a figure, not a timed test.
+One notebook per case holds two explorers in one kernel: the current one and the previous path
+(the front end of BASELINE, drawing the heat map as one SVG rectangle per cell, and the number
+boxes sent before the plot data). Rounds alternate between them, so both meet the same load.
+For each press of Elodie's white slider handle the page records the keydown (a capturing
+listener) and the frame in which the explorer has drawn the new counts (``data-drawn-at``, set
+in requestAnimationFrame after drawing); the difference is the key-to-paint time on the page's
+clock. Where the time goes is printed too: every kernel websocket frame is timestamped (an init
+script wraps WebSocket), the front end marks when it got the data (``data-received-at``) and how
+long each panel took to draw (``data-panel-ms``), and the kernel's CPU time per refresh() is read
+back from ``kernel_ms``. Printed: medians per round, the median of the rounds, their ratio, for
+the rulebook's pools and for 36 sticks a side (free mode, pools of at most 36 sticks). Target:
+median under 100 ms on this machine when idle. This is a figure, not a timed test; the load
+average is printed with it.
 
-Run: .venv/bin/python bench/bench_explorer_browser.py [presses per case, default 30]
+Run: .venv/bin/python bench/bench_explorer_browser.py [presses per path per round, default 10] [rounds, default 3]
 """
 
 from __future__ import annotations

@@ -300,8 +300,8 @@ function drawHeat(parent, data, playerIndex) {
   svg.setAttribute("data-cells", cells.length);
   // Hover: the cell under the pointer is outlined and its exact chance shown above the map.
   const outline = svgElement("rect", { width: cw, height: ch, class: "gx-cell-outline", visibility: "hidden" }, f.group);
-  const readout = addText(svg, f.inner.x1, 14, "point at a cell for its exact chance",
-    { "text-anchor": "end", class: "gx-text gx-tick gx-heat-readout" });
+  const readout = addText(svg, f.inner.x0, 29, "point at a cell for its exact chance",
+    { class: "gx-text gx-tick gx-heat-readout" });  // under the title, clear of the colour bar's labels
   const show = (event) => {
     const point = svg.createSVGPoint();
     point.x = event.clientX;
