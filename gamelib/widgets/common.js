@@ -124,10 +124,15 @@ function kernelGone(target) {
   return board && target.closest(".gl-kernel-lost, .jupyter-widgets-disconnected") ? board : null;
 }
 
+// A page exported with its widgets' saved state (nbconvert, embed_minimal_html) never had a kernel.
+const SAVED_PAGE = "This is a saved copy of the notebook, without a kernel: the board shows how it was left. "
+  + "Open the notebook in Jupyter and run it to play.";
+
 function sayKernelGone(board) {
   let notice = board.querySelector(":scope > .gl-kernel-gone");
   if (!notice) {
-    notice = htmlEl("div", "gl-kernel-gone", { role: "alert" }, KERNEL_GONE);
+    const saved = document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]');
+    notice = htmlEl("div", "gl-kernel-gone", { role: "alert" }, saved ? SAVED_PAGE : KERNEL_GONE);
     board.prepend(notice);
   }
   notice.scrollIntoView({ block: "nearest" });
