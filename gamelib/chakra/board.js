@@ -7,7 +7,7 @@ const ENERGY = {
   R: { name: "red", fill: "#d62828", ink: "#ffffff" },
   O: { name: "orange", fill: "#f28c1b", ink: "#1d1d1f" },
   Y: { name: "yellow", fill: "#f6d32d", ink: "#1d1d1f" },
-  G: { name: "green", fill: "#2f9e44", ink: "#ffffff" },
+  G: { name: "green", fill: "#2f9e44", ink: "#1d1d1f" },  // dark ink: white on this green is 3.5:1, below AA
   L: { name: "light blue", fill: "#4dabf7", ink: "#1d1d1f" },
   D: { name: "dark blue", fill: "#283f94", ink: "#ffffff" },
   P: { name: "purple", fill: "#8033a8", ink: "#ffffff" },
@@ -258,6 +258,7 @@ function colourButton(letter, className, label, model, pick, key, extra = "") {
   node.style.color = ENERGY[letter].ink;
   node.textContent = letter + extra;
   node.dataset.colour = letter;
+  if (className.includes("ck-off")) node.setAttribute("aria-disabled", "true");  // shown faded: not available now
   return node;
 }
 
