@@ -387,6 +387,29 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
         old_origin = table[origin * _CODES + code]
         from_here = from_bhagya + (origin == BHAGYA)
         row = code * 8
+        if last:  # value each colour's step; the terms depend on the effect only, the same for every
+            # colour unless the step harmonizes the landing chakra
+            plain_key = (alleviated + (here < 0), harmonized, from_here)
+            plain_terms = search.terms.get(plain_key) or search.terms_of(plain_key)
+            harmony_here = harmony[landing]
+            for colour in colours:
+                if depth and _COUNT[row + colour] <= landed[origin * 8 + colour]:
+                    continue  # every energy of this colour here has already moved (§7.3.4)
+                step_change = table[origin * _CODES + _WITHOUT_CODE[row + colour]] - old_origin
+                terms = plain_terms
+                if here >= 0:
+                    arrived = _WITH_CODE[here * 8 + colour]
+                    step_change += table[landing * _CODES + arrived] - here_score
+                    if arrived == harmony_here:
+                        key = (alleviated, harmonized + (landing,), from_here)
+                        terms = search.terms.get(key) or search.terms_of(key)
+                value = search.levels_total + (change + step_change) + terms[0] + terms[1] + terms[2]  # _Base.value's order
+                bound = search.bound
+                if value > bound[0]:
+                    search.found.append((prefix + (step_row[colour][direction][distance],), value))
+                    if search.raise_bound and value - NEAR_BEST > bound[0]:
+                        bound[0] = value - NEAR_BEST
+            continue
         for colour in colours:
             if depth and _COUNT[row + colour] <= landed[origin * 8 + colour]:
                 continue  # every energy of this colour here has already moved (§7.3.4)
@@ -399,16 +422,6 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
                 step_change += table[landing * _CODES + arrived] - here_score
                 now_alleviated = alleviated
                 now_harmonized = harmonized + (landing,) if arrived == harmony[landing] else harmonized
-            if last:
-                key = (now_alleviated, now_harmonized, from_here)
-                terms = search.terms.get(key) or search.terms_of(key)
-                value = search.levels_total + (change + step_change) + terms[0] + terms[1] + terms[2]  # _Base.value's order
-                bound = search.bound
-                if value > bound[0]:
-                    search.found.append((prefix + (step_row[colour][direction][distance],), value))
-                    if search.raise_bound and value - NEAR_BEST > bound[0]:
-                        bound[0] = value - NEAR_BEST
-                continue
             codes[origin] = rest
             if here >= 0:
                 codes[landing] = arrived
