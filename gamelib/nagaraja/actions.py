@@ -670,24 +670,24 @@ def _do_commit(state, action: Commit):
 def _reveal_commitments(state):
     """Both commitments turn up; sticks are taken, guide first, and thrown (spec 5.3)."""
     available = {letter: sorted(s for s in state.supply if s[0] == letter) for letter in "BWG"}
-    queue = []
+    queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
     for player in (state.guide, 1 - state.guide):
         cards = [card_of(state, c) for c in state.players[player].committed]
-        state = log(state, f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
+        texts.append(f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
         wanted = "".join(c.sticks for c in cards)
         taken = []
         for letter in "BWG":
             need = wanted.count(letter)
             taken += available[letter][:need]
             if need > len(available[letter]):
-                state = log(state, f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
+                texts.append(f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
                              f"for {seat_name(player)}: the missing ones are not thrown.")
             available[letter] = available[letter][need:]
-        state = set_player(state, player, sticks=tuple(Stick(s, STICK_LETTERS[s[0]]) for s in taken))
+        players[player] = replace(players[player], sticks=tuple(Stick(s, STICK_LETTERS[s[0]]) for s in taken))
         queue += throw_tasks(player, taken)
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
-    return replace(state, supply=supply, queue=state.queue + tuple(queue), phase="CONFRONTATION",
-                   to_act=state.guide, pass_streak=0)
+    return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
+               phase="CONFRONTATION", to_act=state.guide, pass_streak=0)
 
 
 def _check_naga(state, action: UseNaga):
@@ -978,14 +978,15 @@ def _do_keep(state, action: Keep):
     if list(cards) != sorted(cards):
         raise IllegalMove("list the kept cards in sorted order")
     player, opponent = action.player, 1 - action.player
-    for card in cards:
-        state = add_to_hand(state, player, card)
     given = [c for c in state.deal if c not in cards]
-    for card in given:
-        state = add_to_hand(state, opponent, card, public=True)
-    state = replace(state, deal=None)
-    state = log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} to {seat_name(opponent)}.")
-    return _reveal_room(state)
+    players = list(state.players)  # add_to_hand for every card, then the log line and the room, in one copy
+    keeper, receiver = players[player], players[opponent]
+    players[player] = replace(keeper, hand=tuple(sorted(keeper.hand + cards)))
+    players[opponent] = replace(receiver, hand=tuple(sorted(receiver.hand + tuple(given))),
+                                public_hand=receiver.public_hand | set(given))
+    return log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
+                      f"to {seat_name(opponent)}.", players=tuple(players), deal=None,
+               queue=state.queue + (Task("ROOM"),))  # and _reveal_room
 
 
 _HANDLERS = {
