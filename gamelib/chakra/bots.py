@@ -195,7 +195,7 @@ class _Base:
     """The parts of ``board_value`` of the board before the action, for valuing changes to it."""
 
     def __init__(self, board, worth: dict):
-        self.board, self.worth = board, worth
+        self.board, self.worth, self.table = board, worth, _score_table(worth)
         self.scores = [0.0] + [_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1)]
         self.levels_total = sum(self.scores)
         self.harmonized = set(board.harmonized_levels())
@@ -208,11 +208,13 @@ class _Base:
 
     def receive_value(self, action) -> float:
         board, destination = self.board, action.destination
-        contents = tuple(sorted(board.levels[destination] + tuple(action.colours)))
-        change = _level_score(destination, contents, self.worth) - self.scores[destination]
+        code = _CODE[board.levels[destination]]  # the level codes of the scored search (below)
+        for colour in action.colours:
+            code = _WITH_CODE[code * 8 + colour]
+        change = self.table[destination * _CODES + code] - self.scores[destination]
         if destination == BHAGYA:
-            return self.value(change, (), board.earth, board.reserve, len(board.spaces), len(contents))
-        harmonized = (destination,) if _harmonized(contents, destination) else ()
+            return self.value(change, (), board.earth, board.reserve, len(board.spaces), _SIZE[code])
+        harmonized = (destination,) if code == _HARMONY_CODE[destination] else ()
         reserve = board.reserve if harmonized else board.reserve - 1  # the notch token returns at once (§6.3)
         return self.value(change, harmonized, board.earth, reserve, len(board.spaces), len(board.levels[BHAGYA]))
 
@@ -331,7 +333,7 @@ class _Search:
     """What the scored search carries: the score table, the value terms by effect, the kept actions."""
 
     def __init__(self, base: "_Base", floor: float | None):
-        self.base, self.table, self.levels_total = base, _score_table(base.worth), base.levels_total
+        self.base, self.table, self.levels_total = base, base.table, base.levels_total
         self.terms: dict = {}  # (alleviated, harmonized, from_bhagya) -> the value's terms after the level change
         self.raise_bound = floor is not None
         self.bound = [float("-inf") if floor is None else floor - NEAR_BEST]
