@@ -199,8 +199,86 @@ function drawDeck(svg, x, y, count) {
   svg.appendChild(group);
 }
 
+/** The evaluation bar: the chance of winning (or the lookahead's expected Karma) of the position. */
+function buildEvalBar(model) {
+  const box = htmlEl("div", "pangu-eval");
+  const head = htmlEl("div", "pangu-eval-head");
+  const label = htmlEl("span", "pangu-eval-label");
+  const modes = htmlEl("span", "pangu-eval-mode", { role: "radiogroup", "aria-label": "What the evaluation shows" });
+  const inputs = {};
+  for (const [mode, text] of [["chance", "chance of winning (exact)"], ["karma", "expected Karma (lookahead)"]]) {
+    const option = htmlEl("label", "pangu-eval-option");
+    const input = htmlEl("input", "", { type: "radio", name: "pangu-eval-" + Math.random().toString(36).slice(2), value: mode });
+    input.addEventListener("change", () => { if (input.checked) sendPick(model, { kind: "eval_mode", mode }); });
+    option.append(input, document.createTextNode(" " + text));
+    inputs[mode] = input;
+    modes.appendChild(option);
+  }
+  head.append(label, modes);
+  const track = htmlEl("div", "pangu-eval-track", { role: "meter", "aria-valuemin": "0", "aria-valuemax": "100" });
+  const fill = htmlEl("div", "pangu-eval-fill");
+  track.appendChild(fill);
+  const note = htmlEl("div", "pangu-eval-note");
+  const cost = htmlEl("div", "pangu-move-cost", { "aria-live": "polite" });
+  box.append(head, track, note, cost);
+  const update = (state) => {
+    const ev = state.evaluation;
+    box.hidden = !ev;
+    if (!ev) return;
+    inputs.chance.checked = ev.mode === "chance";
+    inputs.karma.checked = ev.mode === "karma";
+    box.dataset.mode = ev.mode;
+    box.dataset.exact = ev.exact ? "yes" : "no";
+    const showChance = ev.mode === "chance" && ev.exact;
+    let share = 0;
+    if (showChance) {
+      share = ev.win;
+      label.textContent = `Chance of winning: ${ev.win_text}` + (ev.win_fraction.includes("/") ? ` (${ev.win_fraction})` : "");
+      box.dataset.win = ev.win_text;
+    } else {
+      const karma = ev.karma_best_text;
+      share = karma === undefined ? (state.status === "WON" ? 1 : 0) : Number(karma) / state.starting_karma;
+      label.textContent = karma === undefined ? (state.status === "WON" ? "Won" : "Lost")
+        : `Lookahead: expected Karma ${karma} of ${state.starting_karma} at the end of the turn`;
+      delete box.dataset.win;
+    }
+    fill.style.width = `${Math.max(0, Math.min(1, share)) * 100}%`;
+    track.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+    track.setAttribute("aria-label", label.textContent);
+    note.textContent = ev.mode === "chance" && !ev.exact ? `${ev.note}: showing the lookahead's expected Karma instead` : "";
+    cost.textContent = ev.last_move ? `Last move: ${ev.last_move}` : "";
+  };
+  return { box, update };
+}
+
+/** Every move of the game with its cost; a click shows the position before that move was played. */
+function buildMoveList(model) {
+  const box = htmlEl("details", "pangu-moves");
+  box.open = true;
+  box.appendChild(htmlEl("summary", "", {}, "Moves and what each cost"));
+  const list = htmlEl("ol", "pangu-move-list");
+  box.appendChild(list);
+  const update = (state) => {
+    const moves = (state.evaluation && state.evaluation.moves) || [];
+    box.hidden = !moves.length;
+    list.replaceChildren(...moves.map((move) => {
+      const item = htmlEl("li", "pangu-move" + (move.current ? " pangu-move-current" : ""));
+      item.dataset.index = move.index;
+      if (move.cost !== null) item.dataset.cost = move.cost;
+      item.classList.add(move.cost === null ? "pangu-move-unjudged" : move.cost > 0 ? "pangu-move-loss" : "pangu-move-best");
+      const button = htmlEl("button", "pangu-move-jump", { type: "button", title: "Show the position before this move" }, "▸");
+      button.addEventListener("click", () => sendPick(model, { kind: "jump", to: move.index - 1 }));
+      item.append(button, document.createTextNode(" " + move.text));
+      return item;
+    }));
+  };
+  return { box, update };
+}
+
 function render({ model, el }) {
   const root = htmlEl("div", "gl-board pangu-board");
+  const evalBar = buildEvalBar(model);
+  const moveList = buildMoveList(model);
   const svg = svgEl("svg", { class: "pangu-svg", role: "group", "aria-label": "Pangu board" });
   const event = htmlEl("div", "pangu-event", { "aria-live": "polite" });
   const message = htmlEl("div", "gl-message");
@@ -208,13 +286,13 @@ function render({ model, el }) {
   const history = buildHistoryBar(model);
   const hintLabel = htmlEl("label", "pangu-hint-toggle");
   const hintBox = htmlEl("input", "", { type: "checkbox" });
-  hintLabel.append(hintBox, document.createTextNode(" show hints (lookahead bot)"));
+  hintLabel.append(hintBox, document.createTextNode(" show the evaluation (chance of winning, best move)"));
   hintBox.addEventListener("change", () => sendPick(model, { kind: "hints", on: hintBox.checked }));
   const rotate = htmlEl("button", "pangu-rotate", { type: "button" }, "↻ turn card 180°");
   rotate.addEventListener("click", () => sendPick(model, { kind: "rotate" }));
   const hintList = htmlEl("ol", "pangu-hint-list");
   controls.append(history.bar, rotate, hintLabel);
-  root.append(svg, event, message, controls, hintList);
+  root.append(evalBar.box, svg, event, message, controls, hintList, moveList.box);
   el.appendChild(root);
 
   let hovered = null;  // key of the legal action under the pointer or focus (this view only)
@@ -256,10 +334,12 @@ function render({ model, el }) {
       if (action) {
         group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + 24, class: "pangu-slot-preview" },
           `pay ${action.cost}, recover ${action.gain}`));
-        if (action.hint !== undefined && action.hint !== null) {
+        const chance = state.eval_mode === "chance" && action.win_text !== undefined;
+        if (chance || (action.hint !== undefined && action.hint !== null)) {
           const best = state.best_action === action.key;
-          group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + CARD_H - 14, class: "pangu-slot-hint" + (best ? " pangu-slot-best" : ""), "data-hint": action.hint },
-            `${best ? "★ " : ""}expected Karma ${action.hint_text}`));
+          group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + CARD_H - 14, class: "pangu-slot-hint" + (best ? " pangu-slot-best" : ""),
+            "data-hint": action.hint, "data-win": chance ? action.win_text : null },
+            `${best ? "★ " : ""}${chance ? "win " + action.win_text : "expected Karma " + action.hint_text}`));
         }
       }
       if (state.status === "ONGOING") {
@@ -305,6 +385,12 @@ function render({ model, el }) {
       }).join("   ");
       face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: L.hand.y + CARD_H + 18, class: "pangu-hand-cost" },
         card.blocked ? "blocked by this roll" : dieText));
+      const ev = state.evaluation;
+      const cardValue = ev && (ev.mode === "chance" && ev.exact ? ev.card_win[card.id] : ev.card_karma[card.id]);
+      if (cardValue !== undefined && state.status === "ONGOING") {
+        face.appendChild(svgEl("text", { x: x + 8, y: y + CARD_H - 8, class: "pangu-card-eval", "data-value": cardValue },
+          ev.mode === "chance" && ev.exact ? `best ${cardValue}` : `E ${cardValue}`));
+      }
       if (state.best_card === card.id) {
         face.appendChild(svgEl("text", { x: x + CARD_W - 10, y: y + CARD_H - 8, class: "pangu-slot-best pangu-best-card", "text-anchor": "end" }, "★"));
       }
@@ -349,6 +435,8 @@ function render({ model, el }) {
     hintBox.checked = !!state.hints_on;
     hintList.replaceChildren(...(state.hint_list || []).map((line) => htmlEl("li", "", {}, line)));
     hintList.hidden = !(state.hint_list || []).length;
+    evalBar.update(state);
+    moveList.update(state);
   };
 
   const onMessage = () => renderMessage(model, message);

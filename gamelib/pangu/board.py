@@ -82,27 +82,38 @@ class Evaluator:
     def __init__(self, quick_only: bool = True, size: int = 4096):
         self.quick_only = quick_only
         self.size = size
-        self._cache: dict[int, tuple[State, Evaluation]] = {}
+        self._cache: dict[tuple, Evaluation] = {}
 
     def __call__(self, state: State) -> Evaluation:
-        cached = self._cache.get(id(state))
-        if cached is not None and cached[0] is state:
-            return cached[1]
-        evaluation = self._evaluate(state, quick_only=self.quick_only)
-        self._store(state, evaluation)
-        return evaluation
+        key = self.key(state)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._evaluate(state, quick_only=self.quick_only)
+            self._store(key, cached)
+        return cached
 
     def warm(self, states) -> None:
         """Evaluate ``states`` now, exactly even where that takes seconds (then cached)."""
         for state in states:
-            cached = self._cache.get(id(state))
-            if cached is None or cached[0] is not state or cached[1].win is None:
-                self._store(state, self._evaluate(state, quick_only=False))
+            key = self.key(state)
+            cached = self._cache.get(key)
+            if cached is None or (cached.win is None and state.status == ONGOING):
+                self._store(key, self._evaluate(state, quick_only=False))
 
-    def _store(self, state: State, evaluation: Evaluation) -> None:
+    @staticmethod
+    def key(state: State) -> tuple:
+        """What the evaluation depends on: the rules, the deck, the centre and the position the
+        player can see (not the seeded future, which no player knows), so a position reached
+        again by another route hits the cache."""
+        if state.status != ONGOING or state.pending:
+            return ("state", state.status, state.karma, id(state))
+        centre = tuple(sorted(state.centre_cells.items()))
+        return (state.rules, state.cards.name, centre, solver.position_of(state), state.revealed)
+
+    def _store(self, key: tuple, evaluation: Evaluation) -> None:
         if len(self._cache) >= self.size:
             self._cache.pop(next(iter(self._cache)))
-        self._cache[id(state)] = (state, evaluation)
+        self._cache[key] = evaluation
 
     @staticmethod
     def _evaluate(state: State, quick_only: bool) -> Evaluation:
@@ -193,8 +204,8 @@ def review_move(evaluation: Evaluation, state: State, action: Action) -> MoveRev
     if karma_cost is None:
         return MoveReview(action, None, None, None, None, f"{played}: not judged")
     lookahead = short_name(evaluation.karma_best, state)
-    judged = ("the lookahead's move" if karma_cost == 0
-              else f"−{_karma_text(karma_cost)} expected Karma at the end of the turn; the lookahead played {lookahead}")
+    judged = (f"as good as the lookahead's move: expected Karma {_karma_text(evaluation.karma[action])} at the end of the turn"
+              if karma_cost == 0 else f"−{_karma_text(karma_cost)} expected Karma at the end of the turn; the lookahead played {lookahead}")
     return MoveReview(action, None, None, karma_cost, evaluation.karma_best,
                       f"{played}: {judged} (no exact chance before turn {EXACT_FROM_TURN})")
 
