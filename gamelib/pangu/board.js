@@ -275,10 +275,112 @@ function buildMoveList(model) {
   return { box, update };
 }
 
+/** Paragraphs of narration text: blank lines split paragraphs, **bold** is bold; no HTML is read. */
+function narrationParagraphs(text) {
+  return (text || "").split(/\n\s*\n/).filter((p) => p.trim()).map((paragraph) => {
+    const node = htmlEl("p", "pangu-narration-paragraph");
+    paragraph.split(/(\*\*[^*]+\*\*)/).forEach((part) => {
+      if (part.startsWith("**") && part.endsWith("**") && part.length > 4) node.appendChild(htmlEl("strong", "", {}, part.slice(2, -2)));
+      else if (part) node.appendChild(document.createTextNode(part));
+    });
+    return node;
+  });
+}
+
+const OPTION_COLUMNS = [["card", "card"], ["die", "die"], ["cell", "cell"], ["cost", "cost"], ["recovery", "recovery"],
+  ["kept", "kept"], ["end_karma", "expected Karma at turn end"], ["chance", "chance of winning"], ["loss", "cost in chance"]];
+
+/** The narrated guided game: the step's text, the prediction prompt, and the table of every option. */
+function buildNarration(model) {
+  const box = htmlEl("section", "pangu-narration", { "aria-live": "polite" });
+  const options = htmlEl("details", "pangu-options");
+  options.open = true;
+  const send = (pick) => () => sendPick(model, pick);
+  const update = (state) => {
+    const n = state.narration;
+    box.hidden = options.hidden = !n;
+    if (!n) return;
+    box.dataset.step = n.step;
+    box.dataset.onLine = n.on_line ? "yes" : "no";
+    box.dataset.awaiting = n.awaiting ? "yes" : "no";
+    const nodes = [];
+    const head = htmlEl("div", "pangu-narration-head");
+    const where = n.on_line ? `Step ${n.step + 1} of ${n.steps + 1}` : `Move ${n.step} of your own line`;
+    head.append(htmlEl("span", "pangu-narration-where", {}, where), htmlEl("span", "pangu-narration-title", {}, n.title || ""));
+    const nav = htmlEl("span", "pangu-narration-nav");
+    const back = htmlEl("button", "pangu-narration-back", { type: "button" }, "◀ back");
+    const next = htmlEl("button", "pangu-narration-next", { type: "button" }, "next ▶");
+    const h = model.get("history") || {};
+    back.disabled = !h.can_back;
+    next.disabled = !h.can_forward;
+    back.addEventListener("click", send({ kind: "history", to: "back" }));
+    next.addEventListener("click", send({ kind: "history", to: "forward" }));
+    nav.append(back, next);
+    head.appendChild(nav);
+    nodes.push(head);
+    if (n.predict) {
+      const ask = htmlEl("div", "pangu-narration-predict");
+      ask.append(htmlEl("strong", "", {}, "🎯 Predict: "), document.createTextNode(n.predict));
+      if (n.awaiting) {
+        ask.appendChild(htmlEl("div", "pangu-narration-how", {}, "Pick a card and click the cell you would choose (nothing is played), or"));
+        const reveal = htmlEl("button", "pangu-reveal", { type: "button" }, "show the answer");
+        reveal.addEventListener("click", send({ kind: "reveal" }));
+        ask.appendChild(reveal);
+      }
+      nodes.push(ask);
+    }
+    if (n.move) nodes.push(htmlEl("div", "pangu-narration-move", {}, n.move));
+    if (n.prediction) {
+      const judged = htmlEl("div", "pangu-narration-judgement", {}, n.prediction + " ");
+      if (n.can_play_prediction) {
+        const play = htmlEl("button", "pangu-play-prediction", { type: "button" }, "play my move instead");
+        play.addEventListener("click", send({ kind: "play_prediction" }));
+        judged.appendChild(play);
+      }
+      nodes.push(judged);
+    }
+    nodes.push(...narrationParagraphs(n.text));
+    if (n.commentary && n.commentary.length) {
+      const list = htmlEl("ul", "pangu-commentary");
+      list.replaceChildren(...n.commentary.map((line) => htmlEl("li", "", {}, line)));
+      nodes.push(list);
+    }
+    if (!n.on_line) {
+      const rejoin = htmlEl("button", "pangu-rejoin", { type: "button" }, `back to the guided game (move ${n.left_at + 1})`);
+      rejoin.addEventListener("click", send({ kind: "rejoin" }));
+      nodes.push(rejoin);
+    }
+    box.replaceChildren(...nodes);
+
+    options.hidden = !(n.table && n.table.length);
+    const table = htmlEl("table", "pangu-option-table");
+    const headRow = htmlEl("tr");
+    headRow.append(...OPTION_COLUMNS.map(([, title]) => htmlEl("th", "", { scope: "col" }, title)), htmlEl("th", "", { scope: "col" }, ""));
+    const body = htmlEl("tbody");
+    for (const row of n.table || []) {
+      const tr = htmlEl("tr", "pangu-option" + (row.best ? " pangu-option-best" : "") + row.marks.map((m) => " pangu-option-" + m).join(""));
+      tr.append(...OPTION_COLUMNS.map(([key]) => htmlEl("td", "pangu-col-" + key, {}, row[key])));
+      const labels = [row.best ? "★ best" : "", ...row.marks.map((m) => (m === "guided" ? "guided line" : "your prediction"))];
+      tr.appendChild(htmlEl("td", "pangu-col-marks", {}, labels.filter(Boolean).join(", ")));
+      body.appendChild(tr);
+    }
+    const thead = htmlEl("thead");
+    thead.appendChild(headRow);
+    table.append(thead, body);
+    const summary = htmlEl("summary", "", {}, `Every option here (${(n.table || []).length}): cost, recovery, expected Karma, chance of winning`
+      + (n.exact ? "" : ` (${n.note})`));
+    const scroller = htmlEl("div", "pangu-option-scroll");
+    scroller.appendChild(table);
+    options.replaceChildren(summary, scroller);
+  };
+  return { box, options, update };
+}
+
 function render({ model, el }) {
   const root = htmlEl("div", "gl-board pangu-board");
   const evalBar = buildEvalBar(model);
   const moveList = buildMoveList(model);
+  const narration = buildNarration(model);
   const svg = svgEl("svg", { class: "pangu-svg", role: "group", "aria-label": "Pangu board" });
   const event = htmlEl("div", "pangu-event", { "aria-live": "polite" });
   const message = htmlEl("div", "gl-message");
@@ -292,7 +394,7 @@ function render({ model, el }) {
   rotate.addEventListener("click", () => sendPick(model, { kind: "rotate" }));
   const hintList = htmlEl("ol", "pangu-hint-list");
   controls.append(history.bar, rotate, hintLabel);
-  root.append(evalBar.box, svg, event, message, controls, hintList, moveList.box);
+  root.append(narration.box, evalBar.box, svg, event, message, controls, narration.options, hintList, moveList.box);
   el.appendChild(root);
 
   let hovered = null;  // key of the legal action under the pointer or focus (this view only)
@@ -437,6 +539,7 @@ function render({ model, el }) {
     hintList.hidden = !(state.hint_list || []).length;
     evalBar.update(state);
     moveList.update(state);
+    narration.update(state);
   };
 
   const onMessage = () => renderMessage(model, message);
@@ -445,7 +548,7 @@ function render({ model, el }) {
   const stops = [
     listen(model, ["state", "legal", "label"], () => redrawKeepingFocus(root, draw)),
     listen(model, ["message", "message_kind"], onMessage),
-    listen(model, ["history"], () => history.update()),
+    listen(model, ["history"], () => { history.update(); narration.update(model.get("state") || {}); }),
   ];
   draw();
   onMessage();
