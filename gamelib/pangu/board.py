@@ -151,7 +151,10 @@ def out_of_quick_reach(state: State) -> str:
 
 
 def _short_reason(error: Exception) -> str:
-    return f"exact chance of winning not available here ({error})"
+    """The solver's refusal in a line for the page (the full message, with its file, stays in the log)."""
+    if isinstance(error, SolverTableError):
+        return f"exact chance available from turn {EXACT_FROM_TURN} (the solver's shipped tables are not installed)"
+    return f"exact chance not available for this position under these rules ({type(error).__name__})"
 
 
 def short_name(action: Action, state: State) -> str:
