@@ -490,7 +490,7 @@ function render({ model, el }) {
       const ev = state.evaluation;
       const cardValue = ev && (ev.mode === "chance" && ev.exact ? ev.card_win[card.id] : ev.card_karma[card.id]);
       if (cardValue !== undefined && state.status === "ONGOING") {
-        face.appendChild(svgEl("text", { x: x + 8, y: y + CARD_H - 8, class: "pangu-card-eval", "data-value": cardValue },
+        face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: L.hand.y + CARD_H + 34, class: "pangu-card-eval", "data-value": cardValue },
           ev.mode === "chance" && ev.exact ? `best ${cardValue}` : `E ${cardValue}`));
       }
       if (state.best_card === card.id) {

@@ -200,7 +200,7 @@ def review_move(evaluation: Evaluation, state: State, action: Action) -> MoveRev
     if evaluation.values:
         cost = evaluation.win - evaluation.values[action]
         if cost == 0:
-            text = f"{played}: a best move (chance of winning stays {percent(evaluation.win)})"
+            text = f"{played}: a best move (chance of winning {percent(evaluation.win)})"
         else:
             text = f"{played}: {points(cost)}; best was {short_name(evaluation.best, state)}"
         return MoveReview(action, cost, evaluation.best, karma_cost, evaluation.karma_best, text)
