@@ -491,7 +491,7 @@ function render({ model, el }) {
       const cardValue = ev && (ev.mode === "chance" && ev.exact ? ev.card_win[card.id] : ev.card_karma[card.id]);
       if (cardValue !== undefined && state.status === "ONGOING") {
         face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: L.hand.y + CARD_H + 34, class: "pangu-card-eval", "data-value": cardValue },
-          ev.mode === "chance" && ev.exact ? `best ${cardValue}` : `E ${cardValue}`));
+          ev.mode === "chance" && ev.exact ? `best ${cardValue}` : `best E[Karma] ${cardValue}`));
       }
       if (state.best_card === card.id) {
         face.appendChild(svgEl("text", { x: x + CARD_W - 10, y: y + CARD_H - 8, class: "pangu-slot-best pangu-best-card", "text-anchor": "end" }, "★"));
