@@ -117,6 +117,8 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(page, lab):
     # the selected card's value on each cell is the solver's
     board.locator(f'.pangu-revealed[data-card="{line[6].card}"]').click()
     expect(board.locator(f'{cell_selector(line[6].cell)} .pangu-slot-hint')).to_have_attribute("data-win", percent(exact[line[6]]))
+    narration.scroll_into_view_if_needed()
+    screenshot(narration, "pangu_guided_narration_light")
     board.scroll_into_view_if_needed()
     screenshot(board, "pangu_guided_evaluation_light")
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
