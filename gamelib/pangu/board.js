@@ -320,7 +320,7 @@ function buildNarration(model) {
     nodes.push(head);
     if (n.predict) {
       const ask = htmlEl("div", "pangu-narration-predict");
-      ask.append(htmlEl("strong", "", {}, "🎯 Predict: "), document.createTextNode(n.predict));
+      ask.append(htmlEl("strong", "", {}, "Predict first: "), document.createTextNode(n.predict));
       if (n.awaiting) {
         ask.appendChild(htmlEl("div", "pangu-narration-how", {}, "Pick a card and click the cell you would choose (nothing is played), or"));
         const reveal = htmlEl("button", "pangu-reveal", { type: "button" }, "show the answer");
