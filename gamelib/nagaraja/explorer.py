@@ -246,7 +246,7 @@ class OddsExplorer:
             columns.append(widgets.VBox([title, *row.values()], layout=widgets.Layout(flex="0 0 auto", width="290px")))
         self.guide = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)], value=guide,
                                            style={"button_width": "90px"},
-                                           tooltips=["the guide wins ties (spec 8.3)"] * 2)
+                                           tooltips=["the guide wins ties (rules page: Odds)"] * 2)
         self.guide.add_class("gl-guide")
         columns.append(widgets.VBox([widgets.HTML("<b>Guide</b> (wins ties)"), self.guide]))
         self.players = widgets.HBox(columns)
@@ -273,7 +273,7 @@ class OddsExplorer:
         self._deals = 0
         self.card_panel = widgets.VBox([
             widgets.HTML("<b>Or lay cards</b> from a dealt hand (any number of cards of <i>one symbol</i>, "
-                         "spec 2.5); the sliders follow."),
+                         "rules page: Call of fate); the sliders follow."),
             self.deal_button,
             *[widgets.HBox([widgets.HTML(f"{html.escape(name)}:", layout=widgets.Layout(width="60px")), row])
               for name, row in zip(self.names, self.hand_rows)],
@@ -318,7 +318,7 @@ class OddsExplorer:
         self.sweep_choice.add_class("gl-sweep-choice")
         self.sweep_choice.observe(lambda _: self.refresh(), names="value")
         self.effect_panel = widgets.VBox([
-            widgets.HTML("<b>After the throw</b>: one stick effect (spec 3.4), its sticks chosen by whoever "
+            widgets.HTML("<b>After the throw</b>: one stick effect (rules page: Effects), its sticks chosen by whoever "
                          "activates it, with both throws in view; then the room is resolved."),
             widgets.HBox([self.effect, self.effect_target, self.effect_chooser]), self.effect_result])
 
@@ -453,7 +453,7 @@ class OddsExplorer:
             self._quiet = False
             self.card_message.value = (
                 '<span class="gl-card-refused" style="color:#B00020">Cards laid together must share one symbol '
-                f"(spec 2.5): {html.escape(self.names[player])} has laid {', '.join(sorted(symbols - {self.cards[change['owner'].description.split(' · ')[1]].symbol}))} "
+                f"(rules page: Call of fate): {html.escape(self.names[player])} has laid {', '.join(sorted(symbols - {self.cards[change['owner'].description.split(' · ')[1]].symbol}))} "
                 "cards already.</span>")
             return
         self.card_message.value = ""
@@ -480,7 +480,7 @@ class OddsExplorer:
         finally:
             self._quiet = False
         self.supply_message.value = (f'<span class="gl-shortfall">{html.escape("; ".join(notes))} '
-                                     "(the guide takes first, spec 5.3).</span>" if notes else "")
+                                     "(the guide takes first: rules page, Call of fate).</span>" if notes else "")
         self._reset_simulation()
         self.refresh()
 
@@ -687,7 +687,7 @@ class OddsExplorer:
                 for colour, stick_faces in faces.items():
                     if len(stick_faces) != 4:
                         raise sticks.FaceTableError(
-                            f"{colour} has {len(stick_faces)} faces, but a fate stick has four (spec 2.3); "
+                            f"{colour} has {len(stick_faces)} faces, but a fate stick has four (rules page: Fate sticks); "
                             "switch on free design to try other sticks")
         except sticks.FaceTableError as problem:
             self.face_message.value = (
@@ -803,11 +803,11 @@ def check_contest(hand, laid, opponent, mine_is_guide: bool, low=Fraction(9, 20)
     cards = default_edition().cards
     laid = list(laid)
     if not laid:
-        return Feedback("Not yet: lay at least one card (spec 2.5).", False)
+        return Feedback("Not yet: lay at least one card (rules page: Call of fate).", False)
     if not set(laid) <= set(hand) or len(set(laid)) != len(laid):
         return Feedback(f"Not yet: lay cards from the hand {sorted(hand)}, each at most once.", False)
     if len({cards[c].symbol for c in laid}) > 1:
-        return Feedback("Not yet: cards laid together must share one symbol (spec 2.5).", False)
+        return Feedback("Not yet: cards laid together must share one symbol (rules page: Call of fate).", False)
     pool = sticks.as_pool([cards[c].sticks for c in laid])
     chance = sticks.win_probability(pool, opponent, mine_is_guide, faces)
     if low <= chance <= high:
