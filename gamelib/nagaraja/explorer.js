@@ -31,8 +31,8 @@ function addTitle(node, text) {
   svgElement("title", {}, node).textContent = text;
 }
 
-/** A hover title written only when the pointer first reaches the node: hundreds of marks at 36
- *  sticks would otherwise cost hundreds of extra elements on every redraw. */
+/** A hover title (a text, or a function making it) written only when the pointer first reaches
+ *  the node: hundreds of marks at 36 sticks would otherwise cost hundreds of elements per redraw. */
 function lazyTitle(node, text) {
   node.__title = text;
 }
@@ -41,7 +41,7 @@ function titlesOnHover(group) {
   group.addEventListener("pointerover", (event) => {
     const node = event.target;
     if (node.__title === undefined) return;
-    addTitle(node, node.__title);
+    addTitle(node, typeof node.__title === "function" ? node.__title() : node.__title);
     node.__title = undefined;
   });
 }
@@ -231,9 +231,11 @@ function drawTails(parent, data) {
         : svgElement("circle", { cx: points[j][0], cy: points[j][1], r: 3.2 }, f.group);
       marker.setAttribute("fill", SERIES[i]);
       marker.setAttribute("class", `gx-tail-point gx-tail-point-${i}`);
-      const exact = fraction(n, dd);
-      marker.setAttribute("data-exact", exact);
-      lazyTitle(marker, `${data.names[i]}: P(at least ${k} points) = ${exact} ≈ ${readable(value, n === dd, n === 0n)}`);
+      lazyTitle(marker, () => {  // the exact fraction only when pointed at: a hundred marks at 36 sticks
+        const exact = fraction(n, dd);
+        marker.setAttribute("data-exact", exact);
+        return `${data.names[i]}: P(at least ${k} points) = ${exact} ≈ ${readable(value, n === dd, n === 0n)}`;
+      });
     });
   });
   legend(svg, [{ label: data.names[0], fill: SERIES[0], kind: "line" }, { label: data.names[1], fill: SERIES[1], kind: "line" }],
