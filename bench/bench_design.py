@@ -96,7 +96,7 @@ def main() -> None:
 
     print(f"naive core.tournament (serial, no trace): {games / naive_cpu:8.1f} games/s CPU")
     print(f"design.tournament serial (lead trace):    {games / serial_cpu:8.1f} games/s CPU "
-          f"({naive_cpu / serial_cpu:.2f}x the naive rate; the trace costs the difference)")
+          f"({naive_cpu / serial_cpu:.2f}x the naive rate: the lead trace costs little)")
     print(f"design.tournament serial, wall clock:     {games / serial_wall:8.1f} games/s")
     print(f"design.tournament on 2 worker processes:  {games / parallel_wall:8.1f} games/s wall "
           f"(ratio 2 workers / serial: {serial_wall / parallel_wall:.2f}x)")
