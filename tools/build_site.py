@@ -165,11 +165,13 @@ def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
         "name": "gamelib", "version": version, "file_name": wheel.name, "sha256": sha256(wheel),
         "imports": ["gamelib"], "install_dir": "site", "package_type": "package",
         "unvendored_tests": False, "shared_library": False,
-        # numpy and matplotlib load when a cell imports them (from the CDN): the kernel reads each
-        # cell's imports before running it. Listed here, every `import gamelib` would fetch them
-        # (about 20 MB, or failed requests without internet) for lessons that never use them.
-        # `cells_needing_numpy_unloaded` checks that a lesson imports them itself before it needs them.
-        "depends": [r for r in requirements if r not in CDN_ONLY],
+        # numpy and matplotlib stay listed: the kernel loads a package when a cell's own import
+        # names it, and some boards reach numpy only through gamelib (gamelib.pangu.board ->
+        # solver -> solver_tables). Without internet their fetch fails and is logged, and only the
+        # notebooks that really import them stop. Once no board imports numpy at import time
+        # (`cells_needing_numpy_unloaded` finds none), they can be left out here: every lesson
+        # would then skip the ~20 MB download it does not use.
+        "depends": requirements,
     }
 
 
