@@ -9,7 +9,7 @@ Public contract::
 
 How (research note ``shared/notes/pangu_solver.md``): positions are compressed to ``(F, C, D)``
 plus Karma (see ``solver_model``). Under the default rules the package ships the turn-start
-values of turns 2 and 3 and the game's root (``data/solver_default.npz``, checksummed, built
+values of turns 1 (the root), 2 and 3 (``data/solver_default.npz``, checksummed, built
 by ``python -m gamelib.pangu.solver_build --write`` with numba); everything else is an exact
 expectimax in pure Python with ``Fraction`` values, memoised, which stops at those tables.
 Under any other rules, positions from turn 3 on are solved on demand the same way (turn 3
@@ -28,7 +28,7 @@ from gamelib.core import CHANCE
 from gamelib.pangu.cards import ROLLS
 from gamelib.pangu.rules import Rules, new_game
 from gamelib.pangu.solver_model import Model, build_model, popcount
-from gamelib.pangu.solver_tables import ShippedTables
+from gamelib.pangu.solver_tables import SHIPPED_LEVELS, ShippedTables
 
 ONE, ZERO = Fraction(1), Fraction(0)
 
@@ -70,9 +70,10 @@ def model_for(state) -> Model:
 class Solver:
     """Exact optimal values for one rule set, deck and centre configuration (memoised)."""
 
-    def __init__(self, model: Model, load_tables=None):
+    def __init__(self, model: Model, load_tables=None, table_levels=SHIPPED_LEVELS):
         self.model = model
-        self.load_tables = load_tables  # the shipped whole-game tables, read only when a position before turn 3 needs them
+        self.load_tables = load_tables  # the shipped whole-game tables, read only when a position needs them
+        self.table_levels = frozenset(table_levels) if load_tables is not None else frozenset()
         self.ceiling = model.rules.starting_karma
         self.cards = len(model.card_ids)
         self.full = (1 << model.size) - 1
@@ -91,7 +92,7 @@ class Solver:
         if karma <= 0:
             return ZERO
         level = popcount(filled)
-        if level < 6 and self.load_tables is not None:
+        if level in self.table_levels:  # turn starts 1-3 of the default game: a lookup
             return self.load_tables().value(level, filled, colours, unseen, karma)
         left = popcount(unseen)
         if level < 6:

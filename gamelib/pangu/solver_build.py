@@ -20,11 +20,13 @@ Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
@@ -38,6 +40,7 @@ from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
 from gamelib.pangu.solver_model import NEXT, PREV, Model, build_model, popcount, subset_rank
 
 MAX_REC = 7  # index bound of the step table's rec axis (a placement never scores more than 4)
+CHECKPOINT = Path("/tmp/pangu_solver_checkpoint")
 CHUNKS = 2  # the machine's two cores: keys are split in two, each half with its own R cache
 
 
@@ -60,7 +63,12 @@ def model_arrays(model: Model) -> dict:
             for r in range(MAX_REC + 1):
                 step[k, c, r] = model.step(k, c, r)
     same = np.array([[model.numbers[a] == model.numbers[b] for b in range(cards)] for a in range(cards)], np.int8)
-    return dict(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same)
+    counts = np.zeros((cards, 6), dtype=np.int64)  # rolls at which the card costs 1..5 (0: blocked)
+    for c in range(cards):
+        for r in range(36):
+            if cost[c, r] > 0:
+                counts[c, cost[c, r]] += 1
+    return dict(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same, counts=counts)
 
 
 def dense_index(model: Model, levels: list[int]) -> tuple[np.ndarray, dict]:
@@ -222,81 +230,131 @@ def _cache_find(keys, key):
 
 
 @njit(cache=True)
+def _two_orders(filled, colours, card1, o1, x1, card2, o2, x2, facing, centre_rec, touches, n):
+    """Both orders of placing card1 on x1 and card2 on x2: (legal, rec first, rec second) for each,
+    order A = card1 first, order B = card2 first. The layout after both is the same either way."""
+    legal_a = _legal(filled, x1, touches, n) and _legal(filled | (1 << x1), x2, touches, n)
+    legal_b = _legal(filled, x2, touches, n) and _legal(filled | (1 << x2), x1, touches, n)
+    ra1 = ra2 = rb1 = rb2 = 0
+    if legal_a:
+        ra1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
+        f, c = _place(filled, colours, card1, o1, x1, facing, n)
+        ra2 = _rec(f, c, card2, o2, x2, facing, centre_rec, n)
+    if legal_b:
+        rb2 = _rec(filled, colours, card2, o2, x2, facing, centre_rec, n)
+        f, c = _place(filled, colours, card2, o2, x2, facing, n)
+        rb1 = _rec(f, c, card1, o1, x1, facing, centre_rec, n)
+    return legal_a, ra1, ra2, legal_b, rb2, rb1
+
+
+@njit(cache=True, inline="always")
+def _karma_two(step, k, cost_first, rec_first, cost_second, rec_second):
+    kk = step[k, cost_first, min(rec_first, MAX_REC)]
+    if kk > 0:
+        kk = step[kk, cost_second, min(rec_second, MAX_REC)]
+    return kk
+
+
+@njit(cache=True)
+def _low_bits(mask):
+    """The two lowest set bits' indices (-1 when missing)."""
+    first = -1
+    second = -1
+    c = 0
+    while mask:
+        if mask & 1:
+            if first < 0:
+                first = c
+            else:
+                second = c
+                break
+        mask >>= 1
+        c += 1
+    return first, second
+
+
+@njit(cache=True)
 def _stuck_row(filled, colours, unplaced, blocked, cache_keys, cache_vals, used, next_table, fc_index, ranks,
-               n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients):
-    """R(L, B): value row after the rerolled dice for the blocked cards B (scaled 35 x next scale)."""
+               n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients, counts, best):
+    """R(L, B): value row after the rerolled dice for the blocked cards B (scaled 35 x next scale).
+
+    ``counts[card, cc]``: rolls other than the card's blocking one at which it costs cc;
+    ``best`` is scratch space (6 x karma+1). The blocked cards share their numbers, so they
+    cost the same at every roll: a roll matters only through that cost class.
+    """
     key = filled | (colours << 10) | (unplaced << 20) | (blocked << 30)
     i, found = _cache_find(cache_keys, key)
     if found:
         return cache_vals[i]
     after = unplaced & ~blocked
-    members = np.zeros(2, dtype=np.int64)
-    m = 0
-    for c in range(cards):
-        if (blocked >> c) & 1:
-            members[m] = c
-            m += 1
-    first = members[0]
-    counts = np.zeros(6, dtype=np.int64)
-    block_roll = -1
-    for r in range(36):
-        c = cost[first, r]
-        if c == 0:
-            block_roll = r
-        else:
-            counts[c] += 1
-    best = np.zeros((6, karma + 1))
-    for a in range(m):
-        card1 = members[a]
+    card1, card2 = _low_bits(blocked)
+    best[:, :] = 0
+    if card2 < 0:
         for x1 in range(n):
             if not _legal(filled, x1, touches, n):
                 continue
             for o1 in range(orients):
                 r1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
-                if m == 1:
-                    row = next_table[_slot(f1, c1, after, fc_index, ranks, n_d_next, n)]
-                    for cc in range(1, 6):
-                        if counts[cc] == 0:
-                            continue
-                        for k in range(1, karma + 1):
-                            v = row[step[k, cc, r1]]
-                            if v > best[cc, k]:
-                                best[cc, k] = v
-                    continue
-                card2 = members[1 - a]
-                for x2 in range(n):
-                    if not _legal(f1, x2, touches, n):
+                row = next_table[_slot(f1, c1, after, fc_index, ranks, n_d_next, n)]
+                for cc in range(1, 6):
+                    if counts[card1, cc] == 0:
                         continue
+                    for k in range(1, karma + 1):
+                        v = row[step[k, cc, r1]]
+                        if v > best[cc, k]:
+                            best[cc, k] = v
+    else:
+        for x1 in range(n):
+            if (filled >> x1) & 1:
+                continue
+            for x2 in range(n):
+                if x2 == x1 or (filled >> x2) & 1:
+                    continue
+                for o1 in range(orients):
                     for o2 in range(orients):
-                        r2 = _rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
+                        legal_a, ra1, ra2, legal_b, rb2, rb1 = _two_orders(filled, colours, card1, o1, x1, card2, o2,
+                                                                           x2, facing, centre_rec, touches, n)
+                        if not (legal_a or legal_b):
+                            continue
+                        f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
                         f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
                         row = next_table[_slot(f2, c2, after, fc_index, ranks, n_d_next, n)]
                         for cc in range(1, 6):
-                            if counts[cc] == 0:
+                            if counts[card1, cc] == 0:
                                 continue
                             for k in range(1, karma + 1):
-                                kk = step[k, cc, r1]
-                                if kk > 0:
-                                    kk = step[kk, cc, r2]
+                                kk = 0
+                                if legal_a:
+                                    kk = _karma_two(step, k, cc, ra1, cc, ra2)
+                                if legal_b:
+                                    kb = _karma_two(step, k, cc, rb2, cc, rb1)
+                                    if kb > kk:
+                                        kk = kb
                                 v = row[kk]
                                 if v > best[cc, k]:
                                     best[cc, k] = v
-    out = np.zeros(karma + 1)
+    out = cache_vals[i]
+    out[0] = 0.0
     for k in range(1, karma + 1):
         total = 0.0
         for cc in range(1, 6):
-            total += counts[cc] * best[cc, k]
+            total += counts[card1, cc] * best[cc, k]
         out[k] = total
     if penalty:  # pay 1, then a fresh roll of 36: the blocking roll comes back with 1/36
-        paid = np.zeros(karma + 1)
+        previous_paid = 0.0
+        previous_out = out[1]
+        out[1] = 0.0
         for k in range(2, karma + 1):
-            paid[k] = out[k - 1] * 35.0 / 36.0 + paid[k - 1] / 36.0
-        out = paid
+            here = out[k]
+            previous_paid = previous_out * 35.0 / 36.0 + previous_paid / 36.0
+            out[k] = previous_paid
+            previous_out = here
     cache_keys[i] = key
-    cache_vals[i] = out
     used[0] += 1
-    return cache_vals[i]
+    if used[0] * 5 > cache_keys.shape[0] * 4:  # linear probing would crawl, then never end
+        raise RuntimeError("the R cache is too full: rerun with more cache_bits")
+    return out
 
 
 # --------------------------------------------------------------------------- one turn (note 3.2)
@@ -305,7 +363,7 @@ def _stuck_row(filled, colours, unplaced, blocked, cache_keys, cache_vals, used,
 @njit(cache=True)
 def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
               facing, centre_rec, touches, cost, step, same, karma, penalty, n, cards, orients,
-              cache_keys, cache_vals, used, code_slot, m_rows, m_codes):
+              cache_keys, cache_vals, used, code_slot, m_rows, m_codes, counts, best):
     """The value row of one turn-start key: sum over hands of 3 and the 36 rolls (scaled)."""
     out = np.zeros(karma + 1)
     members = np.zeros(cards, dtype=np.int64)
@@ -423,7 +481,7 @@ def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, 
                         val[k] = 0.0
                     _phase_one(filled, colours, unplaced, hmask & ~blocked, blocked, r, val,
                                next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
-                               karma, penalty, n, cards, orients, cache_keys, cache_vals, used)
+                               karma, penalty, n, cards, orients, cache_keys, cache_vals, used, counts, best)
                     for k in range(1, karma + 1):
                         out[k] += val[k]
     return out
@@ -441,55 +499,63 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 @njit(cache=True)
 def _phase_one(filled, colours, unplaced, to_place, blocked, roll, val, next_table, fc_index, ranks,
                n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients,
-               cache_keys, cache_vals, used):
-    """Place the 1 or 2 unblocked cards with the stuck roll in every legal way; fold R rows into ``val``."""
-    members = np.zeros(2, dtype=np.int64)
-    m = 0
-    for c in range(cards):
-        if (to_place >> c) & 1:
-            members[m] = c
-            m += 1
-    for a in range(m):
-        card1 = members[a]
-        cost1 = cost[card1, roll]
+               cache_keys, cache_vals, used, counts, best):
+    """Place the 1 or 2 unblocked cards with the stuck roll in every legal way; fold R rows into ``val``.
+
+    Two cards: each assignment of cards to cells once, with the better of its legal orders (the
+    layout, hence R, is the same for both orders; R is monotone in Karma)."""
+    card1, card2 = _low_bits(to_place)
+    cost1 = cost[card1, roll]
+    if card2 < 0:
         for x1 in range(n):
             if not _legal(filled, x1, touches, n):
                 continue
             for o1 in range(orients):
                 r1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
-                if m == 1:
-                    row = _stuck_row(f1, c1, unplaced & ~(1 << card1), blocked, cache_keys, cache_vals, used,
-                                     next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
-                                     karma, penalty, n, cards, orients)
+                row = _stuck_row(f1, c1, unplaced & ~(1 << card1), blocked, cache_keys, cache_vals, used,
+                                 next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
+                                 karma, penalty, n, cards, orients, counts, best)
+                for k in range(1, karma + 1):
+                    v = row[step[k, cost1, r1]]
+                    if v > val[k]:
+                        val[k] = v
+        return
+    cost2 = cost[card2, roll]
+    rest = unplaced & ~(1 << card1) & ~(1 << card2)
+    for x1 in range(n):
+        if (filled >> x1) & 1:
+            continue
+        for x2 in range(n):
+            if x2 == x1 or (filled >> x2) & 1:
+                continue
+            for o1 in range(orients):
+                for o2 in range(orients):
+                    legal_a, ra1, ra2, legal_b, rb2, rb1 = _two_orders(filled, colours, card1, o1, x1, card2, o2, x2,
+                                                                       facing, centre_rec, touches, n)
+                    if not (legal_a or legal_b):
+                        continue
+                    f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
+                    f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
+                    row = _stuck_row(f2, c2, rest, blocked, cache_keys, cache_vals, used, next_table, fc_index,
+                                     ranks, n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n,
+                                     cards, orients, counts, best)
                     for k in range(1, karma + 1):
-                        v = row[step[k, cost1, r1]]
+                        kk = 0
+                        if legal_a:
+                            kk = _karma_two(step, k, cost1, ra1, cost2, ra2)
+                        if legal_b:
+                            kb = _karma_two(step, k, cost2, rb2, cost1, rb1)
+                            if kb > kk:
+                                kk = kb
+                        v = row[kk]
                         if v > val[k]:
                             val[k] = v
-                    continue
-                card2 = members[1 - a]
-                cost2 = cost[card2, roll]
-                for x2 in range(n):
-                    if not _legal(f1, x2, touches, n):
-                        continue
-                    for o2 in range(orients):
-                        r2 = _rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
-                        f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
-                        row = _stuck_row(f2, c2, unplaced & ~(1 << card1) & ~(1 << card2), blocked, cache_keys,
-                                         cache_vals, used, next_table, fc_index, ranks, n_d_next, facing, centre_rec,
-                                         touches, cost, step, karma, penalty, n, cards, orients)
-                        for k in range(1, karma + 1):
-                            kk = step[k, cost1, r1]
-                            if kk > 0:
-                                kk = step[kk, cost2, r2]
-                            v = row[kk]
-                            if v > val[k]:
-                                val[k] = v
 
 
 @njit(cache=True, parallel=True)
 def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, facing, centre_rec, touches, cost,
-           step, same, karma, penalty, n, cards, orients, cache_keys, cache_vals, used, codes):
+           step, same, karma, penalty, n, cards, orients, cache_keys, cache_vals, used, codes, counts):
     """Every key of one turn-start level; the keys are split in CHUNKS, each with its own R cache."""
     chunks = cache_keys.shape[0]
     total = keys.shape[0]
@@ -497,6 +563,7 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, f
         code_slot = np.full(codes, -1, dtype=np.int32)
         m_rows = np.zeros((4096, karma + 1))
         m_codes = np.zeros(4096, dtype=np.int64)
+        best = np.zeros((6, karma + 1))
         start = chunk * total // chunks
         stop = (chunk + 1) * total // chunks
         for q in range(start, stop):
@@ -506,14 +573,21 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, f
             unplaced = (key >> 20) & 1023
             out[q] = _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
                                facing, centre_rec, touches, cost, step, same, karma, penalty, n, cards, orients,
-                               cache_keys[chunk], cache_vals[chunk], used[chunk], code_slot, m_rows, m_codes)
+                               cache_keys[chunk], cache_vals[chunk], used[chunk], code_slot, m_rows, m_codes,
+                               counts, best)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, cards, orients):
-    """Mark the next level's keys reachable from ``keys`` by one turn of 3 cards (any legal plan)."""
+    """Mark the next level's keys reachable from ``keys`` by one turn of 3 cards (any legal plan).
+
+    The layout after a turn does not depend on the order of its placements, so this visits each
+    hand once (unordered) and each assignment of its cards to cells once; an assignment has a
+    legal order iff every new cell off the centre has a ring neighbour filled before the turn or
+    new and next to the centre (placed first). Threads may mark the same slot: with the same value.
+    """
     reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
-    for q in range(keys.shape[0]):
+    for q in prange(keys.shape[0]):
         key = keys[q]
         filled = key & 1023
         colours = (key >> 10) & 1023
@@ -525,30 +599,45 @@ def _successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, ca
                 members[d] = c
                 d += 1
         for i0 in range(d):
-            for i1 in range(d):
-                for i2 in range(d):
-                    if i1 == i0 or i2 == i0 or i2 == i1:
-                        continue
+            for i1 in range(i0 + 1, d):
+                for i2 in range(i1 + 1, d):
                     a, b, c = members[i0], members[i1], members[i2]
                     after = unplaced & ~((1 << a) | (1 << b) | (1 << c))
                     for x0 in range(n):
-                        if not _legal(filled, x0, touches, n):
+                        if (filled >> x0) & 1:
                             continue
-                        for o0 in range(orients):
-                            f0, c0 = _place(filled, colours, a, o0, x0, facing, n)
-                            for x1 in range(n):
-                                if not _legal(f0, x1, touches, n):
+                        for x1 in range(n):
+                            if x1 == x0 or (filled >> x1) & 1:
+                                continue
+                            for x2 in range(n):
+                                if x2 == x0 or x2 == x1 or (filled >> x2) & 1:
                                     continue
-                                for o1 in range(orients):
-                                    f1, c1 = _place(f0, c0, b, o1, x1, facing, n)
-                                    for x2 in range(n):
-                                        if not _legal(f1, x2, touches, n):
-                                            continue
+                                new = (1 << x0) | (1 << x1) | (1 << x2)
+                                if not (_supported(x0, filled, new, touches, n) and _supported(x1, filled, new, touches, n)
+                                        and _supported(x2, filled, new, touches, n)):
+                                    continue
+                                for o0 in range(orients):
+                                    f0, c0 = _place(filled, colours, a, o0, x0, facing, n)
+                                    for o1 in range(orients):
+                                        f1, c1 = _place(f0, c0, b, o1, x1, facing, n)
                                         for o2 in range(orients):
                                             f2, c2 = _place(f1, c1, c, o2, x2, facing, n)
                                             s = _slot(f2, c2, after, fc_index, ranks, n_d_next, n)
                                             reached[s] = (f2 | (c2 << 10) | (after << 20)) + 1
     return reached
+
+
+@njit(cache=True)
+def _supported(x, filled, new, touches, n):
+    """A new cell of a turn can be played in some order: next to the centre, or a ring neighbour
+    filled before the turn, or a new ring neighbour next to the centre (played before it)."""
+    if touches[x] == 1:
+        return True
+    for side in range(2):
+        y = _nb(x, side, n)
+        if (filled >> y) & 1 or ((new >> y) & 1 and touches[y] == 1):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -750,16 +839,30 @@ class Tables:
         self.seconds, self.stuck_entries = seconds, stuck_entries
 
     def root(self) -> Fraction:
+        """The whole game's value; exact when the numerator is whole (see ``exact``)."""
         karma = self.model.rules.starting_karma
         top = self.levels[0]
-        return Fraction(int(self.values[top][0][karma]), self.scales[top])
+        return Fraction(float(self.values[top][0][karma])) / self.scales[top]
+
+    @property
+    def exact(self) -> bool:
+        """Every stored numerator is a whole number below 2**53 (false under ``reroll_penalty_1``,
+        whose paid reroll divides by 36 again at each Karma: float64 then only approximates)."""
+        return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2 ** 53 for _, rows in self.values.values())
 
 
-def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_bits: int = 22) -> Tables:
-    """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (note 3.1-3.3)."""
+def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_bits: int = 24,
+          checkpoint: Path | None = None) -> Tables:
+    """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (note 3.1-3.3).
+
+    ``checkpoint``: a folder where each solved level is saved and, on a rerun with the same
+    rules, read back instead of recomputed (a long build survives an interruption).
+    """
     if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn":
         raise ValueError(f"the table builder does not cover {rules} (see the module docstring)")
     started = time.perf_counter()
+    if checkpoint is not None:
+        checkpoint.mkdir(parents=True, exist_ok=True)
     model = build_model(rules, centre)
     n, cards = model.size, len(model.card_ids)
     if n != 10 or cards != 10:
@@ -788,7 +891,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_b
         keys[following] = reached[reached > 0] - 1
         if verbose:
             print(f"level {following}: {len(keys[following]):,} turn-start keys", flush=True)
-    values, scales, stuck_entries = {}, {}, {}
+    values, scales, stuck_entries, level_times = {}, {}, {}, {}
     last = levels[-1]
     finals = _final_rows(keys[last], arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma,
                          penalty, n, cards, orients)
@@ -800,27 +903,45 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_b
         table = np.zeros((fc_counts[following] * n_d_next, karma + 1))
         slots = _slots_of(next_keys, fc_index, ranks, n_d_next, n)
         table[slots] = next_rows
-        cache_keys = np.full((CHUNKS, 1 << cache_bits), -1, dtype=np.int64)
-        cache_vals = np.zeros((CHUNKS, 1 << cache_bits, karma + 1))
         used = np.zeros((CHUNKS, 1), dtype=np.int64)
-        out = np.zeros((len(keys[level]), karma + 1))
-        t0 = time.perf_counter()
-        _level(keys[level], out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
-               arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], karma,
-               penalty, n, cards, orients, cache_keys, cache_vals, used, codes)
+        out = None
+        t0, c0 = time.perf_counter(), time.process_time()
+        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(rules, model.centre)}_level{level}.npz"
+        if saved is not None and saved.exists():
+            with np.load(saved) as data:
+                if np.array_equal(data["keys"], keys[level]):
+                    out = data["rows"]
+                    used[0, 0] = int(data["stuck"])
+        if out is None:
+            out = np.zeros((len(keys[level]), karma + 1))
+            cache_keys = np.full((CHUNKS, 1 << cache_bits), -1, dtype=np.int64)
+            cache_vals = np.zeros((CHUNKS, 1 << cache_bits, karma + 1))
+            _level(keys[level], out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
+                   arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], karma,
+                   penalty, n, cards, orients, cache_keys, cache_vals, used, codes, arrays["counts"])
+            del cache_keys, cache_vals
+            if saved is not None:
+                np.savez(saved, keys=keys[level], rows=out, stuck=used.sum())
+        level_times[level] = (time.perf_counter() - t0, time.process_time() - c0)
         hands = _comb(cards - level, 3)
         scales[level] = hands * 36 * 35 * scales[following]
         values[level] = (keys[level], out)
         stuck_entries[level] = int(used.sum())
         if used.max() > 0.8 * (1 << cache_bits):
             raise RuntimeError("the R cache is too full: rerun with more cache_bits")
-        del cache_keys, cache_vals, table
+        del table
         if verbose:
-            print(f"level {level}: {len(keys[level]):,} keys in {time.perf_counter() - t0:.1f} s, "
-                  f"{stuck_entries[level]:,} stuck entries", flush=True)
+            print(f"level {level}: {len(keys[level]):,} keys in {level_times[level][0]:.1f} s wall, "
+                  f"{level_times[level][1]:.1f} s CPU, {stuck_entries[level]:,} stuck entries", flush=True)
     tables = Tables(model, fc_index, ranks, levels, keys, values, scales, time.perf_counter() - started,
                     stuck_entries)
+    tables.level_times = level_times
     return tables
+
+
+def _rules_tag(rules: Rules, centre: str) -> str:
+    import hashlib
+    return hashlib.sha256(f"{rules.to_dict()}{centre}".encode()).hexdigest()[:16]
 
 
 def _slots_of(keys, fc_index, ranks, n_d, n):
@@ -839,11 +960,37 @@ def root_value(rules: Rules, verbose: bool = True) -> tuple[Fraction, float]:
     """The whole game's value under ``rules`` and the seconds it took (RANDOM = mean of both centres)."""
     started = time.perf_counter()
     if rules.centre_config == "RANDOM":
-        values = [solve(replace(rules, centre_config=c), verbose=verbose).root() for c in ("YIN_LEFT", "YANG_LEFT")]
+        values = [solve(replace(rules, centre_config=c), verbose=verbose, checkpoint=CHECKPOINT).root()
+                  for c in ("YIN_LEFT", "YANG_LEFT")]
         value = (values[0] + values[1]) / 2
     else:
-        value = solve(rules, verbose=verbose).root()
+        value = solve(rules, verbose=verbose, checkpoint=CHECKPOINT).root()
     return value, time.perf_counter() - started
+
+
+VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
+OUT_OF_REACH = {
+    "per_placement": "a fresh roll before every placement makes the memo placement-level (14.26 M mid-turn keys "
+                     "x Karma, about 4.8 GB) and needs 128-bit numerators (a factor 1260 per placement); this "
+                     "builder keeps whole turns and float64-exact numerators",
+    "before_turn": "the gain limit depends on the turn's remaining allowance, a second Karma-like dimension the "
+                   "profile-code table kappa and the R cache do not carry",
+}
+
+
+def record_variant(name: str, value: Fraction | None, wall: float, cpu: float, note: str = "",
+                   path: Path = VARIANTS_PATH) -> None:
+    """Store a variant's whole-game value and the time it took (``--record``)."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data.setdefault("command", "python -m gamelib.pangu.solver_build --variant NAME --record")
+    data.setdefault("out_of_reach", OUT_OF_REACH)
+    entry = {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "threads": numba.get_num_threads()}
+    if value is not None:
+        entry.update(value=str(value), decimal=round(float(value), 10))
+    if note:
+        entry["note"] = note
+    data.setdefault("variants", {})[name] = entry
+    path.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def main(argv=None) -> int:
@@ -851,7 +998,11 @@ def main(argv=None) -> int:
     parser.add_argument("--variant", default="defaults", choices=sorted(SINGLE_VARIANTS))
     parser.add_argument("--write", action="store_true", help="rewrite the shipped default tables")
     parser.add_argument("--greedy", action="store_true", help="the greedy bot's exact value instead")
+    parser.add_argument("--record", action="store_true", help="record the value and time in data/solver_variants.json")
     args = parser.parse_args(argv)
+    if args.variant in OUT_OF_REACH and not args.greedy:
+        print(f"{args.variant} is out of reach of this builder: {OUT_OF_REACH[args.variant]}")
+        return 1
     rules = SINGLE_VARIANTS[args.variant]
     cpu = time.process_time()
     if args.greedy:
@@ -863,13 +1014,16 @@ def main(argv=None) -> int:
             record_bot_value("greedy", value)
     elif args.write:
         from gamelib.pangu.solver_tables import write_tables
-        tables = solve(rules)
+        tables = solve(rules, checkpoint=CHECKPOINT)
         write_tables(tables)
         value, seconds = tables.root(), tables.seconds
     else:
         value, seconds = root_value(rules)
+    cpu = time.process_time() - cpu
     print(f"{args.variant}: P(WON) = {value} ≈ {float(value):.10f}; {seconds:.1f} s wall, "
-          f"{time.process_time() - cpu:.1f} s CPU, {numba.get_num_threads()} threads")
+          f"{cpu:.1f} s CPU, {numba.get_num_threads()} threads")
+    if args.record and not args.greedy:
+        record_variant(args.variant, value, seconds, cpu)
     return 0
 
 
