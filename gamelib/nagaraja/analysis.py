@@ -146,18 +146,20 @@ def brute_force_win(hand_commit, opponent_count: int, mine_is_guide: bool, hand,
     edition = edition or default_edition()
     unseen = unseen_cards(edition, _cards(edition, hand), seen)
     sets = [s for s in combinations(unseen, opponent_count) if len({c.symbol for c in s}) <= 1]
-    mine = pool_of(edition.cards[c] for c in hand_commit)
+    # Every face of every stick is listed; the two throws are independent, so each side's listed
+    # throws are tallied by points first and the pairs counted from the two tallies.
+    mine = _listed_points(pool_of(edition.cards[c] for c in hand_commit), edition.faces)
     chance = Fraction(0)
     for their_set in sets:  # each set equally likely; within a set, each pair of throws equally likely
-        wins = pairs = 0
-        for my_throw in _throws(mine, edition.faces):
-            my_points = sum(points for points, _ in my_throw)
-            for their_throw in _throws(pool_of(their_set), edition.faces):
-                their_points = sum(points for points, _ in their_throw)
-                wins += my_points > their_points or (mine_is_guide and my_points == their_points)
-                pairs += 1
-        chance += Fraction(wins, pairs)
+        theirs = _listed_points(pool_of(their_set), edition.faces)
+        wins = sum(m * t for mp, m in mine.items() for tp, t in theirs.items()
+                   if mp > tp or (mine_is_guide and mp == tp))
+        chance += Fraction(wins, sum(mine.values()) * sum(theirs.values()))
     return chance / len(sets)
+
+
+def _listed_points(pool, faces) -> Counter:
+    return Counter(sum(points for points, _ in throw) for throw in _throws(pool, faces))
 
 
 def naive_commitment_table(hand, opponent_count: int, mine_is_guide: bool, edition: Edition | None = None, seen=()):
