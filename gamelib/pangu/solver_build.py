@@ -3,6 +3,11 @@
     python -m gamelib.pangu.solver_build                 # default rules; prints the root value
     python -m gamelib.pangu.solver_build --variant NAME  # a SINGLE_VARIANTS entry
     python -m gamelib.pangu.solver_build --write         # rewrite the shipped default tables
+    python -m gamelib.pangu.solver_build --variant NAME --record   # also into data/solver_variants.json
+    python -m gamelib.pangu.solver_build --greedy [--write]        # spec 12's greedy bot, exactly
+
+Each solved level is saved under ``CHECKPOINT`` (/tmp) and read back by a rerun of the same
+rules, so a build interrupted at turn 2 resumes there.
 
 The algorithm is the research note's (``shared/notes/pangu_solver.md``): turn-start keys
 ``(F, C, D)`` with a value row over Karma 0..K, one whole turn as one decision (a plan sigma of
@@ -10,7 +15,9 @@ hand cards to cells grouped by a profile code whose best final Karma comes from 
 precomputed table ``kappa``), and stuck rolls decomposed into "place the unblocked cards, then
 the rerolled rest" with a cache ``R``. Values are scaled numerators: a row at a turn start is
 the winning probability times ``scale[level]``; the numbers are whole and below 2**53 under the
-per-turn rules, so float64 holds them exactly (checked before writing).
+per-turn rules, so float64 holds them exactly (checked before writing). The exception is
+``stuck_rule=reroll_penalty_1``: a paid reroll divides by 36 once more at every Karma, so its
+values are float64 approximations (``Tables.exact`` says so).
 
 Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule=before_turn``
 (whose gain limit depends on the turn's allowance, a second Karma-like dimension).
@@ -63,12 +70,7 @@ def model_arrays(model: Model) -> dict:
             for r in range(MAX_REC + 1):
                 step[k, c, r] = model.step(k, c, r)
     same = np.array([[model.numbers[a] == model.numbers[b] for b in range(cards)] for a in range(cards)], np.int8)
-    counts = np.zeros((cards, 6), dtype=np.int64)  # rolls at which the card costs 1..5 (0: blocked)
-    for c in range(cards):
-        for r in range(36):
-            if cost[c, r] > 0:
-                counts[c, cost[c, r]] += 1
-    return dict(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same, counts=counts)
+    return dict(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same)
 
 
 def dense_index(model: Model, levels: list[int]) -> tuple[np.ndarray, dict]:
@@ -230,131 +232,83 @@ def _cache_find(keys, key):
 
 
 @njit(cache=True)
-def _two_orders(filled, colours, card1, o1, x1, card2, o2, x2, facing, centre_rec, touches, n):
-    """Both orders of placing card1 on x1 and card2 on x2: (legal, rec first, rec second) for each,
-    order A = card1 first, order B = card2 first. The layout after both is the same either way."""
-    legal_a = _legal(filled, x1, touches, n) and _legal(filled | (1 << x1), x2, touches, n)
-    legal_b = _legal(filled, x2, touches, n) and _legal(filled | (1 << x2), x1, touches, n)
-    ra1 = ra2 = rb1 = rb2 = 0
-    if legal_a:
-        ra1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
-        f, c = _place(filled, colours, card1, o1, x1, facing, n)
-        ra2 = _rec(f, c, card2, o2, x2, facing, centre_rec, n)
-    if legal_b:
-        rb2 = _rec(filled, colours, card2, o2, x2, facing, centre_rec, n)
-        f, c = _place(filled, colours, card2, o2, x2, facing, n)
-        rb1 = _rec(f, c, card1, o1, x1, facing, centre_rec, n)
-    return legal_a, ra1, ra2, legal_b, rb2, rb1
-
-
-@njit(cache=True, inline="always")
-def _karma_two(step, k, cost_first, rec_first, cost_second, rec_second):
-    kk = step[k, cost_first, min(rec_first, MAX_REC)]
-    if kk > 0:
-        kk = step[kk, cost_second, min(rec_second, MAX_REC)]
-    return kk
-
-
-@njit(cache=True)
-def _low_bits(mask):
-    """The two lowest set bits' indices (-1 when missing)."""
-    first = -1
-    second = -1
-    c = 0
-    while mask:
-        if mask & 1:
-            if first < 0:
-                first = c
-            else:
-                second = c
-                break
-        mask >>= 1
-        c += 1
-    return first, second
-
-
-@njit(cache=True)
 def _stuck_row(filled, colours, unplaced, blocked, cache_keys, cache_vals, used, next_table, fc_index, ranks,
-               n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients, counts, best):
-    """R(L, B): value row after the rerolled dice for the blocked cards B (scaled 35 x next scale).
-
-    ``counts[card, cc]``: rolls other than the card's blocking one at which it costs cc;
-    ``best`` is scratch space (6 x karma+1). The blocked cards share their numbers, so they
-    cost the same at every roll: a roll matters only through that cost class.
-    """
+               n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients):
+    """R(L, B): value row after the rerolled dice for the blocked cards B (scaled 35 x next scale)."""
     key = filled | (colours << 10) | (unplaced << 20) | (blocked << 30)
     i, found = _cache_find(cache_keys, key)
     if found:
         return cache_vals[i]
     after = unplaced & ~blocked
-    card1, card2 = _low_bits(blocked)
-    best[:, :] = 0
-    if card2 < 0:
+    members = np.zeros(2, dtype=np.int64)
+    m = 0
+    for c in range(cards):
+        if (blocked >> c) & 1:
+            members[m] = c
+            m += 1
+    first = members[0]
+    counts = np.zeros(6, dtype=np.int64)
+    block_roll = -1
+    for r in range(36):
+        c = cost[first, r]
+        if c == 0:
+            block_roll = r
+        else:
+            counts[c] += 1
+    best = np.zeros((6, karma + 1))
+    for a in range(m):
+        card1 = members[a]
         for x1 in range(n):
             if not _legal(filled, x1, touches, n):
                 continue
             for o1 in range(orients):
                 r1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
-                row = next_table[_slot(f1, c1, after, fc_index, ranks, n_d_next, n)]
-                for cc in range(1, 6):
-                    if counts[card1, cc] == 0:
-                        continue
-                    for k in range(1, karma + 1):
-                        v = row[step[k, cc, r1]]
-                        if v > best[cc, k]:
-                            best[cc, k] = v
-    else:
-        for x1 in range(n):
-            if (filled >> x1) & 1:
-                continue
-            for x2 in range(n):
-                if x2 == x1 or (filled >> x2) & 1:
-                    continue
-                for o1 in range(orients):
-                    for o2 in range(orients):
-                        legal_a, ra1, ra2, legal_b, rb2, rb1 = _two_orders(filled, colours, card1, o1, x1, card2, o2,
-                                                                           x2, facing, centre_rec, touches, n)
-                        if not (legal_a or legal_b):
+                if m == 1:
+                    row = next_table[_slot(f1, c1, after, fc_index, ranks, n_d_next, n)]
+                    for cc in range(1, 6):
+                        if counts[cc] == 0:
                             continue
-                        f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
+                        for k in range(1, karma + 1):
+                            v = row[step[k, cc, r1]]
+                            if v > best[cc, k]:
+                                best[cc, k] = v
+                    continue
+                card2 = members[1 - a]
+                for x2 in range(n):
+                    if not _legal(f1, x2, touches, n):
+                        continue
+                    for o2 in range(orients):
+                        r2 = _rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
                         f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
                         row = next_table[_slot(f2, c2, after, fc_index, ranks, n_d_next, n)]
                         for cc in range(1, 6):
-                            if counts[card1, cc] == 0:
+                            if counts[cc] == 0:
                                 continue
                             for k in range(1, karma + 1):
-                                kk = 0
-                                if legal_a:
-                                    kk = _karma_two(step, k, cc, ra1, cc, ra2)
-                                if legal_b:
-                                    kb = _karma_two(step, k, cc, rb2, cc, rb1)
-                                    if kb > kk:
-                                        kk = kb
+                                kk = step[k, cc, r1]
+                                if kk > 0:
+                                    kk = step[kk, cc, r2]
                                 v = row[kk]
                                 if v > best[cc, k]:
                                     best[cc, k] = v
-    out = cache_vals[i]
-    out[0] = 0.0
+    out = np.zeros(karma + 1)
     for k in range(1, karma + 1):
         total = 0.0
         for cc in range(1, 6):
-            total += counts[card1, cc] * best[cc, k]
+            total += counts[cc] * best[cc, k]
         out[k] = total
     if penalty:  # pay 1, then a fresh roll of 36: the blocking roll comes back with 1/36
-        previous_paid = 0.0
-        previous_out = out[1]
-        out[1] = 0.0
+        paid = np.zeros(karma + 1)
         for k in range(2, karma + 1):
-            here = out[k]
-            previous_paid = previous_out * 35.0 / 36.0 + previous_paid / 36.0
-            out[k] = previous_paid
-            previous_out = here
+            paid[k] = out[k - 1] * 35.0 / 36.0 + paid[k - 1] / 36.0
+        out = paid
     cache_keys[i] = key
+    cache_vals[i] = out
     used[0] += 1
     if used[0] * 5 > cache_keys.shape[0] * 4:  # linear probing would crawl, then never end
         raise RuntimeError("the R cache is too full: rerun with more cache_bits")
-    return out
+    return cache_vals[i]
 
 
 # --------------------------------------------------------------------------- one turn (note 3.2)
@@ -363,7 +317,7 @@ def _stuck_row(filled, colours, unplaced, blocked, cache_keys, cache_vals, used,
 @njit(cache=True)
 def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
               facing, centre_rec, touches, cost, step, same, karma, penalty, n, cards, orients,
-              cache_keys, cache_vals, used, code_slot, m_rows, m_codes, counts, best):
+              cache_keys, cache_vals, used, code_slot, m_rows, m_codes):
     """The value row of one turn-start key: sum over hands of 3 and the 36 rolls (scaled)."""
     out = np.zeros(karma + 1)
     members = np.zeros(cards, dtype=np.int64)
@@ -481,7 +435,7 @@ def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, 
                         val[k] = 0.0
                     _phase_one(filled, colours, unplaced, hmask & ~blocked, blocked, r, val,
                                next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
-                               karma, penalty, n, cards, orients, cache_keys, cache_vals, used, counts, best)
+                               karma, penalty, n, cards, orients, cache_keys, cache_vals, used)
                     for k in range(1, karma + 1):
                         out[k] += val[k]
     return out
@@ -499,63 +453,55 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 @njit(cache=True)
 def _phase_one(filled, colours, unplaced, to_place, blocked, roll, val, next_table, fc_index, ranks,
                n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients,
-               cache_keys, cache_vals, used, counts, best):
-    """Place the 1 or 2 unblocked cards with the stuck roll in every legal way; fold R rows into ``val``.
-
-    Two cards: each assignment of cards to cells once, with the better of its legal orders (the
-    layout, hence R, is the same for both orders; R is monotone in Karma)."""
-    card1, card2 = _low_bits(to_place)
-    cost1 = cost[card1, roll]
-    if card2 < 0:
+               cache_keys, cache_vals, used):
+    """Place the 1 or 2 unblocked cards with the stuck roll in every legal way; fold R rows into ``val``."""
+    members = np.zeros(2, dtype=np.int64)
+    m = 0
+    for c in range(cards):
+        if (to_place >> c) & 1:
+            members[m] = c
+            m += 1
+    for a in range(m):
+        card1 = members[a]
+        cost1 = cost[card1, roll]
         for x1 in range(n):
             if not _legal(filled, x1, touches, n):
                 continue
             for o1 in range(orients):
                 r1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
-                row = _stuck_row(f1, c1, unplaced & ~(1 << card1), blocked, cache_keys, cache_vals, used,
-                                 next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
-                                 karma, penalty, n, cards, orients, counts, best)
-                for k in range(1, karma + 1):
-                    v = row[step[k, cost1, r1]]
-                    if v > val[k]:
-                        val[k] = v
-        return
-    cost2 = cost[card2, roll]
-    rest = unplaced & ~(1 << card1) & ~(1 << card2)
-    for x1 in range(n):
-        if (filled >> x1) & 1:
-            continue
-        for x2 in range(n):
-            if x2 == x1 or (filled >> x2) & 1:
-                continue
-            for o1 in range(orients):
-                for o2 in range(orients):
-                    legal_a, ra1, ra2, legal_b, rb2, rb1 = _two_orders(filled, colours, card1, o1, x1, card2, o2, x2,
-                                                                       facing, centre_rec, touches, n)
-                    if not (legal_a or legal_b):
-                        continue
-                    f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
-                    f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
-                    row = _stuck_row(f2, c2, rest, blocked, cache_keys, cache_vals, used, next_table, fc_index,
-                                     ranks, n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n,
-                                     cards, orients, counts, best)
+                if m == 1:
+                    row = _stuck_row(f1, c1, unplaced & ~(1 << card1), blocked, cache_keys, cache_vals, used,
+                                     next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
+                                     karma, penalty, n, cards, orients)
                     for k in range(1, karma + 1):
-                        kk = 0
-                        if legal_a:
-                            kk = _karma_two(step, k, cost1, ra1, cost2, ra2)
-                        if legal_b:
-                            kb = _karma_two(step, k, cost2, rb2, cost1, rb1)
-                            if kb > kk:
-                                kk = kb
-                        v = row[kk]
+                        v = row[step[k, cost1, r1]]
                         if v > val[k]:
                             val[k] = v
+                    continue
+                card2 = members[1 - a]
+                cost2 = cost[card2, roll]
+                for x2 in range(n):
+                    if not _legal(f1, x2, touches, n):
+                        continue
+                    for o2 in range(orients):
+                        r2 = _rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
+                        f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
+                        row = _stuck_row(f2, c2, unplaced & ~(1 << card1) & ~(1 << card2), blocked, cache_keys,
+                                         cache_vals, used, next_table, fc_index, ranks, n_d_next, facing, centre_rec,
+                                         touches, cost, step, karma, penalty, n, cards, orients)
+                        for k in range(1, karma + 1):
+                            kk = step[k, cost1, r1]
+                            if kk > 0:
+                                kk = step[kk, cost2, r2]
+                            v = row[kk]
+                            if v > val[k]:
+                                val[k] = v
 
 
 @njit(cache=True, parallel=True)
 def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, facing, centre_rec, touches, cost,
-           step, same, karma, penalty, n, cards, orients, cache_keys, cache_vals, used, codes, counts):
+           step, same, karma, penalty, n, cards, orients, cache_keys, cache_vals, used, codes):
     """Every key of one turn-start level; the keys are split in CHUNKS, each with its own R cache."""
     chunks = cache_keys.shape[0]
     total = keys.shape[0]
@@ -563,7 +509,6 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, f
         code_slot = np.full(codes, -1, dtype=np.int32)
         m_rows = np.zeros((4096, karma + 1))
         m_codes = np.zeros(4096, dtype=np.int64)
-        best = np.zeros((6, karma + 1))
         start = chunk * total // chunks
         stop = (chunk + 1) * total // chunks
         for q in range(start, stop):
@@ -573,8 +518,7 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, f
             unplaced = (key >> 20) & 1023
             out[q] = _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
                                facing, centre_rec, touches, cost, step, same, karma, penalty, n, cards, orients,
-                               cache_keys[chunk], cache_vals[chunk], used[chunk], code_slot, m_rows, m_codes,
-                               counts, best)
+                               cache_keys[chunk], cache_vals[chunk], used[chunk], code_slot, m_rows, m_codes)
 
 
 @njit(cache=True, parallel=True)
@@ -918,7 +862,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_b
             cache_vals = np.zeros((CHUNKS, 1 << cache_bits, karma + 1))
             _level(keys[level], out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
                    arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], karma,
-                   penalty, n, cards, orients, cache_keys, cache_vals, used, codes, arrays["counts"])
+                   penalty, n, cards, orients, cache_keys, cache_vals, used, codes)
             del cache_keys, cache_vals
             if saved is not None:
                 np.savez(saved, keys=keys[level], rows=out, stuck=used.sum())
