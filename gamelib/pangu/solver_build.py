@@ -786,7 +786,8 @@ class Tables:
         """The whole game's value; exact when the numerator is whole (see ``exact``)."""
         karma = self.model.rules.starting_karma
         top = self.levels[0]
-        return Fraction(float(self.values[top][0][karma])) / self.scales[top]
+        _, rows = self.values[top]
+        return Fraction(float(rows[0][karma])) / self.scales[top]
 
     @property
     def exact(self) -> bool:
