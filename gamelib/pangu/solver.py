@@ -277,15 +277,25 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     rng = random.Random(0)
     uniform = policy is random_policy
 
+    def key_of(node):
+        return (node.grid, node.revealed, node.roll, node.karma, node.turn_start_karma, node.gained_this_turn,
+                node.deck, node.current_player)
+
     def value(node) -> Fraction:
         if node.is_terminal:
             return ONE if node.status == "WON" else ZERO
-        key = (node.grid, node.revealed, node.roll, node.karma, node.turn_start_karma, node.gained_this_turn,
-               node.deck, node.current_player)
+        key = key_of(node)
         if key in memo:
             return memo[key]
-        if node.current_player == CHANCE:
-            result = sum(p * value(node.apply(outcome)) for outcome, p in node.chance_outcomes())
+        if node.current_player == CHANCE:  # a free stuck reroll comes back here: V = S / (1 - p_back)
+            total, back = ZERO, ZERO
+            for outcome, p in node.chance_outcomes():
+                child = node.apply(outcome)
+                if not child.is_terminal and key_of(child) == key:
+                    back += p
+                else:
+                    total += p * value(child)
+            result = total / (1 - back)
         elif uniform:
             actions = node.legal_actions()
             result = sum(value(node.apply(a)) for a in actions) / len(actions)
