@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: lab test test-deploy setup clean app site html
+.PHONY: lab lab-refresh test test-deploy setup clean app site html
 
 setup: $(STAMP)
 
@@ -19,8 +19,17 @@ $(STAMP): pyproject.toml
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# Lab saves a notebook as soon as it runs, so `make lab` opens the user's own copy, my_notebooks/
+# (made on the first run, ignored by git; tools/working_copy.py), and notebooks/ stays as committed.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab $(LAB_ROOT_FLAG) notebooks/00_start_here.ipynb
+	$(PY) tools/working_copy.py
+	$(VENV)/bin/jupyter lab $(LAB_ROOT_FLAG) my_notebooks/00_start_here.ipynb
+
+# Take a lesson's original again (`make lab-refresh LESSON=pangu/01_rules_step_by_step.ipynb`),
+# or every one with LESSON=all; the replaced copies are kept in my_notebooks/.replaced/.
+lab-refresh: $(STAMP)
+	$(if $(LESSON),,$(error say which: make lab-refresh LESSON=pangu/01_rules_step_by_step.ipynb, or LESSON=all))
+	$(PY) tools/working_copy.py $(if $(filter all,$(LESSON)),--refresh-all,--refresh $(LESSON))
 
 # The apps (notebooks/apps/) as web pages: Voila runs each and shows its board, never its code.
 app: $(STAMP)

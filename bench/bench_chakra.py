@@ -7,7 +7,9 @@ is the median of several runs, next to a naive method run in the same process:
   (one game: it is slow);
 * greedy games: the same games played by today's greedy evaluation before issue 8 (kept verbatim
   in ``chakra_reference_greedy.py``; the games must be identical), and by the plain lookahead
-  (simulate each action, then score the whole board).
+  (simulate each action, then score the whole board);
+* greedy games against the old engine itself (commit ``BASELINE_COMMIT``, taken from git): each
+  engine in a fresh process, interleaved, on the same seeds, the final positions compared.
 Targets from the issues: all legal actions of a mid-game position in under 5 ms; at least 50
 random 2-player games per second; greedy games at least 3x faster than before issue 8.
 """
@@ -15,21 +17,28 @@ random 2-player games per second; greedy games at least 3x faster than before is
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from chakra_reference_greedy import reference_greedy_policy
 from gamelib import core
 from gamelib.chakra import Rules, new_game
 from gamelib.chakra import actions as moves
+from gamelib.chakra import rules as chakra_rules
 from gamelib.chakra.bots import (
     DEFAULT_MAX_ROUNDS, action_value, expected_plenitude, greedy_policy, random_policy, tournament,
 )
 from gamelib.simulate import seeds
 
+ROOT = Path(__file__).resolve().parents[1]
 RANDOM_MAX_ROUNDS = 30  # random players never trigger the end (tokens locked in notches): the safeguard ends them
 
 
@@ -77,7 +86,7 @@ def mid_game_positions(players: int, count: int, seed: int) -> list:
 
 
 def cold_legal_actions(state):
-    state._cache.clear()
+    chakra_rules._LISTED[0] = None  # forget the last listing
     return state.legal_actions()
 
 
@@ -139,6 +148,76 @@ def bench_games(runs: int, quick: bool) -> None:
                     print(f"  {label}: {naive * 1e3:.1f} ms per game (ratio {naive / fast:.2f}x, identical games)")
 
 
+# The old engine itself (BASELINE_COMMIT, before issue 8), taken from git and timed in its own process
+# against this engine in another fresh process, on the same seeds: greedy games, final positions compared.
+BASELINE_COMMIT = "a051ccf"
+OLD_ENGINE_SCRIPT = """
+import json, sys, time
+from gamelib.chakra.bots import greedy_policy, play_game
+from gamelib.chakra.rules import Rules
+players, first, games = map(int, sys.argv[1:4])
+rules = Rules(max_rounds=100)
+play_game(players, [greedy_policy] * players, 0, rules=rules)  # warm the caches
+start = time.process_time()
+finals = [play_game(players, [greedy_policy] * players, seed, rules=rules) for seed in range(first, first + games)]
+cpu = time.process_time() - start
+"""
+NEW_ENGINE_SCRIPT = """
+import json, sys, time
+from gamelib import core
+from gamelib.chakra import Rules, new_game
+from gamelib.chakra.bots import greedy_policy
+players, first, games = map(int, sys.argv[1:4])
+rules = Rules(max_rounds=100)
+play = lambda seed: core.play(new_game(seed=seed, rules=rules, players=players), greedy_policy, seed=seed)
+play(0)  # warm the caches
+start = time.process_time()
+finals = [play(seed) for seed in range(first, first + games)]
+cpu = time.process_time() - start
+"""
+POSITION_DIGEST = """
+def digest(state):  # the final position in fields both engines share
+    boards = [[list(map(list, b.levels)), b.earth, b.reserve, sorted(b.spaces), sorted(b.notches), list(b.meditation)]
+              for b in state.players]
+    return [boards, list(state.bag), list(map(list, state.maya)), list(state.turns), state.removed_blacks]
+print(json.dumps({"cpu": cpu, "finals": [digest(f) for f in finals]}))
+"""
+
+
+def engine_batch(script: str, folder: Path, players: int, first: int, games: int) -> tuple[float, list]:
+    environment = dict(os.environ, PYTHONPATH=str(folder))
+    result = subprocess.run([sys.executable, "-c", script + POSITION_DIGEST, str(players), str(first), str(games)],
+                            cwd=folder, env=environment, capture_output=True, text=True, check=True)
+    data = json.loads(result.stdout)
+    return data["cpu"], data["finals"]
+
+
+def bench_old_engine(runs: int, quick: bool) -> None:
+    """Greedy games per CPU second against the engine of BASELINE_COMMIT, each in a fresh process, interleaved."""
+    folder = Path(tempfile.mkdtemp(prefix="chakra-baseline-"))
+    try:
+        archive = subprocess.run(["git", "archive", BASELINE_COMMIT, "gamelib"], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        print("greedy games against the old engine: no git, so no old engine to compare with")
+        return
+    games = 3 if quick else 6
+    for players in (2, 4):
+        ours, theirs = [], []
+        for run in range(runs):
+            first = 500 + run * games
+            their_cpu, their_finals = engine_batch(OLD_ENGINE_SCRIPT, folder, players, first, games)
+            our_cpu, our_finals = engine_batch(NEW_ENGINE_SCRIPT, ROOT, players, first, games)
+            if our_finals != their_finals:
+                raise AssertionError(f"the engines played different {players}-player games on seeds {first}..")
+            theirs.append(games / their_cpu)
+            ours.append(games / our_cpu)
+        mine, reference = statistics.median(ours), statistics.median(theirs)
+        print(f"greedy {players}-player games: {mine:.1f} games per CPU second, the engine of {BASELINE_COMMIT} "
+              f"{reference:.1f} on the same seeds (identical final positions; median of {runs} runs, each engine "
+              f"in a fresh process): {mine / reference:.2f}x (target >= 3x)")
+
+
 def bench_seats(quick: bool) -> None:
     for players, games in ((2, 60 if quick else 400), (3, 40 if quick else 300), (4, 40 if quick else 300)):
         start = time.perf_counter()
@@ -159,6 +238,7 @@ def main() -> None:
           "times are CPU time of this process")
     bench_enumeration(runs, args.quick)
     bench_games(runs, args.quick)
+    bench_old_engine(runs, args.quick)
     if not args.skip_seats:
         bench_seats(args.quick)
 

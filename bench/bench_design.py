@@ -28,26 +28,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 from gamelib import core, design  # noqa: E402
 
 
-def median_of(function, runs: int) -> tuple[float, float]:
-    """Median (CPU seconds of this process, wall seconds) over ``runs`` calls."""
-    cpu, wall = [], []
-    for _ in range(runs):
-        start_cpu, start_wall = time.process_time(), time.perf_counter()
-        function()
-        cpu.append(time.process_time() - start_cpu)
-        wall.append(time.perf_counter() - start_wall)
-    return statistics.median(cpu), statistics.median(wall)
+def timed(function) -> tuple[float, float, object]:
+    """(CPU seconds of this process, wall seconds, the result) of one call."""
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    result = function()
+    return time.process_time() - start_cpu, time.perf_counter() - start_wall, result
 
 
-def interleaved_medians(methods: dict, runs: int) -> dict:
+def interleaved_medians(methods: dict, runs: int) -> tuple[dict, dict]:
     """Median (CPU, wall) of each method, the methods taking turns in every run, so a burst of load
-    from the other users of the machine falls on all of them alike."""
-    samples = {name: [] for name in methods}
+    from the other users of the machine falls on all of them alike; and each method's last result."""
+    samples, results = {name: [] for name in methods}, {}
     for _ in range(runs):
         for name, function in methods.items():
-            samples[name].append(median_of(function, 1))
-    return {name: (statistics.median(c for c, _ in pairs), statistics.median(w for _, w in pairs))
-            for name, pairs in samples.items()}
+            cpu, wall, results[name] = timed(function)
+            samples[name].append((cpu, wall))
+    medians = {name: (statistics.median(c for c, _ in pairs), statistics.median(w for _, w in pairs))
+               for name, pairs in samples.items()}
+    return medians, results
+
+
+def same_games(results: dict) -> bool:
+    """Whether every design.tournament path gave the same table, game by game (and the naive
+    core.tournament the same winners)."""
+    tables = [list(table) for name, table in results.items() if name != "naive"]
+    naive_winners = [record.winners for record in results["naive"]]
+    return all(table == tables[0] for table in tables) and naive_winners == [row.winners for row in tables[0]]
 
 
 def policies_for(game) -> list:
@@ -72,6 +78,7 @@ def main() -> None:
     games = deals * seatings
     print(f"{game.__name__}: {deals} deals x {seatings} seatings = {games} games per run, median of {runs} runs, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (others' jobs share the cores)")
+    load_before = os.getloadavg()[0]
 
     rotate = seatings > 1
     play = lambda **where: (lambda: design.tournament(game, policies, deals, seed=1, progress=False, **where))
@@ -80,22 +87,29 @@ def main() -> None:
         methods = {"naive": lambda: core.tournament(game, policies, deals, seed=1, rotate=rotate, progress=False),
                    "serial": play(workers=1), "parallel": play(workers=2), "warm": play(executor=two),
                    "one": play(executor=one)}
-        timings = interleaved_medians(methods, runs)
+        timings, results = interleaved_medians(methods, runs)
+    if not same_games(results):
+        raise SystemExit("the executors disagree: a tournament must give the same games on any executor")
     (naive_cpu, _), (serial_cpu, serial_wall) = timings["naive"], timings["serial"]
     parallel_wall, warm_wall = timings["parallel"][1], timings["warm"][1]
     one_cpu, one_wall = timings["one"]
 
-    print(f"naive core.tournament (serial, no trace): {games / naive_cpu:8.0f} games/s CPU")
-    print(f"design.tournament serial (lead trace):    {games / serial_cpu:8.0f} games/s CPU "
-          f"({naive_cpu / serial_cpu:.2f}x the naive rate; the trace costs the difference)")
-    print(f"design.tournament serial, wall clock:     {games / serial_wall:8.0f} games/s")
-    print(f"design.tournament on 2 worker processes:  {games / parallel_wall:8.0f} games/s wall "
+    print(f"naive core.tournament (serial, no trace): {games / naive_cpu:8.1f} games/s CPU")
+    print(f"design.tournament serial (lead trace):    {games / serial_cpu:8.1f} games/s CPU "
+          f"({naive_cpu / serial_cpu:.2f}x the naive rate: the lead trace costs little)")
+    print(f"design.tournament serial, wall clock:     {games / serial_wall:8.1f} games/s")
+    print(f"design.tournament on 2 worker processes:  {games / parallel_wall:8.1f} games/s wall "
           f"(ratio 2 workers / serial: {serial_wall / parallel_wall:.2f}x)")
-    print(f"  the same on a pool already started:     {games / warm_wall:8.0f} games/s wall "
+    print(f"  the same on a pool already started:     {games / warm_wall:8.1f} games/s wall "
           f"(ratio {serial_wall / warm_wall:.2f}x; the difference is starting 2 processes per tournament)")
+    print(f"  2 worker processes vs 1 (both started):  ratio {one_wall / warm_wall:.2f}x wall "
+          f"({games / one_wall:.3g} vs {games / warm_wall:.3g} games/s)")
+    print("checked: every path gave the same games, game by game (serial, 2 workers, pools of 1 and 2; "
+          "the naive method the same winners)")
     print(f"executor overhead per game (1 worker process vs here): "
           f"{(one_wall - serial_wall) / games * 1e6:+.0f} us wall, this process's CPU {one_cpu / games * 1e6:.0f} us "
           f"(vs {serial_cpu / games * 1e6:.0f} us to play a game here)")
+    print(f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after (1-minute; 2 = both cores busy)")
 
 
 if __name__ == "__main__":

@@ -1,15 +1,20 @@
 """From a key press on a slider to the repainted plot, in JupyterLab in headless Chromium (issue 12).
 
-Opens a one-cell notebook with the odds explorer, focuses Elodie's white slider handle
-and presses the arrow keys, one step at a time. For each press the page records the
-keydown time (a capturing listener) and the explorer's front end records the frame in
-which it has drawn the new counts (``data-drawn-at``, set in requestAnimationFrame after
-the SVG is rebuilt); the difference is the key-to-paint time, in milliseconds of the
-page's clock. The time the front end spent rebuilding the SVG (``data-draw-ms``) is
-printed beside it; the rest is the widget round trip and the kernel. Printed: median and max, for the rulebook's pools and for 36 sticks a
-side (free mode). Target: median under 100 ms. This is a figure, not a timed test.
+One notebook per case holds two explorers in one kernel: the current one and the previous path
+(the front end of BASELINE, drawing the heat map as one SVG rectangle per cell, and the number
+boxes sent before the plot data). Rounds alternate between them, so both meet the same load.
+For each press of Elodie's white slider handle the page records the keydown (a capturing
+listener) and the frame in which the explorer has drawn the new counts (``data-drawn-at``, set
+in requestAnimationFrame after drawing); the difference is the key-to-paint time on the page's
+clock. Where the time goes is printed too: every kernel websocket frame is timestamped (an init
+script wraps WebSocket), the front end marks when it got the data (``data-received-at``) and how
+long each panel took to draw (``data-panel-ms``), and the kernel's CPU time per refresh() is read
+back from ``kernel_ms``. Printed: medians per round, the median of the rounds, their ratio, for
+the rulebook's pools and for 36 sticks a side (free mode, pools of at most 36 sticks). Target:
+median under 100 ms on this machine when idle. This is a figure, not a timed test; the load
+average is printed with it.
 
-Run: .venv/bin/python bench/bench_explorer_browser.py [presses per case, default 30]
+Run: .venv/bin/python bench/bench_explorer_browser.py [presses per path per round, default 10] [rounds, default 3]
 """
 
 from __future__ import annotations
@@ -29,15 +34,57 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM_FLAGS, LAB_SETTINGS, _free_port, _require_chromium, _wait_for_server  # noqa: E402
 
 CASES = {
-    "rulebook pools (0,3,0) v (3,1,1)": "explore()",
-    "36 sticks a side, free mode": "explore(free=True, pools=((12, 12, 12), (12, 12, 12)))",
+    "rulebook pools (0,3,0) v (3,1,1)": "",
+    "36 sticks a side, free mode (Elodie's white 12 down to 0 and back)": "free=True, pools=((12, 12, 12), (12, 12, 12))",
 }
+PATHS = {"current": ".bench-current", "previous": ".bench-previous"}
 
 
-def notebook(code: str) -> dict:
-    source = f"from gamelib.nagaraja.explorer import explore\nexplorer = {code}\nexplorer"
-    return {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                       "source": source}],
+BASELINE = "51ad6a8"  # main before issue 12's second pass: its explorer.js is the previous path
+
+# The previous path, built in the kernel beside the current one: the SVG front end of BASELINE
+# (its hexadecimal reader taught the heat map's "0x" prefix, nothing else) and the number boxes
+# sent before the plot data, as refresh() did then.
+PREVIOUS_PATH = """
+import time
+from gamelib.nagaraja import explorer as X
+
+class PreviousPlots(X.StickPlots):
+    _esm = PREVIOUS_JS
+
+class PreviousExplorer(X.OddsExplorer):
+    def refresh(self):
+        start = time.process_time()
+        plot, self.plot = self.plot, False
+        super().refresh()
+        self.plot = plot
+        if plot:
+            self.plots.data = self._plot_data()
+        self.kernel_ms[-1:] = [(time.process_time() - start) * 1000]
+
+def previous(**options):
+    current, X.StickPlots = X.StickPlots, PreviousPlots
+    try:
+        return PreviousExplorer(**options)
+    finally:
+        X.StickPlots = current
+"""
+
+
+def previous_js() -> str:
+    text = subprocess.run(["git", "show", f"{BASELINE}:gamelib/nagaraja/explorer.js"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    return text.replace("const big = (hex) => BigInt(`0x${hex}`);",
+                        "const big = (hex) => BigInt(hex[1] === 'x' ? hex : `0x${hex}`);")
+
+
+def notebook(options: str) -> dict:
+    setup = f"PREVIOUS_JS = {previous_js()!r}\n{PREVIOUS_PATH}"
+    cells = [setup,
+             f"current = X.explore({options})\ncurrent.widget.add_class('bench-current')\ncurrent",
+             f"old = previous({options})\nold.widget.add_class('bench-previous')\nold"]
+    return {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c}
+                      for c in cells],
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
 
@@ -69,33 +116,80 @@ def start_lab(home: Path):
     return server, log, url, token
 
 
-def key_to_paint(page, url: str, token: str, path: str, presses: int) -> list[float]:
+# Every kernel websocket frame, timestamped on the page's clock: where the round trip goes.
+WEBSOCKET_MARKS = """
+(() => {
+  const Original = window.WebSocket;
+  window.__frames = [];
+  const size = (d) => d.byteLength ?? d.size ?? d.length ?? 0;
+  class Marked extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => window.__frames.push(['in', performance.now(), size(e.data)]));
+    }
+    send(d) { window.__frames.push(['out', performance.now(), size(d)]); return super.send(d); }
+  }
+  window.WebSocket = Marked;
+})();
+"""
+
+KERNEL_MS = """async (name) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  let text = '';
+  const future = kernel.requestExecute({ code: `print(${name}.kernel_ms)`, silent: false, store_history: false });
+  future.onIOPub = (msg) => { if (msg.header.msg_type === 'stream') text += msg.content.text; };
+  await future.done;
+  return text;
+}"""
+
+MARKS = """(scope) => {
+  const root = document.querySelector(scope + ' .gx-root');
+  const key = window.__keyAt, frames = window.__frames.filter(([, t]) => t >= key);
+  const sent = frames.find(([way]) => way === 'out');
+  // The previous front end has no receivedAt mark: its drawing started drawMs before its frame.
+  const received = root.dataset.receivedAt ? +root.dataset.receivedAt : +root.dataset.drawnAt - +root.dataset.drawMs - 16;
+  const before = frames.filter(([way, t]) => way === 'in' && t <= received);
+  return { sent: sent ? sent[1] - key : NaN, firstIn: before.length ? before[0][1] - key : NaN,
+           dataIn: before.length ? before[before.length - 1][1] - key : NaN, framesIn: before.length,
+           received: received - key, panels: JSON.parse(root.dataset.panelMs || '{}'), drawn: received + +root.dataset.drawMs - key, painted: +root.dataset.drawnAt - key };
+}"""
+
+
+def open_case(page, url: str, token: str, path: str) -> None:
     page.goto(f"{url}/lab/tree/{path}?token={token}&reset")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
                            " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=60_000)
     page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.ready; }")
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_selector(".gx-root[data-revision]", timeout=120_000)
+    for scope in PATHS.values():
+        page.wait_for_selector(f"{scope} .gx-root[data-revision]", timeout=120_000)
     page.evaluate("() => document.addEventListener('keydown', () => { window.__keyAt = performance.now(); }, true)")
-    handle = page.locator(".gl-slider-0-white .noUi-handle")
+
+
+def key_to_paint(page, scope: str, presses: int):
+    """Press Elodie's white slider ``presses`` times, one step each; the marks of each press."""
+    handle = page.locator(f"{scope} .gl-slider-0-white .noUi-handle")
+    handle.scroll_into_view_if_needed()
     handle.focus()
-    times, drawing, value = [], [], int(page.locator(".gl-slider-0-white .widget-readout").inner_text())
-    direction, top = 1, int(float(handle.get_attribute("aria-valuemax")))  # the supply may cap the slider
+    root = page.locator(f"{scope} .gx-root")
+    marks, value = [], int(page.locator(f"{scope} .gl-slider-0-white .widget-readout").inner_text())
+    top = int(float(handle.get_attribute("aria-valuemax")))  # the supply may cap the slider
+    direction = 1 if value < 6 else -1  # 12 + 12 + 12 goes down first: pools of at most 36 sticks
     for _ in range(presses):
         if not 0 <= value + direction <= top:
             direction = -direction
-        revision = int(page.locator(".gx-root").get_attribute("data-revision"))
+        revision = int(root.get_attribute("data-revision"))
         handle.press("ArrowRight" if direction > 0 else "ArrowLeft")
         value += direction
-        page.wait_for_function("(r) => +document.querySelector('.gx-root').dataset.revision > r", arg=revision,
-                               timeout=30_000)
-        times.append(page.evaluate("() => +document.querySelector('.gx-root').dataset.drawnAt - window.__keyAt"))
-        drawing.append(float(page.locator(".gx-root").get_attribute("data-draw-ms")))
-    return times, drawing
+        page.wait_for_function("([s, r]) => +document.querySelector(s + ' .gx-root').dataset.revision > r",
+                               arg=[scope, revision], timeout=30_000)
+        marks.append(page.evaluate(MARKS, scope))
+    return marks
 
 
 def main() -> None:
-    presses = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    presses = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     executable = _require_chromium()
     from playwright.sync_api import sync_playwright
 
@@ -105,11 +199,39 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
             page = browser.new_page(viewport={"width": 1280, "height": 1400})
-            for i, (name, _) in enumerate(CASES.items()):
-                times, drawing = key_to_paint(page, url, token, f"case{i}.ipynb", presses)
-                print(f"{name}: key press to repainted plot, median {statistics.median(times):.0f} ms, "
-                      f"max {max(times):.0f} ms ({len(times)} presses; target median < 100 ms); of which the "
-                      f"SVG drawing median {statistics.median(drawing):.0f} ms")
+            page.add_init_script(WEBSOCKET_MARKS)
+            print(f"load average at start: {os.getloadavg()[0]:.2f}; {presses} presses per path per round, {rounds} rounds, "
+                  "the paths alternating in one page and one kernel")
+            for i, name in enumerate(CASES):
+                open_case(page, url, token, f"case{i}.ipynb")
+                runs = {path: [] for path in PATHS}
+                every = {path: [] for path in PATHS}
+                for _ in range(rounds):
+                    for path, scope in PATHS.items():
+                        marks = key_to_paint(page, scope, presses)
+                        runs[path].append(statistics.median(m["painted"] for m in marks))
+                        every[path] += marks
+                now, before = (statistics.median(runs[path]) for path in ("current", "previous"))
+                print(f"{name}: key press to repainted plot, medians per round: current "
+                      f"{', '.join(f'{v:.0f}' for v in runs['current'])} ms; previous path "
+                      f"{', '.join(f'{v:.0f}' for v in runs['previous'])} ms. Median {now:.0f} v {before:.0f} ms "
+                      f"(target < 100 ms), {before / now:.2f}x faster; max current {max(m['painted'] for m in every['current']):.0f} ms")
+                kernel = {path: json.loads(page.evaluate(KERNEL_MS, var).strip())
+                          for path, var in (("current", "current"), ("previous", "old"))}
+                marks = every["current"]
+                med = lambda key: statistics.median(m[key] for m in marks)  # noqa: E731
+                print(f"  current path, medians after the key press: message sent {med('sent'):.1f} ms, first reply frame "
+                      f"{med('firstIn'):.1f}, last frame before the plot data handled {med('dataIn'):.1f} "
+                      f"({statistics.median(m['framesIn'] for m in marks):.0f} frames in), data handled "
+                      f"{med('received'):.1f}, drawn {med('drawn'):.1f}, painted {med('painted'):.1f}; kernel refresh() CPU "
+                      f"{statistics.median(kernel['current']):.2f} ms (previous path {statistics.median(kernel['previous']):.2f})")
+                print("  current path, drawing medians by panel: " + ", ".join(
+                    f"{panel} {statistics.median(m['panels'][panel] for m in marks):.1f} ms" for panel in marks[0]["panels"]))
+                old = every["previous"]
+                print(f"  previous path: last frame before the plot data {statistics.median(m['dataIn'] for m in old):.1f} ms "
+                      f"({statistics.median(m['framesIn'] for m in old):.0f} frames in), painted "
+                      f"{statistics.median(m['painted'] for m in old):.1f}")
+            print(f"load average at end: {os.getloadavg()[0]:.2f}")
             browser.close()
     finally:
         server.terminate()

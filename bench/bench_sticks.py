@@ -38,6 +38,9 @@ def clear_caches() -> None:
     sticks._points_counts.cache_clear()
     sticks._joint_counts_cached.cache_clear()
     explorer._sweep.cache_clear()
+    explorer._heat_json.cache_clear()
+    explorer._pool_moments.cache_clear()
+    explorer._stick_moments.cache_clear()
 
 
 def cpu_ms(function) -> float:
@@ -125,10 +128,63 @@ def bench_explorer() -> None:
             fresh.sliders[0][colour].value = value
         print(f"  as used (each of Elodie's pools new, Marion's cached): kernel {statistics.median(fresh.kernel_ms):.2f} ms "
               f"per change (max {max(fresh.kernel_ms):.2f}), ratio {statistics.median(fresh.kernel_ms) / o:.1f}")
+    bench_explorer_against_previous_path()
     for effect, chooser in (("PLUS2", None), ("DISCARD2", None), ("RETHROW2", "mine"), ("RETHROW2", "theirs")):
         for pools in (((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12))):
             ms = median_ms(lambda: sticks.win_probability_after(*pools, True, effect, "mine", chooser), repeats=5)
             print(f"effect {effect:8} chosen by {chooser or 'rule':6} {pools}: {ms:.2f} ms")
+
+
+def previous_explorer_work(explorer) -> str:
+    """The explorer's kernel work before issue 12's second pass, kept as the baseline: moments
+    through ``sticks.moments`` (which validates the face table again on every call) and the
+    heat map's rows walked by ``json.dumps`` as nested lists."""
+    import json
+
+    from gamelib.nagaraja.explorer import _sweep
+
+    mine, theirs = explorer.pools
+    sticks.compare(mine, theirs, explorer.faces)
+    [sticks.moments(pool, faces=explorer.faces) for pool in (mine, theirs)]
+    players = []
+    for player, pool in enumerate(explorer.pools):
+        counts, total = sticks.points_counts(pool, explorer.faces)
+        entry = {"pool": list(pool), "total": f"{total:x}", "points": [[p, f"{c:x}"] for p, c in sorted(counts.items())],
+                 "sim": [], "heat": []}
+        if player == explorer.plots.heat_player:
+            outcomes, joint_counts, _ = sticks.joint_table(pool, explorer.faces)
+            entry["heat"] = [[p, n, f"{c:x}"] for (p, n), c in zip(outcomes, joint_counts)]
+        players.append(entry)
+    key = explorer._sweep_key(0, "WHITE")
+    models = [{"name": model, "values": _sweep(*key, 12, model)} for model in sticks.MODELS]
+    return json.dumps({"players": players, "models": models}, separators=(",", ":"))
+
+
+def current_explorer_work(explorer) -> str:
+    explorer._odds()
+    return explorer._plot_data()
+
+
+def bench_explorer_against_previous_path(rounds: int = 5) -> None:
+    """Both paths on the same pools, alternately, every cache cleared: the ratio is not load drift."""
+    from gamelib.nagaraja.explorer import explore
+
+    explorer = explore(free=True)
+    explorer.set_pool(1, (12, 12, 12))
+    runs = {"current": [], "previous": []}
+    for _ in range(rounds):
+        per_round = {"current": [], "previous": []}
+        for white in range(13):
+            explorer.sliders[0]["WHITE"].value = white
+            for name, work in (("current", current_explorer_work), ("previous", previous_explorer_work)):
+                per_round[name].append(cpu_ms(lambda: work(explorer)))
+        for name in runs:
+            runs[name].append(statistics.median(per_round[name]))
+    now, before = (statistics.median(runs[name]) for name in ("current", "previous"))
+    print(f"explorer kernel work (odds + plot data), Elodie (k,12,12) for k = 0..12 v 12+12+12, every cache cleared, "
+          f"{rounds} rounds: medians per round current {', '.join(f'{v:.2f}' for v in runs['current'])} ms; "
+          f"previous path {', '.join(f'{v:.2f}' for v in runs['previous'])} ms; median {now:.2f} v {before:.2f} ms, "
+          f"{before / now:.2f}x faster")
 
 
 if __name__ == "__main__":

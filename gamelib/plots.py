@@ -12,6 +12,7 @@ from typing import Mapping, Sequence
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 # Okabe & Ito (2008), "Color Universal Design".
 PALETTE = {
@@ -101,11 +102,16 @@ def steps(
     ylabel: str = "P(X ≥ k)",
     title: str | None = None,
 ) -> Axes:
-    """Step curves, for tails such as P(X >= k); markers differ per series."""
+    """Step curves of a function of a whole number k, for tails such as P(X >= k); markers differ per series.
+
+    Each value holds from its k up to the next k (``where="post"``), so the jumps sit at the
+    whole numbers where the value changes, never half-way between them.
+    """
     markers = "osD^vP"
     for i, (name, data) in enumerate(series.items()):
-        ax.step(list(data), [float(v) for v in data.values()], where="mid", label=name,
+        ax.step(list(data), [float(v) for v in data.values()], where="post", label=name,
                 color=SERIES[i % len(SERIES)], marker=markers[i % len(markers)], markersize=3)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(-0.02, 1.02)
     if len(series) > 1:
         ax.legend()

@@ -49,3 +49,45 @@ def record_timing(group: str, item: str, key: str, value) -> None:
     data = json.loads(path.read_text()) if path.exists() else {}
     data.setdefault(item, {})[key] = value
     path.write_text(json.dumps(data, indent=1, sort_keys=True))
+
+
+# ----------------------------------------------------------------------------- moves made in two places
+# The Voila apps test and the site test make the same moves on the same apps: one copy of each.
+
+
+def commit_two_cards_and_check(board, seed: int) -> None:
+    """In the Nagaraja duel app: commit two room cards and check the page against the engine."""
+    import random
+
+    from playwright.sync_api import expect
+
+    from gamelib import nagaraja
+    from gamelib.nagaraja.bots import heuristic_policy
+
+    state, bot_rng = nagaraja.new_game(seed=seed), random.Random(seed)
+    chosen = ("ROM-03", "ROM-04")  # two rooms cards of P0's seeded hand (spec 5.3: one symbol)
+    for card in chosen:
+        board.locator(f".nj-player-me .nj-card[data-card='{card}']").click()
+    board.locator(".nj-commit").click()
+    state = state.apply(nagaraja.Commit(0, chosen))
+    while not state.is_terminal and state.to_act == 1:  # the board lets its bot reply at once
+        state = state.apply(heuristic_policy(state, bot_rng))
+    observation = state.observation(0)
+    expect(board.locator(".nj-event-list li").last).to_have_text(observation["events"][-1])
+    expect(board).to_have_attribute("data-phase", observation["phase"])
+    expect(board.locator(".nj-player-me .nj-hand .nj-card-id")).to_have_text(
+        [card["id"] for card in observation["players"][0]["hand"]])
+
+
+def move_a_slider_and_check(explorer) -> None:
+    """In the odds explorer: the rulebook example's chance, then one more white stick, as the engine says."""
+    from playwright.sync_api import expect
+
+    from gamelib.nagaraja import sticks
+
+    pwin = explorer.locator(".gl-pwin .gl-exact")
+    expect(pwin).to_have_attribute("data-value", str(sticks.win_probability((0, 3, 0), (3, 1, 1), True)))  # spec 9.3
+    handle = explorer.locator(".gl-slider-0-white .noUi-handle")
+    handle.focus()
+    handle.press("ArrowRight")
+    expect(pwin).to_have_attribute("data-value", str(sticks.win_probability((0, 4, 0), (3, 1, 1), True)))

@@ -147,7 +147,7 @@ def test_an_energy_that_cannot_move_shows_the_rule(players, space, energy, reaso
 def test_a_space_that_cannot_be_completed_is_refused():  # §7.3.2, spec 15.4 C2
     board = board_for([{"GREEN": "R"}])
     board.pick = {"kind": "space", "space": "D1x3"}
-    assert board.message_kind == "error" and "D1x3" in board.message
+    assert board.message_kind == "error" and "the space “down 1, three times”" in board.message
     assert board.state["selection"] == {"mode": None}
 
 

@@ -61,7 +61,7 @@ def test_receive_by_clicking_shows_the_engines_new_state(page, first_board):
     expect(column).to_have_attribute("data-contents", letters(after.maya[0]))  # refilled from the seed
     expect(board).to_have_attribute("data-to-move", "1")
     expect(board.locator(".gl-history-where")).to_have_text("move 1 of 1")
-    expect(board.locator(".ck-last")).to_contain_text("Receive c0 {K,G} -> BHAGYA")
+    expect(board.locator(".ck-last")).to_contain_text("receive black and green from Maya column 0 onto the Bhagya")
     screenshot(board, "chakra_board_after_receive")
 
     # an illegal pick: the green of column 2 without its black, onto the Bhagya of seat 1

@@ -520,4 +520,4 @@ def test_14_6_observation_hides_unknown_plenitude():
 def test_text_board_mentions_the_track():
     text = str(position([{"GREEN": "Y K", "EARTH": 2, "NOTCHES": ["GREEN"]}], maya=["K R Y", "", ""]))
     assert "GREEN      Y K ." in text.replace("K Y .", "Y K .") or "GREEN      K Y ." in text
-    assert "EARTH      2" in text and "notch token" in text and "c0 [K R Y]" in text
+    assert "EARTH      2" in text and "notch token" in text and "column 0 [K R Y]" in text

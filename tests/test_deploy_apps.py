@@ -8,20 +8,17 @@ test-artifacts/timings/apps.json (a record for the notes, not a limit).
 
 from __future__ import annotations
 
-import json
-import random
-import re
 import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from browser_support import screenshot
 from conftest import ROOT, _free_port, _require_chromium  # the Lab tier's launch rules
-from deploy_support import isolated_env, record_timing, wait_for_http
+from deploy_support import (commit_two_cards_and_check, isolated_env, move_a_slider_and_check, record_timing,
+                            wait_for_http)
 
 pytestmark = pytest.mark.browser
 
@@ -96,26 +93,8 @@ def test_pangu_free_play_places_a_card_as_the_engine_does(page, voila):
 
 
 def test_nagaraja_duel_commits_two_cards_and_the_bot_answers(page, voila):
-    from playwright.sync_api import expect
-
-    from gamelib import nagaraja
-    from gamelib.nagaraja.bots import heuristic_policy
-
-    seed = APP_SEEDS["nagaraja_duel"]
     board = open_app(page, voila, "nagaraja_duel", ".nj-board")
-    state, bot_rng = nagaraja.new_game(seed=seed), random.Random(seed)
-    chosen = ("ROM-03", "ROM-04")  # two rooms cards of P0's seeded hand (spec 5.3: one symbol)
-    for card in chosen:
-        board.locator(f".nj-player-me .nj-card[data-card='{card}']").click()
-    board.locator(".nj-commit").click()
-    state = state.apply(nagaraja.Commit(0, chosen))
-    while not state.is_terminal and state.to_act == 1:  # the board lets its bot reply at once
-        state = state.apply(heuristic_policy(state, bot_rng))
-    observation = state.observation(0)
-    expect(board.locator(".nj-event-list li").last).to_have_text(observation["events"][-1])
-    expect(board).to_have_attribute("data-phase", observation["phase"])
-    expect(board.locator(".nj-player-me .nj-hand .nj-card-id")).to_have_text(
-        [card["id"] for card in observation["players"][0]["hand"]])
+    commit_two_cards_and_check(board, APP_SEEDS["nagaraja_duel"])
     screenshot(page, "app_nagaraja_duel")
 
 
@@ -141,15 +120,6 @@ def test_chakra_table_receives_and_the_bots_play_on(page, voila):
 
 
 def test_odds_explorer_answers_a_slider(page, voila):
-    from playwright.sync_api import expect
-
-    from gamelib.nagaraja import sticks
-
     explorer = open_app(page, voila, "odds_explorer", ".gl-explorer")
-    pwin = explorer.locator(".gl-pwin .gl-exact")
-    expect(pwin).to_have_attribute("data-value", str(sticks.win_probability((0, 3, 0), (3, 1, 1), True)))  # spec 9.3
-    handle = explorer.locator(".gl-slider-0-white .noUi-handle")
-    handle.focus()
-    handle.press("ArrowRight")
-    expect(pwin).to_have_attribute("data-value", str(sticks.win_probability((0, 4, 0), (3, 1, 1), True)))
+    move_a_slider_and_check(explorer)
     screenshot(page, "app_odds_explorer")

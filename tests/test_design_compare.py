@@ -95,6 +95,7 @@ def test_sweep_a_setup_keyword_and_plot_in_the_house_style():
                                                                                                    exact=[0.7, 0.65])
     assert ax.get_xlabel() == "target" and ax.get_ylabel() == "first seat win rate"
     assert ax.get_legend() is not None and len(ax.lines) >= 2
+    assert list(ax.get_xticks()) == [6, 12]  # a whole-number parameter gets ticks at its values only
     matplotlib.pyplot.close("all")
 
 

@@ -102,3 +102,87 @@ def test_every_rule_parameter_is_in_the_parameter_table(game):
     table = text.split("\n## Parameters\n", 1)[1].split("\n## ", 1)[0]
     rows = {line.split("|")[1].strip().strip("`") for line in table.splitlines() if line.startswith("| `")}
     assert rows == {field.name for field in dataclasses.fields(rules)}
+
+
+# ------------------------------------------------------------------ the lessons cite the pages, not the spec
+
+NOTEBOOKS = RULES_DIR.parents[1] / "notebooks"
+RULES_LINK = re.compile(r"\]\((?P<path>[./]*docs/rules/(?P<page>[a-z_]+\.md))(?:#(?P<anchor>[a-z0-9-]+))?\)")
+SPEC_CITATION = re.compile(r"§|\bspec\b|\btest vectors?\b", re.IGNORECASE)
+# Lessons owned by other engineers that still cite the spec (issue 10): each leaves this list
+# when its owner converts it; the test below fails if a listed lesson no longer needs to be here.
+NOT_YET_CONVERTED = {"pangu/02_guided_game.ipynb", "pangu/04_strategy_lab.ipynb", "chakra/03_play_and_plan.ipynb",
+                     "nagaraja/03_the_duel.ipynb"}
+
+
+def lessons() -> list[Path]:
+    return sorted(path for path in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in path.parts)
+
+
+def cell_sources(notebook: Path) -> list[str]:
+    import json
+    return ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]]
+
+
+def spec_citations(notebook: Path) -> list[str]:
+    return [line.strip() for source in cell_sources(notebook) for line in source.splitlines()
+            if SPEC_CITATION.search(line)]
+
+
+def test_the_spec_citation_pattern():
+    """It catches the forms the lessons used and spares ordinary words."""
+    for cited in ("(spec §3)", "(§7.3, vector C3)", "spec 9.5, case 5", "the rules spec", "(spec test vector T4)"):
+        assert SPEC_CITATION.search(cited), cited
+    for word in ("special location", "inspect the state", "a specimen", "respect the cap"):
+        assert not SPEC_CITATION.search(word), word
+
+
+@pytest.mark.parametrize("notebook", lessons(), ids=lambda path: str(path.relative_to(NOTEBOOKS)))
+def test_lessons_cite_the_rules_pages_not_the_spec(notebook):
+    """Students never see the spec: a lesson points to docs/rules/ instead (issue 10)."""
+    name = notebook.relative_to(NOTEBOOKS).as_posix()
+    found = spec_citations(notebook)
+    if name in NOT_YET_CONVERTED:
+        assert found, f"{name} no longer cites the spec: remove it from NOT_YET_CONVERTED"
+    else:
+        assert not found, f"{name} cites the spec, which students do not have; link docs/rules/ instead: {found}"
+
+
+@pytest.mark.parametrize("notebook", lessons(), ids=lambda path: str(path.relative_to(NOTEBOOKS)))
+def test_lesson_links_to_the_rules_pages_land(notebook):
+    broken = []
+    for source in cell_sources(notebook):
+        for match in RULES_LINK.finditer(source):
+            target = (notebook.parent / match["path"]).resolve()
+            if not target.is_file() or target.parent != RULES_DIR:
+                broken.append(match["path"])
+            elif match["anchor"] and match["anchor"] not in anchors(target):
+                broken.append(f"{match['path']}#{match['anchor']}")
+    assert not broken, f"{notebook.name} links to rules sections that do not exist: {broken}"
+
+
+def student_visible_strings(path: Path) -> list[tuple[int, str]]:
+    """Every string literal of a module that is not a docstring: messages, labels, HTML (f-string parts too)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+def test_messages_students_see_name_the_rules_pages_not_the_spec():
+    """Error messages, hints and widget text in gamelib cite no spec section (issue 10)."""
+    package = RULES_DIR.parents[1] / "gamelib"
+    found = [f"{path.relative_to(package)}:{line}: {text.strip()[:80]!r}"
+             for path in sorted(package.rglob("*.py")) for line, text in student_visible_strings(path)
+             if SPEC_CITATION.search(text)]
+    assert not found, f"strings a student can see cite the spec: {found}"
+
+
+def test_the_message_scan_sees_messages_and_skips_docstrings(tmp_path):
+    module = tmp_path / "sample.py"
+    module.write_text('"""Cites spec 3."""\n\ndef f():\n    """Also spec 4."""\n'
+                      '    raise ValueError(f"a card (spec {2}.5)")\n', encoding="utf-8")
+    assert [text for _, text in student_visible_strings(module)] == ["a card (spec ", ".5)"]

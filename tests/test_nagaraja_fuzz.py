@@ -94,7 +94,7 @@ def test_an_inline_edition_still_loads():
 @pytest.mark.parametrize("name, value", [
     ("deal_draw", 10**9), ("starting_hand", 10**5), ("sticks_per_colour", 10**7), ("win_score", 10**9),
     ("max_first_guide_ties", 10**12), ("deal_keep", 10**6), ("starting_hand", 25), ("starting_hand", True),
-    ("deal_draw", 3.0),
+    ("deal_draw", 3.0), ("tie_rule", "nobody"), ("tie_rule", None), ("tie_rule", 0),
 ])
 def test_rules_refuse_out_of_range_parameters_by_name(name, value):
     with pytest.raises(ValueError, match=name):
@@ -279,7 +279,7 @@ VARIANTS = [
     dict(), dict(rules=Rules(starting_hand=1, deal_draw=1, deal_keep=0)), dict(rules=Rules(starting_hand=20)),
     dict(rules=Rules(sticks_per_colour=1)), dict(rules=Rules(win_score=1)), dict(rules=Rules(max_first_guide_ties=1)),
     dict(rules=Rules(deal_draw=20, deal_keep=20, win_score=40)), dict(edition="B"), dict(explicit_chance=True),
-    dict(explicit_chance=True, rules=Rules(sticks_per_colour=2, starting_hand=2)),
+    dict(explicit_chance=True, rules=Rules(sticks_per_colour=2, starting_hand=2)), dict(rules=Rules(tie_rule="opponent")),
 ]
 
 JUNK = [None, True, False, 0, 1, -1, 2, 1.0, 0.5, float("inf"), 10**30, "", "x", "P0", "LEFT_0", "WHITE", "R01",

@@ -71,7 +71,15 @@ def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face
     # The heat map follows the button over it (drawn in the page from the joint counts).
     explorer.get_by_role("button", name="Marion's throw").click()
     expect(explorer.locator("svg.gx-heat")).to_have_attribute("data-player", "1")
-    expect(explorer.locator("svg.gx-heat rect.gx-cell")).to_have_count(len(sticks.joint(MARION)))
+    heat = explorer.locator("svg.gx-heat")
+    expect(heat).to_have_attribute("data-cells", str(len(sticks.joint(MARION))))  # cells painted on its canvas
+    # Pointing at a cell shows its exact chance: the cell at (points, Nagas) = (0, 0) of Marion's throw.
+    (p0, n0), p_cell = next(iter(sticks.joint(MARION).items()))
+    box = heat.locator("image.gx-cells").bounding_box()
+    columns = max(p for p, _ in sticks.joint(MARION)) - p0 + 1
+    rows = max(n for _, n in sticks.joint(MARION)) + 1
+    page.mouse.move(box["x"] + box["width"] / columns / 2, box["y"] + box["height"] * (rows - n0 - 0.5) / rows)
+    expect(heat.locator(".gx-heat-readout")).to_have_attribute("data-exact", str(p_cell))
 
     explorer.locator(".gl-throw").click()
     explorer.locator(".gl-throw").click()

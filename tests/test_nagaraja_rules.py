@@ -9,7 +9,7 @@ import pytest
 from gamelib import CHANCE, CorruptSave, IllegalMove
 from gamelib.nagaraja import sticks
 from gamelib.nagaraja.edition import load_edition
-from gamelib.nagaraja import State, new_game
+from gamelib.nagaraja import Rules, State, new_game
 from gamelib.nagaraja.actions import (
     Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Spot, SpotPair, Sticks, Swap, SwapChoice,
     UseAmulet, UseNaga,
@@ -339,6 +339,29 @@ def test_empty_hands_commit_nothing_and_the_guide_wins_0_to_0():  # spec 5.9
     assert state.legal_actions() == [Commit(1, ())]
     state = state.apply(Commit(1, ())).apply(Commit(0, ()))
     assert state.phase == "EXPLORATION" and state.to_act == 1  # no sticks: the guide wins the room
+
+
+@pytest.mark.parametrize("tie_rule, guide, totals, winner", [
+    ("guide", 0, (4, 4), 0), ("guide", 1, (4, 4), 1), ("opponent", 0, (4, 4), 1), ("opponent", 1, (4, 4), 0),
+    ("opponent", 0, (5, 4), 0), ("opponent", 1, (3, 4), 1),  # the variant changes ties only
+])
+def test_tie_rule_gives_equal_totals_to_the_guide_or_the_opponent(tie_rule, guide, totals, winner):
+    # docs/rules/nagaraja.md#winning-the-room (published: the guide); #parameters (the reversed variant)
+    state = make_state(guide=guide, to_act=guide, rules=Rules(tie_rule=tie_rule),
+                       held_sticks=([("B01", totals[0], 0)], [("B02", totals[1], 0)]))
+    after = state.apply(Pass(guide))  # nobody has a Naga: the room is resolved at once
+    assert after.phase == "EXPLORATION" and after.room_winner == winner and after.to_act == winner
+    if totals[0] == totals[1]:
+        assert f"the {tie_rule} wins ties" in after.log[-1].text
+
+
+def test_tie_rule_is_saved_and_old_saves_play_the_published_rule():
+    state = new_game(seed=3, rules=Rules(tie_rule="opponent"))
+    assert json.loads(state.to_json())["rules"]["tie_rule"] == "opponent"
+    assert State.from_json(state.to_json()).rules.tie_rule == "opponent"
+    old = json.loads(new_game(seed=3).to_json())
+    del old["rules"]["tie_rule"]  # a save written before the parameter existed
+    assert State.from_json(json.dumps(old)).rules == Rules()
 
 
 def test_commit_validation_and_hidden_commitment():  # spec 5.3, 7

@@ -12,11 +12,15 @@ from playwright.sync_api import expect
 
 from browser_support import open_notebook, screenshot, wait_for_kernel_idle
 from gamelib import IllegalMove
-from gamelib.pangu import Action, new_game
+from gamelib.pangu import Action, new_game, solver
+from gamelib.pangu.board import percent
+from gamelib.pangu.bots import greedy_policy
+from gamelib.pangu.guide import first_deal_the_hints_win, line_of
 
 pytestmark = pytest.mark.browser
 
-FREE_SEED = 2024  # the free-play board of notebooks/pangu/02_guided_game.ipynb
+FREE_SEED = first_deal_the_hints_win(2024)  # the free-play board of notebooks/pangu/02_guided_game.ipynb
+GUIDED_SEED = 29  # the guided game of the same lesson
 
 
 def first_move_that_changes_karma(state):
@@ -35,7 +39,7 @@ def cell_selector(cell):
 
 def test_guided_game_free_board_plays_by_clicking(page, lab):
     open_notebook(page, lab, "pangu/02_guided_game.ipynb")
-    wait_for_kernel_idle(page)
+    wait_for_kernel_idle(page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
     board = page.locator('.pangu-board[data-board="free"]')
     expect(board.locator(".pangu-revealed")).to_have_count(3)
     board.scroll_into_view_if_needed()
@@ -77,13 +81,72 @@ def test_guided_game_free_board_plays_by_clicking(page, lab):
     expect(karma).to_have_attribute("data-karma", str(after.karma))
 
 
+def test_guided_board_narrates_and_shows_the_evaluation_bar(page, lab):
+    open_notebook(page, lab, "pangu/02_guided_game.ipynb")
+    wait_for_kernel_idle(page, timeout_ms=240_000)
+    board = page.locator('.pangu-board[data-board="guided"]')
+    narration = board.locator(".pangu-narration")
+    expect(narration).to_have_attribute("data-step", "0")
+    expect(narration).to_have_attribute("data-awaiting", "yes")
+    expect(board.locator(".pangu-options")).to_be_hidden()  # the answer waits for the prediction
+
+    # Forward to turn 3 with the narration's own button: text and position move together.
+    states = [new_game(seed=GUIDED_SEED)]
+    line = line_of(states[0])
+    for action in line:
+        states.append(states[-1].apply(action))
+    for step in range(1, 7):
+        board.locator(".pangu-narration-next").click()
+        expect(narration).to_have_attribute("data-step", str(step))
+    expect(board.locator(".pangu-title")).to_have_text("Pangu · turn 3")
+    expect(narration).to_have_attribute("data-awaiting", "yes")
+
+    # The prediction: greedy's move; nothing is played, the answer and its cost appear.
+    turn3 = states[6]
+    greedy = greedy_policy(turn3)
+    board.locator(f'.pangu-revealed[data-card="{greedy.card}"]').click()
+    board.locator(cell_selector(greedy.cell)).click()
+    exact = solver.action_values(turn3)
+    best = max(exact.values())
+    expect(narration).to_have_attribute("data-awaiting", "no")
+    expect(board.locator(".pangu-narration-judgement")).to_contain_text("−2.7 points; best was A5 on (2,3)")
+    expect(board.locator(".pangu-eval")).to_have_attribute("data-win", percent(best))
+    expect(board.locator(".pangu-eval-label")).to_have_text(f"Chance of winning: {percent(best)} ({best})")
+    expect(board.locator(".pangu-option-table tbody tr")).to_have_count(len(turn3.legal_actions()))
+    expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(turn3.karma))  # nothing played
+    # the selected card's value on each cell is the solver's
+    board.locator(f'.pangu-revealed[data-card="{line[6].card}"]').click()
+    expect(board.locator(f'{cell_selector(line[6].cell)} .pangu-slot-hint')).to_have_attribute("data-win", percent(exact[line[6]]))
+    narration.scroll_into_view_if_needed()
+    screenshot(narration, "pangu_guided_narration_light")
+    board.scroll_into_view_if_needed()
+    screenshot(board, "pangu_guided_evaluation_light")
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    screenshot(board, "pangu_guided_evaluation_dark")
+
+    # Play greedy's move for real: the board leaves the line and judges the move.
+    board.locator(".pangu-play-prediction").click()
+    expect(narration).to_have_attribute("data-on-line", "no")
+    expect(board.locator(".pangu-commentary li")).to_have_text(["Your move 7, A5 on (0,2): −2.7 points; best was A5 on (2,3)"])
+    expect(board.locator(".pangu-move-cost")).to_have_text("Last move: A5 on (0,2): −2.7 points; best was A5 on (2,3)")
+    screenshot(board, "pangu_guided_own_line_dark")
+    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    screenshot(board, "pangu_guided_own_line_light")
+    board.locator(".pangu-rejoin").click()
+    expect(narration).to_have_attribute("data-on-line", "yes")
+    expect(narration).to_have_attribute("data-step", "6")
+
+
 def test_keyboard_and_hints(page, lab):
     open_notebook(page, lab, "pangu/02_guided_game.ipynb")
-    wait_for_kernel_idle(page)
+    wait_for_kernel_idle(page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
     board = page.locator('.pangu-board[data-board="free"]')
     expect(board.locator(".pangu-revealed")).to_have_count(3)
-    board.locator(".pangu-hint-toggle input").check()
+    board.locator(".pangu-hint-toggle input").check()  # on already: the lesson's free board shows the evaluation
     expect(board.locator(".pangu-hint-list li")).to_have_count(5)
+    expect(board.locator(".pangu-eval")).to_be_visible()
     state = new_game(seed=FREE_SEED)
     card = state.revealed[1]
     board.locator(f'.pangu-revealed[data-card="{card}"]').focus()

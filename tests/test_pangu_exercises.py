@@ -39,7 +39,11 @@ def lesson_02():
     states = guided_states()
     turn2 = states[3]
     assert turn2.turn == 2 and turn2.karma == 10
-    q1 = turn2.preview(greedy_policy(turn2))["wasted"]
+    # q1: greedy's move there (A3 on (0,2): pay 1, two matches) made with Karma 8: 8 - 1 + 2 under the cap of 10
+    greedy = greedy_policy(turn2)
+    assert greedy == Action("A3", "BLUE", (0, 2))
+    q1 = core.replace_fields(turn2, karma=8, turn_start_karma=8).preview(greedy)["karma"]
+    assert q1 == 9
     q2 = odds.final_card_win_probability((1, 6), 3)
     turn3 = states[6]
     assert turn3.turn == 3 and set(turn3.revealed) == {"A5", "A1", "A6"}

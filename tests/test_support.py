@@ -90,6 +90,20 @@ def test_house_style_figures_are_labelled():
     matplotlib.pyplot.close("all")
 
 
+def test_step_curves_jump_at_the_whole_numbers():
+    """A value of a whole number k holds from k to k + 1: the jump from 1/4 to 3/4 is drawn at k = 2
+    (issue 10 point 9: Pangu 03's final-card plot had its jumps at half-integers)."""
+    matplotlib.use("Agg", force=True)
+    fig, ax = plots.figure()
+    plots.steps(ax, {"x": {1: 0.25, 2: 0.75, 3: 1.0}})
+    (line,) = ax.get_lines()
+    assert line.get_drawstyle() == "steps-post"
+    xs, ys = line.get_path().vertices.T  # the drawn path, steps included
+    jumps = {float(x) for (x, y), (x2, y2) in zip(zip(xs, ys), zip(xs[1:], ys[1:])) if x == x2 and y != y2}
+    assert jumps == {2.0, 3.0}
+    matplotlib.pyplot.close("all")
+
+
 # ------------------------------------------------------------------ board base
 
 

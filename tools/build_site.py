@@ -28,6 +28,7 @@ import tempfile
 import time
 import zipfile
 from email.parser import Parser
+from functools import lru_cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -164,8 +165,12 @@ def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
         "name": "gamelib", "version": version, "file_name": wheel.name, "sha256": sha256(wheel),
         "imports": ["gamelib"], "install_dir": "site", "package_type": "package",
         "unvendored_tests": False, "shared_library": False,
-        # numpy and matplotlib load when a cell imports them (from the CDN); listing them here
-        # would make every `import gamelib` fail on a site without internet.
+        # numpy and matplotlib stay listed: the kernel loads a package when a cell's own import
+        # names it, and some boards reach numpy only through gamelib (gamelib.pangu.board ->
+        # solver -> solver_tables). Without internet their fetch fails and is logged, and only the
+        # notebooks that really import them stop. Once no board imports numpy at import time
+        # (`cells_needing_numpy_unloaded` finds none), they can be left out here: every lesson
+        # would then skip the ~20 MB download it does not use.
         "depends": requirements,
     }
 
@@ -186,23 +191,109 @@ def imported_modules(notebook: Path) -> set[str]:
             if isinstance(node, ast.Import):
                 names |= {alias.name for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names.add(node.module)
+                names.add(node.module)  # `from gamelib import design` imports gamelib.design too:
+                names |= {f"{node.module}.{alias.name}" for alias in node.names}  # a submodule, if it is one
     return names
+
+
+def import_time_imports(path: Path, module: str) -> set[str]:
+    """The modules a gamelib module imports when it is itself imported.
+
+    Imports inside a function body run only when the function is called, so they are left out:
+    the explorer draws its lesson figures with matplotlib through such a lazy import, and its
+    widget (all the odds explorer app uses) never calls it. The site's browser tests run every
+    notebook this analysis calls offline, so a lazy import that did run would fail there.
+    """
+    import ast
+
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(statements) -> None:
+        for node in statements:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+                continue
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                found.add(base)
+                found.update(f"{base}.{alias.name}" for alias in node.names)  # a submodule, if it is one
+            for field in ("body", "orelse", "finalbody", "handlers"):  # if/try/with/class bodies run now
+                visit(getattr(node, field, []))
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return found
+
+
+def gamelib_import_graph() -> dict[str, set[str]]:
+    """gamelib's modules, each with what it imports at import time (parent packages included)."""
+    graph = {}
+    for path in sorted((ROOT / "gamelib").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        graph[module] = import_time_imports(path, module)
+    return graph
+
+
+def cells_needing_numpy_unloaded(notebook: Path) -> list[int]:
+    """Code cells that reach numpy or matplotlib through gamelib before any cell imports them itself.
+
+    In the site's kernel a package loads when a cell's own import names it; gamelib's wheel does
+    not pull numpy or matplotlib in. Such a cell would fail with ModuleNotFoundError in the site.
+    """
+    cells = json.loads(notebook.read_text())["cells"]
+    late, loaded = [], False
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        with tempfile.TemporaryDirectory() as scratch:
+            one = Path(scratch) / "cell.ipynb"
+            one.write_text(json.dumps({"cells": [cell]}))
+            modules = imported_modules(one)
+        loaded = loaded or any(m.split(".")[0] in CDN_ONLY for m in modules)
+        if not loaded and any(_reaches_cdn_only(m, _graph()) for m in modules):
+            late.append(index)
+    return late
+
+
+@lru_cache(maxsize=1)
+def _graph() -> dict[str, set[str]]:
+    return gamelib_import_graph()
+
+
+def _with_parents(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def _reaches_cdn_only(start: str, graph: dict[str, set[str]]) -> bool:
+    seen, todo = set(), _with_parents(start)
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        if module.split(".")[0] in CDN_ONLY:
+            return True
+        for imported in graph.get(module, ()):
+            todo.extend(_with_parents(imported))
+    return False
 
 
 def needs_cdn(notebooks: list[Path]) -> dict[str, bool]:
     """For each notebook: does anything it imports, directly or through gamelib, need numpy or matplotlib?"""
-    import grimp
+    graph = _graph()
 
-    graph = grimp.build_graph("gamelib", include_external_packages=True)
     def heavy(module: str) -> bool:
-        top = module.split(".")[0]
-        if top in CDN_ONLY:
-            return True
-        if top != "gamelib" or module not in graph.modules:
-            return False
-        return any(graph.chain_exists(importer=module, imported=package) for package in CDN_ONLY
-                   if package in graph.modules)
+        return _reaches_cdn_only(module, graph)
+
     return {str(nb.relative_to(ROOT / "notebooks")): any(heavy(m) for m in imported_modules(nb)) for nb in notebooks}
 
 

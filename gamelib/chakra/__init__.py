@@ -1,4 +1,4 @@
-"""Chakra (Luka Krleža, BLAM!, 2019) for 2-4 players: an exact rules engine (spec ``shared/rules/chakra.md``),
+"""Chakra (Luka Krleža, BLAM!, 2019) for 2-4 players: an exact rules engine (rules: ``docs/rules/chakra.md``),
 bots, a planner and a live board. ``new_game(seed, rules, players=2)`` starts a game; the pieces live in
 ``components``, the actions in ``actions``, ``Rules``/``State`` in ``rules``, saves in ``saving``, the
 observation and text board in ``view``, bots in ``bots``, the board in ``board``; ``planning`` and

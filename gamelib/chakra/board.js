@@ -7,7 +7,7 @@ const ENERGY = {
   R: { name: "red", fill: "#d62828", ink: "#ffffff" },
   O: { name: "orange", fill: "#f28c1b", ink: "#1d1d1f" },
   Y: { name: "yellow", fill: "#f6d32d", ink: "#1d1d1f" },
-  G: { name: "green", fill: "#2f9e44", ink: "#ffffff" },
+  G: { name: "green", fill: "#2f9e44", ink: "#1d1d1f" },  // dark ink: white on this green is 3.5:1, below AA
   L: { name: "light blue", fill: "#4dabf7", ink: "#1d1d1f" },
   D: { name: "dark blue", fill: "#283f94", ink: "#ffffff" },
   P: { name: "purple", fill: "#8033a8", ink: "#ffffff" },
@@ -199,10 +199,10 @@ function drawPlayer(s, p, model, canPlay) {
     g.appendChild(svgEl("rect", { x: 232, y, width: 84, height: 38, rx: 7, class: "ck-space-bg" }));
     g.appendChild(svgEl("text", { x: 274, y: y + 17, class: "ck-space-glyph", "text-anchor": "middle" },
                         SPACE_GLYPH[space.id]));
-    g.appendChild(svgEl("text", { x: 274, y: y + 31, class: "ck-space-name", "text-anchor": "middle" }, space.id));
+    g.appendChild(svgEl("text", { x: 274, y: y + 31, class: "ck-space-name", "text-anchor": "middle" }, space.name || space.id));
     if (occupied) g.appendChild(svgEl("circle", { cx: 306, cy: y + 10, r: 7, class: "ck-token" }));
     if (interactive) {
-      clickable(g, `space-${p.seat}-${space.id}`, `Channel space ${space.id}: ${space.effect}` +
+      clickable(g, `space-${p.seat}-${space.id}`, `Channel space “${space.name || space.id}”: ${space.effect}` +
                 (occupied ? " (occupied)" : ""), model, { kind: "space", seat: p.seat, space: space.id });
     }
     svg.appendChild(g);
@@ -258,6 +258,7 @@ function colourButton(letter, className, label, model, pick, key, extra = "") {
   node.style.color = ENERGY[letter].ink;
   node.textContent = letter + extra;
   node.dataset.colour = letter;
+  if (className.includes("ck-off")) node.setAttribute("aria-disabled", "true");  // shown faded: not available now
   return node;
 }
 
@@ -276,7 +277,8 @@ function drawPanel(s, model, canPlay) {
 
   if (canPlay && sel.mode === "channel" && hints.steps) {
     const box = htmlEl("div", "ck-steps");
-    box.appendChild(htmlEl("div", "ck-panel-label", {}, `${sel.space}: next step`));
+    const named = (s.spaces || []).find((space) => space.id === sel.space);
+    box.appendChild(htmlEl("div", "ck-panel-label", {}, `“${named ? named.name : sel.space}”: next step`));
     hints.steps.forEach((step) => {
       box.appendChild(button(step.text, "ck-step", `Step ${step.text}`, model, { kind: "step", index: step.index },
                              `step-${step.index}`));
@@ -285,7 +287,7 @@ function drawPanel(s, model, canPlay) {
   }
   if (canPlay && hints.swap) {
     const box = htmlEl("div", "ck-swap");
-    box.appendChild(htmlEl("div", "ck-panel-label", {}, "SWAP: take from the bag"));
+    box.appendChild(htmlEl("div", "ck-panel-label", {}, "Swap: take from the bag"));
     hints.swap.forEach((letter) => box.appendChild(colourButton(letter, "ck-swap-colour",
       `Take a ${ENERGY[letter].name} energy from the bag (${s.bag[letter]} left)`, model,
       { kind: "swap", colour: letter }, `swap-${letter}`, ` ${s.bag[letter]}`)));

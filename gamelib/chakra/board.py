@@ -30,13 +30,16 @@ from gamelib.widgets import BoardWidget, assets
 from gamelib.chakra.actions import Channel, Meditate, Receive, Step, completions, next_steps, swap_colours, walk
 from gamelib.chakra.bots import greedy_policy
 from gamelib.chakra.components import (
-    BHAGYA, BLACK, CHAKRAS, COLOUR_NAMES, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS, SPACES,
+    BHAGYA, BLACK, CHAKRAS, COLOUR_NAMES, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS, SPACE_WORDS, SPACES,
     colour_id, level_id, level_word, shown, space_id,
 )
 from gamelib.chakra.rules import new_game
+from gamelib.chakra.view import describe_action, describe_step
 from gamelib.chakra.view import text_board as view_text
 
 HERE = Path(__file__).parent
+# a space's words on the board, shortened where its 84-pixel box is too narrow for the full words
+_BOARD_LABELS = {**SPACE_WORDS, "D1x3": "down 1, 3 times", "D2_D1": "down 2, down 1", "D1_U1": "down 1, up 1"}
 _ESM, _CSS = assets(HERE / "board.js", HERE / "board.css")
 
 TRACK_TOP_DOWN = (BHAGYA, 7, 6, 5, 4, 3, 2, 1)
@@ -167,7 +170,7 @@ class ChakraBoard(BoardWidget):
             "players": [self._player_json(state, p, preview if p == state.to_move else None)
                         for p in range(state.num_players)],
             "last_action": self._last_action_text(),
-            "spaces": [{"id": space, "effect": SPACE_EFFECTS[space]} for space in SPACES],
+            "spaces": [{"id": space, "name": _BOARD_LABELS[space], "effect": SPACE_EFFECTS[space]} for space in SPACES],
             "selection": self._selection_json(),
             "hints": self._hints(state),
             "bots": sorted(self.bots),
@@ -197,7 +200,7 @@ class ChakraBoard(BoardWidget):
         if not self.match.actions:
             return ""
         before = self.match.states[self.match.index - 1]
-        return f"{self.seat_name(before.to_move)}: {self.match.actions[-1]}"
+        return f"{self.seat_name(before.to_move)}: {describe_action(self.match.actions[-1])}"
 
     def _selection_json(self) -> dict:
         sel = self.selection
@@ -276,10 +279,10 @@ class ChakraBoard(BoardWidget):
             return (f"{who}: column {sel['column']}, {'+'.join(letters(sorted(sel['colours'])))} picked. "
                     "Pick more energies of that column, or click where they go: a Bhagya bubble or a chakra.")
         if sel.get("mode") == "channel" and sel["space"] == "SWAP":
-            return f"{who}: SWAP gives up an alleviated black. Pick the colour to take from the bag."
+            return f"{who}: swap gives up an alleviated black. Pick the colour to take from the bag."
         if sel.get("mode") == "channel":
-            done = "; ".join(str(step) for step in sel["prefix"])
-            return (f"{who}: {sel['space']} moves {SPACE_EFFECTS[sel['space']]}. "
+            done = ", then ".join(describe_step(step) for step in sel["prefix"])
+            return (f"{who}: {_space_words(sel['space'])} moves {SPACE_EFFECTS[sel['space']]}. "
                     + (f"So far: {done}. " if done else "") + "Pick the energy to move (highlighted).")
         return f"{who} to play: take energies from a Maya column, pick a channel space, or meditate."
 
@@ -333,7 +336,7 @@ class ChakraBoard(BoardWidget):
             candidates = [step for step in self._next_steps(state)
                           if (step.level, step.colour) == sel["energy"] and self._landing(state, step) == level]
             if not candidates:
-                raise IllegalMove(f"the chosen energy cannot land on {level_word(level)} with {sel['space']}")
+                raise IllegalMove(f"the chosen energy cannot land on {level_word(level)} with {_space_words(sel['space'])}")
             return self._add_step(state, candidates[0])
         raise IllegalMove("first pick energies in a Maya column (to receive) or a channel space (to move energies)")
 
@@ -347,14 +350,14 @@ class ChakraBoard(BoardWidget):
         return self._redraw()
 
     def _why_space_is_closed(self, state, space: str) -> str:
-        """The engine's reason when it has one (token, occupied); otherwise §7.3.2 in words."""
+        """The engine's reason when it has one (token, occupied); otherwise chakra.md#channel in words."""
         board = state.players[state.to_move]
         if board.reserve < 1 or space in board.spaces or space == "SWAP":
             try:
                 state.apply(Channel(space, (), BLACK if space == "SWAP" else None))
             except IllegalMove as error:
                 return error.reason
-        return (f"{space} ({SPACE_EFFECTS[space]}) cannot be carried out in full on this board, "
+        return (f"{_space_words(space)} ({SPACE_EFFECTS[space]}) cannot be carried out in full on this board, "
                 "and a space whose moves cannot all be made cannot be chosen")
 
     def _pick_energy(self, pick: dict) -> str | None:
@@ -393,7 +396,7 @@ class ChakraBoard(BoardWidget):
                 _, reason = walk(levels, level, colour, *pattern[depth])
                 if reason:
                     return reason
-        return f"moving this energy now would leave the rest of {sel['space']} impossible to carry out"
+        return f"moving this energy now would leave the rest of {_space_words(sel['space'])} impossible to carry out"
 
     def _pick_step(self, pick: dict) -> str | None:
         state = self._playable()
@@ -491,3 +494,8 @@ class ChakraBoard(BoardWidget):
 
     def _repr_html_(self) -> str:
         return f"<pre class='gamelib-fallback ck-fallback'>{html.escape(self.text_fallback())}</pre>"
+
+
+def _space_words(space: str) -> str:
+    """A channel space as a player names it: 'the space \u201cdown 1, three times\u201d'."""
+    return f"the space \u201c{SPACE_WORDS[space]}\u201d"

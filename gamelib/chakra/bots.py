@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations_with_replacement
 from statistics import median
 from typing import Callable, Sequence
 
@@ -25,7 +26,7 @@ from gamelib.core import random_policy
 from gamelib.simulate import Estimate, mean, proportion
 from gamelib.chakra import actions
 from gamelib.chakra.actions import Meditate, Receive, _channel, walk
-from gamelib.chakra.components import BHAGYA, BLACK, CHAKRAS, EARTH, PLENITUDE_TOKENS, SPACE_PATTERNS, SPACES, run_of
+from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, CHAKRAS, EARTH, PLENITUDE_TOKENS, SPACE_PATTERNS, SPACES, run_of
 from gamelib.chakra.components import is_harmonized as _harmonized
 from gamelib.chakra.rules import Rules, new_game
 
@@ -194,7 +195,7 @@ class _Base:
     """The parts of ``board_value`` of the board before the action, for valuing changes to it."""
 
     def __init__(self, board, worth: dict):
-        self.board, self.worth = board, worth
+        self.board, self.worth, self.table = board, worth, _score_table(worth)
         self.scores = [0.0] + [_level_score(level, board.levels[level], worth) for level in range(1, BHAGYA + 1)]
         self.levels_total = sum(self.scores)
         self.harmonized = set(board.harmonized_levels())
@@ -207,11 +208,13 @@ class _Base:
 
     def receive_value(self, action) -> float:
         board, destination = self.board, action.destination
-        contents = tuple(sorted(board.levels[destination] + tuple(action.colours)))
-        change = _level_score(destination, contents, self.worth) - self.scores[destination]
+        code = _CODE[board.levels[destination]]  # the level codes of the scored search (below)
+        for colour in action.colours:
+            code = _WITH_CODE[code * 8 + colour]
+        change = self.table[destination * _CODES + code] - self.scores[destination]
         if destination == BHAGYA:
-            return self.value(change, (), board.earth, board.reserve, len(board.spaces), len(contents))
-        harmonized = (destination,) if _harmonized(contents, destination) else ()
+            return self.value(change, (), board.earth, board.reserve, len(board.spaces), _SIZE[code])
+        harmonized = (destination,) if code == _HARMONY_CODE[destination] else ()
         reserve = board.reserve if harmonized else board.reserve - 1  # the notch token returns at once (§6.3)
         return self.value(change, harmonized, board.earth, reserve, len(board.spaces), len(board.levels[BHAGYA]))
 
@@ -238,13 +241,14 @@ class _Base:
         best seen so far (``floor`` counts as seen) are kept: the others cannot be among the best."""
         board = self.board
         search = _Search(self, floor)
+        codes = level_codes(board.levels)
         values = []
         for space in SPACES[:-1]:
             if space in board.spaces:
                 continue
             search.found = found = []
             for pattern in SPACE_PATTERNS[space]:
-                _scored_search(list(board.levels), pattern, 0, (), {}, search, 0.0, 0, (), 0)
+                _scored_search(codes, pattern, 0, (), search, 0.0, 0, (), 0)
             found.sort(key=_first)
             values += [((space, steps), value) for steps, value in found]
         if floor is not None:
@@ -267,48 +271,58 @@ def _first(item):
 
 # --------------------------------------------------------------------------- the scored search
 # The greedy bot values ~150 Channel actions per decision. Rather than applying each, it walks
-# the step patterns once, as the move generator does, keeping the levels as sorted tuples and
-# looking up each level's score in a table: a step changes only its origin and its landing.
-
-_HARMONY = tuple((level,) * 3 if 1 <= level <= 7 else None for level in range(BHAGYA + 1))
-_WITHOUT: dict = {}  # (contents, colour) -> contents less one energy of colour (a small domain)
-_WITH: dict = {}  # (contents, colour) -> contents plus one energy of colour, sorted
-_SCORE_TABLES: dict = {}  # worth (expected plenitude by level) -> {(level, contents): _level_score}
+# the step patterns once, as the move generator does, keeping each level's score up to date: a
+# step changes only its origin and its landing. A level holds at most three energies of eight
+# colours, so its contents are one of 165 sorted tuples. The search numbers them (a "code") and
+# reads what it needs (size, colour counts, the contents less or plus one energy, the score) from
+# flat tables indexed by code: several times cheaper than building and hashing tuples at every step.
 
 
-def _without(contents: tuple, colour: int) -> tuple:
-    found = _WITHOUT.get((contents, colour))
-    if found is None:
-        rest = list(contents)
-        rest.remove(colour)
-        found = _WITHOUT[(contents, colour)] = tuple(rest)
-    return found
+def _all_contents() -> tuple:
+    return tuple(combo for size in range(CAPACITY + 1) for combo in combinations_with_replacement(range(8), size))
 
 
-def _with(contents: tuple, colour: int) -> tuple:
-    found = _WITH.get((contents, colour))
-    if found is None:
-        found = _WITH[(contents, colour)] = tuple(sorted(contents + (colour,)))
-    return found
+def _less(contents: tuple, colour: int) -> tuple:
+    rest = list(contents)
+    rest.remove(colour)
+    return tuple(rest)
 
 
-class _ScoreTable(dict):
-    """``table[(level, contents)]`` = ``_level_score(level, contents, worth)``, filled on first use."""
+_CONTENTS = _all_contents()  # code -> sorted contents; code 0 is the empty level
+_CODE = {contents: code for code, contents in enumerate(_CONTENTS)}
+_CODES = len(_CONTENTS)
+_SIZE = tuple(len(contents) for contents in _CONTENTS)
+_COLOURS_OF = tuple(tuple(sorted(set(contents))) for contents in _CONTENTS)  # distinct colours, increasing
+_HAS_BLACK = tuple(BLACK in contents for contents in _CONTENTS)
+# [code * 8 + colour]: how many energies of colour; the code without one of them (-1: none); with one more (-1: full)
+_COUNT = tuple(contents.count(colour) for contents in _CONTENTS for colour in range(8))
+_WITHOUT_CODE = tuple(_CODE[_less(contents, colour)] if colour in contents else -1
+                      for contents in _CONTENTS for colour in range(8))
+_WITH_CODE = tuple(_CODE[tuple(sorted(contents + (colour,)))] if len(contents) < CAPACITY else -1
+                   for contents in _CONTENTS for colour in range(8))
+_HARMONY_CODE = tuple(_CODE[(level,) * CAPACITY] if level in CHAKRAS else -1 for level in range(BHAGYA + 1))
+_BLACK_ONLY = (BLACK,)
+_LEVEL_VALUES = tuple(level_value(level, contents) for level in range(BHAGYA + 1) for contents in _CONTENTS)
+_SCORE_TABLES: dict = {}  # worth (expected plenitude by level) -> [level * _CODES + code] = _level_score
+_SCORE_TABLES_KEPT = 1024  # distinct worths seen; beyond that the cache starts again (a list is 12 kB)
 
-    def __init__(self, worth):
-        super().__init__()
-        self.worth = worth
 
-    def __missing__(self, key):
-        value = self[key] = _level_score(key[0], key[1], self.worth)
-        return value
+def level_codes(levels) -> list:
+    """The code of each level's contents (the board's levels are sorted tuples)."""
+    return [_CODE[contents] for contents in levels]
 
 
-def _score_table(worth: dict) -> _ScoreTable:
+def _score_table(worth: dict) -> list:
+    """``table[level * _CODES + code]`` = ``_level_score(level, _CONTENTS[code], worth)``: the
+    worth-free ``level_value`` everywhere but on the seven harmonized chakras."""
     key = tuple(sorted(worth.items()))
     table = _SCORE_TABLES.get(key)
     if table is None:
-        table = _SCORE_TABLES[key] = _ScoreTable(worth)
+        if len(_SCORE_TABLES) >= _SCORE_TABLES_KEPT:
+            _SCORE_TABLES.clear()
+        table = _SCORE_TABLES[key] = list(_LEVEL_VALUES)
+        for level in CHAKRAS:
+            table[level * _CODES + _HARMONY_CODE[level]] = _level_score(level, (level,) * CAPACITY, worth)
     return table
 
 
@@ -319,90 +333,108 @@ class _Search:
     """What the scored search carries: the score table, the value terms by effect, the kept actions."""
 
     def __init__(self, base: "_Base", floor: float | None):
-        self.base, self.table, self.levels_total = base, _score_table(base.worth), base.levels_total
+        self.base, self.table, self.levels_total = base, base.table, base.levels_total
         self.terms: dict = {}  # (alleviated, harmonized, from_bhagya) -> the value's terms after the level change
         self.raise_bound = floor is not None
         self.bound = [float("-inf") if floor is None else floor - NEAR_BEST]
         self.found: list = []
+        self.landed = [0] * ((BHAGYA + 1) * 8)  # [level * 8 + colour]: energies earlier steps put there
 
-    def value(self, change, alleviated, harmonized, from_bhagya) -> float:
-        key = (alleviated, harmonized, from_bhagya)
-        terms = self.terms.get(key)
-        if terms is None:
-            terms = self.terms[key] = self.base._channel_terms(alleviated, harmonized, from_bhagya)
-        return self.levels_total + change + terms[0] + terms[1] + terms[2]  # the order of _Base.value
+    def terms_of(self, key: tuple) -> tuple:
+        terms = self.terms[key] = self.base._channel_terms(*key)
+        return terms
 
 
-def _scored_search(levels, pattern, depth, prefix, landed, search, change, alleviated, harmonized,
-                   from_bhagya) -> None:
-    """Every legal step tuple of ``pattern`` on ``levels`` (a list of sorted tuples, restored after use)
-    with its value, appended to ``search.found`` as (steps, value) when above ``search.bound``. The
-    legality is the move generator's (``actions._search_steps``), step for step; the tests check both
-    give the same actions, and the values against :func:`action_value`."""
+def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, harmonized, from_bhagya) -> None:
+    """Every legal step tuple of ``pattern`` on the board whose level codes are ``codes`` (a list,
+    restored after use) with its value, appended to ``search.found`` as (steps, value) when above
+    ``search.bound``. The legality is the move generator's (``actions._search_steps``), step for
+    step; the tests check both give the same actions, and the values against :func:`action_value`."""
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
-    without, with_, landing_of, harmony, table = _WITHOUT, _WITH, actions.landing_of, _HARMONY, search.table
-    bound, found, raise_bound = search.bound, search.found, search.raise_bound
+    table, landed, size, harmony = search.table, search.landed, _SIZE, _HARMONY_CODE
     for origin in range(1, BHAGYA + 1):
-        contents = levels[origin]
-        if not contents or contents == harmony[origin]:
+        code = codes[origin]
+        if not code or code == harmony[origin]:
             continue  # empty, or locked (§7.5.1)
-        landing = landing_of(levels, origin, direction, distance)
+        landing, left = origin, distance  # the walk of §7.5 (``actions.landing_of``), on codes
+        while True:
+            landing += direction
+            if landing >= BHAGYA:
+                landing = -1
+                break
+            if landing == EARTH:
+                if left != 1:
+                    landing = -1
+                break
+            here = codes[landing]
+            if size[here] == CAPACITY:
+                if here == harmony[landing]:
+                    continue  # a harmonized chakra is skipped and not counted
+                landing = -1
+                break
+            left -= 1
+            if not left:
+                break
         if landing < 0:
             continue
         if landing == EARTH:
-            if contents[0] != BLACK:
+            if not _HAS_BLACK[code]:
                 continue
-            colours = (BLACK,)
-            here = None
+            colours, here = _BLACK_ONLY, -1
         else:
-            colours = _DISTINCT[contents]
-            here = levels[landing]
-            here_score = table[(landing, here)]
+            colours, here = _COLOURS_OF[code], codes[landing]
+            here_score = table[landing * _CODES + here]
         step_row = actions._STEP_TABLE[origin]
-        old_origin = table[(origin, contents)]
+        old_origin = table[origin * _CODES + code]
         from_here = from_bhagya + (origin == BHAGYA)
+        row = code * 8
+        if last:  # value each colour's step; the terms depend on the effect only, the same for every
+            # colour unless the step harmonizes the landing chakra
+            plain_key = (alleviated + (here < 0), harmonized, from_here)
+            plain_terms = search.terms.get(plain_key) or search.terms_of(plain_key)
+            harmony_here = harmony[landing]
+            for colour in colours:
+                if depth and _COUNT[row + colour] <= landed[origin * 8 + colour]:
+                    continue  # every energy of this colour here has already moved (§7.3.4)
+                step_change = table[origin * _CODES + _WITHOUT_CODE[row + colour]] - old_origin
+                terms = plain_terms
+                if here >= 0:
+                    arrived = _WITH_CODE[here * 8 + colour]
+                    step_change += table[landing * _CODES + arrived] - here_score
+                    if arrived == harmony_here:
+                        key = (alleviated, harmonized + (landing,), from_here)
+                        terms = search.terms.get(key) or search.terms_of(key)
+                value = search.levels_total + (change + step_change) + terms[0] + terms[1] + terms[2]  # _Base.value's order
+                bound = search.bound
+                if value > bound[0]:
+                    search.found.append((prefix + (step_row[colour][direction][distance],), value))
+                    if search.raise_bound and value - NEAR_BEST > bound[0]:
+                        bound[0] = value - NEAR_BEST
+            continue
         for colour in colours:
-            if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
+            if depth and _COUNT[row + colour] <= landed[origin * 8 + colour]:
                 continue  # every energy of this colour here has already moved (§7.3.4)
-            rest = without.get((contents, colour)) or _without(contents, colour)
-            step_change = table[(origin, rest)] - old_origin
-            if here is None:
+            rest = _WITHOUT_CODE[row + colour]
+            step_change = table[origin * _CODES + rest] - old_origin
+            if here < 0:
                 now_alleviated, now_harmonized = alleviated + 1, harmonized
             else:
-                arrived = with_.get((here, colour)) or _with(here, colour)
-                step_change += table[(landing, arrived)] - here_score
+                arrived = _WITH_CODE[here * 8 + colour]
+                step_change += table[landing * _CODES + arrived] - here_score
                 now_alleviated = alleviated
                 now_harmonized = harmonized + (landing,) if arrived == harmony[landing] else harmonized
-            if last:
-                value = search.value(change + step_change, now_alleviated, now_harmonized, from_here)
-                if value > bound[0]:
-                    found.append((prefix + (step_row[colour][direction][distance],), value))
-                    if raise_bound and value - NEAR_BEST > bound[0]:
-                        bound[0] = value - NEAR_BEST
-                continue
-            levels[origin] = rest
-            if here is not None:
-                levels[landing] = arrived
+            codes[origin] = rest
+            if here >= 0:
+                codes[landing] = arrived
             key = landing * 8 + colour
-            landed[key] = landed.get(key, 0) + 1
-            _scored_search(levels, pattern, depth + 1, prefix + (step_row[colour][direction][distance],), landed,
-                           search, change + step_change, now_alleviated, now_harmonized, from_here)
+            landed[key] += 1
+            _scored_search(codes, pattern, depth + 1, prefix + (step_row[colour][direction][distance],), search,
+                           change + step_change, now_alleviated, now_harmonized, from_here)
             landed[key] -= 1
-            if here is not None:
-                levels[landing] = here
-            levels[origin] = contents
-
-
-class _Distinct(dict):
-    """``_DISTINCT[contents]`` = the distinct colours of a level's contents, in increasing order."""
-
-    def __missing__(self, contents):
-        value = self[contents] = tuple(sorted(set(contents)))
-        return value
-
-
-_DISTINCT = _Distinct()
+            if here >= 0:
+                codes[landing] = here
+            codes[origin] = code
 
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}

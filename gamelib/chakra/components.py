@@ -1,6 +1,6 @@
-"""Chakra's pieces (spec §1-3, 7.1): colours and levels, the channel spaces, a player's board.
+"""Chakra's pieces (chakra.md#components, chakra.md#channel): colours and levels, the channel spaces, a player's board.
 
-Levels and colours are plain ints (a colour's id is its home level, §1) so that the move
+Levels and colours are plain ints (a colour's id is its home level, chakra.md#components) so that the move
 generator can index tuples directly; the name tables turn them into words.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from gamelib.core import IllegalMove
 
-# --------------------------------------------------------------------------- constants (§1)
+# --------------------------------------------------------------------------- constants (chakra.md#components)
 
 EARTH = BLACK = 0
 RED, ORANGE, YELLOW, GREEN, LIGHT_BLUE, DARK_BLUE, PURPLE = range(1, 8)
@@ -30,7 +30,7 @@ ENERGIES_PER_COLOUR_PER_PLAYER = 3
 
 _COLOUR_BY_WORD = {name: i for i, name in enumerate(COLOUR_NAMES)}
 _COLOUR_BY_WORD.update({letter: i for i, letter in enumerate(LETTERS)})
-_COLOUR_BY_WORD.update({"BLUE": LIGHT_BLUE, "DARKBLUE": DARK_BLUE, "INDIGO": DARK_BLUE})  # BGA's names (§1)
+_COLOUR_BY_WORD.update({"BLUE": LIGHT_BLUE, "DARKBLUE": DARK_BLUE, "INDIGO": DARK_BLUE})  # BGA's names (chakra.md#components)
 _LEVEL_BY_WORD = {name: i for i, name in enumerate(LEVEL_NAMES)}
 
 
@@ -80,7 +80,7 @@ def level_word(level: int) -> str:
     return f"the {colour_word(level)} chakra"
 
 
-# --------------------------------------------------------------------------- channel spaces (§7.1)
+# --------------------------------------------------------------------------- channel spaces (chakra.md#channel)
 
 SPACES = ("D3", "D1x3", "D2_D1", "U2", "U1x2", "D1_U1", "U1_or_D1", "SWAP")
 SPACE_PATTERNS = {
@@ -103,7 +103,17 @@ SPACE_EFFECTS = {
     "U1_or_D1": "one energy up 1 or down 1",
     "SWAP": "give up one alleviated black and take a chosen energy from the bag onto the Bhagya",
 }
-SPACE_NUMBERS = {  # §7.1: the German game help and Board Game Arena number spaces 1-3 differently
+SPACE_WORDS = {  # a space's name as players say it, for boards and messages (the ids stay for code)
+    "D3": "down 3",
+    "D1x3": "down 1, three times",
+    "D2_D1": "down 2 and down 1",
+    "U2": "up 2",
+    "U1x2": "up 1, twice",
+    "D1_U1": "down 1 and up 1",
+    "U1_or_D1": "up 1 or down 1",
+    "SWAP": "swap",
+}
+SPACE_NUMBERS = {  # chakra.md#channel: the German game help and Board Game Arena number spaces 1-3 differently
     "D3": {"help": 3, "bga": 1}, "D1x3": {"help": 1, "bga": 2}, "D2_D1": {"help": 2, "bga": 3},
     "U2": {"help": 4, "bga": 4}, "U1x2": {"help": 5, "bga": 5}, "D1_U1": {"help": 6, "bga": 6},
     "U1_or_D1": {"help": 7, "bga": 7}, "SWAP": {"help": 8, "bga": 8},
@@ -122,16 +132,16 @@ def space_id(space: str) -> str:
                       "(or help:1-8 / bga:1-8)")
 
 
-# --------------------------------------------------------------------------- player board (§3)
+# --------------------------------------------------------------------------- player board (chakra.md#programmers)
 
 
 def is_harmonized(contents, level: int) -> bool:
-    """Three energies of the chakra's own colour (§3); ``contents`` is sorted or all alike."""
+    """Three energies of the chakra's own colour (chakra.md#programmers); ``contents`` is sorted or all alike."""
     return len(contents) == 3 and contents[0] == level and contents[1] == level and contents[2] == level
 
 
 def run_of(harmonized) -> int:
-    """Chakras harmonized consecutively from RED upwards (§3), given the harmonized levels."""
+    """Chakras harmonized consecutively from RED upwards (chakra.md#programmers), given the harmonized levels."""
     run = 0
     while run + 1 in harmonized:
         run += 1
@@ -140,7 +150,7 @@ def run_of(harmonized) -> int:
 
 @dataclass(frozen=True)
 class PlayerBoard:
-    """One player's board: the track from EARTH to BHAGYA and the Inspiration tokens (§3)."""
+    """One player's board: the track from EARTH to BHAGYA and the Inspiration tokens (chakra.md#programmers)."""
 
     levels: tuple = ((),) * 9  # index 1-7 chakras, 8 Bhagya; sorted tuples of colour ids
     earth: int = 0
@@ -171,7 +181,7 @@ class PlayerBoard:
         return tuple(level for level in CHAKRAS if is_harmonized(self.levels[level], level))
 
     def run(self) -> int:
-        """Chakras harmonized consecutively from RED upwards (§3)."""
+        """Chakras harmonized consecutively from RED upwards (chakra.md#programmers)."""
         return run_of(self.harmonized_levels())
 
     def to_dict(self) -> dict:

@@ -1,4 +1,4 @@
-"""The invariants of spec §3, as a list of readable violations (empty = all hold).
+"""The invariants of chakra.md#programmers, as a list of readable violations (empty = all hold).
 
 Used by the random-play tests after every action and by ``from_json`` to reject damaged saves.
 """
@@ -9,7 +9,7 @@ from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, COLOUR_NAMES, ENE
 
 
 def invariant_violations(state, previous=None) -> list[str]:
-    """Check §3.1-5 on ``state`` (and §3.5 against ``previous``, the state before the last action)."""
+    """Check chakra.md#programmers on ``state`` (and chakra.md#programmers against ``previous``, the state before the last action)."""
     problems = []
     rules = state.rules
     n = state.num_players
@@ -40,7 +40,7 @@ def invariant_violations(state, previous=None) -> list[str]:
             for c in range(1, 8):
                 if counts[c] > rules.colour_cap:
                     problems.append(f"player {seat} holds {counts[c]} {COLOUR_NAMES[c]} energies")
-        # notches and harmonized chakras: a harmonized chakra never keeps a notch token (§8)
+        # notches and harmonized chakras: a harmonized chakra never keeps a notch token (chakra.md#harmonization)
         for level in board.notches:
             if board.harmonized(level):
                 problems.append(f"player {seat}'s harmonized {LEVEL_NAMES[level]} still has a notch token")

@@ -14,7 +14,7 @@ def position(players: list[dict] | None = None, *, num_players: int = 2, to_move
     """Build a position by hand (lessons, tests): ``players`` is a list of dicts such as
     ``{"GREEN": "Y K", "EARTH": 2, "reserve": 4, "spaces": ["D3"], "notches": ["YELLOW"],
     "meditation": ["RED"]}``; missing players get empty boards. ``bag`` defaults to every
-    energy not on a board or in the Maya, so the counts stay conserved (§3)."""
+    energy not on a board or in the Maya, so the counts stay conserved (chakra.md#programmers)."""
     rules = Rules() if rules is None else rules
     specs = list(players or [])
     num_players = max(num_players, len(specs))
@@ -68,7 +68,7 @@ def _board_from_spec(spec: dict, rules: Rules) -> PlayerBoard:
     if reserve is None:
         reserve = rules.inspiration_tokens - len(extra["spaces"]) - len(extra["notches"])
     elif "spaces" not in {key.lower() for key in spec}:
-        # §15: tokens not mentioned lie on channel spaces the vector does not use (taken from SWAP backwards)
+        # chakra.md#examples: tokens not mentioned lie on channel spaces the vector does not use (taken from SWAP backwards)
         missing = rules.inspiration_tokens - reserve - len(extra["notches"])
         extra["spaces"] = frozenset(SPACES[::-1][:max(0, missing)])
     return PlayerBoard(levels=tuple(levels), reserve=reserve, **extra)

@@ -27,6 +27,9 @@ GAME = "chakra"
 SAVE_VERSION = 3  # 3: a save carries the game's log and is replayed on loading; 2: observations are dicts
 MAX_ROUNDS = 1000  # the largest max_rounds: five times the default, twenty times a greedy game
 MAX_SEED_CHARS = 100  # a seed is hashed at every draw, so its length is bounded (new_seed gives 19 digits)
+# The last state whose legal actions were listed (by identity) and those actions. Kept here rather than
+# in a field of the state, so that a State holds only its fields and copies without ``__init__``.
+_LISTED: list = [None, ()]
 
 
 # --------------------------------------------------------------------------- rule parameters (§13)
@@ -86,7 +89,6 @@ class State(StateBase):
     # Every action applied since new_game (and, with explicit chance, every refill outcome), which a
     # save replays; None for a position built by hand (positions.position), which has no history.
     log: tuple | None = field(default=None, compare=False, repr=False)
-    _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     # ---------------------------------------------------------------- reading
     @property
@@ -122,10 +124,9 @@ class State(StateBase):
     def legal_actions(self) -> list:
         if self.finished or self.refill_pending:
             return []
-        cached = self._cache.get("legal")
-        if cached is None:
-            cached = self._cache["legal"] = _actions.legal_actions(self)
-        return list(cached)
+        if _LISTED[0] is not self:  # a bot lists the actions, then applies one: list them once
+            _LISTED[:] = [self, tuple(_actions.legal_actions(self))]
+        return list(_LISTED[1])
 
     def chance_outcomes(self) -> list:
         """[(colour id, Fraction)] for the next refill draw: weight = energies of that colour in the bag (§6.4)."""

@@ -3,7 +3,7 @@ reads a save back, checking everything a hand edit could break.
 
 A save holds the whole position and the game's log (every action since ``new_game``, and with
 explicit chance every refill outcome). Reading it checks the shape of every field and the
-invariants of §3, then replays the log from the setup (seed, rules, players, first player) and
+invariants of chakra.md#programmers, then replays the log from the setup (seed, rules, players, first player) and
 refuses any saved field that differs from the replay, so a loaded state is always one the rules
 reach. A position built by hand has no log and cannot be loaded.
 
@@ -203,7 +203,7 @@ def _board(data, seat, rules) -> PlayerBoard:
 
 
 def _check_consistency(state: State) -> None:
-    """The invariants of §3 that a hand edit could break."""
+    """The invariants of chakra.md#programmers that a hand edit could break."""
     problems = invariant_violations(state)
     if problems:
         raise CorruptSave(f"this {WHAT} breaks the rules: " + "; ".join(problems))

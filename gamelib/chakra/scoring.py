@@ -1,4 +1,4 @@
-"""Final scoring (spec §12): plenitude of harmonized chakras, alleviated blacks, the run bonus."""
+"""Final scoring (chakra.md#scoring): plenitude of harmonized chakras, alleviated blacks, the run bonus."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def run_length(harmonized) -> int:
 
 
 def final_scores(plenitude: dict, players: list, rules=None) -> list[int]:
-    """Each player's total (§12).
+    """Each player's total (chakra.md#scoring).
 
     ``plenitude`` maps "RED" .. "PURPLE" to values; ``players`` is a list of
     ``{"harmonized": set of colour names, "earth": int}``. The bonus goes to every player
@@ -39,6 +39,6 @@ def final_scores(plenitude: dict, players: list, rules=None) -> list[int]:
 
 
 def winners(scores: list) -> tuple:
-    """Every seat with the highest score: ties share the victory (§12)."""
+    """Every seat with the highest score: ties share the victory (chakra.md#scoring)."""
     best = max(scores)
     return tuple(seat for seat, score in enumerate(scores) if score == best)

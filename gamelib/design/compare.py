@@ -56,7 +56,7 @@ class PairedComparison:
     def __str__(self) -> str:
         d = self.difference
         return (f"difference {d.value:+.3f} (95% CI {d.low:+.3f} to {d.high:+.3f}) over {self.pairs} paired games; "
-                f"{self.only_a} won only in A, {self.only_b} only in B; McNemar p = {self.p_value:.3g}")
+                f"the outcome in {self.only_a} only in A, in {self.only_b} only in B; McNemar p = {self.p_value:.3g}")
 
 
 def paired_comparison(a: Results, b: Results, outcome: Outcome | None = None) -> PairedComparison:

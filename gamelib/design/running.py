@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import pickle
+import sys
 import warnings
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -134,6 +135,8 @@ def _executor_for(executor: Executor | None, workers: int | None, games: int, jo
         yield executor
         return
     count = workers if workers is not None else (os.cpu_count() or 1)
+    if sys.platform == "emscripten":  # Pyodide (the browser-only site) cannot start processes
+        count = 1
     if count <= 1 or (workers is None and games < PARALLEL_FROM) or not _picklable(job):
         yield None
         return

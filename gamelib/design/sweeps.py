@@ -61,6 +61,8 @@ class Sweep:
             ax.axhline(target, color=plots.PALETTE["grey"], linestyle=":", label=f"target {target:g}")
         if not numeric:
             ax.set_xticks(xs, [str(value) for value in self.values])
+        elif all(isinstance(value, int) for value in self.values) and len(xs) <= 20:
+            ax.set_xticks(xs)  # a whole-number parameter: no ticks between its values
         if exact is not None or target is not None:
             ax.legend()
         return plots.label(ax, self.parameter, self.metric_name)

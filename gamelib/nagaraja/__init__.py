@@ -5,7 +5,7 @@ shared engine contract (``gamelib.core``); the modules follow the floor plan: th
 ``cards``, ``temple``, ``edition``, ``sticks`` and ``position``, then ``chance``, ``actions``
 (every action type and its effect), ``rules`` (``Rules``, ``State``, ``new_game``), ``saving``,
 ``view`` (observation and text board), ``bots`` and ``board``; ``analysis`` and ``explorer``
-compute the odds. The component data is the PLACEHOLDER teaching edition of spec section 3,
+compute the odds. The component data is the PLACEHOLDER teaching edition of nagaraja.md#editions,
 in ``gamelib/nagaraja/data/*.json``, replaceable without touching code.
 """
 

@@ -16,8 +16,8 @@ from gamelib.core import IllegalMove, replace_fields as replace
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    SOURCES, Result, Stick, add_to_hand, amulet_text, card_of, face_down_own, log, relic_of, remove_from_hand,
-    return_sticks, seat_name, set_player, stick_order,
+    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, face_down_own, log, relic_of,
+    remove_from_hand, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 
@@ -269,22 +269,25 @@ def update_temple(state, owner: int, temple: Temple):
     """Install a changed temple, then recompute faces, collect amulets and log (spec 4.3)."""
     before = state.players[owner].temple
     temple, collected = temple.collect_amulets()
-    state = set_player(state, owner, temple=temple, amulets=state.players[owner].amulets + tuple(collected))
+    entries = []  # the log lines, in order, added with every other change in one copy of the state
     for amulet in collected:
-        state = log(state, f"{seat_name(owner)} collects an amulet.")
-        state = log(state, f"The amulet is {amulet_text(state, amulet)}.", audience=owner)
-    for spot in RELIC_SPOTS:
-        was_up, up = before.face_up(spot), temple.face_up(spot)
-        relic = relic_of(state, temple.relic_at(spot))
-        if up and (not was_up or before.relic_at(spot) != temple.relic_at(spot)):
-            state = log(state, f"{seat_name(owner)}'s relic at {spot} is face up: {relic}.")
+        entries.append(Event(PUBLIC, f"{seat_name(owner)} collects an amulet."))
+        entries.append(Event(owner, f"The amulet is {amulet_text(state, amulet)}."))
+    up_before, up_now = before.connected_spots(), temple.connected_spots()
+    for index, spot in enumerate(RELIC_SPOTS):
+        was_up, up = spot in up_before, spot in up_now
+        if up and (not was_up or before.relics[index] != temple.relics[index]):
+            entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
+                                         f"{relic_of(state, temple.relics[index])}."))
         elif was_up and not up:
-            state = log(state, f"{seat_name(owner)}'s relic at {spot} turns face down.")
-    seen = {(owner, temple.relic_at(spot)) for spot in temple.face_up_spots()}
+            entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
+    seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now}
+    players = list(state.players)
+    players[owner] = replace(players[owner], temple=temple, amulets=players[owner].amulets + tuple(collected))
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
-        if not seen <= state.players[p].knowledge:
-            state = set_player(state, p, knowledge=state.players[p].knowledge | seen)
-    return state
+        if not seen <= players[p].knowledge:
+            players[p] = replace(players[p], knowledge=players[p].knowledge | seen)
+    return replace(state, players=tuple(players), log=state.log + tuple(entries))
 
 
 
@@ -315,14 +318,15 @@ def next_step(state):
         if state.deal is None:
             return _start_round(state)
         if not state.deal:
-            return _reveal_room(log(replace(state, deal=None), f"{seat_name(state.guide)} drew no card to share."))
+            return log(state, f"{seat_name(state.guide)} drew no card to share.", deal=None,
+                       queue=state.queue + (Task("ROOM"),))  # and _reveal_room, in the same copy
     return None
 
 
 def _start_round(state):
-    players = tuple(replace(p, committed=None) for p in state.players)
-    state = replace(state, players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
-    return log(state, f"Round {state.round}: {seat_name(state.guide)} is the guide and commits first.")
+    players = tuple(p if p.committed is None else replace(p, committed=None) for p in state.players)
+    return log(state, f"Round {state.round + 1}: {seat_name(state.guide)} is the guide and commits first.",
+               players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
 
 
 def _reveal_room(state):
@@ -337,7 +341,7 @@ def legal_actions(state) -> list:
     actions: list = []
     if phase == "CALL_OF_FATE":
         hand = [card_of(state, c) for c in state.players[player].hand]
-        actions = [Commit(player, cards) for cards in commitments(hand)]
+        actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
@@ -346,17 +350,32 @@ def legal_actions(state) -> list:
         if state.pending_swap is not None:
             actions += [SwapChoice(player, False), SwapChoice(player, True)]
         else:
-            actions.append(Pass(player))
+            actions.append(_shared(Pass, player))
     elif phase == "EXPLORATION":
         temple = state.players[player].temple
         cells = temple.legal_cells()
-        actions += [PlaceTile(player, cell, rotation) for cell in cells for rotation in range(4)]
+        actions += [_shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4)]
         if not cells:
             actions.append(DiscardTile(player))
     elif phase == "NEW_DEAL" and state.deal:
         keep = min(state.rules.deal_keep, len(state.deal))
         actions += [Keep(player, cards) for cards in combinations(sorted(state.deal), keep)]
     return actions
+
+
+_SHARED: dict = {}  # (action type, fields) -> one frozen action object, reused by every listing
+
+
+def _shared(kind, *fields):
+    """The action ``kind(*fields)``, built once: frozen actions are safe to share, and a random game
+    lists thousands of the same few commitments, placements and passes."""
+    key = (kind, fields)
+    action = _SHARED.get(key)
+    if action is None:
+        if len(_SHARED) >= _CACHE_LIMIT:
+            _SHARED.clear()
+        action = _SHARED[key] = kind(*fields)
+    return action
 
 
 def _naga_sources(state, player: int) -> list[str]:
@@ -636,35 +655,39 @@ def _do_commit(state, action: Commit):
         raise IllegalMove(f"committed cards must share one symbol, these have {', '.join(sorted(symbols))}")
     if list(cards) != sorted(cards):
         raise IllegalMove("list the committed cards in sorted order")
-    state = set_player(remove_from_hand(state, player, cards), player, committed=cards)
-    state = log(state, f"{seat_name(player)} commits {len(cards)} card(s) face down.")
-    state = log(state, f"You commit {', '.join(cards) or 'nothing'}.", audience=player)
+    hand = list(me.hand)
+    for card_id in cards:
+        hand.remove(card_id)
+    entries = (Event(PUBLIC, f"{seat_name(player)} commits {len(cards)} card(s) face down."),
+               Event(player, f"You commit {', '.join(cards) or 'nothing'}."))
+    # remove_from_hand, set_player and both log lines in one copy of the state
+    seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
     if player == state.guide:
-        return replace(state, to_act=1 - player)
-    return _reveal_commitments(state)
+        return with_player(state, player, seat, log=state.log + entries, to_act=1 - player)
+    return _reveal_commitments(with_player(state, player, seat, log=state.log + entries))
 
 
 def _reveal_commitments(state):
     """Both commitments turn up; sticks are taken, guide first, and thrown (spec 5.3)."""
     available = {letter: sorted(s for s in state.supply if s[0] == letter) for letter in "BWG"}
-    queue = []
+    queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
     for player in (state.guide, 1 - state.guide):
         cards = [card_of(state, c) for c in state.players[player].committed]
-        state = log(state, f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
+        texts.append(f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
         wanted = "".join(c.sticks for c in cards)
         taken = []
         for letter in "BWG":
             need = wanted.count(letter)
             taken += available[letter][:need]
             if need > len(available[letter]):
-                state = log(state, f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
+                texts.append(f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
                              f"for {seat_name(player)}: the missing ones are not thrown.")
             available[letter] = available[letter][need:]
-        state = set_player(state, player, sticks=tuple(Stick(s, STICK_LETTERS[s[0]]) for s in taken))
+        players[player] = replace(players[player], sticks=tuple(Stick(s, STICK_LETTERS[s[0]]) for s in taken))
         queue += throw_tasks(player, taken)
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
-    return replace(state, supply=supply, queue=state.queue + tuple(queue), phase="CONFRONTATION",
-                   to_act=state.guide, pass_streak=0)
+    return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
+               phase="CONFRONTATION", to_act=state.guide, pass_streak=0)
 
 
 def _check_naga(state, action: UseNaga):
@@ -877,7 +900,7 @@ def _do_pass(state, action: Pass):
     _require_phase(state, action, "CONFRONTATION")
     if state.pending_swap is not None:
         raise IllegalMove("first decide whether to swap the two peeked relics")
-    return log(replace(state, pass_streak=state.pass_streak + 1, to_act=1 - action.player), f"{action}.")
+    return log(state, f"{action}.", pass_streak=state.pass_streak + 1, to_act=1 - action.player)
 
 
 def _confrontation_step(state):
@@ -891,26 +914,28 @@ def _confrontation_step(state):
         return None
     if not has_non_pass_action(state, 1 - player):
         return _resolve_room(state)
-    state = replace(state, pass_streak=state.pass_streak + 1, to_act=1 - player)
-    return log(state, f"{seat_name(player)} passes (nothing to use).")
+    return log(state, f"{seat_name(player)} passes (nothing to use).", pass_streak=state.pass_streak + 1,
+               to_act=1 - player)
 
 
 def _resolve_room(state):
-    """RESOLVE: higher total wins the room, the guide wins ties; clean up the round (spec 5.5)."""
+    """RESOLVE: higher total wins the room, the guide wins ties (the opponent under
+    ``tie_rule="opponent"``); clean up the round (spec 5.5)."""
     totals = (state.total(0), state.total(1))
     guide = state.guide
-    winner = guide if totals[guide] >= totals[1 - guide] else 1 - guide
-    state = log(state, f"Totals: P0 {totals[0]}, P1 {totals[1]}. {seat_name(winner)} wins the room"
-                 + (" (the guide wins ties)." if totals[0] == totals[1] else "."))
+    ties_to = guide if state.rules.tie_rule == "guide" else 1 - guide
+    winner = ties_to if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+    text = (f"Totals: P0 {totals[0]}, P1 {totals[1]}. {seat_name(winner)} wins the room"
+            + (f" (the {state.rules.tie_rule} wins ties)." if totals[0] == totals[1] else "."))
     discards, returned, players = [], [], list(state.players)
     for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
         me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
         returned += [s.id for s in me.sticks]
         players[p] = replace(me, sticks=(), committed=(), activated=(), modifier=0, virtual_nagas=0)
-    return replace(state, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
-                   discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
-                   room_winner=winner, pass_streak=0)
+    return log(state, text, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
+               discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
+               room_winner=winner, pass_streak=0)
 
 
 def _do_place(state, action: PlaceTile):
@@ -955,14 +980,15 @@ def _do_keep(state, action: Keep):
     if list(cards) != sorted(cards):
         raise IllegalMove("list the kept cards in sorted order")
     player, opponent = action.player, 1 - action.player
-    for card in cards:
-        state = add_to_hand(state, player, card)
     given = [c for c in state.deal if c not in cards]
-    for card in given:
-        state = add_to_hand(state, opponent, card, public=True)
-    state = replace(state, deal=None)
-    state = log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} to {seat_name(opponent)}.")
-    return _reveal_room(state)
+    players = list(state.players)  # add_to_hand for every card, then the log line and the room, in one copy
+    keeper, receiver = players[player], players[opponent]
+    players[player] = replace(keeper, hand=tuple(sorted(keeper.hand + cards)))
+    players[opponent] = replace(receiver, hand=tuple(sorted(receiver.hand + tuple(given))),
+                                public_hand=receiver.public_hand | set(given))
+    return log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
+                      f"to {seat_name(opponent)}.", players=tuple(players), deal=None,
+               queue=state.queue + (Task("ROOM"),))  # and _reveal_room
 
 
 _HANDLERS = {

@@ -5,7 +5,7 @@
 cards *of one symbol* among the cards we have not seen is equally likely (each such
 set counts once, whatever its symbol). Nothing else is assumed: not the opponent's
 taste, not what they kept in earlier deals. The figures are for the raw throw at the
-end of the Call of Fate, before any Naga effect (like the calculator, spec 8.4).
+end of the Call of Fate, before any Naga effect (like the calculator, nagaraja.md#odds).
 
 Everything is exact (:class:`fractions.Fraction`). The fast method groups the
 opponent's possible sets by the sticks they give and mixes the resulting point

@@ -16,7 +16,7 @@ const SYMBOL_ICON = { STK: "≡", REL: "◆", ROM: "▦", CRD: "▭" };
 const SYMBOL_NAME = { STK: "sticks", REL: "relics", ROM: "rooms", CRD: "cards" };
 const TARGET_WORD = { SELF: "self", OPPONENT: "opponent", EITHER: "either player" };
 
-/** The open sides of a segment after k clockwise quarter-turns (spec 4.1). */
+/** The open sides of a segment after k clockwise quarter-turns (nagaraja.md#temple). */
 function rotateSides(sides, k) {
   return [...sides].map((side) => SIDES[(SIDES.indexOf(side) + k) % 4]);
 }
@@ -85,7 +85,7 @@ function drawTrap(group) {
   group.appendChild(svgEl("text", { x: CELL / 2, y: CELL - 8, "text-anchor": "middle", class: "nj-trap-label" }, "TRAP"));
 }
 
-/** Where each perimeter spot sits in the temple SVG (spec 4.1). */
+/** Where each perimeter spot sits in the temple SVG (nagaraja.md#temple). */
 function spotCentre(name) {
   const [kind, index] = name.split("_");
   const i = Number(index), mid = MARGIN + i * CELL + CELL / 2;
@@ -279,7 +279,7 @@ function resetChoices(ui) {
 function header(ctx, state) {
   const bar = htmlEl("div", "nj-header");
   bar.appendChild(htmlEl("span", "nj-title", {}, "Nagaraja"));
-  bar.appendChild(htmlEl("span", "nj-placeholder", { title: "card, tile, amulet and stick data are the project's stand-ins (spec Part II)" }, "PLACEHOLDER teaching edition"));
+  bar.appendChild(htmlEl("span", "nj-placeholder", { title: "card, tile, amulet and stick data are the project's stand-ins (see Editions on the Nagaraja rules page, docs/rules/nagaraja.md)" }, "PLACEHOLDER teaching edition"));
   const status = htmlEl("span", "nj-status", { "data-phase": state.phase, "data-to-act": state.to_act }, state.status || "");
   if (state.your_turn) status.classList.add("nj-your-turn");
   bar.appendChild(status);

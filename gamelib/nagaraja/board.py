@@ -1,6 +1,6 @@
 """The Nagaraja board: both temples, the room at stake, sticks, hands and controls (anywidget).
 
-The board draws only ``state.observation(viewer)`` (spec 7): what it sends to the page
+The board draws only ``state.observation(viewer)`` (nagaraja.md#hidden-information): what it sends to the page
 is built from the observation alone, so the page never holds a card, relic or amulet
 the viewer may not know. Clicks come back as ``pick`` dicts; this module turns them into
 engine actions and lets the engine decide, so an illegal click shows the engine's reason.

@@ -1,4 +1,4 @@
-"""Cards, their effects and the amulets and relics (spec 3.3, 3.4, 3.6, 3.7).
+"""Cards, their effects and the amulets and relics (nagaraja.md#card-list, nagaraja.md#effects, nagaraja.md#amulets, nagaraja.md#relics).
 
 The data (which card has which sticks and effect) lives in ``data/*.json``; this
 module holds what the engine knows about each effect *name*: the symbol it belongs
@@ -119,7 +119,7 @@ def commitments(hand) -> list[tuple[str, ...]]:
     """Every legal Call-of-Fate commitment: non-empty sets of hand cards sharing one symbol.
 
     ``hand`` holds Card objects; each commitment is a sorted tuple of card ids. An empty
-    hand can only commit nothing (spec 5.9).
+    hand can only commit nothing (nagaraja.md#edge-cases).
     """
     if not hand:
         return [()]

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from gamelib.core import replace_fields as replace, weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, add_to_hand, card_of, log, remove_from_hand, seat_name, set_player, stick_order,
+    PUBLIC, Event, add_to_hand, card_of, log, remove_from_hand, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -180,54 +180,59 @@ def prepare_queue(state):
     return state
 
 
-def resolve(state, task: Task, outcome):
-    """Apply one chance outcome (the task is already off the queue)."""
+def resolve(state, task: Task, outcome, **changes):
+    """Apply one chance outcome (the task is already off the queue, or ``changes`` takes it off:
+    the fields ``changes`` are replaced in the first copy of the state the outcome makes)."""
     kind, player = task.kind, task.player
     if kind == "RELIC":
         temple = state.players[player].temple
         relics = dict(zip(RELIC_SPOTS, temple.relics))
         relics[task.detail] = outcome
-        return set_player(state, player, temple=temple.with_relics(relics))
-    if kind == "FIRST_GUIDE":
-        return _first_guide_throw(state, player, outcome)
-    if kind == "GUIDE_PICK":
-        return log(replace(state, guide=outcome), f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.")
+        return with_player(state, player, {"temple": temple.with_relics(relics)}, **changes)
+    if kind == "STICKS":
+        return _sticks_thrown(state, player, task.detail, outcome, changes)
     if kind == "DRAW":
         pile = tuple(card_id for card_id in state.draw_pile if card_id != outcome)
         entries = state.log + (Event(PUBLIC, f"{seat_name(player)} draws a card."),
                                Event(player, f"You draw {card_of(state, outcome)}."))
         if task.detail == "DEAL":
-            return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries)
-        return add_to_hand(replace(state, draw_pile=pile, log=entries), player, outcome)
+            return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries, **changes)
+        hand = tuple(sorted(state.players[player].hand + (outcome,)))  # add_to_hand, in the same copy
+        return with_player(state, player, {"hand": hand}, draw_pile=pile, log=entries, **changes)
+    if changes:
+        state = replace(state, **changes)
+    if kind == "FIRST_GUIDE":
+        return _first_guide_throw(state, player, outcome)
+    if kind == "GUIDE_PICK":
+        return log(replace(state, guide=outcome), f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.")
     if kind == "ROOM":
         if outcome in state.room_pile:
-            state = replace(state, room_pile=tuple(t for t in state.room_pile if t != outcome))
+            piles = {"room_pile": tuple(t for t in state.room_pile if t != outcome)}
         else:
-            state = replace(state, room_bottom=state.room_bottom[1:])
-        state = log(replace(state, current_room=outcome, room_amulet=None), f"The room {outcome} "
-                    f"({state.edition.tiles[outcome].shape}) is turned up.")
+            piles = {"room_bottom": state.room_bottom[1:]}
+        state = log(state, f"The room {outcome} ({state.edition.tiles[outcome].shape}) is turned up.",
+                    current_room=outcome, room_amulet=None, **piles)
         if state.edition.tiles[outcome].special is not None:
             state = replace(state, queue=(Task("AMULET"),) + state.queue)
         return state
     if kind == "AMULET":
         state = replace(state, amulet_pile=tuple(a for a in state.amulet_pile if a != outcome), room_amulet=outcome)
         return log(state, "A face-down amulet is put on the room's special location.")
-    if kind == "STICKS":
-        return _sticks_thrown(state, player, task.detail, outcome)
     if kind == "HAND_CARD":
         return _take_hand_card(state, player, task.detail, outcome)
     raise AssertionError(f"unknown chance task {kind}")
 
 
-def _sticks_thrown(state, player: int, stick_ids: str, outcome):
+def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
     faces = dict(zip(stick_ids.split(), outcome))
     sticks = tuple(s._replace(points=faces[s.id][0], naga=faces[s.id][1]) if s.id in faces else s
                    for s in state.players[player].sticks)
-    state = set_player(state, player, sticks=sticks)
-    if any(t.kind == "STICKS" and t.player == player for t in state.queue):
-        return state
+    queue = changes.get("queue", state.queue)  # the queue once this task is off it
+    if any(t.kind == "STICKS" and t.player == player for t in queue):
+        return with_player(state, player, {"sticks": sticks}, **changes)
     shown = ", ".join(f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.thrown)
-    return log(state, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}.")
+    return with_player(state, player, {"sticks": sticks}, **changes,
+                       log=state.log + (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),))
 
 
 def _first_guide_throw(state, player: int, faces):

@@ -1,4 +1,4 @@
-"""The Edition: every component of the game, loaded and validated from data files (spec 3.1).
+"""The Edition: every component of the game, loaded and validated from data files (nagaraja.md#editions).
 
 The packaged files are the PLACEHOLDER teaching edition: the real cards, tiles and
 amulets are not published, so these are the project's own balance-neutral stand-ins.
@@ -266,9 +266,9 @@ def default_edition(model: str = "A") -> Edition:
 
 
 def check_against_rules_text(edition: Edition) -> dict[str, bool]:
-    """Does the edition agree with the published rules text? (spec 3.1, 2.3, 2.7)
+    """Does the edition agree with the published rules text? (nagaraja.md#editions, nagaraja.md#fate-sticks, nagaraja.md#example)
 
-    * the §2.7 throws are possible: 3 white giving 5 points + 1 Naga, and 3 brown +
+    * the nagaraja.md#example throws are possible: 3 white giving 5 points + 1 Naga, and 3 brown +
       1 white + 1 green giving 11 points + 1 Naga;
     * mean points are brown > white > green;
     * Naga faces are brown <= white <= green.

@@ -31,12 +31,38 @@ function addTitle(node, text) {
   svgElement("title", {}, node).textContent = text;
 }
 
+/** A hover title (a text, or a function making it) written only when the pointer first reaches
+ *  the node: hundreds of marks at 36 sticks would otherwise cost hundreds of elements per redraw. */
+function lazyTitle(node, text) {
+  node.__title = text;
+}
+
+function titlesOnHover(group) {
+  group.addEventListener("pointerover", (event) => {
+    const node = event.target;
+    if (node.__title === undefined) return;
+    addTitle(node, typeof node.__title === "function" ? node.__title() : node.__title);
+    node.__title = undefined;
+  });
+}
+
 // ------------------------------------------------------------------ exact numbers
 
-const big = (hex) => BigInt(`0x${hex}`);   // counts arrive as hexadecimal strings (cheap to write in Python)
+// Counts arrive as hexadecimal strings, cheap to write in Python: "1f" or, in the heat map, "0x1f".
+const big = (hex) => BigInt(hex[1] === "x" ? hex : `0x${hex}`);
 
 function gcd(a, b) {
-  while (b) [a, b] = [b, a % b];
+  // The totals are powers of the face count, nearly always 4: a power of two's gcd with a is
+  // a's lowest set bit, a few BigInt operations instead of forty divisions.
+  if (a > 0n && b > 0n && (b & (b - 1n)) === 0n) {
+    const low = a & -a;
+    return low < b ? low : b;
+  }
+  while (b) {
+    const rest = a % b;
+    a = b;
+    b = rest;
+  }
   return a;
 }
 
@@ -102,7 +128,9 @@ function frame(svg, { xlow, xhigh, ylow, yhigh, xlabel, ylabel, title, xticks, y
     { "text-anchor": "middle", transform: `rotate(-90 13 ${(inner.y0 + inner.y1) / 2})`, class: "gx-text gx-label" });
   addText(axes, inner.x0, 14, title, { class: "gx-text gx-title" });
   svg.setAttribute("data-plot-height", inner.y0 - inner.y1);
-  return { x, y, inner, group: svgElement("g", { class: "gx-data" }, svg) };
+  const group = svgElement("g", { class: "gx-data" }, svg);
+  titlesOnHover(group);
+  return { x, y, inner, group };
 }
 
 function legend(svg, entries, x, y) {
@@ -157,16 +185,16 @@ function drawBars(parent, data) {
   players.forEach((player, i) => {
     const offset = (i - (players.length - 1) / 2) * width;
     for (const [p, count, value] of player.bars) {
-      const top = f.y(value);
+      const top = f.y(value), exact = fraction(count, player.totalBig);
       const bar = svgElement("rect", { x: f.x(p) + offset - width / 2, y: top, width: Math.max(width, 0.5),
         height: f.inner.y0 - top, fill: fills[i], class: `gx-bar gx-bar-${i}`, "data-player": i, "data-points": p,
-        "data-exact": fraction(count, player.totalBig), "data-value": value }, f.group);
-      addTitle(bar, `${data.names[i]}: P(${p} points) = ${fraction(count, player.totalBig)} ≈ ${readable(value, count === player.totalBig, false)}`);
+        "data-exact": exact, "data-value": value }, f.group);
+      lazyTitle(bar, `${data.names[i]}: P(${p} points) = ${exact} ≈ ${readable(value, count === player.totalBig, false)}`);
     }
     for (const [p, frequency] of player.sim) {
       const dot = svgElement("circle", { cx: f.x(p) + offset, cy: f.y(frequency), r: 2.6, class: "gx-dot",
         "data-player": i, "data-points": p }, f.group);
-      addTitle(dot, `${data.names[i]}: ${p} points in ${(100 * frequency).toFixed(1)}% of the simulated throws`);
+      lazyTitle(dot, `${data.names[i]}: ${p} points in ${(100 * frequency).toFixed(1)}% of the simulated throws`);
     }
   });
   legend(svg, [{ label: data.names[0], fill: fills[0] }, { label: data.names[1], fill: fills[1] },
@@ -203,8 +231,11 @@ function drawTails(parent, data) {
         : svgElement("circle", { cx: points[j][0], cy: points[j][1], r: 3.2 }, f.group);
       marker.setAttribute("fill", SERIES[i]);
       marker.setAttribute("class", `gx-tail-point gx-tail-point-${i}`);
-      marker.setAttribute("data-exact", fraction(n, dd));
-      addTitle(marker, `${data.names[i]}: P(at least ${k} points) = ${fraction(n, dd)} ≈ ${readable(value, n === dd, n === 0n)}`);
+      lazyTitle(marker, () => {  // the exact fraction only when pointed at: a hundred marks at 36 sticks
+        const exact = fraction(n, dd);
+        marker.setAttribute("data-exact", exact);
+        return `${data.names[i]}: P(at least ${k} points) = ${exact} ≈ ${readable(value, n === dd, n === 0n)}`;
+      });
     });
   });
   legend(svg, [{ label: data.names[0], fill: SERIES[0], kind: "line" }, { label: data.names[1], fill: SERIES[1], kind: "line" }],
@@ -220,6 +251,12 @@ function viridisColour(t) {
 
 const VIRIDIS_TABLE = Array.from({ length: 101 }, (_, i) => viridisColour(i / 100));  // computed once
 
+function viridisRgb(t) {
+  return VIRIDIS_RGB[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
+}
+
+const VIRIDIS_RGB = VIRIDIS_TABLE.map((text) => text.slice(4, -1).split(",").map(Number));
+
 function viridis(t) {
   return VIRIDIS_TABLE[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
 }
@@ -230,29 +267,59 @@ function drawHeat(parent, data, playerIndex) {
   svg.setAttribute("aria-label", `joint chance of points and Nagas for ${data.names[playerIndex]}`);
   svg.setAttribute("data-player", playerIndex);
   const total = big(player.total);
-  const cells = player.heat.map(([p, n, c]) => [p, n, big(c), ratio(big(c), total)]);
-  const pmin = Math.min(...cells.map((c) => c[0])), pmax = Math.max(...cells.map((c) => c[0]));
-  const nmax = Math.max(...cells.map((c) => c[1]));
-  const highest = Math.max(...cells.map((c) => c[3]));
+  const cells = player.heat.map(([p, n, hex]) => { const c = big(hex); return [p, n, c, ratio(c, total)]; });
+  if (!cells.length) return;  // the heat player just changed: the kernel's counts are on their way
+  let pmin = Infinity, pmax = -Infinity, nmax = 0, highest = 0;
+  for (const [p, n, , value] of cells) {
+    pmin = Math.min(pmin, p); pmax = Math.max(pmax, p); nmax = Math.max(nmax, n); highest = Math.max(highest, value);
+  }
   svg.setAttribute("data-ymax", nmax + 0.5);
   const f = frame(svg, { xlow: pmin - 0.5, xhigh: pmax + 0.5 + (pmax - pmin + 1) * 0.12, ylow: -0.5, yhigh: nmax + 0.5,
     xlabel: "points thrown", ylabel: "Nagas", title: `${data.names[playerIndex]}: P(points, Nagas)`,
     xticks: integerTicks(pmin, pmax, 10), yticks: integerTicks(0, nmax, 6) });
   const cw = f.x(1) - f.x(0), ch = f.y(0) - f.y(1);
+  // The cells are painted one pixel each on a small canvas, which the SVG stretches over the data
+  // area as an image: a thousand cells at 36 sticks cost one element, not a thousand (issue 12).
+  const columns = pmax - pmin + 1, rows = nmax + 1;
+  const canvas = document.createElement("canvas");
+  canvas.width = columns;
+  canvas.height = rows;
+  const context = canvas.getContext("2d");
+  const pixels = context.createImageData(columns, rows);
+  const byCell = new Array(columns * rows);  // [count, value] by pixel, for the hover readout
   for (const [p, n, c, value] of cells) {
-    const cell = svgElement("rect", { x: f.x(p) - cw / 2, y: f.y(n) - ch / 2, width: cw + 0.3, height: ch + 0.3,
-      fill: viridis(Math.sqrt(value / highest)), class: "gx-cell", "data-points": p, "data-nagas": n }, f.group);
-    cell.__exact = [c, value];
+    const [r, g, b] = viridisRgb(Math.sqrt(value / highest));
+    const pixel = (nmax - n) * columns + (p - pmin);
+    pixels.data[4 * pixel] = r;
+    pixels.data[4 * pixel + 1] = g;
+    pixels.data[4 * pixel + 2] = b;
+    pixels.data[4 * pixel + 3] = 255;
+    byCell[pixel] = [c, value];
   }
-  // A map can hold thousands of cells: reduce a cell's fraction only when the pointer reaches it.
-  f.group.addEventListener("pointerover", (event) => {
-    const cell = event.target;
-    if (!cell.__exact || cell.dataset.exact) return;
-    const [c, value] = cell.__exact;
-    const n = +cell.dataset.nagas;
-    cell.dataset.exact = fraction(c, total);
-    addTitle(cell, `P(${cell.dataset.points} points and ${n} Naga${n === 1 ? "" : "s"}) = ${cell.dataset.exact} ≈ ${readable(value, c === total, false)}`);
-  });
+  context.putImageData(pixels, 0, 0);
+  const image = svgElement("image", { x: f.x(pmin) - cw / 2, y: f.y(nmax) - ch / 2, width: cw * columns,
+    height: ch * rows, preserveAspectRatio: "none", href: canvas.toDataURL(), class: "gx-cells" }, f.group);
+  svg.setAttribute("data-cells", cells.length);
+  // Hover: the cell under the pointer is outlined and its exact chance shown above the map.
+  const outline = svgElement("rect", { width: cw, height: ch, class: "gx-cell-outline", visibility: "hidden" }, f.group);
+  const readout = addText(svg, f.inner.x0, 29, "point at a cell for its exact chance",
+    { class: "gx-text gx-tick gx-heat-readout" });  // under the title, clear of the colour bar's labels
+  const show = (event) => {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const local = point.matrixTransform(svg.getScreenCTM().inverse());
+    const p = Math.round(pmin + (local.x - f.x(pmin)) / cw), n = Math.round((f.y(0) - local.y) / ch);
+    const cell = p >= pmin && p <= pmax && n >= 0 && n <= nmax ? byCell[(nmax - n) * columns + (p - pmin)] : undefined;
+    if (!cell) { outline.setAttribute("visibility", "hidden"); return; }
+    outline.setAttribute("x", f.x(p) - cw / 2);
+    outline.setAttribute("y", f.y(n) - ch / 2);
+    outline.setAttribute("visibility", "visible");
+    const [c, value] = cell, exact = fraction(c, total);
+    Object.assign(readout.dataset, { points: p, nagas: n, exact });
+    readout.textContent = `P(${p} points, ${n} Naga${n === 1 ? "" : "s"}) = ${exact.length > 24 ? "" : `${exact} `}≈ ${readable(value, c === total, false)}`;
+  };
+  image.addEventListener("pointermove", show);
   // colour bar: the square-root scale shows the rare throws too
   const bar = svgElement("g", { class: "gx-colourbar" }, svg);
   const x0 = f.inner.x1 - 14, steps = 20;
@@ -299,14 +366,17 @@ function render({ model, el }) {
 
   const draw = () => {
     const started = performance.now();
+    root.dataset.receivedAt = `${started}`;  // performance marks for bench/bench_explorer_browser.py
     const data = JSON.parse(model.get("data") || "{}");
     root.replaceChildren();
     if (!data || !data.players) return;
     const top = document.createElement("div");
     top.className = "gx-row";
     root.appendChild(top);
-    drawBars(top, data);
-    drawTails(top, data);
+    const panels = {};
+    const timed = (name, work) => { const t0 = performance.now(); work(); panels[name] = performance.now() - t0; };
+    timed("bars", () => drawBars(top, data));
+    timed("tails", () => drawTails(top, data));
 
     const heatBox = document.createElement("div");
     heatBox.className = "gx-heat-box";
@@ -324,7 +394,7 @@ function render({ model, el }) {
       chooser.appendChild(button);
     });
     heatBox.appendChild(chooser);
-    drawHeat(heatBox, data, heatPlayer);
+    timed("heat", () => drawHeat(heatBox, data, heatPlayer));
     const bottom = document.createElement("div");
     bottom.className = "gx-row";
     root.appendChild(bottom);
@@ -335,7 +405,8 @@ function render({ model, el }) {
     const sweepRow = document.createElement("div");
     sweepRow.className = "gx-row";
     sweepBox.appendChild(sweepRow);
-    data.sweep.models.forEach((_, i) => drawSweep(sweepRow, data, i));
+    timed("sweeps", () => data.sweep.models.forEach((_, i) => drawSweep(sweepRow, data, i)));
+    root.dataset.panelMs = JSON.stringify(panels);
     revision += 1;
     root.dataset.drawMs = `${performance.now() - started}`;
     requestAnimationFrame(() => {

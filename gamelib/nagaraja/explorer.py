@@ -40,6 +40,7 @@ from gamelib.core import chance_rng
 from gamelib.exercises import Feedback
 from gamelib.nagaraja import sticks
 from gamelib.simulate import proportion
+from gamelib.widgets import assets
 
 HERE = Path(__file__).parent
 SUPPLY = 12  # the supply holds 12 sticks of each colour in all (spec 3.2)
@@ -182,8 +183,8 @@ def _draw_face(ax, x: float, y: float, points: int, naga: int, colour: str) -> N
 class StickPlots(anywidget.AnyWidget):
     """The explorer's plots, drawn in the page from the exact counts in ``data``."""
 
-    _esm = (HERE / "explorer.js").read_text(encoding="utf-8")
-    _css = (HERE / "explorer.css").read_text(encoding="utf-8")
+    # The shared board helpers come first: they include the notice for a board left by a restarted kernel.
+    _esm, _css = assets(HERE / "explorer.js", HERE / "explorer.css")
     # One JSON string, not a nested dict: ipywidgets would walk every element looking for binary buffers.
     data = traitlets.Unicode("{}").tag(sync=True)
     heat_player = traitlets.Int(0).tag(sync=True)
@@ -245,7 +246,7 @@ class OddsExplorer:
             columns.append(widgets.VBox([title, *row.values()], layout=widgets.Layout(flex="0 0 auto", width="290px")))
         self.guide = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)], value=guide,
                                            style={"button_width": "90px"},
-                                           tooltips=["the guide wins ties (spec 8.3)"] * 2)
+                                           tooltips=["the guide wins ties (rules page: Odds)"] * 2)
         self.guide.add_class("gl-guide")
         columns.append(widgets.VBox([widgets.HTML("<b>Guide</b> (wins ties)"), self.guide]))
         self.players = widgets.HBox(columns)
@@ -272,7 +273,7 @@ class OddsExplorer:
         self._deals = 0
         self.card_panel = widgets.VBox([
             widgets.HTML("<b>Or lay cards</b> from a dealt hand (any number of cards of <i>one symbol</i>, "
-                         "spec 2.5); the sliders follow."),
+                         "rules page: Call of fate); the sliders follow."),
             self.deal_button,
             *[widgets.HBox([widgets.HTML(f"{html.escape(name)}:", layout=widgets.Layout(width="60px")), row])
               for name, row in zip(self.names, self.hand_rows)],
@@ -317,7 +318,7 @@ class OddsExplorer:
         self.sweep_choice.add_class("gl-sweep-choice")
         self.sweep_choice.observe(lambda _: self.refresh(), names="value")
         self.effect_panel = widgets.VBox([
-            widgets.HTML("<b>After the throw</b>: one stick effect (spec 3.4), its sticks chosen by whoever "
+            widgets.HTML("<b>After the throw</b>: one stick effect (rules page: Effects), its sticks chosen by whoever "
                          "activates it, with both throws in view; then the room is resolved."),
             widgets.HBox([self.effect, self.effect_target, self.effect_chooser]), self.effect_result])
 
@@ -452,7 +453,7 @@ class OddsExplorer:
             self._quiet = False
             self.card_message.value = (
                 '<span class="gl-card-refused" style="color:#B00020">Cards laid together must share one symbol '
-                f"(spec 2.5): {html.escape(self.names[player])} has laid {', '.join(sorted(symbols - {self.cards[change['owner'].description.split(' · ')[1]].symbol}))} "
+                f"(rules page: Call of fate): {html.escape(self.names[player])} has laid {', '.join(sorted(symbols - {self.cards[change['owner'].description.split(' · ')[1]].symbol}))} "
                 "cards already.</span>")
             return
         self.card_message.value = ""
@@ -479,7 +480,7 @@ class OddsExplorer:
         finally:
             self._quiet = False
         self.supply_message.value = (f'<span class="gl-shortfall">{html.escape("; ".join(notes))} '
-                                     "(the guide takes first, spec 5.3).</span>" if notes else "")
+                                     "(the guide takes first: rules page, Call of fate).</span>" if notes else "")
         self._reset_simulation()
         self.refresh()
 
@@ -525,7 +526,7 @@ class OddsExplorer:
             "plose": less + tie if guide == 1 else less,
             "pswap": greater if guide == 0 else greater + tie,
             "compare": (greater, tie, less),
-            "moments": [sticks.moments(pool, faces=self.faces) for pool in (mine, theirs)],
+            "moments": [_pool_moments(pool, sticks._faces_key(self.faces)) for pool in (mine, theirs)],
         }
 
     def _show_numbers(self, odds) -> None:
@@ -567,17 +568,16 @@ class OddsExplorer:
             f"{'+' if change >= 0 else '−'}{float(abs(change)) * 100:.2f} percentage points against the raw throw{note}")
 
     # ------------------------------------------------------------- plot data
-    def _plot_data(self) -> dict:
-        """The exact counts the front end draws: a few kilobytes (integers as decimal strings)."""
+    def _plot_data(self) -> str:
+        """The exact counts the front end draws, as JSON: a few kilobytes (integers in hexadecimal)."""
+        key = sticks._faces_key(self.faces)
         players = []
         for player, pool in enumerate(self.pools):
             counts, total = sticks.points_counts(pool, self.faces)
             entry = {"pool": list(pool), "total": f"{total:x}",
                      "points": [[p, f"{c:x}"] for p, c in sorted(counts.items())],
-                     "sim": [[p, f] for p, f in self.simulated[player].items()], "heat": []}
-            if player == self.plots.heat_player:
-                outcomes, joint_counts, joint_total = sticks.joint_table(pool, self.faces)
-                entry["heat"] = [[p, n, f"{c:x}"] for (p, n), c in zip(outcomes, joint_counts)]
+                     "sim": [[p, f] for p, f in self.simulated[player].items()],
+                     "heat": _HEAT_MARK if player == self.plots.heat_player else []}
             players.append(entry)
         owner, colour = self.sweep_choice.value
         index = sticks.COLOURS.index(colour)
@@ -588,10 +588,13 @@ class OddsExplorer:
         for model in sticks.MODELS:
             models.append({"name": model, "values": _sweep(*self._sweep_key(owner, colour), top, model)})
         in_use = self.face_source.replace("Model ", "") if self.face_source.startswith("Model") else ""
-        return {"names": list(self.names), "guide": self.guide.value, "players": players,
+        data = {"names": list(self.names), "guide": self.guide.value, "players": players,
                 "sweep": {"owner": self.names[owner], "colour": colour.lower(),
                           "current": self.pools[owner][sticks.COLOURS.index(colour)], "models": models,
                           "in_use": in_use}}
+        # The heat map's thousand cells are written once per pool (_heat_json), not walked by json.dumps.
+        text = json.dumps(data, separators=(",", ":"))
+        return text.replace(f'"{_HEAT_MARK}"', _heat_json(self.pools[self.plots.heat_player], key), 1)
 
     def _sweep_key(self, owner: int, colour: str) -> tuple:
         """The sweep does not depend on the swept count itself: key it without that count."""
@@ -658,11 +661,11 @@ class OddsExplorer:
             with warnings.catch_warnings():  # a points-and-Naga face is reported once, in the editor
                 warnings.simplefilter("ignore")
                 odds = self._odds()
+                if self.plot:  # first: the page's redraw of the plots is the longest, let it start
+                    self.plots.data = self._plot_data()
                 self._show_numbers(odds)
                 self._show_effect(odds)
                 self._show_simulation(odds)
-                if self.plot:
-                    self.plots.data = json.dumps(self._plot_data(), separators=(",", ":"))
         except ValueError as problem:  # a pool too big for these faces: say so, keep the last display
             self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
                                      f"{html.escape(str(problem))}.</div>")
@@ -684,7 +687,7 @@ class OddsExplorer:
                 for colour, stick_faces in faces.items():
                     if len(stick_faces) != 4:
                         raise sticks.FaceTableError(
-                            f"{colour} has {len(stick_faces)} faces, but a fate stick has four (spec 2.3); "
+                            f"{colour} has {len(stick_faces)} faces, but a fate stick has four (rules page: Fate sticks); "
                             "switch on free design to try other sticks")
         except sticks.FaceTableError as problem:
             self.face_message.value = (
@@ -741,6 +744,39 @@ class OddsExplorer:
         return bundle
 
 
+_HEAT_MARK = "@@gx-heat-rows@@"  # where the heat map's rows go in the JSON text
+
+
+@lru_cache(maxsize=256)
+def _heat_json(pool: sticks.Pool, faces_key: tuple) -> str:
+    """The joint (points, Nagas) counts of a pool as JSON rows ``[points, nagas, "0x<count>"]``."""
+    outcomes, counts, _ = sticks._joint_counts_cached(sticks.check_pool_size(pool), faces_key)
+    return "[" + ",".join([f'[{p},{n},"{h}"]' for (p, n), h in zip(outcomes, map(hex, counts))]) + "]"
+
+
+@lru_cache(maxsize=64)
+def _stick_moments(faces_key: tuple) -> list[tuple[Fraction, Fraction, Fraction, Fraction]]:
+    """Per colour, one stick's mean and variance of points and of Nagas (faces equally likely)."""
+    result = []
+    for stick_faces in faces_key:
+        sides = len(stick_faces)
+        row = []
+        for index in (0, 1):
+            mean = Fraction(sum(face[index] for face in stick_faces), sides)
+            row += [mean, Fraction(sum(face[index] ** 2 for face in stick_faces), sides) - mean * mean]
+        result.append(tuple(row))
+    return result
+
+
+@lru_cache(maxsize=1024)
+def _pool_moments(pool: sticks.Pool, faces_key: tuple) -> dict[str, Fraction]:
+    """``sticks.moments`` for a table already validated: independent sticks, so means and variances add."""
+    names = ("mean_points", "variance_points", "mean_nagas", "variance_nagas")
+    totals = [sum((count * row[i] for count, row in zip(pool, _stick_moments(faces_key))), Fraction(0))
+              for i in range(4)]
+    return dict(zip(names, totals))
+
+
 @lru_cache(maxsize=256)
 def _sweep(mine, theirs, mine_is_guide: bool, owner: int, colour: str, top: int, model: str) -> list:
     """[count, numerator, denominator] (hexadecimal) of P(first player wins) for each count of the swept sticks."""
@@ -767,11 +803,11 @@ def check_contest(hand, laid, opponent, mine_is_guide: bool, low=Fraction(9, 20)
     cards = default_edition().cards
     laid = list(laid)
     if not laid:
-        return Feedback("Not yet: lay at least one card (spec 2.5).", False)
+        return Feedback("Not yet: lay at least one card (rules page: Call of fate).", False)
     if not set(laid) <= set(hand) or len(set(laid)) != len(laid):
         return Feedback(f"Not yet: lay cards from the hand {sorted(hand)}, each at most once.", False)
     if len({cards[c].symbol for c in laid}) > 1:
-        return Feedback("Not yet: cards laid together must share one symbol (spec 2.5).", False)
+        return Feedback("Not yet: cards laid together must share one symbol (rules page: Call of fate).", False)
     pool = sticks.as_pool([cards[c].sticks for c in laid])
     chance = sticks.win_probability(pool, opponent, mine_is_guide, faces)
     if low <= chance <= high:

@@ -73,14 +73,23 @@ class Player:
 # --------------------------------------------------------------------------- edits
 
 
-def log(state, *texts: str, audience: int = PUBLIC):
-    return replace(state, log=state.log + tuple([Event(audience, t) for t in texts]))
+def log(state, *texts: str, audience: int = PUBLIC, **changes):
+    """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
+    return replace(state, log=state.log + tuple([Event(audience, t) for t in texts]), **changes)
 
 
 def set_player(state, player: int, **changes):
     players = state.players
     changed = replace(players[player], **changes)
     return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed))
+
+
+def with_player(state, player: int, seat_changes: dict, **changes):
+    """As :func:`set_player` with the seat's ``seat_changes``, and the state's fields ``changes``
+    replaced in the same copy (a turn makes many small edits: each copy of the state costs)."""
+    players = state.players
+    changed = replace(players[player], **seat_changes)
+    return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed), **changes)
 
 
 def card_of(state, card_id: str):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_int, replace_fields as replace,
+    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_choice, check_int, replace_fields as replace,
     resolve_seed, returns_for, single_winner,
 )
 from gamelib.nagaraja import actions, chance
@@ -23,7 +23,11 @@ from gamelib.nagaraja.position import PUBLIC, Event, Player, Result
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
-_LISTED: list = [None, ()]  # the last state whose legal actions were listed (by identity), and those actions
+TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
+
+# The last state whose legal actions were listed (by identity), those actions, and (once an action is
+# applied) the set of their ids: the tuple keeps the objects alive, so an id names one of them only.
+_LISTED: list = [None, (), None]
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Rules(RulesBase):
     deal_keep: int = 2
     sticks_per_colour: int = 12
     max_first_guide_ties: int = 1000
+    tie_rule: str = "guide"  # a design variant: "opponent" gives the ties to the player who commits second
 
     def __post_init__(self):
         check_int("win_score", self.win_score, 1, 500)
@@ -44,6 +49,7 @@ class Rules(RulesBase):
         check_int("deal_keep", self.deal_keep, 0, self.deal_draw)
         check_int("sticks_per_colour", self.sticks_per_colour, 1, 99)  # stick ids have two digits
         check_int("max_first_guide_ties", self.max_first_guide_ties, 1, 1_000_000)
+        check_choice("tie_rule", self.tie_rule, TIE_RULES)
 
 
 @dataclass(frozen=True)
@@ -110,7 +116,7 @@ class State(StateBase):
         if self.result is not None or self.queue:
             return []
         if _LISTED[0] is not self:  # a bot lists the actions, then applies one: list them once
-            _LISTED[:] = [self, tuple(actions.legal_actions(self))]
+            _LISTED[:] = [self, tuple(actions.legal_actions(self)), None]
         return list(_LISTED[1])
 
     def chance_outcomes(self) -> list:
@@ -127,18 +133,23 @@ class State(StateBase):
             if outcome is None:
                 raise IllegalMove(f"{action!r} is not a possible outcome of this chance event "
                                   f"({chance.task_text(self.queue[0])})", action)
-            after = chance.resolve(replace(self, queue=self.queue[1:], moves=self.moves + (outcome,)), self.queue[0], outcome)
+            after = chance.resolve(self, self.queue[0], outcome, queue=self.queue[1:], moves=self.moves + (outcome,))
             return self._finish_turn(after)
         listed = self._listed(action)
         if not listed:
             action = actions.checked_action(action)
-        return self._finish_turn(actions.apply_action(replace(self, moves=self.moves + (action,)), action, listed=listed, checked=True))
+        return self._finish_turn(actions.apply_action(replace(self, moves=self.moves + (action,)), action,
+                                                      listed=listed and type(action) is actions.UseNaga, checked=True))
 
     def _listed(self, action) -> bool:
-        """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state,
-        so its parameters need no second check against every option (only Nagas have many)."""
-        return (type(action) is actions.UseNaga and _LISTED[0] is self
-                and any(option is action for option in _LISTED[1]))
+        """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
+        it is then in canonical form already, and a Naga's parameters need no second check against
+        every option (only Nagas have many). Every other rule is still checked by ``apply_action``."""
+        if _LISTED[0] is not self:
+            return False
+        if _LISTED[2] is None:
+            _LISTED[2] = {id(option) for option in _LISTED[1]}
+        return id(action) in _LISTED[2]
 
     @staticmethod
     def _finish_turn(state: "State") -> "State":
@@ -149,11 +160,12 @@ class State(StateBase):
             if state.queue:
                 if state.explicit_chance:
                     return state
+                changes = {"queue": state.queue[1:]}
                 if rng is None:
                     rng = chance_rng(state.seed, state.draws)
-                    state = replace(state, draws=state.draws + 1)
-                outcome = chance.sample(state, rng)
-                state = chance.resolve(replace(state, queue=state.queue[1:]), state.queue[0], outcome)
+                    changes["draws"] = state.draws + 1
+                outcome = chance.sample(state, rng)  # reads neither the queue's tail nor the draw count
+                state = chance.resolve(state, state.queue[0], outcome, **changes)
                 continue
             following = actions.next_step(state)
             if following is None:

@@ -23,6 +23,7 @@ from gamelib.nagaraja.temple import TRAP, Temple
 GAME = "nagaraja"
 SAVE_VERSION = 2  # 2: saves carry their moves and are replayed on loading
 MAX_MOVES = 20_000  # far above the longest game (a random game takes a few hundred)
+RULES_ADDED_IN_VERSION_2 = {"tie_rule": "guide"}  # a version-2 save written before a parameter existed played its default
 
 
 def to_json(state: State) -> str:
@@ -33,6 +34,8 @@ def from_json(text) -> State:
     data = load_json(text, "Nagaraja save")
     check_save_header(data, GAME, SAVE_VERSION)
     require_fields(data, _STATE_FIELDS, "Nagaraja save")
+    if isinstance(data["rules"], dict):
+        data["rules"] = {**RULES_ADDED_IN_VERSION_2, **data["rules"]}
     unknown = sorted(set(data) - set(_STATE_FIELDS) - {"game", "version"})
     if unknown:
         raise CorruptSave(f"this Nagaraja save has an unknown field {unknown[0]!r}")

@@ -1,11 +1,11 @@
-"""Exact odds of Nagaraja's fate sticks (spec sections 3.2 and 8).
+"""Exact odds of Nagaraja's fate sticks (nagaraja.md#stick-models, nagaraja.md#odds).
 
 A *face table* maps each colour (BROWN, WHITE, GREEN) to its faces; a face is a pair
 ``(points, naga)``. Every face of a stick is equally likely. A *pool* is the number of
 sticks of each colour thrown together, ``(brown, white, green)``, or a list of cards'
-stick sets such as ``["BBW", "BWG"]`` (spec 8.1).
+stick sets such as ``["BBW", "BWG"]`` (nagaraja.md#odds).
 
-The teaching-edition tables (Models A and B) are PLACEHOLDER data (spec 3), kept in
+The teaching-edition tables (Models A and B) are PLACEHOLDER data (nagaraja.md#editions), kept in
 ``data/sticks_model_*.json``; any valid table can be passed instead.
 
 How it stays exact and fast: the throw of a pool is a product of generating
@@ -40,7 +40,7 @@ Face = tuple[int, int]
 FaceTable = dict[str, tuple[Face, ...]]
 Pool = tuple[int, int, int]
 
-# Bounds that keep every exact answer quick (spec 8.1 asks for any table; these are far
+# Bounds that keep every exact answer quick (nagaraja.md#odds asks for any table; these are far
 # beyond the game's 36 sticks of 4 faces worth 0-4). The cost grows with the number of
 # point totals, about sticks x highest face, so both are capped.
 # Measured: at these bounds the slowest joint table takes under a second.
@@ -378,7 +378,7 @@ def _faces_key(faces) -> tuple:
 
 
 def joint(brown=0, white=None, green=None, faces=None) -> dict[Face, Fraction]:
-    """Exact joint distribution of (points, Nagas) for a pool (spec 8.2): only non-zero entries."""
+    """Exact joint distribution of (points, Nagas) for a pool (nagaraja.md#odds): only non-zero entries."""
     return dict(_joint_cached(_pool(brown, white, green), _faces_key(faces)))
 
 
@@ -440,7 +440,7 @@ def _points_counts(pool: Pool, faces_key: tuple) -> tuple[dict[int, int], int]:
 
 
 def win_probability(mine, theirs, mine_is_guide: bool, faces=None) -> Fraction:
-    """Chance that ``mine`` wins the room on the raw throw; the guide wins ties (spec 8.3)."""
+    """Chance that ``mine`` wins the room on the raw throw; the guide wins ties (nagaraja.md#odds)."""
     greater, tie, _ = compare(mine, theirs, faces)
     return greater + tie if mine_is_guide else greater
 
@@ -454,7 +454,7 @@ def stick(colour: str, faces=None) -> Dist:
 
 
 def summary(brown=0, white=None, green=None, faces=None) -> dict[str, Fraction]:
-    """E and Var of points and Nagas, and their covariance (spec 8.2, item 4)."""
+    """E and Var of points and Nagas, and their covariance (nagaraja.md#odds, item 4)."""
     table = joint_dist(brown, white, green, faces)
     p, n = table.marginal(0), table.marginal(1)
     return {
@@ -503,7 +503,7 @@ def moments(brown=0, white=None, green=None, faces=None) -> dict[str, Fraction]:
     return result
 
 
-# --------------------------------------------------------------------------- stick effects (spec 3.4)
+# --------------------------------------------------------------------------- stick effects (nagaraja.md#effects)
 
 EFFECTS = ("PLUS2", "DISCARD2", "RETHROW2")
 
@@ -512,7 +512,7 @@ def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target
                           chooser: str | None = None, faces=None) -> Fraction:
     """P(``mine`` wins the room) when one stick effect acts on ``target`` right after the throw.
 
-    ``target`` is "mine" or "theirs". As in the Confrontation (spec 3.4), whoever activates the
+    ``target`` is "mine" or "theirs". As in the Confrontation (nagaraja.md#effects), whoever activates the
     effect sees both throws and chooses its sticks to help themselves:
 
     * ``PLUS2``: the target (who activated it) gets +2 points;
@@ -523,7 +523,7 @@ def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target
       (``chooser`` is ignored for the other two effects).
 
     Then the room is resolved at once (no further Naga use). An effect whose target has
-    no stick cannot be activated (spec 3.4), so the raw chance is returned. Exact: the
+    no stick cannot be activated (nagaraja.md#effects), so the raw chance is returned. Exact: the
     throws are grouped by the few sticks a choice depends on (see ``_profiles``).
     """
     if effect not in EFFECTS:

@@ -1,4 +1,4 @@
-"""A temple: the 3x3 room grid, its 12 perimeter spots and the paths through it (spec 4).
+"""A temple: the 3x3 room grid, its 12 perimeter spots and the paths through it (nagaraja.md#temple).
 
 Cells are ``(row, col)``; row 2 is the entrance row, nearest the owner. A room tile
 is a set of *segments* (sides joined inside the tile). The connectivity graph has
@@ -28,7 +28,7 @@ SPOTS = ENTRANCES + RELIC_SPOTS
 
 
 def _spot_table() -> dict:
-    """(cell, side) on the edge of the grid -> the spot it touches (spec 4.1)."""
+    """(cell, side) on the edge of the grid -> the spot it touches (nagaraja.md#temple)."""
     table = {}
     for i in range(3):
         table[((2, i), S)] = f"ENTRANCE_{i}"
@@ -79,7 +79,7 @@ def neighbours(cell) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=None)
 def _legal_cells_of(occupancy: int, lifted: int | None) -> tuple[tuple[int, int], ...]:
-    """Empty cells (``lifted`` counts as empty) in the entrance row or next to an occupied cell (spec 4.4)."""
+    """Empty cells (``lifted`` counts as empty) in the entrance row or next to an occupied cell (nagaraja.md#placement)."""
     def occupied(cell):
         i = cell[0] * 3 + cell[1]
         return i != lifted and occupancy >> i & 1
@@ -145,7 +145,7 @@ class Temple:
         return [mask_sides(mask) for mask in self._masks(r * 3 + c)]
 
     def legal_cells(self) -> list[tuple[int, int]]:
-        """Empty cells in the entrance row or next to an occupied cell, sorted (spec 4.4)."""
+        """Empty cells in the entrance row or next to an occupied cell, sorted (nagaraja.md#placement)."""
         return list(self._legal_cells)
 
     @cached_property
@@ -219,7 +219,7 @@ class Temple:
         return replace(self, cells=tuple(cells))
 
     def place(self, cell, tile_id: str, rotation: int, amulet: str | None = None, legal_only: bool = True) -> "Temple":
-        """A new temple with ``tile_id`` placed in ``cell`` at ``rotation`` (spec 4.4)."""
+        """A new temple with ``tile_id`` placed in ``cell`` at ``rotation`` (nagaraja.md#placement)."""
         cell = check_cell(cell)
         if tile_id not in self.tiles:
             raise IllegalMove(f"there is no room tile {tile_id!r}")
@@ -240,7 +240,7 @@ class Temple:
         return self._with_cells({tuple(cell): content._replace(rotation=(content.rotation + k) % 4)})
 
     def move_destinations(self, origin) -> list[tuple[int, int]]:
-        """Empty cells that are legal once ``origin`` is lifted (spec 3.4, MOVE_SWAP)."""
+        """Empty cells that are legal once ``origin`` is lifted (nagaraja.md#effects, MOVE_SWAP)."""
         r, c = check_cell(origin)
         if self.cells[r * 3 + c] is None:
             return []
@@ -292,7 +292,7 @@ class Temple:
         return replace(self, relics=tuple(relics.get(spot) for spot in RELIC_SPOTS))
 
     def collect_amulets(self) -> tuple["Temple", list[str]]:
-        """Take every uncollected amulet whose segment is joined to an entrance (spec 4.3)."""
+        """Take every uncollected amulet whose segment is joined to an entrance (nagaraja.md#paths)."""
         connected = self.connected_nodes()
         changes, collected = {}, []
         for i, content in enumerate(self.cells):

@@ -1,6 +1,6 @@
 """What a player sees of a Nagaraja position: ``observation(state, player)`` and the text board.
 
-The observation is a JSON-compatible dict holding nothing the player may not know (spec 7):
+The observation is a JSON-compatible dict holding nothing the player may not know (nagaraja.md#hidden-information):
 the opponent's hand, committed cards before the reveal, face-down relics the player never
 saw and the opponent's amulets are left out. ``text_board`` is ``str(state)``, the whole
 position for a reader who may see everything.

@@ -1,4 +1,4 @@
-"""Pangu, a solo game of cards, two dice and Karma (spec ``shared/rules/pangu.md``), on the engine contract.
+"""Pangu, a solo game of cards, two dice and Karma (rules: ``docs/rules/pangu.md``), on the engine contract.
 
 ``new_game(seed=7)`` deals a game (``deck=``/``rolls=`` script one, ``rules=Rules(...)`` picks a
 variant, ``explicit_chance=True`` stops at each shuffle draw and roll); ``state.legal_actions()``

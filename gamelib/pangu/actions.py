@@ -1,4 +1,4 @@
-"""Pangu's actions: the action and log-event types, listing the legal actions, applying one (spec 5-9).
+"""Pangu's actions: the action and log-event types, listing the legal actions, applying one (pangu.md#turns).
 
 The functions here read a state's fields and build the next state; they never call back into
 ``State``. A move is applied to a :class:`Draft` (a mutable copy of the state's fields), which
@@ -37,7 +37,7 @@ class Action(NamedTuple):
 
 
 class Setup(NamedTuple):
-    rules: dict  # every rule parameter (spec 8: recorded in the log)
+    rules: dict  # every rule parameter (pangu.md#programmers: recorded in the log)
     centre: str  # YIN_LEFT or YANG_LEFT (RANDOM is resolved before this event)
     deck: str
     kind = "setup"
@@ -88,7 +88,7 @@ class Placement(NamedTuple):
     gain: int
     wasted: int
     karma: int  # after the placement
-    placed: bool  # False when paying the cost lost the game (spec 7, step 2)
+    placed: bool  # False when paying the cost lost the game (pangu.md#karma, step 2)
     kind = "placement"
 
     def __str__(self) -> str:
@@ -116,14 +116,14 @@ EVENT_TYPES = {cls.kind: cls for cls in (Setup, TurnStart, Roll, StuckPenalty, P
 
 
 class ScriptExhausted(IllegalMove):
-    """A scripted game needed a roll after its list of rolls ran out (spec 8)."""
+    """A scripted game needed a roll after its list of rolls ran out (pangu.md#programmers)."""
 
 
 # --------------------------------------------------------------------------- reading a position
 
 
 def legal_cell_indices(grid: tuple, layout: Layout) -> list[int]:
-    """Empty ring cells sharing an edge with an occupied cell (spec 2), row-major, as indices."""
+    """Empty ring cells sharing an edge with an occupied cell (pangu.md#layout), row-major, as indices."""
     cells = []
     adjacent = layout.adjacent
     for index in layout.ring:
@@ -154,7 +154,7 @@ def _action_rows(layout: Layout, card_id: str) -> tuple:
 
 
 def legal_actions(state) -> list[Action]:
-    """Every legal placement (spec 6), in spec 8's order: revealed, BLUE before WHITE, row-major, 0 before 180."""
+    """Every legal placement (pangu.md#placing), in the order of pangu.md#programmers: revealed, BLUE before WHITE, row-major, 0 before 180."""
     if state.status != ONGOING or state.pending:
         return []
     rules = state.rules
@@ -198,7 +198,7 @@ def unseen_cards(state) -> list[str]:
 
 
 def recovery(state, card, index: int, orientation: int) -> int:
-    """``rec`` of placing ``card`` on cell ``index`` (spec 7 step 4, with spec 9's centre match and rotation)."""
+    """``rec`` of placing ``card`` on cell ``index`` (pangu.md#karma step 4, with the centre of pangu.md#parameters match and rotation)."""
     grid = state.grid
     by_id = state.cards.by_id
     centre_worth = 2 if state.rules.centre_match_counts_as_circle else 1
@@ -249,7 +249,7 @@ def best_recovery(state, card, cells: list[int]) -> int:
 
 def facing_colours(state, index: int) -> list[tuple[int, str, int]]:
     """``(edge, colour, worth)`` for each occupied neighbour of cell ``index``: the half colour it shows
-    towards the cell and what a match with it is worth (spec 7 step 4, spec 9 centre match).
+    towards the cell and what a match with it is worth (pangu.md#karma step 4, pangu.md#parameters centre match).
 
     ``rec`` of a card on the cell is the sum of ``worth`` over the edges where the card shows ``colour``,
     so a policy comparing many cards on one cell reads the neighbours once.
@@ -281,8 +281,8 @@ def cheapest_die(card, roll: tuple[int, int]) -> tuple[str, int] | None:
 
 
 def settle_karma(state, cost: int, rec: int) -> tuple[int, int, bool]:
-    """``(karma after, gain, placed)`` of a placement costing ``cost`` and recovering ``rec`` (spec 7 steps
-    2-5 with spec 9's cap_rule and defeat_check); ``placed`` is False when paying lost the game."""
+    """``(karma after, gain, placed)`` of a placement costing ``cost`` and recovering ``rec`` (pangu.md#karma steps
+    2-5 with the cap_rule of pangu.md#parameters and defeat_check); ``placed`` is False when paying lost the game."""
     rules = state.rules
     karma_paid = state.karma - cost
     if karma_paid <= 0 and rules.defeat_check == "after_payment":
@@ -387,7 +387,7 @@ def check_chance_outcome(state, outcome) -> None:
 
 
 def apply_action(state, action):
-    """The state after a validated placement and the automatic steps it starts (spec 7, then 5-6)."""
+    """The state after a validated placement and the automatic steps it starts (pangu.md#karma, then 5-6)."""
     if state.status != ONGOING:
         raise IllegalMove(f"the game is over ({state.status}): no more moves", action)
     if state.pending:
@@ -425,7 +425,7 @@ def search_chance(state, outcome):
 class Draft:
     """A mutable working copy of a state's fields; :meth:`freeze` turns it into a new state."""
 
-    logging = True  # record every event in the log (spec 8)
+    logging = True  # record every event in the log (pangu.md#programmers)
 
     def __init__(self, state):
         self.__dict__.update(state.__dict__)
@@ -439,7 +439,7 @@ class Draft:
         if self.logging:
             self.log += (event,)
 
-    # one placement, spec 7
+    # one placement, pangu.md#karma
     def place(self, card, die: str, index: int, orientation: int) -> None:
         rules = self.rules
         cost = abs(self.roll[0] - card.blue) if die == "BLUE" else abs(self.roll[1] - card.white)
@@ -471,7 +471,7 @@ class Draft:
         self.pending = None
         self.record(GameEnd(status, self.karma))
 
-    # automatic steps between decisions: new turns, draws, rolls and the stuck rule (spec 4-6)
+    # automatic steps between decisions: new turns, draws, rolls and the stuck rule (pangu.md#setup)
     def advance(self) -> None:
         while self.status == ONGOING:
             if self.centre is None:
@@ -511,7 +511,7 @@ class Draft:
         self.to_reveal = min(3, remaining - 1) if remaining > 1 else 1
         self.turn_start_karma = self.karma
         self.gained_this_turn = 0
-        # spec 5 rolls for the turn under per_turn; under per_placement every roll is a placement's (spec 9)
+        # pangu.md#turns rolls for the turn under per_turn; under per_placement every roll is a placement's (pangu.md#parameters)
         self.roll, self.roll_reason = None, "turn" if self.rules.roll_timing == "per_turn" else "placement"
 
     def is_stuck(self) -> bool:

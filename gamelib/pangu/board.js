@@ -199,8 +199,188 @@ function drawDeck(svg, x, y, count) {
   svg.appendChild(group);
 }
 
+/** The evaluation bar: the chance of winning (or the lookahead's expected Karma) of the position. */
+function buildEvalBar(model) {
+  const box = htmlEl("div", "pangu-eval");
+  const head = htmlEl("div", "pangu-eval-head");
+  const label = htmlEl("span", "pangu-eval-label");
+  const modes = htmlEl("span", "pangu-eval-mode", { role: "radiogroup", "aria-label": "What the evaluation shows" });
+  const inputs = {};
+  for (const [mode, text] of [["chance", "chance of winning (exact)"], ["karma", "expected Karma (lookahead)"]]) {
+    const option = htmlEl("label", "pangu-eval-option");
+    const input = htmlEl("input", "", { type: "radio", name: "pangu-eval-" + Math.random().toString(36).slice(2), value: mode });
+    input.addEventListener("change", () => { if (input.checked) sendPick(model, { kind: "eval_mode", mode }); });
+    option.append(input, document.createTextNode(" " + text));
+    inputs[mode] = input;
+    modes.appendChild(option);
+  }
+  head.append(label, modes);
+  const track = htmlEl("div", "pangu-eval-track", { role: "meter", "aria-valuemin": "0", "aria-valuemax": "100" });
+  const fill = htmlEl("div", "pangu-eval-fill");
+  track.appendChild(fill);
+  const note = htmlEl("div", "pangu-eval-note");
+  const cost = htmlEl("div", "pangu-move-cost", { "aria-live": "polite" });
+  box.append(head, track, note, cost);
+  const update = (state) => {
+    const ev = state.evaluation;
+    box.hidden = !ev;
+    if (!ev) return;
+    inputs.chance.checked = ev.mode === "chance";
+    inputs.karma.checked = ev.mode === "karma";
+    box.dataset.mode = ev.mode;
+    box.dataset.exact = ev.exact ? "yes" : "no";
+    const showChance = ev.mode === "chance" && ev.exact;
+    let share = 0;
+    if (showChance) {
+      share = ev.win;
+      label.textContent = `Chance of winning: ${ev.win_text}` + (ev.win_fraction.includes("/") ? ` (${ev.win_fraction})` : "");
+      box.dataset.win = ev.win_text;
+    } else {
+      const karma = ev.karma_best_text;
+      share = karma === undefined ? (state.status === "WON" ? 1 : 0) : Number(karma) / state.starting_karma;
+      label.textContent = karma === undefined ? (state.status === "WON" ? "Won" : "Lost")
+        : `Lookahead: expected Karma ${karma} of ${state.starting_karma} at the end of the turn`;
+      delete box.dataset.win;
+    }
+    fill.style.width = `${Math.max(0, Math.min(1, share)) * 100}%`;
+    track.setAttribute("aria-valuenow", String(Math.round(share * 100)));
+    track.setAttribute("aria-label", label.textContent);
+    note.textContent = ev.mode === "chance" && !ev.exact ? `${ev.note}: showing the lookahead's expected Karma instead` : "";
+    cost.textContent = ev.last_move ? `Last move: ${ev.last_move}` : "";
+  };
+  return { box, update };
+}
+
+/** Every move of the game with its cost; a click shows the position before that move was played. */
+function buildMoveList(model) {
+  const box = htmlEl("details", "pangu-moves");
+  box.open = true;
+  box.appendChild(htmlEl("summary", "", {}, "Moves and what each cost"));
+  const list = htmlEl("ol", "pangu-move-list");
+  box.appendChild(list);
+  const update = (state) => {
+    const moves = (state.evaluation && state.evaluation.moves) || [];
+    box.hidden = !moves.length;
+    list.replaceChildren(...moves.map((move) => {
+      const item = htmlEl("li", "pangu-move" + (move.current ? " pangu-move-current" : ""));
+      item.dataset.index = move.index;
+      if (move.cost !== null) item.dataset.cost = move.cost;
+      item.classList.add(move.cost === null ? "pangu-move-unjudged" : move.cost > 0 ? "pangu-move-loss" : "pangu-move-best");
+      const button = htmlEl("button", "pangu-move-jump", { type: "button", title: "Show the position before this move" }, "▸");
+      button.addEventListener("click", () => sendPick(model, { kind: "jump", to: move.index - 1 }));
+      item.append(button, document.createTextNode(" " + move.text));
+      return item;
+    }));
+  };
+  return { box, update };
+}
+
+/** Paragraphs of narration text: blank lines split paragraphs, **bold** is bold; no HTML is read. */
+function narrationParagraphs(text) {
+  return (text || "").split(/\n\s*\n/).filter((p) => p.trim()).map((paragraph) => {
+    const node = htmlEl("p", "pangu-narration-paragraph");
+    paragraph.split(/(\*\*[^*]+\*\*)/).forEach((part) => {
+      if (part.startsWith("**") && part.endsWith("**") && part.length > 4) node.appendChild(htmlEl("strong", "", {}, part.slice(2, -2)));
+      else if (part) node.appendChild(document.createTextNode(part));
+    });
+    return node;
+  });
+}
+
+const OPTION_COLUMNS = [["card", "card"], ["die", "die"], ["cell", "cell"], ["cost", "cost"], ["recovery", "recovery"],
+  ["kept", "kept"], ["end_karma", "expected Karma at turn end"], ["chance", "chance of winning"], ["loss", "cost in chance"]];
+
+/** The narrated guided game: the step's text, the prediction prompt, and the table of every option. */
+function buildNarration(model) {
+  const box = htmlEl("section", "pangu-narration", { "aria-live": "polite" });
+  const options = htmlEl("details", "pangu-options");
+  options.open = true;
+  const send = (pick) => () => sendPick(model, pick);
+  const update = (state) => {
+    const n = state.narration;
+    box.hidden = options.hidden = !n;
+    if (!n) return;
+    box.dataset.step = n.step;
+    box.dataset.onLine = n.on_line ? "yes" : "no";
+    box.dataset.awaiting = n.awaiting ? "yes" : "no";
+    const nodes = [];
+    const head = htmlEl("div", "pangu-narration-head");
+    const where = n.on_line ? `Step ${n.step + 1} of ${n.steps + 1}` : `Move ${n.step} of your own line`;
+    head.append(htmlEl("span", "pangu-narration-where", {}, where), htmlEl("span", "pangu-narration-title", {}, n.title || ""));
+    const nav = htmlEl("span", "pangu-narration-nav");
+    const back = htmlEl("button", "pangu-narration-back", { type: "button" }, "◀ back");
+    const next = htmlEl("button", "pangu-narration-next", { type: "button" }, "next ▶");
+    const h = model.get("history") || {};
+    back.disabled = !h.can_back;
+    next.disabled = !h.can_forward;
+    back.addEventListener("click", send({ kind: "history", to: "back" }));
+    next.addEventListener("click", send({ kind: "history", to: "forward" }));
+    nav.append(back, next);
+    head.appendChild(nav);
+    nodes.push(head);
+    if (n.predict) {
+      const ask = htmlEl("div", "pangu-narration-predict");
+      ask.append(htmlEl("strong", "", {}, "Predict first: "), document.createTextNode(n.predict));
+      if (n.awaiting) {
+        ask.appendChild(htmlEl("div", "pangu-narration-how", {}, "Pick a card and click the cell you would choose (nothing is played), or"));
+        const reveal = htmlEl("button", "pangu-reveal", { type: "button" }, "show the answer");
+        reveal.addEventListener("click", send({ kind: "reveal" }));
+        ask.appendChild(reveal);
+      }
+      nodes.push(ask);
+    }
+    if (n.move) nodes.push(htmlEl("div", "pangu-narration-move", {}, n.move));
+    if (n.prediction) {
+      const judged = htmlEl("div", "pangu-narration-judgement", {}, n.prediction + " ");
+      if (n.can_play_prediction) {
+        const play = htmlEl("button", "pangu-play-prediction", { type: "button" }, "play my move instead");
+        play.addEventListener("click", send({ kind: "play_prediction" }));
+        judged.appendChild(play);
+      }
+      nodes.push(judged);
+    }
+    nodes.push(...narrationParagraphs(n.text));
+    if (n.commentary && n.commentary.length) {
+      const list = htmlEl("ul", "pangu-commentary");
+      list.replaceChildren(...n.commentary.map((line) => htmlEl("li", "", {}, line)));
+      nodes.push(list);
+    }
+    if (!n.on_line) {
+      const rejoin = htmlEl("button", "pangu-rejoin", { type: "button" }, `back to the guided game (move ${n.left_at + 1})`);
+      rejoin.addEventListener("click", send({ kind: "rejoin" }));
+      nodes.push(rejoin);
+    }
+    box.replaceChildren(...nodes);
+
+    options.hidden = !(n.table && n.table.length);
+    const table = htmlEl("table", "pangu-option-table");
+    const headRow = htmlEl("tr");
+    headRow.append(...OPTION_COLUMNS.map(([, title]) => htmlEl("th", "", { scope: "col" }, title)), htmlEl("th", "", { scope: "col" }, ""));
+    const body = htmlEl("tbody");
+    for (const row of n.table || []) {
+      const tr = htmlEl("tr", "pangu-option" + (row.best ? " pangu-option-best" : "") + row.marks.map((m) => " pangu-option-" + m).join(""));
+      tr.append(...OPTION_COLUMNS.map(([key]) => htmlEl("td", "pangu-col-" + key, {}, row[key])));
+      const labels = [row.best ? "★ best" : "", ...row.marks.map((m) => (m === "guided" ? "guided line" : "your prediction"))];
+      tr.appendChild(htmlEl("td", "pangu-col-marks", {}, labels.filter(Boolean).join(", ")));
+      body.appendChild(tr);
+    }
+    const thead = htmlEl("thead");
+    thead.appendChild(headRow);
+    table.append(thead, body);
+    const summary = htmlEl("summary", "", {}, `Every option here (${(n.table || []).length}): cost, recovery, expected Karma, chance of winning`
+      + (n.exact ? "" : ` (${n.note})`));
+    const scroller = htmlEl("div", "pangu-option-scroll");
+    scroller.appendChild(table);
+    options.replaceChildren(summary, scroller);
+  };
+  return { box, options, update };
+}
+
 function render({ model, el }) {
   const root = htmlEl("div", "gl-board pangu-board");
+  const evalBar = buildEvalBar(model);
+  const moveList = buildMoveList(model);
+  const narration = buildNarration(model);
   const svg = svgEl("svg", { class: "pangu-svg", role: "group", "aria-label": "Pangu board" });
   const event = htmlEl("div", "pangu-event", { "aria-live": "polite" });
   const message = htmlEl("div", "gl-message");
@@ -208,13 +388,13 @@ function render({ model, el }) {
   const history = buildHistoryBar(model);
   const hintLabel = htmlEl("label", "pangu-hint-toggle");
   const hintBox = htmlEl("input", "", { type: "checkbox" });
-  hintLabel.append(hintBox, document.createTextNode(" show hints (lookahead bot)"));
+  hintLabel.append(hintBox, document.createTextNode(" show the evaluation (chance of winning, best move)"));
   hintBox.addEventListener("change", () => sendPick(model, { kind: "hints", on: hintBox.checked }));
   const rotate = htmlEl("button", "pangu-rotate", { type: "button" }, "↻ turn card 180°");
   rotate.addEventListener("click", () => sendPick(model, { kind: "rotate" }));
   const hintList = htmlEl("ol", "pangu-hint-list");
   controls.append(history.bar, rotate, hintLabel);
-  root.append(svg, event, message, controls, hintList);
+  root.append(narration.box, evalBar.box, svg, event, message, controls, narration.options, hintList, moveList.box);
   el.appendChild(root);
 
   let hovered = null;  // key of the legal action under the pointer or focus (this view only)
@@ -256,10 +436,12 @@ function render({ model, el }) {
       if (action) {
         group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + 24, class: "pangu-slot-preview" },
           `pay ${action.cost}, recover ${action.gain}`));
-        if (action.hint !== undefined && action.hint !== null) {
+        const chance = state.eval_mode === "chance" && action.win_text !== undefined;
+        if (chance || (action.hint !== undefined && action.hint !== null)) {
           const best = state.best_action === action.key;
-          group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + CARD_H - 14, class: "pangu-slot-hint" + (best ? " pangu-slot-best" : ""), "data-hint": action.hint },
-            `${best ? "★ " : ""}expected Karma ${action.hint_text}`));
+          group.appendChild(svgEl("text", { x: x + CARD_W / 2, y: y + CARD_H - 14, class: "pangu-slot-hint" + (best ? " pangu-slot-best" : ""),
+            "data-hint": action.hint, "data-win": chance ? action.win_text : null },
+            `${best ? "★ " : ""}${chance ? "win " + action.win_text : "expected Karma " + action.hint_text}`));
         }
       }
       if (state.status === "ONGOING") {
@@ -305,6 +487,12 @@ function render({ model, el }) {
       }).join("   ");
       face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: L.hand.y + CARD_H + 18, class: "pangu-hand-cost" },
         card.blocked ? "blocked by this roll" : dieText));
+      const ev = state.evaluation;
+      const cardValue = ev && (ev.mode === "chance" && ev.exact ? ev.card_win[card.id] : ev.card_karma[card.id]);
+      if (cardValue !== undefined && state.status === "ONGOING") {
+        face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: L.hand.y + CARD_H + 34, class: "pangu-card-eval", "data-value": cardValue },
+          ev.mode === "chance" && ev.exact ? `best ${cardValue}` : `best E[Karma] ${cardValue}`));
+      }
       if (state.best_card === card.id) {
         face.appendChild(svgEl("text", { x: x + CARD_W - 10, y: y + CARD_H - 8, class: "pangu-slot-best pangu-best-card", "text-anchor": "end" }, "★"));
       }
@@ -349,6 +537,9 @@ function render({ model, el }) {
     hintBox.checked = !!state.hints_on;
     hintList.replaceChildren(...(state.hint_list || []).map((line) => htmlEl("li", "", {}, line)));
     hintList.hidden = !(state.hint_list || []).length;
+    evalBar.update(state);
+    moveList.update(state);
+    narration.update(state);
   };
 
   const onMessage = () => renderMessage(model, message);
@@ -357,7 +548,7 @@ function render({ model, el }) {
   const stops = [
     listen(model, ["state", "legal", "label"], () => redrawKeepingFocus(root, draw)),
     listen(model, ["message", "message_kind"], onMessage),
-    listen(model, ["history"], () => history.update()),
+    listen(model, ["history"], () => { history.update(); narration.update(model.get("state") || {}); }),
   ];
   draw();
   onMessage();

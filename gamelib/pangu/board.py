@@ -9,8 +9,17 @@ reports clicks through the ``pick`` trait. The picks are
 * ``{"kind": "cell", "cell": [0, 1]}`` -- place the selected card there;
 * ``{"kind": "place", "card": "A6", "cell": [0, 1], "die": "BLUE", "orientation": 0}`` -- all at once
   (``die`` defaults to the cheaper legal die);
-* ``{"kind": "hints", "on": true}`` -- show each legal action's value under the lookahead bot;
+* ``{"kind": "hints", "on": true}`` -- show the evaluation: the bar with the chance of winning, each
+  legal action's value, the best move, and every past move's cost;
+* ``{"kind": "eval_mode", "mode": "karma"}`` -- evaluate by the lookahead's expected Karma at the end
+  of the turn instead (``"chance"``: the exact optimal chance of winning, from ``solver``);
+* ``{"kind": "jump", "to": 3}`` -- show the position after that many moves (the move list's links);
 * ``{"kind": "history", "to": "back"}`` (and ``start``, ``forward``, ``end``), from the base class.
+
+The exact chance of winning comes from :mod:`gamelib.pangu.solver`. It answers positions from
+turn 3 on in pure Python within milliseconds; earlier positions need its shipped turn-start
+tables (default rules only). Where they are not installed the board says so and shows the
+lookahead's expected Karma; it never waits seconds for a click (see :class:`Evaluator`).
 
 An illegal pick leaves the game as it was and shows the engine's reason in ``message``.
 """
@@ -20,16 +29,18 @@ from __future__ import annotations
 import reprlib
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import traitlets
 
 from gamelib import core
 from gamelib.core import IllegalMove, Match
 from gamelib.pangu.actions import ONGOING, Action
+from gamelib.pangu import solver
 from gamelib.pangu.bots import lookahead_policy, lookahead_values
 from gamelib.pangu.cards import DICE, EDGES
-from gamelib.pangu.rules import State, new_game
+from gamelib.pangu.rules import Rules, State, new_game
+from gamelib.pangu.solver_tables import SolverTableError
 from gamelib.widgets import BoardWidget, assets
 
 HERE = Path(__file__).parent
@@ -44,6 +55,171 @@ def action_key(action: Action) -> str:
     return f"{action.card}|{action.die}|{action.cell[0]}|{action.cell[1]}|{action.orientation}"
 
 
+EXACT_FROM_TURN = 3  # without the shipped tables, the solver answers from here on in milliseconds
+
+
+class Evaluation(NamedTuple):
+    """What the board shows about one position (every value exact, as a Fraction)."""
+
+    win: Fraction | None  # the chance of winning with optimal play; None when out of reach
+    values: dict  # action -> chance of winning after it (empty when out of reach)
+    best: Action | None  # the best move by chance of winning (ties: the better expected Karma)
+    karma: dict  # action -> the lookahead's expected Karma at the end of the turn
+    karma_best: Action | None  # the lookahead bot's move
+    note: str  # why there is no exact chance, or ""
+
+
+class Evaluator:
+    """Exact evaluations of positions, cached per position (a board asks again at every click).
+
+    ``quick_only`` keeps every answer fast: a position before turn 3 is answered exactly only
+    when the solver's shipped tables are installed (default rules); otherwise the evaluation
+    says why and carries the lookahead's values only. :meth:`warm` computes such positions
+    anyway (a turn-2 position takes seconds without the tables), for a lesson that prepares
+    its line once.
+    """
+
+    def __init__(self, quick_only: bool = True, size: int = 4096):
+        self.quick_only = quick_only
+        self.size = size
+        self._cache: dict[tuple, Evaluation] = {}
+
+    def __call__(self, state: State) -> Evaluation:
+        key = self.key(state)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._evaluate(state, quick_only=self.quick_only)
+            self._store(key, cached)
+        return cached
+
+    def warm(self, states) -> None:
+        """Evaluate ``states`` now, exactly even where that takes seconds (then cached)."""
+        for state in states:
+            key = self.key(state)
+            cached = self._cache.get(key)
+            if cached is None or (cached.win is None and state.status == ONGOING):
+                self._store(key, self._evaluate(state, quick_only=False))
+
+    @staticmethod
+    def key(state: State) -> tuple:
+        """What the evaluation depends on: the rules, the deck, the centre and the position the
+        player can see (not the seeded future, which no player knows), so a position reached
+        again by another route hits the cache."""
+        if state.status != ONGOING or state.pending:
+            return ("state", state.status, state.karma, id(state))
+        centre = tuple(sorted(state.centre_cells.items()))
+        return (state.rules, state.cards.name, centre, solver.position_of(state), state.revealed)
+
+    def _store(self, key: tuple, evaluation: Evaluation) -> None:
+        if len(self._cache) >= self.size:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = evaluation
+
+    @staticmethod
+    def _evaluate(state: State, quick_only: bool) -> Evaluation:
+        if state.status != ONGOING:
+            won = Fraction(int(state.status == "WON"))
+            return Evaluation(won, {}, None, {}, None, "")
+        karma = dict(lookahead_values(state)) if not state.pending else {}
+        karma_best = lookahead_policy(state) if karma else None
+        note = "" if not quick_only else out_of_quick_reach(state)
+        values: dict = {}
+        win = None
+        if not note:
+            try:
+                values = solver.action_values(state)
+                win = max(values.values()) if values else solver.win_probability(state)
+            except (solver.OutOfReach, SolverTableError) as error:
+                note, values = _short_reason(error), {}
+        best = max(values, key=lambda a: (values[a], karma.get(a, 0))) if values else None
+        return Evaluation(win, values, best, karma, karma_best, note)
+
+
+def out_of_quick_reach(state: State) -> str:
+    """Why the exact chance of this position would not come back at once ("" when it would)."""
+    if state.turn >= EXACT_FROM_TURN:
+        return ""
+    if state.rules == Rules():
+        try:
+            solver.default_tables()
+            return ""
+        except SolverTableError:
+            pass
+    return (f"exact chance available from turn {EXACT_FROM_TURN}"
+            + ("" if state.rules == Rules() else " under these rules")
+            + " (earlier turns need the solver's shipped tables)")
+
+
+def _short_reason(error: Exception) -> str:
+    """The solver's refusal in a line for the page (the full message, with its file, stays in the log)."""
+    if isinstance(error, SolverTableError):
+        return f"exact chance available from turn {EXACT_FROM_TURN} (the solver's shipped tables are not installed)"
+    return f"exact chance not available for this position under these rules ({type(error).__name__})"
+
+
+def short_name(action: Action, state: State) -> str:
+    """"A5 on (2,3)", naming the die only when it is not the cheaper one."""
+    text = f"{action.card} on ({action.cell[0]},{action.cell[1]})"
+    cheapest = state.cheapest_die(action.card)
+    if cheapest and cheapest[0] != action.die:
+        text += f" with the {action.die.lower()} die"
+    if action.orientation == 180:
+        text += " turned 180°"
+    return text
+
+
+def percent(value: Fraction) -> str:
+    """A chance as the page shows it: 81.2%."""
+    return f"{float(value) * 100:.1f}%"
+
+
+def points(loss: Fraction) -> str:
+    """A loss of chance in percentage points: "−2.7 points" (finer when it rounds to zero)."""
+    amount = float(loss) * 100
+    digits = 1 if amount >= 0.05 else 2 if amount >= 0.005 else 3
+    return f"−{amount:.{digits}f} points"
+
+
+class MoveReview(NamedTuple):
+    """One played move judged against the best one in its position."""
+
+    action: Action
+    cost: Fraction | None  # chance of winning lost against the best move (None: out of reach)
+    best: Action | None
+    karma_cost: Fraction | None  # expected Karma lost against the lookahead's move
+    karma_best: Action | None
+    text: str
+
+
+def review_move(evaluation: Evaluation, state: State, action: Action) -> MoveReview:
+    """What ``action`` cost in ``state``: "−2.7 points; best was A5 on (2,3)"."""
+    played = short_name(action, state)
+    karma_cost = None
+    if evaluation.karma and action in evaluation.karma:
+        karma_cost = evaluation.karma[evaluation.karma_best] - evaluation.karma[action]
+    if evaluation.values:
+        cost = evaluation.win - evaluation.values[action]
+        if cost == 0:
+            text = f"{played}: a best move (chance of winning {percent(evaluation.win)})"
+        else:
+            text = f"{played}: {points(cost)}; best was {short_name(evaluation.best, state)}"
+        return MoveReview(action, cost, evaluation.best, karma_cost, evaluation.karma_best, text)
+    if karma_cost is None:
+        return MoveReview(action, None, None, None, None, f"{played}: not judged")
+    lookahead = short_name(evaluation.karma_best, state)
+    judged = (f"as good as the lookahead's move: expected Karma {_karma_text(evaluation.karma[action])} at the end of the turn"
+              if karma_cost == 0 else f"−{_karma_text(karma_cost)} expected Karma at the end of the turn; the lookahead played {lookahead}")
+    return MoveReview(action, None, None, karma_cost, evaluation.karma_best,
+                      f"{played}: {judged} (no exact chance before turn {EXACT_FROM_TURN})")
+
+
+def review_match(match: Match, evaluate: "Evaluator") -> list[MoveReview]:
+    """Every recorded move of ``match`` (also those after the position shown), judged."""
+    states = match.states
+    recorded = match._actions  # Match.actions stops at the position shown; a review reads the whole game
+    return [review_move(evaluate(states[i]), states[i], action) for i, action in enumerate(recorded)]
+
+
 class PanguBoard(BoardWidget):
     """A live Pangu game: ``PanguBoard(state)``, ``PanguBoard(match)`` or ``PanguBoard(seed=7, rules=...)``.
 
@@ -54,12 +230,13 @@ class PanguBoard(BoardWidget):
 
     _esm = _ESM
     _css = _CSS
-    hints = traitlets.Bool(False).tag(sync=True)
+    hints = traitlets.Bool(False).tag(sync=True)  # show the evaluation (bar, values, move costs)
+    eval_mode = traitlets.Unicode("chance").tag(sync=True)  # "chance" (exact, solver) or "karma" (lookahead)
     label = traitlets.Unicode("").tag(sync=True)  # names the board in the page (data-board), for tests and CSS
 
     def __init__(self, game_or_match: State | Match | None = None, *, seed: int | str | None = None, rules=None,
                  viewer: int | None = None, bots: dict | None = None, label: str | None = None,
-                 hints: bool = False):
+                 hints: bool = False, eval_mode: str = "chance", evaluator: Evaluator | None = None):
         if viewer not in (None, 0):
             raise ValueError(f"Pangu is a solo game: the only seat to view is 0, not {viewer!r}")
         if game_or_match is None:
@@ -67,10 +244,16 @@ class PanguBoard(BoardWidget):
         elif seed is not None or rules is not None:
             raise ValueError("give either a game (or match) or seed/rules for a new one, not both")
         self._selection = {"card": None, "die": None, "orientation": 0}
-        self._hint_cache: tuple | None = None  # (state, values, best action)
-        super().__init__(game_or_match, hints=hints, label=label or "")
+        self._check_mode(eval_mode)
+        self.evaluate = evaluator or Evaluator()
+        super().__init__(game_or_match, hints=hints, eval_mode=eval_mode, label=label or "")
         self._play_bots(bots or {})
-        self.observe(lambda _change: self.refresh(), names="hints")
+        self.observe(lambda _change: self.refresh(), names=["hints", "eval_mode"])
+
+    @staticmethod
+    def _check_mode(mode: Any) -> None:
+        if mode not in ("chance", "karma"):
+            raise IllegalMove(f"unknown evaluation {mode!r}: 'chance' (of winning) or 'karma' (expected, lookahead)")
 
     def _play_bots(self, bots: dict) -> None:
         unknown = set(bots) - {0}
@@ -107,6 +290,13 @@ class PanguBoard(BoardWidget):
         kind = pick.get("kind")
         if kind == "hints":
             self.hints = bool(pick.get("on"))
+            return
+        if kind == "eval_mode":
+            self._check_mode(pick.get("mode"))
+            self.eval_mode = pick["mode"]
+            return
+        if kind == "jump":
+            self.match.jump(_as_index(pick.get("to")))
             return
         state = self.match.state
         if state.status != ONGOING:
@@ -171,20 +361,61 @@ class PanguBoard(BoardWidget):
         """Raise the engine's own IllegalMove if ``action`` is illegal (the state is not changed)."""
         state.apply(action)
 
-    # ------------------------------------------------------------ hints
+    # ------------------------------------------------------------ evaluation
+    def evaluation(self, state: State | None = None) -> Evaluation:
+        """The evaluation of ``state`` (default: the position shown), cached per position."""
+        return self.evaluate(self.match.state if state is None else state)
+
     def hint_values(self) -> list[tuple[Action, Fraction]]:
         """Each legal action's exact expected Karma at the end of the turn (the lookahead bot's values)."""
         state = self.match.state
-        if self._hint_cache is None or self._hint_cache[0] is not state:
-            values = lookahead_values(state) if state.status == ONGOING else []
-            best = lookahead_policy(state) if values else None
-            self._hint_cache = (state, values, best)
-        return list(self._hint_cache[1])
+        if state.status != ONGOING:
+            return []
+        return list(self.evaluation(state).karma.items())
 
     def hint_best(self) -> Action | None:
         """The action the lookahead bot would play here."""
-        self.hint_values()
-        return self._hint_cache[2]
+        return self.evaluation().karma_best if self.match.state.status == ONGOING else None
+
+    def best_action(self) -> Action | None:
+        """The marked best move: by exact chance of winning (mode "chance", when in reach) or the lookahead's."""
+        evaluation = self.evaluation()
+        if self.eval_mode == "chance" and evaluation.best is not None:
+            return evaluation.best
+        return evaluation.karma_best
+
+    def reviews(self) -> list[MoveReview]:
+        """Every move of the game so far (the whole recorded history), with its cost."""
+        return review_match(self.match, self.evaluate)
+
+    def review_text(self) -> str:
+        """The review of the game, one line per move: what each cost and the best move there."""
+        lines = [f"{i + 1:2}. {review.text}" for i, review in enumerate(self.reviews())]
+        return "\n".join(lines) if lines else "No move yet."
+
+    def _evaluation_json(self, state: State) -> dict:
+        evaluation = self.evaluation(state)
+        data = {"mode": self.eval_mode, "exact": evaluation.win is not None, "note": evaluation.note}
+        if evaluation.win is not None:
+            data.update(win=float(evaluation.win), win_text=percent(evaluation.win), win_fraction=str(evaluation.win))
+        if evaluation.karma_best is not None:
+            data["karma_best_text"] = _karma_text(evaluation.karma[evaluation.karma_best])
+        cards = {}
+        for action, value in evaluation.values.items():
+            cards[action.card] = max(cards.get(action.card, value), value)
+        data["card_win"] = {card: percent(value) for card, value in cards.items()}
+        karma_cards = {}
+        for action, value in evaluation.karma.items():
+            karma_cards[action.card] = max(karma_cards.get(action.card, value), value)
+        data["card_karma"] = {card: _karma_text(value) for card, value in karma_cards.items()}
+        index = self.match.index
+        reviews = self.reviews()
+        data["moves"] = [{"index": i + 1, "text": review.text, "current": i + 1 == index,
+                          "cost": None if review.cost is None else float(review.cost),
+                          "karma_cost": None if review.karma_cost is None else float(review.karma_cost)}
+                         for i, review in enumerate(reviews)]
+        data["last_move"] = reviews[index - 1].text if index else ""
+        return data
 
     # ------------------------------------------------------------ what the page draws
     def state_json(self, state: State) -> dict:
@@ -214,15 +445,28 @@ class PanguBoard(BoardWidget):
             "last_event": self.last_event_text(state),
             "selection": self.selection,
             "hints_on": self.hints,
+            "eval_mode": self.eval_mode,
         }
-        best = self.hint_best() if self.hints and state.status == ONGOING else None
+        if not self.hints:
+            return data
+        data["evaluation"] = self._evaluation_json(state)
+        best = self.best_action() if state.status == ONGOING else None
         if best is not None:  # no hints while the game waits for chance: nothing to choose yet
-            ranked = sorted(self.hint_values(), key=lambda pair: -pair[1])[:5]
             data["best_action"] = action_key(best)
             data["best_card"] = best.card
-            data["hint_list"] = [f"{action}: expected Karma {_karma_text(value)} at the end of the turn"
-                                 + ("  ★ the bot's choice" if action == best else "") for action, value in ranked]
+            data["hint_list"] = self._hint_lines(best)
         return data
+
+    def _hint_lines(self, best: Action) -> list[str]:
+        """The five best moves in words, by the evaluation shown."""
+        evaluation = self.evaluation()
+        if self.eval_mode == "chance" and evaluation.values:
+            ranked = sorted(evaluation.values.items(), key=lambda pair: -pair[1])[:5]
+            return [f"{action}: chance of winning {percent(value)}" + ("  ★ best" if action == best else "")
+                    for action, value in ranked]
+        ranked = sorted(evaluation.karma.items(), key=lambda pair: -pair[1])[:5]
+        return [f"{action}: expected Karma {_karma_text(value)} at the end of the turn"
+                + ("  ★ the bot's choice" if action == best else "") for action, value in ranked]
 
     @staticmethod
     def _revealed_json(state: State, view: dict) -> dict:
@@ -235,7 +479,9 @@ class PanguBoard(BoardWidget):
     def legal_json(self, state: State) -> list:
         if state.status != ONGOING:
             return []
-        hints = dict(self.hint_values()) if self.hints else {}
+        evaluation = self.evaluation(state) if self.hints else None
+        hints = evaluation.karma if evaluation else {}
+        chances = evaluation.values if evaluation else {}
         # preview on what the player may know: with the deck order and future rolls hidden, a move
         # stops at the next draw or roll instead of playing out the seeded future (stuck rerolls)
         known = state.with_explicit_chance()
@@ -248,6 +494,10 @@ class PanguBoard(BoardWidget):
             if action in hints:
                 move["hint"] = float(hints[action])
                 move["hint_text"] = _karma_text(hints[action])
+            if action in chances:
+                move["win"] = float(chances[action])
+                move["win_text"] = percent(chances[action])
+                move["win_fraction"] = str(chances[action])
             moves.append(move)
         return moves
 
@@ -279,6 +529,13 @@ class PanguBoard(BoardWidget):
 def _karma_text(value: Fraction) -> str:
     """An expected Karma for the page: whole numbers as such, others to two decimals."""
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}"
+
+
+def _as_index(value: Any) -> int:
+    """A history position from the page (a whole number; anything else is refused with a reason)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalMove(f"move {reprlib.repr(value)} does not exist: give a move number")
+    return value
 
 
 def _as_cell(value: Any) -> Any:

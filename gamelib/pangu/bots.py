@@ -1,8 +1,8 @@
-"""Pangu bots (spec 12), each ``policy(state, rng) -> Action``, and a tournament table for the lessons.
+"""Pangu bots (pangu.md#measured), each ``policy(state, rng) -> Action``, and a tournament table for the lessons.
 
 * :data:`random_policy`: uniform over the legal actions (the core's one copy).
 * :func:`greedy_policy`: the cheapest legal die, maximising ``rec - cost`` of this placement,
-  ties broken by the action order of spec 8.
+  ties broken by the action order of pangu.md#programmers.
 * :func:`lookahead_policy`: the best plan for the rest of the current turn (every order, cell
   and die), maximising the expected Karma at the end of the turn. Where the plan crosses a
   roll (a stuck reroll, or every placement under ``per_placement``) the expectation over the
@@ -36,7 +36,7 @@ __all__ = ["random_policy", "greedy_policy", "lookahead_policy", "lookahead_valu
 
 
 def greedy_policy(state: State, rng=None) -> Action:
-    """Cheapest legal die; best ``rec - cost`` now; the first such action in spec 8's order."""
+    """Cheapest legal die; best ``rec - cost`` now; the first such action in the order of pangu.md#programmers."""
     _require_decision(state)
     rules = state.rules
     flips = (0, 2) if rules.allow_rotation else (0,)  # orientation 180 shows the printed opposite edge
@@ -84,7 +84,7 @@ def search_position(state: State) -> State:
 
 def dominant_moves(state: State) -> list[tuple]:
     """``(card, die, cell index, orientation)`` of every legal action whose die is the card's cheaper one
-    (spec 7's dominance note), in spec 8's order."""
+    (the dominance of pangu.md#karma note), in the order of pangu.md#programmers."""
     orientations = (0, 180) if state.rules.allow_rotation else (0,)
     cells = legal_cell_indices(state.grid, LAYOUTS[state.rules.grid])
     by_id = state.cards.by_id
@@ -98,7 +98,7 @@ def dominant_moves(state: State) -> list[tuple]:
 
 
 def dominant_actions(state: State) -> list[Action]:
-    """The legal actions with each card's cheaper legal die only (spec 7's dominance note)."""
+    """The legal actions with each card's cheaper legal die only (the dominance of pangu.md#karma note)."""
     cell_of = LAYOUTS[state.rules.grid].cell_of
     return [Action(card.id, die, cell_of[index], o) for card, die, index, o in dominant_moves(state)]
 
@@ -125,7 +125,7 @@ class TurnPlanner:
             self._context = context
 
     def action_values(self, state: State) -> list[tuple[Action, Fraction]]:
-        """Each legal action with its exact expected end-of-turn value, in spec 8 order."""
+        """Each legal action with its exact expected end-of-turn value, in pangu.md#programmers order."""
         self._use_context(state)
         root = search_position(state)
         turn = state.turn
@@ -181,7 +181,7 @@ class TurnPlanner:
         return karma if placed and karma > 0 else 0
 
     def _roll_value(self, state: State, turn: int, stuck_left: int) -> Fraction:
-        """Exact expectation over the 36 rolls, with the stuck rule (spec 6, 9)."""
+        """Exact expectation over the 36 rolls, with the stuck rule (pangu.md#placing, pangu.md#parameters)."""
         total, stuck_rolls = Fraction(0), []
         for roll in ROLLS:
             if _blocks_all(state, roll):

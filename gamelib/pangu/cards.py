@@ -1,4 +1,4 @@
-"""Pangu's components: the Ages cards and decks (spec 3), the centre cards and the grid (spec 2).
+"""Pangu's components: the Ages cards and decks (pangu.md#deck), the centre cards and the grid (pangu.md#layout).
 
 The shipped teaching deck lives in ``data/deck.json``. A user may load their own deck
 (for example a transcription of a physical copy) with :func:`load_deck`; it is validated
@@ -23,7 +23,7 @@ COLOURS = (YIN, YANG)
 DICE = ("BLUE", "WHITE")
 ROLLS = tuple((blue, white) for blue in range(1, 7) for white in range(1, 7))
 """The 36 rolls ``(blue, white)`` of the two dice, in a fixed order."""
-DECK_SIZE = 10  # as many cards as ring cells (spec 3)
+DECK_SIZE = 10  # as many cards as ring cells (pangu.md#deck)
 TEACHING_DECK_PATH = Path(__file__).with_name("data") / "deck.json"
 
 
@@ -201,11 +201,11 @@ def teaching_deck() -> Deck:
     return _teaching_deck
 
 
-# --------------------------------------------------------------------------- the grid (spec 2, spec 9 grid)
+# --------------------------------------------------------------------------- the grid (pangu.md#layout, pangu.md#parameters grid)
 
 
 def turn_sizes(cards: int) -> list[int]:
-    """How many cards each turn reveals from a deck of ``cards`` (spec 5: 10 -> 3, 3, 3, 1)."""
+    """How many cards each turn reveals from a deck of ``cards`` (pangu.md#turns: 10 -> 3, 3, 3, 1)."""
     sizes = []
     while cards > 0:
         size = min(3, cards - 1) if cards > 1 else 1

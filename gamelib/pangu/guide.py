@@ -1,16 +1,20 @@
-"""Commentary helpers for the Pangu lessons: what each card costs now, and what the bots would do.
+"""Commentary for the Pangu lessons: what each card costs now, what the bots would do, what each
+move cost in chance of winning, and the narrated board of the guided game (:class:`GuidedBoard`).
 
-Everything here reads the engine (costs, recoveries, the lookahead's exact values); nothing
-decides a rule.
+Everything here reads the engine (costs, recoveries, the lookahead's exact values) and the exact
+solver; nothing decides a rule.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from gamelib import core
-from gamelib.core import Match
+from gamelib.core import IllegalMove, Match
 from gamelib.pangu.actions import ONGOING, Action
+from gamelib.pangu.board import Evaluator, PanguBoard, _as_cell, _karma_text, percent, points, review_move, short_name
 from gamelib.pangu.bots import greedy_policy, lookahead_policy, lookahead_values
-from gamelib.pangu.rules import State
+from gamelib.pangu.rules import State, new_game
 
 
 def options(state: State) -> str:
@@ -44,12 +48,31 @@ def bots_view(state: State, yours: Action | None = None) -> str:
     return "\n".join(lines)
 
 
-def review(match: Match) -> str:
-    """Compare the first move a student made on a board's match with the bots' moves there."""
-    start = match.states[0]
+def review(board_or_match, evaluator: Evaluator | None = None) -> str:
+    """Every move played on a board (or match), judged by its cost in chance of winning.
+
+    Each line names the move, what it cost against the best move of its position ("−2.7 points;
+    best was A5 on (2,3)"), or, before turn 3 without the solver's tables, its cost in the
+    lookahead's expected Karma. The last line adds up the exactly judged losses.
+    """
+    if isinstance(board_or_match, PanguBoard):
+        match, evaluate = board_or_match.match, evaluator or board_or_match.evaluate
+    else:
+        match, evaluate = board_or_match, evaluator or Evaluator()
+    states = match.states[: match.index + 1]
     if not match.actions:
-        return "No move on the board above yet: click a card and a cell, then run this cell again.\n" + bots_view(start)
-    return bots_view(start, match.actions[0])
+        return "No move on the board yet: click a card and a cell, then run this cell again."
+    lines, lost = [], 0
+    for i, action in enumerate(match.actions):
+        judged = review_move(evaluate(states[i]), states[i], action)
+        lines.append(f"{i + 1:2}. turn {states[i].turn}: {judged.text}")
+        lost += judged.cost or 0
+    final = states[-1]
+    outcome = {"WON": f"won with Karma {final.karma}", "LOST": f"lost (Karma {final.karma})"}.get(
+        final.status, f"still going (turn {final.turn}, Karma {final.karma})")
+    lines.append(f"The game is {outcome}. The moves judged exactly gave away {points(lost)[1:]} "
+                 "of winning chance in total." if lost else f"The game is {outcome}. No exactly judged move lost any chance.")
+    return "\n".join(lines)
 
 
 def _number(value) -> str:
@@ -72,3 +95,227 @@ def line_of(state: State, policy=lookahead_policy) -> list[Action]:
     actions: list[Action] = []
     core.play(state, policy, on_action=lambda _state, action: actions.append(action))
     return actions
+
+
+def hint_line_wins(seed: int, rules=None) -> bool:
+    """Does following the lookahead's hints win the deal of ``seed`` (its shuffle and its rolls)?"""
+    return core.play(new_game(seed=seed, rules=rules), lookahead_policy, seed=seed).status == "WON"
+
+
+def first_deal_the_hints_win(start: int, rules=None) -> int:
+    """The first seed from ``start`` on whose deal the lookahead's hints win (a fair free-play deal)."""
+    seed = start
+    while not hint_line_wins(seed, rules):
+        seed += 1
+    return seed
+
+
+# --------------------------------------------------------------------------- the narrated board
+
+
+def option_rows(state: State, evaluation, marks: dict | None = None) -> list[dict]:
+    """Every legal option of ``state`` as a table row: card, die, cell, cost, recovery, values.
+
+    ``recovery`` counts the matched half circles; ``kept`` is what the cap lets back; "end Karma"
+    is the lookahead's exact expected Karma at the end of the turn; "chance" is the exact optimal
+    chance of winning after the move (None before turn 3 without the solver's tables).
+    ``marks`` maps an action to labels such as "guided" or "yours".
+    """
+    marks = marks or {}
+    known = state.with_explicit_chance()  # the preview stops at the next draw or roll: no peeking
+    rows = []
+    for action in state.legal_actions():
+        preview = known.preview(action)
+        chance = evaluation.values.get(action)
+        rows.append({
+            "card": action.card, "die": action.die.lower(), "cell": f"({action.cell[0]},{action.cell[1]})"
+            + (" turned" if action.orientation == 180 else ""),
+            "cost": preview["cost"], "recovery": preview["rec"], "kept": preview["gain"],
+            "end_karma": _karma_text(evaluation.karma[action]) if action in evaluation.karma else "",
+            "chance": percent(chance) if chance is not None else "",
+            "loss": points(evaluation.win - chance) if chance is not None and chance != evaluation.win else "",
+            "best": action == evaluation.best, "marks": list(marks.get(action, [])),
+            "sort": (-(chance if chance is not None else -1), -evaluation.karma.get(action, 0)),
+        })
+    rows.sort(key=lambda row: row.pop("sort"))
+    return rows
+
+
+class GuidedBoard(PanguBoard):
+    """The guided game on the board: a line of moves narrated step by step.
+
+    ``narration`` maps a position (0 = the start, i = after the line's first i moves) to a dict
+    with ``title``, ``text`` (the explanation of the move the line plays there) and optionally
+    ``predict`` (a question: the board then hides the answer until the student gives a prediction
+    by picking a card and clicking a cell, or presses "show the answer"). The history buttons move
+    text and position together. A move the student plays (outside a prediction) leaves the line:
+    the board then comments on each of the student's moves by its cost in chance of winning,
+    until "back to the guided game" returns to where they left.
+    """
+
+    def __init__(self, start: State, line: list[Action], narration: dict | list, *, label: str = "guided",
+                 evaluator: Evaluator | None = None, warm: bool = True):
+        self.line = list(line)
+        self.narration = _narration_by_step(narration, len(self.line))
+        self.predictions: dict[int, Action] = {}
+        self.revealed: set[int] = set()
+        match = Match.replay(start, self.line)
+        match.to_start()
+        evaluator = evaluator or Evaluator()
+        if warm:  # the line's own positions exactly, even before turn 3 where that takes seconds
+            evaluator.warm(match.states)
+        super().__init__(match, label=label, hints=True, evaluator=evaluator)
+
+    # ------------------------------------------------------------ where we are
+    def left_line_at(self) -> int | None:
+        """The move number where the game shown left the guided line (None while on it)."""
+        actions = self.match.actions
+        for i, action in enumerate(actions):
+            if i >= len(self.line) or action != self.line[i]:
+                return i
+        return None
+
+    def awaiting_prediction(self) -> bool:
+        step = self.match.index
+        return (self.left_line_at() is None and bool(self.narration.get(step, {}).get("predict"))
+                and step not in self.revealed and self.match.state.status == ONGOING)
+
+    # ------------------------------------------------------------ picks
+    def handle_pick(self, pick: dict) -> None:
+        kind = pick.get("kind")
+        if kind == "reveal":
+            self.revealed.add(self.match.index)
+            self.refresh()
+            return
+        if kind == "rejoin":
+            self.rejoin()
+            return
+        if kind == "play_prediction":
+            self.play_prediction()
+            return
+        if kind in ("cell", "place") and self.awaiting_prediction():
+            self.predict(self._picked_action(pick))
+            return
+        super().handle_pick(pick)
+        self._restore_line_future()
+
+    def _picked_action(self, pick: dict) -> Action:
+        state = self.match.state
+        if pick.get("kind") == "place":
+            card = pick.get("card")
+            cheapest = state.cheapest_die(card) if card in state.revealed else None
+            die = pick.get("die") or (cheapest[0] if cheapest else "BLUE")
+            return Action(card, die, _as_cell(pick.get("cell")), pick.get("orientation", 0))
+        sel = self.selection
+        if sel["card"] is None:
+            raise IllegalMove("pick one of the revealed cards first, then the cell where you predict it goes")
+        return Action(sel["card"], sel["die"], _as_cell(pick.get("cell")), sel["orientation"])
+
+    def predict(self, action: Action) -> None:
+        """Record the student's prediction at this step (it must be legal) and show the answer."""
+        self.match.state.apply(action)  # the engine's reason if it is illegal; nothing is played
+        self.predictions[self.match.index] = action
+        self.revealed.add(self.match.index)
+        self.refresh("Your prediction is noted: the answer is shown above the board. ▶ goes on with the guided game.")
+
+    def play_prediction(self) -> None:
+        """Play the prediction of this step for real: the game leaves the guided line."""
+        action = self.predictions.get(self.match.index)
+        if action is None:
+            raise IllegalMove("there is no prediction at this step: pick a card and click a cell")
+        self.match.apply(action)
+        self._restore_line_future()
+
+    def rejoin(self) -> None:
+        """Go back to the guided line, at the position where the student left it."""
+        left = self.left_line_at()
+        if left is None:
+            raise IllegalMove("the board is on the guided line already")
+        self.match.jump(left)
+        self._restore_line_future()
+
+    def _restore_line_future(self) -> None:
+        """While the game shown is on the line, keep the rest of the line ahead of it (forward works)."""
+        if self.left_line_at() is not None:
+            return
+        recorded = self.match._actions  # the whole recorded history, also ahead of the position shown
+        if recorded == self.line:
+            return
+        index = self.match.index
+        for action in self.line[index:]:
+            self.match.apply(action)
+        self.match.jump(index)
+
+    # ------------------------------------------------------------ what the page draws
+    def state_json(self, state: State) -> dict:
+        data = super().state_json(state)
+        awaiting = self.awaiting_prediction()
+        if awaiting:  # the evaluation would give the answer away
+            for key in ("evaluation", "best_action", "best_card", "hint_list"):
+                data.pop(key, None)
+        data["narration"] = self._narration_json(state, awaiting)
+        return data
+
+    def legal_json(self, state: State) -> list:
+        moves = super().legal_json(state)
+        if self.awaiting_prediction():
+            for move in moves:
+                for key in ("hint", "hint_text", "win", "win_text", "win_fraction"):
+                    move.pop(key, None)
+        return moves
+
+    def _narration_json(self, state: State, awaiting: bool) -> dict:
+        index = self.match.index
+        left = self.left_line_at()
+        evaluation = self.evaluation(state)
+        data = {"step": index, "steps": len(self.line), "on_line": left is None, "awaiting": awaiting}
+        if left is None:
+            entry = self.narration.get(index, {})
+            guided = self.line[index] if index < len(self.line) else None
+            data.update(title=entry.get("title", ""), predict=entry.get("predict", ""),
+                        text="" if awaiting else entry.get("text", ""),
+                        move="" if awaiting or guided is None else f"The guided move: {guided}")
+            marks = {guided: ["guided"]} if guided else {}
+            prediction = self.predictions.get(index)
+            if prediction is not None and not awaiting:
+                marks.setdefault(prediction, []).append("yours")
+                data["prediction"] = self._judge_prediction(state, evaluation, prediction, guided)
+                data["can_play_prediction"] = prediction != guided
+        else:
+            data.update(title=f"Your own line (you left the guided game at move {left + 1})",
+                        commentary=self._commentary(left), left_at=left,
+                        text="" if state.status == ONGOING else self._ending(state))
+            marks = {}
+        data["table"] = [] if awaiting or state.status != ONGOING else option_rows(state, evaluation, marks)
+        data["exact"] = evaluation.win is not None
+        data["note"] = evaluation.note
+        return data
+
+    @staticmethod
+    def _ending(state: State) -> str:
+        return f"Your line {'won' if state.status == 'WON' else 'lost'} with Karma {state.karma}."
+
+    def _judge_prediction(self, state: State, evaluation, prediction: Action, guided: Action | None) -> str:
+        judged = review_move(evaluation, state, prediction).text
+        same = " It is the guided line's move." if prediction == guided else (
+            f" The guided line plays {short_name(guided, state)}." if guided else "")
+        return f"Your prediction, {judged}.{same}"
+
+    def _commentary(self, left: int) -> list[str]:
+        states, actions = self.match.states, self.match.actions
+        return [f"Your move {i + 1}, {review_move(self.evaluate(states[i]), states[i], actions[i]).text}"
+                for i in range(left, len(actions))]
+
+
+def _narration_by_step(narration: dict | list, steps: int) -> dict[int, dict]:
+    """The narration as {position: entry}; a list is read as positions 0, 1, 2, ..."""
+    items = narration.items() if isinstance(narration, dict) else enumerate(narration)
+    by_step = {}
+    for step, entry in items:
+        if not isinstance(step, int) or not 0 <= step <= steps:
+            raise ValueError(f"narration step {step!r} is not a position of the line (0 to {steps})")
+        unknown = set(entry) - {"title", "text", "predict"}
+        if unknown:
+            raise ValueError(f"narration step {step}: unknown keys {sorted(unknown)} (use title, text, predict)")
+        by_step[step] = dict(entry)
+    return by_step

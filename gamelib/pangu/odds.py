@@ -1,7 +1,7 @@
-"""Exact Pangu odds for the lessons (spec 11 T4-T9, spec 13), as :class:`gamelib.Dist` values.
+"""Exact Pangu odds for the lessons (pangu.md#examples T4-T9, pangu.md#lessons), as :class:`gamelib.Dist` values.
 
 A card is described here by its two numbers ``(blue, white)``; the dice are fair and
-independent. "Cheapest cost" means the cost of the cheaper legal die. The stuck rule (spec 6)
+independent. "Cheapest cost" means the cost of the cheaper legal die. The stuck rule (pangu.md#placing)
 rerolls both dice while no revealed card can use them, so a card's cost is always read off a
 roll that does not block it.
 """
@@ -57,7 +57,7 @@ def card_cost(numbers: Numbers) -> Dist:
 
 
 def cost_law_formula(k: int) -> Fraction:
-    """The closed form for a (1,6) card: P(cost = k) = (13 - 2k) / 35 for k = 1..5 (spec 13)."""
+    """The closed form for a (1,6) card: P(cost = k) = (13 - 2k) / 35 for k = 1..5 (pangu.md#lessons)."""
     return Fraction(13 - 2 * k, 35) if 1 <= k <= 5 else Fraction(0)
 
 
@@ -85,7 +85,7 @@ def _turn_cost(cards: tuple[Numbers, ...]) -> Dist:
 def turn_cost(cards: Iterable[Numbers]) -> Dist:
     """Total cheapest cost of one turn's cards under one shared roll and stuck rerolls (ignoring defeat).
 
-    Cards the roll blocks are placed after the others, with a reroll (spec 6).
+    Cards the roll blocks are placed after the others, with a reroll (pangu.md#placing).
     """
     return _turn_cost(tuple(sorted(tuple(card) for card in cards)))
 
@@ -95,7 +95,7 @@ def _numbers(deck: Deck | None) -> list[Numbers]:
 
 
 def deal_total_cost(order: Sequence[Numbers]) -> Dist:
-    """Total cheapest cost of a whole game for one deal (cards top first), turns of spec 5."""
+    """Total cheapest cost of a whole game for one deal (cards top first), turns of pangu.md#turns."""
     total, start = Dist.constant(0), 0
     for size in turn_sizes(len(order)):
         total = total + turn_cost(order[start:start + size])
@@ -109,7 +109,7 @@ def expected_total_cost(deck: Deck | None = None) -> Fraction:
 
 
 def _deals_by_groups(numbers: list[Numbers]):
-    """Every way to split the deck into the turns of spec 5 (ordered groups), equally likely."""
+    """Every way to split the deck into the turns of pangu.md#turns (ordered groups), equally likely."""
     sizes = turn_sizes(len(numbers))
 
     def split(remaining: tuple[int, ...], sizes_left: list[int]):
@@ -201,7 +201,7 @@ def layout_score(layout: Mapping, rules: Rules | None = None, deck: Deck | None 
     """Matching edges of a (partial) layout: ``{cell: card id or (card id, orientation)}``.
 
     Each ring-ring match scores 1, each ring-centre match 1 (2 with
-    ``centre_match_counts_as_circle``); the centre-centre edge never scores (spec 2, 7).
+    ``centre_match_counts_as_circle``); the centre-centre edge never scores (pangu.md#layout, pangu.md#karma).
     """
     rules = rules or Rules()
     deck = deck or teaching_deck()

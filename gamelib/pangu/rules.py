@@ -1,10 +1,10 @@
-"""The Pangu rules: the rule parameters, the immutable game state, and ``new_game`` (spec ``shared/rules/pangu.md``).
+"""The Pangu rules: the rule parameters, the immutable game state, and ``new_game`` (rules: ``docs/rules/pangu.md``).
 
-Section numbers in the comments refer to the spec. The state is immutable: ``apply`` returns a
+References such as ``pangu.md#karma`` are sections of ``docs/rules/pangu.md``. The state is immutable: ``apply`` returns a
 new state and raises :class:`gamelib.IllegalMove` with a readable reason (leaving the old state
 as it was); the work is done in :mod:`gamelib.pangu.actions`.
 
-Chance (spec 4, 5, 8): by default the game resolves its own chance from its seed: one
+Chance (pangu.md#setup, pangu.md#turns, pangu.md#programmers): by default the game resolves its own chance from its seed: one
 shuffle at setup (and the centre configuration first when it is ``RANDOM``), and every
 roll of the dice, each from ``chance_rng(seed, draw_number)``. A scripted game takes the
 deck order and the rolls from lists. With ``explicit_chance=True`` the game stops at each
@@ -25,7 +25,7 @@ from gamelib.pangu import actions
 from gamelib.pangu.actions import LOST, ONGOING, WON, Action, Draft, Placement
 from gamelib.pangu.cards import GEOMETRIES, LAYOUTS, Deck, Geometry, load_deck, teaching_deck
 
-# --------------------------------------------------------------------------- rules (spec 9)
+# --------------------------------------------------------------------------- rules (pangu.md#parameters)
 
 CHOICES = {
     "roll_timing": ("per_turn", "per_placement"),
@@ -37,13 +37,13 @@ CHOICES = {
 }
 SWITCHES = ("allow_rotation", "centre_match_counts_as_circle")
 MAX_STARTING_KARMA = 1000
-"""Spec 9 sets no upper bound; a game spends at most 5 Karma on each of its 10 placements, so 1000 is
+"""pangu.md#parameters sets no upper bound; a game spends at most 5 Karma on each of its 10 placements, so 1000 is
 already "never lose" (the tests and lesson 03 use it that way) and no teacher needs more."""
 
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Every rule parameter of spec section 9; the defaults are the spec's defaults."""
+    """Every rule parameter of pangu.md#parameters; the defaults are the rules page's defaults."""
 
     roll_timing: str = "per_turn"
     cap_rule: str = "start_value"
@@ -78,7 +78,7 @@ SINGLE_VARIANTS = {
     "centre_match_2": Rules(centre_match_counts_as_circle=True),
     "4x3": Rules(grid="4x3"),
 }
-"""The defaults and each one-parameter variant of spec 9, by a short name (spec 12's list)."""
+"""The defaults and each one-parameter variant of pangu.md#parameters, by a short name (the list of pangu.md#measured)."""
 
 
 # --------------------------------------------------------------------------- state
@@ -113,7 +113,7 @@ class State(StateBase):
     deck_order_fixed: bool
     rolls_script: tuple[tuple[int, int], ...] | None
     explicit_chance: bool
-    log: tuple  # every event (spec 8); search positions carry none
+    log: tuple  # every event (pangu.md#programmers); search positions carry none
 
     # ----------------------------------------------------------------- contract
     @property
@@ -144,7 +144,7 @@ class State(StateBase):
         return (self.karma,)
 
     # the engine's functions themselves (not wrappers): these run millions of times in tournaments
-    legal_actions = actions.legal_actions  # every legal placement, in spec 8's order
+    legal_actions = actions.legal_actions  # every legal placement, in the order of pangu.md#programmers
 
     def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
         """The exact outcomes of the chance node the game waits at (empty at a decision)."""
@@ -240,7 +240,7 @@ class State(StateBase):
         return [layout.cell_of[i] for i in actions.legal_cell_indices(self.grid, layout)]
 
     def recovery(self, card_id: str, cell: tuple[int, int], orientation: int = 0) -> int:
-        """``rec`` of placing the card on the cell (spec 7 step 4, with the centre-match variant)."""
+        """``rec`` of placing the card on the cell (pangu.md#karma step 4, with the centre-match variant)."""
         return actions.recovery(self, self.cards[card_id], self._index(cell), orientation)
 
     def preview(self, action: Action) -> dict:
@@ -260,12 +260,12 @@ class State(StateBase):
 def new_game(seed: int | str | None = None, rules: Rules | None = None, *, explicit_chance: bool = False,
              deck: Sequence[str] | None = None, rolls: Sequence[Sequence[int]] | None = None,
              cards: Deck | str | None = None) -> State:
-    """Set up a game (spec 4) and play the automatic steps up to the first decision.
+    """Set up a game (pangu.md#setup) and play the automatic steps up to the first decision.
 
     ``seed`` drives every chance event not scripted (a fresh one is drawn when None, and kept
     in ``state.seed``). ``explicit_chance`` stops at chance nodes instead of sampling them.
     Setup, keywords only: ``deck`` = card ids top first and ``rolls`` = ``(blue, white)`` pairs
-    script the game (spec 8); ``cards`` is a user deck (a :class:`Deck` or a deck file path),
+    script the game (pangu.md#programmers); ``cards`` is a user deck (a :class:`Deck` or a deck file path),
     by default the teaching deck.
     """
     rules = DEFAULT_RULES if rules is None else rules

@@ -1,4 +1,4 @@
-"""What a Pangu player sees: the observation (spec 8) and the text board of ``str(state)``."""
+"""What a Pangu player sees: the observation (pangu.md#programmers) and the text board of ``str(state)``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def card_view(card) -> dict:
 
 
 def observation(state, player: int = 0) -> dict:
-    """What the (only) player may see, as JSON-ready data; never the deck order (spec 8)."""
+    """What the (only) player may see, as JSON-ready data; never the deck order (pangu.md#programmers)."""
     layout = LAYOUTS[state.rules.grid]
     legal = set(legal_cell_indices(state.grid, layout)) if state.status == ONGOING else set()
     cells = []

@@ -63,6 +63,12 @@ function buildHistoryBar(model) {
   }
   const where = htmlEl("span", "gl-history-where");
   bar.appendChild(where);
+  // ipywidgets marks a model's comm dead when its kernel restarts or stops (and then drops what
+  // it sends); every board has this bar, so the board learns it here (see watchForLostKernel).
+  model.on("comm_live_update", () => {
+    const board = bar.closest(".gl-board");
+    if (board) board.classList.add("gl-kernel-lost");
+  });
   const update = () => {
     const h = model.get("history") || {};
     buttons.start.disabled = buttons.back.disabled = !h.can_back;
@@ -102,3 +108,48 @@ function redrawKeepingFocus(root, draw) {
   const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
   if (again) again.focus({ preventScroll: true });
 }
+
+/**
+ * A board left from before a kernel restart: its widget models lost their kernel, and
+ * ipywidgets silently drops what they send (it marks each view `jupyter-widgets-disconnected`).
+ * One listener per page catches a click or key on such a board before the board acts, and
+ * says on the board that the kernel is gone and the cell must run again.
+ */
+const KERNEL_GONE = "The kernel behind this board has stopped or restarted, so the board cannot answer any more. "
+  + "Run this cell again (after a restart: Run ▸ Run All Cells) to get a live board.";
+const BOARD_ROOTS = ".gl-board, .gl-explorer";
+
+function kernelGone(target) {
+  const board = target instanceof Element ? target.closest(BOARD_ROOTS) : null;
+  return board && target.closest(".gl-kernel-lost, .jupyter-widgets-disconnected") ? board : null;
+}
+
+// A page exported with its widgets' saved state (nbconvert, embed_minimal_html) never had a kernel.
+const SAVED_PAGE = "This is a saved copy of the notebook, without a kernel: the board shows how it was left. "
+  + "Open the notebook in Jupyter and run it to play.";
+
+function sayKernelGone(board) {
+  let notice = board.querySelector(":scope > .gl-kernel-gone");
+  if (!notice) {
+    const saved = document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]');
+    notice = htmlEl("div", "gl-kernel-gone", { role: "alert" }, saved ? SAVED_PAGE : KERNEL_GONE);
+    board.prepend(notice);
+  }
+  notice.scrollIntoView({ block: "nearest" });
+}
+
+function watchForLostKernel() {
+  if (window.__gamelibKernelWatch) return;
+  window.__gamelibKernelWatch = true;
+  const stop = (event) => {
+    if (event.type === "keydown" && (event.key === "Tab" || event.key === "Shift")) return;
+    const board = kernelGone(event.target);
+    if (!board) return;
+    event.preventDefault();
+    event.stopPropagation();
+    sayKernelGone(board);
+  };
+  for (const type of ["pointerdown", "click", "keydown", "change"]) document.addEventListener(type, stop, true);
+}
+
+watchForLostKernel();

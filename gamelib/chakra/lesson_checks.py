@@ -1,0 +1,107 @@
+"""Bug hunts for the Chakra lessons: a rule with one seeded mistake, and a check of the student's counter-example.
+
+A bug hunt gives the student a *suspect* version of one rule, which agrees with the engine almost
+everywhere. The student builds a case where the two disagree; the check runs both on that case
+and says whether it exposes the bug. Any case that exposes it is right, so there is no answer to
+look up. The suspect functions are meant to be called, not read: finding the case by thinking
+about the rules is the exercise.
+"""
+
+from __future__ import annotations
+
+from gamelib.core import IllegalMove
+from gamelib.exercises import Feedback
+from gamelib.chakra.actions import Step, walk
+from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, EARTH, level_word
+from gamelib.chakra.positions import position
+from gamelib.chakra.scoring import final_scores, run_length
+
+
+# --------------------------------------------------------------------------- lesson 01: one step
+
+
+def _suspect_walk(levels, origin: int, colour: int, direction: int, distance: int):
+    """The walking rule with one seeded mistake (see the lesson's bug hunt)."""
+    position_, left = origin, distance
+    while True:
+        position_ += direction
+        if position_ >= BHAGYA:
+            return -1, "nothing can move into the Bhagya"
+        if position_ == EARTH:
+            if colour != BLACK:
+                return -1, "only black energy can enter the Earth"
+            return EARTH, None
+        contents = levels[position_]
+        if len(contents) >= CAPACITY:
+            if contents[0] == contents[1] == contents[2] == position_:
+                continue
+            return -1, f"{level_word(position_)} is full"
+        left -= 1
+        if left == 0:
+            return position_, None
+
+
+def _board_and_step(board: dict, step):
+    state = position([board])
+    step = step if isinstance(step, Step) else Step(*step)
+    levels = state.players[0].levels
+    if step.colour not in levels[step.level]:
+        raise IllegalMove(f"the board has no such energy on {level_word(step.level)} to move")
+    return levels, step
+
+
+def _landing(result) -> str:
+    level, reason = result
+    return f"lands on {level_word(level)}" if reason is None else f"is illegal ({reason})"
+
+
+def where_it_lands(board: dict, step) -> str:
+    """What the engine's walking rule does with ``step`` on a board given as for ``position``."""
+    levels, step = _board_and_step(board, step)
+    return _landing(walk(levels, step.level, step.colour, step.direction, step.distance))
+
+
+def suspect_lands(board: dict, step) -> str:
+    """What the suspect walking rule does with the same step."""
+    levels, step = _board_and_step(board, step)
+    return _landing(_suspect_walk(levels, step.level, step.colour, step.direction, step.distance))
+
+
+def check_walk_bug(board: dict, step) -> Feedback:
+    """Right when ``step`` on ``board`` makes the suspect walking rule disagree with the engine's."""
+    try:
+        engine, suspect = where_it_lands(board, step), suspect_lands(board, step)
+    except (IllegalMove, ValueError, TypeError) as error:
+        return Feedback(f"Not yet: that case cannot be tried ({error}). Give a board such as {{'RED': 'K'}} and a step "
+                        "Step(level, colour, DOWN or UP, distance) of an energy on it.", False)
+    if engine != suspect:
+        return Feedback(f"Found it: under the engine's rule this step {engine}; under the suspect rule it {suspect}. "
+                        "Now say in one sentence which rule the suspect forgets.", True)
+    return Feedback(f"Not yet: under both rules this step {engine}. Hint: the suspect agrees with the engine on most steps; "
+                    "try steps towards the ends of the track.", False)
+
+
+# --------------------------------------------------------------------------- lesson 02: the final count
+
+
+def suspect_scores(plenitude: dict, players: list) -> list[int]:
+    """Final scores with one seeded mistake (see the lesson's bug hunt); the same arguments as ``final_scores``."""
+    runs = [run_length(player["harmonized"]) for player in players]
+    best = max(runs)
+    return [sum(plenitude[name] for name in player["harmonized"]) + player["earth"] + (2 if run == best else 0)
+            for player, run in zip(players, runs)]
+
+
+def check_scoring_bug(plenitude: dict, players: list) -> Feedback:
+    """Right when the table (``plenitude``, ``players``) makes ``suspect_scores`` disagree with ``final_scores``."""
+    try:
+        engine = final_scores(plenitude, players)
+        suspect = suspect_scores(plenitude, players)
+    except (KeyError, ValueError, TypeError) as error:
+        return Feedback(f"Not yet: that table cannot be scored ({error!r}). Give every harmonized chakra a plenitude "
+                        "value and each player {'harmonized': {...}, 'earth': n}.", False)
+    if engine != suspect:
+        return Feedback(f"Found it: the engine scores {engine}, the suspect {suspect}. Now say in one sentence which "
+                        "part of the rule the suspect gets wrong.", True)
+    return Feedback(f"Not yet: both score this table {engine}. Hint: the suspect adds plenitude and Earth correctly; "
+                    "think about who receives the +2.", False)

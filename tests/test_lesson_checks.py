@@ -1,0 +1,170 @@
+"""The richer exercises' checks (issue 10) accept right answers and refuse wrong ones.
+
+Each check is run with a correct solution written here from the rules (not from the engine), and
+with the wrong solutions a student typically writes; a check that accepted a wrong one, or
+refused a right one, fails here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from gamelib.chakra import DOWN, UP, Step
+from gamelib.chakra import lesson_checks as chakra_checks
+from gamelib.nagaraja import lesson_checks as nagaraja_checks
+from gamelib.pangu import lesson_checks as pangu_checks
+
+ROLLS = list(product(range(1, 7), repeat=2))
+
+
+# ------------------------------------------------------------------ Pangu 01: the cheaper legal die
+
+
+def blank(*arguments):  # the notebook's template: a body of `...` returns None
+    ...
+
+
+def cheapest_cost(numbers, roll):  # the rules page: a die equal to its number is forbidden; pay the cheaper
+    costs = [abs(die - number) for die, number in zip(roll, numbers) if die != number]
+    return min(costs) if costs else None
+
+
+def test_pangu_cost_check_accepts_the_rule():
+    assert pangu_checks.check_cheapest_cost(cheapest_cost)
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (lambda numbers, roll: min(abs(d - n) for d, n in zip(roll, numbers)), "forbidden"),  # the ban forgotten
+    (lambda numbers, roll: max(abs(d - n) for d, n in zip(roll, numbers) if d != n) if numbers != roll else None,
+     "cheaper"),
+    (blank, "does not block"),
+    (lambda numbers, roll: cheapest_cost(numbers, roll[::-1]), "blocked"),  # dice crossed: wrong first on a blocked roll
+])
+def test_pangu_cost_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = pangu_checks.check_cheapest_cost(wrong)
+    assert not feedback and hint in feedback
+
+
+def test_pangu_cost_check_survives_a_crashing_function():
+    feedback = pangu_checks.check_cheapest_cost(lambda numbers, roll: 1 / 0)
+    assert not feedback and "ZeroDivisionError" in feedback
+
+
+# ------------------------------------------------------------------ Pangu 03: the final card
+
+
+def final_card_chance(numbers, karma):  # rerolled when blocked, so 35 rolls; wins iff cost < Karma
+    costs = [cost for roll in ROLLS if (cost := cheapest_cost(numbers, roll)) is not None]
+    return Fraction(sum(cost < karma for cost in costs), len(costs))
+
+
+def test_pangu_final_card_check_accepts_the_rule():
+    assert pangu_checks.check_final_card_chance(final_card_chance)
+
+
+def test_pangu_final_card_check_knows_a_value_of_the_lesson():
+    assert final_card_chance((2, 5), 3) == Fraction(27, 35)  # lesson 03's table, row (2, 5), Karma 3
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (lambda n, k: Fraction(sum(c <= k for r in ROLLS if (c := cheapest_cost(n, r)) is not None), 35), "less"),
+    (lambda n, k: Fraction(sum(c < k for r in ROLLS if (c := cheapest_cost(n, r)) is not None), 36), "35"),
+    (lambda n, k: float(final_card_chance(n, k)), "exact Fraction"),
+    (blank, "list the 36 rolls"),
+])
+def test_pangu_final_card_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = pangu_checks.check_final_card_chance(wrong)
+    assert not feedback and hint in feedback
+
+
+# ------------------------------------------------------------------ Chakra 01 and 02: bug hunts
+
+
+def test_chakra_walk_bug_is_found_by_an_overshooting_black():
+    assert chakra_checks.check_walk_bug({"RED": "K"}, Step("RED", "K", DOWN, 2))  # the rules page: no overshoot
+
+
+@pytest.mark.parametrize("board, step", [
+    ({"RED": "K"}, Step("RED", "K", DOWN, 1)),  # a black reaching the Earth exactly: both agree
+    ({"GREEN": "K", "YELLOW": "Y Y Y"}, Step("GREEN", "K", DOWN, 1)),  # the lesson's skip: both agree
+    ({"YELLOW": "Y"}, Step("YELLOW", "Y", UP, 2)),
+])
+def test_chakra_walk_bug_check_refuses_cases_where_both_agree(board, step):
+    assert not chakra_checks.check_walk_bug(board, step)
+
+
+def test_chakra_walk_bug_check_refuses_a_missing_energy():
+    feedback = chakra_checks.check_walk_bug({"RED": "R"}, Step("GREEN", "K", DOWN, 1))
+    assert not feedback and "cannot be tried" in feedback
+
+
+PLENITUDE = {"RED": 1, "ORANGE": 2, "YELLOW": 3, "GREEN": 1, "LIGHT_BLUE": 2, "DARK_BLUE": 4, "PURPLE": 3}
+
+
+def test_chakra_scoring_bug_is_found_when_nobody_has_red():
+    nobody_red = [{"harmonized": {"ORANGE"}, "earth": 0}, {"harmonized": set(), "earth": 1}]
+    assert chakra_checks.check_scoring_bug(PLENITUDE, nobody_red)
+
+
+@pytest.mark.parametrize("players", [
+    [{"harmonized": {"RED"}, "earth": 0}, {"harmonized": set(), "earth": 1}],
+    [{"harmonized": {"RED", "ORANGE"}, "earth": 0}, {"harmonized": {"RED", "ORANGE"}, "earth": 2}],  # a tie
+])
+def test_chakra_scoring_bug_check_refuses_tables_where_both_agree(players):
+    assert not chakra_checks.check_scoring_bug(PLENITUDE, players)
+
+
+def test_chakra_scoring_bug_check_refuses_a_table_it_cannot_score():
+    assert not chakra_checks.check_scoring_bug({}, [{"harmonized": {"RED"}, "earth": 0}])
+
+
+# ------------------------------------------------------------------ Nagaraja 02: a design target
+
+TILES = ("R13", "R02", "R10")
+THREE_UP = [("R13", (2, 0), 0), ("R02", (1, 0), 0), ("R10", (0, 0), 3)]  # LEFT_0, LEFT_2, TOP_0 face up
+
+
+def test_nagaraja_best_is_three_for_the_lesson_tiles():
+    assert nagaraja_checks.best_face_up(TILES) == 3
+    assert len(nagaraja_checks.lay(THREE_UP).face_up_spots()) == 3
+
+
+def test_nagaraja_design_check_accepts_a_best_layout():
+    assert nagaraja_checks.check_relic_design(TILES, THREE_UP)
+
+
+@pytest.mark.parametrize("placements, says", [
+    ([], "exactly once"),
+    ([("R13", (2, 1), 0), ("R02", (1, 1), 0), ("R10", (0, 1), 0)], "can turn up 3"),  # legal, but 0 up
+    ([("R13", (0, 0), 0), ("R02", (1, 0), 0), ("R10", (2, 0), 0)], "not legal"),  # not from the entrance row
+    ([("R13", (2, 0), 0), ("R13", (1, 0), 0), ("R10", (0, 0), 3)], "exactly once"),
+])
+def test_nagaraja_design_check_refuses_wrong_layouts(placements, says):
+    feedback = nagaraja_checks.check_relic_design(TILES, placements)
+    assert not feedback and says in feedback
+
+
+# ------------------------------------------------------------------ every lesson has one
+
+RICHER = {  # lesson -> the check its richer exercise calls
+    "pangu/01_rules_step_by_step.ipynb": "check_cheapest_cost(",
+    "pangu/03_karma_odds.ipynb": "check_final_card_chance(",
+    "chakra/01_rules_step_by_step.ipynb": "check_walk_bug(",
+    "chakra/02_scoring.ipynb": "check_scoring_bug(",
+    "nagaraja/01_fate_sticks.ipynb": "check_contest(",
+    "nagaraja/02_temple_paths.ipynb": "check_relic_design(",
+}
+
+
+@pytest.mark.parametrize("lesson", sorted(RICHER))
+def test_each_lesson_has_a_richer_exercise(lesson):
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / lesson
+    code = ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+            if cell["cell_type"] == "code"]
+    assert any(RICHER[lesson] in source for source in code), f"{lesson} lost its richer exercise"
