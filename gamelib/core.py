@@ -198,6 +198,11 @@ class Match:
         return self._actions[: self._index]
 
     @property
+    def recorded_actions(self) -> list:
+        """Every recorded action (also those after the state now shown), for reviewing a whole game."""
+        return list(self._actions)
+
+    @property
     def states(self) -> list:
         """Every recorded state, start first (also those after the current one)."""
         return list(self._states)

@@ -210,3 +210,17 @@ def test_narration_must_name_positions_of_the_line():
         GuidedBoard(start, line, {11: {"text": "after the end"}}, warm=False)
     with pytest.raises(ValueError, match="unknown keys"):
         GuidedBoard(start, line, {0: {"txt": "typo"}}, warm=False)
+
+
+def test_review_skips_chances_own_moves_under_explicit_chance():
+    # Under explicit_chance the recorded history holds chance's reveals and rolls beside the player's
+    # moves; a review must judge only the player's (it once read a revealed card as a placement).
+    board = PanguBoard(new_game(seed=9, explicit_chance=True), hints=True)
+    while board.match.state.pending:
+        board.apply(board.match.state.chance_outcomes()[0][0])
+    chance_moves = board.match.length
+    board.apply(board.match.state.legal_actions()[0])
+    reviews = board.reviews()
+    assert reviews[:chance_moves] == [None] * chance_moves and reviews[-1] is not None
+    assert board.review_text().startswith(f"{chance_moves + 1:2}. ")
+    assert board.state["evaluation"]["last_move"] == reviews[-1].text

@@ -213,11 +213,13 @@ def review_move(evaluation: Evaluation, state: State, action: Action) -> MoveRev
                       f"{played}: {judged} (no exact chance before turn {EXACT_FROM_TURN})")
 
 
-def review_match(match: Match, evaluate: "Evaluator") -> list[MoveReview]:
-    """Every recorded move of ``match`` (also those after the position shown), judged."""
+def review_match(match: Match, evaluate: "Evaluator") -> list[MoveReview | None]:
+    """Every recorded move of ``match`` (also those after the position shown), judged, one entry per
+    recorded action; chance's own moves (a card revealed, dice rolled, under ``explicit_chance``) are
+    not the player's, so their entries are None."""
     states = match.states
-    recorded = match._actions  # Match.actions stops at the position shown; a review reads the whole game
-    return [review_move(evaluate(states[i]), states[i], action) for i, action in enumerate(recorded)]
+    return [None if states[i].current_player == core.CHANCE else review_move(evaluate(states[i]), states[i], action)
+            for i, action in enumerate(match.recorded_actions)]
 
 
 class PanguBoard(BoardWidget):
@@ -384,13 +386,13 @@ class PanguBoard(BoardWidget):
             return evaluation.best
         return evaluation.karma_best
 
-    def reviews(self) -> list[MoveReview]:
+    def reviews(self) -> list[MoveReview | None]:
         """Every move of the game so far (the whole recorded history), with its cost."""
         return review_match(self.match, self.evaluate)
 
     def review_text(self) -> str:
         """The review of the game, one line per move: what each cost and the best move there."""
-        lines = [f"{i + 1:2}. {review.text}" for i, review in enumerate(self.reviews())]
+        lines = [f"{i + 1:2}. {review.text}" for i, review in enumerate(self.reviews()) if review]
         return "\n".join(lines) if lines else "No move yet."
 
     def _evaluation_json(self, state: State) -> dict:
@@ -413,8 +415,9 @@ class PanguBoard(BoardWidget):
         data["moves"] = [{"index": i + 1, "text": review.text, "current": i + 1 == index,
                           "cost": None if review.cost is None else float(review.cost),
                           "karma_cost": None if review.karma_cost is None else float(review.karma_cost)}
-                         for i, review in enumerate(reviews)]
-        data["last_move"] = reviews[index - 1].text if index else ""
+                         for i, review in enumerate(reviews) if review]
+        last = reviews[index - 1] if index else None
+        data["last_move"] = last.text if last else ""
         return data
 
     # ------------------------------------------------------------ what the page draws
