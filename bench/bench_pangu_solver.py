@@ -8,6 +8,8 @@ needs the optional numba extra: ``pip install -e '.[solver]'``; ``--solves N`` r
 * Per move: ``solver.action_values(state)`` (pure Python on the shipped tables) on decision
   positions of turns 1, 2 and 3 from seeded random games, each with a cold memo; median wall
   and CPU milliseconds.
+* Pure-Python ratio: one turn-3 row by the pure-Python expectimax, extrapolated to the level;
+  at turn 2, the per-move time without the shipped turn-3 table (turn 3 solved on demand).
 * Naive ratio: the test suite's brute force (every card, both dice, every cell, no tables) against
   ``solver.win_probability`` on the same turn-3 positions, CPU seconds in this process.
 """
@@ -60,25 +62,59 @@ def bench_full_solve(runs: int) -> None:
         tables, wall, cpu = timed(solver_build.solve, Rules(), None, False)
         walls.append(wall)
         cpus.append(cpu)
-        print(f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU")
+        levels = ", ".join(f"level {level} {w:.1f} s wall / {c:.1f} s CPU"
+                           for level, (w, c) in sorted(tables.level_times.items(), reverse=True))
+        print(f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU ({levels})")
     print(f"full default solve (numba, {solver_build.numba.get_num_threads()} threads): median {statistics.median(walls):.1f} s "
-          f"wall, {statistics.median(cpus):.1f} s CPU over {runs} run(s)")
+          f"wall, {statistics.median(cpus):.1f} s CPU over {runs} run(s) (the first run of a fresh checkout also "
+          f"compiles; numba caches the machine code)")
+    bench_pure_python_turn_three(statistics.median(cpus), keys=3)
+
+
+def bench_pure_python_turn_three(builder_cpu: float, keys: int) -> None:
+    """The same turn-3 rows by the pure-Python expectimax, extrapolated to the whole level (naive ratio)."""
+    tables = solver.default_tables()
+    model = solver.model_for(new_game(explicit_chance=True))
+    rng = random.Random(5)
+    cpus = []
+    for at in rng.sample(range(len(tables.keys[6])), keys):
+        key = int(tables.keys[6][at])
+        fresh = solver.Solver(model, None)
+        _, _, cpu = timed(lambda: [fresh.turn_start(key & 1023, key >> 10 & 1023, key >> 20 & 1023, k)
+                                   for k in range(1, 11)])
+        cpus.append(cpu)
+    per_key = statistics.median(cpus)
+    whole = per_key * len(tables.keys[6])
+    print(f"pure Python, one turn-3 key (10 Karma values): median {per_key * 1000:.0f} ms CPU over {keys} keys; "
+          f"x {len(tables.keys[6]):,} keys = {whole / 3600:.1f} CPU-hours for turn 3 alone, "
+          f"{whole / builder_cpu:.0f}x the builder's CPU time for the whole game")
 
 
 def bench_per_move(count: int) -> None:
-    solver.default_tables()  # loading the shipped file is a one-off, timed apart
     _, wall, cpu = timed(solver.ShippedTables)
     print(f"loading and checking the shipped tables: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU")
+    solver.default_tables()
+    model = solver.model_for(new_game(explicit_chance=True))
     for turn in (1, 2, 3):
-        walls, cpus, sizes = [], [], []
+        walls, cpus, sizes, slow = [], [], [], []
         for state in decision_positions(turn, count, seed=turn):
             values, wall, cpu = timed(cold_action_values, state)
             walls.append(wall)
             cpus.append(cpu)
             sizes.append(len(values))
-        print(f"per move, turn {turn}: median {statistics.median(walls) * 1000:.0f} ms wall, "
-              f"{statistics.median(cpus) * 1000:.0f} ms CPU, max {max(walls) * 1000:.0f} ms wall "
-              f"({count} positions, {statistics.median(sizes):.0f} actions each)")
+            if turn == 2:  # the same move without the turn-3 table: turn 3 solved on demand in pure Python
+                solver._SOLVERS[(state.rules, model.centre, state.cards)] = solver.Solver(
+                    model, solver.default_tables, table_levels=(0, 3))
+                again, _, cpu_slow = timed(solver.action_values, state)
+                assert again == values
+                slow.append(cpu_slow)
+        line = (f"per move, turn {turn}: median {statistics.median(walls) * 1000:.0f} ms wall, "
+                f"{statistics.median(cpus) * 1000:.0f} ms CPU, max {max(walls) * 1000:.0f} ms wall, {max(cpus) * 1000:.0f} ms CPU "
+                f"({count} positions, {statistics.median(sizes):.0f} actions each)")
+        if slow:
+            line += (f"; without the turn-3 table {statistics.median(slow) * 1000:.0f} ms CPU, ratio "
+                     f"{statistics.median(slow) / statistics.median(cpus):.1f}x")
+        print(line)
 
 
 def bench_naive(count: int) -> None:

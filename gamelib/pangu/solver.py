@@ -9,7 +9,7 @@ Public contract::
 
 How (research note ``shared/notes/pangu_solver.md``): positions are compressed to ``(F, C, D)``
 plus Karma (see ``solver_model``). Under the default rules the package ships the turn-start
-values of turns 2 and 3 and the game's root (``data/solver_default.npz``, checksummed, built
+values of turns 1 (the root), 2 and 3 (``data/solver_default.npz``, checksummed, built
 by ``python -m gamelib.pangu.solver_build --write`` with numba); everything else is an exact
 expectimax in pure Python with ``Fraction`` values, memoised, which stops at those tables.
 Under any other rules, positions from turn 3 on are solved on demand the same way (turn 3
@@ -28,7 +28,7 @@ from gamelib.core import CHANCE
 from gamelib.pangu.cards import ROLLS
 from gamelib.pangu.rules import Rules, new_game
 from gamelib.pangu.solver_model import Model, build_model, popcount
-from gamelib.pangu.solver_tables import ShippedTables
+from gamelib.pangu.solver_tables import SHIPPED_LEVELS, ShippedTables
 
 ONE, ZERO = Fraction(1), Fraction(0)
 
@@ -70,9 +70,10 @@ def model_for(state) -> Model:
 class Solver:
     """Exact optimal values for one rule set, deck and centre configuration (memoised)."""
 
-    def __init__(self, model: Model, load_tables=None):
+    def __init__(self, model: Model, load_tables=None, table_levels=SHIPPED_LEVELS):
         self.model = model
-        self.load_tables = load_tables  # the shipped whole-game tables, read only when a position before turn 3 needs them
+        self.load_tables = load_tables  # the shipped whole-game tables, read only when a position needs them
+        self.table_levels = frozenset(table_levels) if load_tables is not None else frozenset()
         self.ceiling = model.rules.starting_karma
         self.cards = len(model.card_ids)
         self.full = (1 << model.size) - 1
@@ -91,10 +92,10 @@ class Solver:
         if karma <= 0:
             return ZERO
         level = popcount(filled)
-        if level < 6 and self.load_tables is not None:
+        if level in self.table_levels:  # turn starts 1-3 of the default game: a lookup
             return self.load_tables().value(level, filled, colours, unseen, karma)
         left = popcount(unseen)
-        if level < 6:
+        if level < 6 and 6 not in self.table_levels:  # pure Python from turn 1 or 2 would take CPU-hours
             raise OutOfReach(f"the exact value before turn 3 under {self.model.rules} needs whole-game tables, "
                              "which are shipped only for the default rules; the whole game's value is computed by "
                              "python -m gamelib.pangu.solver_build --variant NAME")
@@ -276,15 +277,25 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     rng = random.Random(0)
     uniform = policy is random_policy
 
+    def key_of(node):
+        return (node.grid, node.revealed, node.roll, node.karma, node.turn_start_karma, node.gained_this_turn,
+                node.deck, node.current_player)
+
     def value(node) -> Fraction:
         if node.is_terminal:
             return ONE if node.status == "WON" else ZERO
-        key = (node.grid, node.revealed, node.roll, node.karma, node.turn_start_karma, node.gained_this_turn,
-               node.deck, node.current_player)
+        key = key_of(node)
         if key in memo:
             return memo[key]
-        if node.current_player == CHANCE:
-            result = sum(p * value(node.apply(outcome)) for outcome, p in node.chance_outcomes())
+        if node.current_player == CHANCE:  # a free stuck reroll comes back here: V = S / (1 - p_back)
+            total, back = ZERO, ZERO
+            for outcome, p in node.chance_outcomes():
+                child = node.apply(outcome)
+                if not child.is_terminal and key_of(child) == key:
+                    back += p
+                else:
+                    total += p * value(child)
+            result = total / (1 - back)
         elif uniform:
             actions = node.legal_actions()
             result = sum(value(node.apply(a)) for a in actions) / len(actions)

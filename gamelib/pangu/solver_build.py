@@ -3,6 +3,11 @@
     python -m gamelib.pangu.solver_build                 # default rules; prints the root value
     python -m gamelib.pangu.solver_build --variant NAME  # a SINGLE_VARIANTS entry
     python -m gamelib.pangu.solver_build --write         # rewrite the shipped default tables
+    python -m gamelib.pangu.solver_build --variant NAME --record   # also into data/solver_variants.json
+    python -m gamelib.pangu.solver_build --greedy [--write]        # spec 12's greedy bot, exactly
+
+Each solved level is saved under ``CHECKPOINT`` (/tmp) and read back by a rerun of the same
+rules, so a build interrupted at turn 2 resumes there.
 
 The algorithm is the research note's (``shared/notes/pangu_solver.md``): turn-start keys
 ``(F, C, D)`` with a value row over Karma 0..K, one whole turn as one decision (a plan sigma of
@@ -10,7 +15,9 @@ hand cards to cells grouped by a profile code whose best final Karma comes from 
 precomputed table ``kappa``), and stuck rolls decomposed into "place the unblocked cards, then
 the rerolled rest" with a cache ``R``. Values are scaled numerators: a row at a turn start is
 the winning probability times ``scale[level]``; the numbers are whole and below 2**53 under the
-per-turn rules, so float64 holds them exactly (checked before writing).
+per-turn rules, so float64 holds them exactly (checked before writing). The exception is
+``stuck_rule=reroll_penalty_1``: a paid reroll divides by 36 once more at every Karma, so its
+values are float64 approximations (``Tables.exact`` says so).
 
 Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule=before_turn``
 (whose gain limit depends on the turn's allowance, a second Karma-like dimension).
@@ -20,11 +27,13 @@ Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
@@ -38,6 +47,7 @@ from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
 from gamelib.pangu.solver_model import NEXT, PREV, Model, build_model, popcount, subset_rank
 
 MAX_REC = 7  # index bound of the step table's rec axis (a placement never scores more than 4)
+CHECKPOINT = Path("/tmp/pangu_solver_checkpoint")
 CHUNKS = 2  # the machine's two cores: keys are split in two, each half with its own R cache
 
 
@@ -296,6 +306,8 @@ def _stuck_row(filled, colours, unplaced, blocked, cache_keys, cache_vals, used,
     cache_keys[i] = key
     cache_vals[i] = out
     used[0] += 1
+    if used[0] * 5 > cache_keys.shape[0] * 4:  # linear probing would crawl, then never end
+        raise RuntimeError("the R cache is too full: rerun with more cache_bits")
     return cache_vals[i]
 
 
@@ -509,11 +521,17 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, f
                                cache_keys[chunk], cache_vals[chunk], used[chunk], code_slot, m_rows, m_codes)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, cards, orients):
-    """Mark the next level's keys reachable from ``keys`` by one turn of 3 cards (any legal plan)."""
+    """Mark the next level's keys reachable from ``keys`` by one turn of 3 cards (any legal plan).
+
+    The layout after a turn does not depend on the order of its placements, so this visits each
+    hand once (unordered) and each assignment of its cards to cells once; an assignment has a
+    legal order iff every new cell off the centre has a ring neighbour filled before the turn or
+    new and next to the centre (placed first). Threads may mark the same slot: with the same value.
+    """
     reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
-    for q in range(keys.shape[0]):
+    for q in prange(keys.shape[0]):
         key = keys[q]
         filled = key & 1023
         colours = (key >> 10) & 1023
@@ -525,30 +543,45 @@ def _successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, ca
                 members[d] = c
                 d += 1
         for i0 in range(d):
-            for i1 in range(d):
-                for i2 in range(d):
-                    if i1 == i0 or i2 == i0 or i2 == i1:
-                        continue
+            for i1 in range(i0 + 1, d):
+                for i2 in range(i1 + 1, d):
                     a, b, c = members[i0], members[i1], members[i2]
                     after = unplaced & ~((1 << a) | (1 << b) | (1 << c))
                     for x0 in range(n):
-                        if not _legal(filled, x0, touches, n):
+                        if (filled >> x0) & 1:
                             continue
-                        for o0 in range(orients):
-                            f0, c0 = _place(filled, colours, a, o0, x0, facing, n)
-                            for x1 in range(n):
-                                if not _legal(f0, x1, touches, n):
+                        for x1 in range(n):
+                            if x1 == x0 or (filled >> x1) & 1:
+                                continue
+                            for x2 in range(n):
+                                if x2 == x0 or x2 == x1 or (filled >> x2) & 1:
                                     continue
-                                for o1 in range(orients):
-                                    f1, c1 = _place(f0, c0, b, o1, x1, facing, n)
-                                    for x2 in range(n):
-                                        if not _legal(f1, x2, touches, n):
-                                            continue
+                                new = (1 << x0) | (1 << x1) | (1 << x2)
+                                if not (_supported(x0, filled, new, touches, n) and _supported(x1, filled, new, touches, n)
+                                        and _supported(x2, filled, new, touches, n)):
+                                    continue
+                                for o0 in range(orients):
+                                    f0, c0 = _place(filled, colours, a, o0, x0, facing, n)
+                                    for o1 in range(orients):
+                                        f1, c1 = _place(f0, c0, b, o1, x1, facing, n)
                                         for o2 in range(orients):
                                             f2, c2 = _place(f1, c1, c, o2, x2, facing, n)
                                             s = _slot(f2, c2, after, fc_index, ranks, n_d_next, n)
                                             reached[s] = (f2 | (c2 << 10) | (after << 20)) + 1
     return reached
+
+
+@njit(cache=True)
+def _supported(x, filled, new, touches, n):
+    """A new cell of a turn can be played in some order: next to the centre, or a ring neighbour
+    filled before the turn, or a new ring neighbour next to the centre (played before it)."""
+    if touches[x] == 1:
+        return True
+    for side in range(2):
+        y = _nb(x, side, n)
+        if (filled >> y) & 1 or ((new >> y) & 1 and touches[y] == 1):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -750,16 +783,31 @@ class Tables:
         self.seconds, self.stuck_entries = seconds, stuck_entries
 
     def root(self) -> Fraction:
+        """The whole game's value; exact when the numerator is whole (see ``exact``)."""
         karma = self.model.rules.starting_karma
         top = self.levels[0]
-        return Fraction(int(self.values[top][0][karma]), self.scales[top])
+        _, rows = self.values[top]
+        return Fraction(float(rows[0][karma])) / self.scales[top]
+
+    @property
+    def exact(self) -> bool:
+        """Every stored numerator is a whole number below 2**53 (false under ``reroll_penalty_1``,
+        whose paid reroll divides by 36 again at each Karma: float64 then only approximates)."""
+        return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2 ** 53 for _, rows in self.values.values())
 
 
-def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_bits: int = 22) -> Tables:
-    """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (note 3.1-3.3)."""
+def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_bits: int = 24,
+          checkpoint: Path | None = None) -> Tables:
+    """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (note 3.1-3.3).
+
+    ``checkpoint``: a folder where each solved level is saved and, on a rerun with the same
+    rules, read back instead of recomputed (a long build survives an interruption).
+    """
     if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn":
         raise ValueError(f"the table builder does not cover {rules} (see the module docstring)")
     started = time.perf_counter()
+    if checkpoint is not None:
+        checkpoint.mkdir(parents=True, exist_ok=True)
     model = build_model(rules, centre)
     n, cards = model.size, len(model.card_ids)
     if n != 10 or cards != 10:
@@ -788,7 +836,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_b
         keys[following] = reached[reached > 0] - 1
         if verbose:
             print(f"level {following}: {len(keys[following]):,} turn-start keys", flush=True)
-    values, scales, stuck_entries = {}, {}, {}
+    values, scales, stuck_entries, level_times = {}, {}, {}, {}
     last = levels[-1]
     finals = _final_rows(keys[last], arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma,
                          penalty, n, cards, orients)
@@ -800,27 +848,45 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_b
         table = np.zeros((fc_counts[following] * n_d_next, karma + 1))
         slots = _slots_of(next_keys, fc_index, ranks, n_d_next, n)
         table[slots] = next_rows
-        cache_keys = np.full((CHUNKS, 1 << cache_bits), -1, dtype=np.int64)
-        cache_vals = np.zeros((CHUNKS, 1 << cache_bits, karma + 1))
         used = np.zeros((CHUNKS, 1), dtype=np.int64)
-        out = np.zeros((len(keys[level]), karma + 1))
-        t0 = time.perf_counter()
-        _level(keys[level], out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
-               arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], karma,
-               penalty, n, cards, orients, cache_keys, cache_vals, used, codes)
+        out = None
+        t0, c0 = time.perf_counter(), time.process_time()
+        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(rules, model.centre)}_level{level}.npz"
+        if saved is not None and saved.exists():
+            with np.load(saved) as data:
+                if np.array_equal(data["keys"], keys[level]):
+                    out = data["rows"]
+                    used[0, 0] = int(data["stuck"])
+        if out is None:
+            out = np.zeros((len(keys[level]), karma + 1))
+            cache_keys = np.full((CHUNKS, 1 << cache_bits), -1, dtype=np.int64)
+            cache_vals = np.zeros((CHUNKS, 1 << cache_bits, karma + 1))
+            _level(keys[level], out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
+                   arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], karma,
+                   penalty, n, cards, orients, cache_keys, cache_vals, used, codes)
+            del cache_keys, cache_vals
+            if saved is not None:
+                np.savez(saved, keys=keys[level], rows=out, stuck=used.sum())
+        level_times[level] = (time.perf_counter() - t0, time.process_time() - c0)
         hands = _comb(cards - level, 3)
         scales[level] = hands * 36 * 35 * scales[following]
         values[level] = (keys[level], out)
         stuck_entries[level] = int(used.sum())
         if used.max() > 0.8 * (1 << cache_bits):
             raise RuntimeError("the R cache is too full: rerun with more cache_bits")
-        del cache_keys, cache_vals, table
+        del table
         if verbose:
-            print(f"level {level}: {len(keys[level]):,} keys in {time.perf_counter() - t0:.1f} s, "
-                  f"{stuck_entries[level]:,} stuck entries", flush=True)
+            print(f"level {level}: {len(keys[level]):,} keys in {level_times[level][0]:.1f} s wall, "
+                  f"{level_times[level][1]:.1f} s CPU, {stuck_entries[level]:,} stuck entries", flush=True)
     tables = Tables(model, fc_index, ranks, levels, keys, values, scales, time.perf_counter() - started,
                     stuck_entries)
+    tables.level_times = level_times
     return tables
+
+
+def _rules_tag(rules: Rules, centre: str) -> str:
+    import hashlib
+    return hashlib.sha256(f"{rules.to_dict()}{centre}".encode()).hexdigest()[:16]
 
 
 def _slots_of(keys, fc_index, ranks, n_d, n):
@@ -839,11 +905,37 @@ def root_value(rules: Rules, verbose: bool = True) -> tuple[Fraction, float]:
     """The whole game's value under ``rules`` and the seconds it took (RANDOM = mean of both centres)."""
     started = time.perf_counter()
     if rules.centre_config == "RANDOM":
-        values = [solve(replace(rules, centre_config=c), verbose=verbose).root() for c in ("YIN_LEFT", "YANG_LEFT")]
+        values = [solve(replace(rules, centre_config=c), verbose=verbose, checkpoint=CHECKPOINT).root()
+                  for c in ("YIN_LEFT", "YANG_LEFT")]
         value = (values[0] + values[1]) / 2
     else:
-        value = solve(rules, verbose=verbose).root()
+        value = solve(rules, verbose=verbose, checkpoint=CHECKPOINT).root()
     return value, time.perf_counter() - started
+
+
+VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
+OUT_OF_REACH = {
+    "per_placement": "a fresh roll before every placement makes the memo placement-level (14.26 M mid-turn keys "
+                     "x Karma, about 4.8 GB) and needs 128-bit numerators (a factor 1260 per placement); this "
+                     "builder keeps whole turns and float64-exact numerators",
+    "before_turn": "the gain limit depends on the turn's remaining allowance, a second Karma-like dimension the "
+                   "profile-code table kappa and the R cache do not carry",
+}
+
+
+def record_variant(name: str, value: Fraction | None, wall: float, cpu: float, note: str = "",
+                   path: Path = VARIANTS_PATH) -> None:
+    """Store a variant's whole-game value and the time it took (``--record``)."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data.setdefault("command", "python -m gamelib.pangu.solver_build --variant NAME --record")
+    data.setdefault("out_of_reach", OUT_OF_REACH)
+    entry = {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "threads": numba.get_num_threads()}
+    if value is not None:
+        entry.update(value=str(value), decimal=round(float(value), 10))
+    if note:
+        entry["note"] = note
+    data.setdefault("variants", {})[name] = entry
+    path.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def main(argv=None) -> int:
@@ -851,7 +943,11 @@ def main(argv=None) -> int:
     parser.add_argument("--variant", default="defaults", choices=sorted(SINGLE_VARIANTS))
     parser.add_argument("--write", action="store_true", help="rewrite the shipped default tables")
     parser.add_argument("--greedy", action="store_true", help="the greedy bot's exact value instead")
+    parser.add_argument("--record", action="store_true", help="record the value and time in data/solver_variants.json")
     args = parser.parse_args(argv)
+    if args.variant in OUT_OF_REACH and not args.greedy:
+        print(f"{args.variant} is out of reach of this builder: {OUT_OF_REACH[args.variant]}")
+        return 1
     rules = SINGLE_VARIANTS[args.variant]
     cpu = time.process_time()
     if args.greedy:
@@ -863,13 +959,16 @@ def main(argv=None) -> int:
             record_bot_value("greedy", value)
     elif args.write:
         from gamelib.pangu.solver_tables import write_tables
-        tables = solve(rules)
+        tables = solve(rules, checkpoint=CHECKPOINT)
         write_tables(tables)
         value, seconds = tables.root(), tables.seconds
     else:
         value, seconds = root_value(rules)
+    cpu = time.process_time() - cpu
     print(f"{args.variant}: P(WON) = {value} ≈ {float(value):.10f}; {seconds:.1f} s wall, "
-          f"{time.process_time() - cpu:.1f} s CPU, {numba.get_num_threads()} threads")
+          f"{cpu:.1f} s CPU, {numba.get_num_threads()} threads")
+    if args.record and not args.greedy:
+        record_variant(args.variant, value, seconds, cpu)
     return 0
 
 
