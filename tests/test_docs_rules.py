@@ -109,9 +109,6 @@ def test_every_rule_parameter_is_in_the_parameter_table(game):
 NOTEBOOKS = RULES_DIR.parents[1] / "notebooks"
 RULES_LINK = re.compile(r"\]\((?P<path>[./]*docs/rules/(?P<page>[a-z_]+\.md))(?:#(?P<anchor>[a-z0-9-]+))?\)")
 SPEC_CITATION = re.compile(r"§|\bspec\b|\btest vectors?\b", re.IGNORECASE)
-# Lessons owned by other engineers that still cite the spec (issue 10): each leaves this list
-# when its owner converts it; the test below fails if a listed lesson no longer needs to be here.
-NOT_YET_CONVERTED = {"pangu/04_strategy_lab.ipynb"}
 
 
 def lessons() -> list[Path]:
@@ -139,12 +136,8 @@ def test_the_spec_citation_pattern():
 @pytest.mark.parametrize("notebook", lessons(), ids=lambda path: str(path.relative_to(NOTEBOOKS)))
 def test_lessons_cite_the_rules_pages_not_the_spec(notebook):
     """Students never see the spec: a lesson points to docs/rules/ instead (issue 10)."""
-    name = notebook.relative_to(NOTEBOOKS).as_posix()
     found = spec_citations(notebook)
-    if name in NOT_YET_CONVERTED:
-        assert found, f"{name} no longer cites the spec: remove it from NOT_YET_CONVERTED"
-    else:
-        assert not found, f"{name} cites the spec, which students do not have; link docs/rules/ instead: {found}"
+    assert not found, f"{notebook.name} cites the spec, which students do not have; link docs/rules/ instead: {found}"
 
 
 @pytest.mark.parametrize("notebook", lessons(), ids=lambda path: str(path.relative_to(NOTEBOOKS)))
@@ -185,3 +178,25 @@ def test_the_message_scan_sees_messages_and_skips_docstrings(tmp_path):
     module.write_text('"""Cites spec 3."""\n\ndef f():\n    """Also spec 4."""\n'
                       '    raise ValueError(f"a card (spec {2}.5)")\n', encoding="utf-8")
     assert [text for _, text in student_visible_strings(module)] == ["a card (spec ", ".5)"]
+
+
+# A citation of the spec in a comment or docstring ("spec 5.3", "§7.5", "spec section 9", "the spec's
+# default"), not the word as a name (positions.py builds boards from a ``spec`` dict).
+CODE_SPEC_CITATION = re.compile(r"§|\bspec(?:'s)?\s+(?:§|\d|sections?\b)|\bthe (?:rules )?spec\b", re.IGNORECASE)
+
+
+def test_code_comments_and_docstrings_link_the_rules_pages_not_the_spec():
+    """Docstrings and comments name a rules-page section (``chakra.md#movement``), not the spec (issue 10)."""
+    package = RULES_DIR.parents[1] / "gamelib"
+    found = [f"{path.relative_to(package)}:{number}: {line.strip()[:80]!r}"
+             for path in sorted(package.rglob("*")) if path.suffix in {".py", ".js", ".css", ".json"}
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if CODE_SPEC_CITATION.search(line)]
+    assert not found, f"gamelib cites the spec, which is not in the repository: {found}"
+
+
+def test_the_code_citation_pattern():
+    for cited in ("(spec 5.3)", "§7.5", "spec section 9", "the spec's default", "(spec sections 3.4, 8 and 10)"):
+        assert CODE_SPEC_CITATION.search(cited), cited
+    for name in ("_board_from_spec(spec, rules)", "for key, value in spec.items():", "kernelspec"):
+        assert not CODE_SPEC_CITATION.search(name), name

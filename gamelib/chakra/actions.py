@@ -1,10 +1,10 @@
-"""The three actions of Chakra: Receive (§6), Channel (§7) and Meditate (§10).
+"""The three actions of Chakra: Receive (chakra.md#receive), Channel (chakra.md#channel) and Meditate (chakra.md#meditate).
 
-``legal_actions(state)`` lists every legal action once, in the order of §14.3;
+``legal_actions(state)`` lists every legal action once, in the order of chakra.md#programmers;
 ``apply_action(state, action)`` checks an action and returns the position it leaves (the
 turn not yet finished: ``State.apply`` then refills the Maya and passes the turn), or raises
-``IllegalMove`` with the rule's reason (§14.5); ``next_steps`` / ``completions`` serve a
-board that lets a player pick a Channel action step by step (§14.4).
+``IllegalMove`` with the rule's reason (chakra.md#programmers); ``next_steps`` / ``completions`` serve a
+board that lets a player pick a Channel action step by step (chakra.md#programmers).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ _SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
 _DIRECTION_WORD = {DOWN: "down", UP: "up"}
 
 
-# --------------------------------------------------------------------------- action objects (§6.1, 7.2, 10.1)
+# --------------------------------------------------------------------------- action objects (chakra.md#receive, chakra.md#channel, chakra.md#meditate)
 
 
 class _ReceiveFields(NamedTuple):
@@ -185,7 +185,7 @@ def _meditate(colour):
     return tuple.__new__(Meditate, (colour,))
 
 
-# --------------------------------------------------------------------------- movement (§7.5)
+# --------------------------------------------------------------------------- movement (chakra.md#movement)
 
 
 def walk(levels, origin: int, colour: int, direction: int, distance: int) -> tuple[int, str | None]:
@@ -215,7 +215,7 @@ def walk(levels, origin: int, colour: int, direction: int, distance: int) -> tup
             return position, None
 
 
-# --------------------------------------------------------------------------- enumeration (§14.2-14.3)
+# --------------------------------------------------------------------------- enumeration (chakra.md#programmers)
 
 
 def legal_actions(state) -> list:
@@ -228,7 +228,7 @@ def receive_actions(state, board: PlayerBoard) -> list:
     counts = board.colour_counts()
     levels = board.levels
     can_place_on_chakra = board.reserve >= 1
-    # destinations by number of energies, in the order BHAGYA, PURPLE .. RED (§14.3)
+    # destinations by number of energies, in the order BHAGYA, PURPLE .. RED (chakra.md#programmers)
     destinations = [[], [], [], []]
     for size in (1, 2, 3):
         if len(levels[BHAGYA]) + size <= CAPACITY:
@@ -252,7 +252,7 @@ def receive_actions(state, board: PlayerBoard) -> list:
 
 @lru_cache(maxsize=None)
 def _colour_sets(black_shown: bool, takeable: tuple) -> tuple:
-    """Colour sets allowed by §6.2.1-3 as frozensets, in the order of their sorted id tuples, shorter first."""
+    """Colour sets allowed by chakra.md#receive as frozensets, in the order of their sorted id tuples, shorter first."""
     sets = []
     for size in range(0, len(takeable) + 1):
         for combo in combinations(takeable, size):
@@ -279,12 +279,12 @@ def channel_actions(state, board: PlayerBoard) -> list:
 
 
 def space_actions(levels: tuple, space: str) -> list:
-    """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted (§14.3)."""
+    """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted (chakra.md#programmers)."""
     return [_channel(space, steps) for steps in channel_step_tuples(levels, space)]
 
 
 def channel_step_tuples(levels: tuple, space: str, working: list | None = None) -> list:
-    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (§14.3).
+    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (chakra.md#programmers).
     ``working``, if given, is a list-of-lists copy of ``levels`` that the search may use."""
     working = [list(contents) for contents in levels] if working is None else working
     found = []
@@ -301,7 +301,7 @@ _STEP_TABLE = [[[[tuple.__new__(Step, (level, colour, direction, distance)) if d
 
 
 def landing_of(levels, origin: int, direction: int, distance: int) -> int:
-    """Where an energy from ``origin`` lands (§7.5), or -1 if the step is illegal for every colour.
+    """Where an energy from ``origin`` lands (chakra.md#movement), or -1 if the step is illegal for every colour.
 
     The fast form of :func:`walk` for the searches: the landing does not depend on the colour,
     except that only black may enter the Earth (the caller checks that when it returns EARTH)."""
@@ -326,7 +326,7 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
     """Depth-first search over the steps of one pattern; appends every complete step tuple to ``found``.
 
     ``levels`` is a mutable copy of the board (lists), changed and restored around each recursion;
-    ``landed`` counts, per (level, colour), the energies earlier steps put there (§7.3.4).
+    ``landed`` counts, per (level, colour), the energies earlier steps put there (chakra.md#channel).
     """
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
@@ -337,7 +337,7 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
             continue
         if (origin != BHAGYA and len(contents) == 3 and contents[0] == origin and contents[1] == origin
                 and contents[2] == origin):
-            continue  # locked (§7.5.1)
+            continue  # locked (chakra.md#movement)
         position = landing_of(levels, origin, direction, distance)
         if position < 0:
             continue
@@ -352,7 +352,7 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
         step_row = table[origin]
         for colour in colours:
             if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
-                continue  # every energy of this colour here has already moved (§7.3.4)
+                continue  # every energy of this colour here has already moved (chakra.md#channel)
             steps = prefix + (step_row[colour][direction][distance],)
             if last:
                 found.append(steps)
@@ -370,7 +370,7 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
 
 
 def swap_colours(state, board: PlayerBoard | None = None) -> list:
-    """The colours a SWAP may take now (§7.7), by colour id; empty when SWAP is not legal."""
+    """The colours a SWAP may take now (chakra.md#swap), by colour id; empty when SWAP is not legal."""
     board = state.players[state.to_move] if board is None else board
     if board.reserve < 1 or "SWAP" in board.spaces or board.earth < 1 or board.free(BHAGYA) < 1:
         return []
@@ -396,7 +396,7 @@ def brute_force_legal_actions(state) -> list:
     Candidates: every set of 1-3 colours from every column onto every level; for every step
     pattern of every space, every sequence of steps from (level, colour) pairs present at the
     start (an energy moves once per action, so every step starts from an energy that was there);
-    SWAP of every colour; Meditate of every colour and None. Returned in the order of §14.3.
+    SWAP of every colour; Meditate of every colour and None. Returned in the order of chakra.md#programmers.
     """
     from itertools import product
 
@@ -430,7 +430,7 @@ _DESTINATION_ORDER = {level: i for i, level in enumerate((BHAGYA, 7, 6, 5, 4, 3,
 
 
 def action_order_key(action) -> tuple:
-    """The order of §14.3 as a sort key."""
+    """The order of chakra.md#programmers as a sort key."""
     if isinstance(action, Receive):
         colours = tuple(sorted(action.colours))
         return (0, action.column, len(colours), colours, _DESTINATION_ORDER.get(action.destination, 9))
@@ -439,11 +439,11 @@ def action_order_key(action) -> tuple:
     return (2, 8 if action.colour is None else action.colour)
 
 
-# --------------------------------------------------------------------------- partial Channel actions (§14.4)
+# --------------------------------------------------------------------------- partial Channel actions (chakra.md#programmers)
 
 
 def completions(state, space, prefix=()) -> list:
-    """Every legal Channel action on ``space`` whose steps start with ``prefix``, in §14.3 order."""
+    """Every legal Channel action on ``space`` whose steps start with ``prefix``, in chakra.md#programmers order."""
     space = space_id(space)
     prefix = as_steps(prefix)
     if state.is_terminal or state.refill_pending:
@@ -459,7 +459,7 @@ def next_steps(state, space, prefix=()) -> list:
     return sorted(steps)
 
 
-# --------------------------------------------------------------------------- applying (§6.3, 7.4, 10.2)
+# --------------------------------------------------------------------------- applying (chakra.md#receive, chakra.md#channel, chakra.md#meditate)
 
 
 def apply_action(state, action):
@@ -525,7 +525,7 @@ def _apply_receive(state, action: Receive):
     levels[destination] = tuple(sorted(levels[destination] + tuple(colours)))
     changes = {"levels": tuple(levels)}
     if destination != BHAGYA and not is_harmonized(levels[destination], destination):
-        # the token goes into the notch; on harmonization it would come straight back (§6.3.3)
+        # the token goes into the notch; on harmonization it would come straight back (chakra.md#receive)
         changes.update(reserve=board.reserve - 1, notches=board.notches | {destination})
     new_board = replace_fields(board, **changes)
     return _with_board(state, new_board, maya=tuple(maya))
@@ -565,7 +565,7 @@ def _apply_channel(state, action: Channel):
 
 
 def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
-    """The board after the steps of a (non-SWAP) Channel action, each checked by §7.3-7.5 on the
+    """The board after the steps of a (non-SWAP) Channel action, each checked by chakra.md#channel, chakra.md#movement on the
     board the previous steps left; raises IllegalMove. Space and pattern are the caller's checks."""
     levels = [list(contents) for contents in board.levels]
     earth, reserve, notches = board.earth, board.reserve - 1, set(board.notches)
@@ -589,11 +589,11 @@ def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
         levels[origin].remove(colour)
         landed[(landing, colour)] = landed.get((landing, colour), 0) + 1
         if landing == EARTH:
-            earth += 1  # alleviated (§7.6)
+            earth += 1  # alleviated (chakra.md#earth)
             continue
         levels[landing].append(colour)
         if landing in notches and is_harmonized(levels[landing], landing):
-            notches.discard(landing)  # §8: the notch token returns at once
+            notches.discard(landing)  # chakra.md#harmonization: the notch token returns at once
             reserve += 1
     return replace_fields(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
                    reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})

@@ -3,7 +3,7 @@
 * :func:`random_policy` (the core's) picks a legal action uniformly at random.
 * :func:`greedy_policy` looks one action ahead: it scores the board each legal action would
   leave and takes the best (ties broken at random). It reads only what its observation holds
-  (§14.6): its board, the Maya, the bag and the plenitude values it knows; unknown values
+  (chakra.md#hidden-values): its board, the Maya, the bag and the plenitude values it knows; unknown values
   count at their expected value given what it knows.
 
 The score of a board (:func:`board_value`) adds up, per level, progress towards
@@ -76,7 +76,7 @@ def level_value(level: int, contents: tuple) -> float:
 
 
 def expected_plenitude(known: dict) -> dict:
-    """For every chakra, its value if known, else the mean of the tokens not yet seen (§14.6)."""
+    """For every chakra, its value if known, else the mean of the tokens not yet seen (chakra.md#hidden-values)."""
     unseen = list(PLENITUDE_TOKENS)
     for value in known.values():
         unseen.remove(value)
@@ -215,18 +215,18 @@ class _Base:
         if destination == BHAGYA:
             return self.value(change, (), board.earth, board.reserve, len(board.spaces), _SIZE[code])
         harmonized = (destination,) if code == _HARMONY_CODE[destination] else ()
-        reserve = board.reserve if harmonized else board.reserve - 1  # the notch token returns at once (§6.3)
+        reserve = board.reserve if harmonized else board.reserve - 1  # the notch token returns at once (chakra.md#receive)
         return self.value(change, harmonized, board.earth, reserve, len(board.spaces), len(board.levels[BHAGYA]))
 
     def swap_value(self, colour: int) -> float:
-        """SWAP (§7.7): one energy from the bag onto the Bhagya, one alleviated black and one token spent."""
+        """SWAP (chakra.md#swap): one energy from the bag onto the Bhagya, one alleviated black and one token spent."""
         board = self.board
         contents = tuple(sorted(board.levels[BHAGYA] + (colour,)))
         change = _level_score(BHAGYA, contents, self.worth) - self.scores[BHAGYA]
         return self.value(change, (), board.earth - 1, board.reserve - 1, len(board.spaces) + 1, len(contents))
 
     def meditate_value(self, action) -> float:
-        """Meditate (§10): the tokens on spaces come back; no energy moves."""
+        """Meditate (chakra.md#meditate): the tokens on spaces come back; no energy moves."""
         board = self.board
         value = self.value(0.0, (), board.earth, board.reserve + len(board.spaces), 0, len(board.levels[BHAGYA]))
         value -= MEDITATE_COST
@@ -258,7 +258,7 @@ class _Base:
     def _channel_terms(self, alleviated, harmonized, from_bhagya) -> tuple:
         """The token, full-Bhagya and run terms of ``value`` after a (non-SWAP) Channel action."""
         board = self.board
-        returned = sum(1 for level in harmonized if level in board.notches)  # notch tokens come back (§8)
+        returned = sum(1 for level in harmonized if level in board.notches)  # notch tokens come back (chakra.md#harmonization)
         run = run_of(self.harmonized.union(harmonized)) if harmonized else self.run
         bhagya_size = len(board.levels[BHAGYA]) - from_bhagya
         return (_token_value(board.earth + alleviated, board.reserve - 1 + returned, len(board.spaces) + 1),
@@ -356,8 +356,8 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
     for origin in range(1, BHAGYA + 1):
         code = codes[origin]
         if not code or code == harmony[origin]:
-            continue  # empty, or locked (§7.5.1)
-        landing, left = origin, distance  # the walk of §7.5 (``actions.landing_of``), on codes
+            continue  # empty, or locked (chakra.md#movement)
+        landing, left = origin, distance  # the walk of chakra.md#movement (``actions.landing_of``), on codes
         while True:
             landing += direction
             if landing >= BHAGYA:
@@ -396,7 +396,7 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
             harmony_here = harmony[landing]
             for colour in colours:
                 if depth and _COUNT[row + colour] <= landed[origin * 8 + colour]:
-                    continue  # every energy of this colour here has already moved (§7.3.4)
+                    continue  # every energy of this colour here has already moved (chakra.md#channel)
                 step_change = table[origin * _CODES + _WITHOUT_CODE[row + colour]] - old_origin
                 terms = plain_terms
                 if here >= 0:
@@ -414,7 +414,7 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
             continue
         for colour in colours:
             if depth and _COUNT[row + colour] <= landed[origin * 8 + colour]:
-                continue  # every energy of this colour here has already moved (§7.3.4)
+                continue  # every energy of this colour here has already moved (chakra.md#channel)
             rest = _WITHOUT_CODE[row + colour]
             step_change = table[origin * _CODES + rest] - old_origin
             if here < 0:
@@ -450,7 +450,7 @@ class TournamentResult:
     players: int
     games: int
     wins_by_seat: tuple  # a tie counts as a win for each tied seat
-    natural_ends: int  # games ended by the rule of §11, not by the max_rounds safeguard
+    natural_ends: int  # games ended by the rule of chakra.md#end, not by the max_rounds safeguard
     rounds: tuple  # rounds played, one per game
     scores_by_seat: tuple  # per seat, the list of final scores
 

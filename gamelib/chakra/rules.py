@@ -1,9 +1,9 @@
-"""Chakra's rule parameters, its immutable game state and the setup of a new game (spec §4, 6.4, 11-13).
+"""Chakra's rule parameters, its immutable game state and the setup of a new game (chakra.md#setup, chakra.md#refill, chakra.md#end, chakra.md#parameters).
 
 The actions and their legality live in :mod:`gamelib.chakra.actions`, the pieces in
 :mod:`gamelib.chakra.components`, the final count in :mod:`gamelib.chakra.scoring`.
 ``State.apply`` checks and applies one action (``actions.apply_action``) and then finishes
-the turn itself: the Maya refill after a Receive (§6.4) and the end checks of §11.
+the turn itself: the Maya refill after a Receive (chakra.md#refill) and the end checks of chakra.md#end.
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ MAX_SEED_CHARS = 100  # a seed is hashed at every draw, so its length is bounded
 _LISTED: list = [None, ()]
 
 
-# --------------------------------------------------------------------------- rule parameters (§13)
+# --------------------------------------------------------------------------- rule parameters (chakra.md#parameters)
 
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Every rule parameter of Chakra; the defaults are the game of the spec (§13)."""
+    """Every rule parameter of Chakra; the defaults are the game as published (chakra.md#parameters)."""
 
     swap_discard_to_bag: bool = False  # SWAP puts the black back in the bag (before the choice)
     allow_repeat_meditation: bool = False  # Meditate may take a colour already held (BGA)
@@ -46,7 +46,7 @@ class Rules(RulesBase):
     inspiration_tokens: int = 5  # tokens per player
     end_trigger_harmonized: int = 5  # harmonized chakras that trigger the end
     harmonization_bonus: int = 2  # value of the run bonus
-    # Engine safeguard (§11.4), not a rule. The spec's default is None, but random players lock their
+    # Engine safeguard (chakra.md#end), not a rule. The rules' own default would be None, but random players lock their
     # tokens in notches and then never trigger the end, so a game could run forever; 200 rounds is far
     # beyond any game that ends by the rules (greedy games take about 30-45). At most MAX_ROUNDS, so
     # that a save (which replays every move) stays small and loads in a fraction of a second.
@@ -81,7 +81,7 @@ class State(StateBase):
     to_move: int = 0
     turns: tuple = ()
     end_triggered: bool = False
-    refill_pending: bool = False  # a Receive waits for its Maya refill (chance nodes, §6.4)
+    refill_pending: bool = False  # a Receive waits for its Maya refill (chance nodes, chakra.md#refill)
     finished: bool = False
     seed: Any = None
     draws: int = 0
@@ -107,7 +107,7 @@ class State(StateBase):
 
     @property
     def last_seat(self) -> int:
-        """The seat whose turn closes a round (§11.2)."""
+        """The seat whose turn closes a round (chakra.md#end)."""
         return (self.first_player - 1) % len(self.players)
 
     @property
@@ -129,7 +129,7 @@ class State(StateBase):
         return list(_LISTED[1])
 
     def chance_outcomes(self) -> list:
-        """[(colour id, Fraction)] for the next refill draw: weight = energies of that colour in the bag (§6.4)."""
+        """[(colour id, Fraction)] for the next refill draw: weight = energies of that colour in the bag (chakra.md#refill)."""
         if not self.refill_pending or self.finished:
             return []
         total = sum(self.bag)
@@ -161,7 +161,7 @@ class State(StateBase):
         return state if _needs_refill(maya, bag) else replace_fields(state, refill_pending=False)._end_turn()
 
     def _refill(self) -> "State":
-        """Start the refill after a Receive (§6.4); resolve it from the seed unless chance is explicit."""
+        """Start the refill after a Receive (chakra.md#refill); resolve it from the seed unless chance is explicit."""
         maya, bag = list(self.maya), list(self.bag)
         if not _needs_refill(maya, bag):
             return self._end_turn()
@@ -174,7 +174,7 @@ class State(StateBase):
         return replace_fields(self, maya=tuple(maya), bag=tuple(bag), draws=draws)._end_turn()
 
     def _end_turn(self) -> "State":
-        """§11: trigger check, equal turns, safeguard, next seat."""
+        """chakra.md#end: trigger check, equal turns, safeguard, next seat."""
         actor = self.to_move
         turns = list(self.turns)
         turns[actor] += 1
@@ -190,7 +190,7 @@ class State(StateBase):
 
     # ---------------------------------------------------------------- results
     def scores(self) -> list[int]:
-        """Each player's score (§12); provisional before the end (as if the game stopped now)."""
+        """Each player's score (chakra.md#scoring); provisional before the end (as if the game stopped now)."""
         plenitude = {COLOUR_NAMES[level]: self.plenitude[level - 1] for level in CHAKRAS}
         players = [{"harmonized": {COLOUR_NAMES[level] for level in board.harmonized_levels()},
                     "earth": board.earth} for board in self.players]
@@ -198,7 +198,7 @@ class State(StateBase):
 
     @property
     def winners(self) -> tuple:
-        """The winning seats (ties share the victory, §12); empty while the game goes on."""
+        """The winning seats (ties share the victory, chakra.md#scoring); empty while the game goes on."""
         return _scoring.winners(self.scores()) if self.finished else ()
 
     @property
@@ -216,18 +216,18 @@ def _needs_refill(maya, bag) -> bool:
 
 
 def _draw_into_maya(maya: list, bag: list, colour: int) -> None:
-    """Put one energy of ``colour`` from the bag into the first Maya column with room (§6.4)."""
+    """Put one energy of ``colour`` from the bag into the first Maya column with room (chakra.md#refill)."""
     column = next(i for i, contents in enumerate(maya) if len(contents) < CAPACITY)
     maya[column] = tuple(sorted(maya[column] + (colour,)))
     bag[colour] -= 1
 
 
-# --------------------------------------------------------------------------- setup (§4)
+# --------------------------------------------------------------------------- setup (chakra.md#setup)
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False, players: int = 2,
              first_player: int = 0) -> State:
-    """A fresh game (§4). Every setup draw comes from ``chance_rng(seed, k)`` with exact weights,
+    """A fresh game (chakra.md#setup). Every setup draw comes from ``chance_rng(seed, k)`` with exact weights,
     so the same seed gives the same setup; ``seed=None`` picks a fresh seed (kept in the state)."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):

@@ -1,7 +1,7 @@
-"""Nagaraja's actions (spec 6): their types, listing the legal ones, and applying one (spec 3.4-5.8).
+"""Nagaraja's actions (nagaraja.md#programmers): their types, listing the legal ones, and applying one (nagaraja.md#effects to nagaraja.md#end).
 
 :func:`apply_action` validates an action, applies its effect and checks the end of the game
-(spec 5.8); it returns the new position, in which chance may be pending. ``State.apply``
+(nagaraja.md#end); it returns the new position, in which chance may be pending. ``State.apply``
 finishes the turn: it resolves chance and the automatic steps (:func:`next_step`).
 Every illegal action raises :class:`~gamelib.core.IllegalMove` with a reason a student can read.
 """
@@ -266,7 +266,7 @@ _FAST_OK = {_SEAT: int, _TEXT: str, _WHOLE: int, _SWITCH: bool}
 # =========================================================================== results and temples
 
 def update_temple(state, owner: int, temple: Temple):
-    """Install a changed temple, then recompute faces, collect amulets and log (spec 4.3)."""
+    """Install a changed temple, then recompute faces, collect amulets and log (nagaraja.md#paths)."""
     before = state.players[owner].temple
     temple, collected = temple.collect_amulets()
     entries = []  # the log lines, in order, added with every other change in one copy of the state
@@ -494,7 +494,7 @@ def _multisets(keys, size, available):
 
 
 def _effect_options(state, player: int, effect: str) -> list:
-    """Every legal parameter set of ``effect`` for ``player`` (spec 3.4), in a fixed order."""
+    """Every legal parameter set of ``effect`` for ``player`` (nagaraja.md#effects), in a fixed order."""
     opponent = 1 - player
     players = state.players
     if effect in ("PLUS2", "DRAW2"):
@@ -582,7 +582,7 @@ def _amulet_actions(state, player: int) -> list:
 
 
 def has_non_pass_action(state, player: int) -> bool:
-    """Could ``player`` do anything but pass in this Confrontation (spec 5.4)?"""
+    """Could ``player`` do anything but pass in this Confrontation (nagaraja.md#confrontation)?"""
     if any(_amulet_usable(state, player, a) for a in state.players[player].amulets):
         return True
     hand = state.players[player].hand
@@ -668,7 +668,7 @@ def _do_commit(state, action: Commit):
 
 
 def _reveal_commitments(state):
-    """Both commitments turn up; sticks are taken, guide first, and thrown (spec 5.3)."""
+    """Both commitments turn up; sticks are taken, guide first, and thrown (nagaraja.md#call-of-fate)."""
     available = {letter: sorted(s for s in state.supply if s[0] == letter) for letter in "BWG"}
     queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
     for player in (state.guide, 1 - state.guide):
@@ -832,7 +832,7 @@ def _peek(state, player: int, spots):
 
 
 def _put_trap(state, owner: int, cell):
-    """ROM TRAP: lift the trap from wherever it is; a displaced room goes under the pile (spec 3.4)."""
+    """ROM TRAP: lift the trap from wherever it is; a displaced room goes under the pile (nagaraja.md#effects)."""
     for p in (0, 1):
         if p != owner and state.players[p].temple.trap_cell is not None:
             state = update_temple(state, p, state.players[p].temple.without_trap())
@@ -904,7 +904,7 @@ def _do_pass(state, action: Pass):
 
 
 def _confrontation_step(state):
-    """End the Confrontation, pass for a player with nothing to do, or wait (spec 5.4)."""
+    """End the Confrontation, pass for a player with nothing to do, or wait (nagaraja.md#confrontation)."""
     if state.pending_swap is not None:
         return None
     if state.pass_streak >= 2:
@@ -920,7 +920,7 @@ def _confrontation_step(state):
 
 def _resolve_room(state):
     """RESOLVE: higher total wins the room, the guide wins ties (the opponent under
-    ``tie_rule="opponent"``); clean up the round (spec 5.5)."""
+    ``tie_rule="opponent"``); clean up the round (nagaraja.md#winning-the-room)."""
     totals = (state.total(0), state.total(1))
     guide = state.guide
     ties_to = guide if state.rules.tie_rule == "guide" else 1 - guide
@@ -960,7 +960,7 @@ def _do_discard_tile(state, action: DiscardTile):
 
 
 def _start_new_deal(state):
-    """NEW_DEAL: the room's loser becomes guide and draws 3 (spec 5.7)."""
+    """NEW_DEAL: the room's loser becomes guide and draws 3 (nagaraja.md#new-deal)."""
     if not state.room_pile and not state.room_bottom:
         return state  # the end check has already fired (rooms exhausted)
     guide = 1 - state.room_winner
@@ -1010,7 +1010,7 @@ def _cursed_total(state) -> int:
 
 
 def _check_end(state, actor: int, placed: bool):
-    """The end conditions of spec 5.8, in order, then (after Exploration) the new deal."""
+    """The end conditions of nagaraja.md#end, in order, then (after Exploration) the new deal."""
     scores = (state.score(0), state.score(1))
     cursed = [p for p in (0, 1) if cursed_face_up(state, p) >= _cursed_total(state)]
     if cursed:

@@ -1,9 +1,9 @@
-"""An interactive explorer of fate-stick odds (spec sections 3.4, 8 and 10).
+"""An interactive explorer of fate-stick odds (nagaraja.md#effects, nagaraja.md#odds, nagaraja.md#lessons).
 
 Two players choose their pools, by stick counts or by laying cards from a dealt hand;
 the explorer shows, exactly, both players' points distributions, the chance of at
 least k points, the joint points x Nagas heat map, who wins the room (the guide wins
-ties, spec 8.3), the mean and spread of each player's points, what a stick effect
+ties, nagaraja.md#odds), the mean and spread of each player's points, what a stick effect
 (PLUS2, DISCARD2, RETHROW2) does to the room, and how P(win) moves with the number of
 sticks of one colour under Models A and B. A "throw" button simulates throws (seeded)
 and overlays their frequencies on the exact bars; a face editor lets students design
@@ -13,7 +13,7 @@ The kernel sends only exact integer counts (a few kilobytes) to the explorer's o
 front end (``explorer.js``, SVG), which draws the plots; matplotlib and numpy are not
 used, so the explorer also runs as a web app and in a browser-only Python.
 
-    >>> explorer = explore()                # Elodie (0, 3, 0) vs Marion (3, 1, 1), spec 2.7
+    >>> explorer = explore()                # Elodie (0, 3, 0) vs Marion (3, 1, 1), nagaraja.md#example
     >>> explorer.shown("pwin")              # the exact fraction in the "P(win)" box
     Fraction(35, 4096)
     >>> explorer.set_pool(0, (0, 4, 0))     # moves three sliders, as a user would
@@ -43,13 +43,13 @@ from gamelib.simulate import proportion
 from gamelib.widgets import assets
 
 HERE = Path(__file__).parent
-SUPPLY = 12  # the supply holds 12 sticks of each colour in all (spec 3.2)
+SUPPLY = 12  # the supply holds 12 sticks of each colour in all (nagaraja.md#stick-models)
 FREE_MAX = 36  # free mode: each slider goes to 36, the whole game's sticks
-HAND_SIZE = 5  # spec 2.2: each player is dealt 5 cards
+HAND_SIZE = 5  # nagaraja.md#setup: each player is dealt 5 cards
 DEFAULT_NAMES = ("Elodie", "Marion")
-DEFAULT_POOLS = ((0, 3, 0), (3, 1, 1))  # the rulebook's example, spec 2.7
+DEFAULT_POOLS = ((0, 3, 0), (3, 1, 1))  # the rulebook's example, nagaraja.md#example
 STICK_COLOURS = {"BROWN": "#8B5A2B", "WHITE": "#F4F1E8", "GREEN": "#3A8F5C"}
-STICK_LENGTHS = {"BROWN": 1.0, "WHITE": 0.78, "GREEN": 0.56}  # long, medium, short (spec 2.3)
+STICK_LENGTHS = {"BROWN": 1.0, "WHITE": 0.78, "GREEN": 0.56}  # long, medium, short (nagaraja.md#fate-sticks)
 EFFECT_WORDS = {"PLUS2": "+2 points", "DISCARD2": "discard two sticks", "RETHROW2": "throw two sticks again"}
 _EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)"')
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -260,7 +260,7 @@ class OddsExplorer:
         self.mode.observe(self._on_mode, names="value")
 
     def _build_cards(self) -> None:
-        from gamelib.nagaraja import default_edition  # the packaged cards (spec 3.3)
+        from gamelib.nagaraja import default_edition  # the packaged cards (nagaraja.md#card-list)
 
         self.cards = default_edition().cards
         self.deal_button = widgets.Button(description="deal new hands", icon="refresh")
@@ -393,7 +393,7 @@ class OddsExplorer:
                 self.sliders[player][colour].max = SUPPLY - other if self.mode.value == "game" else FREE_MAX
 
     def _on_mode(self, change) -> None:
-        if change["new"] == "game":  # the guide takes first (spec 5.3); the other gets what is left
+        if change["new"] == "game":  # the guide takes first (nagaraja.md#call-of-fate); the other gets what is left
             guide = self.guide.value
             self._quiet = True
             try:
@@ -462,7 +462,7 @@ class OddsExplorer:
     def _pools_from_cards(self) -> None:
         wanted = [sticks.as_pool([self.cards[c].sticks for c in self.laid(p)] or (0, 0, 0)) for p in (0, 1)]
         pools, notes = [list(pool) for pool in wanted], []
-        if self.mode.value == "game":  # a short colour: the guide takes first, the rest is not thrown (spec 5.3)
+        if self.mode.value == "game":  # a short colour: the guide takes first, the rest is not thrown (nagaraja.md#call-of-fate)
             guide = self.guide.value
             for i, colour in enumerate(sticks.COLOURS):
                 left = SUPPLY - pools[guide][i]

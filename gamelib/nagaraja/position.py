@@ -3,7 +3,7 @@
 A seat (:class:`Player`), a fate stick in play (:class:`Stick`), a log entry (:class:`Event`),
 the end of the game (:class:`Result`); helpers that return a changed position (log a line,
 change a seat, move cards and sticks); and :func:`check_invariants`, the conservation check
-of spec 5.1 that the tests and the save reader share.
+of nagaraja.md#round that the tests and the save reader share.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def amulet_text(state, amulet_id: str) -> str:
 
 
 def check_invariants(state) -> None:
-    """Raise AssertionError unless cards, relics and sticks are conserved (spec 5.1)."""
+    """Raise AssertionError unless cards, relics and sticks are conserved (nagaraja.md#round)."""
     cards: list = list(state.draw_pile) + list(state.discard_pile) + list(state.deal or ())
     for p in state.players:
         cards += list(p.hand) + list(p.committed or ()) + list(p.activated)

@@ -1,7 +1,7 @@
-"""Nagaraja's rules: the rule parameters, the state of a duel and a new game (spec 5).
+"""Nagaraja's rules: the rule parameters, the state of a duel and a new game (nagaraja.md#round).
 
 Phases: SETUP -> CALL_OF_FATE -> CONFRONTATION -> (RESOLVE) -> EXPLORATION -> NEW_DEAL
--> CALL_OF_FATE ... ; GAME_OVER can follow any action (spec 5.8). The actions and their
+-> CALL_OF_FATE ... ; GAME_OVER can follow any action (nagaraja.md#end). The actions and their
 effects live in :mod:`~gamelib.nagaraja.actions`, chance in :mod:`~gamelib.nagaraja.chance`;
 ``State.apply`` applies one action and then finishes the turn: it resolves the chance the
 action set off (from the state's seed, unless ``explicit_chance``) and the automatic steps.
@@ -32,7 +32,7 @@ _LISTED: list = [None, (), None]
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    """Every rule parameter of Nagaraja; the defaults are the spec's."""
+    """Every rule parameter of Nagaraja; the defaults are the published game (nagaraja.md#parameters)."""
 
     win_score: int = 25
     starting_hand: int = 5
@@ -200,7 +200,7 @@ class State(StateBase):
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
              edition: Edition | None = None) -> State:
-    """A new game: relics hidden, first guide thrown, hands dealt, first room up (spec 5.2).
+    """A new game: relics hidden, first guide thrown, hands dealt, first room up (nagaraja.md#setup).
 
     ``seed=None`` draws a fresh seed, which the state records (``state.seed``).
     """

@@ -1,4 +1,4 @@
-"""Nagaraja saves, both directions: ``to_json(state)`` and ``from_json(text)`` (spec 7).
+"""Nagaraja saves, both directions: ``to_json(state)`` and ``from_json(text)`` (nagaraja.md#hidden-information).
 
 A save is one JSON object starting with the header ``{"game": "nagaraja", "version": 1}``,
 then every field of the state and ``moves``, every action (and, with explicit chance, every

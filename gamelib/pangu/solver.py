@@ -109,7 +109,7 @@ class Solver:
         return all(self.model.cheapest_cost(c, roll) == 0 for c in self.members(hand))
 
     def _roll_node(self, filled, colours, unseen, hand, karma, allowance) -> Fraction:
-        """Expectation over the 36 rolls, with the stuck rule (spec 6, 9)."""
+        """Expectation over the 36 rolls, with the stuck rule (pangu.md#placing, pangu.md#parameters)."""
         if karma <= 0:
             return ZERO
         total, blocked = ZERO, 0
@@ -127,7 +127,7 @@ class Solver:
     def _decision(self, filled, colours, unseen, hand, roll, karma, allowance) -> Fraction:
         best = ZERO
         for card in self.members(hand):
-            cost = self.model.cheapest_cost(card, roll)  # the cheaper die dominates (spec 7 note)
+            cost = self.model.cheapest_cost(card, roll)  # the cheaper die dominates (pangu.md#karma note)
             if cost == 0:
                 continue
             for x in range(self.model.size):
@@ -142,7 +142,7 @@ class Solver:
         return best
 
     def after(self, filled, colours, unseen, hand, roll, karma, allowance, card, cost, x, o) -> Fraction:
-        """The value after placing ``card`` on ring cell ``x`` paying ``cost`` (spec 7, 9)."""
+        """The value after placing ``card`` on ring cell ``x`` paying ``cost`` (pangu.md#karma, pangu.md#parameters)."""
         rules = self.model.rules
         paid = karma - cost
         if paid <= 0 and rules.defeat_check == "after_payment":

@@ -4,7 +4,7 @@
     python -m gamelib.pangu.solver_build --variant NAME  # a SINGLE_VARIANTS entry
     python -m gamelib.pangu.solver_build --write         # rewrite the shipped default tables
     python -m gamelib.pangu.solver_build --variant NAME --record   # also into data/solver_variants.json
-    python -m gamelib.pangu.solver_build --greedy [--write]        # spec 12's greedy bot, exactly
+    python -m gamelib.pangu.solver_build --greedy [--write]        # the greedy bot of pangu.md#measured, exactly
 
 Each solved level is saved under ``CHECKPOINT`` (/tmp) and read back by a rerun of the same
 rules, so a build interrupted at turn 2 resumes there.
@@ -627,7 +627,7 @@ def _final_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, 
 @njit(cache=True)
 def _greedy_play(filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost, orients, n,
                  steps):
-    """Play spec 12's greedy for the cards ``order[:count]`` (revealed order) with ``roll`` until all
+    """Play the greedy bot of pangu.md#measured for the cards ``order[:count]`` (revealed order) with ``roll`` until all
     are placed or the rest are blocked. Returns (F, C, placed mask, steps used); ``steps`` gets
     (cost, rec) per placement. Greedy ignores Karma, so one play serves every Karma."""
     left = np.ones(count, dtype=np.int64)
@@ -730,7 +730,7 @@ def _greedy_level(keys, out, next_table, fc_index, ranks, n_d_next, rowmajor, fa
 
 
 def solve_greedy(rules: Rules, centre: str | None = None, verbose: bool = True) -> Fraction:
-    """Spec 12's greedy bot's exact whole-game value (free stuck rerolls; every ordered hand and roll)."""
+    """The exact whole-game value of the greedy bot of pangu.md#measured (free stuck rerolls; every ordered hand and roll)."""
     if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn" or rules.stuck_rule != "reroll":
         raise ValueError(f"the greedy evaluator does not cover {rules}")
     model = build_model(rules, centre)

@@ -97,7 +97,7 @@ class Model:
         return all(self.touches_centre[x] or filled >> self.neighbour(x, PREV) & 1 or filled >> self.neighbour(x, NEXT) & 1
                    for x in range(self.size) if filled >> x & 1)
 
-    # ---------------------------------------------------------------- Karma arithmetic (spec 7, 9)
+    # ---------------------------------------------------------------- Karma arithmetic (pangu.md#karma, pangu.md#parameters)
     def step(self, karma: int, cost: int, rec: int) -> int:
         """Karma after one placement from ``karma`` (0 means lost). Not for ``before_turn``."""
         rules = self.rules
