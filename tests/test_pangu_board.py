@@ -7,7 +7,7 @@ from gamelib.pangu import Action, Rules, new_game
 from gamelib.pangu.board import PanguBoard, action_key
 from gamelib.pangu.bots import greedy_policy, lookahead_policy, lookahead_values
 
-from pangu_helpers import S1, S1_KARMA, S1_MOVES
+from pangu_support import S1, S1_KARMA, S1_MOVES
 
 
 def s1_board(rules=None, **options) -> PanguBoard:

@@ -12,7 +12,7 @@ from gamelib.pangu import SINGLE_VARIANTS
 from gamelib.pangu.actions import best_recovery, legal_cell_indices, recovery, search_chance, search_successor
 from gamelib.pangu.cards import LAYOUTS
 from gamelib.pangu.bots import TurnPlanner, search_position, tournament
-from pangu_helpers import S1_DECK
+from pangu_support import S1_DECK
 
 
 def play(policy, seed, rules=None):

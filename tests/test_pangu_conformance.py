@@ -27,7 +27,7 @@ from gamelib.pangu import (
     random_policy,
 )
 from gamelib.pangu.rules import CHOICES, SWITCHES
-from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS, play_script
+from pangu_support import S1_DECK, S1_MOVES, S1_ROLLS, play_script
 
 # ----------------------------------------------------------------------------- the spec, transcribed
 

@@ -13,7 +13,7 @@ from gamelib.exercises import check_answer, load
 from gamelib.pangu import Action, Rules, new_game, odds, turn_sizes
 from gamelib.pangu.bots import greedy_policy
 from gamelib.pangu.guide import line_of
-from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS
+from pangu_support import S1_DECK, S1_MOVES, S1_ROLLS
 
 
 def guided_states():

@@ -17,7 +17,7 @@ from gamelib import CorruptSave, IllegalMove
 from gamelib.pangu import Action, Rules, State, greedy_policy, load_deck, new_game, teaching_deck
 from gamelib.pangu.board import PanguBoard, action_key
 from gamelib.pangu.cards import TEACHING_DECK_PATH, DeckError
-from pangu_helpers import S1
+from pangu_support import S1
 
 
 def save_data(state=None) -> dict:

@@ -8,7 +8,7 @@ import pytest
 from gamelib.pangu import SINGLE_VARIANTS, Rules, greedy_policy, new_game, random_policy
 from gamelib.pangu.odds import layout_score
 from gamelib.pangu.rules import CHOICES, SWITCHES
-from pangu_helpers import play_checked
+from pangu_support import play_checked
 
 GAMES_PER_POLICY = 1000  # per rule set: 2,000 games (random + greedy) under each
 REPLAY_EVERY = 10  # I6 replays one game in ten

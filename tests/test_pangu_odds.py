@@ -11,7 +11,7 @@ import pytest
 
 from gamelib.dist import Dist
 from gamelib.pangu import Action, Rules, new_game, odds, teaching_deck
-from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS
+from pangu_support import S1_DECK, S1_MOVES, S1_ROLLS
 
 F = Fraction
 

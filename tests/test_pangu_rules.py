@@ -22,7 +22,7 @@ from gamelib.pangu.cards import TEACHING_DECK_PATH
 from gamelib.pangu.odds import layout_score
 from gamelib.pangu.rules import GEOMETRIES
 
-from pangu_helpers import S1_DECK, S1_MOVES, S1_ROLLS, S2_DECK, S2_MOVES, S2_ROLLS, play_script
+from pangu_support import S1_DECK, S1_MOVES, S1_ROLLS, S2_DECK, S2_MOVES, S2_ROLLS, play_script
 
 T3_LAYOUT = {(0, 0): "A1", (0, 1): "A6", (0, 2): "A2", (0, 3): "A4", (1, 0): "A3", (1, 3): "A9",
              (2, 0): "A10", (2, 1): "A5", (2, 2): "A8", (2, 3): "A7"}

@@ -16,7 +16,7 @@ from gamelib.pangu import (
     new_game,
     random_policy,
 )
-from pangu_helpers import S1_DECK, S1_ROLLS
+from pangu_support import S1_DECK, S1_ROLLS
 
 
 def random_midgame(rng: random.Random, rules: Rules, explicit: bool = False) -> State:

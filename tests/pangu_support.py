@@ -1,4 +1,4 @@
-"""Shared Pangu test data and drivers: the scripted games S1 and S2 of spec 11 (T10, T11), their
+"""Shared Pangu test data and drivers: the scripted games S1 and S2 of the rules page's examples (pangu.md#examples, T10 and T11), their
 moves and Karma, and the two ways the tests play a game (a script of moves, a checked policy game)."""
 
 from __future__ import annotations
