@@ -6,7 +6,8 @@ Browser tests (mark them ``@pytest.mark.browser``) get:
   temporary *copy* of ``notebooks/`` (Lab would otherwise autosave over the committed
   outputs). One server for the whole session; its kernels stop with it.
 * ``page`` -- a fresh tab of headless Chromium (Debian's ``chromium`` driven by
-  Playwright) with a fresh user-data folder. Web-first assertions wait up to 30 s.
+  Playwright; one browser for the session, with a fresh user-data folder). Web-first
+  assertions wait up to 30 s. ``module_page`` is one tab shared by a file's tests.
 * in ``browser_support``: ``open_notebook(page, lab, "nagaraja/01_fate_sticks.ipynb")`` -- opens a notebook,
   waits for its kernel and runs all cells.
 * ``screenshot(page_or_locator, "name")`` -- saves ``test-artifacts/screenshots/name.png``
@@ -157,3 +158,35 @@ def page(browser_context):
     tab = browser_context.new_page()
     yield tab
     tab.close()
+
+
+@pytest.fixture(scope="module")
+def module_page(browser_context):
+    """One tab for all the tests of a file that share one opened notebook (a module fixture)."""
+    tab = browser_context.new_page()
+    yield tab
+    tab.close()
+
+
+# --------------------------------------------------------------------------- scheduling
+
+# `make test` hands whole files to two xdist workers (--dist loadfile) in collection order
+# (--no-loadscope-reorder; xdist would otherwise start the files with the most tests first).
+# With two workers the file that starts last bounds the wall time, so the longest files start
+# first and the short ones fill in behind them. Seconds are one worker's wall time per file,
+# measured with `--junitxml` (README, "Running the tests"); the list needs no care beyond
+# keeping the longest few near the top.
+START_FIRST = [
+]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {path: place for place, path in enumerate(START_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: files stay whole
+
+
+def pytest_runtest_setup(item):
+    """With --junitxml, note when and where each test started, to check the schedule above."""
+    if item.config.option.xmlpath:
+        item.user_properties.append(("started", f"{time.time():.2f}"))
+        item.user_properties.append(("worker", os.environ.get("PYTEST_XDIST_WORKER", "main")))
