@@ -45,10 +45,12 @@ html: $(STAMP)
 
 # Unit tests, every notebook (nbval) and the Lab browser tests; the deployment tests are apart.
 # pytest-xdist runs one worker per core; --dist loadfile keeps each file (a notebook's cells, a
-# module's fixtures) on one worker, in order. PYTEST_ARGS='-n 0' runs everything in one process.
+# module's fixtures) on one worker, in order, and --no-loadscope-reorder hands the files out in
+# collection order, where tests/conftest.py puts the longest first (START_FIRST).
+# PYTEST_ARGS='-n 0' runs everything in one process; GAMELIB_LONG_TESTS=1 runs the long sweeps.
 test: $(STAMP)
 	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		--ignore-glob='tests/test_deploy*' --numprocesses auto --dist loadfile $(PYTEST_ARGS)
+		--ignore-glob='tests/test_deploy*' --numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
 # offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.
