@@ -132,6 +132,7 @@ def test_pangu_beat_greedy_check_accepts_a_better_policy_exactly():
     (lambda state, rng=None: state.legal_actions()[-1], "dearer die"),
     (lambda state, rng=None: "A1", "not one of state.legal_actions()"),
     (lambda state, rng=None: 1 / 0, "ZeroDivisionError"),
+    (lambda state, rng=None: max(state.legal_actions(), key=lambda action: ...), "replace the ..."),  # the template
 ])
 def test_pangu_beat_greedy_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = pangu_checks.check_beats_greedy(wrong)

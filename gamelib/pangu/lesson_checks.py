@@ -272,11 +272,15 @@ def check_beats_greedy(policy: Callable) -> Feedback:
     """``policy(state, rng) -> Action`` must win more often than greedy from the start of turn 2 of
     4 seeded games, on average: each chance computed exactly by
     :func:`gamelib.pangu.solver.evaluate_policy` over every card and roll that follows, no luck."""
-    positions, greedy, best = _greedy_baseline()
     watched = _Watched(policy)
     try:
+        watched(beat_greedy_positions()[0])  # a first move, before the exact work: a blank or broken policy fails fast
+        positions, greedy, best = _greedy_baseline()
         yours = [solver.evaluate_policy(watched, state=state) for state in positions]
     except Exception as error:  # a student's policy may fail in any way: report it
+        if "ellipsis" in str(error):
+            return Feedback("Not yet: replace the ... with your score of the placement, e.g. a number made from "
+                            "after['karma'], after['cost'] and after['rec'].", False)
         return Feedback(f"Not yet: {watched.problem or f'your policy raised {type(error).__name__}: {error}'}.", False)
     mean_yours, mean_greedy = sum(yours) / len(yours), sum(greedy) / len(greedy)
     measured = (f"your policy wins {float(mean_yours):.2%} of these positions on average, greedy "
