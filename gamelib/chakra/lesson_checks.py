@@ -18,6 +18,7 @@ from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, CHAKRAS, EARTH, l
 from gamelib.chakra.planning import fewest_actions, solo_successors
 from gamelib.chakra.positions import position
 from gamelib.chakra.rules import State
+from gamelib.chakra.view import describe_action
 from gamelib.chakra.scoring import final_scores, run_length
 
 
@@ -159,6 +160,13 @@ def engine_plan(puzzle, chakra) -> list | None:
 def suspect_plan(puzzle, chakra) -> list | None:
     """The suspect planner's plan for the same puzzle."""
     return _suspect_plan(*_puzzle(puzzle, chakra))
+
+
+def describe_plan(plan) -> str:
+    """A plan as a player says it, one action after another (or why there is none)."""
+    if plan is None:
+        return f"no plan of at most {PLAN_LIMIT} actions"
+    return "; ".join(describe_action(action) for action in plan) or "nothing to do: already harmonized"
 
 
 def check_planner_bug(puzzle, chakra) -> Feedback:
