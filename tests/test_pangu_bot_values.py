@@ -19,7 +19,7 @@ import pytest
 from gamelib import core
 from gamelib.pangu import Rules, new_game, solver
 from gamelib.pangu import rules as pangu_rules
-from gamelib.pangu.bots import POLICIES, greedy_policy
+from gamelib.pangu.bots import POLICIES, greedy_policy, lookahead_policy
 from gamelib.pangu.rules import SINGLE_VARIANTS
 from gamelib.pangu import solver_policies
 from gamelib.simulate import proportion
@@ -76,6 +76,27 @@ def test_the_numba_evaluation_agrees_with_evaluate_policy_at_turn_three(seed):
     state = random_turn_three_position(rng, rules)  # the solver tests' positions: random play, any node
     assert solver_policies.greedy_turn_three_value(state) == solver.evaluate_policy(greedy_policy, state=state)
     assert any(0 < value < 1 for value in values)  # not only trivial positions
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(allow_rotation=True, defeat_check="after_recovery")], ids=str)
+def test_the_numba_lookahead_chooses_as_the_python_bot(rules):
+    rng = random.Random(12)
+    for _ in range(60):
+        state = random_decision(rng, rules)
+        assert solver_policies.lookahead_action(state) == lookahead_policy(state, rng), str(state)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(cap_rule="before_placement", grid="4x3")], ids=str)
+def test_the_numba_lookahead_evaluation_agrees_with_evaluate_policy_at_turn_three(rules):
+    rng = random.Random(300)
+    for _ in range(2):
+        state = greedy_turn_three_position(rng, rules)
+        expected = solver.evaluate_policy(lookahead_policy, state=state)
+        assert solver_policies.lookahead_turn_three_value(state) == expected, str(rules)
+    if rules != Rules():
+        return
+    start = at_next_turn_start(s1_after(6))  # a turn start: every ordered hand and roll through _la_level
+    assert solver_policies.lookahead_turn_three_value(start) == solver.evaluate_policy(lookahead_policy, state=start)
 
 
 def test_a_whole_turn_three_from_its_start_agrees_with_evaluate_policy():
