@@ -51,8 +51,8 @@ def test_the_numba_greedy_chooses_as_the_python_bot(rules):
 
 
 def greedy_turn_three_position(rng: random.Random, rules: Rules):
-    """A seeded game played by greedy into turn 3, then 0-2 random moves, at a random Karma (a decision
-    position, possibly with a card blocked by the roll)."""
+    """A seeded game played by greedy into turn 3, then 0-2 random moves, at a random Karma 2-6 (a decision
+    position, possibly with a card blocked by the roll; with more Karma the last turns are rarely lost)."""
     while True:
         state = new_game(seed=rng.randrange(10 ** 6), rules=rules)
         while state.status == "ONGOING" and state.turn < 3:
@@ -61,21 +61,24 @@ def greedy_turn_three_position(rng: random.Random, rules: Rules):
             if state.status == "ONGOING" and state.turn == 3:
                 state = state.apply(rng.choice(state.legal_actions()))
         if state.status == "ONGOING" and state.turn == 3:
-            return core.replace_fields(state, karma=rng.randrange(3, rules.starting_karma + 1)).with_explicit_chance()
+            return core.replace_fields(state, karma=rng.randrange(2, 7)).with_explicit_chance()
 
 
 @pytest.mark.parametrize("seed", range(len(VARIANTS)))
 def test_the_numba_evaluation_agrees_with_evaluate_policy_at_turn_three(seed):
     rng = random.Random(200 + seed)
     rules = VARIANTS[seed]
-    values = []
-    for _ in range(3):
+    open_positions = 0  # positions whose value is neither 0 nor 1, where a wrong play would show
+    for _ in range(12):
         state = greedy_turn_three_position(rng, rules)
-        values.append(solver.evaluate_policy(greedy_policy, state=state))
-        assert solver_policies.greedy_turn_three_value(state) == values[-1], str(rules)
+        expected = solver.evaluate_policy(greedy_policy, state=state)
+        assert solver_policies.greedy_turn_three_value(state) == expected, str(rules)
+        open_positions += 0 < expected < 1
+        if open_positions == 3:
+            break
+    assert open_positions >= 2
     state = random_turn_three_position(rng, rules)  # the solver tests' positions: random play, any node
     assert solver_policies.greedy_turn_three_value(state) == solver.evaluate_policy(greedy_policy, state=state)
-    assert any(0 < value < 1 for value in values)  # not only trivial positions
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(allow_rotation=True, defeat_check="after_recovery")], ids=str)
