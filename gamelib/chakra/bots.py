@@ -339,6 +339,9 @@ class _Search:
         self.bound = [float("-inf") if floor is None else floor - NEAR_BEST]
         self.found: list = []
         self.landed = [0] * ((BHAGYA + 1) * 8)  # [level * 8 + colour]: energies earlier steps put there
+        # the last steps kept after two steps (D1x3), by the two steps in either order: the same moves
+        # in another order leave the same board, the same energies still to move and the same terms
+        self.last_steps: dict = {}
 
     def terms_of(self, key: tuple) -> tuple:
         terms = self.terms[key] = self.base._channel_terms(*key)
@@ -350,6 +353,17 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
     restored after use) with its value, appended to ``search.found`` as (steps, value) when above
     ``search.bound``. The legality is the move generator's (``actions._search_steps``), step for
     step; the tests check both give the same actions, and the values against :func:`action_value`."""
+    if depth == 2:  # the third step of D1x3: the first two in the other order leave the same board
+        first, second = prefix
+        key = (first, second) if first <= second else (second, first)
+        known = search.last_steps.get(key)
+        if known is not None:
+            bound, found = search.bound[0], search.found
+            for step, value in known:
+                if value > bound:
+                    found.append((prefix + (step,), value))
+            return
+        start = len(search.found)
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
     table, landed, size, harmony = search.table, search.landed, _SIZE, _HARMONY_CODE
@@ -435,6 +449,8 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
             if here >= 0:
                 codes[landing] = here
             codes[origin] = code
+    if depth == 2:
+        search.last_steps[key] = [(steps[-1], value) for steps, value in search.found[start:]]
 
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
