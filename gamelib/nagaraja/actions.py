@@ -12,12 +12,12 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
-from gamelib.core import IllegalMove, replace_fields as replace
+from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, face_down_own, log, relic_of,
-    remove_from_hand, return_sticks, seat_name, set_player, stick_order, with_player,
+    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, detached, face_down_own, face_up_relics, log,
+    relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 
@@ -340,8 +340,7 @@ def legal_actions(state) -> list:
     player, phase = state.to_act, state.phase
     actions: list = []
     if phase == "CALL_OF_FATE":
-        hand = [card_of(state, c) for c in state.players[player].hand]
-        actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
+        actions = list(_commit_actions(state, player))
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
@@ -352,11 +351,7 @@ def legal_actions(state) -> list:
         else:
             actions.append(_shared(Pass, player))
     elif phase == "EXPLORATION":
-        temple = state.players[player].temple
-        cells = temple.legal_cells()
-        actions += [_shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4)]
-        if not cells:
-            actions.append(DiscardTile(player))
+        actions += _placements(player, state.players[player].temple.legal_cells())
     elif phase == "NEW_DEAL" and state.deal:
         keep = min(state.rules.deal_keep, len(state.deal))
         actions += [Keep(player, cards) for cards in combinations(sorted(state.deal), keep)]
@@ -364,6 +359,34 @@ def legal_actions(state) -> list:
 
 
 _SHARED: dict = {}  # (action type, fields) -> one frozen action object, reused by every listing
+_LISTINGS: dict = {}  # (kind, seat, what the list depends on) -> (edition or None, the actions)
+
+
+def _commit_actions(state, player: int) -> tuple:
+    """The Commit actions of a hand (nagaraja.md#call-of-fate), listed once per hand and edition."""
+    hand = state.players[player].hand
+    found = _LISTINGS.get(("COMMIT", player, hand))
+    if found is None or found[0] is not state.edition:
+        commits = tuple(_shared(Commit, player, cards) for cards in commitments([card_of(state, c) for c in hand]))
+        found = _cached_listing(("COMMIT", player, hand), (state.edition, commits))
+    return found[1]
+
+
+def _placements(player: int, cells) -> tuple:
+    """Every PlaceTile on the legal cells, or the DiscardTile when there is none, listed once per cells."""
+    key = ("PLACE", player, tuple(cells))
+    found = _LISTINGS.get(key)
+    if found is None:
+        placements = tuple(_shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4))
+        found = _cached_listing(key, (None, placements or (DiscardTile(player),)))
+    return list(found[1])
+
+
+def _cached_listing(key, value):
+    if len(_LISTINGS) >= _CACHE_LIMIT:
+        _LISTINGS.clear()
+    _LISTINGS[key] = value
+    return value
 
 
 def _shared(kind, *fields):
@@ -566,6 +589,8 @@ def _amulet_usable(state, player: int, amulet_id: str) -> bool:
 
 
 def _amulet_actions(state, player: int) -> list:
+    if not state.players[player].amulets:
+        return []
     actions = []
     for amulet_id in sorted(set(state.players[player].amulets)):
         if not _amulet_usable(state, player, amulet_id):
@@ -599,7 +624,7 @@ def has_non_pass_action(state, player: int) -> bool:
 def _position_for(state, player: int, source: str, effect: str):
     """The position an effect's options are read from once the Naga is spent. Only RETHROW2 reads the
     activator's own sticks (the spent one is gone); every other effect reads the same options from ``state``."""
-    return _spend_naga(state, player, source) if effect == "RETHROW2" else state
+    return _spend_naga(detached(state), player, source) if effect == "RETHROW2" else state
 
 
 # =========================================================================== applying actions
@@ -1001,12 +1026,15 @@ _HANDLERS = {
 
 
 def cursed_face_up(state, player: int) -> int:
-    temple = state.players[player].temple
-    return sum(relic_of(state, temple.relic_at(s)).cursed for s in temple.face_up_spots())
+    return face_up_relics(state.edition, state.players[player].temple)[1]
 
 
 def _cursed_total(state) -> int:
-    return sum(r.cursed for r in state.edition.relics)
+    edition = state.edition
+    total = edition.__dict__.get("_cursed_total")  # read after every action: counted once per edition
+    if total is None:
+        total = edition.__dict__["_cursed_total"] = sum(r.cursed for r in edition.relics)
+    return total
 
 
 def _check_end(state, actor: int, placed: bool):

@@ -14,10 +14,10 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import NamedTuple
 
-from gamelib.core import replace_fields as replace, weighted_draw
+from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, add_to_hand, card_of, log, remove_from_hand, seat_name, set_player, stick_order, with_player,
+    PUBLIC, Event, add_to_hand, card_of, log, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -44,9 +44,14 @@ def task_text(task: Task) -> str:
 
 def throw_tasks(player: int, stick_ids) -> list:
     """One chance event per colour: the sticks of one colour are thrown together."""
+    return list(_throw_tasks(player, tuple(stick_ids)))
+
+
+@lru_cache(maxsize=4096)
+def _throw_tasks(player: int, stick_ids: tuple) -> tuple:
     ids = sorted(stick_ids, key=stick_order)
-    return [Task("STICKS", player, " ".join(i for i in ids if i[0] == letter)) for letter in "BWG"
-            if any(i[0] == letter for i in ids)]
+    return tuple(Task("STICKS", player, " ".join(i for i in ids if i[0] == letter)) for letter in "BWG"
+                 if any(i[0] == letter for i in ids))
 
 
 # --------------------------------------------------------------------------- outcomes
@@ -192,7 +197,9 @@ def resolve(state, task: Task, outcome, **changes):
     if kind == "STICKS":
         return _sticks_thrown(state, player, task.detail, outcome, changes)
     if kind == "DRAW":
-        pile = tuple(card_id for card_id in state.draw_pile if card_id != outcome)
+        pile = state.draw_pile
+        at = pile.index(outcome)  # card ids are unique
+        pile = pile[:at] + pile[at + 1:]
         entries = state.log + (Event(PUBLIC, f"{seat_name(player)} draws a card."),
                                Event(player, f"You draw {card_of(state, outcome)}."))
         if task.detail == "DEAL":
