@@ -28,15 +28,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from chakra_reference_greedy import reference_greedy_policy
-from gamelib import core
-from gamelib.chakra import Rules, new_game
-from gamelib.chakra import actions as moves
-from gamelib.chakra import rules as chakra_rules
-from gamelib.chakra.bots import (
-    DEFAULT_MAX_ROUNDS, action_value, expected_plenitude, greedy_policy, random_policy, tournament,
-)
-from gamelib.simulate import seeds
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the plain greedy rule lives with the tests
+
+from chakra_reference_greedy import reference_greedy_policy  # noqa: E402
+from chakra_support import plain_greedy_policy  # noqa: E402
+from gamelib import core  # noqa: E402
+from gamelib.chakra import Rules, new_game  # noqa: E402
+from gamelib.chakra import actions as moves  # noqa: E402
+from gamelib.chakra import rules as chakra_rules  # noqa: E402
+from gamelib.chakra.bots import DEFAULT_MAX_ROUNDS, greedy_policy, random_policy, tournament  # noqa: E402
+from gamelib.simulate import seeds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_MAX_ROUNDS = 30  # random players never trigger the end (tokens locked in notches): the safeguard ends them
@@ -56,20 +57,6 @@ def median_time(function, runs: int) -> float:
 def brute_force_random_policy(state, rng):
     """The naive random player: its choices come from the brute-force list of legal actions."""
     return rng.choice(moves.brute_force_legal_actions(state))
-
-
-def plain_greedy_policy(state, rng):
-    """The naive greedy player: same choices, each action valued by ``action_value``."""
-    player = state.current_player
-    worth = expected_plenitude(state.known_plenitude(player))
-    best, best_value = [], float("-inf")
-    for action in state.legal_actions():
-        value = action_value(state, player, action, worth)
-        if value > best_value + 1e-9:
-            best, best_value = [action], value
-        elif value > best_value - 1e-9:
-            best.append(action)
-    return rng.choice(best)
 
 
 def mid_game_positions(players: int, count: int, seed: int) -> list:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, add_to_hand, card_of, log, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
+    PUBLIC, Event, Stick, add_to_hand, card_of, log, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -142,17 +142,14 @@ def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple
     return found[1]
 
 
-_UNIFORM_DRAWS = {"DRAW": lambda s, t: s.draw_pile, "AMULET": lambda s, t: s.amulet_pile,
-                  "HAND_CARD": lambda s, t: s.players[t.player].hand}
-
-
 def sample(state, rng):
     """Draw the next chance outcome with exact integer weights."""
     task = state.queue[0]
-    if task.kind in _UNIFORM_DRAWS:  # a uniform draw from a pile: pick an index
-        pile = _UNIFORM_DRAWS[task.kind](state, task)
+    kind = task.kind
+    if kind == "DRAW" or kind == "AMULET" or kind == "HAND_CARD":  # a uniform draw from a pile: pick an index
+        pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[task.player].hand
         return pile[rng.randrange(len(pile))]
-    if task.kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
+    if kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
         colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
         count = int(task.detail) if task.kind == "FIRST_GUIDE" else len(task.detail.split())
         outcomes, weights = _edition_throw_table(state.edition, colour, count)
@@ -232,7 +229,8 @@ def resolve(state, task: Task, outcome, **changes):
 
 def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
     faces = dict(zip(stick_ids.split(), outcome))
-    sticks = tuple(s._replace(points=faces[s.id][0], naga=faces[s.id][1]) if s.id in faces else s
+    new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
+    sticks = tuple(new_stick(Stick, (s.id, s.colour, faces[s.id][0], faces[s.id][1])) if s.id in faces else s
                    for s in state.players[player].sticks)
     queue = changes.get("queue", state.queue)  # the queue once this task is off it
     if any(t.kind == "STICKS" and t.player == player for t in queue):
