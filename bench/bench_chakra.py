@@ -43,6 +43,11 @@ ROOT = Path(__file__).resolve().parents[1]
 RANDOM_MAX_ROUNDS = 30  # random players never trigger the end (tokens locked in notches): the safeguard ends them
 
 
+def load() -> str:
+    """The machine's load beside each ratio: the machine is shared, and a ratio measured under load is noisier."""
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
 def median_time(function, runs: int) -> float:
     """Median CPU time of this process over ``runs`` calls: the machine is shared, and CPU time is
     far less disturbed by other processes than wall-clock time."""
@@ -132,7 +137,7 @@ def bench_games(runs: int, quick: bool) -> None:
                     naive_finals = play_all(naive_policy)
                     assert [f.to_json() for f in naive_finals] == [f.to_json() for f in finals]  # same games
                     naive = median_time(lambda p=naive_policy: play_all(p), runs) / count
-                    print(f"  {label}: {naive * 1e3:.1f} ms per game (ratio {naive / fast:.2f}x, identical games)")
+                    print(f"  {label}: {naive * 1e3:.1f} ms per game (ratio {naive / fast:.2f}x, identical games; {load()})")
 
 
 # The old engine itself (BASELINE_COMMIT, before issue 8), taken from git and timed in its own process
@@ -202,7 +207,7 @@ def bench_old_engine(runs: int, quick: bool) -> None:
         mine, reference = statistics.median(ours), statistics.median(theirs)
         print(f"greedy {players}-player games: {mine:.1f} games per CPU second, the engine of {BASELINE_COMMIT} "
               f"{reference:.1f} on the same seeds (identical final positions; median of {runs} runs, each engine "
-              f"in a fresh process): {mine / reference:.2f}x (target >= 3x)")
+              f"in a fresh process): {mine / reference:.2f}x (target >= 3x; {load()})")
 
 
 def bench_seats(quick: bool) -> None:

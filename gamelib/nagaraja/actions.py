@@ -481,9 +481,17 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, key) 
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
-        found = _USES[cache_key] = tuple(UseNaga(player, source, card_id, params)
+        found = _USES[cache_key] = tuple(_frozen(UseNaga, {"player": player, "source": source, "card": card_id, "params": params})
                                          for params in _options(state, player, effect))
     return found
+
+
+def _frozen(kind, fields: dict):
+    """``kind(**fields)`` for a frozen action dataclass without ``__post_init__``, its fields given in
+    full: set in one step instead of one ``object.__setattr__`` per field (listings build thousands)."""
+    action = object.__new__(kind)
+    object.__setattr__(action, "__dict__", fields)
+    return action
 
 
 def _stick_choices(sticks, sizes) -> list[tuple]:

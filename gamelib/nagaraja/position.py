@@ -96,7 +96,8 @@ def detached(state):
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
-    return replace(state, log=state.log + tuple([Event(audience, t) for t in texts]), **changes)
+    new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
+    return replace(state, log=state.log + tuple([new_event(Event, (audience, t)) for t in texts]), **changes)
 
 
 def set_player(state, player: int, **changes):

@@ -149,7 +149,7 @@ class State(StateBase):
         if _LISTED[0] is not self:
             return False
         if _LISTED[2] is None:
-            _LISTED[2] = {id(option) for option in _LISTED[1]}
+            _LISTED[2] = set(map(id, _LISTED[1]))
         return id(action) in _LISTED[2]
 
     @staticmethod
