@@ -340,7 +340,8 @@ def legal_actions(state) -> list:
     player, phase = state.to_act, state.phase
     actions: list = []
     if phase == "CALL_OF_FATE":
-        actions = list(_commit_actions(state, player))
+        hand = [card_of(state, c) for c in state.players[player].hand]
+        actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
@@ -359,34 +360,19 @@ def legal_actions(state) -> list:
 
 
 _SHARED: dict = {}  # (action type, fields) -> one frozen action object, reused by every listing
-_LISTINGS: dict = {}  # (kind, seat, what the list depends on) -> (edition or None, the actions)
+_PLACEMENTS: dict = {}  # (seat, legal cells) -> the placements
 
 
-def _commit_actions(state, player: int) -> tuple:
-    """The Commit actions of a hand (nagaraja.md#call-of-fate), listed once per hand and edition."""
-    hand = state.players[player].hand
-    found = _LISTINGS.get(("COMMIT", player, hand))
-    if found is None or found[0] is not state.edition:
-        commits = tuple(_shared(Commit, player, cards) for cards in commitments([card_of(state, c) for c in hand]))
-        found = _cached_listing(("COMMIT", player, hand), (state.edition, commits))
-    return found[1]
-
-
-def _placements(player: int, cells) -> tuple:
+def _placements(player: int, cells) -> list:
     """Every PlaceTile on the legal cells, or the DiscardTile when there is none, listed once per cells."""
-    key = ("PLACE", player, tuple(cells))
-    found = _LISTINGS.get(key)
+    key = (player, tuple(cells))
+    found = _PLACEMENTS.get(key)
     if found is None:
+        if len(_PLACEMENTS) >= _CACHE_LIMIT:
+            _PLACEMENTS.clear()
         placements = tuple(_shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4))
-        found = _cached_listing(key, (None, placements or (DiscardTile(player),)))
-    return list(found[1])
-
-
-def _cached_listing(key, value):
-    if len(_LISTINGS) >= _CACHE_LIMIT:
-        _LISTINGS.clear()
-    _LISTINGS[key] = value
-    return value
+        found = _PLACEMENTS[key] = placements or (DiscardTile(player),)
+    return list(found)
 
 
 def _shared(kind, *fields):

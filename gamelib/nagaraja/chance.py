@@ -143,11 +143,19 @@ def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple
 
 
 def sample(state, rng):
-    """Draw the next chance outcome with exact integer weights."""
+    """Draw the next chance outcome with exact integer weights. Equal weights draw an index
+    (``weighted_draw`` of equal weights takes the same ``rng.randrange`` and gives the same outcome)."""
     task = state.queue[0]
     kind = task.kind
     if kind == "DRAW" or kind == "AMULET" or kind == "HAND_CARD":  # a uniform draw from a pile: pick an index
         pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[task.player].hand
+        return pile[rng.randrange(len(pile))]
+    if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
+        placed = state.players[task.player].temple.relics
+        left = [relic.id for relic in state.edition.relics if relic.id not in placed]
+        return left[rng.randrange(len(left))]
+    if kind == "ROOM":
+        pile = state.room_pile or state.room_bottom[:1]
         return pile[rng.randrange(len(pile))]
     if kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
         colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
