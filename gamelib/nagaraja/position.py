@@ -93,7 +93,6 @@ def detached(state):
     return replace_fields(state) if state is EDITING[0] else state
 
 
-
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
     new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
