@@ -16,6 +16,8 @@ from gamelib.chakra import DOWN, UP, Step
 from gamelib.chakra import lesson_checks as chakra_checks
 from gamelib.nagaraja import lesson_checks as nagaraja_checks
 from gamelib.pangu import lesson_checks as pangu_checks
+from gamelib.pangu import solver
+from gamelib.pangu.bots import greedy_policy
 
 ROLLS = list(product(range(1, 7), repeat=2))
 
@@ -77,6 +79,63 @@ def test_pangu_final_card_check_knows_a_value_of_the_lesson():
 ])
 def test_pangu_final_card_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = pangu_checks.check_final_card_chance(wrong)
+    assert not feedback and hint in feedback
+
+
+# ------------------------------------------------------------------ Pangu 02: a move's cost in chance of winning
+
+
+def cost_in_chance(state, action):  # issue 11: the best move's chance minus this move's, both with perfect play after
+    after = state.with_explicit_chance().apply(action)  # a chance node: the solver's expectation over what follows
+    return solver.win_probability(state) - solver.win_probability(after)
+
+
+def test_pangu_cost_in_chance_check_accepts_the_definition():
+    assert pangu_checks.check_cost_in_chance(cost_in_chance)
+
+
+def test_pangu_cost_in_chance_positions_are_late_and_include_costly_moves():
+    cases = pangu_checks._cost_cases()
+    assert all(state.turn >= 3 for state, _, _ in cases)
+    assert any(cost_in_chance(state, action) > 0 for state, action, _ in cases)
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (lambda state, action: -cost_in_chance(state, action), "never negative"),
+    (lambda state, action: solver.action_values(state)[action], "chance of winning after the move"),
+    (lambda state, action: 100 * cost_in_chance(state, action), "percentage points"),
+    (lambda state, action: float(cost_in_chance(state, action)), "exact Fraction"),
+    (lambda state, action: Fraction(0), "costs something"),
+    (lambda state, action: solver.action_values(state)[action] - min(solver.action_values(state).values()), "not the worst"),
+    (blank, "solver.action_values"),
+])
+def test_pangu_cost_in_chance_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = pangu_checks.check_cost_in_chance(wrong)
+    assert not feedback and hint in feedback
+
+
+# ------------------------------------------------------------------ Pangu 04: a bot that beats greedy
+
+
+def pay_dear_cards_while_full(state, rng=None):  # Pangu 02's lesson: keep the most Karma, pay the dear card first
+    options = [a for a in state.legal_actions() if state.cost(a.card, a.die) == state.cheapest_die(a.card)[1]]
+    return max(options, key=lambda a: (lambda after: (after["karma"], after["cost"]))(state.preview(a)))
+
+
+def test_pangu_beat_greedy_check_accepts_a_better_policy_exactly():
+    feedback = pangu_checks.check_beats_greedy(pay_dear_cards_while_full)
+    assert feedback and "69.20%" in feedback and "greedy 68.83%" in feedback  # exact, over the 4 positions
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (greedy_policy, "same choices"),
+    (lambda state, rng=None: state.legal_actions()[-1], "dearer die"),
+    (lambda state, rng=None: "A1", "not one of state.legal_actions()"),
+    (lambda state, rng=None: 1 / 0, "ZeroDivisionError"),
+    (lambda state, rng=None: max(state.legal_actions(), key=lambda action: ...), "replace the ..."),  # the template
+])
+def test_pangu_beat_greedy_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = pangu_checks.check_beats_greedy(wrong)
     assert not feedback and hint in feedback
 
 
@@ -147,15 +206,117 @@ def test_nagaraja_design_check_refuses_wrong_layouts(placements, says):
     assert not feedback and says in feedback
 
 
+# ------------------------------------------------------------------ Chakra 03: a bug hunt in the planner
+
+MAYA = ["R O Y", "G L D", "P K K"]  # lesson 03's Maya
+
+
+def test_chakra_planner_bug_is_found_where_the_plan_must_meditate():
+    from gamelib.chakra import YELLOW, position
+
+    one_token = position([{"LIGHT_BLUE": "Y", "GREEN": "Y", "YELLOW": "Y K", "reserve": 1}, {}], maya=MAYA)
+    # lesson 03, "Tokens are the clock": Channel, Meditate, Channel; the suspect cannot tell the
+    # board after Meditate from the one before, so it finds no plan at all
+    assert len(chakra_checks.engine_plan(one_token, YELLOW)) == 3
+    assert chakra_checks.suspect_plan(one_token, YELLOW) is None
+    assert chakra_checks.check_planner_bug(one_token, YELLOW)
+
+
+@pytest.mark.parametrize("board, chakra, says", [
+    ({"LIGHT_BLUE": "Y", "GREEN": "Y", "YELLOW": "Y K"}, "YELLOW", "both planners find a plan of 2"),  # puzzle A
+    ({"YELLOW": "Y Y Y"}, "YELLOW", "already harmonized"),
+    ({"BHAGYA": "R"}, "RED", "neither planner"),  # eight levels down, at most 3 a move: out of reach in 6
+    ({"RED": "R"}, "EARTH", "cannot be tried"),
+    ("RED", "RED", "cannot be tried"),
+])
+def test_chakra_planner_bug_check_refuses_puzzles_that_hide_it(board, chakra, says):
+    from gamelib.chakra import position
+
+    feedback = chakra_checks.check_planner_bug(position([board, {}], maya=MAYA) if isinstance(board, dict) else board,
+                                               chakra)
+    assert not feedback and says in feedback
+
+
+# ------------------------------------------------------------------ Nagaraja 03: who wins a tied room
+
+
+def listed_points(pool):  # every face of every stick listed (nagaraja.md#odds): {total: throws}
+    from collections import Counter
+
+    from gamelib.nagaraja.edition import default_edition
+
+    faces = default_edition().faces
+    colours = [colour for colour, n in zip(("BROWN", "WHITE", "GREEN"), pool) for _ in range(n)]
+    return Counter(sum(points for points, _ in throw) for throw in product(*(faces[c] for c in colours)))
+
+
+def room_chance(mine, theirs, i_am_guide, tie_rule):  # the rules page: a tie goes to the guide, or to the other
+    ties_are_mine = i_am_guide == (tie_rule == "guide")
+    a, b = listed_points(mine), listed_points(theirs)
+    wins = sum(m * t for x, m in a.items() for y, t in b.items() if x > y or (x == y and ties_are_mine))
+    return Fraction(wins, sum(a.values()) * sum(b.values()))
+
+
+def test_nagaraja_room_chance_check_accepts_the_rule():
+    assert nagaraja_checks.check_room_chance(room_chance)
+
+
+def test_nagaraja_room_chance_knows_the_rules_pages_example():
+    assert room_chance((1, 0, 0), (0, 1, 0), False, "guide") == Fraction(3, 4)  # Odds: brown against white
+    assert room_chance((1, 0, 0), (0, 1, 0), True, "guide") == Fraction(15, 16)
+    assert room_chance((1, 0, 0), (0, 1, 0), True, "opponent") == Fraction(3, 4)
+
+
+def test_nagaraja_room_chance_ties_follow_the_engines_room_rule():
+    # a tied Confrontation (3 points each) played out by the engine: the room goes as wins_ties says
+    from gamelib.nagaraja import Rules
+    from gamelib.nagaraja.actions import Pass
+    from nagaraja_support import make_state
+
+    for rule in ("guide", "opponent"):
+        state = make_state(guide=0, to_act=0, held_sticks=([("B01", 3, 0)], [("B02", 3, 0)]),
+                           rules=Rules(tie_rule=rule))
+        while state.phase == "CONFRONTATION":  # nobody holds a Naga: the passes end it at once
+            state = state.apply(Pass(state.to_act))
+        assert (state.room_winner == 0) == nagaraja_checks.wins_ties(True, rule)
+
+
+def blank_room(mine, theirs, i_am_guide, tie_rule):  # the notebook's template
+    ...
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (lambda m, t, g, r: room_chance(m, t, g, "guide"), "follow the tie rule"),  # the tie rule ignored
+    (lambda m, t, g, r: room_chance(m, t, True, "opponent"), "lost by both"),  # ties to nobody
+    (lambda m, t, g, r: room_chance(m, t, True, "guide"), "only when the rule"),  # ties always mine
+    (lambda m, t, g, r: 1 - room_chance(m, t, g, r), "other player's chance"),
+    (lambda m, t, g, r: float(room_chance(m, t, g, r)), "exact Fraction"),
+    (blank_room, "returns None"),
+    (lambda m, t, g, r: room_chance(m, t, g, r) if sum(m) < 3 else Fraction(0), "the engine says"),
+])
+def test_nagaraja_room_chance_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = nagaraja_checks.check_room_chance(wrong)
+    assert not feedback and hint in feedback
+
+
+def test_nagaraja_room_chance_check_survives_a_crashing_function():
+    feedback = nagaraja_checks.check_room_chance(lambda m, t, g, r: 1 / 0)
+    assert not feedback and "ZeroDivisionError" in feedback
+
+
 # ------------------------------------------------------------------ every lesson has one
 
 RICHER = {  # lesson -> the check its richer exercise calls
     "pangu/01_rules_step_by_step.ipynb": "check_cheapest_cost(",
+    "pangu/02_guided_game.ipynb": "check_cost_in_chance(",
     "pangu/03_karma_odds.ipynb": "check_final_card_chance(",
+    "pangu/04_strategy_lab.ipynb": "check_beats_greedy(",
     "chakra/01_rules_step_by_step.ipynb": "check_walk_bug(",
     "chakra/02_scoring.ipynb": "check_scoring_bug(",
     "nagaraja/01_fate_sticks.ipynb": "check_contest(",
     "nagaraja/02_temple_paths.ipynb": "check_relic_design(",
+    "chakra/03_play_and_plan.ipynb": "check_planner_bug(",
+    "nagaraja/03_the_duel.ipynb": "check_room_chance(",
 }
 
 
