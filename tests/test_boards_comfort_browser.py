@@ -264,6 +264,8 @@ def test_a_board_left_from_before_a_kernel_restart_says_the_kernel_is_gone(board
     from playwright.sync_api import expect
 
     page = boards
+    page.set_viewport_size({"width": 1280, "height": 1400})  # the full width again, after the narrow-window test
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }")
     wait_for_kernel_idle(page)
     pangu = page.locator(BOARDS["pangu"]).first
