@@ -177,7 +177,6 @@ def module_page(browser_context):
 # (from `--junitxml`, summed per file) in a run at load average 8-20, where wall time was about
 # four times the CPU time; only their order matters, and only for the longest few.
 START_FIRST = [
-    "tests/test_course_solutions.py",  # 521 s: every solved lesson and session notebook, run
     "tests/test_pangu_hardening.py",  # 178 s
     "tests/test_nagaraja_browser.py",  # 304 s before its tests stopped running Nagaraja 03's simulations
     "tests/test_pangu_browser.py",  # 294 s before its free-board tests stopped running Pangu 02's solver cells
