@@ -480,12 +480,17 @@ def test_sweep_equals_one_comparison_per_count(model):
 
 EFFECT_POOLS = [((0, 1, 0), (1, 0, 0)), ((1, 1, 0), (0, 1, 1)), ((0, 2, 1), (1, 1, 1)), ((2, 0, 0), (0, 0, 0)),
                 ((0, 0, 0), (0, 3, 0)), ((0, 0, 3), (2, 1, 0))]
+# RETHROW2's brute force lists every throw of both pools, then every 1- and 2-stick re-throw: 3 sticks
+# against 3 costs about 2.5 s of CPU per model. One such pair keeps every kind (a 3-stick target of one
+# colour, "mine", and of mixed colours, "theirs", each against 3 sticks); the mixed 3-against-3 pair
+# (0,2,1)/(1,1,1) repeats those kinds and stays in the PLUS2 and DISCARD2 oracles.
+RETHROW_POOLS = [pools for pools in EFFECT_POOLS if pools != ((0, 2, 1), (1, 1, 1))]
 
 
 @pytest.mark.parametrize("model", ["A", "B"])
 @pytest.mark.parametrize("effect", sticks.EFFECTS)
 def test_effects_match_brute_force(model, effect):
-    for mine, theirs in EFFECT_POOLS:
+    for mine, theirs in (RETHROW_POOLS if effect == "RETHROW2" else EFFECT_POOLS):
         for guide in (True, False):
             for target in ("mine", "theirs"):
                 for chooser in (("mine", "theirs") if effect == "RETHROW2" else (None,)):

@@ -215,9 +215,13 @@ def test_narration_must_name_positions_of_the_line():
 def test_review_skips_chances_own_moves_under_explicit_chance():
     # Under explicit_chance the recorded history holds chance's reveals and rolls beside the player's
     # moves; a review must judge only the player's (it once read a revealed card as a placement).
-    board = PanguBoard(new_game(seed=9, explicit_chance=True), hints=True)
+    # Hints come on once chance is done: a review reads only the recorded history, and with hints on
+    # during the reveals the board would price the pending positions (about 20 s of CPU for the first
+    # card alone); tests/test_pangu_hardening.py covers hints while chance is pending.
+    board = PanguBoard(new_game(seed=9, explicit_chance=True))
     while board.match.state.pending:
         board.apply(board.match.state.chance_outcomes()[0][0])
+    board.hints = True
     chance_moves = board.match.length
     board.apply(board.match.state.legal_actions()[0])
     reviews = board.reviews()

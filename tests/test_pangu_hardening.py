@@ -246,6 +246,15 @@ def test_a_board_with_hints_on_an_explicit_chance_game_waits_for_chance():
     assert "waits for chance" in board.message
     board.pick = {"kind": "card", "card": "A1"}
     assert board.message_kind == "error" and "board.apply" in board.message
+    # Hints stay on for every kind of pending position: the draw with nothing revealed (above), a draw
+    # with cards revealed and the roll. They are off for the first reveal only: pricing the position
+    # after one card (eight more draws, then the roll, each a turn-1 solve) costs about 20 s of CPU.
+    board.hints = False
+    board.apply(board.match.state.chance_outcomes()[0][0])
+    board.apply(board.match.state.chance_outcomes()[0][0])
+    board.hints = True
+    assert board.match.state.pending == "draw" and board.match.state.revealed
+    assert "waits for chance" in board.message
     while board.match.state.pending:
         board.apply(board.match.state.chance_outcomes()[0][0])
     assert board.legal and "hint_list" in board.state
