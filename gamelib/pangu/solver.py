@@ -19,10 +19,12 @@ needs no table); earlier positions need tables this package does not ship and ra
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 
 from gamelib.core import CHANCE
 from gamelib.pangu.cards import ROLLS
@@ -305,3 +307,28 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
         return result
 
     return value(state)
+
+
+# --------------------------------------------------------------------------- single-variant whole-game values
+
+VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
+
+
+def variant_values(path: Path = VARIANTS_PATH) -> dict[str, Fraction | str]:
+    """Each ``SINGLE_VARIANTS`` entry's whole-game optimal value, as recorded by
+    ``python -m gamelib.pangu.solver_build --variant NAME --record`` (numba, not at import).
+
+    Maps a variant's name to its exact ``Fraction``, or to a string saying why it is not an exact
+    value: the reason it is out of reach, or for an approximation, "approximate: ..." with its
+    float value and error bound. The timings and thread counts are in the file itself.
+    """
+    data = json.loads(path.read_text())
+    values: dict[str, Fraction | str] = {}
+    for name, entry in data.get("variants", {}).items():
+        if entry.get("approximate"):
+            values[name] = f"approximate: {entry['decimal']} (error below {entry['error_bound']:.1e}); {entry['approximate']}"
+        else:
+            values[name] = Fraction(entry["value"])
+    for name, reason in data.get("out_of_reach", {}).items():
+        values.setdefault(name, reason)
+    return values
