@@ -79,6 +79,26 @@ def commit_two_cards_and_check(board, seed: int) -> None:
         [card["id"] for card in observation["players"][0]["hand"]])
 
 
+def place_a_card_and_check(board, seed: int) -> None:
+    """In the Pangu free-play app (dealt from ``seed``): place a card with its cheaper die by clicking,
+    and check the Karma and the card's cell against the engine."""
+    from playwright.sync_api import expect
+
+    from gamelib.pangu import new_game
+    from gamelib.pangu.guide import first_deal_the_hints_win
+
+    state = new_game(seed=first_deal_the_hints_win(seed))  # the app deals as tools/make_apps.py does
+    action = next(a for a in state.legal_actions() if state.cheapest_die(a.card)[0] == a.die
+                  and state.apply(a).karma != state.karma)
+    after = state.apply(action)
+    board.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
+    expect(board.locator(f'.pangu-die-selected[data-die="{action.die}"]')).to_have_count(1)
+    board.locator(f'.pangu-cell[data-cell="{action.cell[0]},{action.cell[1]}"]').click()
+    expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
+    expect(board.locator(f'.pangu-placed[data-card="{action.card}"]')).to_have_attribute(
+        "data-cell", f"{action.cell[0]},{action.cell[1]}")
+
+
 def move_a_slider_and_check(explorer) -> None:
     """In the odds explorer: the rulebook example's chance, then one more white stick, as the engine says."""
     from playwright.sync_api import expect

@@ -17,8 +17,8 @@ import pytest
 
 from browser_support import screenshot
 from conftest import ROOT, _free_port, _require_chromium  # the Lab tier's launch rules
-from deploy_support import (commit_two_cards_and_check, isolated_env, move_a_slider_and_check, record_timing,
-                            wait_for_http)
+from deploy_support import (commit_two_cards_and_check, isolated_env, move_a_slider_and_check,
+                            place_a_card_and_check, record_timing, wait_for_http)
 
 pytestmark = pytest.mark.browser
 
@@ -73,22 +73,18 @@ def open_app(page, voila, name: str, board_selector: str):
     return board
 
 
-def test_pangu_free_play_places_a_card_as_the_engine_does(page, voila):
+def test_pangu_free_play_deals_a_deal_the_hints_win_with_the_evaluation_bar(page, voila):
     from playwright.sync_api import expect
 
-    from gamelib.pangu import new_game
+    from gamelib.pangu.guide import first_deal_the_hints_win, hint_line_wins
 
+    assert not hint_line_wins(APP_SEEDS["pangu_free_play"])  # the link's default deal is lost by the hints,
+    assert hint_line_wins(first_deal_the_hints_win(APP_SEEDS["pangu_free_play"]))  # so the app deals the next won one
     board = open_app(page, voila, "pangu_free_play", '.pangu-board[data-board="app"]')
-    state = new_game(seed=APP_SEEDS["pangu_free_play"])
-    action = next(a for a in state.legal_actions() if state.cheapest_die(a.card)[0] == a.die
-                  and state.apply(a).karma != state.karma)
-    after = state.apply(action)
-    board.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
-    expect(board.locator(f'.pangu-die-selected[data-die="{action.die}"]')).to_have_count(1)
-    board.locator(f'.pangu-cell[data-cell="{action.cell[0]},{action.cell[1]}"]').click()
-    expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
-    expect(board.locator(f'.pangu-placed[data-card="{action.card}"]')).to_have_attribute(
-        "data-cell", f"{action.cell[0]},{action.cell[1]}")
+    bar = board.locator(".pangu-eval")
+    expect(bar).to_be_visible()  # hints=True: the bar with the chance of winning, exact from turn 1 with numpy
+    expect(bar).to_have_attribute("data-exact", "yes")
+    place_a_card_and_check(board, APP_SEEDS["pangu_free_play"])
     screenshot(page, "app_pangu_free_play")
 
 

@@ -130,7 +130,7 @@ def test_games_report_a_safeguard_through_ended_by_rules():
     # CappedRace counts a game of 4 or more throws as cut short; one throw = one player action here
     assert [row.completed for row in results] == [row.length < 4 for row in results]
     assert design.completion(results).value == sum(row.length < 4 for row in results) / 60
-    # a caller can say it instead, for a game without the attribute (Chakra: operator.attrgetter("end_triggered"))
+    # a caller can say it instead, for a game whose states lack the attribute
     short = design.tournament(toy_game, POLICIES, 30, seed=4, completed=few_throws, workers=2, progress=False)
     assert [row.completed for row in short] == [row.completed for row in results]
     assert design.ended_by_rules(object()) is True

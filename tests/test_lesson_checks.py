@@ -147,6 +147,104 @@ def test_nagaraja_design_check_refuses_wrong_layouts(placements, says):
     assert not feedback and says in feedback
 
 
+# ------------------------------------------------------------------ Chakra 03: a bug hunt in the planner
+
+MAYA = ["R O Y", "G L D", "P K K"]  # lesson 03's Maya
+
+
+def test_chakra_planner_bug_is_found_where_the_plan_must_meditate():
+    from gamelib.chakra import YELLOW, position
+
+    one_token = position([{"LIGHT_BLUE": "Y", "GREEN": "Y", "YELLOW": "Y K", "reserve": 1}, {}], maya=MAYA)
+    # lesson 03, "Tokens are the clock": Channel, Meditate, Channel; the suspect cannot tell the
+    # board after Meditate from the one before, so it finds no plan at all
+    assert len(chakra_checks.engine_plan(one_token, YELLOW)) == 3
+    assert chakra_checks.suspect_plan(one_token, YELLOW) is None
+    assert chakra_checks.check_planner_bug(one_token, YELLOW)
+
+
+@pytest.mark.parametrize("board, chakra, says", [
+    ({"LIGHT_BLUE": "Y", "GREEN": "Y", "YELLOW": "Y K"}, "YELLOW", "both planners find a plan of 2"),  # puzzle A
+    ({"YELLOW": "Y Y Y"}, "YELLOW", "already harmonized"),
+    ({"BHAGYA": "R"}, "RED", "neither planner"),  # eight levels down, at most 3 a move: out of reach in 6
+    ({"RED": "R"}, "EARTH", "cannot be tried"),
+    ("RED", "RED", "cannot be tried"),
+])
+def test_chakra_planner_bug_check_refuses_puzzles_that_hide_it(board, chakra, says):
+    from gamelib.chakra import position
+
+    feedback = chakra_checks.check_planner_bug(position([board, {}], maya=MAYA) if isinstance(board, dict) else board,
+                                               chakra)
+    assert not feedback and says in feedback
+
+
+# ------------------------------------------------------------------ Nagaraja 03: who wins a tied room
+
+
+def listed_points(pool):  # every face of every stick listed (nagaraja.md#odds): {total: throws}
+    from collections import Counter
+
+    from gamelib.nagaraja.edition import default_edition
+
+    faces = default_edition().faces
+    colours = [colour for colour, n in zip(("BROWN", "WHITE", "GREEN"), pool) for _ in range(n)]
+    return Counter(sum(points for points, _ in throw) for throw in product(*(faces[c] for c in colours)))
+
+
+def room_chance(mine, theirs, i_am_guide, tie_rule):  # the rules page: a tie goes to the guide, or to the other
+    ties_are_mine = i_am_guide == (tie_rule == "guide")
+    a, b = listed_points(mine), listed_points(theirs)
+    wins = sum(m * t for x, m in a.items() for y, t in b.items() if x > y or (x == y and ties_are_mine))
+    return Fraction(wins, sum(a.values()) * sum(b.values()))
+
+
+def test_nagaraja_room_chance_check_accepts_the_rule():
+    assert nagaraja_checks.check_room_chance(room_chance)
+
+
+def test_nagaraja_room_chance_knows_the_rules_pages_example():
+    assert room_chance((1, 0, 0), (0, 1, 0), False, "guide") == Fraction(3, 4)  # Odds: brown against white
+    assert room_chance((1, 0, 0), (0, 1, 0), True, "guide") == Fraction(15, 16)
+    assert room_chance((1, 0, 0), (0, 1, 0), True, "opponent") == Fraction(3, 4)
+
+
+def test_nagaraja_room_chance_ties_follow_the_engines_room_rule():
+    # a tied Confrontation (3 points each) played out by the engine: the room goes as wins_ties says
+    from gamelib.nagaraja import Rules
+    from gamelib.nagaraja.actions import Pass
+    from nagaraja_support import make_state
+
+    for rule in ("guide", "opponent"):
+        state = make_state(guide=0, to_act=0, held_sticks=([("B01", 3, 0)], [("B02", 3, 0)]),
+                           rules=Rules(tie_rule=rule))
+        while state.phase == "CONFRONTATION":  # nobody holds a Naga: the passes end it at once
+            state = state.apply(Pass(state.to_act))
+        assert (state.room_winner == 0) == nagaraja_checks.wins_ties(True, rule)
+
+
+def blank_room(mine, theirs, i_am_guide, tie_rule):  # the notebook's template
+    ...
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (lambda m, t, g, r: room_chance(m, t, g, "guide"), "follow the tie rule"),  # the tie rule ignored
+    (lambda m, t, g, r: room_chance(m, t, True, "opponent"), "lost by both"),  # ties to nobody
+    (lambda m, t, g, r: room_chance(m, t, True, "guide"), "only when the rule"),  # ties always mine
+    (lambda m, t, g, r: 1 - room_chance(m, t, g, r), "other player's chance"),
+    (lambda m, t, g, r: float(room_chance(m, t, g, r)), "exact Fraction"),
+    (blank_room, "returns None"),
+    (lambda m, t, g, r: room_chance(m, t, g, r) if sum(m) < 3 else Fraction(0), "the engine says"),
+])
+def test_nagaraja_room_chance_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = nagaraja_checks.check_room_chance(wrong)
+    assert not feedback and hint in feedback
+
+
+def test_nagaraja_room_chance_check_survives_a_crashing_function():
+    feedback = nagaraja_checks.check_room_chance(lambda m, t, g, r: 1 / 0)
+    assert not feedback and "ZeroDivisionError" in feedback
+
+
 # ------------------------------------------------------------------ every lesson has one
 
 RICHER = {  # lesson -> the check its richer exercise calls
@@ -156,6 +254,8 @@ RICHER = {  # lesson -> the check its richer exercise calls
     "chakra/02_scoring.ipynb": "check_scoring_bug(",
     "nagaraja/01_fate_sticks.ipynb": "check_contest(",
     "nagaraja/02_temple_paths.ipynb": "check_relic_design(",
+    "chakra/03_play_and_plan.ipynb": "check_planner_bug(",
+    "nagaraja/03_the_duel.ipynb": "check_room_chance(",
 }
 
 

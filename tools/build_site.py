@@ -41,6 +41,12 @@ KERNEL_PACKAGES = ["micropip", "ipython", "jedi", "comm", "ipykernel"]
 # gamelib's pure-Python runtime requirements; numpy and matplotlib come from the CDN when imported.
 CDN_ONLY = {"numpy", "matplotlib"}
 PURE_WHEEL = re.compile(r"-(py3|py2\.py3)-none-any\.whl$")
+# gamelib modules that reach numpy when they are *called*, through a lazy import: the Pangu solver
+# reads its shipped table (gamelib/pangu/solver_tables.py) for positions before turn 3. The boards
+# catch the refusal and say on the evaluation bar that exact values are unavailable, so a notebook
+# that only shows a board runs offline; a notebook whose own cells import the solver asks it for
+# those values and needs the CDN.
+CALLS_NUMPY = {"gamelib.pangu.solver"}
 # Packages the kernel provides itself (shims in its piplite index): never fetched.
 KERNEL_SHIMS = {"ipykernel", "widgetsnbextension", "pyodide-kernel", "piplite"}
 
@@ -166,11 +172,11 @@ def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
         "imports": ["gamelib"], "install_dir": "site", "package_type": "package",
         "unvendored_tests": False, "shared_library": False,
         # numpy and matplotlib stay listed: the kernel loads a package when a cell's own import
-        # names it, and some boards reach numpy only through gamelib (gamelib.pangu.board ->
-        # solver -> solver_tables). Without internet their fetch fails and is logged, and only the
-        # notebooks that really import them stop. Once no board imports numpy at import time
-        # (`cells_needing_numpy_unloaded` finds none), they can be left out here: every lesson
-        # would then skip the ~20 MB download it does not use.
+        # names it, and the Pangu board reaches numpy only through gamelib, when it reads the
+        # solver's table (a lazy import in solver_tables). Listed here, numpy arrives with gamelib
+        # on a site with internet, so the board's exact values work there; without internet the
+        # fetch fails and is logged, the board says exact values are unavailable, and only the
+        # notebooks that really import numpy or matplotlib (or call the solver, CALLS_NUMPY) stop.
         "depends": requirements,
     }
 
@@ -288,11 +294,12 @@ def _reaches_cdn_only(start: str, graph: dict[str, set[str]]) -> bool:
 
 
 def needs_cdn(notebooks: list[Path]) -> dict[str, bool]:
-    """For each notebook: does anything it imports, directly or through gamelib, need numpy or matplotlib?"""
+    """For each notebook: does anything it imports, directly or through gamelib, need numpy or matplotlib
+    (at import time, or when called, for the modules in ``CALLS_NUMPY``)?"""
     graph = _graph()
 
     def heavy(module: str) -> bool:
-        return _reaches_cdn_only(module, graph)
+        return module in CALLS_NUMPY or _reaches_cdn_only(module, graph)
 
     return {str(nb.relative_to(ROOT / "notebooks")): any(heavy(m) for m in imported_modules(nb)) for nb in notebooks}
 

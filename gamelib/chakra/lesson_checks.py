@@ -9,11 +9,16 @@ about the rules is the exercise.
 
 from __future__ import annotations
 
+from collections import deque
+
 from gamelib.core import IllegalMove
 from gamelib.exercises import Feedback
 from gamelib.chakra.actions import Step, walk
-from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, EARTH, level_word
+from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, CHAKRAS, EARTH, level_id, level_word
+from gamelib.chakra.planning import fewest_actions, solo_successors
 from gamelib.chakra.positions import position
+from gamelib.chakra.rules import State
+from gamelib.chakra.view import describe_action
 from gamelib.chakra.scoring import final_scores, run_length
 
 
@@ -105,3 +110,82 @@ def check_scoring_bug(plenitude: dict, players: list) -> Feedback:
                         "part of the rule the suspect gets wrong.", True)
     return Feedback(f"Not yet: both score this table {engine}. Hint: the suspect adds plenitude and Earth correctly; "
                     "think about who receives the +2.", False)
+
+
+# --------------------------------------------------------------------------- lesson 03: the planner
+
+PLAN_LIMIT = 6  # both planners look at most this many actions ahead, as planning.fewest_actions does
+
+
+def _suspect_plan(state: State, chakra: int) -> list | None:
+    """The engine's breadth-first planner with one seeded mistake (see the lesson's bug hunt)."""
+    board, bag = state.players[state.to_move], state.bag
+    if board.harmonized(chakra):
+        return []
+    seen = {(board.levels, board.earth, bag)}
+    frontier = deque([(board, bag, ())])
+    while frontier:
+        board, bag, plan = frontier.popleft()
+        if len(plan) >= PLAN_LIMIT:
+            continue
+        for action, next_board, next_bag in solo_successors(board, bag, state.rules):
+            if next_board.harmonized(chakra):
+                return list(plan + (action,))
+            key = (next_board.levels, next_board.earth, next_bag)
+            if key not in seen:
+                seen.add(key)
+                frontier.append((next_board, next_bag, plan + (action,)))
+    return None
+
+
+def _puzzle(puzzle, chakra) -> tuple[State, int]:
+    state = puzzle if isinstance(puzzle, State) else position([puzzle, {}] if isinstance(puzzle, dict) else puzzle)
+    chakra = level_id(chakra)
+    if chakra not in CHAKRAS:
+        raise ValueError(f"{level_word(chakra)} is not a chakra")
+    return state, chakra
+
+
+def _length(plan) -> str:
+    return f"no plan of at most {PLAN_LIMIT} actions" if plan is None else f"{len(plan)} action(s)"
+
+
+def engine_plan(puzzle, chakra) -> list | None:
+    """The engine's shortest plan (``planning.fewest_actions``) for the player to act; a puzzle is a
+    position, or a board given as for ``position``."""
+    state, chakra = _puzzle(puzzle, chakra)
+    return fewest_actions(state, chakra, max_actions=PLAN_LIMIT)
+
+
+def suspect_plan(puzzle, chakra) -> list | None:
+    """The suspect planner's plan for the same puzzle."""
+    return _suspect_plan(*_puzzle(puzzle, chakra))
+
+
+def describe_plan(plan) -> str:
+    """A plan as a player says it, one action after another (or why there is none)."""
+    if plan is None:
+        return f"no plan of at most {PLAN_LIMIT} actions"
+    return "; ".join(describe_action(action) for action in plan) or "nothing to do: already harmonized"
+
+
+def check_planner_bug(puzzle, chakra) -> Feedback:
+    """Right when the suspect planner and the engine's disagree on the fewest actions for ``puzzle``."""
+    try:
+        engine, suspect = engine_plan(puzzle, chakra), suspect_plan(puzzle, chakra)
+    except (IllegalMove, ValueError, TypeError, KeyError, AttributeError) as error:
+        return Feedback(f"Not yet: that puzzle cannot be tried ({error}). Give a position such as "
+                        "position([{'GREEN': 'Y', 'YELLOW': 'Y Y'}, {}], maya=MAYA) and a chakra such as YELLOW.", False)
+    if engine == []:
+        return Feedback("Not yet: that chakra is already harmonized, so both planners answer 0 actions at once. "
+                        "Hint: give a puzzle that needs some actions.", False)
+    if engine is None and suspect is None:
+        return Feedback(f"Not yet: neither planner finds a plan of at most {PLAN_LIMIT} actions. Hint: give a puzzle "
+                        "nearer to harmony, like those of section 2.", False)
+    if (engine is None) != (suspect is None) or len(engine) != len(suspect):
+        return Feedback(f"Found it: the engine's planner needs {_length(engine)}; the suspect finds {_length(suspect)}. "
+                        "Now say in one sentence what the suspect's seen set fails to tell apart, and why that "
+                        "loses the shortest plan.", True)
+    return Feedback(f"Not yet: both planners find a plan of {len(engine)} action(s). Hint: the suspect tries the same "
+                    "actions and stops at the first harmonized position; its mistake is in how it tells two positions "
+                    "apart. Which action changes a board without moving any energy?", False)

@@ -111,6 +111,12 @@ class State(StateBase):
         return (self.first_player - 1) % len(self.players)
 
     @property
+    def ended_by_rules(self) -> bool:
+        """True when the rules ended the game (the end trigger, chakra.md#end); False while it runs
+        and when the ``max_rounds`` safeguard cut it short (``gamelib.design``'s completion)."""
+        return self.finished and self.end_triggered
+
+    @property
     def rounds_completed(self) -> int:
         return self.turns[self.last_seat]
 

@@ -9,6 +9,9 @@ The heuristic bot:
 * **Call of Fate** -- commits the cheapest set of cards whose exact chance of winning
   the room (``analysis.commitment_table``, built on ``sticks``) reaches a target; if no
   set does, it throws away its weakest single card.
+* **Ties** -- it reads ``Rules.tie_rule`` (public, like the whole rule set): a tie counts as
+  a win for the guide under the published rule and for the other player under
+  ``tie_rule="opponent"``, both in its chance of winning a room and in whether it is winning.
 * **Confrontation** -- when losing on the current totals, uses the Naga or amulet that
   wins the room outright (or gains the most points); when winning, spends Nagas on
   lasting effects (steal, draw, discard, attacks on the opponent's paths).
@@ -99,9 +102,9 @@ def heuristic_policy(state, rng: random.Random):
         return _swap_choice(obs, actions, seat, edition)
     phase = obs["phase"]
     if phase == "CALL_OF_FATE":
-        return _commit(obs, actions, seat, edition)
+        return _commit(obs, actions, seat, edition, _wins_ties(obs, state.rules, seat))
     if phase == "CONFRONTATION":
-        return _confront(obs, actions, seat, edition)
+        return _confront(obs, actions, seat, edition, _wins_ties(obs, state.rules, seat))
     if phase == "EXPLORATION":
         return _explore(obs, actions, seat, edition)
     if phase == "NEW_DEAL":
@@ -116,7 +119,13 @@ immediate estimate (the exact chance to win the room, the relic VP a placement t
 __all__ = ["random_policy", "greedy_policy", "heuristic_policy", "tournament", "TournamentResult"]
 
 
-def _commit(obs, actions, seat, edition):
+def _wins_ties(obs: dict, game_rules: rules.Rules, seat: int) -> bool:
+    """Whether ``seat`` wins a tied room under the game's tie rule (nagaraja.md#winning-the-room);
+    the rules are public, like the edition."""
+    return (obs["guide"] == seat) == (game_rules.tie_rule == "guide")
+
+
+def _commit(obs, actions, seat, edition, wins_ties: bool):
     commits = [a for a in actions if isinstance(a, Commit)]
     if len(commits) == 1:
         return commits[0]
@@ -126,9 +135,10 @@ def _commit(obs, actions, seat, edition):
     their_count = them["committed_count"] if not is_guide else min(2, them["hand_size"])
     their_count = min(their_count, 12)
     try:
-        table = analysis.commitment_table(hand, their_count, is_guide, edition, seen=obs["discard_pile"])
+        # the table's ``mine_is_guide`` means "my ties win", which the tie rule decides
+        table = analysis.commitment_table(hand, their_count, wins_ties, edition, seen=obs["discard_pile"])
     except ValueError:
-        table = analysis.commitment_table(hand, 1, is_guide, edition, seen=obs["discard_pile"])
+        table = analysis.commitment_table(hand, 1, wins_ties, edition, seen=obs["discard_pile"])
     good = [row for row in table if row.p_win >= WIN_TARGET]
     if good:
         cheapest = min(good, key=lambda row: (len(row.cards), -row.p_win))
@@ -161,15 +171,15 @@ def _totals_after(obs, seat, action, edition) -> tuple[float, float]:
     return mine, theirs
 
 
-def _wins(obs, seat, mine, theirs) -> bool:
-    return mine > theirs or (mine == theirs and obs["guide"] == seat)
+def _wins(mine, theirs, wins_ties: bool) -> bool:
+    return mine > theirs or (mine == theirs and wins_ties)
 
 
-def _confront(obs, actions, seat, edition):
+def _confront(obs, actions, seat, edition, wins_ties: bool):
     me, them = obs["players"][seat], obs["players"][1 - seat]
     passing = next(a for a in actions if isinstance(a, Pass))
     moves = [a for a in actions if not isinstance(a, Pass)]
-    if _wins(obs, seat, me["total"], them["total"]):
+    if _wins(me["total"], them["total"], wins_ties):
         return _lasting_move(obs, moves, seat, edition) or passing
     # losing: the move that wins outright with the cheapest card, else the biggest expected swing
     best, best_key = None, None
@@ -179,7 +189,7 @@ def _confront(obs, actions, seat, edition):
         if swing <= 0:
             continue
         cost = _card_value(edition, edition.cards[action.card].to_dict()) if isinstance(action, UseNaga) else 1.0
-        key = (_wins(obs, seat, mine, theirs), swing - cost / 10)
+        key = (_wins(mine, theirs, wins_ties), swing - cost / 10)
         if best_key is None or key > best_key:
             best, best_key = action, key
     if best is None and any(isinstance(a, UseAmulet) and edition.amulets[a.amulet].effect == "AM_NAGA" for a in moves):

@@ -1,6 +1,6 @@
-"""A design target for the Nagaraja temple lesson: lay given tiles so that as many relics as possible turn face up.
+"""Richer exercises for the Nagaraja lessons, each checked by computation, never looked up.
 
-The check lays the student's placements in an empty temple with the engine's own rules and
+Lesson 02, a design target: lay given tiles so that as many relics as possible turn face up. The check lays the student's placements in an empty temple with the engine's own rules and
 compares the relics face up with the best any order, cell and rotation of the same tiles can do,
 found by trying them all (a few hundred thousand temples, under a second). Any layout that
 reaches the best is right.
@@ -8,10 +8,15 @@ reaches the best is right.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
+from itertools import combinations_with_replacement
+from typing import Callable
 
 from gamelib.core import IllegalMove
 from gamelib.exercises import Feedback
+from gamelib.nagaraja import sticks
+from gamelib.nagaraja.rules import TIE_RULES
 from gamelib.nagaraja.temple import Temple
 
 
@@ -58,3 +63,80 @@ def check_relic_design(tiles, placements) -> Feedback:
             if face_up else "start from the entrance row and make each tile continue a path")
     return Feedback(f"Not yet: {len(face_up)} relic(s) face up ({', '.join(face_up) or 'none'}); these tiles can turn up "
                     f"{target}. Hint: {hint}.", False)
+
+
+# --------------------------------------------------------------------------- lesson 03: who wins a tied room
+
+# Every pool of one to three sticks (the teaching edition's cards print two or three), as (brown, white, green).
+ROOM_POOLS = tuple(sticks.as_pool("".join(letters)) for size in (1, 2, 3)
+                   for letters in combinations_with_replacement("BWG", size))
+ROOM_CASES = tuple((mine, theirs, guide, rule) for mine in ROOM_POOLS for theirs in ROOM_POOLS
+                   for guide in (True, False) for rule in TIE_RULES)
+
+
+def wins_ties(i_am_guide: bool, tie_rule: str) -> bool:
+    """Whether a tied room is mine: the guide's under ``"guide"``, the other player's under ``"opponent"``
+    (nagaraja.md#winning-the-room)."""
+    return i_am_guide == (tie_rule == "guide")
+
+
+def engine_room_chance(mine, theirs, i_am_guide: bool, tie_rule: str) -> Fraction:
+    """The engine's chance that ``mine`` wins the room on the raw throw under ``tie_rule``."""
+    return sticks.win_probability(mine, theirs, wins_ties(i_am_guide, tie_rule))
+
+
+# the common wrong functions, each with the hint aimed at it; a function that matches one of them
+# on every case gets that hint
+def _ties_to_nobody(mine, theirs, guide, rule):
+    return sticks.compare(mine, theirs)[0]
+
+
+def _ties_always_mine(mine, theirs, guide, rule):
+    greater, tie, _ = sticks.compare(mine, theirs)
+    return greater + tie
+
+
+def _rule_ignored(mine, theirs, guide, rule):
+    return sticks.win_probability(mine, theirs, guide)
+
+
+def _their_chance(mine, theirs, guide, rule):
+    return 1 - engine_room_chance(mine, theirs, guide, rule)
+
+
+ROOM_MISTAKES = (
+    (_rule_ignored, "the ties follow the tie rule, not always the guide: under tie_rule=\"opponent\" they go to "
+                    "the player who is not the guide."),
+    (_ties_to_nobody, "a tied room is not lost by both players: the tie rule gives it to one of them."),
+    (_ties_always_mine, "a tie is yours only when the rule gives ties to your role (the guide's under \"guide\", "
+                        "the other player's under \"opponent\")."),
+    (_their_chance, "that is the other player's chance: count the throws in which *your* points win."),
+)
+
+
+def check_room_chance(function: Callable) -> Feedback:
+    """``function(mine, theirs, i_am_guide, tie_rule)`` must return, as an exact Fraction, the chance that
+    the pool ``mine`` wins the room against ``theirs`` on the raw throw; checked on every pair of pools
+    of one to three sticks, in both roles, under both tie rules."""
+    answers = []
+    for case in ROOM_CASES:
+        try:
+            answers.append(function(*case))
+        except Exception as error:  # a student's function may fail in any way: say where
+            return Feedback(f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, "
+                            f"tie_rule={case[3]!r} your function raised {type(error).__name__}: {error}.", False)
+    expected = [engine_room_chance(*case) for case in ROOM_CASES]
+    if answers == expected and not any(isinstance(answer, float) for answer in answers):
+        return Feedback(f"Right: your function agrees with the engine on all {len(ROOM_CASES):,} cases.", True)
+    if any(answer is None for answer in answers):
+        return Feedback("Not yet: your function returns None; replace the ... with code that returns a Fraction.", False)
+    if any(isinstance(answer, float) for answer in answers):
+        return Feedback("Not yet: your function returns a decimal; return the exact Fraction (add the Dists' "
+                        "Fractions and do not convert them with float).", False)
+    for mistake, hint in ROOM_MISTAKES:
+        if all(answer == mistake(*case) for answer, case in zip(answers, ROOM_CASES)):
+            return Feedback(f"Not yet: {hint}", False)
+    answer, case = next((answer, case) for answer, case, right in zip(answers, ROOM_CASES, expected) if answer != right)
+    return Feedback(f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, tie_rule={case[3]!r} your "
+                    f"function returns {answer}; the engine says {engine_room_chance(*case)}. Hint: add "
+                    "P(my points = a) x P(their points = b) over the pairs (a, b) that I win.", False)

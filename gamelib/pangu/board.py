@@ -40,7 +40,7 @@ from gamelib.pangu import solver
 from gamelib.pangu.bots import lookahead_policy, lookahead_values
 from gamelib.pangu.cards import DICE, EDGES
 from gamelib.pangu.rules import Rules, State, new_game
-from gamelib.pangu.solver_tables import SolverTableError
+from gamelib.pangu.solver_tables import NumpyMissing, SolverTableError
 from gamelib.widgets import BoardWidget, assets
 
 HERE = Path(__file__).parent
@@ -143,6 +143,8 @@ def out_of_quick_reach(state: State) -> str:
         try:
             solver.default_tables()
             return ""
+        except NumpyMissing:
+            return NO_NUMPY_NOTE
         except SolverTableError:
             pass
     return (f"exact chance available from turn {EXACT_FROM_TURN}"
@@ -150,8 +152,14 @@ def out_of_quick_reach(state: State) -> str:
             + " (earlier turns need the solver's shipped tables)")
 
 
+NO_NUMPY_NOTE = (f"exact chance not available here before turn {EXACT_FROM_TURN} (the solver's table needs numpy, "
+                 "which this Python does not have)")
+
+
 def _short_reason(error: Exception) -> str:
     """The solver's refusal in a line for the page (the full message, with its file, stays in the log)."""
+    if isinstance(error, NumpyMissing):
+        return NO_NUMPY_NOTE
     if isinstance(error, SolverTableError):
         return f"exact chance available from turn {EXACT_FROM_TURN} (the solver's shipped tables are not installed)"
     return f"exact chance not available for this position under these rules ({type(error).__name__})"

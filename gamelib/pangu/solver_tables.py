@@ -1,5 +1,10 @@
 """The shipped turn-start tables of the default rules: writing, checksum and loading (pure Python + numpy).
 
+numpy is imported only when a table is written or read, so the Pangu board imports without it (the
+browser-only site serves numpy from the Pyodide CDN alone): where numpy is missing, reading the table
+raises :class:`NumpyMissing` (a :class:`SolverTableError`) saying that exact values need numpy, and the
+board says so.
+
 ``data/solver_default.npz`` holds, per level (3 and 6 cards placed), the sorted packed keys
 ``F | C << 10 | D << 20`` and the value numerators for Karma 1..10 (stored as differences along
 Karma, which are small and non-negative because every row is monotone), plus the root row.
@@ -14,8 +19,6 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
-
 DATA = Path(__file__).with_name("data")
 TABLE_PATH = DATA / "solver_default.npz"
 META_PATH = DATA / "solver_default.json"
@@ -23,7 +26,21 @@ SHIPPED_LEVELS = (0, 3, 6)
 
 
 class SolverTableError(RuntimeError):
-    """A shipped solver table is missing or damaged."""
+    """A shipped solver table is missing or damaged, or cannot be read here (no numpy)."""
+
+
+class NumpyMissing(SolverTableError):
+    """The table cannot be read in this Python: numpy is not installed (the browser-only site offline)."""
+
+
+def _numpy():
+    """numpy, imported on first use (see the module docstring)."""
+    try:
+        import numpy
+    except ImportError as error:
+        raise NumpyMissing("exact values are not available here: reading the solver's table needs numpy, "
+                               "which this Python does not have") from error
+    return numpy
 
 
 def sha256_of(path: Path) -> str:
@@ -32,6 +49,7 @@ def sha256_of(path: Path) -> str:
 
 def write_tables(tables, path: Path = TABLE_PATH, meta_path: Path = META_PATH) -> None:
     """Write the levels of a solved default game (``solver_build.Tables``); values must be whole."""
+    np = _numpy()
     arrays, scales = {}, {}
     for level in SHIPPED_LEVELS:
         keys, rows = tables.values[level]
@@ -61,6 +79,7 @@ class ShippedTables:
     """Lookups ``value(level, F, C, D, karma) -> Fraction`` in the verified shipped file."""
 
     def __init__(self, path: Path = TABLE_PATH, meta_path: Path = META_PATH):
+        np = _numpy()
         if not path.exists() or not meta_path.exists():
             raise SolverTableError(f"the solver table {path} (or its checksum file {meta_path.name}) is missing")
         meta = json.loads(meta_path.read_text())
@@ -88,7 +107,7 @@ class ShippedTables:
         """The row for Karma 1..10 (numerators over ``scales[level]``)."""
         key = filled | colours << 10 | unplaced << 20
         keys = self.keys[level]
-        at = int(np.searchsorted(keys, key))
+        at = int(keys.searchsorted(key))
         if at >= len(keys) or keys[at] != key:
             raise KeyError(f"no turn-start key F={filled:#x} C={colours:#x} D={unplaced:#x} at level {level}")
         return [int(v) for v in self.rows[level][at]]
