@@ -13,11 +13,16 @@ The algorithm is the research note's (``shared/notes/pangu_solver.md``): turn-st
 ``(F, C, D)`` with a value row over Karma 0..K, one whole turn as one decision (a plan sigma of
 hand cards to cells grouped by a profile code whose best final Karma comes from the
 precomputed table ``kappa``), and stuck rolls decomposed into "place the unblocked cards, then
-the rerolled rest" with a cache ``R``. Values are scaled numerators: a row at a turn start is
-the winning probability times ``scale[level]``; the numbers are whole and below 2**53 under the
-per-turn rules, so float64 holds them exactly (checked before writing). The exception is
-``stuck_rule=reroll_penalty_1``: a paid reroll divides by 36 once more at every Karma, so its
-values are float64 approximations (``Tables.exact`` says so).
+the rerolled rest". The rerolled values R(L', B) are kept in blocks, one per layout L' after the
+unblocked cards, holding R for every blocked set at once (``_block_of``): the hands that share
+their unblocked cards share the block, so a key looks up one block per plan of those cards
+instead of one row per hand. Each thread has its own open-addressing block cache (``CACHE_MB``
+over all threads, no eviction; a full cache stops storing, it never gives a wrong value).
+Values are scaled numerators: a row at a turn start is the winning probability times
+``scale[level]``; the numbers are whole and below 2**53 under the per-turn rules, so float64
+holds them exactly (checked before writing). The exception is ``stuck_rule=reroll_penalty_1``:
+a paid reroll divides by 36 once more at every Karma, so its values are float64 approximations
+(``Tables.exact`` says so; ``rounding_bound`` bounds their error).
 
 Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule=before_turn``
 (whose gain limit depends on the turn's allowance, a second Karma-like dimension).
