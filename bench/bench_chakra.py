@@ -28,18 +28,24 @@ import tempfile
 import time
 from pathlib import Path
 
-from chakra_reference_greedy import reference_greedy_policy
-from gamelib import core
-from gamelib.chakra import Rules, new_game
-from gamelib.chakra import actions as moves
-from gamelib.chakra import rules as chakra_rules
-from gamelib.chakra.bots import (
-    DEFAULT_MAX_ROUNDS, action_value, expected_plenitude, greedy_policy, random_policy, tournament,
-)
-from gamelib.simulate import seeds
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the plain greedy rule lives with the tests
+
+from chakra_reference_greedy import reference_greedy_policy  # noqa: E402
+from chakra_support import plain_greedy_policy  # noqa: E402
+from gamelib import core  # noqa: E402
+from gamelib.chakra import Rules, new_game  # noqa: E402
+from gamelib.chakra import actions as moves  # noqa: E402
+from gamelib.chakra import rules as chakra_rules  # noqa: E402
+from gamelib.chakra.bots import DEFAULT_MAX_ROUNDS, greedy_policy, random_policy, tournament  # noqa: E402
+from gamelib.simulate import seeds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_MAX_ROUNDS = 30  # random players never trigger the end (tokens locked in notches): the safeguard ends them
+
+
+def load() -> str:
+    """The machine's load beside each ratio: the machine is shared, and a ratio measured under load is noisier."""
+    return f"load {os.getloadavg()[0]:.1f}"
 
 
 def median_time(function, runs: int) -> float:
@@ -56,20 +62,6 @@ def median_time(function, runs: int) -> float:
 def brute_force_random_policy(state, rng):
     """The naive random player: its choices come from the brute-force list of legal actions."""
     return rng.choice(moves.brute_force_legal_actions(state))
-
-
-def plain_greedy_policy(state, rng):
-    """The naive greedy player: same choices, each action valued by ``action_value``."""
-    player = state.current_player
-    worth = expected_plenitude(state.known_plenitude(player))
-    best, best_value = [], float("-inf")
-    for action in state.legal_actions():
-        value = action_value(state, player, action, worth)
-        if value > best_value + 1e-9:
-            best, best_value = [action], value
-        elif value > best_value - 1e-9:
-            best.append(action)
-    return rng.choice(best)
 
 
 def mid_game_positions(players: int, count: int, seed: int) -> list:
@@ -145,7 +137,7 @@ def bench_games(runs: int, quick: bool) -> None:
                     naive_finals = play_all(naive_policy)
                     assert [f.to_json() for f in naive_finals] == [f.to_json() for f in finals]  # same games
                     naive = median_time(lambda p=naive_policy: play_all(p), runs) / count
-                    print(f"  {label}: {naive * 1e3:.1f} ms per game (ratio {naive / fast:.2f}x, identical games)")
+                    print(f"  {label}: {naive * 1e3:.1f} ms per game (ratio {naive / fast:.2f}x, identical games; {load()})")
 
 
 # The old engine itself (BASELINE_COMMIT, before issue 8), taken from git and timed in its own process
@@ -215,7 +207,7 @@ def bench_old_engine(runs: int, quick: bool) -> None:
         mine, reference = statistics.median(ours), statistics.median(theirs)
         print(f"greedy {players}-player games: {mine:.1f} games per CPU second, the engine of {BASELINE_COMMIT} "
               f"{reference:.1f} on the same seeds (identical final positions; median of {runs} runs, each engine "
-              f"in a fresh process): {mine / reference:.2f}x (target >= 3x)")
+              f"in a fresh process): {mine / reference:.2f}x (target >= 3x; {load()})")
 
 
 def bench_seats(quick: bool) -> None:

@@ -35,13 +35,19 @@ QUICK = "--quick" in sys.argv
 
 
 def median_time(function, runs: int) -> float:
-    """Median wall-clock seconds of ``runs`` calls."""
+    """Median CPU seconds of this process over ``runs`` calls (the machine is shared: CPU time is far
+    less disturbed by other processes than wall-clock time)."""
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         function()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times)
+
+
+def load() -> str:
+    """The machine's load beside each ratio: a ratio measured under load is noisier."""
+    return f"load {os.getloadavg()[0]:.1f}"
 
 
 # --------------------------------------------------------------------------- games per second
@@ -151,7 +157,8 @@ def bench_against_baseline(games: int, runs: int) -> None:
         ours.append(games / our_cpu)
     mine, reference = statistics.median(ours), statistics.median(theirs)
     print(f"random vs random: {mine:.0f} games per CPU second, the engine of {BASELINE_COMMIT} {reference:.0f} "
-          f"on the same seeds (identical final saves): {mine / reference:.2f}x (target >= 2x)")
+          f"on the same seeds (identical final saves; median of {runs} runs, each engine in a fresh process): "
+          f"{mine / reference:.2f}x (target >= 2x; {load()})")
 
 
 # --------------------------------------------------------------------------- connectivity
@@ -187,8 +194,8 @@ def bench_connectivity() -> None:
 
     fast = median_time(fresh_graph_search, 7) / len(layouts)
     slow = median_time(naive, 5) / len(layouts)
-    print(f"connectivity of a full temple: {fast * 1e6:.1f} µs per recomputation "
-          f"(naive fixed-point {slow * 1e6:.1f} µs, {slow / fast:.1f}x slower)")
+    print(f"connectivity of a full temple: {fast * 1e6:.1f} µs CPU per recomputation "
+          f"(naive fixed-point {slow * 1e6:.1f} µs, {slow / fast:.1f}x slower; {load()})")
 
 
 # --------------------------------------------------------------------------- commitment analysis
@@ -208,7 +215,7 @@ def bench_commitment() -> None:
     naive = median_time(lambda: analysis.naive_commitment_table(hand, 2, True), 3)
     print(f"commitment analysis, 5-card hand vs 2 unknown cards: {fast_cold * 1000:.1f} ms cold, "
           f"{fast_warm * 1000:.1f} ms warm (target < 100 ms); naive per-set method {naive * 1000:.0f} ms "
-          f"({naive / fast_cold:.0f}x slower than cold)")
+          f"({naive / fast_cold:.0f}x slower than cold; CPU time, {load()})")
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -224,7 +231,7 @@ def bench_tournaments() -> None:
 
 
 def main() -> None:
-    print("Nagaraja benchmarks (PLACEHOLDER teaching edition, Model A sticks)")
+    print(f"Nagaraja benchmarks (PLACEHOLDER teaching edition, Model A sticks); {os.cpu_count()} CPUs, {load()}")
     bench_against_baseline(20 if QUICK else 50, 3 if QUICK else 5)
     wall, cpu = games_per_second((heuristic_policy, random_policy), 5 if QUICK else 10, 3, 50_000)
     print(f"heuristic vs random: {wall:.1f} games/s wall, {cpu:.1f} games/s CPU")

@@ -10,7 +10,7 @@ import os
 import random
 
 from gamelib.chakra import Rules, new_game
-from gamelib.chakra.bots import greedy_policy, random_policy
+from gamelib.chakra.bots import action_value, expected_plenitude, greedy_policy, random_policy
 from gamelib.chakra.invariants import invariant_violations
 from gamelib.simulate import seeds
 
@@ -31,6 +31,22 @@ def play_checked(players, policy, seed, rules):
     assert state.turns == (state.turns[0],) * players  # equal turns (§11.2)
     assert state.winners and len(state.scores()) == players
     return state
+
+
+def plain_greedy_policy(state, rng):
+    """The greedy rule written plainly, the oracle of the bot's search: value every legal action with
+    ``action_value`` (simulate the action, score the whole board), keep the best (ties within 1e-9, in
+    the order of ``legal_actions``), choose among them with ``rng``. No search, pruning or tables."""
+    player = state.current_player
+    worth = expected_plenitude(state.known_plenitude(player))
+    best, best_value = [], float("-inf")
+    for action in state.legal_actions():
+        value = action_value(state, player, action, worth)
+        if value > best_value + 1e-9:
+            best, best_value = [action], value
+        elif value > best_value - 1e-9:
+            best.append(action)
+    return rng.choice(best)
 
 
 def sample_positions(players, count, seed):

@@ -10,25 +10,12 @@ it stands for.
 import random
 from itertools import combinations_with_replacement
 
+from chakra_support import plain_greedy_policy
 from gamelib import core
 from gamelib.chakra import Rules, new_game
 from gamelib.chakra import actions, bots
-from gamelib.chakra.bots import action_value, expected_plenitude, greedy_policy, random_policy
+from gamelib.chakra.bots import expected_plenitude, greedy_policy, random_policy
 from gamelib.simulate import seeds
-
-
-def plain_greedy_policy(state, rng):
-    """The greedy rule written plainly (as in ``test_chakra_oracles``): no search, no pruning, no tables."""
-    player = state.current_player
-    worth = expected_plenitude(state.known_plenitude(player))
-    best, best_value = [], float("-inf")
-    for action in state.legal_actions():
-        value = action_value(state, player, action, worth)
-        if value > best_value + 1e-9:
-            best, best_value = [action], value
-        elif value > best_value - 1e-9:
-            best.append(action)
-    return rng.choice(best)
 
 
 def test_whole_greedy_games_are_those_of_the_plain_greedy_rule():

@@ -1,6 +1,6 @@
 """Fast code against slow, obvious oracles: the move generator and the bots' lookahead."""
 
-from chakra_support import sample_positions
+from chakra_support import plain_greedy_policy, sample_positions
 from gamelib.chakra import position
 from gamelib.chakra.bots import action_value, board_value, expected_plenitude, greedy_policy
 from gamelib.chakra.actions import action_order_key, brute_force_legal_actions
@@ -57,27 +57,12 @@ def test_fast_lookahead_values_equal_the_plain_lookahead():
             assert abs(value - action_value(state, player, action, worth)) < 1e-9, str(action)
 
 
-def plain_greedy_choice(state, rng):
-    """The greedy rule written plainly: value every legal action with ``action_value``, keep the best (ties
-    within 1e-9, in the order of ``legal_actions``), choose among them with ``rng``."""
-    player = state.current_player
-    worth = expected_plenitude(state.known_plenitude(player))
-    best, best_value = [], float("-inf")
-    for action in state.legal_actions():
-        value = action_value(state, player, action, worth)
-        if value > best_value + 1e-9:
-            best, best_value = [action], value
-        elif value > best_value - 1e-9:
-            best.append(action)
-    return rng.choice(best)
-
-
 def test_greedy_policy_chooses_as_the_plain_greedy_rule():
     """The bot's search keeps only the actions near the best: its choice is the plain rule's, same rng."""
     import random
 
     for index, state in enumerate(sample_positions(2, 3, 7) + sample_positions(4, 1, 8)):
-        assert greedy_policy(state, random.Random(index)) == plain_greedy_choice(state, random.Random(index))
+        assert greedy_policy(state, random.Random(index)) == plain_greedy_policy(state, random.Random(index))
 
 
 def test_greedy_policy_reads_no_hidden_plenitude():

@@ -3,6 +3,7 @@ the toy race where enumeration gives the exact answer (tests/design_support.py).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from math import sqrt
 
 import pytest
@@ -102,6 +103,30 @@ def test_beside_exact_says_whether_the_interval_covers_it():
     assert design.beside_exact("win rate", estimate, 0.61).covered
     assert not design.beside_exact("win rate", estimate, 0.9).covered
     assert "exact 0.6100 (inside" in str(design.beside_exact("win rate", estimate, 0.61))
+
+
+def test_compare_to_exact_by_hand():
+    # 3 wins in 4 solo games: Wilson's 95% interval 0.3006-0.9544 (p = 3/4, z = 1.96, n = 4:
+    # centre (0.75 + 0.4801) / 1.9604 = 0.6275, margin 1.96 sqrt(0.046875 + 0.0600) / 1.9604 = 0.3268)
+    solo = Results(GameResult(i, i, (0,), (0,) if i < 3 else (), None, 10) for i in range(4))
+    table = design.compare_to_exact({"greedy": solo, "random": proportion(30, 100)},
+                                    {"greedy": Fraction(1, 2), "random": Fraction(1, 2), "optimal": Fraction(4, 5)})
+    greedy, random_row, optimal = table.rows
+    assert greedy["simulated"] == 0.75 and greedy["games"] == 4
+    assert greedy["low"] == pytest.approx(0.3006, abs=1e-4) and greedy["high"] == pytest.approx(0.9544, abs=1e-4)
+    assert greedy["exact"] == "0.5000 (1/2)" and greedy["exact in interval"] == "yes"
+    # 30 of 100: Wilson 0.2189-0.3958, which leaves 1/2 out
+    assert random_row["high"] == pytest.approx(0.3958, abs=1e-4) and random_row["exact in interval"] == "NO"
+    assert optimal == {"name": "optimal", "exact": "0.8000 (4/5)", "simulated": "", "low": "", "high": "",
+                       "games": "", "exact in interval": ""}  # exact only: no simulation to set beside it
+
+
+def test_compare_to_exact_takes_any_metric_and_plain_numbers():
+    table = design.compare_to_exact({"first seat": SYNTHETIC}, {"first seat": 0.625}, metric=design.first_mover_win_rate)
+    # the first movers of SYNTHETIC win 1, 1, 0 and half of the shared game: 0.625
+    assert table.rows[0]["simulated"] == 0.625 and table.rows[0]["exact"] == "0.6250"
+    assert table.rows[0]["exact in interval"] == "yes"
+    assert design.compare_to_exact({"a": proportion(1, 2)}, {}).rows[0]["exact in interval"] == ""
 
 
 def test_metrics_refuse_an_empty_table():

@@ -16,6 +16,8 @@ from gamelib.chakra import DOWN, UP, Step
 from gamelib.chakra import lesson_checks as chakra_checks
 from gamelib.nagaraja import lesson_checks as nagaraja_checks
 from gamelib.pangu import lesson_checks as pangu_checks
+from gamelib.pangu import solver
+from gamelib.pangu.bots import greedy_policy
 
 ROLLS = list(product(range(1, 7), repeat=2))
 
@@ -77,6 +79,63 @@ def test_pangu_final_card_check_knows_a_value_of_the_lesson():
 ])
 def test_pangu_final_card_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = pangu_checks.check_final_card_chance(wrong)
+    assert not feedback and hint in feedback
+
+
+# ------------------------------------------------------------------ Pangu 02: a move's cost in chance of winning
+
+
+def cost_in_chance(state, action):  # issue 11: the best move's chance minus this move's, both with perfect play after
+    after = state.with_explicit_chance().apply(action)  # a chance node: the solver's expectation over what follows
+    return solver.win_probability(state) - solver.win_probability(after)
+
+
+def test_pangu_cost_in_chance_check_accepts_the_definition():
+    assert pangu_checks.check_cost_in_chance(cost_in_chance)
+
+
+def test_pangu_cost_in_chance_positions_are_late_and_include_costly_moves():
+    cases = pangu_checks._cost_cases()
+    assert all(state.turn >= 3 for state, _, _ in cases)
+    assert any(cost_in_chance(state, action) > 0 for state, action, _ in cases)
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (lambda state, action: -cost_in_chance(state, action), "never negative"),
+    (lambda state, action: solver.action_values(state)[action], "chance of winning after the move"),
+    (lambda state, action: 100 * cost_in_chance(state, action), "percentage points"),
+    (lambda state, action: float(cost_in_chance(state, action)), "exact Fraction"),
+    (lambda state, action: Fraction(0), "costs something"),
+    (lambda state, action: solver.action_values(state)[action] - min(solver.action_values(state).values()), "not the worst"),
+    (blank, "solver.action_values"),
+])
+def test_pangu_cost_in_chance_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = pangu_checks.check_cost_in_chance(wrong)
+    assert not feedback and hint in feedback
+
+
+# ------------------------------------------------------------------ Pangu 04: a bot that beats greedy
+
+
+def pay_dear_cards_while_full(state, rng=None):  # Pangu 02's lesson: keep the most Karma, pay the dear card first
+    options = [a for a in state.legal_actions() if state.cost(a.card, a.die) == state.cheapest_die(a.card)[1]]
+    return max(options, key=lambda a: (lambda after: (after["karma"], after["cost"]))(state.preview(a)))
+
+
+def test_pangu_beat_greedy_check_accepts_a_better_policy_exactly():
+    feedback = pangu_checks.check_beats_greedy(pay_dear_cards_while_full)
+    assert feedback and "69.20%" in feedback and "greedy 68.83%" in feedback  # exact, over the 4 positions
+
+
+@pytest.mark.parametrize("wrong, hint", [
+    (greedy_policy, "same choices"),
+    (lambda state, rng=None: state.legal_actions()[-1], "dearer die"),
+    (lambda state, rng=None: "A1", "not one of state.legal_actions()"),
+    (lambda state, rng=None: 1 / 0, "ZeroDivisionError"),
+    (lambda state, rng=None: max(state.legal_actions(), key=lambda action: ...), "replace the ..."),  # the template
+])
+def test_pangu_beat_greedy_check_refuses_mistakes_with_their_hint(wrong, hint):
+    feedback = pangu_checks.check_beats_greedy(wrong)
     assert not feedback and hint in feedback
 
 
@@ -249,7 +308,9 @@ def test_nagaraja_room_chance_check_survives_a_crashing_function():
 
 RICHER = {  # lesson -> the check its richer exercise calls
     "pangu/01_rules_step_by_step.ipynb": "check_cheapest_cost(",
+    "pangu/02_guided_game.ipynb": "check_cost_in_chance(",
     "pangu/03_karma_odds.ipynb": "check_final_card_chance(",
+    "pangu/04_strategy_lab.ipynb": "check_beats_greedy(",
     "chakra/01_rules_step_by_step.ipynb": "check_walk_bug(",
     "chakra/02_scoring.ipynb": "check_scoring_bug(",
     "nagaraja/01_fate_sticks.ipynb": "check_contest(",

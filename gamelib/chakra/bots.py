@@ -334,14 +334,18 @@ class _Search:
 
     def __init__(self, base: "_Base", floor: float | None):
         self.base, self.table, self.levels_total = base, base.table, base.levels_total
-        self.terms: dict = {}  # (alleviated, harmonized, from_bhagya) -> the value's terms after the level change
+        self.terms: dict = {}  # (alleviated, harmonized, from_bhagya) -> the sum of the value's terms after the level change
         self.raise_bound = floor is not None
         self.bound = [float("-inf") if floor is None else floor - NEAR_BEST]
         self.found: list = []
         self.landed = [0] * ((BHAGYA + 1) * 8)  # [level * 8 + colour]: energies earlier steps put there
+        # the last steps kept after two steps (D1x3), by the two steps in either order: the same moves
+        # in another order leave the same board, the same energies still to move and the same terms
+        self.last_steps: dict = {}
 
-    def terms_of(self, key: tuple) -> tuple:
-        terms = self.terms[key] = self.base._channel_terms(*key)
+    def terms_of(self, key: tuple) -> float:
+        token, bhagya, run = self.base._channel_terms(*key)
+        terms = self.terms[key] = token + bhagya + run
         return terms
 
 
@@ -350,9 +354,19 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
     restored after use) with its value, appended to ``search.found`` as (steps, value) when above
     ``search.bound``. The legality is the move generator's (``actions._search_steps``), step for
     step; the tests check both give the same actions, and the values against :func:`action_value`."""
+    if depth == 2:  # the third step of D1x3: the first two in the other order leave the same board
+        first, second = prefix
+        either_order = (first, second) if first <= second else (second, first)
+        known = search.last_steps.get(either_order)
+        if known is not None:
+            floor = search.bound[0]
+            search.found.extend([(prefix + (step,), value) for step, value in known if value > floor])
+            return
+        start = len(search.found)
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
     table, landed, size, harmony = search.table, search.landed, _SIZE, _HARMONY_CODE
+    terms, levels_total, bound, found, raise_bound = search.terms, search.levels_total, search.bound, search.found, search.raise_bound
     for origin in range(1, BHAGYA + 1):
         code = codes[origin]
         if not code or code == harmony[origin]:
@@ -392,24 +406,29 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
         if last:  # value each colour's step; the terms depend on the effect only, the same for every
             # colour unless the step harmonizes the landing chakra
             plain_key = (alleviated + (here < 0), harmonized, from_here)
-            plain_terms = search.terms.get(plain_key) or search.terms_of(plain_key)
+            plain = terms.get(plain_key)
+            if plain is None:
+                plain = search.terms_of(plain_key)
+            start_value = levels_total + change + plain  # the value but for this step's level changes
             harmony_here = harmony[landing]
+            origin_row, landing_row = origin * _CODES, landing * _CODES
             for colour in colours:
                 if depth and _COUNT[row + colour] <= landed[origin * 8 + colour]:
                     continue  # every energy of this colour here has already moved (chakra.md#channel)
-                step_change = table[origin * _CODES + _WITHOUT_CODE[row + colour]] - old_origin
-                terms = plain_terms
+                step_change = table[origin_row + _WITHOUT_CODE[row + colour]] - old_origin
                 if here >= 0:
                     arrived = _WITH_CODE[here * 8 + colour]
-                    step_change += table[landing * _CODES + arrived] - here_score
+                    step_change += table[landing_row + arrived] - here_score
                     if arrived == harmony_here:
                         key = (alleviated, harmonized + (landing,), from_here)
-                        terms = search.terms.get(key) or search.terms_of(key)
-                value = search.levels_total + (change + step_change) + terms[0] + terms[1] + terms[2]  # _Base.value's order
-                bound = search.bound
+                        harmonizing = terms.get(key)
+                        if harmonizing is None:
+                            harmonizing = search.terms_of(key)
+                        step_change += harmonizing - plain
+                value = start_value + step_change
                 if value > bound[0]:
-                    search.found.append((prefix + (step_row[colour][direction][distance],), value))
-                    if search.raise_bound and value - NEAR_BEST > bound[0]:
+                    found.append((prefix + (step_row[colour][direction][distance],), value))
+                    if raise_bound and value - NEAR_BEST > bound[0]:
                         bound[0] = value - NEAR_BEST
             continue
         for colour in colours:
@@ -435,6 +454,8 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
             if here >= 0:
                 codes[landing] = here
             codes[origin] = code
+    if depth == 2:
+        search.last_steps[either_order] = [(steps[-1], value) for steps, value in search.found[start:]]
 
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}

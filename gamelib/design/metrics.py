@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from math import sqrt
-from typing import Callable, Sequence
+from fractions import Fraction
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -163,6 +164,38 @@ def beside_exact(name: str, estimate: Estimate, exact: float | None) -> Check:
     return Check(name, estimate, exact)
 
 
+def compare_to_exact(simulated: Mapping[str, Results | Estimate], exact: Mapping[str, Any],
+                     metric: Callable[[Results], Estimate] | None = None):
+    """A table of exact values beside simulated rates: for each name, the exact value (a ``Fraction``
+    is shown as a fraction too), the simulated rate with its 95% interval and games, and whether the
+    interval holds the exact value. A :class:`Results` is measured by ``metric`` (default: seat 0's
+    win rate, which is the win rate of a solo game); an :class:`Estimate` is used as it is. A name
+    with an exact value and no simulation, or the reverse, gets a row with the other side empty."""
+    from gamelib.design.tables import Table
+
+    measure = metric or (lambda results: seat_win_rates(results)[0])
+    rows = []
+    for name in list(simulated) + [name for name in exact if name not in simulated]:
+        given = simulated.get(name)
+        estimate = given if isinstance(given, Estimate) or given is None else measure(given)
+        value = exact.get(name)
+        covered = None if estimate is None or value is None else Check(name, estimate, value).covered
+        rows.append({"name": name,
+                     "exact": "" if value is None else _exact_text(value),
+                     "simulated": "" if estimate is None else estimate.value,
+                     "low": "" if estimate is None else estimate.low,
+                     "high": "" if estimate is None else estimate.high,
+                     "games": "" if estimate is None else estimate.samples,
+                     "exact in interval": {True: "yes", False: "NO", None: ""}[covered]})
+    return Table(rows, ["name", "exact", "simulated", "low", "high", "games", "exact in interval"])
+
+
+def _exact_text(value: Any) -> str:
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"{float(value):.4f} ({value})"
+    return f"{float(value):.4f}"
+
+
 METRICS: dict[str, Callable[[Results], Estimate]] = {
     "first seat win rate": lambda results: seat_win_rates(results)[0],
     "first seat advantage": seat_advantage,
@@ -249,4 +282,4 @@ def _standard_deviation_of(total: np.ndarray) -> float:
 __all__ = ["share_estimate", "seat_win_rates", "policy_win_rates", "seat_advantage", "first_mover_win_rate",
            "first_mover_advantage", "balance", "draw_rate", "completion", "Duration", "duration",
            "decisive_moment", "decisiveness", "lead_changes_in", "lead_changes", "skill_trace", "Check",
-           "beside_exact", "METRICS", "summary"]
+           "beside_exact", "compare_to_exact", "METRICS", "summary"]

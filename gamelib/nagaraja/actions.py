@@ -12,12 +12,12 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
-from gamelib.core import IllegalMove, replace_fields as replace
+from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, face_down_own, log, relic_of,
-    remove_from_hand, return_sticks, seat_name, set_player, stick_order, with_player,
+    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, detached, face_down_own, face_up_relics, log,
+    relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 
@@ -352,11 +352,7 @@ def legal_actions(state) -> list:
         else:
             actions.append(_shared(Pass, player))
     elif phase == "EXPLORATION":
-        temple = state.players[player].temple
-        cells = temple.legal_cells()
-        actions += [_shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4)]
-        if not cells:
-            actions.append(DiscardTile(player))
+        actions += _placements(player, state.players[player].temple.legal_cells())
     elif phase == "NEW_DEAL" and state.deal:
         keep = min(state.rules.deal_keep, len(state.deal))
         actions += [Keep(player, cards) for cards in combinations(sorted(state.deal), keep)]
@@ -364,6 +360,19 @@ def legal_actions(state) -> list:
 
 
 _SHARED: dict = {}  # (action type, fields) -> one frozen action object, reused by every listing
+_PLACEMENTS: dict = {}  # (seat, legal cells) -> the placements
+
+
+def _placements(player: int, cells) -> list:
+    """Every PlaceTile on the legal cells, or the DiscardTile when there is none, listed once per cells."""
+    key = (player, tuple(cells))
+    found = _PLACEMENTS.get(key)
+    if found is None:
+        if len(_PLACEMENTS) >= _CACHE_LIMIT:
+            _PLACEMENTS.clear()
+        placements = tuple(_shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4))
+        found = _PLACEMENTS[key] = placements or (DiscardTile(player),)
+    return list(found)
 
 
 def _shared(kind, *fields):
@@ -458,9 +467,17 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, key) 
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
-        found = _USES[cache_key] = tuple(UseNaga(player, source, card_id, params)
+        found = _USES[cache_key] = tuple(_frozen(UseNaga, {"player": player, "source": source, "card": card_id, "params": params})
                                          for params in _options(state, player, effect))
     return found
+
+
+def _frozen(kind, fields: dict):
+    """``kind(**fields)`` for a frozen action dataclass without ``__post_init__``, its fields given in
+    full: set in one step instead of one ``object.__setattr__`` per field (listings build thousands)."""
+    action = object.__new__(kind)
+    object.__setattr__(action, "__dict__", fields)
+    return action
 
 
 def _stick_choices(sticks, sizes) -> list[tuple]:
@@ -566,6 +583,8 @@ def _amulet_usable(state, player: int, amulet_id: str) -> bool:
 
 
 def _amulet_actions(state, player: int) -> list:
+    if not state.players[player].amulets:
+        return []
     actions = []
     for amulet_id in sorted(set(state.players[player].amulets)):
         if not _amulet_usable(state, player, amulet_id):
@@ -599,7 +618,7 @@ def has_non_pass_action(state, player: int) -> bool:
 def _position_for(state, player: int, source: str, effect: str):
     """The position an effect's options are read from once the Naga is spent. Only RETHROW2 reads the
     activator's own sticks (the spent one is gone); every other effect reads the same options from ``state``."""
-    return _spend_naga(state, player, source) if effect == "RETHROW2" else state
+    return _spend_naga(detached(state), player, source) if effect == "RETHROW2" else state
 
 
 # =========================================================================== applying actions
@@ -1001,12 +1020,15 @@ _HANDLERS = {
 
 
 def cursed_face_up(state, player: int) -> int:
-    temple = state.players[player].temple
-    return sum(relic_of(state, temple.relic_at(s)).cursed for s in temple.face_up_spots())
+    return face_up_relics(state.edition, state.players[player].temple)[1]
 
 
 def _cursed_total(state) -> int:
-    return sum(r.cursed for r in state.edition.relics)
+    edition = state.edition
+    total = edition.__dict__.get("_cursed_total")  # read after every action: counted once per edition
+    if total is None:
+        total = edition.__dict__["_cursed_total"] = sum(r.cursed for r in edition.relics)
+    return total
 
 
 def _check_end(state, actor: int, placed: bool):

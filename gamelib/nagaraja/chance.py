@@ -14,10 +14,10 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import NamedTuple
 
-from gamelib.core import replace_fields as replace, weighted_draw
+from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, add_to_hand, card_of, log, remove_from_hand, seat_name, set_player, stick_order, with_player,
+    PUBLIC, Event, Stick, add_to_hand, card_of, log, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -44,9 +44,14 @@ def task_text(task: Task) -> str:
 
 def throw_tasks(player: int, stick_ids) -> list:
     """One chance event per colour: the sticks of one colour are thrown together."""
+    return list(_throw_tasks(player, tuple(stick_ids)))
+
+
+@lru_cache(maxsize=4096)
+def _throw_tasks(player: int, stick_ids: tuple) -> tuple:
     ids = sorted(stick_ids, key=stick_order)
-    return [Task("STICKS", player, " ".join(i for i in ids if i[0] == letter)) for letter in "BWG"
-            if any(i[0] == letter for i in ids)]
+    return tuple(Task("STICKS", player, " ".join(i for i in ids if i[0] == letter)) for letter in "BWG"
+                 if any(i[0] == letter for i in ids))
 
 
 # --------------------------------------------------------------------------- outcomes
@@ -137,17 +142,22 @@ def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple
     return found[1]
 
 
-_UNIFORM_DRAWS = {"DRAW": lambda s, t: s.draw_pile, "AMULET": lambda s, t: s.amulet_pile,
-                  "HAND_CARD": lambda s, t: s.players[t.player].hand}
-
-
 def sample(state, rng):
-    """Draw the next chance outcome with exact integer weights."""
+    """Draw the next chance outcome with exact integer weights. Equal weights draw an index
+    (``weighted_draw`` of equal weights takes the same ``rng.randrange`` and gives the same outcome)."""
     task = state.queue[0]
-    if task.kind in _UNIFORM_DRAWS:  # a uniform draw from a pile: pick an index
-        pile = _UNIFORM_DRAWS[task.kind](state, task)
+    kind = task.kind
+    if kind == "DRAW" or kind == "AMULET" or kind == "HAND_CARD":  # a uniform draw from a pile: pick an index
+        pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[task.player].hand
         return pile[rng.randrange(len(pile))]
-    if task.kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
+    if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
+        placed = state.players[task.player].temple.relics
+        left = [relic.id for relic in state.edition.relics if relic.id not in placed]
+        return left[rng.randrange(len(left))]
+    if kind == "ROOM":
+        pile = state.room_pile or state.room_bottom[:1]
+        return pile[rng.randrange(len(pile))]
+    if kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
         colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
         count = int(task.detail) if task.kind == "FIRST_GUIDE" else len(task.detail.split())
         outcomes, weights = _edition_throw_table(state.edition, colour, count)
@@ -192,7 +202,9 @@ def resolve(state, task: Task, outcome, **changes):
     if kind == "STICKS":
         return _sticks_thrown(state, player, task.detail, outcome, changes)
     if kind == "DRAW":
-        pile = tuple(card_id for card_id in state.draw_pile if card_id != outcome)
+        pile = state.draw_pile
+        at = pile.index(outcome)  # card ids are unique
+        pile = pile[:at] + pile[at + 1:]
         entries = state.log + (Event(PUBLIC, f"{seat_name(player)} draws a card."),
                                Event(player, f"You draw {card_of(state, outcome)}."))
         if task.detail == "DEAL":
@@ -225,7 +237,8 @@ def resolve(state, task: Task, outcome, **changes):
 
 def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
     faces = dict(zip(stick_ids.split(), outcome))
-    sticks = tuple(s._replace(points=faces[s.id][0], naga=faces[s.id][1]) if s.id in faces else s
+    new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
+    sticks = tuple(new_stick(Stick, (s.id, s.colour, faces[s.id][0], faces[s.id][1])) if s.id in faces else s
                    for s in state.players[player].sticks)
     queue = changes.get("queue", state.queue)  # the queue once this task is off it
     if any(t.kind == "STICKS" and t.player == player for t in queue):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gamelib.core import replace_fields as replace
+from gamelib.core import replace_fields
 from gamelib.nagaraja.cards import COLOURS
-from gamelib.nagaraja.temple import PlacedTile, Temple
+from gamelib.nagaraja.temple import RELIC_SPOTS, PlacedTile, Temple
 
 PHASES = ("SETUP", "CALL_OF_FATE", "CONFRONTATION", "EXPLORATION", "NEW_DEAL", "GAME_OVER")
 REASONS = ("CURSED_LOSS", "REACHED_25", "NINTH_TILE", "ROOMS_EXHAUSTED")
@@ -72,10 +72,31 @@ class Player:
 
 # --------------------------------------------------------------------------- edits
 
+# The state ``State.apply`` is building (a copy of the state it was called on, that nobody else holds
+# until it is returned), or None. A turn makes a dozen small edits; editing that copy in place instead
+# of copying the whole state at each edit is copy-on-write: the first edit (``State.apply``) copies.
+EDITING: list = [None]
+
+
+def replace(value, **changes):
+    """``value`` with the fields ``changes`` replaced: in place for the state under construction
+    (``EDITING``), else in a copy (``core.replace_fields``)."""
+    if value is EDITING[0] and changes.keys() <= value.__dict__.keys():
+        value.__dict__.update(changes)
+        return value
+    return replace_fields(value, **changes)
+
+
+def detached(state):
+    """``state``, or a copy when it is the state under construction: for positions that are only
+    looked at (what an effect could do), which must not edit the real one."""
+    return replace_fields(state) if state is EDITING[0] else state
+
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
-    return replace(state, log=state.log + tuple([Event(audience, t) for t in texts]), **changes)
+    new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
+    return replace(state, log=state.log + tuple([new_event(Event, (audience, t)) for t in texts]), **changes)
 
 
 def set_player(state, player: int, **changes):
@@ -90,6 +111,19 @@ def with_player(state, player: int, seat_changes: dict, **changes):
     players = state.players
     changed = replace(players[player], **seat_changes)
     return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed), **changes)
+
+
+def face_up_relics(edition, temple: Temple) -> tuple[int, int]:
+    """(VP, cursed relics) face up in ``temple``: the end check reads them after every action, so each
+    temple keeps them beside its connectivity (a temple never changes; the edition is checked)."""
+    kept = temple.__dict__.get("_face_up_relics")
+    if kept is not None and kept[0] is edition:
+        return kept[1]
+    relics = edition.relic_by_id
+    face_up = [relics[relic_id] for spot, relic_id in zip(RELIC_SPOTS, temple.relics) if spot in temple.connected_spots()]
+    counts = (sum(relic.vp for relic in face_up), sum(relic.cursed for relic in face_up))
+    temple.__dict__["_face_up_relics"] = (edition, counts)
+    return counts
 
 
 def card_of(state, card_id: str):

@@ -19,7 +19,7 @@ from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
-from gamelib.nagaraja.position import PUBLIC, Event, Player, Result
+from gamelib.nagaraja.position import EDITING, PUBLIC, Event, Player, Result, face_up_relics
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
@@ -133,13 +133,14 @@ class State(StateBase):
             if outcome is None:
                 raise IllegalMove(f"{action!r} is not a possible outcome of this chance event "
                                   f"({chance.task_text(self.queue[0])})", action)
-            after = chance.resolve(self, self.queue[0], outcome, queue=self.queue[1:], moves=self.moves + (outcome,))
-            return self._finish_turn(after)
+            draft = replace(self, queue=self.queue[1:], moves=self.moves + (outcome,))
+            return _built(draft, lambda: self._finish_turn(chance.resolve(draft, self.queue[0], outcome)))
         listed = self._listed(action)
         if not listed:
             action = actions.checked_action(action)
-        return self._finish_turn(actions.apply_action(replace(self, moves=self.moves + (action,)), action,
-                                                      listed=listed and type(action) is actions.UseNaga, checked=True))
+        draft = replace(self, moves=self.moves + (action,))
+        listed = listed and type(action) is actions.UseNaga
+        return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed=listed, checked=True)))
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
@@ -148,7 +149,7 @@ class State(StateBase):
         if _LISTED[0] is not self:
             return False
         if _LISTED[2] is None:
-            _LISTED[2] = {id(option) for option in _LISTED[1]}
+            _LISTED[2] = set(map(id, _LISTED[1]))
         return id(action) in _LISTED[2]
 
     @staticmethod
@@ -184,9 +185,7 @@ class State(StateBase):
 
     def visible_score(self, player: int) -> int:
         """What the opponent can see of a score: the face-up relic VP."""
-        temple = self.players[player].temple
-        relics = self.edition.relic_by_id
-        return sum(relics[temple.relic_at(spot)].vp for spot in temple.face_up_spots())
+        return face_up_relics(self.edition, self.players[player].temple)[0]
 
     def total(self, player: int) -> int:
         """Fate points this round: thrown, undiscarded sticks plus modifiers."""
@@ -196,6 +195,17 @@ class State(StateBase):
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""
         return [e.text for e in self.log if e.audience in (PUBLIC, player)]
+
+
+def _built(draft: State, build) -> State:
+    """``build()``, with ``draft`` (a fresh copy nobody else holds) edited in place by every step of the
+    turn instead of copied at each (``position.replace``). The draft is let go however ``build`` ends:
+    an illegal action raises, and the state ``apply`` was called on is untouched."""
+    EDITING[0] = draft
+    try:
+        return build()
+    finally:
+        EDITING[0] = None
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
@@ -218,4 +228,4 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
         queue=tuple(queue), seed=resolve_seed(seed), explicit_chance=explicit_chance,
         log=(Event(PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
     )
-    return State._finish_turn(state)
+    return _built(state, lambda: State._finish_turn(state))

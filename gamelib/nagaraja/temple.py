@@ -95,6 +95,9 @@ def _default_tiles():
     return default_edition().tiles
 
 
+_LAYOUT_ONLY = frozenset({"_legal_cells", "occupancy", "_connectivity", "_face_down"})  # cached from the cells alone
+
+
 @dataclass(frozen=True)
 class Temple:
     """One player's temple. Immutable: every change returns a new temple."""
@@ -289,7 +292,13 @@ class Temple:
         return replace(self, relics=tuple(relics))
 
     def with_relics(self, relics: Mapping[str, str]) -> "Temple":
-        return replace(self, relics=tuple(relics.get(spot) for spot in RELIC_SPOTS))
+        """The same layout with other relics: what was computed from the cells alone still holds
+        (hiding the 18 relics of a new game, or a SWAP, recomputes no connectivity)."""
+        temple = object.__new__(Temple)
+        fields = {name: value for name, value in self.__dict__.items() if name in _LAYOUT_ONLY}
+        fields.update(tiles=self.tiles, cells=self.cells, relics=tuple(relics.get(spot) for spot in RELIC_SPOTS))
+        object.__setattr__(temple, "__dict__", fields)
+        return temple
 
     def collect_amulets(self) -> tuple["Temple", list[str]]:
         """Take every uncollected amulet whose segment is joined to an entrance (nagaraja.md#paths)."""

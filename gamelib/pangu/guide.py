@@ -44,7 +44,8 @@ def bots_view(state: State, yours: Action | None = None) -> str:
     preview = state.preview(greedy)
     lines.append(f"Greedy plays    {greedy} (rec {preview['rec']} - cost {preview['cost']} = "
                  f"{preview['rec'] - preview['cost']:+d} now): expected {_number(values[greedy])}")
-    lines.append(f"Lookahead plays {lookahead}: expected {_number(values[lookahead])} (the best possible)")
+    lines.append(f"Lookahead plays {lookahead}: expected {_number(values[lookahead])} (the most of any move; "
+                 "the best chance of winning can lie elsewhere)")
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from gamelib.core import CHANCE
 from gamelib.pangu.cards import ROLLS
-from gamelib.pangu.rules import Rules, new_game
+from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, new_game
 from gamelib.pangu.solver_model import Model, build_model, popcount
 from gamelib.pangu.solver_tables import SHIPPED_LEVELS, ShippedTables
 
@@ -261,15 +261,17 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
 
     ``policy(state, rng) -> Action`` is called once per distinct decision state (so it must be
     deterministic), except ``random_policy``, which is uniform over the legal actions. From the
-    start of a game this enumerates every deal and roll the bot meets: exact, but only feasible
-    in pure Python from late positions (pass ``state``, e.g. a turn-3 position).
+    start of a game (``state=None``) the bots' recorded whole-game values (:func:`bot_values`,
+    computed by ``solver_policies`` with numba) are returned; otherwise this enumerates every
+    deal and roll the bot meets: exact, but only feasible in pure Python from late positions
+    (pass ``state``, e.g. a turn-3 position).
     """
     from gamelib.pangu.bots import POLICIES, random_policy
 
-    if state is None and (rules is None or rules == Rules()):
-        shipped = default_tables().bot_values
+    if state is None:  # the whole game: the value computed over every deal and roll, if it is recorded
         name = next((name for name, bot in POLICIES.items() if bot is policy), None)
-        if name in shipped:  # computed over every deal and roll by solver_build --greedy (numba)
+        shipped = bot_values(rules)
+        if name in shipped:
             return shipped[name]
     if state is None:
         state = new_game(rules=rules or Rules(), explicit_chance=True)
@@ -309,9 +311,57 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     return value(state)
 
 
-# --------------------------------------------------------------------------- single-variant whole-game values
+# --------------------------------------------------------------------------- the bots' recorded values
 
+BOTS_PATH = Path(__file__).with_name("data") / "solver_bots.json"
 VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
+BOT_NAMES = ("random", "greedy", "lookahead", "optimal")
+
+
+def _rules_name(rules) -> str | None:
+    """The ``SINGLE_VARIANTS`` name of ``rules`` (None: the defaults; a name is accepted as is)."""
+    if rules is None:
+        return "defaults"
+    if isinstance(rules, str):
+        return rules
+    return next((name for name, variant in SINGLE_VARIANTS.items() if variant == rules), None)
+
+
+def _bot_entries(rules) -> tuple[dict, dict]:
+    """``({bot: "p/q"}, {bot: reason})`` for one rule set, from ``data/solver_bots.json`` (and the optimal
+    value of a variant from ``data/solver_variants.json``)."""
+    name = _rules_name(rules)
+    data = json.loads(BOTS_PATH.read_text())
+    entry = data["rules"].get(name, {}) if name else {}
+    values = {bot: item["value"] for bot, item in entry.get("values", {}).items()}
+    missing = dict(entry.get("missing", {}))
+    if "optimal" not in values and name and VARIANTS_PATH.exists():
+        variant = json.loads(VARIANTS_PATH.read_text()).get("variants", {}).get(name, {})
+        if "value" in variant:
+            values["optimal"] = variant["value"]
+            missing.pop("optimal", None)
+    for bot in BOT_NAMES:
+        if bot not in values and bot not in missing:
+            missing[bot] = (f"no exact value of the {bot} bot is recorded for {rules if name is None else name}; "
+                            f"{data['command']} computes it where supported")
+    return values, missing
+
+
+def bot_values(rules=None) -> dict[str, Fraction]:
+    """The exact whole-game chance of winning of each bot whose value is recorded (keys among
+    "random", "greedy", "lookahead", "optimal"), under ``rules`` (a ``Rules``, a ``SINGLE_VARIANTS``
+    name, or None for the defaults). Computed over every deal and roll, not simulated."""
+    values, _ = _bot_entries(rules)
+    return {bot: Fraction(value) for bot, value in values.items()}
+
+
+def bot_values_missing(rules=None) -> dict[str, str]:
+    """Why each bot absent from :func:`bot_values` has no exact value under ``rules``."""
+    _, missing = _bot_entries(rules)
+    return missing
+
+
+# --------------------------------------------------------------------------- single-variant whole-game values
 
 
 def variant_values(path: Path = VARIANTS_PATH) -> dict[str, Fraction | str]:
