@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: lab lab-refresh test test-deploy setup clean app site html
+.PHONY: lab lab-refresh test test-long test-deploy setup clean app site html
 
 setup: $(STAMP)
 
@@ -45,10 +45,20 @@ html: $(STAMP)
 
 # Unit tests, every notebook (nbval) and the Lab browser tests; the deployment tests are apart.
 # pytest-xdist runs one worker per core; --dist loadfile keeps each file (a notebook's cells, a
-# module's fixtures) on one worker, in order. PYTEST_ARGS='-n 0' runs everything in one process.
+# module's fixtures) on one worker, in order, and --no-loadscope-reorder hands the files out in
+# collection order, where tests/conftest.py puts the longest first (START_FIRST).
+# PYTEST_ARGS='-n 0' runs everything in one process; GAMELIB_LONG_TESTS=1 runs the long sweeps.
 test: $(STAMP)
 	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		--ignore-glob='tests/test_deploy*' --numprocesses auto --dist loadfile $(PYTEST_ARGS)
+		--ignore-glob='tests/test_deploy*' --ignore=tests/test_course_solutions_run.py --numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+
+# The long sweeps in full (GAMELIB_LONG_TESTS=1): only the files whose loops and fuzz sweeps that
+# variable lengthens; `make test` runs the same assertions on the first seeds of each. CI runs both.
+LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
+	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py \
+	tests/test_course_solutions_run.py
+test-long: $(STAMP)
+	GAMELIB_LONG_TESTS=1 $(PY) -m pytest $(LONG_TEST_FILES) --numprocesses auto --dist loadfile $(PYTEST_ARGS)
 
 # The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
 # offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.

@@ -5,6 +5,7 @@ The fixtures that start JupyterLab and Chromium live in ``conftest.py``.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -14,8 +15,12 @@ ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 README_SHOTS = ROOT / "docs" / "screenshots"
 
 
-def open_notebook(page, lab, path: str) -> None:
-    """Open ``path`` (relative to notebooks/) in Lab, wait for its kernel and run every cell."""
+def open_notebook(page, lab, path: str, through: str | None = None, only: tuple[str, ...] = ()) -> None:
+    """Open ``path`` (relative to notebooks/) in Lab, wait for its kernel and run every cell; with
+    ``through``, only the cells from the top to the first one whose source contains that text; with
+    ``only``, just the first cell containing each text, in that order (the imports and one board).
+    A test of one board of a lesson need not wait for the lesson's simulations: nbval runs every
+    cell of every notebook anyway."""
     page.goto(lab.notebook_url(path))
     page.wait_for_function(
         "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
@@ -24,7 +29,18 @@ def open_notebook(page, lab, path: str) -> None:
         timeout=60_000,
     )
     page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.ready; }")
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    if through is None and not only:
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        return
+    sources = ["".join(cell["source"]) for cell in json.loads((lab.root / path).read_text(encoding="utf-8"))["cells"]]
+    first = lambda text: next(index for index, source in enumerate(sources) if text in source)  # noqa: E731
+    if through is not None:
+        # 'run-all-above' runs the cells above the active one, so the cell after the last is made active
+        page.evaluate("(next) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = next;"
+                      " return window.jupyterapp.commands.execute('notebook:run-all-above'); }", first(through) + 1)
+    for index in map(first, only):
+        page.evaluate("(index) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = index;"
+                      " return window.jupyterapp.commands.execute('notebook:run-cell'); }", index)
 
 
 def wait_for_kernel_idle(page, timeout_ms: int = 120_000) -> None:

@@ -15,7 +15,7 @@ from gamelib.chakra.invariants import invariant_violations
 from gamelib.simulate import seeds
 
 LONG_TESTS = os.environ.get("GAMELIB_LONG_TESTS") == "1"
-SWEEP_GAMES = int(os.environ.get("CHAKRA_GAMES", "500" if LONG_TESTS else "60"))  # per policy and player count
+SWEEP_GAMES = int(os.environ.get("CHAKRA_GAMES", "500" if LONG_TESTS else "25"))  # per policy and player count
 
 
 def play_checked(players, policy, seed, rules):

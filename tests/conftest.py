@@ -6,7 +6,8 @@ Browser tests (mark them ``@pytest.mark.browser``) get:
   temporary *copy* of ``notebooks/`` (Lab would otherwise autosave over the committed
   outputs). One server for the whole session; its kernels stop with it.
 * ``page`` -- a fresh tab of headless Chromium (Debian's ``chromium`` driven by
-  Playwright) with a fresh user-data folder. Web-first assertions wait up to 30 s.
+  Playwright; one browser for the session, with a fresh user-data folder). Web-first
+  assertions wait up to 30 s. ``module_page`` is one tab shared by a file's tests.
 * in ``browser_support``: ``open_notebook(page, lab, "nagaraja/01_fate_sticks.ipynb")`` -- opens a notebook,
   waits for its kernel and runs all cells.
 * ``screenshot(page_or_locator, "name")`` -- saves ``test-artifacts/screenshots/name.png``
@@ -157,3 +158,62 @@ def page(browser_context):
     tab = browser_context.new_page()
     yield tab
     tab.close()
+
+
+@pytest.fixture(scope="module")
+def module_page(browser_context):
+    """One tab for all the tests of a file that share one opened notebook (a module fixture)."""
+    tab = browser_context.new_page()
+    yield tab
+    tab.close()
+
+
+# --------------------------------------------------------------------------- scheduling
+
+# `make test` hands whole files to two xdist workers (--dist loadfile) in collection order
+# (--no-loadscope-reorder; xdist would otherwise start the files with the most tests first).
+# With two workers the file that starts last bounds the wall time, so the longest files start
+# first and the short ones fill in behind them. The seconds are one worker's wall time per file
+# (from `--junitxml`, summed per file) in a run at load average 8-20, where wall time was about
+# four times the CPU time; only their order matters, and only for the longest few.
+START_FIRST = [
+    "tests/test_pangu_hardening.py",  # 178 s
+    "tests/test_nagaraja_browser.py",  # 304 s before its tests stopped running Nagaraja 03's simulations
+    "tests/test_pangu_browser.py",  # 294 s before its free-board tests stopped running Pangu 02's solver cells
+    "tests/test_nagaraja_sticks.py",  # 140 s
+    "tests/test_chakra_play.py",  # 139 s
+    "tests/test_chakra_browser.py",  # 236 s before its bot test stopped running Chakra 03's sweeps
+    "notebooks/chakra/03_play_and_plan.ipynb",  # 114 s
+    "tests/test_course_grading.py",  # 108 s
+    "tests/test_chakra_conformance.py",  # 101 s
+    "tests/test_nagaraja_fast_paths.py",  # 91 s
+    "tests/test_nagaraja_odds_browser.py",  # 88 s
+    "tests/test_boards_comfort_browser.py",  # 116 s before its three tests shared one run
+    "tests/test_pangu_guide.py",  # 73 s
+    "tests/test_nagaraja_fuzz.py",  # 71 s
+    "tests/test_nagaraja_explorer.py",  # 64 s
+    "tests/test_nagaraja_invariants.py",  # 143 s before the shorter default sweep
+    "tests/test_pangu_bot_values.py",  # new from main: 35 s of CPU alone (numba compiles), not yet timed in a run
+    "notebooks/nagaraja/03_the_duel.ipynb",  # 56 s
+    "tests/test_chakra_fuzz.py",  # 52 s
+    "notebooks/pangu/04_strategy_lab.ipynb",  # 46 s
+    "tests/test_pangu_fuzz.py",  # 46 s
+    "tests/test_pangu_conformance.py",  # 46 s
+    "notebooks/pangu/02_guided_game.ipynb",  # 42 s
+    "tests/test_pangu_solver_tables.py",  # 42 s
+]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    missing = [path for path in START_FIRST if not (ROOT / path).exists()]
+    if missing:
+        raise pytest.UsageError(f"tests/conftest.py START_FIRST names files that are gone: {missing}")
+    rank = {path: place for place, path in enumerate(START_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: files stay whole
+
+
+def pytest_runtest_setup(item):
+    """With --junitxml, note when and where each test started, to check the schedule above."""
+    if item.config.option.xmlpath:
+        item.user_properties.append(("started", f"{time.time():.2f}"))
+        item.user_properties.append(("worker", os.environ.get("PYTEST_XDIST_WORKER", "main")))

@@ -140,11 +140,15 @@ def set_theme(page, name: str) -> None:
     page.wait_for_timeout(300)  # the theme's style sheet swaps in after the attribute
 
 
-@pytest.fixture
-def boards(page, lab):
-    """The notebook of boards, run, in a window tall enough to check each board in view."""
+@pytest.fixture(scope="module")
+def boards(module_page, lab):
+    """The notebook of boards, run once for this file's three tests, in a window tall enough to
+    check each board in view. The tests run in the file's order: the themes (which ends back in
+    the light theme), then the narrow window, then the kernel restart, which runs the cells again
+    at its end."""
     from playwright.sync_api import expect
 
+    page = module_page
     (lab.root / "comfort_boards.ipynb").write_text(json.dumps(NOTEBOOK))
     page.set_viewport_size({"width": 1280, "height": 1400})
     open_notebook(page, lab, "comfort_boards.ipynb")
@@ -260,6 +264,8 @@ def test_a_board_left_from_before_a_kernel_restart_says_the_kernel_is_gone(board
     from playwright.sync_api import expect
 
     page = boards
+    page.set_viewport_size({"width": 1280, "height": 1400})  # the full width again, after the narrow-window test
+    page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
     page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }")
     wait_for_kernel_idle(page)
     pangu = page.locator(BOARDS["pangu"]).first

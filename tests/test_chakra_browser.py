@@ -110,7 +110,7 @@ def test_bot_answers_a_clicked_meditation(page, lab):
     """Lesson 3's first board: seat 0 meditates by clicking, the greedy bot (seat 1) answers at once."""
     from playwright.sync_api import expect
 
-    open_notebook(page, lab, "chakra/03_play_and_plan.ipynb")
+    open_notebook(page, lab, "chakra/03_play_and_plan.ipynb", through="bots={1: greedy_policy})")  # its first board
     wait_for_kernel_idle(page)
     board = page.locator(".ck-board").first
     board.scroll_into_view_if_needed()

@@ -15,6 +15,7 @@ from browser_support import open_notebook, screenshot, wait_for_kernel_idle
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "nagaraja/03_the_duel.ipynb"
+THROUGH = "NagarajaBoard(replay"  # its boards come first; the balance simulations after them need not run here
 
 
 def position_board(page):
@@ -35,7 +36,7 @@ def position_board(page):
 def test_placing_a_won_tile_by_clicking_shows_the_engines_new_state(page, lab):
     from playwright.sync_api import expect
 
-    open_notebook(page, lab, NOTEBOOK)
+    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
     wait_for_kernel_idle(page)
     board = position_board(page)
     expect(board.locator(".nj-status")).to_contain_text("place the room tile")
@@ -67,7 +68,7 @@ def test_placing_a_won_tile_by_clicking_shows_the_engines_new_state(page, lab):
 def test_an_illegal_click_shows_the_engines_reason_on_the_board(page, lab):
     from playwright.sync_api import expect
 
-    open_notebook(page, lab, NOTEBOOK)
+    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
     wait_for_kernel_idle(page)
     board = position_board(page)
     far = board.locator(".nj-temple-mine .nj-cell[data-content='empty']:not(.nj-cell-legal)").first
@@ -170,7 +171,7 @@ def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_st
 
     state, bot_rng = nagaraja.new_game(seed=DUEL_SEED), random.Random(DUEL_SEED)
     assert state.phase == "CALL_OF_FATE" and state.to_act == 0 and state.guide == 0
-    open_notebook(page, lab, NOTEBOOK)
+    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
     wait_for_kernel_idle(page)
     board = page.locator(".nj-board").first  # the live game is the notebook's first board
     board.scroll_into_view_if_needed()
@@ -240,7 +241,7 @@ def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(page, la
     odds = analysis.call_of_fate_odds(state.observation(0))
     chosen = ("ROM-03", "ROM-04")
     expected = next(values for cards, _, values in odds.rows if cards == chosen)
-    open_notebook(page, lab, NOTEBOOK)
+    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
     wait_for_kernel_idle(page)
     board = page.locator(".nj-board").first
     board.scroll_into_view_if_needed()

@@ -18,6 +18,8 @@ from gamelib.pangu.bots import greedy_policy
 from gamelib.pangu.guide import first_deal_the_hints_win, line_of
 
 pytestmark = pytest.mark.browser
+# The lesson's imports and its free-play board, without the solver work of the cells between them.
+FREE_BOARD = ("from gamelib.pangu.guide import", "FREE_SEED = first_deal_the_hints_win(")
 
 FREE_SEED = first_deal_the_hints_win(2024)  # the free-play board of notebooks/pangu/02_guided_game.ipynb
 GUIDED_SEED = 29  # the guided game of the same lesson
@@ -38,7 +40,7 @@ def cell_selector(cell):
 
 
 def test_guided_game_free_board_plays_by_clicking(page, lab):
-    open_notebook(page, lab, "pangu/02_guided_game.ipynb")
+    open_notebook(page, lab, "pangu/02_guided_game.ipynb", only=FREE_BOARD)
     wait_for_kernel_idle(page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
     board = page.locator('.pangu-board[data-board="free"]')
     expect(board.locator(".pangu-revealed")).to_have_count(3)
@@ -82,7 +84,7 @@ def test_guided_game_free_board_plays_by_clicking(page, lab):
 
 
 def test_guided_board_narrates_and_shows_the_evaluation_bar(page, lab):
-    open_notebook(page, lab, "pangu/02_guided_game.ipynb")
+    open_notebook(page, lab, "pangu/02_guided_game.ipynb", through="NARRATION = {")  # the guided board
     wait_for_kernel_idle(page, timeout_ms=240_000)
     board = page.locator('.pangu-board[data-board="guided"]')
     narration = board.locator(".pangu-narration")
@@ -140,7 +142,7 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(page, lab):
 
 
 def test_keyboard_and_hints(page, lab):
-    open_notebook(page, lab, "pangu/02_guided_game.ipynb")
+    open_notebook(page, lab, "pangu/02_guided_game.ipynb", only=FREE_BOARD)
     wait_for_kernel_idle(page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
     board = page.locator('.pangu-board[data-board="free"]')
     expect(board.locator(".pangu-revealed")).to_have_count(3)

@@ -15,7 +15,8 @@ replaced by that entry. Every tag needs an entry and every entry a tag. Every ot
 unchanged, outputs removed.
 
 Run ``.venv/bin/python tools/make_solutions.py`` (``--execute`` also runs each solved notebook
-and stores its outputs). ``tests/test_course_solutions.py`` regenerates and runs them and requires
+and stores its outputs). ``tests/test_course_solutions.py`` regenerates them and compares with the
+committed copies; ``tests/test_course_solutions_run.py`` (``make test-long``) runs them and requires
 every ``check_answer`` and every richer exercise in them to say right.
 """
 
