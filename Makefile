@@ -50,13 +50,15 @@ html: $(STAMP)
 # PYTEST_ARGS='-n 0' runs everything in one process; GAMELIB_LONG_TESTS=1 runs the long sweeps.
 test: $(STAMP)
 	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		--ignore-glob='tests/test_deploy*' --ignore=tests/test_course_solutions_run.py --numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+		--ignore-glob='tests/test_deploy*' $(addprefix --ignore=,$(LONG_ONLY_FILES)) --numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
-# The long sweeps in full (GAMELIB_LONG_TESTS=1): only the files whose loops and fuzz sweeps that
-# variable lengthens; `make test` runs the same assertions on the first seeds of each. CI runs both.
+# The long sweeps in full (GAMELIB_LONG_TESTS=1): the files whose loops and fuzz sweeps that
+# variable lengthens (`make test` runs the same assertions on the first seeds of each), and the files
+# only this target runs: the solved copies (they repeat their student notebooks, which nbval runs) and
+# the numba bot evaluator against the engine (compiling its kernels is most of its cost). CI runs both.
+LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_values_numba.py
 LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
-	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py \
-	tests/test_course_solutions_run.py
+	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py $(LONG_ONLY_FILES)
 test-long: $(STAMP)
 	GAMELIB_LONG_TESTS=1 $(PY) -m pytest $(LONG_TEST_FILES) --numprocesses auto --dist loadfile $(PYTEST_ARGS)
 

@@ -1,22 +1,27 @@
-"""Pangu solver benchmark (issue 11): the full default solve, the per-move time, and a naive ratio.
+"""Pangu solver benchmark (issue 11): the full default solve, the per-move time, and ratios against naive methods.
 
-Run: ``.venv/bin/python bench/bench_pangu_solver.py`` (``--quick`` skips the full solve, which
-needs the optional numba extra: ``pip install -e '.[solver]'``; ``--solves N`` repeats it).
+Run: ``.venv/bin/python bench/bench_pangu_solver.py --runs 3`` (about 5 minutes on an idle 2-core
+machine). ``--runs 0`` skips the full solve, which needs the optional numba extra
+(``pip install -e '.[solver]'``).
 
-* Full solve: ``solver_build.solve(Rules())`` (numba, 2 threads), wall and CPU seconds, median
-  over the runs; the first run also compiles unless numba's cache is warm (reported apart).
-* Per move: ``solver.action_values(state)`` (pure Python on the shipped tables) on decision
-  positions of turns 1, 2 and 3 from seeded random games, each with a cold memo; median wall
-  and CPU milliseconds.
-* Pure-Python ratio: one turn-3 row by the pure-Python expectimax, extrapolated to the level;
-  at turn 2, the per-move time without the shipped turn-3 table (turn 3 solved on demand).
-* Naive ratio: the test suite's brute force (every card, both dice, every cell, no tables) against
-  ``solver.win_probability`` on the same turn-3 positions, CPU seconds in this process.
+* Compile: the first call of the numba builder in this process on a one-key level (machine code
+  compiled, or loaded from numba's on-disk cache when it is warm), reported apart.
+* Full solve: ``solver_build.solve(Rules())`` from scratch (no checkpoint), wall and CPU seconds,
+  median over the runs, with each level's time and the reroll-block cache counters.
+* Per move: ``solver.action_values(state)`` (pure Python on the shipped tables), each with a cold
+  memo, on decision positions of turns 1 to 4 from seeded random games; median and max.
+* Naive ratios, in this process: (a) the pure-Python expectimax on turn-3 keys, extrapolated to
+  the whole turn-3 level, against the builder's whole solve; (b) the test suite's brute force (every
+  card, both dice, every cell, no tables) against ``solver.win_probability`` on turn-3 positions.
+
+The machine is shared: every figure carries the 1-minute load average (``os.getloadavg()``) at the
+time it was measured; wall time is noisy under load, CPU time much less so.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -31,9 +36,13 @@ from gamelib.pangu import solver  # noqa: E402
 from test_pangu_solver import brute_force, random_turn_three_position  # noqa: E402
 
 
-def timed(function, *args):
+def load() -> str:
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+def timed(function, *args, **kwargs):
     wall, cpu = time.perf_counter(), time.process_time()
-    result = function(*args)
+    result = function(*args, **kwargs)
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
@@ -54,21 +63,34 @@ def cold_action_values(state):
     return solver.action_values(state)
 
 
-def bench_full_solve(runs: int) -> None:
+def bench_compile() -> None:
+    from gamelib.pangu import solver_build
+
+    _, wall, cpu = timed(solver_build.warm_up)
+    print(f"numba compile (or load from its cache): {wall:.1f} s wall, {cpu:.1f} s CPU ({load()})", flush=True)
+
+
+def bench_full_solve(runs: int) -> float:
     from gamelib.pangu import solver_build
 
     walls, cpus = [], []
+    expected = solver.win_probability(new_game(explicit_chance=True))
     for run in range(runs):
-        tables, wall, cpu = timed(solver_build.solve, Rules(), None, False)
+        tables, wall, cpu = timed(solver_build.solve, Rules(), verbose=False)
+        assert tables.root() == expected, tables.root()
         walls.append(wall)
         cpus.append(cpu)
-        levels = ", ".join(f"level {level} {w:.1f} s wall / {c:.1f} s CPU"
+        levels = ", ".join(f"turn {level // 3 + 1} {w:.1f} s wall / {c:.1f} s CPU"
                            for level, (w, c) in sorted(tables.level_times.items(), reverse=True))
-        print(f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU ({levels})")
-    print(f"full default solve (numba, {solver_build.numba.get_num_threads()} threads): median {statistics.median(walls):.1f} s "
-          f"wall, {statistics.median(cpus):.1f} s CPU over {runs} run(s) (the first run of a fresh checkout also "
-          f"compiles; numba caches the machine code)")
-    bench_pure_python_turn_three(statistics.median(cpus), keys=3)
+        stats = {level: tables.cache_stats[level].sum(axis=0) for level in sorted(tables.cache_stats)}
+        blocks = "; ".join(f"turn {level // 3 + 1}: {s[0]:,} stored, {s[1]:,} hits, {s[3]:,} uncached"
+                           for level, s in stats.items())
+        print(f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU ({load()}); {levels}; "
+              f"reroll blocks {blocks}", flush=True)
+    print(f"full default solve (numba, {solver_build.numba.get_num_threads()} threads, compile apart): median "
+          f"{statistics.median(walls):.1f} s wall, {statistics.median(cpus):.1f} s CPU over {runs} runs ({load()})",
+          flush=True)
+    return statistics.median(cpus)
 
 
 def bench_pure_python_turn_three(builder_cpu: float, keys: int) -> None:
@@ -85,36 +107,26 @@ def bench_pure_python_turn_three(builder_cpu: float, keys: int) -> None:
         cpus.append(cpu)
     per_key = statistics.median(cpus)
     whole = per_key * len(tables.keys[6])
-    print(f"pure Python, one turn-3 key (10 Karma values): median {per_key * 1000:.0f} ms CPU over {keys} keys; "
-          f"x {len(tables.keys[6]):,} keys = {whole / 3600:.1f} CPU-hours for turn 3 alone, "
-          f"{whole / builder_cpu:.0f}x the builder's CPU time for the whole game")
+    print(f"pure Python, one turn-3 key (10 Karma values): median {per_key * 1000:.0f} ms CPU over {keys} keys "
+          f"({load()}); x {len(tables.keys[6]):,} keys = {whole / 3600:.1f} CPU-hours for turn 3 alone, "
+          f"{whole / builder_cpu:.0f}x the builder's CPU time for the whole game", flush=True)
 
 
 def bench_per_move(count: int) -> None:
     _, wall, cpu = timed(solver.ShippedTables)
-    print(f"loading and checking the shipped tables: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU")
+    print(f"loading and checking the shipped tables: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU ({load()})")
     solver.default_tables()
-    model = solver.model_for(new_game(explicit_chance=True))
-    for turn in (1, 2, 3):
-        walls, cpus, sizes, slow = [], [], [], []
+    for turn in (1, 2, 3, 4):
+        walls, cpus, sizes = [], [], []
         for state in decision_positions(turn, count, seed=turn):
             values, wall, cpu = timed(cold_action_values, state)
             walls.append(wall)
             cpus.append(cpu)
             sizes.append(len(values))
-            if turn == 2:  # the same move without the turn-3 table: turn 3 solved on demand in pure Python
-                solver._SOLVERS[(state.rules, model.centre, state.cards)] = solver.Solver(
-                    model, solver.default_tables, table_levels=(0, 3))
-                again, _, cpu_slow = timed(solver.action_values, state)
-                assert again == values
-                slow.append(cpu_slow)
-        line = (f"per move, turn {turn}: median {statistics.median(walls) * 1000:.0f} ms wall, "
-                f"{statistics.median(cpus) * 1000:.0f} ms CPU, max {max(walls) * 1000:.0f} ms wall, {max(cpus) * 1000:.0f} ms CPU "
-                f"({count} positions, {statistics.median(sizes):.0f} actions each)")
-        if slow:
-            line += (f"; without the turn-3 table {statistics.median(slow) * 1000:.0f} ms CPU, ratio "
-                     f"{statistics.median(slow) / statistics.median(cpus):.1f}x")
-        print(line)
+        print(f"per move, turn {turn}: median {statistics.median(walls) * 1000:.1f} ms wall, "
+              f"{statistics.median(cpus) * 1000:.1f} ms CPU; max {max(walls) * 1000:.1f} ms wall, "
+              f"{max(cpus) * 1000:.1f} ms CPU ({count} positions, {statistics.median(sizes):.0f} actions each; "
+              f"{load()})", flush=True)
 
 
 def bench_naive(count: int) -> None:
@@ -132,18 +144,21 @@ def bench_naive(count: int) -> None:
         slow.append(cpu_slow)
     print(f"turn-3 decision, solver {statistics.median(fast) * 1000:.1f} ms CPU vs brute force "
           f"{statistics.median(slow) * 1000:.1f} ms CPU: ratio {statistics.median(slow) / statistics.median(fast):.1f}x "
-          f"(median of {count})")
+          f"(median of {count}; {load()})", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="skip the full solve; fewer positions")
-    parser.add_argument("--solves", type=int, default=1, help="runs of the full solve (default 1)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of the full solve (0 skips it; default 3)")
+    parser.add_argument("--positions", type=int, default=15, help="positions per turn for the per-move time")
     args = parser.parse_args()
-    if not args.quick:
-        bench_full_solve(args.solves)
-    bench_per_move(5 if args.quick else 15)
-    bench_naive(3 if args.quick else 7)
+    print(f"Pangu solver bench, {os.cpu_count()} CPUs ({load()})")
+    if args.runs:
+        bench_compile()
+        builder_cpu = bench_full_solve(args.runs)
+        bench_pure_python_turn_three(builder_cpu, keys=3)
+    bench_per_move(args.positions)
+    bench_naive(5)
 
 
 if __name__ == "__main__":

@@ -193,7 +193,6 @@ START_FIRST = [
     "tests/test_nagaraja_fuzz.py",  # 71 s
     "tests/test_nagaraja_explorer.py",  # 64 s
     "tests/test_nagaraja_invariants.py",  # 143 s before the shorter default sweep
-    "tests/test_pangu_bot_values.py",  # new from main: 35 s of CPU alone (numba compiles), not yet timed in a run
     "notebooks/nagaraja/03_the_duel.ipynb",  # 56 s
     "tests/test_chakra_fuzz.py",  # 52 s
     "notebooks/pangu/04_strategy_lab.ipynb",  # 46 s

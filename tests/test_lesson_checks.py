@@ -13,6 +13,7 @@ from itertools import product
 import pytest
 
 from gamelib.chakra import DOWN, UP, Step
+from gamelib import lesson_checks as start_checks
 from gamelib.chakra import lesson_checks as chakra_checks
 from gamelib.nagaraja import lesson_checks as nagaraja_checks
 from gamelib.pangu import lesson_checks as pangu_checks
@@ -306,7 +307,58 @@ def test_nagaraja_room_chance_check_survives_a_crashing_function():
 
 # ------------------------------------------------------------------ every lesson has one
 
+# --------------------------------------------------------------------------- the start page: two strange dice
+
+
+def ordinary_sum_counts() -> list[int]:
+    return [sum(a + b == total for a in range(1, 7) for b in range(1, 7)) for total in range(13)]
+
+
+def partner_die(die_a: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The die whose sums with ``die_a`` count like two ordinary dice, by dividing the sums' counting
+    polynomial by die_a's (schoolbook division); None where no die with faces of at least 1 divides it."""
+    counts_a = [die_a.count(face) for face in range(max(die_a) + 1)]
+    remainder = ordinary_sum_counts()
+    quotient = [0] * (len(remainder) - len(counts_a) + 1)
+    for shift in range(len(quotient) - 1, -1, -1):
+        quotient[shift], left = divmod(remainder[shift + len(counts_a) - 1], counts_a[-1])
+        if left:
+            return None
+        for i, c in enumerate(counts_a):
+            remainder[shift + i] -= quotient[shift] * c
+    if any(remainder) or min(quotient) < 0 or quotient[0] or sum(quotient) != 6:
+        return None
+    return tuple(face for face, times in enumerate(quotient) for _ in range(times))
+
+
+def test_start_page_dice_check_accepts_the_only_other_pair_and_the_claim_holds():
+    # brute force over every die with faces 1-11 (a face of 12 or more would make a sum above 12): the
+    # check's "no other pair" is true, the pair found is the one the check accepts
+    from itertools import combinations_with_replacement
+    found = {tuple(sorted((die, partner_die(die)))) for die in combinations_with_replacement(range(1, 12), 6)
+             if partner_die(die)}
+    assert found == {((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6)), ((1, 2, 2, 3, 3, 4), (1, 3, 4, 5, 6, 8))}
+    assert start_checks.check_same_sums([1, 3, 4, 5, 6, 8], [1, 2, 2, 3, 3, 4])
+    assert start_checks.check_same_sums((4, 3, 3, 2, 2, 1), (8, 6, 5, 4, 3, 1))
+
+
+@pytest.mark.parametrize("die_a, die_b, hint", [
+    ([1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], "ordinary dice"),
+    ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6], "has 5 faces"),
+    ([0, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 7], "below 1"),
+    ([1, 2, 3, 4, 5, 6.5], [1, 2, 3, 4, 5, 6], "whole-number"),
+    ("123456", [1, 2, 3, 4, 5, 6], "list of six faces"),
+    ([2, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], "both dice need a 1"),
+    ([1, 2, 2, 3, 3, 4], [1, 3, 4, 5, 6, 9], "add up to 43"),
+    ([1, 1, 3, 4, 6, 6], [1, 2, 3, 4, 5, 6], "comes up with chance"),
+])
+def test_start_page_dice_check_refuses_mistakes_with_their_hint(die_a, die_b, hint):
+    feedback = start_checks.check_same_sums(die_a, die_b)
+    assert not feedback and hint in feedback
+
+
 RICHER = {  # lesson -> the check its richer exercise calls
+    "00_start_here.ipynb": "check_same_sums(",
     "pangu/01_rules_step_by_step.ipynb": "check_cheapest_cost(",
     "pangu/02_guided_game.ipynb": "check_cost_in_chance(",
     "pangu/03_karma_odds.ipynb": "check_final_card_chance(",

@@ -7,14 +7,17 @@ the pure-Python expectimax (a different random sample on every run; the seed is 
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from gamelib.pangu import new_game
+from gamelib.pangu import SINGLE_VARIANTS, new_game
 from gamelib.pangu import solver
+from gamelib.pangu.solver import VARIANTS_PATH
+from gamelib.pangu.solver_model import build_model
 from gamelib.pangu.solver_tables import META_PATH, SHIPPED_LEVELS, TABLE_PATH, ShippedTables, SolverTableError, sha256_of
 from test_pangu_solver import at_next_turn_start, brute_force, s1_after
 
@@ -109,3 +112,48 @@ def test_evaluate_policy_from_a_late_position_is_below_optimal():
     assert 0 < greedy <= solver.win_probability(state)
     uniform = solver.evaluate_policy(random_policy, state=state)
     assert 0 < uniform < greedy
+
+
+# --------------------------------------------------------------------------- the variant table (data/solver_variants.json)
+
+VARIANTS = json.loads(VARIANTS_PATH.read_text())
+SAMPLED = sorted(name for name, entry in VARIANTS["variants"].items() if entry.get("turn3_samples"))
+
+
+def test_every_single_variant_has_a_value_or_a_reason():
+    values = solver.variant_values()
+    assert set(values) == set(SINGLE_VARIANTS) - {"defaults"}
+    for name, value in values.items():
+        if isinstance(value, Fraction):
+            assert 0 < value < 1, name
+        else:
+            assert len(value) > 40, name  # a sentence, not a placeholder
+    for name in ("per_placement", "before_turn"):  # the builder keeps whole turns and one Karma axis
+        assert isinstance(values[name], str)
+
+
+def test_the_mirrored_centre_has_the_default_value_and_random_is_their_mean():
+    # note section 1 ("extra"): YANG_LEFT gives the identical fraction (the twin map swaps the dice
+    # and inverts every colour); RANDOM draws either configuration with probability 1/2
+    values = solver.variant_values()
+    default = solver.win_probability(new_game(explicit_chance=True))
+    assert values["YANG_LEFT"] == default
+    assert values["RANDOM_centre"] == (default + values["YANG_LEFT"]) / 2
+
+
+def test_approximate_variants_carry_an_error_bound():
+    for name, entry in VARIANTS["variants"].items():
+        if "value" not in entry:
+            assert entry["approximate"] and 0 < entry["error_bound"] < 1e-9, name
+            assert 0 < entry["decimal"] < 1, name
+
+
+@pytest.mark.parametrize("name", SAMPLED)
+def test_recorded_turn_three_rows_of_a_variant_agree_with_the_pure_python_solver(name):
+    """The numba builder's turn-3 rows, stored at --record time, recomputed by the pure-Python expectimax."""
+    rules = SINGLE_VARIANTS[name]
+    for sample in VARIANTS["variants"][name]["turn3_samples"]:
+        fresh = solver.Solver(build_model(rules, sample["centre"]), None)
+        for karma in range(1, rules.starting_karma + 1):
+            value = fresh.turn_start(sample["filled"], sample["colours"], sample["unplaced"], karma)
+            assert value == Fraction(sample["numerators"][karma - 1], sample["scale"]), (name, sample, karma)

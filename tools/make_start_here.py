@@ -44,7 +44,8 @@ def cells():
            "1. how to run a cell and why the order of cells matters;\n"
            "2. how the library writes probabilities (exact fractions) and simulated figures (with error bars);\n"
            "3. how to play on a board: clicking, the message line, stepping back and forward;\n"
-           "4. where every lesson is."),
+           "4. how an exercise checks your work, on a first design puzzle: two strange dice;\n"
+           "5. where every lesson is."),
         md("## Running cells\n\n"
            "A notebook is a list of cells. Click a grey code cell and press **Shift+Enter** to run it; the result "
            "appears underneath. Cells share one Python session, so run them **from top to bottom** (the menu "
@@ -80,6 +81,20 @@ def cells():
            "- Everything can be reached with the keyboard: **Tab** to move between pieces, **Enter** to pick.\n"
            "- Colours always come with a letter or a symbol, so the boards read well in any colour vision.\n\n"
            "Whatever you click, Python's rules engine decides; the board only draws what the engine says."),
+        md("## A first exercise: two strange dice\n\n"
+           "Lessons end with exercises, and a cell checks each answer by computing, then says *right* or gives a "
+           "hint aimed at what went wrong. Here is a design puzzle of the kind game designers meet: **find two "
+           "six-sided dice, with whole-number faces of at least 1 and not the ordinary 1-6 dice, whose sum behaves "
+           "exactly like the sum of two ordinary dice** (every total from 2 to 12 just as likely). A face may repeat, "
+           "and a face may be above 6.\n\n"
+           "`Dist.uniform(die_a) + Dist.uniform(die_b)` gives the distribution of your dice's sum, to compare with "
+           "`two_dice` above. A way in: ordinary dice make the total 2 one way, 3 two ways, 4 three ways, and so on; "
+           "which faces must each die have so that 2 can still be made, and what must all twelve faces add up to?"),
+        code("from gamelib.lesson_checks import check_same_sums\n\n"
+             "die_a = [1, 2, 3, 4, 5, 6]  # change the faces of both dice\n"
+             "die_b = [1, 2, 3, 4, 5, 6]\n"
+             "print(Dist.uniform(die_a) + Dist.uniform(die_b) == two_dice)\n"
+             "check_same_sums(die_a, die_b)", metadata={"tags": ["exercise:start_same_sums"]}),
         md("## The lessons\n\n" + lesson_table() + "\n\n"
            "A good order: start with **Nagaraja 01** (odds and sliders), then **Pangu 01-03** (a solo game is the "
            "easiest place to see expected value at work), then the others. Each lesson ends with exercises; a cell "

@@ -359,3 +359,26 @@ def bot_values_missing(rules=None) -> dict[str, str]:
     """Why each bot absent from :func:`bot_values` has no exact value under ``rules``."""
     _, missing = _bot_entries(rules)
     return missing
+
+
+# --------------------------------------------------------------------------- single-variant whole-game values
+
+
+def variant_values(path: Path = VARIANTS_PATH) -> dict[str, Fraction | str]:
+    """Each ``SINGLE_VARIANTS`` entry's whole-game optimal value, as recorded by
+    ``python -m gamelib.pangu.solver_build --variant NAME --record`` (numba, not at import).
+
+    Maps a variant's name to its exact ``Fraction``, or to a string saying why it is not an exact
+    value: the reason it is out of reach, or for an approximation, "approximate: ..." with its
+    float value and error bound. The timings and thread counts are in the file itself.
+    """
+    data = json.loads(path.read_text())
+    values: dict[str, Fraction | str] = {}
+    for name, entry in data.get("variants", {}).items():
+        if entry.get("approximate"):
+            values[name] = f"approximate: {entry['decimal']} (error below {entry['error_bound']:.1e}); {entry['approximate']}"
+        else:
+            values[name] = Fraction(entry["value"])
+    for name, reason in data.get("out_of_reach", {}).items():
+        values.setdefault(name, reason)
+    return values

@@ -13,11 +13,16 @@ The algorithm is the research note's (``shared/notes/pangu_solver.md``): turn-st
 ``(F, C, D)`` with a value row over Karma 0..K, one whole turn as one decision (a plan sigma of
 hand cards to cells grouped by a profile code whose best final Karma comes from the
 precomputed table ``kappa``), and stuck rolls decomposed into "place the unblocked cards, then
-the rerolled rest" with a cache ``R``. Values are scaled numerators: a row at a turn start is
-the winning probability times ``scale[level]``; the numbers are whole and below 2**53 under the
-per-turn rules, so float64 holds them exactly (checked before writing). The exception is
-``stuck_rule=reroll_penalty_1``: a paid reroll divides by 36 once more at every Karma, so its
-values are float64 approximations (``Tables.exact`` says so).
+the rerolled rest". The rerolled values R(L', B) are kept in blocks, one per layout L' after the
+unblocked cards, holding R for every blocked set at once (``_block_of``): the hands that share
+their unblocked cards share the block, so a key looks up one block per plan of those cards
+instead of one row per hand. Each thread has its own open-addressing block cache (``CACHE_MB``
+over all threads, no eviction; a full cache stops storing, it never gives a wrong value).
+Values are scaled numerators: a row at a turn start is the winning probability times
+``scale[level]``; the numbers are whole and below 2**53 under the per-turn rules, so float64
+holds them exactly (checked before writing). The exception is ``stuck_rule=reroll_penalty_1``:
+a paid reroll divides by 36 once more at every Karma, so its values are float64 approximations
+(``Tables.exact`` says so; ``rounding_bound`` bounds their error).
 
 Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule=before_turn``
 (whose gain limit depends on the turn's allowance, a second Karma-like dimension).
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import replace
@@ -48,7 +54,7 @@ from gamelib.pangu.solver_model import NEXT, PREV, Model, build_model, popcount,
 
 MAX_REC = 7  # index bound of the step table's rec axis (a placement never scores more than 4)
 CHECKPOINT = Path("/tmp/pangu_solver_checkpoint")
-CHUNKS = 2  # the machine's two cores: keys are split in two, each half with its own R cache
+CACHE_MB = 3000  # the reroll-block caches of all threads together; a full cache only stops storing
 
 
 # --------------------------------------------------------------------------- arrays from the model
@@ -70,7 +76,11 @@ def model_arrays(model: Model) -> dict:
             for r in range(MAX_REC + 1):
                 step[k, c, r] = model.step(k, c, r)
     same = np.array([[model.numbers[a] == model.numbers[b] for b in range(cards)] for a in range(cards)], np.int8)
-    return dict(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same)
+    block_roll = np.array([list(row).index(0) for row in cost], dtype=np.int64)  # the one roll blocking each card
+    reroll_counts = np.array([[list(row).count(c) for c in range(6)] for row in cost], dtype=np.int64)
+    reroll_counts[:, 0] = 0  # the 35 other rolls by the card's cost
+    return dict(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same,
+                block_roll=block_roll, reroll_counts=reroll_counts)
 
 
 def dense_index(model: Model, levels: list[int]) -> tuple[np.ndarray, dict]:
@@ -215,144 +225,197 @@ def _slot(filled, colours, unplaced, fc_index, ranks, n_d, n):
     return fc * n_d + ranks[unplaced]
 
 
-# --------------------------------------------------------------------------- R cache (note 3.3)
+# --------------------------------------------------------------------------- stuck rolls (note 3.3)
+#
+# A roll that blocks the cards B of a hand makes the player place the rest U = hand \ B with it,
+# then reroll for B. The rerolled value R(L', B) depends on the layout L' = (F', C', D') after U
+# only, so it is computed once per L' for every B at once (a "block" of rows) and cached per
+# thread: after two placements (U a pair) the block holds R(L', {b}) for each card b of D';
+# after one placement (U a single card) it holds R(L', {b1, b2}) for each pair of D' sharing
+# numbers, in the row of b1. The last turn's blocks are cheap (the final-card table is tiny) and
+# computed directly; earlier turns look them up in an open-addressing table sized to the work.
+
+SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
+STATS = 4  # per-thread counters: blocks stored, cache hits, blocks computed, computed but not stored (full)
 
 
 @njit(cache=True)
-def _cache_find(keys, key):
-    mask = keys.shape[0] - 1
-    h = (key * 0x9E3779B97F4A7C15) & 0x7FFFFFFFFFFFFFFF
-    i = (h >> 20) & mask
-    while True:
-        if keys[i] == key:
-            return i, True
-        if keys[i] == -1:
-            return i, False
-        i = (i + 1) & mask
+def _unpack(key):
+    """``(F, C, D)`` of a packed turn-start key ``F | C << 10 | D << 20``."""
+    return key & 1023, (key >> 10) & 1023, (key >> 20) & 1023
 
 
 @njit(cache=True)
-def _stuck_row(filled, colours, unplaced, blocked, cache_keys, cache_vals, used, next_table, fc_index, ranks,
-               n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients):
-    """R(L, B): value row after the rerolled dice for the blocked cards B (scaled 35 x next scale)."""
-    key = filled | (colours << 10) | (unplaced << 20) | (blocked << 30)
-    i, found = _cache_find(cache_keys, key)
-    if found:
-        return cache_vals[i]
-    after = unplaced & ~blocked
-    members = np.zeros(2, dtype=np.int64)
+def _members_of(mask, cards, members):
+    """The cards of ``mask`` into ``members``, in increasing order; returns how many."""
     m = 0
     for c in range(cards):
-        if (blocked >> c) & 1:
+        if (mask >> c) & 1:
             members[m] = c
             m += 1
-    first = members[0]
-    counts = np.zeros(6, dtype=np.int64)
-    block_roll = -1
-    for r in range(36):
-        c = cost[first, r]
-        if c == 0:
-            block_roll = r
-        else:
-            counts[c] += 1
-    best = np.zeros((6, karma + 1))
-    for a in range(m):
-        card1 = members[a]
+    return m
+
+
+@njit(cache=True)
+def _fold_reroll(best, nrow, counts, step, r1, r2, karma):
+    """best[cost, k] = max(best, the successor row at the Karma after placing the blocked card(s) at that cost)
+    with recs r1 (and r2 for a second card; -1: none)."""
+    for cc in range(1, 6):
+        if counts[cc] == 0:
+            continue
+        for k in range(1, karma + 1):
+            kk = step[k, cc, r1]
+            if r2 >= 0 and kk > 0:
+                kk = step[kk, cc, r2]
+            v = nrow[kk]
+            if v > best[cc, k]:
+                best[cc, k] = v
+
+
+@njit(cache=True)
+def _reroll_row(filled, colours, unplaced, blocked, row, best, next_table, fc_index, ranks, n_d_next, facing,
+                centre_rec, touches, step, reroll_counts, karma, penalty, n, cards, orients):
+    """R(L, B) into ``row``: the blocked cards B (1 or 2, sharing numbers) after a reroll that cannot block them.
+
+    The 35 other rolls only matter through B's cost, so they are grouped in 5 cost classes
+    (``reroll_counts[card, cost]``). Scaled by 35 x the next level's scale.
+    """
+    after = unplaced & ~blocked
+    first = -1
+    second = -1
+    for c in range(cards):
+        if (blocked >> c) & 1:
+            if first < 0:
+                first = c
+            else:
+                second = c
+    for cc in range(6):
+        for k in range(karma + 1):
+            best[cc, k] = 0.0
+    for a in range(2 if second >= 0 else 1):
+        card1 = first if a == 0 else second
+        card2 = second if a == 0 else first
         for x1 in range(n):
             if not _legal(filled, x1, touches, n):
                 continue
             for o1 in range(orients):
                 r1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
-                if m == 1:
-                    row = next_table[_slot(f1, c1, after, fc_index, ranks, n_d_next, n)]
-                    for cc in range(1, 6):
-                        if counts[cc] == 0:
-                            continue
-                        for k in range(1, karma + 1):
-                            v = row[step[k, cc, r1]]
-                            if v > best[cc, k]:
-                                best[cc, k] = v
+                if card2 < 0:
+                    _fold_reroll(best, next_table[_slot(f1, c1, after, fc_index, ranks, n_d_next, n)],
+                                 reroll_counts[first], step, r1, -1, karma)
                     continue
-                card2 = members[1 - a]
                 for x2 in range(n):
                     if not _legal(f1, x2, touches, n):
                         continue
                     for o2 in range(orients):
                         r2 = _rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
                         f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
-                        row = next_table[_slot(f2, c2, after, fc_index, ranks, n_d_next, n)]
-                        for cc in range(1, 6):
-                            if counts[cc] == 0:
-                                continue
-                            for k in range(1, karma + 1):
-                                kk = step[k, cc, r1]
-                                if kk > 0:
-                                    kk = step[kk, cc, r2]
-                                v = row[kk]
-                                if v > best[cc, k]:
-                                    best[cc, k] = v
-    out = np.zeros(karma + 1)
+                        _fold_reroll(best, next_table[_slot(f2, c2, after, fc_index, ranks, n_d_next, n)],
+                                     reroll_counts[first], step, r1, r2, karma)
+    row[0] = 0.0
     for k in range(1, karma + 1):
         total = 0.0
         for cc in range(1, 6):
-            total += counts[cc] * best[cc, k]
-        out[k] = total
+            total += reroll_counts[first, cc] * best[cc, k]
+        row[k] = total
     if penalty:  # pay 1, then a fresh roll of 36: the blocking roll comes back with 1/36
-        paid = np.zeros(karma + 1)
+        previous_out = row[1]
+        row[1] = 0.0
         for k in range(2, karma + 1):
-            paid[k] = out[k - 1] * 35.0 / 36.0 + paid[k - 1] / 36.0
-        out = paid
-    cache_keys[i] = key
-    cache_vals[i] = out
-    used[0] += 1
-    if used[0] * 5 > cache_keys.shape[0] * 4:  # linear probing would crawl, then never end
-        raise RuntimeError("the R cache is too full: rerun with more cache_bits")
-    return cache_vals[i]
+            here = row[k]
+            row[k] = previous_out * 35.0 / 36.0 + row[k - 1] / 36.0
+            previous_out = here
+
+
+@njit(cache=True)
+def _partner_after(members, j, m, same):
+    """The card after position j of ``members[:m]`` sharing numbers with ``members[j]``, or -1."""
+    for i in range(j + 1, m):
+        if same[members[j], members[i]]:
+            return members[i]
+    return -1
+
+
+@njit(cache=True)
+def _fill_block(filled, colours, dprime, kind, block, best, members, next_table, fc_index, ranks, n_d_next,
+                facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards, orients):
+    """Every row of the block of L' = (F', C', D') of this kind (see the section comment)."""
+    m = _members_of(dprime, cards, members)
+    for j in range(m):
+        b1 = members[j]
+        blocked = 1 << b1
+        if kind == PAIRS:
+            partner = _partner_after(members, j, m, same)
+            if partner < 0:
+                continue
+            blocked |= 1 << partner
+        _reroll_row(filled, colours, dprime, blocked, block[j], best, next_table, fc_index, ranks, n_d_next, facing,
+                    centre_rec, touches, step, reroll_counts, karma, penalty, n, cards, orients)
+
+
+@njit(cache=True)
+def _block_of(filled, colours, dprime, kind, use_cache, cache_keys, cache_slot, cache_vals, stats, scratch, best,
+              members, next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, step, same, reroll_counts,
+              karma, penalty, n, cards, orients):
+    """The block of L' from this thread's cache, computing (and storing) it on a miss."""
+    if use_cache:
+        key = filled | (colours << 10) | (dprime << 20)
+        mask = cache_keys.shape[0] - 1
+        i = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
+        i = np.int64(i) & mask
+        while True:
+            if cache_keys[i] == key:
+                stats[1] += 1
+                return cache_vals[cache_slot[i]]
+            if cache_keys[i] == -1:
+                break
+            i = (i + 1) & mask
+        stats[2] += 1
+        if stats[0] < cache_vals.shape[0]:
+            block = cache_vals[stats[0]]
+            _fill_block(filled, colours, dprime, kind, block, best, members, next_table, fc_index, ranks, n_d_next,
+                        facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards, orients)
+            cache_keys[i] = key
+            cache_slot[i] = stats[0]
+            stats[0] += 1
+            return block
+        stats[3] += 1
+    _fill_block(filled, colours, dprime, kind, scratch, best, members, next_table, fc_index, ranks, n_d_next,
+                facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards, orients)
+    return scratch
 
 
 # --------------------------------------------------------------------------- one turn (note 3.2)
 
 
 @njit(cache=True)
-def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
-              facing, centre_rec, touches, cost, step, same, karma, penalty, n, cards, orients,
-              cache_keys, cache_vals, used, code_slot, m_rows, m_codes):
-    """The value row of one turn-start key: sum over hands of 3 and the 36 rolls (scaled)."""
-    out = np.zeros(karma + 1)
-    members = np.zeros(cards, dtype=np.int64)
-    d = 0
-    for c in range(cards):
-        if (unplaced >> c) & 1:
-            members[d] = c
-            d += 1
-    empties = np.zeros(n, dtype=np.int64)
+def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, facing,
+                 centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows, m_codes, members,
+                 brec, val, triple_count):
+    """Add to ``out`` every hand of 3 with every roll that blocks none of its cards (note 3.2)."""
+    d = _members_of(unplaced, cards, members)
+    empties = np.empty(n, dtype=np.int64)
     e_count = 0
+    flag = np.zeros(n, dtype=np.int64)  # a cell needing an adjacent card of this turn first
     for x in range(n):
         if not (filled >> x) & 1:
             empties[e_count] = x
             e_count += 1
-    flag = np.zeros(n, dtype=np.int64)  # a cell needing an adjacent card of this turn first
-    for x in range(n):
-        if not (filled >> x) & 1 and not _legal(filled, x, touches, n):
-            flag[x] = 1
-    brec = np.zeros((3, n, 2), dtype=np.int64)
-    hand = np.zeros(3, dtype=np.int64)
-    val = np.zeros(karma + 1)
+            if not _legal(filled, x, touches, n):
+                flag[x] = 1
     for i0 in range(d):
         for i1 in range(i0 + 1, d):
             for i2 in range(i1 + 1, d):
-                hand[0] = members[i0]
-                hand[1] = members[i1]
-                hand[2] = members[i2]
-                hmask = (1 << hand[0]) | (1 << hand[1]) | (1 << hand[2])
-                after = unplaced & ~hmask
-                for i in range(3):
-                    for x in range(n):
-                        if not (filled >> x) & 1:
-                            for o in range(orients):
-                                brec[i, x, o] = _rec(filled, colours, hand[i], o, x, facing, centre_rec, n)
-                # ---- plans sigma grouped by profile code
+                h0, h1, h2 = members[i0], members[i1], members[i2]
+                after = unplaced & ~((1 << h0) | (1 << h1) | (1 << h2))
+                for x in range(n):
+                    if not (filled >> x) & 1:
+                        for o in range(orients):
+                            brec[0, x, o] = _rec(filled, colours, h0, o, x, facing, centre_rec, n)
+                            brec[1, x, o] = _rec(filled, colours, h1, o, x, facing, centre_rec, n)
+                            brec[2, x, o] = _rec(filled, colours, h2, o, x, facing, centre_rec, n)
+                # ---- plans sigma grouped by profile code: M[code] = elementwise max of the successor rows
                 present = 0
                 for a0 in range(e_count):
                     x0 = empties[a0]
@@ -367,17 +430,17 @@ def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, 
                             for o0 in range(orients):
                                 for o1 in range(orients):
                                     for o2 in range(orients):
-                                        rel01 = _relation(hand[0], o0, x0, hand[1], o1, x1, facing, n)
-                                        rel02 = _relation(hand[0], o0, x0, hand[2], o2, x2, facing, n)
-                                        rel12 = _relation(hand[1], o1, x1, hand[2], o2, x2, facing, n)
+                                        rel01 = _relation(h0, o0, x0, h1, o1, x1, facing, n)
+                                        rel02 = _relation(h0, o0, x0, h2, o2, x2, facing, n)
+                                        rel12 = _relation(h1, o1, x1, h2, o2, x2, facing, n)
                                         code = (((brec[0, x0, o0] * rb + brec[1, x1, o1]) * rb + brec[2, x2, o2]) * 216
                                                 + (rel01 * 9 + rel02 * 3 + rel12) * 8
                                                 + flag[x0] * 4 + flag[x1] * 2 + flag[x2])
                                         if not valid[code]:
                                             continue
-                                        f, c = _place(filled, colours, hand[0], o0, x0, facing, n)
-                                        f, c = _place(f, c, hand[1], o1, x1, facing, n)
-                                        f, c = _place(f, c, hand[2], o2, x2, facing, n)
+                                        f, c = _place(filled, colours, h0, o0, x0, facing, n)
+                                        f, c = _place(f, c, h1, o1, x1, facing, n)
+                                        f, c = _place(f, c, h2, o2, x2, facing, n)
                                         row = next_table[_slot(f, c, after, fc_index, ranks, n_d_next, n)]
                                         s = code_slot[code]
                                         if s < 0:
@@ -392,11 +455,12 @@ def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, 
                                                 if row[k] > m_rows[s, k]:
                                                     m_rows[s, k] = row[k]
                 # ---- rolls: group the unblocked ones by cost triple
-                triple_count = np.zeros(125, dtype=np.int64)
+                for cc in range(125):
+                    triple_count[cc] = 0
                 for r in range(36):
-                    c0 = cost[hand[0], r]
-                    c1 = cost[hand[1], r]
-                    c2 = cost[hand[2], r]
+                    c0 = cost[h0, r]
+                    c1 = cost[h1, r]
+                    c2 = cost[h2, r]
                     if c0 == 0 or c1 == 0 or c2 == 0:
                         continue
                     triple_count[(c0 - 1) * 25 + (c1 - 1) * 5 + (c2 - 1)] += 1
@@ -415,30 +479,121 @@ def _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, 
                         out[k] += 35.0 * triple_count[cc] * val[k]
                 for s in range(present):
                     code_slot[m_codes[s]] = -1
-                # ---- stuck rolls: each card's own numbers block it (and its equals)
-                for i in range(3):
-                    duplicate = False
-                    for j in range(i):
-                        if same[hand[i], hand[j]]:
-                            duplicate = True
-                    if duplicate:
+
+
+@njit(cache=True)
+def _two_then_reroll(filled, colours, unplaced, out, block_roll, use_cache, cache_keys, cache_slot, cache_vals,
+                     stats, scratch, best, members, members2, valu, next_table, fc_index, ranks, n_d_next, facing,
+                     centre_rec, touches, cost, step, same, reroll_counts, karma, penalty, n, cards, orients):
+    """Add every hand {u1, u2, b} with the roll that blocks b alone: u1 and u2 placed with it in either
+    order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans."""
+    d = _members_of(unplaced, cards, members)
+    for a in range(d):
+        u1 = members[a]
+        for a2 in range(a + 1, d):
+            u2 = members[a2]
+            dprime = unplaced & ~((1 << u1) | (1 << u2))
+            m = _members_of(dprime, cards, members2)
+            for j in range(m):
+                for k in range(karma + 1):
+                    valu[j, k] = 0.0
+            for x1 in range(n):
+                if (filled >> x1) & 1:
+                    continue
+                for x2 in range(n):
+                    if x2 == x1 or (filled >> x2) & 1:
                         continue
-                    blocked = 0
-                    for j in range(3):
-                        if same[hand[i], hand[j]]:
-                            blocked |= 1 << hand[j]
-                    r = -1
-                    for rr in range(36):
-                        if cost[hand[i], rr] == 0:
-                            r = rr
-                    for k in range(karma + 1):
-                        val[k] = 0.0
-                    _phase_one(filled, colours, unplaced, hmask & ~blocked, blocked, r, val,
-                               next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
-                               karma, penalty, n, cards, orients, cache_keys, cache_vals, used)
+                    first_ok = _legal(filled, x1, touches, n) and _legal(filled | (1 << x1), x2, touches, n)
+                    second_ok = _legal(filled, x2, touches, n) and _legal(filled | (1 << x2), x1, touches, n)
+                    if not (first_ok or second_ok):
+                        continue
+                    for o1 in range(orients):
+                        for o2 in range(orients):
+                            ra1 = _rec(filled, colours, u1, o1, x1, facing, centre_rec, n)
+                            fa, ca = _place(filled, colours, u1, o1, x1, facing, n)
+                            ra2 = _rec(fa, ca, u2, o2, x2, facing, centre_rec, n)
+                            rb2 = _rec(filled, colours, u2, o2, x2, facing, centre_rec, n)
+                            fb, cb = _place(filled, colours, u2, o2, x2, facing, n)
+                            rb1 = _rec(fb, cb, u1, o1, x1, facing, centre_rec, n)
+                            f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
+                            block = _block_of(f2, c2, dprime, SINGLES, use_cache, cache_keys, cache_slot, cache_vals,
+                                              stats, scratch, best, members2, next_table, fc_index, ranks, n_d_next,
+                                              facing, centre_rec, touches, step, same, reroll_counts, karma, penalty,
+                                              n, cards, orients)
+                            m = _members_of(dprime, cards, members2)
+                            for j in range(m):
+                                b = members2[j]
+                                if same[b, u1] or same[b, u2]:
+                                    continue  # b is blocked with its partner: the pairs' case
+                                r = block_roll[b]
+                                cost1 = cost[u1, r]
+                                cost2 = cost[u2, r]
+                                row = block[j]
+                                for k in range(1, karma + 1):
+                                    v = 0.0
+                                    if first_ok:
+                                        kk = step[k, cost1, ra1]
+                                        if kk > 0:
+                                            kk = step[kk, cost2, ra2]
+                                        v = row[kk]
+                                    if second_ok:
+                                        kk = step[k, cost2, rb2]
+                                        if kk > 0:
+                                            kk = step[kk, cost1, rb1]
+                                        if row[kk] > v:
+                                            v = row[kk]
+                                    if v > valu[j, k]:
+                                        valu[j, k] = v
+            for j in range(m):
+                b = members2[j]
+                if same[b, u1] or same[b, u2]:
+                    continue
+                for k in range(1, karma + 1):
+                    out[k] += valu[j, k]
+
+
+@njit(cache=True)
+def _one_then_reroll(filled, colours, unplaced, out, block_roll, use_cache, cache_keys, cache_slot, cache_vals,
+                     stats, scratch, best, members, members2, valu, next_table, fc_index, ranks, n_d_next, facing,
+                     centre_rec, touches, cost, step, same, reroll_counts, karma, penalty, n, cards, orients):
+    """Add every hand {u, b1, b2} where b1, b2 share numbers, with the roll that blocks both: u placed
+    with it, then R(L', {b1, b2})."""
+    d = _members_of(unplaced, cards, members)
+    for a in range(d):
+        u = members[a]
+        dprime = unplaced & ~(1 << u)
+        m = _members_of(dprime, cards, members2)
+        pairs = 0
+        for j in range(m):
+            for k in range(karma + 1):
+                valu[j, k] = 0.0
+            if _partner_after(members2, j, m, same) >= 0:
+                pairs += 1
+        if pairs == 0:
+            continue
+        for x in range(n):
+            if not _legal(filled, x, touches, n):
+                continue
+            for o in range(orients):
+                r1 = _rec(filled, colours, u, o, x, facing, centre_rec, n)
+                f1, c1 = _place(filled, colours, u, o, x, facing, n)
+                block = _block_of(f1, c1, dprime, PAIRS, use_cache, cache_keys, cache_slot, cache_vals, stats,
+                                  scratch, best, members2, next_table, fc_index, ranks, n_d_next, facing, centre_rec,
+                                  touches, step, same, reroll_counts, karma, penalty, n, cards, orients)
+                m = _members_of(dprime, cards, members2)
+                for j in range(m):
+                    if _partner_after(members2, j, m, same) < 0:
+                        continue
+                    cost1 = cost[u, block_roll[members2[j]]]
+                    row = block[j]
                     for k in range(1, karma + 1):
-                        out[k] += val[k]
-    return out
+                        v = row[step[k, cost1, r1]]
+                        if v > valu[j, k]:
+                            valu[j, k] = v
+        for j in range(m):
+            if _partner_after(members2, j, m, same) >= 0:
+                for k in range(1, karma + 1):
+                    out[k] += valu[j, k]
 
 
 @njit(cache=True)
@@ -450,75 +605,30 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
     return 0
 
 
-@njit(cache=True)
-def _phase_one(filled, colours, unplaced, to_place, blocked, roll, val, next_table, fc_index, ranks,
-               n_d_next, facing, centre_rec, touches, cost, step, karma, penalty, n, cards, orients,
-               cache_keys, cache_vals, used):
-    """Place the 1 or 2 unblocked cards with the stuck roll in every legal way; fold R rows into ``val``."""
-    members = np.zeros(2, dtype=np.int64)
-    m = 0
-    for c in range(cards):
-        if (to_place >> c) & 1:
-            members[m] = c
-            m += 1
-    for a in range(m):
-        card1 = members[a]
-        cost1 = cost[card1, roll]
-        for x1 in range(n):
-            if not _legal(filled, x1, touches, n):
-                continue
-            for o1 in range(orients):
-                r1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
-                f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
-                if m == 1:
-                    row = _stuck_row(f1, c1, unplaced & ~(1 << card1), blocked, cache_keys, cache_vals, used,
-                                     next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step,
-                                     karma, penalty, n, cards, orients)
-                    for k in range(1, karma + 1):
-                        v = row[step[k, cost1, r1]]
-                        if v > val[k]:
-                            val[k] = v
-                    continue
-                card2 = members[1 - a]
-                cost2 = cost[card2, roll]
-                for x2 in range(n):
-                    if not _legal(f1, x2, touches, n):
-                        continue
-                    for o2 in range(orients):
-                        r2 = _rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
-                        f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
-                        row = _stuck_row(f2, c2, unplaced & ~(1 << card1) & ~(1 << card2), blocked, cache_keys,
-                                         cache_vals, used, next_table, fc_index, ranks, n_d_next, facing, centre_rec,
-                                         touches, cost, step, karma, penalty, n, cards, orients)
-                        for k in range(1, karma + 1):
-                            kk = step[k, cost1, r1]
-                            if kk > 0:
-                                kk = step[kk, cost2, r2]
-                            v = row[kk]
-                            if v > val[k]:
-                                val[k] = v
-
-
 @njit(cache=True, parallel=True)
 def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, facing, centre_rec, touches, cost,
-           step, same, karma, penalty, n, cards, orients, cache_keys, cache_vals, used, codes):
-    """Every key of one turn-start level; the keys are split in CHUNKS, each with its own R cache."""
-    chunks = cache_keys.shape[0]
+           step, same, block_roll, reroll_counts, karma, penalty, n, cards, orients, use_cache, cache_keys,
+           cache_slot, cache_vals, stats, code_slot, m_rows, m_codes, scratch, best, members, members2, valu, brec,
+           val, triple_count):
+    """Every key of one turn-start level: thread ``t`` takes the ``t``-th contiguous share of ``keys`` (the driver
+    orders them so that the shares cost alike) with its own block cache and scratch arrays."""
+    threads = cache_keys.shape[0]
     total = keys.shape[0]
-    for chunk in prange(chunks):
-        code_slot = np.full(codes, -1, dtype=np.int32)
-        m_rows = np.zeros((4096, karma + 1))
-        m_codes = np.zeros(4096, dtype=np.int64)
-        start = chunk * total // chunks
-        stop = (chunk + 1) * total // chunks
-        for q in range(start, stop):
-            key = keys[q]
-            filled = key & 1023
-            colours = (key >> 10) & 1023
-            unplaced = (key >> 20) & 1023
-            out[q] = _turn_row(filled, colours, unplaced, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
-                               facing, centre_rec, touches, cost, step, same, karma, penalty, n, cards, orients,
-                               cache_keys[chunk], cache_vals[chunk], used[chunk], code_slot, m_rows, m_codes)
+    for t in prange(threads):
+        for q in range(t * total // threads, (t + 1) * total // threads):
+            filled, colours, unplaced = _unpack(keys[q])
+            row = out[q]
+            _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
+                         facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot[t], m_rows[t],
+                         m_codes[t], members[t], brec[t], val[t], triple_count[t])
+            _two_then_reroll(filled, colours, unplaced, row, block_roll, use_cache, cache_keys[t], cache_slot[t],
+                             cache_vals[t], stats[t], scratch[t], best[t], members[t], members2[t], valu[t], next_table,
+                             fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step, same, reroll_counts,
+                             karma, penalty, n, cards, orients)
+            _one_then_reroll(filled, colours, unplaced, row, block_roll, use_cache, cache_keys[t], cache_slot[t],
+                             cache_vals[t], stats[t], scratch[t], best[t], members[t], members2[t], valu[t], next_table,
+                             fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step, same, reroll_counts,
+                             karma, penalty, n, cards, orients)
 
 
 @njit(cache=True, parallel=True)
@@ -532,16 +642,9 @@ def _successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, ca
     """
     reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
     for q in prange(keys.shape[0]):
-        key = keys[q]
-        filled = key & 1023
-        colours = (key >> 10) & 1023
-        unplaced = (key >> 20) & 1023
+        filled, colours, unplaced = _unpack(keys[q])
         members = np.zeros(cards, dtype=np.int64)
-        d = 0
-        for c in range(cards):
-            if (unplaced >> c) & 1:
-                members[d] = c
-                d += 1
+        d = _members_of(unplaced, cards, members)
         for i0 in range(d):
             for i1 in range(i0 + 1, d):
                 for i2 in range(i1 + 1, d):
@@ -589,10 +692,7 @@ def _final_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, 
     """The last card alone (turn 4): scaled by 35, the number of unblocked rolls."""
     out = np.zeros((keys.shape[0], karma + 1))
     for q in range(keys.shape[0]):
-        key = keys[q]
-        filled = key & 1023
-        colours = (key >> 10) & 1023
-        unplaced = (key >> 20) & 1023
+        filled, colours, unplaced = _unpack(keys[q])
         card = 0
         for c in range(cards):
             if (unplaced >> c) & 1:
@@ -624,6 +724,38 @@ def _final_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, 
 # --------------------------------------------------------------------------- driver
 
 
+def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, valid, rb, karma, penalty, n, cards, orients,
+                use_cache, capacity=0, threads=None):
+    """The value rows of ``keys`` (one turn-start level) from the next level's dense ``table``.
+
+    ``use_cache``: look the reroll blocks up in a per-thread table of ``capacity`` blocks (earlier
+    turns, whose blocks cost several big-table reads); off for the last turn, whose blocks are
+    cheaper to recompute than to look up. Returns the rows and the per-thread counters
+    (blocks stored, hits, blocks computed, computed while the cache was full).
+    """
+    threads = threads or numba.get_num_threads()
+    width = max(popcount(int(keys[0]) >> 20 & 1023) - 1, 1)  # rows of a block: the cards of D' (or D' minus one)
+    capacity = capacity if use_cache else 1
+    bits = max(4, int(2 * capacity - 1).bit_length())
+    if bits > 24:
+        raise ValueError("the reroll cache hashes to at most 2**24 slots: lower the capacity")
+    codes = kappa.shape[0]
+    out = np.zeros((len(keys), karma + 1))
+    stats = np.zeros((threads, STATS), dtype=np.int64)
+    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
+           arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"],
+           arrays["block_roll"], arrays["reroll_counts"], karma, penalty, n, cards, orients, use_cache,
+           np.full((threads, 1 << bits), -1, dtype=np.int64), np.zeros((threads, 1 << bits), dtype=np.int32),
+           np.zeros((threads, capacity, width, karma + 1)), stats,
+           np.full((threads, codes), -1, dtype=np.int32), np.zeros((threads, 4096, karma + 1)),
+           np.zeros((threads, 4096), dtype=np.int64), np.zeros((threads, width, karma + 1)),
+           np.zeros((threads, 6, karma + 1)), np.zeros((threads, cards), dtype=np.int64),
+           np.zeros((threads, cards), dtype=np.int64), np.zeros((threads, width, karma + 1)),
+           np.zeros((threads, 3, n, 2), dtype=np.int64), np.zeros((threads, karma + 1)),
+           np.zeros((threads, 125), dtype=np.int64))
+    return out, stats
+
+
 class Tables:
     """The solved turn-start levels of one rule set with a fixed centre."""
 
@@ -646,7 +778,7 @@ class Tables:
         return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2 ** 53 for _, rows in self.values.values())
 
 
-def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_bits: int = 24,
+def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_mb: float = CACHE_MB,
           checkpoint: Path | None = None) -> Tables:
     """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (note 3.1-3.3).
 
@@ -686,7 +818,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_b
         keys[following] = reached[reached > 0] - 1
         if verbose:
             print(f"level {following}: {len(keys[following]):,} turn-start keys", flush=True)
-    values, scales, stuck_entries, level_times = {}, {}, {}, {}
+    values, scales, stuck_entries, level_times, stats = {}, {}, {}, {}, {}
     last = levels[-1]
     finals = _final_rows(keys[last], arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma,
                          penalty, n, cards, orients)
@@ -698,40 +830,65 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_b
         table = np.zeros((fc_counts[following] * n_d_next, karma + 1))
         slots = _slots_of(next_keys, fc_index, ranks, n_d_next, n)
         table[slots] = next_rows
-        used = np.zeros((CHUNKS, 1), dtype=np.int64)
         out = None
         t0, c0 = time.perf_counter(), time.process_time()
-        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(rules, model.centre)}_level{level}.npz"
+        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}_v2.npz"
         if saved is not None and saved.exists():
             with np.load(saved) as data:
                 if np.array_equal(data["keys"], keys[level]):
-                    out = data["rows"]
-                    used[0, 0] = int(data["stuck"])
+                    out, stats[level] = data["rows"], data["stats"]  # the counters of the run that solved it
         if out is None:
-            out = np.zeros((len(keys[level]), karma + 1))
-            cache_keys = np.full((CHUNKS, 1 << cache_bits), -1, dtype=np.int64)
-            cache_vals = np.zeros((CHUNKS, 1 << cache_bits, karma + 1))
-            _level(keys[level], out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
-                   arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], karma,
-                   penalty, n, cards, orients, cache_keys, cache_vals, used, codes)
-            del cache_keys, cache_vals
+            out, stats[level] = solve_level(keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, valid, rb,
+                                            karma, penalty, n, cards, orients, True,
+                                            _cache_capacity(cards - level, karma, cache_mb))
             if saved is not None:
-                np.savez(saved, keys=keys[level], rows=out, stuck=used.sum())
+                np.savez(saved, keys=keys[level], rows=out, stats=stats[level])
         level_times[level] = (time.perf_counter() - t0, time.process_time() - c0)
         hands = _comb(cards - level, 3)
         scales[level] = hands * 36 * 35 * scales[following]
         values[level] = (keys[level], out)
-        stuck_entries[level] = int(used.sum())
-        if used.max() > 0.8 * (1 << cache_bits):
-            raise RuntimeError("the R cache is too full: rerun with more cache_bits")
+        stuck_entries[level] = int(stats[level][:, 0].sum())
         del table
         if verbose:
+            stored, hits, computed, unstored = stats[level].sum(axis=0)
             print(f"level {level}: {len(keys[level]):,} keys in {level_times[level][0]:.1f} s wall, "
-                  f"{level_times[level][1]:.1f} s CPU, {stuck_entries[level]:,} stuck entries", flush=True)
+                  f"{level_times[level][1]:.1f} s CPU; reroll blocks: {stored:,} stored, {hits:,} hits, "
+                  f"{computed:,} computed ({unstored:,} with the cache full)", flush=True)
     tables = Tables(model, fc_index, ranks, levels, keys, values, scales, time.perf_counter() - started,
                     stuck_entries)
     tables.level_times = level_times
+    tables.cache_stats = stats
     return tables
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every builder kernel on a one-key problem of the default rules."""
+    model = build_model(Rules())
+    arrays = model_arrays(model)
+    karma, n = model.rules.starting_karma, model.size
+    rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
+    kappa = _kappa_table(arrays["step"], karma, rb)
+    valid = (kappa[:, 0, karma] >= 0).astype(np.int8)
+    fc_index, fc_counts = dense_index(model, [0, 3, 6, 9])
+    ranks = rank_table(n)
+    keys = np.array([((1 << n) - 1) << 20], dtype=np.int64)
+    for level in (3, 6, 9):
+        n_d = _comb(n, n - level)
+        reached = _successors(keys[:1], fc_index, ranks, n_d, fc_counts[level] * n_d, arrays["facing"],
+                              arrays["touches"], n, n, 1)
+        previous, keys = keys[:1], reached[reached > 0] - 1
+    rows = _final_rows(keys, arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma, False, n,
+                       n, 1)
+    table = np.zeros((fc_counts[9] * n, karma + 1))
+    table[_slots_of(keys, fc_index, ranks, n, n)] = rows
+    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, valid, rb, karma, False, n, n, 1, True, 16)
+
+
+def _cache_capacity(unplaced: int, karma: int, cache_mb: float) -> int:
+    """Blocks per thread that fit ``cache_mb`` megabytes over all threads (a block: rows of Karma 0..K)."""
+    block_bytes = max(unplaced - 1, 1) * (karma + 1) * 8
+    per_thread = int(cache_mb * 1e6 / numba.get_num_threads() / block_bytes)
+    return max(1, min(per_thread, 1 << 23))
 
 
 def _rules_tag(rules: Rules, centre: str) -> str:
@@ -751,16 +908,43 @@ def _comb(a, b):
     return comb(a, b)
 
 
-def root_value(rules: Rules, verbose: bool = True) -> tuple[Fraction, float]:
-    """The whole game's value under ``rules`` and the seconds it took (RANDOM = mean of both centres)."""
+def root_value(rules: Rules, verbose: bool = True) -> tuple[Fraction, float, list]:
+    """The whole game's value under ``rules``, the seconds it took and the solved ``Tables`` (one per centre).
+
+    ``centre_config=RANDOM`` draws one of the two fixed configurations with probability 1/2 each,
+    so its value is the mean of theirs (each solved, or read back from its checkpoint).
+    """
     started = time.perf_counter()
-    if rules.centre_config == "RANDOM":
-        values = [solve(replace(rules, centre_config=c), verbose=verbose, checkpoint=CHECKPOINT).root()
-                  for c in ("YIN_LEFT", "YANG_LEFT")]
-        value = (values[0] + values[1]) / 2
-    else:
-        value = solve(rules, verbose=verbose, checkpoint=CHECKPOINT).root()
-    return value, time.perf_counter() - started
+    centres = ("YIN_LEFT", "YANG_LEFT") if rules.centre_config == "RANDOM" else (None,)
+    solved = [solve(rules, centre, verbose=verbose, checkpoint=CHECKPOINT) for centre in centres]
+    value = sum((tables.root() for tables in solved), Fraction(0)) / len(solved)
+    return value, time.perf_counter() - started, solved
+
+
+def turn_three_samples(tables, count: int = 2, seed: int = 3) -> list[dict]:
+    """A few turn-3 rows of a solve, for the tests to recompute in pure Python (exact tables only)."""
+    keys, rows = tables.values[6]
+    picks = np.random.default_rng(seed).choice(len(keys), size=count, replace=False)
+    return [{"centre": tables.model.centre, "filled": int(keys[at]) & 1023, "colours": int(keys[at]) >> 10 & 1023,
+             "unplaced": int(keys[at]) >> 20 & 1023, "scale": int(tables.scales[6]),
+             "numerators": [int(v) for v in rows[at][1:]]} for at in sorted(picks)]
+
+
+def rounding_bound(cards: int = 10, karma: int = 10) -> float:
+    """An upper bound on the relative float64 error of a root value whose numerators are not whole.
+
+    A turn-start row is a sum of non-negative terms, at most hands x (36 rolls + 3 stuck groups),
+    each a product of at most three roundings of a value of the next level; a reroll row adds 5
+    terms and the paid-reroll recursion 2 K roundings. A sum of N non-negative terms has a relative
+    error below (N - 1) u with u = 2**-53, and the errors of the levels add up.
+    """
+    from math import comb
+
+    unit = 2.0 ** -53
+    total = 2 * karma  # the final card's paid-reroll recursion
+    for left in range(cards, 3, -3):
+        total += comb(left, 3) * (36 + 3) * 3 + 5 + 2 * karma
+    return 1.01 * total * unit
 
 
 VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
@@ -769,23 +953,37 @@ OUT_OF_REACH = {
                      "x Karma, about 4.8 GB) and needs 128-bit numerators (a factor 1260 per placement); this "
                      "builder keeps whole turns and float64-exact numerators",
     "before_turn": "the gain limit depends on the turn's remaining allowance, a second Karma-like dimension the "
-                   "profile-code table kappa and the R cache do not carry",
+                   "profile-code table kappa and the reroll blocks do not carry",
 }
+APPROXIMATE = ("a paid reroll divides by 36 once more at each Karma, so the numerators need about 190 bits "
+               "(36**9 per turn on top of the per-turn denominators); the builder keeps float64, whose sums "
+               "of non-negative terms are correct to the error bound given")
 
 
-def record_variant(name: str, value: Fraction | None, wall: float, cpu: float, note: str = "",
-                   path: Path = VARIANTS_PATH) -> None:
-    """Store a variant's whole-game value and the time it took (``--record``)."""
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data.setdefault("command", "python -m gamelib.pangu.solver_build --variant NAME --record")
-    data.setdefault("out_of_reach", OUT_OF_REACH)
-    entry = {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "threads": numba.get_num_threads()}
-    if value is not None:
+def record_variant(name: str, value: Fraction, wall: float, cpu: float, exact: bool = True,
+                   samples: list | None = None, path: Path = VARIANTS_PATH) -> None:
+    """Store a variant's whole-game value and the time it took (``--record``); parallel builds may share the file."""
+    import fcntl
+
+    entry = {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "threads": numba.get_num_threads(),
+             "load_average": round(os.getloadavg()[0], 1)}
+    if exact:
         entry.update(value=str(value), decimal=round(float(value), 10))
-    if note:
-        entry["note"] = note
-    data.setdefault("variants", {})[name] = entry
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    else:
+        bound = rounding_bound() * float(value)
+        entry.update(decimal=float(value), approximate=APPROXIMATE, error_bound=float(f"{bound:.1e}"))
+    if samples:
+        entry["turn3_samples"] = samples
+    if name == "RANDOM_centre":
+        entry["note"] = "the mean of the two fixed centre configurations (YIN_LEFT, the default, and YANG_LEFT)"
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data.setdefault("command", "python -m gamelib.pangu.solver_build --variant NAME --record")
+        data["out_of_reach"] = {**data.get("out_of_reach", {}), **OUT_OF_REACH}
+        data.setdefault("variants", {})[name] = entry
+        data["out_of_reach"].pop(name, None)
+        path.write_text(json.dumps(data, indent=1) + "\n")
 
 
 def main(argv=None) -> int:
@@ -809,12 +1007,13 @@ def main(argv=None) -> int:
         write_tables(tables)
         value, seconds = tables.root(), tables.seconds
     else:
-        value, seconds = root_value(rules)
+        value, seconds, solved = root_value(rules)
+        exact = all(tables.exact for tables in solved)
     cpu = time.process_time() - cpu
-    print(f"{args.variant}: P(WON) = {value} ≈ {float(value):.10f}; {seconds:.1f} s wall, "
-          f"{cpu:.1f} s CPU, {numba.get_num_threads()} threads")
+    print(f"{args.variant}: P(WON) = {value} ≈ {float(value):.10f}{'' if exact else ' (approximate)'}; "
+          f"{seconds:.1f} s wall, {cpu:.1f} s CPU, {numba.get_num_threads()} threads, load {os.getloadavg()[0]:.1f}")
     if args.record and not args.greedy:
-        record_variant(args.variant, value, seconds, cpu)
+        record_variant(args.variant, value, seconds, cpu, exact, turn_three_samples(solved[-1]) if exact else None)
     return 0
 
 

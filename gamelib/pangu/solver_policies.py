@@ -333,35 +333,16 @@ def _la_value(filled, colours, order, count, placed, roll, k, facing, centre_rec
                                            centre_rec, touches, cost, step, rowmajor, reroll_counts, class_roll,
                                            orients, n) // 35
         return total
-    best = -1
-    for i in range(count):
-        card = order[i]
-        if (placed >> card) & 1:
-            continue
-        c = cost[card, roll]
-        if c == 0:
-            continue
-        for q in range(n):
-            x = rowmajor[q]
-            if not _legal(filled, x, touches, n):
-                continue
-            for o in range(orients):
-                k2 = step[k, c, min(_rec(filled, colours, card, o, x, facing, centre_rec, n), MAX_REC)]
-                v = 0
-                if k2 > 0:
-                    f2, c2 = _place(filled, colours, card, o, x, facing, n)
-                    v = _la_value(f2, c2, order, count, placed | (1 << card), roll, k2, facing, centre_rec, touches,
-                                  cost, step, rowmajor, reroll_counts, class_roll, orients, n)
-                if v > best:
-                    best = v
-    return best
+    return _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step,
+                      rowmajor, reroll_counts, class_roll, orients, n)[0]
 
 
 @njit(cache=True)
 def _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step, rowmajor,
                reroll_counts, class_roll, orients, n):
     """The lookahead's move: the first (card, cell, orientation) in the action order of best value, as
-    ``TurnPlanner.best_action`` (strictly greater replaces). Returns (i, x, o, Karma after), i = -1 if blocked."""
+    ``TurnPlanner.best_action`` (strictly greater replaces). Returns (value, i, x, o, Karma after); i = -1 and
+    value -1 if every card is blocked. ``_la_value`` of a position is this move's value."""
     best = -1
     best_i, best_x, best_o, best_k = -1, -1, -1, 0
     for i in range(count):
@@ -385,7 +366,7 @@ def _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_re
                 if v > best:
                     best = v
                     best_i, best_x, best_o, best_k = i, x, o, k2
-    return best_i, best_x, best_o, best_k
+    return best, best_i, best_x, best_o, best_k
 
 
 @njit(cache=True)
@@ -394,7 +375,7 @@ def _la_phase(filled, colours, order, count, placed, roll, k, facing, centre_rec
     """Play the lookahead with ``roll`` until every card is placed, the rest is blocked, or the game is lost.
     Returns (F, C, placed, Karma); Karma 0 = lost."""
     while True:
-        i, x, o, k2 = _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost,
+        _, i, x, o, k2 = _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost,
                                  step, rowmajor, reroll_counts, class_roll, orients, n)
         if i < 0:
             return filled, colours, placed, k
@@ -817,7 +798,7 @@ def lookahead_action(state):
     filled, colours, _, _, roll, karma, _ = position_of(state)
     order = np.array([model.card_ids.index(card_id) for card_id in state.revealed], dtype=np.int64)
     a = data.arrays
-    i, x, o, _ = _la_choice(filled, colours, order, len(order), 0, _roll_index(roll), karma, a["facing"],
+    _, i, x, o, _ = _la_choice(filled, colours, order, len(order), 0, _roll_index(roll), karma, a["facing"],
                             a["centre_rec"], a["touches"], a["cost"], data.step, data.rowmajor, data.reroll_counts,
                             _class_rolls(a["cost"]), data.orients, data.n)
     card = state.cards.by_id[state.revealed[i]]
