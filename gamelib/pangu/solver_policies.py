@@ -738,105 +738,114 @@ def _roll_index(roll) -> int:
     return (roll[0] - 1) * 6 + roll[1] - 1
 
 
-def greedy_action(state):
-    """``bots.greedy_policy``'s move, chosen by the numba kernel ``_greedy_choice`` (for the tests)."""
-    from gamelib.pangu.actions import cheapest_die
-    from gamelib.pangu.bots import Action
-    from gamelib.pangu.solver import model_for, position_of
-
-    model = model_for(state)
-    data = Arrays(model, keys={})
-    filled, colours, _, _, roll, _, _ = position_of(state)
-    order = np.array([model.card_ids.index(card_id) for card_id in state.revealed], dtype=np.int64)
-    a = data.arrays
-    i, x, o, _ = _greedy_choice(filled, colours, order, len(order), 0, _roll_index(roll), data.rowmajor, a["facing"],
-                                a["centre_rec"], a["touches"], a["cost"], data.orients, data.n)
-    card = state.cards.by_id[state.revealed[i]]
-    die, _ = cheapest_die(card, roll)
-    return Action(card.id, die, model.ring[x], model.orientations[o])
-
-
-def greedy_turn_three_value(state) -> Fraction:
-    """Greedy's exact value at a turn-3 position (decision nodes by ``_greedy_roll``, a turn start by
-    ``_greedy_level``, other chance nodes by the engine's outcomes), against the final card's table."""
-    from gamelib.pangu.solver import position_of
-
-    if state.is_terminal:
-        return Fraction(state.status == "WON")
-    data, table = late_arrays(state)
-    a = data.arrays
-    filled, colours, unseen, hand, roll, karma, _ = position_of(state)
-    if bin(filled).count("1") == 6 and not state.revealed and state.roll is None:
-        keys = np.array([filled | colours << 10 | unseen << 20], dtype=np.int64)
-        row = data.greedy_level(6, keys, table)[0]
-        return Fraction(int(row[karma]), ordered_hands(4) * 36 * 35 * 35)
-    if state.revealed and state.roll is not None and bin(filled).count("1") < 9:
-        order = np.array([data.model.card_ids.index(card_id) for card_id in state.revealed], dtype=np.int64)
-        contribution = np.zeros(data.karma + 1, dtype=np.int64)
-        _greedy_roll(filled, colours, unseen, order, len(order), _roll_index(roll), table, data.fc_index, data.ranks,
-                     data.n_d(9), data.rowmajor, a["facing"], a["centre_rec"], a["touches"], a["cost"], data.step,
-                     data.reroll_counts, data.karma, data.n, data.orients, contribution, np.zeros((3, 2), np.int64),
-                     np.zeros(3, np.int64))
-        return Fraction(int(contribution[karma]), 35 * 35)
-    if state.current_player == CHANCE:
-        return sum((p * greedy_turn_three_value(state.apply(outcome)) for outcome, p in state.chance_outcomes()),
-                   Fraction(0))
-    if bin(filled).count("1") == 9:  # the final card: its cell is forced, greedy takes its best rec
-        from gamelib.pangu.bots import greedy_policy
-        return greedy_turn_three_value(state.apply(greedy_policy(state)))
-    raise ValueError("greedy_turn_three_value needs a position from turn 3 on")
-
-
-def lookahead_action(state):
-    """``bots.lookahead_policy``'s move, chosen by the numba kernel ``_la_choice`` (for the tests)."""
-    from gamelib.pangu.actions import cheapest_die
-    from gamelib.pangu.bots import Action
+def _decision_arrays(state):
+    """The model, its arrays and the compact position of a decision (for the bots' choice kernels)."""
     from gamelib.pangu.solver import model_for, position_of
 
     model = model_for(state)
     data = Arrays(model, keys={})
     filled, colours, _, _, roll, karma, _ = position_of(state)
     order = np.array([model.card_ids.index(card_id) for card_id in state.revealed], dtype=np.int64)
-    a = data.arrays
-    _, i, x, o, _ = _la_choice(filled, colours, order, len(order), 0, _roll_index(roll), karma, a["facing"],
-                            a["centre_rec"], a["touches"], a["cost"], data.step, data.rowmajor, data.reroll_counts,
-                            _class_rolls(a["cost"]), data.orients, data.n)
+    return model, data, filled, colours, roll, karma, order
+
+
+def _action_of(state, model, roll, i: int, x: int, o: int):
+    """The engine's action for a kernel's choice (revealed card i, ring cell x, orientation o)."""
+    from gamelib.pangu.actions import cheapest_die
+    from gamelib.pangu.bots import Action
+
     card = state.cards.by_id[state.revealed[i]]
     die, _ = cheapest_die(card, roll)
     return Action(card.id, die, model.ring[x], model.orientations[o])
+
+
+def greedy_action(state):
+    """``bots.greedy_policy``'s move, chosen by the numba kernel ``_greedy_choice`` (for the tests)."""
+    model, data, filled, colours, roll, _, order = _decision_arrays(state)
+    a = data.arrays
+    i, x, o, _ = _greedy_choice(filled, colours, order, len(order), 0, _roll_index(roll), data.rowmajor, a["facing"],
+                                a["centre_rec"], a["touches"], a["cost"], data.orients, data.n)
+    return _action_of(state, model, roll, i, x, o)
+
+
+def lookahead_action(state):
+    """``bots.lookahead_policy``'s move, chosen by the numba kernel ``_la_choice`` (for the tests)."""
+    model, data, filled, colours, roll, karma, order = _decision_arrays(state)
+    a = data.arrays
+    _, i, x, o, _ = _la_choice(filled, colours, order, len(order), 0, _roll_index(roll), karma, a["facing"],
+                               a["centre_rec"], a["touches"], a["cost"], data.step, data.rowmajor, data.reroll_counts,
+                               _class_rolls(a["cost"]), data.orients, data.n)
+    return _action_of(state, model, roll, i, x, o)
+
+
+def _turn_three_value(state, policy, at_turn_start, after_roll) -> Fraction:
+    """A bot's exact value at a turn-3 position, against the final card's table: a turn start by
+    ``at_turn_start(data, table, key, karma)``, a rolled decision by ``after_roll(data, table, filled, colours,
+    unseen, order, roll, karma)`` (the numba kernels), other chance nodes by the engine's outcomes, and the
+    final card (its cell is forced) by the bot's own move."""
+    from gamelib.pangu.solver import position_of
+
+    if state.is_terminal:
+        return Fraction(state.status == "WON")
+    data, table = late_arrays(state)
+    filled, colours, unseen, _, roll, karma, _ = position_of(state)
+    placed = bin(filled).count("1")
+    if placed == 6 and not state.revealed and state.roll is None:
+        return at_turn_start(data, table, filled | colours << 10 | unseen << 20, karma)
+    if state.revealed and state.roll is not None and placed < 9:
+        order = np.array([data.model.card_ids.index(card_id) for card_id in state.revealed], dtype=np.int64)
+        return after_roll(data, table, filled, colours, unseen, order, roll, karma)
+    if state.current_player == CHANCE:
+        return sum((p * _turn_three_value(state.apply(outcome), policy, at_turn_start, after_roll)
+                    for outcome, p in state.chance_outcomes()), Fraction(0))
+    if placed == 9:
+        return _turn_three_value(state.apply(policy(state)), policy, at_turn_start, after_roll)
+    raise ValueError(f"the exact value of {policy.__name__} here needs a position from turn 3 on")
+
+
+def greedy_turn_three_value(state) -> Fraction:
+    """Greedy's exact value at a turn-3 position (decision nodes by ``_greedy_roll``, a turn start by
+    ``_greedy_level``, other chance nodes by the engine's outcomes), against the final card's table."""
+    from gamelib.pangu.bots import greedy_policy
+
+    def at_turn_start(data, table, key, karma):
+        row = data.greedy_level(6, np.array([key], dtype=np.int64), table)[0]
+        return Fraction(int(row[karma]), ordered_hands(4) * 36 * 35 * 35)
+
+    def after_roll(data, table, filled, colours, unseen, order, roll, karma):
+        a = data.arrays
+        contribution = np.zeros(data.karma + 1, dtype=np.int64)
+        _greedy_roll(filled, colours, unseen, order, len(order), _roll_index(roll), table, data.fc_index, data.ranks,
+                     data.n_d(9), data.rowmajor, a["facing"], a["centre_rec"], a["touches"], a["cost"], data.step,
+                     data.reroll_counts, data.karma, data.n, data.orients, contribution, np.zeros((3, 2), np.int64),
+                     np.zeros(3, np.int64))
+        return Fraction(int(contribution[karma]), 35 * 35)
+
+    return _turn_three_value(state, greedy_policy, at_turn_start, after_roll)
 
 
 def lookahead_turn_three_value(state) -> Fraction:
     """The lookahead's exact value at a turn-3 position (decisions by ``_la_roll``, a turn start by
     ``_la_level``, other chance nodes by the engine's outcomes), against the final card's table."""
     from gamelib.pangu.bots import lookahead_policy
-    from gamelib.pangu.solver import position_of
 
-    if state.is_terminal:
-        return Fraction(state.status == "WON")
-    data, table = late_arrays(state)
-    a = data.arrays
-    filled, colours, unseen, hand, roll, karma, _ = position_of(state)
-    class_roll = _class_rolls(a["cost"])
-    if bin(filled).count("1") == 6 and not state.revealed and state.roll is None:
-        keys = np.array([filled | colours << 10 | unseen << 20], dtype=np.int64)
+    def at_turn_start(data, table, key, karma):
+        a = data.arrays
         out = np.zeros((1, data.karma + 1), dtype=np.int64)
-        _la_level(keys, np.full(1, (1 << (data.karma + 1)) - 2, dtype=np.int64), out, table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor, a["facing"],
-                  a["centre_rec"], a["touches"], a["cost"], data.step, data.reroll_counts, class_roll, data.karma,
+        _la_level(np.array([key], dtype=np.int64), np.full(1, (1 << (data.karma + 1)) - 2, dtype=np.int64), out,
+                  table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor, a["facing"], a["centre_rec"],
+                  a["touches"], a["cost"], data.step, data.reroll_counts, _class_rolls(a["cost"]), data.karma,
                   data.n, data.cards, data.orients)
         return Fraction(int(out[0][karma]), ordered_hands(4) * 36 * 35 * 35)
-    if state.revealed and state.roll is not None and bin(filled).count("1") < 9:
-        order = np.array([data.model.card_ids.index(card_id) for card_id in state.revealed], dtype=np.int64)
+
+    def after_roll(data, table, filled, colours, unseen, order, roll, karma):
+        a = data.arrays
         value = _la_roll(filled, colours, unseen, order, len(order), _roll_index(roll), karma, table, data.fc_index,
                          data.ranks, data.n_d(9), a["facing"], a["centre_rec"], a["touches"], a["cost"], data.step,
-                         data.rowmajor, data.reroll_counts, class_roll, data.orients, data.n)
+                         data.rowmajor, data.reroll_counts, _class_rolls(a["cost"]), data.orients, data.n)
         return Fraction(int(value), 35 * 35)
-    if state.current_player == CHANCE:
-        return sum((p * lookahead_turn_three_value(state.apply(outcome)) for outcome, p in state.chance_outcomes()),
-                   Fraction(0))
-    if bin(filled).count("1") == 9:
-        return lookahead_turn_three_value(state.apply(lookahead_policy(state)))
-    raise ValueError("lookahead_turn_three_value needs a position from turn 3 on")
+
+    return _turn_three_value(state, lookahead_policy, at_turn_start, after_roll)
 
 
 # --------------------------------------------------------------------------- data/solver_bots.json
