@@ -107,7 +107,7 @@ class ShippedTables:
         """The row for Karma 1..10 (numerators over ``scales[level]``)."""
         key = filled | colours << 10 | unplaced << 20
         keys = self.keys[level]
-        at = int(keys.searchsorted(key))
+        at = int(keys.searchsorted(keys.dtype.type(key)))  # a Python int would cast the whole array first
         if at >= len(keys) or keys[at] != key:
             raise KeyError(f"no turn-start key F={filled:#x} C={colours:#x} D={unplaced:#x} at level {level}")
         return [int(v) for v in self.rows[level][at]]
