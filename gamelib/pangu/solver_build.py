@@ -175,6 +175,22 @@ def _kappa_table(step, karma, rb):
     return kappa
 
 
+def kappa_classes(kappa: np.ndarray, karma: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(table, klass)``: the distinct slabs ``kappa[code]`` and each code's slab (-1: no legal order).
+
+    Plans whose codes share a slab give the same final Karma for every cost triple, so their
+    successor rows fold into one elementwise maximum before the roll loop: the roll loop then
+    gathers over about a fifth of the codes (2,236 slabs of the 10,176 legal codes under the
+    default rules) from a 3 MB table instead of 19 MB, with the same maxima.
+    """
+    flat = kappa.reshape(kappa.shape[0], -1)
+    legal = kappa[:, 0, karma] >= 0
+    slabs, inverse = np.unique(flat[legal], axis=0, return_inverse=True)
+    klass = np.full(kappa.shape[0], -1, dtype=np.int32)
+    klass[legal] = inverse.ravel()
+    return np.ascontiguousarray(slabs.reshape(-1, *kappa.shape[1:])), klass
+
+
 # --------------------------------------------------------------------------- ring helpers (numba)
 
 
@@ -390,7 +406,7 @@ def _block_of(filled, colours, dprime, kind, use_cache, cache_keys, cache_slot, 
 
 
 @njit(cache=True)
-def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, facing,
+def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing,
                  centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows, m_codes, members,
                  brec, val, triple_count):
     """Add to ``out`` every hand of 3 with every roll that blocks none of its cards (note 3.2)."""
@@ -436,17 +452,18 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
                                         code = (((brec[0, x0, o0] * rb + brec[1, x1, o1]) * rb + brec[2, x2, o2]) * 216
                                                 + (rel01 * 9 + rel02 * 3 + rel12) * 8
                                                 + flag[x0] * 4 + flag[x1] * 2 + flag[x2])
-                                        if not valid[code]:
+                                        cl = klass[code]
+                                        if cl < 0:
                                             continue
                                         f, c = _place(filled, colours, h0, o0, x0, facing, n)
                                         f, c = _place(f, c, h1, o1, x1, facing, n)
                                         f, c = _place(f, c, h2, o2, x2, facing, n)
                                         row = next_table[_slot(f, c, after, fc_index, ranks, n_d_next, n)]
-                                        s = code_slot[code]
+                                        s = code_slot[cl]
                                         if s < 0:
                                             s = present
-                                            code_slot[code] = s
-                                            m_codes[s] = code
+                                            code_slot[cl] = s
+                                            m_codes[s] = cl
                                             present += 1
                                             for k in range(karma + 1):
                                                 m_rows[s, k] = row[k]
@@ -470,9 +487,9 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
                     for k in range(karma + 1):
                         val[k] = 0.0
                     for s in range(present):
-                        code = m_codes[s]
+                        cl = m_codes[s]
                         for k in range(1, karma + 1):
-                            v = m_rows[s, kappa[code, cc, k]]
+                            v = m_rows[s, kappa[cl, cc, k]]
                             if v > val[k]:
                                 val[k] = v
                     for k in range(1, karma + 1):
@@ -606,7 +623,7 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 
 
 @njit(cache=True, parallel=True)
-def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, facing, centre_rec, touches, cost,
+def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing, centre_rec, touches, cost,
            step, same, block_roll, reroll_counts, karma, penalty, n, cards, orients, use_cache, cache_keys,
            cache_slot, cache_vals, stats, code_slot, m_rows, m_codes, scratch, best, members, members2, valu, brec,
            val, triple_count):
@@ -618,7 +635,7 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, valid, rb, f
         for q in range(t * total // threads, (t + 1) * total // threads):
             filled, colours, unplaced = _unpack(keys[q])
             row = out[q]
-            _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, valid, rb,
+            _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, klass, rb,
                          facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot[t], m_rows[t],
                          m_codes[t], members[t], brec[t], val[t], triple_count[t])
             _two_then_reroll(filled, colours, unplaced, row, block_roll, use_cache, cache_keys[t], cache_slot[t],
@@ -724,7 +741,7 @@ def _final_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, 
 # --------------------------------------------------------------------------- driver
 
 
-def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, valid, rb, karma, penalty, n, cards, orients,
+def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb, karma, penalty, n, cards, orients,
                 use_cache, capacity=0, threads=None):
     """The value rows of ``keys`` (one turn-start level) from the next level's dense ``table``.
 
@@ -742,7 +759,7 @@ def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, valid, rb
     codes = kappa.shape[0]
     out = np.zeros((len(keys), karma + 1))
     stats = np.zeros((threads, STATS), dtype=np.int64)
-    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, valid, rb, arrays["facing"],
+    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, klass, rb, arrays["facing"],
            arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"],
            arrays["block_roll"], arrays["reroll_counts"], karma, penalty, n, cards, orients, use_cache,
            np.full((threads, 1 << bits), -1, dtype=np.int64), np.zeros((threads, 1 << bits), dtype=np.int32),
@@ -803,9 +820,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_m
     orients = len(model.orientations)
     max_base = max(max(max(r) for r in card) for card in model.centre_rec) + 2
     rb = max_base + 1
-    kappa = _kappa_table(arrays["step"], karma, rb)
-    valid = (kappa[:, 0, karma] >= 0).astype(np.int8)
-    codes = kappa.shape[0]
+    kappa, klass = kappa_classes(_kappa_table(arrays["step"], karma, rb), karma)
     levels = [0, 3, 6, 9]
     fc_index, fc_counts = dense_index(model, levels)
     ranks = rank_table(n)
@@ -838,7 +853,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_m
                 if np.array_equal(data["keys"], keys[level]):
                     out, stats[level] = data["rows"], data["stats"]  # the counters of the run that solved it
         if out is None:
-            out, stats[level] = solve_level(keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, valid, rb,
+            out, stats[level] = solve_level(keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb,
                                             karma, penalty, n, cards, orients, True,
                                             _cache_capacity(cards - level, karma, cache_mb))
             if saved is not None:
@@ -867,8 +882,7 @@ def warm_up() -> None:
     arrays = model_arrays(model)
     karma, n = model.rules.starting_karma, model.size
     rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
-    kappa = _kappa_table(arrays["step"], karma, rb)
-    valid = (kappa[:, 0, karma] >= 0).astype(np.int8)
+    kappa, klass = kappa_classes(_kappa_table(arrays["step"], karma, rb), karma)
     fc_index, fc_counts = dense_index(model, [0, 3, 6, 9])
     ranks = rank_table(n)
     keys = np.array([((1 << n) - 1) << 20], dtype=np.int64)
@@ -881,7 +895,7 @@ def warm_up() -> None:
                        n, 1)
     table = np.zeros((fc_counts[9] * n, karma + 1))
     table[_slots_of(keys, fc_index, ranks, n, n)] = rows
-    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, valid, rb, karma, False, n, n, 1, True, 16)
+    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, karma, False, n, n, 1, True, 16)
 
 
 def _cache_capacity(unplaced: int, karma: int, cache_mb: float) -> int:
