@@ -14,10 +14,11 @@ The algorithm is the research note's (``shared/notes/pangu_solver.md``): turn-st
 hand cards to cells grouped by a profile code whose best final Karma comes from the
 precomputed table ``kappa``), and stuck rolls decomposed into "place the unblocked cards, then
 the rerolled rest". The rerolled values R(L', B) are kept in blocks, one per layout L' after the
-unblocked cards, holding R for every blocked set at once (``_block_of``): the hands that share
-their unblocked cards share the block, so a key looks up one block per plan of those cards
-instead of one row per hand. Each thread has its own open-addressing block cache (``CACHE_MB``
-over all threads, no eviction; a full cache stops storing, it never gives a wrong value).
+unblocked cards, holding R for every blocked set at once: the hands that share their unblocked
+cards share the block, so a key looks up one block per plan of those cards instead of one row
+per hand. Before a level's keys, one pass marks every block they will look up, at its dense
+slot (the turn-start index ``(F, C)`` x rank of D' over every fill count), and the marked
+blocks are computed once, shared by the threads (``solve_level``).
 Values are scaled numerators: a row at a turn start is the winning probability times
 ``scale[level]``; the numbers are whole and below 2**53 under the per-turn rules, so float64
 holds them exactly (checked before writing). The exception is ``stuck_rule=reroll_penalty_1``:
@@ -54,7 +55,6 @@ from gamelib.pangu.solver_model import NEXT, PREV, Model, build_model, popcount,
 
 MAX_REC = 7  # index bound of the step table's rec axis (a placement never scores more than 4)
 CHECKPOINT = Path("/tmp/pangu_solver_checkpoint")
-CACHE_MB = 3000  # the reroll-block caches of all threads together; a full cache only stops storing
 
 
 # --------------------------------------------------------------------------- arrays from the model
@@ -252,7 +252,6 @@ def _slot(filled, colours, unplaced, fc_index, ranks, n_d, n):
 # computed directly; earlier turns look them up in an open-addressing table sized to the work.
 
 SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
-STATS = 4  # per-thread counters: blocks stored, cache hits, blocks computed, computed but not stored (full)
 
 
 @njit(cache=True)
@@ -370,36 +369,84 @@ def _fill_block(filled, colours, dprime, kind, block, best, members, next_table,
                     centre_rec, touches, step, reroll_counts, karma, penalty, n, cards, orients)
 
 
+@njit(cache=True, parallel=True)
+def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, facing, touches, same, n, cards,
+                 orients):
+    """Mark every block the level's keys look up (the same loops as ``_two_then_reroll`` and ``_one_then_reroll``):
+    ``mark[dense slot of L'] = packed L' + 1``. Threads may mark the same slot: with the same value."""
+    for q in prange(keys.shape[0]):
+        filled, colours, unplaced = _unpack(keys[q])
+        members = np.zeros(cards, dtype=np.int64)
+        members2 = np.zeros(cards, dtype=np.int64)
+        d = _members_of(unplaced, cards, members)
+        for a in range(d):
+            u1 = members[a]
+            for a2 in range(a + 1, d):
+                u2 = members[a2]
+                dprime = unplaced & ~((1 << u1) | (1 << u2))
+                for x1 in range(n):
+                    if (filled >> x1) & 1:
+                        continue
+                    for x2 in range(n):
+                        if x2 == x1 or (filled >> x2) & 1:
+                            continue
+                        if not _pair_playable(filled, x1, x2, touches, n):
+                            continue
+                        for o1 in range(orients):
+                            fa, ca = _place(filled, colours, u1, o1, x1, facing, n)
+                            for o2 in range(orients):
+                                f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
+                                single_mark[_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = \
+                                    (f2 | (c2 << 10) | (dprime << 20)) + 1
+        for a in range(d):
+            u = members[a]
+            dprime = unplaced & ~(1 << u)
+            m = _members_of(dprime, cards, members2)
+            pairs = 0
+            for j in range(m):
+                if _partner_after(members2, j, m, same) >= 0:
+                    pairs += 1
+            if pairs == 0:
+                continue
+            for x in range(n):
+                if not _legal(filled, x, touches, n):
+                    continue
+                for o in range(orients):
+                    f1, c1 = _place(filled, colours, u, o, x, facing, n)
+                    pair_mark[_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (f1 | (c1 << 10) | (dprime << 20)) + 1
+
+
 @njit(cache=True)
-def _block_of(filled, colours, dprime, kind, use_cache, cache_keys, cache_slot, cache_vals, stats, scratch, best,
-              members, next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, step, same, reroll_counts,
-              karma, penalty, n, cards, orients):
-    """The block of L' from this thread's cache, computing (and storing) it on a miss."""
-    if use_cache:
-        key = filled | (colours << 10) | (dprime << 20)
-        mask = cache_keys.shape[0] - 1
-        i = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
-        i = np.int64(i) & mask
-        while True:
-            if cache_keys[i] == key:
-                stats[1] += 1
-                return cache_vals[cache_slot[i]]
-            if cache_keys[i] == -1:
-                break
-            i = (i + 1) & mask
-        stats[2] += 1
-        if stats[0] < cache_vals.shape[0]:
-            block = cache_vals[stats[0]]
-            _fill_block(filled, colours, dprime, kind, block, best, members, next_table, fc_index, ranks, n_d_next,
-                        facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards, orients)
-            cache_keys[i] = key
-            cache_slot[i] = stats[0]
-            stats[0] += 1
-            return block
-        stats[3] += 1
-    _fill_block(filled, colours, dprime, kind, scratch, best, members, next_table, fc_index, ranks, n_d_next,
-                facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards, orients)
-    return scratch
+def _pair_playable(filled, x1, x2, touches, n):
+    """Two cards can go on the empty cells x1 and x2 in some order."""
+    first_ok = _legal(filled, x1, touches, n) and _legal(filled | (1 << x1), x2, touches, n)
+    second_ok = _legal(filled, x2, touches, n) and _legal(filled | (1 << x2), x1, touches, n)
+    return first_ok or second_ok
+
+
+@njit(cache=True, parallel=True)
+def _fill_blocks(block_keys, kind, blocks, next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, step,
+                 same, reroll_counts, karma, penalty, n, cards, orients):
+    """``blocks[i]``: the block of the layout ``block_keys[i]``, in chunks of 256 shared out over the threads."""
+    count = block_keys.shape[0]
+    chunks = (count + 255) // 256
+    for chunk in prange(chunks):
+        best = np.zeros((6, karma + 1))
+        members = np.zeros(cards, dtype=np.int64)
+        for i in range(chunk * 256, min(count, (chunk + 1) * 256)):
+            filled, colours, dprime = _unpack(block_keys[i])
+            _fill_block(filled, colours, dprime, kind, blocks[i], best, members, next_table, fc_index, ranks,
+                        n_d_next, facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards,
+                        orients)
+
+
+@njit(cache=True)
+def _block_at(index, blocks, filled, colours, dprime, fc_all, ranks, n_d, n):
+    """The precomputed block of L' = (F', C', D') (``_mark_blocks`` marked every one a level looks up)."""
+    at = index[_slot(filled, colours, dprime, fc_all, ranks, n_d, n)]
+    if at < 0:
+        raise AssertionError("a reroll block was looked up that the marking pass did not mark")
+    return blocks[at]
 
 
 # --------------------------------------------------------------------------- one turn (note 3.2)
@@ -499,9 +546,9 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
 
 
 @njit(cache=True)
-def _two_then_reroll(filled, colours, unplaced, out, block_roll, use_cache, cache_keys, cache_slot, cache_vals,
-                     stats, scratch, best, members, members2, valu, next_table, fc_index, ranks, n_d_next, facing,
-                     centre_rec, touches, cost, step, same, reroll_counts, karma, penalty, n, cards, orients):
+def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, single_blocks, fc_all, n_single,
+                     members, members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards,
+                     orients):
     """Add every hand {u1, u2, b} with the roll that blocks b alone: u1 and u2 placed with it in either
     order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans."""
     d = _members_of(unplaced, cards, members)
@@ -533,10 +580,8 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, use_cache, cach
                             fb, cb = _place(filled, colours, u2, o2, x2, facing, n)
                             rb1 = _rec(fb, cb, u1, o1, x1, facing, centre_rec, n)
                             f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
-                            block = _block_of(f2, c2, dprime, SINGLES, use_cache, cache_keys, cache_slot, cache_vals,
-                                              stats, scratch, best, members2, next_table, fc_index, ranks, n_d_next,
-                                              facing, centre_rec, touches, step, same, reroll_counts, karma, penalty,
-                                              n, cards, orients)
+                            block = _block_at(single_index, single_blocks, f2, c2, dprime, fc_all, ranks, n_single,
+                                              n)
                             m = _members_of(dprime, cards, members2)
                             for j in range(m):
                                 b = members2[j]
@@ -570,9 +615,8 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, use_cache, cach
 
 
 @njit(cache=True)
-def _one_then_reroll(filled, colours, unplaced, out, block_roll, use_cache, cache_keys, cache_slot, cache_vals,
-                     stats, scratch, best, members, members2, valu, next_table, fc_index, ranks, n_d_next, facing,
-                     centre_rec, touches, cost, step, same, reroll_counts, karma, penalty, n, cards, orients):
+def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pair_blocks, fc_all, n_pair, members,
+                     members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards, orients):
     """Add every hand {u, b1, b2} where b1, b2 share numbers, with the roll that blocks both: u placed
     with it, then R(L', {b1, b2})."""
     d = _members_of(unplaced, cards, members)
@@ -594,9 +638,7 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, use_cache, cach
             for o in range(orients):
                 r1 = _rec(filled, colours, u, o, x, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, u, o, x, facing, n)
-                block = _block_of(f1, c1, dprime, PAIRS, use_cache, cache_keys, cache_slot, cache_vals, stats,
-                                  scratch, best, members2, next_table, fc_index, ranks, n_d_next, facing, centre_rec,
-                                  touches, step, same, reroll_counts, karma, penalty, n, cards, orients)
+                block = _block_at(pair_index, pair_blocks, f1, c1, dprime, fc_all, ranks, n_pair, n)
                 m = _members_of(dprime, cards, members2)
                 for j in range(m):
                     if _partner_after(members2, j, m, same) < 0:
@@ -624,28 +666,25 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 
 @njit(cache=True, parallel=True)
 def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing, centre_rec, touches, cost,
-           step, same, block_roll, reroll_counts, karma, penalty, n, cards, orients, use_cache, cache_keys,
-           cache_slot, cache_vals, stats, code_slot, m_rows, m_codes, scratch, best, members, members2, valu, brec,
-           val, triple_count):
-    """Every key of one turn-start level: thread ``t`` takes the ``t``-th contiguous share of ``keys`` (the driver
-    orders them so that the shares cost alike) with its own block cache and scratch arrays."""
-    threads = cache_keys.shape[0]
+           step, same, block_roll, karma, n, cards, orients, fc_all, single_index, single_blocks, n_single, pair_index,
+           pair_blocks, n_pair, code_slot, m_rows, m_codes, members, members2, valu, brec, val, triple_count):
+    """Every key of one turn-start level: thread ``t`` takes the keys ``t, t + threads, ...`` (interleaved, so the
+    threads' shares cost alike and walk the same part of the next level's table together) with its own scratch."""
+    threads = code_slot.shape[0]
     total = keys.shape[0]
     for t in prange(threads):
-        for q in range(t * total // threads, (t + 1) * total // threads):
+        for q in range(t, total, threads):
             filled, colours, unplaced = _unpack(keys[q])
             row = out[q]
             _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, klass, rb,
                          facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot[t], m_rows[t],
                          m_codes[t], members[t], brec[t], val[t], triple_count[t])
-            _two_then_reroll(filled, colours, unplaced, row, block_roll, use_cache, cache_keys[t], cache_slot[t],
-                             cache_vals[t], stats[t], scratch[t], best[t], members[t], members2[t], valu[t], next_table,
-                             fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step, same, reroll_counts,
-                             karma, penalty, n, cards, orients)
-            _one_then_reroll(filled, colours, unplaced, row, block_roll, use_cache, cache_keys[t], cache_slot[t],
-                             cache_vals[t], stats[t], scratch[t], best[t], members[t], members2[t], valu[t], next_table,
-                             fc_index, ranks, n_d_next, facing, centre_rec, touches, cost, step, same, reroll_counts,
-                             karma, penalty, n, cards, orients)
+            _two_then_reroll(filled, colours, unplaced, row, block_roll, single_index, single_blocks, fc_all, n_single,
+                             members[t], members2[t], valu[t], ranks, facing, centre_rec, touches, cost, step, same,
+                             karma, n, cards, orients)
+            _one_then_reroll(filled, colours, unplaced, row, block_roll, pair_index, pair_blocks, fc_all, n_pair,
+                             members[t], members2[t], valu[t], ranks, facing, centre_rec, touches, cost, step, same,
+                             karma, n, cards, orients)
 
 
 @njit(cache=True, parallel=True)
@@ -742,35 +781,55 @@ def _final_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, 
 
 
 def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb, karma, penalty, n, cards, orients,
-                use_cache, capacity=0, threads=None):
+                fc_all, threads=None):
     """The value rows of ``keys`` (one turn-start level) from the next level's dense ``table``.
 
-    ``use_cache``: look the reroll blocks up in a per-thread table of ``capacity`` blocks (earlier
-    turns, whose blocks cost several big-table reads); off for the last turn, whose blocks are
-    cheaper to recompute than to look up. Returns the rows and the per-thread counters
-    (blocks stored, hits, blocks computed, computed while the cache was full).
+    First every reroll block the level looks up is marked (``_mark_blocks``) and computed once
+    (``_fill_blocks``, shared by both threads); then the keys. ``fc_all`` is ``dense_index`` over
+    every fill count (blocks sit one or two placements after a turn start). Returns the rows and
+    the counters ``[[blocks after one placement, blocks after two]]``.
     """
     threads = threads or numba.get_num_threads()
-    width = max(popcount(int(keys[0]) >> 20 & 1023) - 1, 1)  # rows of a block: the cards of D' (or D' minus one)
-    capacity = capacity if use_cache else 1
-    bits = max(4, int(2 * capacity - 1).bit_length())
-    if bits > 24:
-        raise ValueError("the reroll cache hashes to at most 2**24 slots: lower the capacity")
-    codes = kappa.shape[0]
+    left = popcount(int(keys[0]) >> 20 & 1023)
+    level = popcount(int(keys[0]) & 1023)
+    n_single, n_pair = _comb(cards, left - 2), _comb(cards, left - 1)
+    fc_counts = _fc_counts(fc_all, n)
+    single_mark = np.zeros(fc_counts[level + 2] * n_single, dtype=np.int64)
+    pair_mark = np.zeros(fc_counts[level + 1] * n_pair, dtype=np.int64)
+    _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, arrays["facing"], arrays["touches"],
+                 arrays["same"], n, cards, orients)
+    found = {}
+    for name, mark, kind, width in (("single", single_mark, SINGLES, left - 2), ("pair", pair_mark, PAIRS, left - 1)):
+        at = np.flatnonzero(mark)
+        index = np.full(len(mark), -1, dtype=np.int32)
+        index[at] = np.arange(len(at), dtype=np.int32)
+        blocks = np.zeros((len(at), max(width, 1), karma + 1))
+        _fill_blocks(mark[at] - 1, kind, blocks, table, fc_index, ranks, n_d_next, arrays["facing"],
+                     arrays["centre_rec"], arrays["touches"], arrays["step"], arrays["same"], arrays["reroll_counts"],
+                     karma, penalty, n, cards, orients)
+        found[name] = (index, blocks)
+    del single_mark, pair_mark
     out = np.zeros((len(keys), karma + 1))
-    stats = np.zeros((threads, STATS), dtype=np.int64)
-    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, klass, rb, arrays["facing"],
-           arrays["centre_rec"], arrays["touches"], arrays["cost"], arrays["step"], arrays["same"],
-           arrays["block_roll"], arrays["reroll_counts"], karma, penalty, n, cards, orients, use_cache,
-           np.full((threads, 1 << bits), -1, dtype=np.int64), np.zeros((threads, 1 << bits), dtype=np.int32),
-           np.zeros((threads, capacity, width, karma + 1)), stats,
-           np.full((threads, codes), -1, dtype=np.int32), np.zeros((threads, 4096, karma + 1)),
-           np.zeros((threads, 4096), dtype=np.int64), np.zeros((threads, width, karma + 1)),
-           np.zeros((threads, 6, karma + 1)), np.zeros((threads, cards), dtype=np.int64),
+    (single_index, single_blocks), (pair_index, pair_blocks) = found["single"], found["pair"]
+    width = max(left - 1, 1)
+    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, klass, rb, arrays["facing"], arrays["centre_rec"],
+           arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], arrays["block_roll"], karma, n, cards,
+           orients, fc_all, single_index, single_blocks, n_single, pair_index, pair_blocks, n_pair,
+           np.full((threads, kappa.shape[0]), -1, dtype=np.int32), np.zeros((threads, 4096, karma + 1)),
+           np.zeros((threads, 4096), dtype=np.int64), np.zeros((threads, cards), dtype=np.int64),
            np.zeros((threads, cards), dtype=np.int64), np.zeros((threads, width, karma + 1)),
            np.zeros((threads, 3, n, 2), dtype=np.int64), np.zeros((threads, karma + 1)),
            np.zeros((threads, 125), dtype=np.int64))
-    return out, stats
+    return out, np.array([[len(pair_blocks), len(single_blocks)]], dtype=np.int64)
+
+
+def _fc_counts(fc_all, n):
+    """How many dense (F, C) numbers each fill count has in ``fc_all``."""
+    counts = [0] * (n + 1)
+    for key in np.flatnonzero(fc_all >= 0):
+        level = popcount(int(key) >> n)
+        counts[level] = max(counts[level], int(fc_all[key]) + 1)
+    return counts
 
 
 class Tables:
@@ -795,7 +854,7 @@ class Tables:
         return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2 ** 53 for _, rows in self.values.values())
 
 
-def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_mb: float = CACHE_MB,
+def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
           checkpoint: Path | None = None) -> Tables:
     """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (note 3.1-3.3).
 
@@ -823,6 +882,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_m
     kappa, klass = kappa_classes(_kappa_table(arrays["step"], karma, rb), karma)
     levels = [0, 3, 6, 9]
     fc_index, fc_counts = dense_index(model, levels)
+    fc_all, _ = dense_index(model, list(range(n + 1)))  # the reroll blocks sit between turn starts
     ranks = rank_table(n)
     all_cards = (1 << cards) - 1
     keys = {0: np.array([all_cards << 20], dtype=np.int64)}
@@ -847,28 +907,27 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, cache_m
         table[slots] = next_rows
         out = None
         t0, c0 = time.perf_counter(), time.process_time()
-        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}_v2.npz"
+        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}_v3.npz"
         if saved is not None and saved.exists():
             with np.load(saved) as data:
                 if np.array_equal(data["keys"], keys[level]):
                     out, stats[level] = data["rows"], data["stats"]  # the counters of the run that solved it
         if out is None:
             out, stats[level] = solve_level(keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb,
-                                            karma, penalty, n, cards, orients, True,
-                                            _cache_capacity(cards - level, karma, cache_mb))
+                                            karma, penalty, n, cards, orients, fc_all)
             if saved is not None:
                 np.savez(saved, keys=keys[level], rows=out, stats=stats[level])
         level_times[level] = (time.perf_counter() - t0, time.process_time() - c0)
         hands = _comb(cards - level, 3)
         scales[level] = hands * 36 * 35 * scales[following]
         values[level] = (keys[level], out)
-        stuck_entries[level] = int(stats[level][:, 0].sum())
+        stuck_entries[level] = int(stats[level].sum())
         del table
         if verbose:
-            stored, hits, computed, unstored = stats[level].sum(axis=0)
+            after_one, after_two = stats[level].sum(axis=0)
             print(f"level {level}: {len(keys[level]):,} keys in {level_times[level][0]:.1f} s wall, "
-                  f"{level_times[level][1]:.1f} s CPU; reroll blocks: {stored:,} stored, {hits:,} hits, "
-                  f"{computed:,} computed ({unstored:,} with the cache full)", flush=True)
+                  f"{level_times[level][1]:.1f} s CPU; reroll blocks: {after_one:,} after one placement, "
+                  f"{after_two:,} after two", flush=True)
     tables = Tables(model, fc_index, ranks, levels, keys, values, scales, time.perf_counter() - started,
                     stuck_entries)
     tables.level_times = level_times
@@ -884,6 +943,7 @@ def warm_up() -> None:
     rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
     kappa, klass = kappa_classes(_kappa_table(arrays["step"], karma, rb), karma)
     fc_index, fc_counts = dense_index(model, [0, 3, 6, 9])
+    fc_all, _ = dense_index(model, list(range(n + 1)))
     ranks = rank_table(n)
     keys = np.array([((1 << n) - 1) << 20], dtype=np.int64)
     for level in (3, 6, 9):
@@ -895,14 +955,7 @@ def warm_up() -> None:
                        n, 1)
     table = np.zeros((fc_counts[9] * n, karma + 1))
     table[_slots_of(keys, fc_index, ranks, n, n)] = rows
-    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, karma, False, n, n, 1, True, 16)
-
-
-def _cache_capacity(unplaced: int, karma: int, cache_mb: float) -> int:
-    """Blocks per thread that fit ``cache_mb`` megabytes over all threads (a block: rows of Karma 0..K)."""
-    block_bytes = max(unplaced - 1, 1) * (karma + 1) * 8
-    per_thread = int(cache_mb * 1e6 / numba.get_num_threads() / block_bytes)
-    return max(1, min(per_thread, 1 << 23))
+    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, karma, False, n, n, 1, fc_all)
 
 
 def _rules_tag(rules: Rules, centre: str) -> str:
