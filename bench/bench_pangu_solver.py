@@ -7,7 +7,8 @@ machine). ``--runs 0`` skips the full solve, which needs the optional numba extr
 * Compile: the first call of the numba builder in this process on a one-key level (machine code
   compiled, or loaded from numba's on-disk cache when it is warm), reported apart.
 * Full solve: ``solver_build.solve(Rules())`` from scratch (no checkpoint), wall and CPU seconds,
-  median over the runs, with each level's time and the reroll-block cache counters.
+  median over the runs, with each level's time and the numbers of reroll blocks; every run's
+  root and shipped levels (keys and numerators) must equal ``data/solver_default.npz`` exactly.
 * Per move: ``solver.action_values(state)`` (pure Python on the shipped tables), each with a cold
   memo, on decision positions of turns 1 to 4 from seeded random games; median and max.
 * Naive ratios, in this process: (a) the pure-Python expectimax on turn-3 keys, extrapolated to
@@ -70,6 +71,19 @@ def bench_compile() -> None:
     print(f"numba compile (or load from its cache): {wall:.1f} s wall, {cpu:.1f} s CPU ({load()})", flush=True)
 
 
+def assert_same_as_shipped(tables) -> None:
+    """Every key and numerator of the shipped levels, bit for bit, against the file the package ships."""
+    import numpy as np
+
+    shipped = solver.default_tables()
+    for level in (0, 3, 6):
+        keys, rows = tables.values[level]
+        order = np.argsort(keys)
+        assert np.array_equal(keys[order], shipped.keys[level]), f"level {level}: the keys differ"
+        numerators = rows[order][:, 1:]
+        assert np.array_equal(numerators, shipped.rows[level]), f"level {level}: the numerators differ"
+
+
 def bench_full_solve(runs: int) -> float:
     from gamelib.pangu import solver_build
 
@@ -78,12 +92,13 @@ def bench_full_solve(runs: int) -> float:
     for run in range(runs):
         tables, wall, cpu = timed(solver_build.solve, Rules(), verbose=False)
         assert tables.root() == expected, tables.root()
+        assert_same_as_shipped(tables)
         walls.append(wall)
         cpus.append(cpu)
         levels = ", ".join(f"turn {level // 3 + 1} {w:.1f} s wall / {c:.1f} s CPU"
                            for level, (w, c) in sorted(tables.level_times.items(), reverse=True))
         stats = {level: tables.cache_stats[level].sum(axis=0) for level in sorted(tables.cache_stats)}
-        blocks = "; ".join(f"turn {level // 3 + 1}: {s[0]:,} stored, {s[1]:,} hits, {s[3]:,} uncached"
+        blocks = "; ".join(f"turn {level // 3 + 1}: {s[0]:,} after one placement, {s[1]:,} after two"
                            for level, s in stats.items())
         print(f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU ({load()}); {levels}; "
               f"reroll blocks {blocks}", flush=True)

@@ -245,11 +245,13 @@ def _slot(filled, colours, unplaced, fc_index, ranks, n_d, n):
 #
 # A roll that blocks the cards B of a hand makes the player place the rest U = hand \ B with it,
 # then reroll for B. The rerolled value R(L', B) depends on the layout L' = (F', C', D') after U
-# only, so it is computed once per L' for every B at once (a "block" of rows) and cached per
-# thread: after two placements (U a pair) the block holds R(L', {b}) for each card b of D';
-# after one placement (U a single card) it holds R(L', {b1, b2}) for each pair of D' sharing
-# numbers, in the row of b1. The last turn's blocks are cheap (the final-card table is tiny) and
-# computed directly; earlier turns look them up in an open-addressing table sized to the work.
+# only, so it is computed once per L' for every B at once (a "block" of rows): after two
+# placements (U a pair) the block holds R(L', {b}) for each card b of D'; after one placement
+# (U a single card) it holds R(L', {b1, b2}) for each pair of D' sharing numbers, in the row of
+# b1. A first pass marks the blocks a level needs at their dense slot (``_mark_blocks``), they are
+# computed once for all threads (``_fill_blocks``), and the keys find them by that slot
+# (``_block_at``): no hashing, no per-thread copies (the per-thread hash caches this replaces
+# computed 1.7x the blocks; turn 3 took 70.8 s CPU with them, 57.7 s without).
 
 SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
 
@@ -480,32 +482,34 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
                             brec[2, x, o] = _rec(filled, colours, h2, o, x, facing, centre_rec, n)
                 # ---- plans sigma grouped by profile code: M[code] = elementwise max of the successor rows
                 present = 0
-                for a0 in range(e_count):
+                after_rank = ranks[after]
+                for a0 in range(e_count):  # each placement and relation is computed at the loop level it depends on
                     x0 = empties[a0]
-                    for a1 in range(e_count):
-                        x1 = empties[a1]
-                        if x1 == x0:
-                            continue
-                        for a2 in range(e_count):
-                            x2 = empties[a2]
-                            if x2 == x0 or x2 == x1:
+                    for o0 in range(orients):
+                        f0, c0 = _place(filled, colours, h0, o0, x0, facing, n)
+                        for a1 in range(e_count):
+                            x1 = empties[a1]
+                            if x1 == x0:
                                 continue
-                            for o0 in range(orients):
-                                for o1 in range(orients):
+                            for o1 in range(orients):
+                                rel01 = _relation(h0, o0, x0, h1, o1, x1, facing, n)
+                                f1, c1 = _place(f0, c0, h1, o1, x1, facing, n)
+                                partial = (brec[0, x0, o0] * rb + brec[1, x1, o1]) * rb
+                                partial_low = rel01 * 72 + flag[x0] * 4 + flag[x1] * 2
+                                for a2 in range(e_count):
+                                    x2 = empties[a2]
+                                    if x2 == x0 or x2 == x1:
+                                        continue
                                     for o2 in range(orients):
-                                        rel01 = _relation(h0, o0, x0, h1, o1, x1, facing, n)
                                         rel02 = _relation(h0, o0, x0, h2, o2, x2, facing, n)
                                         rel12 = _relation(h1, o1, x1, h2, o2, x2, facing, n)
-                                        code = (((brec[0, x0, o0] * rb + brec[1, x1, o1]) * rb + brec[2, x2, o2]) * 216
-                                                + (rel01 * 9 + rel02 * 3 + rel12) * 8
-                                                + flag[x0] * 4 + flag[x1] * 2 + flag[x2])
+                                        code = ((partial + brec[2, x2, o2]) * 216 + partial_low
+                                                + (rel02 * 3 + rel12) * 8 + flag[x2])
                                         cl = klass[code]
                                         if cl < 0:
                                             continue
-                                        f, c = _place(filled, colours, h0, o0, x0, facing, n)
-                                        f, c = _place(f, c, h1, o1, x1, facing, n)
-                                        f, c = _place(f, c, h2, o2, x2, facing, n)
-                                        row = next_table[_slot(f, c, after, fc_index, ranks, n_d_next, n)]
+                                        f, c = _place(f1, c1, h2, o2, x2, facing, n)
+                                        row = next_table[fc_index[(f << n) | c] * n_d_next + after_rank]
                                         s = code_slot[cl]
                                         if s < 0:
                                             s = present
@@ -552,15 +556,28 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
     """Add every hand {u1, u2, b} with the roll that blocks b alone: u1 and u2 placed with it in either
     order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans."""
     d = _members_of(unplaced, cards, members)
+    rows_at = np.empty(cards, dtype=np.int64)  # the block rows of the cards b blocked alone, with their costs
+    costs1 = np.empty(cards, dtype=np.int64)
+    costs2 = np.empty(cards, dtype=np.int64)
     for a in range(d):
         u1 = members[a]
         for a2 in range(a + 1, d):
             u2 = members[a2]
             dprime = unplaced & ~((1 << u1) | (1 << u2))
             m = _members_of(dprime, cards, members2)
+            alone = 0
             for j in range(m):
                 for k in range(karma + 1):
                     valu[j, k] = 0.0
+                b = members2[j]
+                if same[b, u1] or same[b, u2]:
+                    continue  # b is blocked with its partner: the pairs' case
+                rows_at[alone] = j
+                costs1[alone] = cost[u1, block_roll[b]]
+                costs2[alone] = cost[u2, block_roll[b]]
+                alone += 1
+            if alone == 0:
+                continue
             for x1 in range(n):
                 if (filled >> x1) & 1:
                     continue
@@ -582,14 +599,10 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
                             f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
                             block = _block_at(single_index, single_blocks, f2, c2, dprime, fc_all, ranks, n_single,
                                               n)
-                            m = _members_of(dprime, cards, members2)
-                            for j in range(m):
-                                b = members2[j]
-                                if same[b, u1] or same[b, u2]:
-                                    continue  # b is blocked with its partner: the pairs' case
-                                r = block_roll[b]
-                                cost1 = cost[u1, r]
-                                cost2 = cost[u2, r]
+                            for i in range(alone):
+                                j = rows_at[i]
+                                cost1 = costs1[i]
+                                cost2 = costs2[i]
                                 row = block[j]
                                 for k in range(1, karma + 1):
                                     v = 0.0
@@ -606,12 +619,9 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
                                             v = row[kk]
                                     if v > valu[j, k]:
                                         valu[j, k] = v
-            for j in range(m):
-                b = members2[j]
-                if same[b, u1] or same[b, u2]:
-                    continue
+            for i in range(alone):
                 for k in range(1, karma + 1):
-                    out[k] += valu[j, k]
+                    out[k] += valu[rows_at[i], k]
 
 
 @njit(cache=True)
@@ -620,6 +630,8 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pai
     """Add every hand {u, b1, b2} where b1, b2 share numbers, with the roll that blocks both: u placed
     with it, then R(L', {b1, b2})."""
     d = _members_of(unplaced, cards, members)
+    rows_at = np.empty(cards, dtype=np.int64)  # the block rows of the pairs blocked together, with u's cost
+    costs1 = np.empty(cards, dtype=np.int64)
     for a in range(d):
         u = members[a]
         dprime = unplaced & ~(1 << u)
@@ -629,6 +641,8 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pai
             for k in range(karma + 1):
                 valu[j, k] = 0.0
             if _partner_after(members2, j, m, same) >= 0:
+                rows_at[pairs] = j
+                costs1[pairs] = cost[u, block_roll[members2[j]]]
                 pairs += 1
         if pairs == 0:
             continue
@@ -639,20 +653,17 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pai
                 r1 = _rec(filled, colours, u, o, x, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, u, o, x, facing, n)
                 block = _block_at(pair_index, pair_blocks, f1, c1, dprime, fc_all, ranks, n_pair, n)
-                m = _members_of(dprime, cards, members2)
-                for j in range(m):
-                    if _partner_after(members2, j, m, same) < 0:
-                        continue
-                    cost1 = cost[u, block_roll[members2[j]]]
+                for i in range(pairs):
+                    j = rows_at[i]
+                    cost1 = costs1[i]
                     row = block[j]
                     for k in range(1, karma + 1):
                         v = row[step[k, cost1, r1]]
                         if v > valu[j, k]:
                             valu[j, k] = v
-        for j in range(m):
-            if _partner_after(members2, j, m, same) >= 0:
-                for k in range(1, karma + 1):
-                    out[k] += valu[j, k]
+        for i in range(pairs):
+            for k in range(1, karma + 1):
+                out[k] += valu[rows_at[i], k]
 
 
 @njit(cache=True)
@@ -823,6 +834,14 @@ def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb
     return out, np.array([[len(pair_blocks), len(single_blocks)]], dtype=np.int64)
 
 
+def dense_table(rows: np.ndarray, slots: np.ndarray, size: int) -> np.ndarray:
+    """The next level's rows at their dense slots (float64; float32 rows padded to one cache line were tried, exact
+    below 2**24, and made no measurable difference)."""
+    table = np.zeros((size, rows.shape[1]))
+    table[slots] = rows
+    return table
+
+
 def _fc_counts(fc_all, n):
     """How many dense (F, C) numbers each fill count has in ``fc_all``."""
     counts = [0] * (n + 1)
@@ -902,9 +921,8 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
     for level, following in reversed(list(zip(levels[:-1], levels[1:]))):
         n_d_next = _comb(cards, cards - following)
         next_keys, next_rows = values[following]
-        table = np.zeros((fc_counts[following] * n_d_next, karma + 1))
-        slots = _slots_of(next_keys, fc_index, ranks, n_d_next, n)
-        table[slots] = next_rows
+        table = dense_table(next_rows, _slots_of(next_keys, fc_index, ranks, n_d_next, n),
+                            fc_counts[following] * n_d_next)
         out = None
         t0, c0 = time.perf_counter(), time.process_time()
         saved = None if checkpoint is None else checkpoint / f"{_rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}_v3.npz"
@@ -953,8 +971,7 @@ def warm_up() -> None:
         previous, keys = keys[:1], reached[reached > 0] - 1
     rows = _final_rows(keys, arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma, False, n,
                        n, 1)
-    table = np.zeros((fc_counts[9] * n, karma + 1))
-    table[_slots_of(keys, fc_index, ranks, n, n)] = rows
+    table = dense_table(rows, _slots_of(keys, fc_index, ranks, n, n), fc_counts[9] * n)
     solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, karma, False, n, n, 1, fc_all)
 
 
