@@ -457,9 +457,11 @@ def _block_at(index, blocks, filled, colours, dprime, fc_all, ranks, n_d, n):
 @njit(cache=True)
 def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing,
                  centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows, m_codes, members,
-                 brec, val, triple_count):
+                 brec, triple_count):
     """Add to ``out`` every hand of 3 with every roll that blocks none of its cards (note 3.2)."""
     d = _members_of(unplaced, cards, members)
+    active_cc = np.empty(36, dtype=np.int64)  # the cost triples of a hand's unblocked rolls
+    best_of = np.empty((36, karma + 1))  # their best successor value by Karma
     empties = np.empty(n, dtype=np.int64)
     e_count = 0
     flag = np.zeros(n, dtype=np.int64)  # a cell needing an adjacent card of this turn first
@@ -532,19 +534,24 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
                     if c0 == 0 or c1 == 0 or c2 == 0:
                         continue
                     triple_count[(c0 - 1) * 25 + (c1 - 1) * 5 + (c2 - 1)] += 1
+                active = 0
                 for cc in range(125):
-                    if triple_count[cc] == 0:
-                        continue
-                    for k in range(karma + 1):
-                        val[k] = 0.0
-                    for s in range(present):
-                        cl = m_codes[s]
+                    if triple_count[cc] > 0:
+                        active_cc[active] = cc
+                        for k in range(karma + 1):
+                            best_of[active, k] = 0.0
+                        active += 1
+                for s in range(present):  # class by class, so that each class's kappa slab is read in order
+                    cl = m_codes[s]
+                    for i in range(active):
+                        cc = active_cc[i]
                         for k in range(1, karma + 1):
                             v = m_rows[s, kappa[cl, cc, k]]
-                            if v > val[k]:
-                                val[k] = v
+                            if v > best_of[i, k]:
+                                best_of[i, k] = v
+                for i in range(active):
                     for k in range(1, karma + 1):
-                        out[k] += 35.0 * triple_count[cc] * val[k]
+                        out[k] += 35.0 * triple_count[active_cc[i]] * best_of[i, k]
                 for s in range(present):
                     code_slot[m_codes[s]] = -1
 
@@ -678,7 +685,7 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 @njit(cache=True, parallel=True)
 def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing, centre_rec, touches, cost,
            step, same, block_roll, karma, n, cards, orients, fc_all, single_index, single_blocks, n_single, pair_index,
-           pair_blocks, n_pair, code_slot, m_rows, m_codes, members, members2, valu, brec, val, triple_count):
+           pair_blocks, n_pair, code_slot, m_rows, m_codes, members, members2, valu, brec, triple_count):
     """Every key of one turn-start level: thread ``t`` takes the keys ``t, t + threads, ...`` (interleaved, so the
     threads' shares cost alike and walk the same part of the next level's table together) with its own scratch."""
     threads = code_slot.shape[0]
@@ -689,7 +696,7 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, f
             row = out[q]
             _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, klass, rb,
                          facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot[t], m_rows[t],
-                         m_codes[t], members[t], brec[t], val[t], triple_count[t])
+                         m_codes[t], members[t], brec[t], triple_count[t])
             _two_then_reroll(filled, colours, unplaced, row, block_roll, single_index, single_blocks, fc_all, n_single,
                              members[t], members2[t], valu[t], ranks, facing, centre_rec, touches, cost, step, same,
                              karma, n, cards, orients)
@@ -829,8 +836,7 @@ def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb
            np.full((threads, kappa.shape[0]), -1, dtype=np.int32), np.zeros((threads, 4096, karma + 1)),
            np.zeros((threads, 4096), dtype=np.int64), np.zeros((threads, cards), dtype=np.int64),
            np.zeros((threads, cards), dtype=np.int64), np.zeros((threads, width, karma + 1)),
-           np.zeros((threads, 3, n, 2), dtype=np.int64), np.zeros((threads, karma + 1)),
-           np.zeros((threads, 125), dtype=np.int64))
+           np.zeros((threads, 3, n, 2), dtype=np.int64), np.zeros((threads, 125), dtype=np.int64))
     return out, np.array([[len(pair_blocks), len(single_blocks)]], dtype=np.int64)
 
 

@@ -16,6 +16,7 @@ future hands. This module is pure Python; the numba table builder reads its arra
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from math import comb
 
 from gamelib.pangu.rules import Rules, new_game
@@ -50,6 +51,13 @@ class Model:
         return len(self.ring)
 
     # ---------------------------------------------------------------- ring arithmetic
+    @cached_property
+    def _links(self) -> tuple:
+        """Per ring cell ``((PREV neighbour, NEXT neighbour), (PREV edge, NEXT edge))``: the per-move solver's
+        hot path reads these instead of recomputing them."""
+        return tuple(((self.neighbour(x, PREV), self.neighbour(x, NEXT)), (self.edge(x, PREV), self.edge(x, NEXT)))
+                     for x in range(self.size))
+
     def neighbour(self, x: int, side: int) -> int:
         return (x - 1) % self.size if side == PREV else (x + 1) % self.size
 
@@ -60,25 +68,29 @@ class Model:
     def legal(self, filled: int, x: int) -> bool:
         if filled >> x & 1:
             return False
-        return (self.touches_centre[x] or filled >> self.neighbour(x, PREV) & 1
-                or filled >> self.neighbour(x, NEXT) & 1)
+        before, after = self._links[x][0]
+        return self.touches_centre[x] or filled >> before & 1 or filled >> after & 1
 
     def rec(self, filled: int, colours: int, card: int, o: int, x: int) -> int:
         """``rec`` of card index ``card`` at orientation index ``o`` on ring cell ``x``."""
         rec = self.centre_rec[card][o][x]
+        neighbours, edges = self._links[x]
+        facing = self.facing[card][o][x]
         for side in (PREV, NEXT):
-            if filled >> self.neighbour(x, side) & 1 and self.facing[card][o][x][side] == colours >> self.edge(x, side) & 1:
+            if filled >> neighbours[side] & 1 and facing[side] == colours >> edges[side] & 1:
                 rec += 1
         return rec
 
     def place(self, filled: int, colours: int, card: int, o: int, x: int) -> tuple[int, int]:
         """``(F, C)`` after placing the card on ``x``."""
         filled |= 1 << x
+        neighbours, edges = self._links[x]
+        facing = self.facing[card][o][x]
         for side in (PREV, NEXT):
-            e = self.edge(x, side)
-            if filled >> self.neighbour(x, side) & 1:
+            e = edges[side]
+            if filled >> neighbours[side] & 1:
                 colours &= ~(1 << e)
-            elif self.facing[card][o][x][side]:
+            elif facing[side]:
                 colours |= 1 << e
             else:
                 colours &= ~(1 << e)
