@@ -57,6 +57,17 @@ def _first_cell(lab, path: str, text: str) -> int:
     return next(index for index, cell in enumerate(cells) if text in "".join(cell["source"]))
 
 
+def set_theme(page, name: str) -> None:
+    """Switch Lab to the theme ``name`` ("JupyterLab Light" or "JupyterLab Dark") and wait until its
+    style sheet applies: the body's theme attributes change first, the colours a moment later."""
+    if page.evaluate("() => document.body.dataset.jpThemeName") == name:
+        return
+    colour = "() => getComputedStyle(document.body).getPropertyValue('--jp-layout-color0')"
+    before = page.evaluate(colour)
+    page.evaluate("(name) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})", name)
+    page.wait_for_function(f"(before) => document.body.dataset.jpThemeName === {name!r} && ({colour})() !== before", arg=before)
+
+
 def wait_for_kernel_idle(page, timeout_ms: int = 120_000) -> None:
     """Wait until every queued cell has run (the kernel reports idle and no cell shows [*])."""
     page.wait_for_function(

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from browser_support import open_notebook, run_cells, screenshot, wait_for_kernel_idle
+from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
 
 pytestmark = pytest.mark.browser
 
@@ -266,11 +266,9 @@ def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(duel, la
         expect(cells.nth(index)).to_have_attribute("data-p", str(value))
         expect(cells.nth(index)).to_contain_text(readable(value))
     screenshot(board, "nagaraja_board_analysis_call_of_fate")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    set_theme(page, "JupyterLab Dark")
     screenshot(board, "nagaraja_board_analysis_call_of_fate_dark")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    set_theme(page, "JupyterLab Light")
 
     # commit the two rooms cards: the overlay follows to the Confrontation's moves
     for card in chosen:

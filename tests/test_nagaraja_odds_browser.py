@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from browser_support import open_notebook, screenshot, wait_for_kernel_idle
+from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
 from gamelib.nagaraja import sticks
 
 NOTEBOOK = "nagaraja/01_fate_sticks.ipynb"
@@ -115,12 +115,10 @@ def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face
     expect(explorer.locator(".gl-error")).not_to_contain_text("cannot be used")
 
     # Dark theme: the same plots must stay readable.
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    set_theme(page, "JupyterLab Dark")
     explorer.locator("svg.gx-bars").scroll_into_view_if_needed()
     screenshot(explorer.locator(".gx-root"), "nagaraja_odds_plots_dark")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    set_theme(page, "JupyterLab Light")
     screenshot(explorer.locator(".gx-root"), "nagaraja_odds_plots_light")
 
 

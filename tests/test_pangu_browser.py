@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import open_notebook, run_cells, screenshot, wait_for_kernel_idle
+from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
 from gamelib import IllegalMove
 from gamelib.pangu import Action, new_game, solver
 from gamelib.pangu.board import percent
@@ -132,8 +132,7 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(guided_lesson, lab):
     screenshot(narration, "pangu_guided_narration_light")
     board.scroll_into_view_if_needed()
     screenshot(board, "pangu_guided_evaluation_light")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    set_theme(page, "JupyterLab Dark")
     screenshot(board, "pangu_guided_evaluation_dark")
 
     # Play greedy's move for real: the board leaves the line and judges the move.
@@ -142,8 +141,7 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(guided_lesson, lab):
     expect(board.locator(".pangu-commentary li")).to_have_text(["Your move 7, A5 on (0,2): −2.7 points; best was A5 on (2,3)"])
     expect(board.locator(".pangu-move-cost")).to_have_text("Last move: A5 on (0,2): −2.7 points; best was A5 on (2,3)")
     screenshot(board, "pangu_guided_own_line_dark")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    set_theme(page, "JupyterLab Light")
     screenshot(board, "pangu_guided_own_line_light")
     board.locator(".pangu-rejoin").click()
     expect(narration).to_have_attribute("data-on-line", "yes")
