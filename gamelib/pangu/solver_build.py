@@ -376,46 +376,48 @@ def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, 
                  orients):
     """Mark every block the level's keys look up (the same loops as ``_two_then_reroll`` and ``_one_then_reroll``):
     ``mark[dense slot of L'] = packed L' + 1``. Threads may mark the same slot: with the same value."""
-    for q in prange(keys.shape[0]):
-        filled, colours, unplaced = _unpack(keys[q])
+    total = keys.shape[0]
+    for chunk in prange((total + 255) // 256):  # scratch per chunk of keys, not per key
         members = np.zeros(cards, dtype=np.int64)
         members2 = np.zeros(cards, dtype=np.int64)
-        d = _members_of(unplaced, cards, members)
-        for a in range(d):
-            u1 = members[a]
-            for a2 in range(a + 1, d):
-                u2 = members[a2]
-                dprime = unplaced & ~((1 << u1) | (1 << u2))
-                for x1 in range(n):
-                    if (filled >> x1) & 1:
-                        continue
-                    for x2 in range(n):
-                        if x2 == x1 or (filled >> x2) & 1:
+        for q in range(chunk * 256, min(total, chunk * 256 + 256)):
+            filled, colours, unplaced = _unpack(keys[q])
+            d = _members_of(unplaced, cards, members)
+            for a in range(d):
+                u1 = members[a]
+                for a2 in range(a + 1, d):
+                    u2 = members[a2]
+                    dprime = unplaced & ~((1 << u1) | (1 << u2))
+                    for x1 in range(n):
+                        if (filled >> x1) & 1:
                             continue
-                        if not _pair_playable(filled, x1, x2, touches, n):
-                            continue
-                        for o1 in range(orients):
-                            fa, ca = _place(filled, colours, u1, o1, x1, facing, n)
-                            for o2 in range(orients):
-                                f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
-                                single_mark[_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = \
-                                    (f2 | (c2 << 10) | (dprime << 20)) + 1
-        for a in range(d):
-            u = members[a]
-            dprime = unplaced & ~(1 << u)
-            m = _members_of(dprime, cards, members2)
-            pairs = 0
-            for j in range(m):
-                if _partner_after(members2, j, m, same) >= 0:
-                    pairs += 1
-            if pairs == 0:
-                continue
-            for x in range(n):
-                if not _legal(filled, x, touches, n):
+                        for x2 in range(n):
+                            if x2 == x1 or (filled >> x2) & 1:
+                                continue
+                            if not _pair_playable(filled, x1, x2, touches, n):
+                                continue
+                            for o1 in range(orients):
+                                fa, ca = _place(filled, colours, u1, o1, x1, facing, n)
+                                for o2 in range(orients):
+                                    f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
+                                    single_mark[_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = \
+                                        (f2 | (c2 << 10) | (dprime << 20)) + 1
+            for a in range(d):
+                u = members[a]
+                dprime = unplaced & ~(1 << u)
+                m = _members_of(dprime, cards, members2)
+                pairs = 0
+                for j in range(m):
+                    if _partner_after(members2, j, m, same) >= 0:
+                        pairs += 1
+                if pairs == 0:
                     continue
-                for o in range(orients):
-                    f1, c1 = _place(filled, colours, u, o, x, facing, n)
-                    pair_mark[_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (f1 | (c1 << 10) | (dprime << 20)) + 1
+                for x in range(n):
+                    if not _legal(filled, x, touches, n):
+                        continue
+                    for o in range(orients):
+                        f1, c1 = _place(filled, colours, u, o, x, facing, n)
+                        pair_mark[_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (f1 | (c1 << 10) | (dprime << 20)) + 1
 
 
 @njit(cache=True)
@@ -457,14 +459,16 @@ def _block_at(index, blocks, filled, colours, dprime, fc_all, ranks, n_d, n):
 @njit(cache=True)
 def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing,
                  centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows, m_codes, members,
-                 brec, triple_count):
+                 brec, triple_count, active_cc, best_of, cells):
     """Add to ``out`` every hand of 3 with every roll that blocks none of its cards (note 3.2)."""
     d = _members_of(unplaced, cards, members)
-    active_cc = np.empty(36, dtype=np.int64)  # the cost triples of a hand's unblocked rolls
-    best_of = np.empty((36, karma + 1))  # their best successor value by Karma
-    empties = np.empty(n, dtype=np.int64)
+    # scratch of the thread (no allocation per key: at a million keys it kept the threads from running in
+    # parallel): active_cc, best_of = the cost triples of a hand's unblocked rolls and their best values by Karma
+    empties = cells[0]
     e_count = 0
-    flag = np.zeros(n, dtype=np.int64)  # a cell needing an adjacent card of this turn first
+    flag = cells[1]  # a cell needing an adjacent card of this turn first
+    for x in range(n):
+        flag[x] = 0
     for x in range(n):
         if not (filled >> x) & 1:
             empties[e_count] = x
@@ -559,13 +563,11 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
 @njit(cache=True)
 def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, single_blocks, fc_all, n_single,
                      members, members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards,
-                     orients):
+                     orients, picks):
     """Add every hand {u1, u2, b} with the roll that blocks b alone: u1 and u2 placed with it in either
     order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans."""
     d = _members_of(unplaced, cards, members)
-    rows_at = np.empty(cards, dtype=np.int64)  # the block rows of the cards b blocked alone, with their costs
-    costs1 = np.empty(cards, dtype=np.int64)
-    costs2 = np.empty(cards, dtype=np.int64)
+    rows_at, costs1, costs2 = picks[0], picks[1], picks[2]  # the block rows of the cards b blocked alone, their costs
     for a in range(d):
         u1 = members[a]
         for a2 in range(a + 1, d):
@@ -633,12 +635,12 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
 
 @njit(cache=True)
 def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pair_blocks, fc_all, n_pair, members,
-                     members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards, orients):
+                     members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards, orients,
+                     picks):
     """Add every hand {u, b1, b2} where b1, b2 share numbers, with the roll that blocks both: u placed
     with it, then R(L', {b1, b2})."""
     d = _members_of(unplaced, cards, members)
-    rows_at = np.empty(cards, dtype=np.int64)  # the block rows of the pairs blocked together, with u's cost
-    costs1 = np.empty(cards, dtype=np.int64)
+    rows_at, costs1 = picks[0], picks[1]  # the block rows of the pairs blocked together, with u's cost
     for a in range(d):
         u = members[a]
         dprime = unplaced & ~(1 << u)
@@ -685,24 +687,40 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 @njit(cache=True, parallel=True)
 def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing, centre_rec, touches, cost,
            step, same, block_roll, karma, n, cards, orients, fc_all, single_index, single_blocks, n_single, pair_index,
-           pair_blocks, n_pair, code_slot, m_rows, m_codes, members, members2, valu, brec, triple_count):
-    """Every key of one turn-start level: thread ``t`` takes the keys ``t, t + threads, ...`` (interleaved, so the
-    threads' shares cost alike and walk the same part of the next level's table together) with its own scratch."""
-    threads = code_slot.shape[0]
+           pair_blocks, n_pair, threads, width):
+    """Every key of one turn-start level: thread ``t`` takes the runs of 64 keys ``t, t + threads, ...`` (interleaved,
+    so the threads' shares cost alike and walk the same part of the next level's table together; runs, not single
+    keys, so that the threads do not write value rows sharing a cache line). Each thread allocates its own scratch
+    here: scratch rows of the threads side by side in one array shared cache lines, which turn 3's million short keys
+    rewrite all the time (the threads then ran at about 1.3x one thread there)."""
     total = keys.shape[0]
+    runs = (total + 63) // 64
     for t in prange(threads):
-        for q in range(t, total, threads):
-            filled, colours, unplaced = _unpack(keys[q])
-            row = out[q]
-            _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, klass, rb,
-                         facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot[t], m_rows[t],
-                         m_codes[t], members[t], brec[t], triple_count[t])
-            _two_then_reroll(filled, colours, unplaced, row, block_roll, single_index, single_blocks, fc_all, n_single,
-                             members[t], members2[t], valu[t], ranks, facing, centre_rec, touches, cost, step, same,
-                             karma, n, cards, orients)
-            _one_then_reroll(filled, colours, unplaced, row, block_roll, pair_index, pair_blocks, fc_all, n_pair,
-                             members[t], members2[t], valu[t], ranks, facing, centre_rec, touches, cost, step, same,
-                             karma, n, cards, orients)
+        code_slot = np.full(kappa.shape[0], -1, dtype=np.int32)
+        m_rows = np.zeros((4096, karma + 1))
+        m_codes = np.zeros(4096, dtype=np.int64)
+        members = np.zeros(cards, dtype=np.int64)
+        members2 = np.zeros(cards, dtype=np.int64)
+        valu = np.zeros((width, karma + 1))
+        brec = np.zeros((3, n, 2), dtype=np.int64)
+        triple_count = np.zeros(125, dtype=np.int64)
+        active_cc = np.zeros(36, dtype=np.int64)
+        best_of = np.zeros((36, karma + 1))
+        cells = np.zeros((2, n), dtype=np.int64)
+        picks = np.zeros((3, cards), dtype=np.int64)
+        for run in range(t, runs, threads):
+            for q in range(run * 64, min(total, run * 64 + 64)):
+                filled, colours, unplaced = _unpack(keys[q])
+                row = out[q]
+                _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, klass, rb,
+                             facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows,
+                             m_codes, members, brec, triple_count, active_cc, best_of, cells)
+                _two_then_reroll(filled, colours, unplaced, row, block_roll, single_index, single_blocks, fc_all,
+                                 n_single, members, members2, valu, ranks, facing, centre_rec, touches, cost, step,
+                                 same, karma, n, cards, orients, picks)
+                _one_then_reroll(filled, colours, unplaced, row, block_roll, pair_index, pair_blocks, fc_all, n_pair,
+                                 members, members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma,
+                                 n, cards, orients, picks)
 
 
 @njit(cache=True, parallel=True)
@@ -832,11 +850,7 @@ def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb
     width = max(left - 1, 1)
     _level(keys, out, table, fc_index, ranks, n_d_next, kappa, klass, rb, arrays["facing"], arrays["centre_rec"],
            arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], arrays["block_roll"], karma, n, cards,
-           orients, fc_all, single_index, single_blocks, n_single, pair_index, pair_blocks, n_pair,
-           np.full((threads, kappa.shape[0]), -1, dtype=np.int32), np.zeros((threads, 4096, karma + 1)),
-           np.zeros((threads, 4096), dtype=np.int64), np.zeros((threads, cards), dtype=np.int64),
-           np.zeros((threads, cards), dtype=np.int64), np.zeros((threads, width, karma + 1)),
-           np.zeros((threads, 3, n, 2), dtype=np.int64), np.zeros((threads, 125), dtype=np.int64))
+           orients, fc_all, single_index, single_blocks, n_single, pair_index, pair_blocks, n_pair, threads, width)
     return out, np.array([[len(pair_blocks), len(single_blocks)]], dtype=np.int64)
 
 
