@@ -38,6 +38,10 @@ The lookahead bot (``bots.TurnPlanner``: the first move, in the action order, of
 the expected Karma at the end of the turn, a lost game counting 0, stuck rerolls averaged
 exactly) depends on Karma, so its forward pass lists (key, Karma) pairs and every decision runs
 the planner's search (``_la_value``, in units of 1/35 Karma so that the reroll average is whole).
+The whole-game run (``solve_lookahead``) uses memoised copies of those kernels (``_lam_value``) and
+plays each turn once: turns 1 and 2 forward with every play's outcome stored, turn 3 summed against
+the complete final-card table, then turns 2 and 1 only sum their stored plays. The plain kernels
+stay as the oracle of the tests (same choices as ``bots.lookahead_policy``, same rows).
 
 The random bot is not evaluated here: it reaches every key, and its exact denominators (products
 of its action counts) outgrow int64 (see ``data/solver_bots.json``).
@@ -1207,18 +1211,23 @@ def greedy_turn_three_value(state) -> Fraction:
     return _turn_three_value(state, greedy_policy, at_turn_start, after_roll)
 
 
-def lookahead_turn_three_value(state) -> Fraction:
+def lookahead_turn_three_value(state, memoised: bool = True) -> Fraction:
     """The lookahead's exact value at a turn-3 position (decisions by ``_la_roll``, a turn start by
-    ``_la_level``, other chance nodes by the engine's outcomes), against the final card's table."""
+    ``la_rows``, the whole-game run's memoised kernel, or with ``memoised=False`` by the plain ``_la_level``;
+    other chance nodes by the engine's outcomes), against the final card's table."""
     from gamelib.pangu.bots import lookahead_policy
 
     def at_turn_start(data, table, key, karma):
         a = data.arrays
-        out = np.zeros((1, data.karma + 1), dtype=np.int64)
-        _la_level(np.array([key], dtype=np.int64), np.full(1, (1 << (data.karma + 1)) - 2, dtype=np.int64), out,
-                  table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor, a["facing"], a["centre_rec"],
-                  a["touches"], a["cost"], data.step, data.reroll_counts, _class_rolls(a["cost"]), data.karma,
-                  data.n, data.cards, data.orients)
+        keys = np.array([key], dtype=np.int64)
+        every_karma = np.full(1, (1 << (data.karma + 1)) - 2, dtype=np.int64)
+        if memoised:
+            out = la_rows(data, 6, keys, every_karma, table, _class_rolls(a["cost"]), threads=1)
+        else:
+            out = np.zeros((1, data.karma + 1), dtype=np.int64)
+            _la_level(keys, every_karma, out, table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor,
+                      a["facing"], a["centre_rec"], a["touches"], a["cost"], data.step, data.reroll_counts,
+                      _class_rolls(a["cost"]), data.karma, data.n, data.cards, data.orients)
         return Fraction(int(out[0][karma]), ordered_hands(4) * 36 * 35 * 35)
 
     def after_roll(data, table, filled, colours, unseen, order, roll, karma):
