@@ -78,3 +78,13 @@ def test_swapping_the_centre_changes_no_bots_value():
     assert {"greedy", "lookahead", "optimal"} <= set(swapped)
     for bot, value in swapped.items():
         assert value == default[bot], bot
+
+
+def test_every_recorded_variant_value_is_in_skill_order():
+    # under each single variant too: greedy < lookahead <= perfect play, wherever the values are recorded
+    for name in SINGLE_VARIANTS:
+        values = solver.bot_values(name)
+        ladder = [values[bot] for bot in ("random", "greedy", "lookahead", "optimal") if bot in values]
+        assert ladder == sorted(ladder), name
+        if {"greedy", "lookahead"} <= set(values):
+            assert values["greedy"] < values["lookahead"], name
