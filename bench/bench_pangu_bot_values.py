@@ -1,7 +1,7 @@
 """The lookahead's exact evaluator (issue 11, ``gamelib.pangu.solver_policies``): memoised against plain, per slice.
 
-Run: ``.venv/bin/python bench/bench_pangu_bot_values.py --pairs 20 --runs 3`` (about 2 minutes on a
-loaded 2-core machine; needs the optional numba extra).
+Run: ``.venv/bin/python bench/bench_pangu_bot_values.py --pairs 20 --runs 3`` (8.5 minutes wall on the
+shared 2-core machine at load 7; needs the optional numba extra).
 
 * Turn 2 forward pass: ``pairs`` seeded (turn-2 key, Karma) pairs that the lookahead reaches under the
   default rules, played through every ordered hand and roll class: the plain ``_la_reached`` (the
