@@ -16,7 +16,7 @@ from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, detached, face_down_own, face_up_relics, log,
+    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, face_down_own, face_up_relics, log,
     relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
@@ -283,10 +283,10 @@ def update_temple(state, owner: int, temple: Temple):
             entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
     seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now}
     players = list(state.players)
-    players[owner] = replace(players[owner], temple=temple, amulets=players[owner].amulets + tuple(collected))
+    players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
         if not seen <= players[p].knowledge:
-            players[p] = replace(players[p], knowledge=players[p].knowledge | seen)
+            players[p] = changed_seat(state, players[p], {"knowledge": players[p].knowledge | seen})
     return replace(state, players=tuple(players), log=state.log + tuple(entries))
 
 
@@ -324,7 +324,7 @@ def next_step(state):
 
 
 def _start_round(state):
-    players = tuple(p if p.committed is None else replace(p, committed=None) for p in state.players)
+    players = tuple(p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players)
     return log(state, f"Round {state.round + 1}: {seat_name(state.guide)} is the guide and commits first.",
                players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
 
@@ -348,14 +348,14 @@ def legal_actions(state) -> list:
     actions += _amulet_actions(state, player)
     if phase == "CONFRONTATION":
         if state.pending_swap is not None:
-            actions += [SwapChoice(player, False), SwapChoice(player, True)]
+            actions += [_shared(SwapChoice, player, False), _shared(SwapChoice, player, True)]
         else:
             actions.append(_shared(Pass, player))
     elif phase == "EXPLORATION":
         actions += _placements(player, state.players[player].temple.legal_cells())
     elif phase == "NEW_DEAL" and state.deal:
         keep = min(state.rules.deal_keep, len(state.deal))
-        actions += [Keep(player, cards) for cards in combinations(sorted(state.deal), keep)]
+        actions += [_shared(Keep, player, cards) for cards in combinations(sorted(state.deal), keep)]
     return actions
 
 
@@ -610,9 +610,19 @@ def has_non_pass_action(state, player: int) -> bool:
     effects = {card_of(state, c).effect for c in hand}
     for source in _naga_sources(state, player):
         for effect in effects:
-            if _effect_possible(_position_for(state, player, source, effect), player, effect):
+            if effect == "RETHROW2":  # read without the position once the Naga is spent (no copy)
+                if _rethrow_possible_after(state, source):
+                    return True
+            elif _effect_possible(state, player, effect):
                 return True
     return False
+
+
+def _rethrow_possible_after(state, source: str) -> bool:
+    """``_effect_possible(_position_for(state, player, source, "RETHROW2"), player, "RETHROW2")``: a stick
+    is left to throw again once the Naga is spent (a stick Naga leaves with exactly one stick)."""
+    players = state.players
+    return len(players[0].sticks) + len(players[1].sticks) > (source != "VIRTUAL")
 
 
 def _position_for(state, player: int, source: str, effect: str):
@@ -688,8 +698,9 @@ def _do_commit(state, action: Commit):
 
 def _reveal_commitments(state):
     """Both commitments turn up; sticks are taken, guide first, and thrown (nagaraja.md#call-of-fate)."""
-    available = {letter: sorted(s for s in state.supply if s[0] == letter) for letter in "BWG"}
+    available = _by_colour(state.supply)
     queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
+    new_stick = tuple.__new__  # Stick(...) without the Python-level constructor
     for player in (state.guide, 1 - state.guide):
         cards = [card_of(state, c) for c in state.players[player].committed]
         texts.append(f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
@@ -702,11 +713,26 @@ def _reveal_commitments(state):
                 texts.append(f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
                              f"for {seat_name(player)}: the missing ones are not thrown.")
             available[letter] = available[letter][need:]
-        players[player] = replace(players[player], sticks=tuple(Stick(s, STICK_LETTERS[s[0]]) for s in taken))
+        sticks = tuple([new_stick(Stick, (s, STICK_LETTERS[s[0]], None, None)) for s in taken])  # Stick(s, colour)
+        players[player] = changed_seat(state, players[player], {"sticks": sticks})
         queue += throw_tasks(player, taken)
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
     return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
                phase="CONFRONTATION", to_act=state.guide, pass_streak=0)
+
+
+_SUPPLY_SPLITS: dict = {}
+
+
+def _by_colour(supply: tuple) -> dict:
+    """The supply's stick ids of each colour letter, sorted: a fresh dict of lists nobody edits (every
+    Call of Fate starts from the same few supplies, most often the full one)."""
+    found = _SUPPLY_SPLITS.get(supply)
+    if found is None:
+        if len(_SUPPLY_SPLITS) >= _CACHE_LIMIT:
+            _SUPPLY_SPLITS.clear()
+        found = _SUPPLY_SPLITS[supply] = {letter: sorted(s for s in supply if s[0] == letter) for letter in "BWG"}
+    return dict(found)
 
 
 def _check_naga(state, action: UseNaga):
@@ -951,7 +977,7 @@ def _resolve_room(state):
         me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
         returned += [s.id for s in me.sticks]
-        players[p] = replace(me, sticks=(), committed=(), activated=(), modifier=0, virtual_nagas=0)
+        players[p] = changed_seat(state, me, {"sticks": (), "committed": (), "activated": (), "modifier": 0, "virtual_nagas": 0})
     return log(state, text, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
                discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
                room_winner=winner, pass_streak=0)
@@ -1002,9 +1028,9 @@ def _do_keep(state, action: Keep):
     given = [c for c in state.deal if c not in cards]
     players = list(state.players)  # add_to_hand for every card, then the log line and the room, in one copy
     keeper, receiver = players[player], players[opponent]
-    players[player] = replace(keeper, hand=tuple(sorted(keeper.hand + cards)))
-    players[opponent] = replace(receiver, hand=tuple(sorted(receiver.hand + tuple(given))),
-                                public_hand=receiver.public_hand | set(given))
+    players[player] = changed_seat(state, keeper, {"hand": tuple(sorted(keeper.hand + cards))})
+    players[opponent] = changed_seat(state, receiver, {"hand": tuple(sorted(receiver.hand + tuple(given))),
+                                                       "public_hand": receiver.public_hand | set(given)})
     return log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
                       f"to {seat_name(opponent)}.", players=tuple(players), deal=None,
                queue=state.queue + (Task("ROOM"),))  # and _reveal_room

@@ -218,8 +218,10 @@ def resolve(state, task: Task, outcome, **changes):
     if kind == "GUIDE_PICK":
         return log(replace(state, guide=outcome), f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.")
     if kind == "ROOM":
-        if outcome in state.room_pile:
-            piles = {"room_pile": tuple(t for t in state.room_pile if t != outcome)}
+        if outcome in state.room_pile:  # tile ids are unique: take it out by its index
+            pile = state.room_pile
+            at = pile.index(outcome)
+            piles = {"room_pile": pile[:at] + pile[at + 1:]}
         else:
             piles = {"room_bottom": state.room_bottom[1:]}
         state = log(state, f"The room {outcome} ({state.edition.tiles[outcome].shape}) is turned up.",
@@ -228,7 +230,9 @@ def resolve(state, task: Task, outcome, **changes):
             state = replace(state, queue=(Task("AMULET"),) + state.queue)
         return state
     if kind == "AMULET":
-        state = replace(state, amulet_pile=tuple(a for a in state.amulet_pile if a != outcome), room_amulet=outcome)
+        pile = state.amulet_pile
+        at = pile.index(outcome)  # amulet ids are unique
+        state = replace(state, amulet_pile=pile[:at] + pile[at + 1:], room_amulet=outcome)
         return log(state, "A face-down amulet is put on the room's special location.")
     if kind == "HAND_CARD":
         return _take_hand_card(state, player, task.detail, outcome)

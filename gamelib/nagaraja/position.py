@@ -77,40 +77,79 @@ class Player:
 # of copying the whole state at each edit is copy-on-write: the first edit (``State.apply``) copies.
 EDITING: list = [None]
 
+# The seats (Player objects) made during this turn for the state under construction, by id (the dict
+# keeps them alive, so an id names one of them only): only that state holds them, so they too are
+# edited in place. Emptied when the turn ends and whenever the state under construction is copied
+# (``detached``): a copy shares its seats, which must then be copied again before any edit.
+FRESH_SEATS: dict = {}
+
+
+def _in_place(value, changes: dict):
+    """Replace the fields ``changes`` of ``value`` in its own ``__dict__`` (a field name that is not one
+    is a bug: TypeError, as ``core.replace_fields`` gives)."""
+    fields = value.__dict__
+    count = len(fields)
+    fields.update(changes)
+    if len(fields) != count:
+        raise TypeError(f"not a field of {type(value).__name__}: {sorted(set(changes) - set(fields))}")
+    return value
+
 
 def replace(value, **changes):
     """``value`` with the fields ``changes`` replaced: in place for the state under construction
     (``EDITING``), else in a copy (``core.replace_fields``)."""
-    if value is EDITING[0] and changes.keys() <= value.__dict__.keys():
-        value.__dict__.update(changes)
-        return value
+    if value is EDITING[0]:
+        return _in_place(value, changes)
     return replace_fields(value, **changes)
 
 
 def detached(state):
     """``state``, or a copy when it is the state under construction: for positions that are only
     looked at (what an effect could do), which must not edit the real one."""
-    return replace_fields(state) if state is EDITING[0] else state
+    if state is EDITING[0]:
+        FRESH_SEATS.clear()  # the copy shares the seats: from now on they are copied before an edit
+        return replace_fields(state)
+    return state
+
+
+def changed_seat(state, seat, changes: dict):
+    """``seat`` (a Player of ``state``) with the fields ``changes`` replaced: in place when it was made
+    in this turn for the state under construction, else a copy (made fresh when ``state`` is that one)."""
+    if state is EDITING[0]:
+        if FRESH_SEATS.get(id(seat)) is seat:
+            return _in_place(seat, changes)
+        seat = replace_fields(seat, **changes)
+        FRESH_SEATS[id(seat)] = seat
+        return seat
+    return replace_fields(seat, **changes)
 
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
     new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
-    return replace(state, log=state.log + tuple([new_event(Event, (audience, t)) for t in texts]), **changes)
+    changes["log"] = state.log + tuple([new_event(Event, (audience, t)) for t in texts])
+    if state is EDITING[0]:
+        return _in_place(state, changes)
+    return replace_fields(state, **changes)
 
 
 def set_player(state, player: int, **changes):
-    players = state.players
-    changed = replace(players[player], **changes)
-    return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed))
+    return with_player(state, player, changes)
 
 
 def with_player(state, player: int, seat_changes: dict, **changes):
     """As :func:`set_player` with the seat's ``seat_changes``, and the state's fields ``changes``
     replaced in the same copy (a turn makes many small edits: each copy of the state costs)."""
     players = state.players
-    changed = replace(players[player], **seat_changes)
-    return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed), **changes)
+    seat = players[player]
+    changed = changed_seat(state, seat, seat_changes)
+    if changed is not seat:
+        changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
+    elif not changes:
+        return state
+    if state is EDITING[0]:
+        return _in_place(state, changes)
+    return replace_fields(state, **changes)
 
 
 def face_up_relics(edition, temple: Temple) -> tuple[int, int]:
@@ -120,7 +159,8 @@ def face_up_relics(edition, temple: Temple) -> tuple[int, int]:
     if kept is not None and kept[0] is edition:
         return kept[1]
     relics = edition.relic_by_id
-    face_up = [relics[relic_id] for spot, relic_id in zip(RELIC_SPOTS, temple.relics) if spot in temple.connected_spots()]
+    up = temple.connected_spots()
+    face_up = [relics[relic_id] for spot, relic_id in zip(RELIC_SPOTS, temple.relics) if spot in up]
     counts = (sum(relic.vp for relic in face_up), sum(relic.cursed for relic in face_up))
     temple.__dict__["_face_up_relics"] = (edition, counts)
     return counts

@@ -19,7 +19,7 @@ from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
-from gamelib.nagaraja.position import EDITING, PUBLIC, Event, Player, Result, face_up_relics
+from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PUBLIC, Event, Player, Result, face_up_relics
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
@@ -206,6 +206,7 @@ def _built(draft: State, build) -> State:
         return build()
     finally:
         EDITING[0] = None
+        FRESH_SEATS.clear()  # the seats made in this turn are the returned state's: no more edits
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
