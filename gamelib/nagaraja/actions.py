@@ -383,8 +383,14 @@ def _shared(kind, *fields):
     if action is None:
         if len(_SHARED) >= _CACHE_LIMIT:
             _SHARED.clear()
-        action = _SHARED[key] = kind(*fields)
+        action = _SHARED[key] = _built_from(kind, *fields)
     return action
+
+
+def _built_from(kind, *fields):
+    """``kind(*fields)`` for an action or parameter type given all its fields, without ``__init__``
+    (see ``_frozen``): listings and their options build thousands."""
+    return _frozen(kind, dict(zip(kind.__dataclass_fields__, fields)))
 
 
 def _naga_sources(state, player: int) -> list[str]:
@@ -416,59 +422,80 @@ def _naga_actions(state, player: int) -> list:
             effect = card_of(state, card_id).effect
             if effect not in keys:
                 after = _position_for(state, player, source, effect)
-                keys[effect] = (after, _options_key(after, player, effect))
-            after, key = keys[effect]
-            actions += _naga_uses(after, player, source, card_id, effect, key)
+                keys[effect] = (after, _option_parts(after, player, effect))
+            after, parts = keys[effect]
+            for part in parts:
+                actions += _naga_uses(after, player, source, card_id, effect, part)
     return actions
 
 
 # Listing a Confrontation builds hundreds of frozen actions (72 swaps per SWAP card alone). Their
-# options depend on a few facts only (_options_key), so equal facts give the very same objects.
+# options depend on a few facts only (_option_parts), so equal facts give the very same objects.
 _OPTIONS: dict = {}
 _USES: dict = {}
 _CACHE_LIMIT = 200_000
 
+# Effects whose options are those on temple (or the sticks of) seat 0, then those of seat 1: each
+# half depends on its own seat only, so a change on one side leaves the other half's cache entry good.
+_BY_SEAT = ("RETHROW2", "ROTATE", "MOVE_SWAP")
+
+
+def _option_parts(state, player: int, effect: str) -> tuple:
+    """The parts of ``_effect_options(state, player, effect)``, in order, each as (the seats it covers,
+    everything its options depend on)."""
+    if effect not in _BY_SEAT:
+        return (((0, 1), _options_key(state, player, effect)),)
+    players = state.players
+    if effect == "RETHROW2":
+        return (((0,), players[0].sticks), ((1,), players[1].sticks))
+    if effect == "ROTATE":
+        return (((0,), tuple(players[0].temple.tile_cells())), ((1,), tuple(players[1].temple.tile_cells())))
+    # MOVE_SWAP: moves and swaps depend only on which cells are occupied
+    return (((0,), players[0].temple.occupancy), ((1,), players[1].temple.occupancy))
+
 
 def _options_key(state, player: int, effect: str):
-    """Everything ``_effect_options(state, player, effect)`` depends on."""
+    """Everything ``_effect_options(state, player, effect)`` depends on (effects not in ``_BY_SEAT``)."""
     players = state.players
     if effect in ("OPP_DISCARD", "STEAL"):
         return bool(players[1 - player].hand)
-    if effect == "RETHROW2":
-        return (players[0].sticks, players[1].sticks)
     if effect == "DISCARD2":
         return players[1 - player].sticks
     if effect in ("PEEK", "PEEK2_SWAP"):
         return tuple(face_down_own(state, player))
-    if effect == "ROTATE":
-        return (tuple(players[0].temple.tile_cells()), tuple(players[1].temple.tile_cells()))
-    if effect == "MOVE_SWAP":  # moves and swaps depend only on which cells are occupied
-        return (players[0].temple.occupancy, players[1].temple.occupancy)
     if effect == "TRAP":
         return players[1 - player].temple.trap_cell
     return ()  # PLUS2, DRAW2, SWAP: always the same options
 
 
-def _options(state, player: int, effect: str) -> tuple:
-    """``_effect_options`` through a cache keyed by what they depend on."""
-    key = (player, effect, _options_key(state, player, effect))
+def _part_options(state, player: int, effect: str, part) -> tuple:
+    """The options of one part (``_option_parts``) through a cache keyed by what they depend on."""
+    key = (player, effect, part)
     found = _OPTIONS.get(key)
     if found is None:
         if len(_OPTIONS) > _CACHE_LIMIT:
             _OPTIONS.clear()
-        found = _OPTIONS[key] = tuple(_effect_options(state, player, effect))
+        found = _OPTIONS[key] = tuple(_effect_options(state, player, effect, part[0]))
     return found
 
 
-def _naga_uses(state, player: int, source: str, card_id: str, effect: str, key) -> tuple:
-    """Every ``UseNaga(player, source, card_id, params)`` the options allow, built once per key."""
-    cache_key = (player, source, card_id, effect, key)
+def _options(state, player: int, effect: str) -> tuple:
+    """``_effect_options(state, player, effect)``, through the cache of each of its parts."""
+    parts = _option_parts(state, player, effect)
+    if len(parts) == 1:
+        return _part_options(state, player, effect, parts[0])
+    return sum((_part_options(state, player, effect, part) for part in parts), ())
+
+
+def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part) -> tuple:
+    """Every ``UseNaga(player, source, card_id, params)`` one part of the options allows, built once per part."""
+    cache_key = (player, source, card_id, effect, part)
     found = _USES.get(cache_key)
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
         found = _USES[cache_key] = tuple(_frozen(UseNaga, {"player": player, "source": source, "card": card_id, "params": params})
-                                         for params in _options(state, player, effect))
+                                         for params in _part_options(state, player, effect, part))
     return found
 
 
@@ -510,8 +537,9 @@ def _multisets(keys, size, available):
             available[key] += 1
 
 
-def _effect_options(state, player: int, effect: str) -> list:
-    """Every legal parameter set of ``effect`` for ``player`` (nagaraja.md#effects), in a fixed order."""
+def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> list:
+    """Every legal parameter set of ``effect`` for ``player`` (nagaraja.md#effects), in a fixed order;
+    for the effects of ``_BY_SEAT``, those on the temples or sticks of ``seats`` only."""
     opponent = 1 - player
     players = state.players
     if effect in ("PLUS2", "DRAW2"):
@@ -519,29 +547,29 @@ def _effect_options(state, player: int, effect: str) -> list:
     if effect in ("OPP_DISCARD", "STEAL"):
         return [NoParams()] if players[opponent].hand else []
     if effect == "RETHROW2":
-        return [Sticks(t, ids) for t in (0, 1) for ids in _stick_choices(players[t].sticks, (1, 2))]
+        return [_built_from(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = players[opponent].sticks
-        return [Sticks(opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return [_built_from(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
-        return [Spot(spot) for spot in face_down_own(state, player)]
+        return [_built_from(Spot, spot) for spot in face_down_own(state, player)]
     if effect == "SWAP":
-        return [SpotPair(t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+        return [_built_from(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
     if effect == "PEEK2_SWAP":
-        return [SpotPair(player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
+        return [_built_from(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [Rotate(t, cell, k) for t in (0, 1) for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
+        return [_built_from(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
-        for t in (0, 1):
+        for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [Move(t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)]
-            options += [Swap(t, a, b) for a, b in combinations(occupied, 2)]
+            options += [_built_from(Move, t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)]
+            options += [_built_from(Swap, t, a, b) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
         trap = players[opponent].temple.trap_cell
-        return [Cell(cell) for cell in CELLS if cell != trap]
+        return [_built_from(Cell, cell) for cell in CELLS if cell != trap]
     raise AssertionError(f"unknown effect {effect}")
 
 
@@ -638,7 +666,8 @@ def apply_action(state, action, listed: bool = False, checked: bool = False):
     """The position right after ``action`` (validated; chance and automatic steps not yet run).
 
     ``listed`` says the action is one of ``legal_actions(state)`` itself, so a Naga's parameters
-    need not be checked against all options again (the tests check both paths agree); ``checked`` says
+    need not be checked against all options again, nor a commitment against the hand (the tests check
+    both paths agree); ``checked`` says
     ``State.apply`` has already put it in canonical form (:func:`checked_action`).
     """
     if not (listed or checked):
@@ -649,7 +678,7 @@ def apply_action(state, action, listed: bool = False, checked: bool = False):
                           action)
     handler = _HANDLERS[type(action)]
     try:
-        new_state = _do_listed_naga(state, action) if listed else handler(state, action)
+        new_state = _LISTED_HANDLERS.get(type(action), handler)(state, action) if listed else handler(state, action)
     except IllegalMove as error:
         if error.action is None:
             error.action = action
@@ -684,6 +713,16 @@ def _do_commit(state, action: Commit):
         raise IllegalMove(f"committed cards must share one symbol, these have {', '.join(sorted(symbols))}")
     if list(cards) != sorted(cards):
         raise IllegalMove("list the committed cards in sorted order")
+    return _commit(state, player, cards)
+
+
+def _do_listed_commit(state, action: Commit):
+    """A Commit taken from the legal actions of ``state``: in the hand, one symbol, sorted already."""
+    return _commit(state, action.player, action.cards)
+
+
+def _commit(state, player: int, cards: tuple):
+    me = state.players[player]
     hand = list(me.hand)
     for card_id in cards:
         hand.remove(card_id)
@@ -1036,6 +1075,7 @@ def _do_keep(state, action: Keep):
                queue=state.queue + (Task("ROOM"),))  # and _reveal_room
 
 
+_LISTED_HANDLERS = {UseNaga: _do_listed_naga, Commit: _do_listed_commit}  # the rest check as usual
 _HANDLERS = {
     Commit: _do_commit, UseNaga: _do_use_naga, UseAmulet: _do_use_amulet, SwapChoice: _do_swap_choice,
     Pass: _do_pass, PlaceTile: _do_place, DiscardTile: _do_discard_tile, Keep: _do_keep,
@@ -1060,7 +1100,8 @@ def _cursed_total(state) -> int:
 def _check_end(state, actor: int, placed: bool):
     """The end conditions of nagaraja.md#end, in order, then (after Exploration) the new deal."""
     scores = (state.score(0), state.score(1))
-    cursed = [p for p in (0, 1) if cursed_face_up(state, p) >= _cursed_total(state)]
+    edition, players, cursed_total = state.edition, state.players, _cursed_total(state)
+    cursed = [p for p in (0, 1) if face_up_relics(edition, players[p].temple)[1] >= cursed_total]  # cursed_face_up
     if cursed:
         loser = actor if len(cursed) == 2 else cursed[0]
         return _finish(state, 1 - loser, "CURSED_LOSS", scores)

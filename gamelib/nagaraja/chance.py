@@ -7,10 +7,11 @@ one, so ``chance_outcomes()`` stays short and exact although a shuffle of 48 car
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement
 from math import factorial
 from typing import NamedTuple
 
@@ -125,9 +126,11 @@ def throw_weights(faces: tuple, count: int) -> list:
 
 @lru_cache(maxsize=1024)
 def _throw_table(faces: tuple, count: int) -> tuple[tuple, tuple]:
-    """``throw_weights`` split into outcomes and weights, for sampling without rebuilding lists."""
+    """``throw_weights`` as its outcomes and their running totals of weight, for sampling without
+    rebuilding lists: ``weighted_draw`` walks the weights until the ticket falls below one, which
+    is the first running total above the ticket (``bisect_right``)."""
     table = throw_weights(faces, count)
-    return tuple(outcome for outcome, _ in table), tuple(weight for _, weight in table)
+    return tuple(outcome for outcome, _ in table), tuple(accumulate(weight for _, weight in table))
 
 
 _EDITION_TABLES: dict = {}
@@ -160,8 +163,8 @@ def sample(state, rng):
     if kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
         colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
         count = int(task.detail) if task.kind == "FIRST_GUIDE" else len(task.detail.split())
-        outcomes, weights = _edition_throw_table(state.edition, colour, count)
-        return outcomes[weighted_draw(weights, rng)]
+        outcomes, totals = _edition_throw_table(state.edition, colour, count)
+        return outcomes[bisect_right(totals, rng.randrange(totals[-1]))]  # weighted_draw(weights, rng)
     table = chance_weights(state)
     return table[weighted_draw([w for _, w in table], rng)][0]
 
@@ -205,8 +208,9 @@ def resolve(state, task: Task, outcome, **changes):
         pile = state.draw_pile
         at = pile.index(outcome)  # card ids are unique
         pile = pile[:at] + pile[at + 1:]
-        entries = state.log + (Event(PUBLIC, f"{seat_name(player)} draws a card."),
-                               Event(player, f"You draw {card_of(state, outcome)}."))
+        new_event = tuple.__new__  # Event(...) without the Python-level constructor
+        entries = state.log + (new_event(Event, (PUBLIC, f"{seat_name(player)} draws a card.")),
+                               new_event(Event, (player, f"You draw {card_of(state, outcome)}.")))
         if task.detail == "DEAL":
             return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries, **changes)
         hand = tuple(sorted(state.players[player].hand + (outcome,)))  # add_to_hand, in the same copy
@@ -242,12 +246,12 @@ def resolve(state, task: Task, outcome, **changes):
 def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
     faces = dict(zip(stick_ids.split(), outcome))
     new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
-    sticks = tuple(new_stick(Stick, (s.id, s.colour, faces[s.id][0], faces[s.id][1])) if s.id in faces else s
-                   for s in state.players[player].sticks)
+    sticks = tuple([new_stick(Stick, (s.id, s.colour, faces[s.id][0], faces[s.id][1])) if s.id in faces else s
+                    for s in state.players[player].sticks])
     queue = changes.get("queue", state.queue)  # the queue once this task is off it
     if any(t.kind == "STICKS" and t.player == player for t in queue):
         return with_player(state, player, {"sticks": sticks}, **changes)
-    shown = ", ".join(f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.thrown)
+    shown = ", ".join([f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.points is not None])
     return with_player(state, player, {"sticks": sticks}, **changes,
                        log=state.log + (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),))
 

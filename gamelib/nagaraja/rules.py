@@ -116,7 +116,7 @@ class State(StateBase):
         if self.result is not None or self.queue:
             return []
         if _LISTED[0] is not self:  # a bot lists the actions, then applies one: list them once
-            _LISTED[:] = [self, tuple(actions.legal_actions(self)), None]
+            _LISTED[:] = [self, actions.legal_actions(self), None]  # a fresh list that only _LISTED holds
         return list(_LISTED[1])
 
     def chance_outcomes(self) -> list:
@@ -139,13 +139,13 @@ class State(StateBase):
         if not listed:
             action = actions.checked_action(action)
         draft = replace(self, moves=self.moves + (action,))
-        listed = listed and type(action) is actions.UseNaga
         return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed=listed, checked=True)))
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
-        it is then in canonical form already, and a Naga's parameters need no second check against
-        every option (only Nagas have many). Every other rule is still checked by ``apply_action``."""
+        it is then in canonical form already, a Naga's parameters need no second check against every
+        option (only Nagas have many), nor a commitment against the hand. Every other rule is still
+        checked by ``apply_action``."""
         if _LISTED[0] is not self:
             return False
         if _LISTED[2] is None:
@@ -180,7 +180,8 @@ class State(StateBase):
 
     def score(self, player: int) -> int:
         """Face-up relic VP plus collected amulet VP (hidden amulets included)."""
-        amulet_vp = sum(self.edition.amulets[a].vp for a in self.players[player].amulets)
+        amulets = self.players[player].amulets
+        amulet_vp = sum(self.edition.amulets[a].vp for a in amulets) if amulets else 0
         return self.visible_score(player) + amulet_vp
 
     def visible_score(self, player: int) -> int:
@@ -190,7 +191,7 @@ class State(StateBase):
     def total(self, player: int) -> int:
         """Fate points this round: thrown, undiscarded sticks plus modifiers."""
         me = self.players[player]
-        return sum(s.points for s in me.sticks if s.thrown) + me.modifier
+        return sum(s.points for s in me.sticks if s.points is not None) + me.modifier  # thrown ones
 
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""

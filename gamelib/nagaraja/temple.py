@@ -10,7 +10,7 @@ Everything derived is recomputed from the layout, so it can never go stale.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Mapping, NamedTuple
 
 from gamelib.core import IllegalMove
@@ -95,6 +95,21 @@ def _default_tiles():
     return default_edition().tiles
 
 
+class _kept:
+    """``functools.cached_property`` without its lock: Python 3.11 takes a lock at the first read of
+    each temple, and a game builds thousands of temples. The value goes into the temple's own
+    ``__dict__`` under the same name, as there (``with_relics`` and ``collect_amulets`` copy it)."""
+
+    def __init__(self, compute):
+        self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
+
+    def __get__(self, temple, owner=None):
+        if temple is None:
+            return self
+        value = temple.__dict__[self.name] = self.compute(temple)
+        return value
+
+
 _LAYOUT_ONLY = frozenset({"_legal_cells", "occupancy", "_connectivity", "_face_down"})  # cached from the cells alone
 
 
@@ -151,20 +166,20 @@ class Temple:
         """Empty cells in the entrance row or next to an occupied cell, sorted (nagaraja.md#placement)."""
         return list(self._legal_cells)
 
-    @cached_property
+    @_kept
     def _legal_cells(self) -> tuple:
         return tuple(self._legal_cells_ignoring(None))
 
     def _legal_cells_ignoring(self, lifted: int | None) -> list[tuple[int, int]]:
         return list(_legal_cells_of(self.occupancy, lifted))
 
-    @cached_property
+    @_kept
     def occupancy(self) -> int:
         """Bit i set when cell i holds a tile or the trap: all that legal cells depend on."""
         return sum(1 << i for i, content in enumerate(self.cells) if content is not None)
 
     # ----------------------------------------------------------------- connectivity
-    @cached_property
+    @_kept
     def _connectivity(self) -> tuple[frozenset, frozenset]:
         masks = [self._masks(i) for i in range(9)]
         nodes: set = set()
@@ -210,7 +225,7 @@ class Temple:
     def face_down_spots(self) -> list[str]:
         return list(self._face_down)
 
-    @cached_property
+    @_kept
     def _face_down(self) -> tuple:
         return tuple(spot for spot in RELIC_SPOTS if spot not in self._connectivity[0])
 
@@ -219,7 +234,9 @@ class Temple:
         cells = list(self.cells)
         for cell, content in changes.items():
             cells[cell[0] * 3 + cell[1]] = content
-        return replace(self, cells=tuple(cells))
+        temple = object.__new__(Temple)  # replace(self, cells=...) without __init__: the tiles are set already
+        object.__setattr__(temple, "__dict__", {"tiles": self.tiles, "cells": tuple(cells), "relics": self.relics})
+        return temple
 
     def place(self, cell, tile_id: str, rotation: int, amulet: str | None = None, legal_only: bool = True) -> "Temple":
         """A new temple with ``tile_id`` placed in ``cell`` at ``rotation`` (nagaraja.md#placement)."""
