@@ -16,7 +16,7 @@ from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, face_down_own, face_up_relics, log,
+    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
     relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
@@ -287,7 +287,7 @@ def update_temple(state, owner: int, temple: Temple):
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
         if not seen <= players[p].knowledge:
             players[p] = changed_seat(state, players[p], {"knowledge": players[p].knowledge | seen})
-    return replace(state, players=tuple(players), log=state.log + tuple(entries))
+    return replace(state, players=tuple(players), log=logged(state, tuple(entries)))
 
 
 
@@ -341,7 +341,7 @@ def legal_actions(state) -> list:
     actions: list = []
     if phase == "CALL_OF_FATE":
         hand = [card_of(state, c) for c in state.players[player].hand]
-        actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
+        actions = [_frozen(Commit, {"player": player, "cards": cards}) for cards in commitments(hand)]  # hands rarely recur
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
@@ -731,8 +731,8 @@ def _commit(state, player: int, cards: tuple):
     # remove_from_hand, set_player and both log lines in one copy of the state
     seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
     if player == state.guide:
-        return with_player(state, player, seat, log=state.log + entries, to_act=1 - player)
-    return _reveal_commitments(with_player(state, player, seat, log=state.log + entries))
+        return with_player(state, player, seat, log=logged(state, entries), to_act=1 - player)
+    return _reveal_commitments(with_player(state, player, seat, log=logged(state, entries)))
 
 
 def _reveal_commitments(state):

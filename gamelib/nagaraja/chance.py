@@ -18,7 +18,7 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, Stick, add_to_hand, card_of, log, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
+    PUBLIC, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -148,28 +148,32 @@ def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple
 def sample(state, rng):
     """Draw the next chance outcome with exact integer weights. Equal weights draw an index
     (``weighted_draw`` of equal weights takes the same ``rng.randrange`` and gives the same outcome)."""
-    task = state.queue[0]
-    kind = task.kind
+    kind, player, detail = state.queue[0]
+    if kind == "STICKS" or kind == "FIRST_GUIDE":  # the hot case: cached tables, same draw as below
+        if kind == "STICKS":
+            colour, count = STICK_LETTERS[detail[0]], len(detail.split())
+        else:
+            colour, count = "BROWN", int(detail)
+        outcomes, totals = _edition_throw_table(state.edition, colour, count)
+        return outcomes[bisect_right(totals, rng.randrange(totals[-1]))]  # weighted_draw(weights, rng)
     if kind == "DRAW" or kind == "AMULET" or kind == "HAND_CARD":  # a uniform draw from a pile: pick an index
-        pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[task.player].hand
+        pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[player].hand
         return pile[rng.randrange(len(pile))]
     if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
-        placed = state.players[task.player].temple.relics
+        placed = state.players[player].temple.relics
         left = [relic.id for relic in state.edition.relics if relic.id not in placed]
         return left[rng.randrange(len(left))]
     if kind == "ROOM":
         pile = state.room_pile or state.room_bottom[:1]
         return pile[rng.randrange(len(pile))]
-    if kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
-        colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
-        count = int(task.detail) if task.kind == "FIRST_GUIDE" else len(task.detail.split())
-        outcomes, totals = _edition_throw_table(state.edition, colour, count)
-        return outcomes[bisect_right(totals, rng.randrange(totals[-1]))]  # weighted_draw(weights, rng)
     table = chance_weights(state)
     return table[weighted_draw([w for _, w in table], rng)][0]
 
 
 # --------------------------------------------------------------------------- resolving
+
+
+MAY_NOT_HAPPEN = frozenset({"DRAW", "AMULET", "HAND_CARD"})  # the tasks prepare_queue may drop or prepare
 
 
 def prepare_queue(state):
@@ -196,22 +200,22 @@ def prepare_queue(state):
 def resolve(state, task: Task, outcome, **changes):
     """Apply one chance outcome (the task is already off the queue, or ``changes`` takes it off:
     the fields ``changes`` are replaced in the first copy of the state the outcome makes)."""
-    kind, player = task.kind, task.player
+    kind, player, detail = task
+    if kind == "STICKS":
+        return _sticks_thrown(state, player, detail, outcome, changes)
     if kind == "RELIC":
         temple = state.players[player].temple
-        relics = dict(zip(RELIC_SPOTS, temple.relics))
-        relics[task.detail] = outcome
-        return with_player(state, player, {"temple": temple.with_relics(relics)}, **changes)
-    if kind == "STICKS":
-        return _sticks_thrown(state, player, task.detail, outcome, changes)
+        relics = list(temple.relics)
+        relics[RELIC_SPOTS.index(detail)] = outcome
+        return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
     if kind == "DRAW":
         pile = state.draw_pile
         at = pile.index(outcome)  # card ids are unique
         pile = pile[:at] + pile[at + 1:]
         new_event = tuple.__new__  # Event(...) without the Python-level constructor
-        entries = state.log + (new_event(Event, (PUBLIC, f"{seat_name(player)} draws a card.")),
-                               new_event(Event, (player, f"You draw {card_of(state, outcome)}.")))
-        if task.detail == "DEAL":
+        entries = logged(state, (new_event(Event, (PUBLIC, f"{seat_name(player)} draws a card.")),
+                                 new_event(Event, (player, f"You draw {card_of(state, outcome)}."))))
+        if detail == "DEAL":
             return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries, **changes)
         hand = tuple(sorted(state.players[player].hand + (outcome,)))  # add_to_hand, in the same copy
         return with_player(state, player, {"hand": hand}, draw_pile=pile, log=entries, **changes)
@@ -239,21 +243,24 @@ def resolve(state, task: Task, outcome, **changes):
         state = replace(state, amulet_pile=pile[:at] + pile[at + 1:], room_amulet=outcome)
         return log(state, "A face-down amulet is put on the room's special location.")
     if kind == "HAND_CARD":
-        return _take_hand_card(state, player, task.detail, outcome)
+        return _take_hand_card(state, player, detail, outcome)
     raise AssertionError(f"unknown chance task {kind}")
 
 
 def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
     faces = dict(zip(stick_ids.split(), outcome))
     new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
-    sticks = tuple([new_stick(Stick, (s.id, s.colour, faces[s.id][0], faces[s.id][1])) if s.id in faces else s
-                    for s in state.players[player].sticks])
+    sticks = []
+    for stick in state.players[player].sticks:
+        face = faces.get(stick.id)  # (points, naga) of a stick of this throw
+        sticks.append(stick if face is None else new_stick(Stick, (stick.id, stick.colour, face[0], face[1])))
+    sticks = tuple(sticks)
     queue = changes.get("queue", state.queue)  # the queue once this task is off it
     if any(t.kind == "STICKS" and t.player == player for t in queue):
         return with_player(state, player, {"sticks": sticks}, **changes)
     shown = ", ".join([f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.points is not None])
     return with_player(state, player, {"sticks": sticks}, **changes,
-                       log=state.log + (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),))
+                       log=logged(state, (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),)))
 
 
 def _first_guide_throw(state, player: int, faces):

@@ -101,11 +101,34 @@ def replace(value, **changes):
     return replace_fields(value, **changes)
 
 
+# The log lines of the state under construction not yet in its ``log`` tuple, in order: a turn logs
+# several lines, and adding each to the tuple would copy the whole log every time (it grows to
+# hundreds of lines). ``finish_log`` adds them in one copy when the turn ends (``rules._built``).
+PENDING_LOG: list = []
+
+
+def logged(state, entries: tuple) -> tuple:
+    """The value of ``state.log`` once ``entries`` are logged: for the state under construction its
+    log stays as it is and the entries wait in ``PENDING_LOG``."""
+    if state is EDITING[0]:
+        PENDING_LOG.extend(entries)
+        return state.log
+    return state.log + entries
+
+
+def finish_log(state) -> None:
+    """Put the waiting lines into the log of ``state``, the state under construction."""
+    if PENDING_LOG:
+        state.__dict__["log"] = state.log + tuple(PENDING_LOG)
+        PENDING_LOG.clear()
+
+
 def detached(state):
     """``state``, or a copy when it is the state under construction: for positions that are only
     looked at (what an effect could do), which must not edit the real one."""
     if state is EDITING[0]:
         FRESH_SEATS.clear()  # the copy shares the seats: from now on they are copied before an edit
+        finish_log(state)  # and its log, which the copy reads as it is
         return replace_fields(state)
     return state
 
@@ -126,11 +149,13 @@ def changed_seat(state, seat, changes: dict):
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
     new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
-    changes["log"] = state.log + tuple([new_event(Event, (audience, t)) for t in texts])
+    entries = [new_event(Event, (audience, t)) for t in texts]
     if state is EDITING[0]:
-        state.__dict__.update(changes)
+        PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
+        if changes:
+            state.__dict__.update(changes)
         return state
-    return replace_fields(state, **changes)
+    return replace_fields(state, log=state.log + tuple(entries), **changes)
 
 
 def set_player(state, player: int, **changes):

@@ -19,7 +19,7 @@ from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
-from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PUBLIC, Event, Player, Result, face_up_relics
+from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, face_up_relics, finish_log
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
@@ -157,7 +157,8 @@ class State(StateBase):
         """Run everything that needs no decision: chance (unless explicit), automatic steps."""
         rng = None  # one generator per batch of chance events, derived from (seed, batch number)
         while state.result is None:
-            state = chance.prepare_queue(state)
+            if state.queue and state.queue[0].kind in chance.MAY_NOT_HAPPEN:
+                state = chance.prepare_queue(state)
             if state.queue:
                 if state.explicit_chance:
                     return state
@@ -204,10 +205,15 @@ def _built(draft: State, build) -> State:
     an illegal action raises, and the state ``apply`` was called on is untouched."""
     EDITING[0] = draft
     try:
-        return build()
+        built = build()
+        if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
+            raise AssertionError("a turn returned another state than the one it built")
+        finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
+        return built
     finally:
         EDITING[0] = None
         FRESH_SEATS.clear()  # the seats made in this turn are the returned state's: no more edits
+        PENDING_LOG.clear()  # a refused turn's lines go with its draft
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,

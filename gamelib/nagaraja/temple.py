@@ -311,9 +311,13 @@ class Temple:
     def with_relics(self, relics: Mapping[str, str]) -> "Temple":
         """The same layout with other relics: what was computed from the cells alone still holds
         (hiding the 18 relics of a new game, or a SWAP, recomputes no connectivity)."""
+        return self.with_relic_tuple(tuple([relics.get(spot) for spot in RELIC_SPOTS]))
+
+    def with_relic_tuple(self, relics: tuple) -> "Temple":
+        """``with_relics`` given the relic ids in ``RELIC_SPOTS`` order (a new game hides 18, one by one)."""
         temple = object.__new__(Temple)
         fields = {name: value for name, value in self.__dict__.items() if name in _LAYOUT_ONLY}
-        fields.update(tiles=self.tiles, cells=self.cells, relics=tuple(relics.get(spot) for spot in RELIC_SPOTS))
+        fields.update(tiles=self.tiles, cells=self.cells, relics=relics)
         object.__setattr__(temple, "__dict__", fields)
         return temple
 
