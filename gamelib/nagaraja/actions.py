@@ -630,13 +630,16 @@ def _amulet_actions(state, player: int) -> list:
 
 def has_non_pass_action(state, player: int) -> bool:
     """Could ``player`` do anything but pass in this Confrontation (nagaraja.md#confrontation)?"""
-    if any(_amulet_usable(state, player, a) for a in state.players[player].amulets):
+    me = state.players[player]
+    if me.amulets and any(_amulet_usable(state, player, a) for a in me.amulets):
         return True
-    hand = state.players[player].hand
-    if not hand:
+    if not me.hand:
         return False
-    effects = {card_of(state, c).effect for c in hand}
-    for source in _naga_sources(state, player):
+    sources = _naga_sources(state, player)
+    if not sources:  # the common case: no Naga, so no card can be activated
+        return False
+    effects = {card_of(state, c).effect for c in me.hand}
+    for source in sources:
         for effect in effects:
             if effect == "RETHROW2":  # read without the position once the Naga is spent (no copy)
                 if _rethrow_possible_after(state, source):

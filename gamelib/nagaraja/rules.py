@@ -19,7 +19,7 @@ from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
-from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, face_up_relics, finish_log
+from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, copied, face_up_relics, finish_log
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
@@ -138,7 +138,7 @@ class State(StateBase):
         listed = self._listed(action)
         if not listed:
             action = actions.checked_action(action)
-        draft = replace(self, moves=self.moves + (action,))
+        draft = copied(self, {"moves": self.moves + (action,)})
         return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed=listed, checked=True)))
 
     def _listed(self, action) -> bool:

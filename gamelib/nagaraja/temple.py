@@ -9,7 +9,7 @@ Everything derived is recomputed from the layout, so it can never go stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Mapping, NamedTuple
 
@@ -306,7 +306,7 @@ class Temple:
         relics = list(self.relics)
         i, j = RELIC_SPOTS.index(a), RELIC_SPOTS.index(b)
         relics[i], relics[j] = relics[j], relics[i]
-        return replace(self, relics=tuple(relics))
+        return self.with_relic_tuple(tuple(relics))  # the same layout: its connectivity still holds
 
     def with_relics(self, relics: Mapping[str, str]) -> "Temple":
         """The same layout with other relics: what was computed from the cells alone still holds
