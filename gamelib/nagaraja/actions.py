@@ -341,7 +341,7 @@ def legal_actions(state) -> list:
     actions: list = []
     if phase == "CALL_OF_FATE":
         hand = [card_of(state, c) for c in state.players[player].hand]
-        actions = [_frozen(Commit, {"player": player, "cards": cards}) for cards in commitments(hand)]  # hands rarely recur
+        actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
