@@ -494,8 +494,12 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
-        found = _USES[cache_key] = tuple(_frozen(UseNaga, {"player": player, "source": source, "card": card_id, "params": params})
-                                         for params in _part_options(state, player, effect, part))
+        new, set_fields, uses = object.__new__, object.__setattr__, []
+        for params in _part_options(state, player, effect, part):  # _frozen(UseNaga, ...), inline: thousands
+            action = new(UseNaga)
+            set_fields(action, "__dict__", {"player": player, "source": source, "card": card_id, "params": params})
+            uses.append(action)
+        found = _USES[cache_key] = tuple(uses)
     return found
 
 

@@ -147,7 +147,10 @@ def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple
 
 def sample(state, rng):
     """Draw the next chance outcome with exact integer weights. Equal weights draw an index
-    (``weighted_draw`` of equal weights takes the same ``rng.randrange`` and gives the same outcome)."""
+    (``weighted_draw`` of equal weights takes the same ``rng.randrange`` and gives the same outcome).
+
+    ``rng._randbelow(n)`` is what ``rng.randrange(n)`` returns for a whole ``n > 0`` (``random.py``:
+    the same draw), without the checks of its arguments: every pile and table here is non-empty."""
     kind, player, detail = state.queue[0]
     if kind == "STICKS" or kind == "FIRST_GUIDE":  # the hot case: cached tables, same draw as below
         if kind == "STICKS":
@@ -155,17 +158,17 @@ def sample(state, rng):
         else:
             colour, count = "BROWN", int(detail)
         outcomes, totals = _edition_throw_table(state.edition, colour, count)
-        return outcomes[bisect_right(totals, rng.randrange(totals[-1]))]  # weighted_draw(weights, rng)
+        return outcomes[bisect_right(totals, rng._randbelow(totals[-1]))]  # weighted_draw(weights, rng)
     if kind == "DRAW" or kind == "AMULET" or kind == "HAND_CARD":  # a uniform draw from a pile: pick an index
         pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[player].hand
-        return pile[rng.randrange(len(pile))]
+        return pile[rng._randbelow(len(pile))]
     if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
         placed = state.players[player].temple.relics
         left = [relic.id for relic in state.edition.relics if relic.id not in placed]
-        return left[rng.randrange(len(left))]
+        return left[rng._randbelow(len(left))]
     if kind == "ROOM":
         pile = state.room_pile or state.room_bottom[:1]
-        return pile[rng.randrange(len(pile))]
+        return pile[rng._randbelow(len(pile))]
     table = chance_weights(state)
     return table[weighted_draw([w for _, w in table], rng)][0]
 

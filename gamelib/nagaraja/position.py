@@ -21,11 +21,8 @@ SOURCES = COLOURS + ("VIRTUAL",)
 PUBLIC = -1  # audience of an event every player may read
 
 
-_SEAT_NAMES = ("P0", "P1")
-
-
 def seat_name(player: int) -> str:
-    return _SEAT_NAMES[player] if player == 0 or player == 1 else f"P{player}"  # the log names seats often
+    return f"P{player}"
 
 
 class Stick(NamedTuple):

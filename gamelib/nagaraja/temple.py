@@ -77,16 +77,16 @@ def neighbours(cell) -> list[tuple[int, int]]:
     return [(r + dr, c + dc) for dr, dc in STEP if 0 <= r + dr <= 2 and 0 <= c + dc <= 2]
 
 
+# Bit j of _NEIGHBOURS[i] is set when cell j is next to cell i (cells numbered row by row).
+_NEIGHBOURS = tuple(sum(1 << (n[0] * 3 + n[1]) for n in neighbours(cell)) for cell in CELLS)
+
+
 @lru_cache(maxsize=None)
 def _legal_cells_of(occupancy: int, lifted: int | None) -> tuple[tuple[int, int], ...]:
     """Empty cells (``lifted`` counts as empty) in the entrance row or next to an occupied cell (nagaraja.md#placement)."""
-    def occupied(cell):
-        i = cell[0] * 3 + cell[1]
-        return i != lifted and occupancy >> i & 1
-
+    occupied = occupancy if lifted is None else occupancy & ~(1 << lifted)
     return tuple(cell for i, cell in enumerate(CELLS)
-                 if (not occupancy >> i & 1 or i == lifted)
-                 and (cell[0] == 2 or any(occupied(n) for n in neighbours(cell))))
+                 if not occupied >> i & 1 and (cell[0] == 2 or occupied & _NEIGHBOURS[i]))
 
 
 def _default_tiles():
