@@ -274,14 +274,15 @@ def update_temple(state, owner: int, temple: Temple):
         entries.append(Event(PUBLIC, f"{seat_name(owner)} collects an amulet."))
         entries.append(Event(owner, f"The amulet is {amulet_text(state, amulet)}."))
     up_before, up_now = before.connected_spots(), temple.connected_spots()
-    for index, spot in enumerate(RELIC_SPOTS):
-        was_up, up = spot in up_before, spot in up_now
-        if up and (not was_up or before.relics[index] != temple.relics[index]):
-            entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
-                                         f"{relic_of(state, temple.relics[index])}."))
-        elif was_up and not up:
-            entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
-    seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now}
+    if up_now != up_before or before.relics != temple.relics:  # else no relic turns
+        for index, spot in enumerate(RELIC_SPOTS):
+            was_up, up = spot in up_before, spot in up_now
+            if up and (not was_up or before.relics[index] != temple.relics[index]):
+                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
+                                             f"{relic_of(state, temple.relics[index])}."))
+            elif was_up and not up:
+                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
+    seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now} if up_now else set()
     players = list(state.players)
     players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
@@ -747,18 +748,22 @@ def _reveal_commitments(state):
     available = _by_colour(state.supply)
     queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
     new_stick = tuple.__new__  # Stick(...) without the Python-level constructor
+    cards_by_id = state.edition.cards
     for player in (state.guide, 1 - state.guide):
-        cards = [card_of(state, c) for c in state.players[player].committed]
-        texts.append(f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
-        wanted = "".join(c.sticks for c in cards)
+        cards = [cards_by_id[c] for c in state.players[player].committed]
+        texts.append(f"{seat_name(player)} reveals {', '.join([str(c) for c in cards]) or 'no card'}.")
+        wanted = "".join([c.sticks for c in cards])
         taken = []
         for letter in "BWG":
             need = wanted.count(letter)
-            taken += available[letter][:need]
-            if need > len(available[letter]):
-                texts.append(f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
+            if not need:
+                continue
+            pile = available[letter]
+            taken += pile[:need]
+            if need > len(pile):
+                texts.append(f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
                              f"for {seat_name(player)}: the missing ones are not thrown.")
-            available[letter] = available[letter][need:]
+            available[letter] = pile[need:]
         sticks = tuple([new_stick(Stick, (s, STICK_LETTERS[s[0]], None, None)) for s in taken])  # Stick(s, colour)
         players[player] = changed_seat(state, players[player], {"sticks": sticks})
         queue += throw_tasks(player, taken)

@@ -253,11 +253,9 @@ def resolve(state, task: Task, outcome, **changes):
 def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
     faces = dict(zip(stick_ids.split(), outcome))
     new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
-    sticks = []
-    for stick in state.players[player].sticks:
-        face = faces.get(stick.id)  # (points, naga) of a stick of this throw
-        sticks.append(stick if face is None else new_stick(Stick, (stick.id, stick.colour, face[0], face[1])))
-    sticks = tuple(sticks)
+    # stick[0], stick[1]: the id and colour (read by index: a throw rebuilds every stick of the seat)
+    sticks = tuple([stick if (face := faces.get(stick[0])) is None else new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
+                    for stick in state.players[player].sticks])
     queue = changes.get("queue", state.queue)  # the queue once this task is off it
     if any(t.kind == "STICKS" and t.player == player for t in queue):
         return with_player(state, player, {"sticks": sticks}, **changes)

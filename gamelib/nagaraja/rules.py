@@ -157,17 +157,20 @@ class State(StateBase):
         """Run everything that needs no decision: chance (unless explicit), automatic steps."""
         rng = None  # one generator per batch of chance events, derived from (seed, batch number)
         while state.result is None:
-            if state.queue and state.queue[0].kind in chance.MAY_NOT_HAPPEN:
+            queue = state.queue
+            if queue and queue[0].kind in chance.MAY_NOT_HAPPEN:
                 state = chance.prepare_queue(state)
-            if state.queue:
+                queue = state.queue
+            if queue:
                 if state.explicit_chance:
                     return state
-                changes = {"queue": state.queue[1:]}
                 if rng is None:
                     rng = chance_rng(state.seed, state.draws)
-                    changes["draws"] = state.draws + 1
-                outcome = chance.sample(state, rng)  # reads neither the queue's tail nor the draw count
-                state = chance.resolve(state, state.queue[0], outcome, **changes)
+                    outcome = chance.sample(state, rng)  # reads neither the queue's tail nor the draw count
+                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:], draws=state.draws + 1)
+                else:
+                    outcome = chance.sample(state, rng)
+                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:])
                 continue
             following = actions.next_step(state)
             if following is None:
