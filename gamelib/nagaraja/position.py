@@ -160,7 +160,7 @@ def changed_seat(state, seat, changes: dict):
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
     new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
-    entries = [new_event(Event, (audience, t)) for t in texts]
+    entries = [new_event(Event, (audience, texts[0]))] if len(texts) == 1 else [new_event(Event, (audience, t)) for t in texts]
     if state is EDITING[0]:
         PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
         if changes:
