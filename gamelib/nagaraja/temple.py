@@ -181,7 +181,9 @@ class Temple:
     # ----------------------------------------------------------------- connectivity
     @_kept
     def _connectivity(self) -> tuple[frozenset, frozenset]:
-        masks = [self._masks(i) for i in range(9)]
+        tiles = self.tiles  # self._masks(i) for every cell, without a call per cell
+        masks = [_rotated_masks(tiles[content.tile_id].segments, content.rotation) if type(content) is PlacedTile else ()
+                 for content in self.cells]
         nodes: set = set()
         spots: set = set()
         frontier = []
