@@ -6,6 +6,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# Where the environment sets PYTHONDONTWRITEBYTECODE, each test worker rewrites and compiles every
+# test module again (pytest's assertion rewriting keeps its result in __pycache__): about half the
+# CPU of collecting the tests. Python reads an empty value as unset.
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: lab lab-refresh test test-long test-deploy setup clean app site html
 

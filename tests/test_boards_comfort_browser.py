@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from browser_support import ARTIFACTS, open_notebook, screenshot, wait_for_kernel_idle
+from browser_support import ARTIFACTS, open_notebook, screenshot, set_theme, wait_for_kernel_idle
 
 pytestmark = pytest.mark.browser
 
@@ -131,13 +131,6 @@ CONTRAST = """(root) => {
 
 MEASURED: dict = {}  # every ratio measured, saved beside the screenshots for a reader
 
-
-def set_theme(page, name: str) -> None:
-    from playwright.sync_api import expect
-
-    page.evaluate(f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{name}'}})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true" if "Light" in name else "false")
-    page.wait_for_timeout(300)  # the theme's style sheet swaps in after the attribute
 
 
 @pytest.fixture(scope="module")

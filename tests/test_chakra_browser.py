@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from browser_support import open_notebook, screenshot, wait_for_kernel_idle
+from browser_support import open_notebook, run_cells, screenshot, wait_for_kernel_idle
 from gamelib.chakra import BHAGYA, LETTERS, Receive, new_game, next_steps, position
 
 NOTEBOOK = "chakra/01_rules_step_by_step.ipynb"
@@ -24,19 +24,26 @@ def letters(colours) -> str:
     return " ".join(LETTERS[c] for c in colours)
 
 
+@pytest.fixture(scope="module")
+def rules_lesson(module_page, lab):
+    """Chakra 01 opened once for the tests of its boards."""
+    open_notebook(module_page, lab, NOTEBOOK)
+    wait_for_kernel_idle(module_page)
+    return module_page
+
+
 @pytest.fixture
-def first_board(page, lab):
+def first_board(rules_lesson, lab):
     from playwright.sync_api import expect
 
-    open_notebook(page, lab, NOTEBOOK)
-    wait_for_kernel_idle(page)
-    board = page.locator(".ck-board").first
+    run_cells(rules_lesson, lab, NOTEBOOK, "ChakraBoard(game)")  # a fresh board: the test before may have played on it
+    board = rules_lesson.locator(".ck-board").first
     expect(board).to_be_visible()
     board.scroll_into_view_if_needed()
     return board
 
 
-def test_receive_by_clicking_shows_the_engines_new_state(page, first_board):
+def test_receive_by_clicking_shows_the_engines_new_state(first_board):
     from playwright.sync_api import expect
 
     board = first_board
@@ -83,11 +90,12 @@ def test_receive_by_clicking_shows_the_engines_new_state(page, first_board):
     expect(bhagya).to_have_attribute("data-contents", "")
 
 
-def test_channel_by_clicking_in_the_c3_position(page, first_board):
+def test_channel_by_clicking_in_the_c3_position(rules_lesson, lab):
     """Spec 15.4 C3 on the lesson's live board: Y down 1 harmonizes yellow, then K skips it to red."""
     from playwright.sync_api import expect
 
-    board = page.locator(".ck-board").nth(2)  # the C3 position of section 3
+    run_cells(rules_lesson, lab, NOTEBOOK, "c3 = position(")
+    board = rules_lesson.locator(".ck-board").nth(2)  # the C3 position of section 3
     board.scroll_into_view_if_needed()
     seat0 = board.locator(".ck-player[data-seat='0']")
     seat0.locator(".ck-space[data-space='D2_D1']").click()

@@ -10,12 +10,22 @@ import re
 
 import pytest
 
-from browser_support import open_notebook, screenshot, wait_for_kernel_idle
+from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOK = "nagaraja/03_the_duel.ipynb"
 THROUGH = "NagarajaBoard(replay"  # its boards come first; the balance simulations after them need not run here
+LIVE_GAME = "game = NagarajaBoard(seed=2026)"  # the lesson's first board: a game against the bot
+POSITION = "position = NagarajaBoard(first_room_won_by("  # you have just won a room
+
+
+@pytest.fixture(scope="module")
+def duel(module_page, lab):
+    """Nagaraja 03 opened once, through its boards, for the tests of the lesson's boards."""
+    open_notebook(module_page, lab, NOTEBOOK, through=THROUGH)
+    wait_for_kernel_idle(module_page)
+    return module_page
 
 
 def position_board(page):
@@ -33,11 +43,11 @@ def position_board(page):
     return board
 
 
-def test_placing_a_won_tile_by_clicking_shows_the_engines_new_state(page, lab):
+def test_placing_a_won_tile_by_clicking_shows_the_engines_new_state(duel, lab):
     from playwright.sync_api import expect
 
-    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
-    wait_for_kernel_idle(page)
+    page = duel
+    run_cells(page, lab, NOTEBOOK, POSITION)  # a fresh board: the test before may have played on it
     board = position_board(page)
     expect(board.locator(".nj-status")).to_contain_text("place the room tile")
     room = board.locator(".nj-room").get_attribute("data-tile")
@@ -65,11 +75,11 @@ def test_placing_a_won_tile_by_clicking_shows_the_engines_new_state(page, lab):
     screenshot(board, "nagaraja_board_after_placing")
 
 
-def test_an_illegal_click_shows_the_engines_reason_on_the_board(page, lab):
+def test_an_illegal_click_shows_the_engines_reason_on_the_board(duel, lab):
     from playwright.sync_api import expect
 
-    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
-    wait_for_kernel_idle(page)
+    page = duel
+    run_cells(page, lab, NOTEBOOK, POSITION)  # a fresh board: the test before may have played on it
     board = position_board(page)
     far = board.locator(".nj-temple-mine .nj-cell[data-content='empty']:not(.nj-cell-legal)").first
     far.click()
@@ -157,7 +167,7 @@ def pick_parameters(board, label, count):
         board.locator(".nj-option-select").select_option(label=label)
         board.locator(".nj-options .nj-option").click()
 
-def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_states(page, lab):
+def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_states(duel, lab):
     """Commit two cards of one symbol, use the Naga thrown on a card with parameters, pass.
 
     After each click the page must show the state the engine reaches from the same seed
@@ -171,8 +181,8 @@ def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_st
 
     state, bot_rng = nagaraja.new_game(seed=DUEL_SEED), random.Random(DUEL_SEED)
     assert state.phase == "CALL_OF_FATE" and state.to_act == 0 and state.guide == 0
-    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
-    wait_for_kernel_idle(page)
+    page = duel
+    run_cells(page, lab, NOTEBOOK, LIVE_GAME)  # a fresh board: the test before may have played on it
     board = page.locator(".nj-board").first  # the live game is the notebook's first board
     board.scroll_into_view_if_needed()
     expect_board_shows(board, state)
@@ -222,11 +232,10 @@ def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_st
     screenshot(board, "nagaraja_board_passed")
 
 
-
 # ----------------------------------------------------------------------------- the analysis overlay
 
 
-def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(page, lab):
+def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(duel, lab):
     """Tick "show the odds": at the Call of Fate each commitment's P(win) appears (issue 12), equal to
     ``analysis.call_of_fate_odds`` of P0's observation; after committing, the Confrontation's moves get theirs."""
     import random
@@ -241,8 +250,8 @@ def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(page, la
     odds = analysis.call_of_fate_odds(state.observation(0))
     chosen = ("ROM-03", "ROM-04")
     expected = next(values for cards, _, values in odds.rows if cards == chosen)
-    open_notebook(page, lab, NOTEBOOK, through=THROUGH)
-    wait_for_kernel_idle(page)
+    page = duel
+    run_cells(page, lab, NOTEBOOK, LIVE_GAME)  # a fresh board: the test before may have played on it
     board = page.locator(".nj-board").first
     board.scroll_into_view_if_needed()
     panel = board.locator(".nj-analysis")
@@ -257,11 +266,9 @@ def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(page, la
         expect(cells.nth(index)).to_have_attribute("data-p", str(value))
         expect(cells.nth(index)).to_contain_text(readable(value))
     screenshot(board, "nagaraja_board_analysis_call_of_fate")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    set_theme(page, "JupyterLab Dark")
     screenshot(board, "nagaraja_board_analysis_call_of_fate_dark")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    set_theme(page, "JupyterLab Light")
 
     # commit the two rooms cards: the overlay follows to the Confrontation's moves
     for card in chosen:

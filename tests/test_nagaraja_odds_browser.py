@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from browser_support import open_notebook, screenshot, wait_for_kernel_idle
+from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
 from gamelib.nagaraja import sticks
 
 NOTEBOOK = "nagaraja/01_fate_sticks.ipynb"
@@ -31,13 +31,20 @@ def check_drawn_bars(svg, pool) -> None:
         assert bar["height"] / bar["plot"] * bar["ymax"] == pytest.approx(float(expected[bar["points"]]), rel=1e-6)
 
 
+@pytest.fixture(scope="module")
+def odds_lesson(module_page, lab):
+    """Nagaraja 01 run once, in a tall window (the whole explorer in view for its screenshot)."""
+    module_page.set_viewport_size({"width": 1280, "height": 2600})
+    open_notebook(module_page, lab, NOTEBOOK)
+    wait_for_kernel_idle(module_page)
+    return module_page
+
+
 @pytest.mark.browser
-def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face_editor(page, lab):
+def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face_editor(odds_lesson):
     from playwright.sync_api import expect
 
-    page.set_viewport_size({"width": 1280, "height": 2600})  # the whole explorer in view for its screenshot
-    open_notebook(page, lab, NOTEBOOK)
-    wait_for_kernel_idle(page)
+    page = odds_lesson
     explorer = page.locator(".gl-explorer")
     pwin = explorer.locator(".gl-pwin .gl-exact")
     expect(pwin).to_have_attribute("data-value", str(sticks.win_probability(ELODIE, MARION, True)))  # 35/4096
@@ -108,21 +115,19 @@ def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face
     expect(explorer.locator(".gl-error")).not_to_contain_text("cannot be used")
 
     # Dark theme: the same plots must stay readable.
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    set_theme(page, "JupyterLab Dark")
     explorer.locator("svg.gx-bars").scroll_into_view_if_needed()
     screenshot(explorer.locator(".gx-root"), "nagaraja_odds_plots_dark")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    set_theme(page, "JupyterLab Light")
     screenshot(explorer.locator(".gx-root"), "nagaraja_odds_plots_light")
 
 
 @pytest.mark.browser
-def test_the_lesson_figures_render(page, lab):
+def test_the_lesson_figures_render(odds_lesson):
+    """The lesson's outputs after the explorer test has moved its controls (they move only the explorer)."""
     from playwright.sync_api import expect
 
-    open_notebook(page, lab, NOTEBOOK)
-    wait_for_kernel_idle(page)
+    page = odds_lesson
     figures = page.locator(".jp-OutputArea-output img")
     expect(figures.first).to_be_visible()
     expect(figures).to_have_count(6)  # the lesson's static figures; the explorer draws SVG, not a picture

@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import open_notebook, screenshot, wait_for_kernel_idle
+from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
 from gamelib import IllegalMove
 from gamelib.pangu import Action, new_game, solver
 from gamelib.pangu.board import percent
@@ -18,8 +18,9 @@ from gamelib.pangu.bots import greedy_policy
 from gamelib.pangu.guide import first_deal_the_hints_win, line_of
 
 pytestmark = pytest.mark.browser
-# The lesson's imports and its free-play board, without the solver work of the cells between them.
-FREE_BOARD = ("from gamelib.pangu.guide import", "FREE_SEED = first_deal_the_hints_win(")
+GUIDED_LESSON = "pangu/02_guided_game.ipynb"
+GUIDED_BOARD = "NARRATION = {"  # the cell of the guided board; the cells above it warm the solver
+FREE_BOARD = "FREE_SEED = first_deal_the_hints_win("  # the free-play board (the cells between need not run)
 
 FREE_SEED = first_deal_the_hints_win(2024)  # the free-play board of notebooks/pangu/02_guided_game.ipynb
 GUIDED_SEED = 29  # the guided game of the same lesson
@@ -39,9 +40,17 @@ def cell_selector(cell):
     return f'.pangu-cell[data-cell="{cell[0]},{cell[1]}"]'
 
 
-def test_guided_game_free_board_plays_by_clicking(page, lab):
-    open_notebook(page, lab, "pangu/02_guided_game.ipynb", only=FREE_BOARD)
-    wait_for_kernel_idle(page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
+@pytest.fixture(scope="module")
+def guided_lesson(module_page, lab):
+    """Pangu 02 opened once, through its guided board and then its free-play board."""
+    open_notebook(module_page, lab, GUIDED_LESSON, through=GUIDED_BOARD, only=(FREE_BOARD,))
+    wait_for_kernel_idle(module_page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
+    return module_page
+
+
+def test_guided_game_free_board_plays_by_clicking(guided_lesson, lab):
+    page = guided_lesson
+    run_cells(page, lab, GUIDED_LESSON, FREE_BOARD)  # a fresh board: the test before may have played on it
     board = page.locator('.pangu-board[data-board="free"]')
     expect(board.locator(".pangu-revealed")).to_have_count(3)
     board.scroll_into_view_if_needed()
@@ -83,9 +92,9 @@ def test_guided_game_free_board_plays_by_clicking(page, lab):
     expect(karma).to_have_attribute("data-karma", str(after.karma))
 
 
-def test_guided_board_narrates_and_shows_the_evaluation_bar(page, lab):
-    open_notebook(page, lab, "pangu/02_guided_game.ipynb", through="NARRATION = {")  # the guided board
-    wait_for_kernel_idle(page, timeout_ms=240_000)
+def test_guided_board_narrates_and_shows_the_evaluation_bar(guided_lesson, lab):
+    page = guided_lesson
+    run_cells(page, lab, GUIDED_LESSON, GUIDED_BOARD)  # a fresh board: the test before may have played on it
     board = page.locator('.pangu-board[data-board="guided"]')
     narration = board.locator(".pangu-narration")
     expect(narration).to_have_attribute("data-step", "0")
@@ -123,8 +132,7 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(page, lab):
     screenshot(narration, "pangu_guided_narration_light")
     board.scroll_into_view_if_needed()
     screenshot(board, "pangu_guided_evaluation_light")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false")
+    set_theme(page, "JupyterLab Dark")
     screenshot(board, "pangu_guided_evaluation_dark")
 
     # Play greedy's move for real: the board leaves the line and judges the move.
@@ -133,17 +141,16 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(page, lab):
     expect(board.locator(".pangu-commentary li")).to_have_text(["Your move 7, A5 on (0,2): −2.7 points; best was A5 on (2,3)"])
     expect(board.locator(".pangu-move-cost")).to_have_text("Last move: A5 on (0,2): −2.7 points; best was A5 on (2,3)")
     screenshot(board, "pangu_guided_own_line_dark")
-    page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
-    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+    set_theme(page, "JupyterLab Light")
     screenshot(board, "pangu_guided_own_line_light")
     board.locator(".pangu-rejoin").click()
     expect(narration).to_have_attribute("data-on-line", "yes")
     expect(narration).to_have_attribute("data-step", "6")
 
 
-def test_keyboard_and_hints(page, lab):
-    open_notebook(page, lab, "pangu/02_guided_game.ipynb", only=FREE_BOARD)
-    wait_for_kernel_idle(page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
+def test_keyboard_and_hints(guided_lesson, lab):
+    page = guided_lesson
+    run_cells(page, lab, GUIDED_LESSON, FREE_BOARD)  # a fresh board: the test before may have played on it
     board = page.locator('.pangu-board[data-board="free"]')
     expect(board.locator(".pangu-revealed")).to_have_count(3)
     board.locator(".pangu-hint-toggle input").check()  # on already: the lesson's free board shows the evaluation
