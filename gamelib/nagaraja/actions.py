@@ -1111,9 +1111,11 @@ def _cursed_total(state) -> int:
 
 def _check_end(state, actor: int, placed: bool):
     """The end conditions of nagaraja.md#end, in order, then (after Exploration) the new deal."""
-    scores = (state.score(0), state.score(1))
     edition, players, cursed_total = state.edition, state.players, _cursed_total(state)
-    cursed = [p for p in (0, 1) if face_up_relics(edition, players[p].temple)[1] >= cursed_total]  # cursed_face_up
+    face_up = (face_up_relics(edition, players[0].temple), face_up_relics(edition, players[1].temple))  # (VP, cursed)
+    scores = tuple(face_up[p][0] + (sum(edition.amulets[a].vp for a in players[p].amulets) if players[p].amulets else 0)
+                   for p in (0, 1))  # state.score(p), reading each temple's face-up relics once
+    cursed = [p for p in (0, 1) if face_up[p][1] >= cursed_total]  # cursed_face_up
     if cursed:
         loser = actor if len(cursed) == 2 else cursed[0]
         return _finish(state, 1 - loser, "CURSED_LOSS", scores)

@@ -179,14 +179,19 @@ def with_player(state, player: int, seat_changes: dict, **changes):
     replaced in the same copy (a turn makes many small edits: each copy of the state costs)."""
     players = state.players
     seat = players[player]
-    changed = changed_seat(state, seat, seat_changes)
-    if changed is not seat:
+    if state is EDITING[0]:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
+        if FRESH_SEATS.get(id(seat)) is seat:
+            seat.__dict__.update(seat_changes)
+            if changes:
+                state.__dict__.update(changes)
+            return state
+        changed = copied(seat, seat_changes)
+        FRESH_SEATS[id(changed)] = changed
         changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
-    elif not changes:
-        return state
-    if state is EDITING[0]:
         state.__dict__.update(changes)
         return state
+    changed = copied(seat, seat_changes)
+    changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
     return copied(state, changes)
 
 
