@@ -61,7 +61,11 @@ def normalise(answer: Any, kind: str) -> str:
 
 def _exact(answer: Any) -> Fraction:
     if isinstance(answer, float):
-        raise Unreadable("give an exact fraction such as Fraction(3, 8), not a decimal")
+        # A whole-number float (statistics.median gives 62.0) is exact; any other decimal
+        # is already rounded, so the exact fraction is asked for instead.
+        if not answer.is_integer():
+            raise Unreadable("give an exact fraction such as Fraction(3, 8), not a decimal")
+        return Fraction(int(answer))
     if isinstance(answer, bool):
         raise Unreadable("give a number, not True or False")
     try:
