@@ -5,16 +5,25 @@ shape (it is canonical already) and, for a UseNaga, the second check of its para
 every option; an equal copy of it takes the fully checked path. Both must give the same positions.
 
 ``State.apply`` edits one fresh copy of the state in place through the whole turn (copy-on-write)
-instead of copying the state at every edit; switched off, every edit copies, as before. Both must
-give the same games, and no state may change once ``apply`` or ``new_game`` has returned it.
+instead of copying the state at every edit (and the seats it copies, and its log lines, which join
+the log once the turn ends); switched off, every edit copies, as before. Both must give the same
+games, and no state may change once ``apply`` or ``new_game`` has returned it.
+
+The caches and shortcuts behind them each have their oracle here: the Naga options cached per seat
+against ``_effect_options`` itself, a RETHROW2's possibility against the position once the Naga is
+spent, throws drawn by bisection against ``core.weighted_draw``, legal cells by bitmask against the
+rule written out.
 """
 
+import random
+from bisect import bisect_right
 from dataclasses import replace as copy_of
 
 from nagaraja_support import play_game
-from gamelib import IllegalMove
-from gamelib.nagaraja import new_game, position, rules
+from gamelib import IllegalMove, core
+from gamelib.nagaraja import actions, chance, new_game, position, rules, temple
 from gamelib.nagaraja.bots import heuristic_policy, random_policy
+from gamelib.nagaraja.cards import EFFECTS
 
 
 def test_every_listed_action_gives_the_position_of_its_checked_copy():
@@ -91,6 +100,78 @@ def test_no_state_changes_once_returned():
                 except IllegalMove:
                     refused += 1
                 assert position.EDITING == [None]  # the refused turn's copy is let go
+                assert position.FRESH_SEATS == {} and position.PENDING_LOG == []  # and its seats and lines
     assert refused > 50
     for state, save in seen:
         assert state.to_json() == save
+
+
+def confrontation_positions(seeds):
+    """Every Confrontation position of seeded random games where the seat to act could use a Naga."""
+    found = []
+    for seed in seeds:
+        states = []
+        play_game((random_policy, random_policy), seed, on_state=states.append)
+        found += [s for s in states if s.phase == "CONFRONTATION" and s.current_player in (0, 1)]
+    return found
+
+
+def test_naga_options_cached_per_seat_are_the_options_of_the_position():
+    """``_options`` (the cache, half per seat for RETHROW2, ROTATE and MOVE_SWAP) gives exactly
+    ``_effect_options`` computed afresh, for every effect, seat and Naga source, over 12 games."""
+    compared = 0
+    for state in confrontation_positions(range(12)):
+        for player in (0, 1):
+            for source in actions._naga_sources(state, player) or ["VIRTUAL"]:
+                for effect in EFFECTS:
+                    after = actions._position_for(state, player, source, effect) if source != "VIRTUAL" else state
+                    if actions._effect_possible(after, player, effect):
+                        assert actions._options(after, player, effect) == tuple(actions._effect_options(after, player, effect))
+                        compared += 1
+    assert compared > 1000
+
+
+def test_a_rethrow_is_possible_exactly_when_the_spent_position_allows_it():
+    """``_rethrow_possible_after`` (no copy of the position) against ``_effect_possible`` on the
+    position once the Naga is spent, for every seat and every Naga it holds."""
+    compared = 0
+    for state in confrontation_positions(range(12)):
+        for player in (0, 1):
+            for source in actions._naga_sources(state, player):
+                if source == "VIRTUAL":
+                    continue  # a virtual Naga spends no stick: the position keeps every stick
+                spent = actions._position_for(state, player, source, "RETHROW2")
+                assert actions._rethrow_possible_after(state, source) == actions._effect_possible(spent, player, "RETHROW2")
+                compared += 1
+    assert compared > 50
+
+
+def test_a_throw_drawn_by_bisection_is_the_weighted_draw():
+    """For every colour of the edition and 1 to 6 sticks, every ticket picks the same outcome by
+    bisection of the running totals as ``core.weighted_draw`` by walking the weights."""
+    edition = new_game(seed=0).edition
+    for colour, faces in edition.faces.items():
+        for count in range(1, 7):
+            outcomes, totals = chance._throw_table(tuple(faces), count)
+            weights = [w for _, w in chance.throw_weights(tuple(faces), count)]
+            assert totals[-1] == sum(weights)
+
+            class Ticket(random.Random):  # hands out the ticket under test
+                def randrange(self, n):
+                    return self.ticket
+
+            rng = Ticket()
+            for ticket in range(totals[-1]):
+                rng.ticket = ticket
+                assert bisect_right(totals, ticket) == core.weighted_draw(weights, rng)
+
+
+def test_legal_cells_by_bitmask_follow_the_placement_rule():
+    """All 512 occupancies, with no cell or any one cell lifted: the empty cells in the entrance row
+    or next to an occupied cell (nagaraja.md#placement), written out with ``temple.neighbours``."""
+    for occupancy in range(512):
+        for lifted in [None, *range(9)]:
+            occupied = {cell for i, cell in enumerate(temple.CELLS) if occupancy >> i & 1 and i != lifted}
+            expected = tuple(cell for cell in temple.CELLS if cell not in occupied
+                             and (cell[0] == 2 or any(n in occupied for n in temple.neighbours(cell))))
+            assert temple._legal_cells_of(occupancy, lifted) == expected

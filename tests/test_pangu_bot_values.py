@@ -35,6 +35,18 @@ def test_shipped_values_are_exact_fractions_in_the_skill_order():
         assert len(reason) > 40, name  # a reason a reader can act on
 
 
+def test_the_lookahead_lies_strictly_between_greedy_and_perfect_play():
+    # solver_policies.solve_lookahead (its kernels checked against the engine in test_pangu_bot_values_numba.py);
+    # the bounds are greedy's recorded exact value and the research note's optimum (section 1)
+    values = solver.bot_values()
+    assert values["greedy"] == Fraction(1234354255487281, 2032510040064000)
+    assert values["greedy"] < values["lookahead"] < values["optimal"]
+    # recorded by python -m gamelib.pangu.solver_policies --policy lookahead --record (333 s CPU, 2 threads)
+    assert values["lookahead"] == Fraction(191490706075699, 264649744800000)
+    # inside the interval of Pangu 04's 120 simulated lookahead games (67.5%, 95% CI 58.7%-75.2%, seed 4)
+    assert 0.587 <= float(values["lookahead"]) <= 0.752
+
+
 def test_shipped_values_lie_in_a_seeded_tournament_interval():
     values = solver.bot_values()
     for name in ("random", "greedy", "lookahead"):
@@ -57,3 +69,22 @@ def test_variants_are_named_and_unknown_rules_say_why():
     odd = Rules(starting_karma=7)
     assert solver.bot_values(odd) == {}
     assert set(solver.bot_values_missing(odd)) == {"random", "greedy", "lookahead", "optimal"}
+
+
+def test_swapping_the_centre_changes_no_bots_value():
+    # the teaching deck maps onto itself when the two dice and all colours are swapped (docs/rules/pangu.md#deck),
+    # so under YANG_LEFT every bot wins exactly as often as under the defaults: a check of two separate runs
+    default, swapped = solver.bot_values(), solver.bot_values("YANG_LEFT")
+    assert {"greedy", "lookahead", "optimal"} <= set(swapped)
+    for bot, value in swapped.items():
+        assert value == default[bot], bot
+
+
+def test_every_recorded_variant_value_is_in_skill_order():
+    # under each single variant too: greedy < lookahead <= perfect play, wherever the values are recorded
+    for name in SINGLE_VARIANTS:
+        values = solver.bot_values(name)
+        ladder = [values[bot] for bot in ("random", "greedy", "lookahead", "optimal") if bot in values]
+        assert ladder == sorted(ladder), name
+        if {"greedy", "lookahead"} <= set(values):
+            assert values["greedy"] < values["lookahead"], name

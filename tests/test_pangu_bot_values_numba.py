@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from gamelib import core
@@ -105,11 +106,12 @@ def test_the_numba_lookahead_evaluation_agrees_with_evaluate_policy_at_turn_thre
     assert solver_policies.lookahead_turn_three_value(start) == solver.evaluate_policy(lookahead_policy, state=start)
 
 
-def turn_three_start(seed: int):
-    """The chance node before turn 3's draw of a game with explicit chance, played by greedy."""
+def turn_three_start(seed: int, placed: int = 6, rules: Rules | None = None):
+    """The chance node before turn 3's draw (turn 2's with ``placed=3``) of a game with explicit chance, played by
+    greedy."""
     rng = random.Random(seed)
-    state = new_game(seed=seed, explicit_chance=True)
-    while not (state.current_player == core.CHANCE and len(state.placed_cards()) == 6 and not state.revealed):
+    state = new_game(seed=seed, explicit_chance=True, rules=rules or Rules())
+    while not (state.current_player == core.CHANCE and len(state.placed_cards()) == placed and not state.revealed):
         if state.current_player == core.CHANCE:
             outcomes = state.chance_outcomes()
             state = state.apply(outcomes[rng.randrange(len(outcomes))][0])
@@ -128,3 +130,45 @@ def test_a_whole_turn_three_from_its_start_agrees_with_evaluate_policy():
     for karma in (3, 6, 9):
         lower = core.replace_fields(state, karma=karma, turn_start_karma=karma)
         assert solver_policies.greedy_turn_three_value(lower) == solver.evaluate_policy(greedy_policy, state=lower)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(cap_rule="before_placement", grid="4x3")], ids=str)
+def test_the_whole_game_runs_stored_plays_give_the_plain_kernels_values(rules):
+    """The whole-game run (solve_lookahead) at a turn-2 start: its forward pass (la_outcomes, memoised search)
+    reaches the (key, Karma) pairs of the plain _la_reached; its turn-3 rows (la_rows) equal the plain
+    _la_level's; and its stored plays summed against them (Outcomes.rows) equal _la_level's turn-2 rows,
+    which play every search again without a memo."""
+    from gamelib.pangu.solver import position_of
+
+    start = turn_three_start(7, placed=3, rules=rules)
+    data, final_table = solver_policies.late_arrays(start)
+    filled, colours, unseen, *_ = position_of(start)
+    keys = np.array([filled | colours << 10 | unseen << 20], dtype=np.int64)
+    karmas = np.array([sum(1 << k for k in (4, 7, data.karma))], dtype=np.int64)
+    a = data.arrays
+    class_roll = solver_policies._class_rolls(a["cost"])
+    plain = (data.rowmajor, a["facing"], a["centre_rec"], a["touches"], a["cost"], data.step, data.reroll_counts,
+             class_roll, data.karma, data.n, data.cards, data.orients)
+
+    plays = solver_policies.la_outcomes(data, 3, keys, karmas, class_roll, threads=1)
+    next_keys, next_karmas = plays.reached()
+    reached = np.zeros((2, data.fc_counts[6] * data.n_d(6), 2), dtype=np.int64)
+    solver_policies._la_reached(keys, karmas, reached, data.fc_index, data.ranks, data.n_d(6), *plain)
+    slot_key = np.maximum(reached[0, :, 0], reached[1, :, 0])
+    hit = np.flatnonzero(slot_key)
+    by_key = np.argsort(slot_key[hit])
+    assert np.array_equal(slot_key[hit][by_key] - 1, next_keys)
+    assert np.array_equal((reached[0, :, 1] | reached[1, :, 1])[hit][by_key], next_karmas)
+
+    rows6 = solver_policies.la_rows(data, 6, next_keys, next_karmas, final_table, class_roll, threads=1)
+    sample = np.arange(0, len(next_keys), max(1, len(next_keys) // 12))
+    plain6 = np.zeros((len(sample), data.karma + 1), dtype=np.int64)
+    solver_policies._la_level(next_keys[sample], next_karmas[sample], plain6, final_table, data.fc_index, data.ranks,
+                              data.n_d(9), *plain)
+    assert np.array_equal(rows6[sample], plain6)
+
+    table6 = data.table(6, next_keys, rows6)
+    plain3 = np.zeros((1, data.karma + 1), dtype=np.int64)
+    solver_policies._la_level(keys, karmas, plain3, table6, data.fc_index, data.ranks, data.n_d(6), *plain)
+    assert np.array_equal(plays.rows(data, 3, 1, table6), plain3)
+    assert plain3[0, data.karma] > 0

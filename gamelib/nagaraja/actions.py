@@ -16,7 +16,7 @@ from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, detached, face_down_own, face_up_relics, log,
+    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
     relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
@@ -274,20 +274,21 @@ def update_temple(state, owner: int, temple: Temple):
         entries.append(Event(PUBLIC, f"{seat_name(owner)} collects an amulet."))
         entries.append(Event(owner, f"The amulet is {amulet_text(state, amulet)}."))
     up_before, up_now = before.connected_spots(), temple.connected_spots()
-    for index, spot in enumerate(RELIC_SPOTS):
-        was_up, up = spot in up_before, spot in up_now
-        if up and (not was_up or before.relics[index] != temple.relics[index]):
-            entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
-                                         f"{relic_of(state, temple.relics[index])}."))
-        elif was_up and not up:
-            entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
-    seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now}
+    if up_now != up_before or before.relics != temple.relics:  # else no relic turns
+        for index, spot in enumerate(RELIC_SPOTS):
+            was_up, up = spot in up_before, spot in up_now
+            if up and (not was_up or before.relics[index] != temple.relics[index]):
+                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
+                                             f"{relic_of(state, temple.relics[index])}."))
+            elif was_up and not up:
+                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
+    seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now} if up_now else set()
     players = list(state.players)
-    players[owner] = replace(players[owner], temple=temple, amulets=players[owner].amulets + tuple(collected))
+    players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
         if not seen <= players[p].knowledge:
-            players[p] = replace(players[p], knowledge=players[p].knowledge | seen)
-    return replace(state, players=tuple(players), log=state.log + tuple(entries))
+            players[p] = changed_seat(state, players[p], {"knowledge": players[p].knowledge | seen})
+    return replace(state, players=tuple(players), log=logged(state, tuple(entries)))
 
 
 
@@ -324,7 +325,7 @@ def next_step(state):
 
 
 def _start_round(state):
-    players = tuple(p if p.committed is None else replace(p, committed=None) for p in state.players)
+    players = tuple(p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players)
     return log(state, f"Round {state.round + 1}: {seat_name(state.guide)} is the guide and commits first.",
                players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
 
@@ -348,14 +349,14 @@ def legal_actions(state) -> list:
     actions += _amulet_actions(state, player)
     if phase == "CONFRONTATION":
         if state.pending_swap is not None:
-            actions += [SwapChoice(player, False), SwapChoice(player, True)]
+            actions += [_shared(SwapChoice, player, False), _shared(SwapChoice, player, True)]
         else:
             actions.append(_shared(Pass, player))
     elif phase == "EXPLORATION":
         actions += _placements(player, state.players[player].temple.legal_cells())
     elif phase == "NEW_DEAL" and state.deal:
         keep = min(state.rules.deal_keep, len(state.deal))
-        actions += [Keep(player, cards) for cards in combinations(sorted(state.deal), keep)]
+        actions += [_shared(Keep, player, cards) for cards in combinations(sorted(state.deal), keep)]
     return actions
 
 
@@ -383,8 +384,14 @@ def _shared(kind, *fields):
     if action is None:
         if len(_SHARED) >= _CACHE_LIMIT:
             _SHARED.clear()
-        action = _SHARED[key] = kind(*fields)
+        action = _SHARED[key] = _built_from(kind, *fields)
     return action
+
+
+def _built_from(kind, *fields):
+    """``kind(*fields)`` for an action or parameter type given all its fields, without ``__init__``
+    (see ``_frozen``): listings and their options build thousands."""
+    return _frozen(kind, dict(zip(kind.__dataclass_fields__, fields)))
 
 
 def _naga_sources(state, player: int) -> list[str]:
@@ -416,59 +423,84 @@ def _naga_actions(state, player: int) -> list:
             effect = card_of(state, card_id).effect
             if effect not in keys:
                 after = _position_for(state, player, source, effect)
-                keys[effect] = (after, _options_key(after, player, effect))
-            after, key = keys[effect]
-            actions += _naga_uses(after, player, source, card_id, effect, key)
+                keys[effect] = (after, _option_parts(after, player, effect))
+            after, parts = keys[effect]
+            for part in parts:
+                actions += _naga_uses(after, player, source, card_id, effect, part)
     return actions
 
 
 # Listing a Confrontation builds hundreds of frozen actions (72 swaps per SWAP card alone). Their
-# options depend on a few facts only (_options_key), so equal facts give the very same objects.
+# options depend on a few facts only (_option_parts), so equal facts give the very same objects.
 _OPTIONS: dict = {}
 _USES: dict = {}
 _CACHE_LIMIT = 200_000
 
+# Effects whose options are those on temple (or the sticks of) seat 0, then those of seat 1: each
+# half depends on its own seat only, so a change on one side leaves the other half's cache entry good.
+_BY_SEAT = ("RETHROW2", "ROTATE", "MOVE_SWAP")
+
+
+def _option_parts(state, player: int, effect: str) -> tuple:
+    """The parts of ``_effect_options(state, player, effect)``, in order, each as (the seats it covers,
+    everything its options depend on)."""
+    if effect not in _BY_SEAT:
+        return (((0, 1), _options_key(state, player, effect)),)
+    players = state.players
+    if effect == "RETHROW2":
+        return (((0,), players[0].sticks), ((1,), players[1].sticks))
+    if effect == "ROTATE":
+        return (((0,), tuple(players[0].temple.tile_cells())), ((1,), tuple(players[1].temple.tile_cells())))
+    # MOVE_SWAP: moves and swaps depend only on which cells are occupied
+    return (((0,), players[0].temple.occupancy), ((1,), players[1].temple.occupancy))
+
 
 def _options_key(state, player: int, effect: str):
-    """Everything ``_effect_options(state, player, effect)`` depends on."""
+    """Everything ``_effect_options(state, player, effect)`` depends on (effects not in ``_BY_SEAT``)."""
     players = state.players
     if effect in ("OPP_DISCARD", "STEAL"):
         return bool(players[1 - player].hand)
-    if effect == "RETHROW2":
-        return (players[0].sticks, players[1].sticks)
     if effect == "DISCARD2":
         return players[1 - player].sticks
     if effect in ("PEEK", "PEEK2_SWAP"):
         return tuple(face_down_own(state, player))
-    if effect == "ROTATE":
-        return (tuple(players[0].temple.tile_cells()), tuple(players[1].temple.tile_cells()))
-    if effect == "MOVE_SWAP":  # moves and swaps depend only on which cells are occupied
-        return (players[0].temple.occupancy, players[1].temple.occupancy)
     if effect == "TRAP":
         return players[1 - player].temple.trap_cell
     return ()  # PLUS2, DRAW2, SWAP: always the same options
 
 
-def _options(state, player: int, effect: str) -> tuple:
-    """``_effect_options`` through a cache keyed by what they depend on."""
-    key = (player, effect, _options_key(state, player, effect))
+def _part_options(state, player: int, effect: str, part) -> tuple:
+    """The options of one part (``_option_parts``) through a cache keyed by what they depend on."""
+    key = (player, effect, part)
     found = _OPTIONS.get(key)
     if found is None:
         if len(_OPTIONS) > _CACHE_LIMIT:
             _OPTIONS.clear()
-        found = _OPTIONS[key] = tuple(_effect_options(state, player, effect))
+        found = _OPTIONS[key] = tuple(_effect_options(state, player, effect, part[0]))
     return found
 
 
-def _naga_uses(state, player: int, source: str, card_id: str, effect: str, key) -> tuple:
-    """Every ``UseNaga(player, source, card_id, params)`` the options allow, built once per key."""
-    cache_key = (player, source, card_id, effect, key)
+def _options(state, player: int, effect: str) -> tuple:
+    """``_effect_options(state, player, effect)``, through the cache of each of its parts."""
+    parts = _option_parts(state, player, effect)
+    if len(parts) == 1:
+        return _part_options(state, player, effect, parts[0])
+    return sum((_part_options(state, player, effect, part) for part in parts), ())
+
+
+def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part) -> tuple:
+    """Every ``UseNaga(player, source, card_id, params)`` one part of the options allows, built once per part."""
+    cache_key = (player, source, card_id, effect, part)
     found = _USES.get(cache_key)
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
-        found = _USES[cache_key] = tuple(_frozen(UseNaga, {"player": player, "source": source, "card": card_id, "params": params})
-                                         for params in _options(state, player, effect))
+        new, set_fields, uses = object.__new__, object.__setattr__, []
+        for params in _part_options(state, player, effect, part):  # _frozen(UseNaga, ...), inline: thousands
+            action = new(UseNaga)
+            set_fields(action, "__dict__", {"player": player, "source": source, "card": card_id, "params": params})
+            uses.append(action)
+        found = _USES[cache_key] = tuple(uses)
     return found
 
 
@@ -510,8 +542,9 @@ def _multisets(keys, size, available):
             available[key] += 1
 
 
-def _effect_options(state, player: int, effect: str) -> list:
-    """Every legal parameter set of ``effect`` for ``player`` (nagaraja.md#effects), in a fixed order."""
+def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> list:
+    """Every legal parameter set of ``effect`` for ``player`` (nagaraja.md#effects), in a fixed order;
+    for the effects of ``_BY_SEAT``, those on the temples or sticks of ``seats`` only."""
     opponent = 1 - player
     players = state.players
     if effect in ("PLUS2", "DRAW2"):
@@ -519,29 +552,29 @@ def _effect_options(state, player: int, effect: str) -> list:
     if effect in ("OPP_DISCARD", "STEAL"):
         return [NoParams()] if players[opponent].hand else []
     if effect == "RETHROW2":
-        return [Sticks(t, ids) for t in (0, 1) for ids in _stick_choices(players[t].sticks, (1, 2))]
+        return [_built_from(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = players[opponent].sticks
-        return [Sticks(opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return [_built_from(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
-        return [Spot(spot) for spot in face_down_own(state, player)]
+        return [_built_from(Spot, spot) for spot in face_down_own(state, player)]
     if effect == "SWAP":
-        return [SpotPair(t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+        return [_built_from(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
     if effect == "PEEK2_SWAP":
-        return [SpotPair(player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
+        return [_built_from(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [Rotate(t, cell, k) for t in (0, 1) for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
+        return [_built_from(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
-        for t in (0, 1):
+        for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [Move(t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)]
-            options += [Swap(t, a, b) for a, b in combinations(occupied, 2)]
+            options += [_built_from(Move, t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)]
+            options += [_built_from(Swap, t, a, b) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
         trap = players[opponent].temple.trap_cell
-        return [Cell(cell) for cell in CELLS if cell != trap]
+        return [_built_from(Cell, cell) for cell in CELLS if cell != trap]
     raise AssertionError(f"unknown effect {effect}")
 
 
@@ -602,17 +635,30 @@ def _amulet_actions(state, player: int) -> list:
 
 def has_non_pass_action(state, player: int) -> bool:
     """Could ``player`` do anything but pass in this Confrontation (nagaraja.md#confrontation)?"""
-    if any(_amulet_usable(state, player, a) for a in state.players[player].amulets):
+    me = state.players[player]
+    if me.amulets and any(_amulet_usable(state, player, a) for a in me.amulets):
         return True
-    hand = state.players[player].hand
-    if not hand:
+    if not me.hand:
         return False
-    effects = {card_of(state, c).effect for c in hand}
-    for source in _naga_sources(state, player):
+    sources = _naga_sources(state, player)
+    if not sources:  # the common case: no Naga, so no card can be activated
+        return False
+    effects = {card_of(state, c).effect for c in me.hand}
+    for source in sources:
         for effect in effects:
-            if _effect_possible(_position_for(state, player, source, effect), player, effect):
+            if effect == "RETHROW2":  # read without the position once the Naga is spent (no copy)
+                if _rethrow_possible_after(state, source):
+                    return True
+            elif _effect_possible(state, player, effect):
                 return True
     return False
+
+
+def _rethrow_possible_after(state, source: str) -> bool:
+    """``_effect_possible(_position_for(state, player, source, "RETHROW2"), player, "RETHROW2")``: a stick
+    is left to throw again once the Naga is spent (a stick Naga leaves with exactly one stick)."""
+    players = state.players
+    return len(players[0].sticks) + len(players[1].sticks) > (source != "VIRTUAL")
 
 
 def _position_for(state, player: int, source: str, effect: str):
@@ -628,7 +674,8 @@ def apply_action(state, action, listed: bool = False, checked: bool = False):
     """The position right after ``action`` (validated; chance and automatic steps not yet run).
 
     ``listed`` says the action is one of ``legal_actions(state)`` itself, so a Naga's parameters
-    need not be checked against all options again (the tests check both paths agree); ``checked`` says
+    need not be checked against all options again, nor a commitment against the hand (the tests check
+    both paths agree); ``checked`` says
     ``State.apply`` has already put it in canonical form (:func:`checked_action`).
     """
     if not (listed or checked):
@@ -639,7 +686,7 @@ def apply_action(state, action, listed: bool = False, checked: bool = False):
                           action)
     handler = _HANDLERS[type(action)]
     try:
-        new_state = _do_listed_naga(state, action) if listed else handler(state, action)
+        new_state = _LISTED_HANDLERS.get(type(action), handler)(state, action) if listed else handler(state, action)
     except IllegalMove as error:
         if error.action is None:
             error.action = action
@@ -674,6 +721,16 @@ def _do_commit(state, action: Commit):
         raise IllegalMove(f"committed cards must share one symbol, these have {', '.join(sorted(symbols))}")
     if list(cards) != sorted(cards):
         raise IllegalMove("list the committed cards in sorted order")
+    return _commit(state, player, cards)
+
+
+def _do_listed_commit(state, action: Commit):
+    """A Commit taken from the legal actions of ``state``: in the hand, one symbol, sorted already."""
+    return _commit(state, action.player, action.cards)
+
+
+def _commit(state, player: int, cards: tuple):
+    me = state.players[player]
     hand = list(me.hand)
     for card_id in cards:
         hand.remove(card_id)
@@ -682,31 +739,51 @@ def _do_commit(state, action: Commit):
     # remove_from_hand, set_player and both log lines in one copy of the state
     seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
     if player == state.guide:
-        return with_player(state, player, seat, log=state.log + entries, to_act=1 - player)
-    return _reveal_commitments(with_player(state, player, seat, log=state.log + entries))
+        return with_player(state, player, seat, log=logged(state, entries), to_act=1 - player)
+    return _reveal_commitments(with_player(state, player, seat, log=logged(state, entries)))
 
 
 def _reveal_commitments(state):
     """Both commitments turn up; sticks are taken, guide first, and thrown (nagaraja.md#call-of-fate)."""
-    available = {letter: sorted(s for s in state.supply if s[0] == letter) for letter in "BWG"}
+    available = _by_colour(state.supply)
     queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
+    new_stick = tuple.__new__  # Stick(...) without the Python-level constructor
+    cards_by_id = state.edition.cards
     for player in (state.guide, 1 - state.guide):
-        cards = [card_of(state, c) for c in state.players[player].committed]
-        texts.append(f"{seat_name(player)} reveals {', '.join(str(c) for c in cards) or 'no card'}.")
-        wanted = "".join(c.sticks for c in cards)
+        cards = [cards_by_id[c] for c in state.players[player].committed]
+        texts.append(f"{seat_name(player)} reveals {', '.join([str(c) for c in cards]) or 'no card'}.")
+        wanted = "".join([c.sticks for c in cards])
         taken = []
         for letter in "BWG":
             need = wanted.count(letter)
-            taken += available[letter][:need]
-            if need > len(available[letter]):
-                texts.append(f"Only {len(available[letter])} {STICK_LETTERS[letter].lower()} stick(s) are left "
+            if not need:
+                continue
+            pile = available[letter]
+            taken += pile[:need]
+            if need > len(pile):
+                texts.append(f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
                              f"for {seat_name(player)}: the missing ones are not thrown.")
-            available[letter] = available[letter][need:]
-        players[player] = replace(players[player], sticks=tuple(Stick(s, STICK_LETTERS[s[0]]) for s in taken))
+            available[letter] = pile[need:]
+        sticks = tuple([new_stick(Stick, (s, STICK_LETTERS[s[0]], None, None)) for s in taken])  # Stick(s, colour)
+        players[player] = changed_seat(state, players[player], {"sticks": sticks})
         queue += throw_tasks(player, taken)
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
     return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
                phase="CONFRONTATION", to_act=state.guide, pass_streak=0)
+
+
+_SUPPLY_SPLITS: dict = {}
+
+
+def _by_colour(supply: tuple) -> dict:
+    """The supply's stick ids of each colour letter, sorted: a fresh dict of lists nobody edits (every
+    Call of Fate starts from the same few supplies, most often the full one)."""
+    found = _SUPPLY_SPLITS.get(supply)
+    if found is None:
+        if len(_SUPPLY_SPLITS) >= _CACHE_LIMIT:
+            _SUPPLY_SPLITS.clear()
+        found = _SUPPLY_SPLITS[supply] = {letter: sorted(s for s in supply if s[0] == letter) for letter in "BWG"}
+    return dict(found)
 
 
 def _check_naga(state, action: UseNaga):
@@ -951,7 +1028,7 @@ def _resolve_room(state):
         me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
         returned += [s.id for s in me.sticks]
-        players[p] = replace(me, sticks=(), committed=(), activated=(), modifier=0, virtual_nagas=0)
+        players[p] = changed_seat(state, me, {"sticks": (), "committed": (), "activated": (), "modifier": 0, "virtual_nagas": 0})
     return log(state, text, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
                discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
                room_winner=winner, pass_streak=0)
@@ -1002,14 +1079,15 @@ def _do_keep(state, action: Keep):
     given = [c for c in state.deal if c not in cards]
     players = list(state.players)  # add_to_hand for every card, then the log line and the room, in one copy
     keeper, receiver = players[player], players[opponent]
-    players[player] = replace(keeper, hand=tuple(sorted(keeper.hand + cards)))
-    players[opponent] = replace(receiver, hand=tuple(sorted(receiver.hand + tuple(given))),
-                                public_hand=receiver.public_hand | set(given))
+    players[player] = changed_seat(state, keeper, {"hand": tuple(sorted(keeper.hand + cards))})
+    players[opponent] = changed_seat(state, receiver, {"hand": tuple(sorted(receiver.hand + tuple(given))),
+                                                       "public_hand": receiver.public_hand | set(given)})
     return log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
                       f"to {seat_name(opponent)}.", players=tuple(players), deal=None,
                queue=state.queue + (Task("ROOM"),))  # and _reveal_room
 
 
+_LISTED_HANDLERS = {UseNaga: _do_listed_naga, Commit: _do_listed_commit}  # the rest check as usual
 _HANDLERS = {
     Commit: _do_commit, UseNaga: _do_use_naga, UseAmulet: _do_use_amulet, SwapChoice: _do_swap_choice,
     Pass: _do_pass, PlaceTile: _do_place, DiscardTile: _do_discard_tile, Keep: _do_keep,
@@ -1033,8 +1111,11 @@ def _cursed_total(state) -> int:
 
 def _check_end(state, actor: int, placed: bool):
     """The end conditions of nagaraja.md#end, in order, then (after Exploration) the new deal."""
-    scores = (state.score(0), state.score(1))
-    cursed = [p for p in (0, 1) if cursed_face_up(state, p) >= _cursed_total(state)]
+    edition, players, cursed_total = state.edition, state.players, _cursed_total(state)
+    face_up = (face_up_relics(edition, players[0].temple), face_up_relics(edition, players[1].temple))  # (VP, cursed)
+    scores = tuple(face_up[p][0] + (sum(edition.amulets[a].vp for a in players[p].amulets) if players[p].amulets else 0)
+                   for p in (0, 1))  # state.score(p), reading each temple's face-up relics once
+    cursed = [p for p in (0, 1) if face_up[p][1] >= cursed_total]  # cursed_face_up
     if cursed:
         loser = actor if len(cursed) == 2 else cursed[0]
         return _finish(state, 1 - loser, "CURSED_LOSS", scores)

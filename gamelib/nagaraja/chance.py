@@ -7,17 +7,18 @@ one, so ``chance_outcomes()`` stays short and exact although a shuffle of 48 car
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement
 from math import factorial
 from typing import NamedTuple
 
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, Stick, add_to_hand, card_of, log, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
+    PUBLIC, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -125,9 +126,11 @@ def throw_weights(faces: tuple, count: int) -> list:
 
 @lru_cache(maxsize=1024)
 def _throw_table(faces: tuple, count: int) -> tuple[tuple, tuple]:
-    """``throw_weights`` split into outcomes and weights, for sampling without rebuilding lists."""
+    """``throw_weights`` as its outcomes and their running totals of weight, for sampling without
+    rebuilding lists: ``weighted_draw`` walks the weights until the ticket falls below one, which
+    is the first running total above the ticket (``bisect_right``)."""
     table = throw_weights(faces, count)
-    return tuple(outcome for outcome, _ in table), tuple(weight for _, weight in table)
+    return tuple(outcome for outcome, _ in table), tuple(accumulate(weight for _, weight in table))
 
 
 _EDITION_TABLES: dict = {}
@@ -144,29 +147,36 @@ def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple
 
 def sample(state, rng):
     """Draw the next chance outcome with exact integer weights. Equal weights draw an index
-    (``weighted_draw`` of equal weights takes the same ``rng.randrange`` and gives the same outcome)."""
-    task = state.queue[0]
-    kind = task.kind
+    (``weighted_draw`` of equal weights takes the same ``rng.randrange`` and gives the same outcome).
+
+    ``rng._randbelow(n)`` is what ``rng.randrange(n)`` returns for a whole ``n > 0`` (``random.py``:
+    the same draw), without the checks of its arguments: every pile and table here is non-empty."""
+    kind, player, detail = state.queue[0]
+    if kind == "STICKS" or kind == "FIRST_GUIDE":  # the hot case: cached tables, same draw as below
+        if kind == "STICKS":
+            colour, count = STICK_LETTERS[detail[0]], len(detail.split())
+        else:
+            colour, count = "BROWN", int(detail)
+        outcomes, totals = _edition_throw_table(state.edition, colour, count)
+        return outcomes[bisect_right(totals, rng._randbelow(totals[-1]))]  # weighted_draw(weights, rng)
     if kind == "DRAW" or kind == "AMULET" or kind == "HAND_CARD":  # a uniform draw from a pile: pick an index
-        pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[task.player].hand
-        return pile[rng.randrange(len(pile))]
+        pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[player].hand
+        return pile[rng._randbelow(len(pile))]
     if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
-        placed = state.players[task.player].temple.relics
+        placed = state.players[player].temple.relics
         left = [relic.id for relic in state.edition.relics if relic.id not in placed]
-        return left[rng.randrange(len(left))]
+        return left[rng._randbelow(len(left))]
     if kind == "ROOM":
         pile = state.room_pile or state.room_bottom[:1]
-        return pile[rng.randrange(len(pile))]
-    if kind in ("FIRST_GUIDE", "STICKS"):  # the hot case: cached tables, same draw as below
-        colour = "BROWN" if task.kind == "FIRST_GUIDE" else STICK_LETTERS[task.detail[0]]
-        count = int(task.detail) if task.kind == "FIRST_GUIDE" else len(task.detail.split())
-        outcomes, weights = _edition_throw_table(state.edition, colour, count)
-        return outcomes[weighted_draw(weights, rng)]
+        return pile[rng._randbelow(len(pile))]
     table = chance_weights(state)
     return table[weighted_draw([w for _, w in table], rng)][0]
 
 
 # --------------------------------------------------------------------------- resolving
+
+
+MAY_NOT_HAPPEN = frozenset({"DRAW", "AMULET", "HAND_CARD"})  # the tasks prepare_queue may drop or prepare
 
 
 def prepare_queue(state):
@@ -193,21 +203,22 @@ def prepare_queue(state):
 def resolve(state, task: Task, outcome, **changes):
     """Apply one chance outcome (the task is already off the queue, or ``changes`` takes it off:
     the fields ``changes`` are replaced in the first copy of the state the outcome makes)."""
-    kind, player = task.kind, task.player
+    kind, player, detail = task
+    if kind == "STICKS":
+        return _sticks_thrown(state, player, detail, outcome, changes)
     if kind == "RELIC":
         temple = state.players[player].temple
-        relics = dict(zip(RELIC_SPOTS, temple.relics))
-        relics[task.detail] = outcome
-        return with_player(state, player, {"temple": temple.with_relics(relics)}, **changes)
-    if kind == "STICKS":
-        return _sticks_thrown(state, player, task.detail, outcome, changes)
+        relics = list(temple.relics)
+        relics[RELIC_SPOTS.index(detail)] = outcome
+        return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
     if kind == "DRAW":
         pile = state.draw_pile
         at = pile.index(outcome)  # card ids are unique
         pile = pile[:at] + pile[at + 1:]
-        entries = state.log + (Event(PUBLIC, f"{seat_name(player)} draws a card."),
-                               Event(player, f"You draw {card_of(state, outcome)}."))
-        if task.detail == "DEAL":
+        new_event = tuple.__new__  # Event(...) without the Python-level constructor
+        entries = logged(state, (new_event(Event, (PUBLIC, f"{seat_name(player)} draws a card.")),
+                                 new_event(Event, (player, f"You draw {card_of(state, outcome)}."))))
+        if detail == "DEAL":
             return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries, **changes)
         hand = tuple(sorted(state.players[player].hand + (outcome,)))  # add_to_hand, in the same copy
         return with_player(state, player, {"hand": hand}, draw_pile=pile, log=entries, **changes)
@@ -218,8 +229,10 @@ def resolve(state, task: Task, outcome, **changes):
     if kind == "GUIDE_PICK":
         return log(replace(state, guide=outcome), f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.")
     if kind == "ROOM":
-        if outcome in state.room_pile:
-            piles = {"room_pile": tuple(t for t in state.room_pile if t != outcome)}
+        if outcome in state.room_pile:  # tile ids are unique: take it out by its index
+            pile = state.room_pile
+            at = pile.index(outcome)
+            piles = {"room_pile": pile[:at] + pile[at + 1:]}
         else:
             piles = {"room_bottom": state.room_bottom[1:]}
         state = log(state, f"The room {outcome} ({state.edition.tiles[outcome].shape}) is turned up.",
@@ -228,24 +241,27 @@ def resolve(state, task: Task, outcome, **changes):
             state = replace(state, queue=(Task("AMULET"),) + state.queue)
         return state
     if kind == "AMULET":
-        state = replace(state, amulet_pile=tuple(a for a in state.amulet_pile if a != outcome), room_amulet=outcome)
+        pile = state.amulet_pile
+        at = pile.index(outcome)  # amulet ids are unique
+        state = replace(state, amulet_pile=pile[:at] + pile[at + 1:], room_amulet=outcome)
         return log(state, "A face-down amulet is put on the room's special location.")
     if kind == "HAND_CARD":
-        return _take_hand_card(state, player, task.detail, outcome)
+        return _take_hand_card(state, player, detail, outcome)
     raise AssertionError(f"unknown chance task {kind}")
 
 
 def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
     faces = dict(zip(stick_ids.split(), outcome))
     new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
-    sticks = tuple(new_stick(Stick, (s.id, s.colour, faces[s.id][0], faces[s.id][1])) if s.id in faces else s
-                   for s in state.players[player].sticks)
+    # stick[0], stick[1]: the id and colour (read by index: a throw rebuilds every stick of the seat)
+    sticks = tuple([stick if (face := faces.get(stick[0])) is None else new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
+                    for stick in state.players[player].sticks])
     queue = changes.get("queue", state.queue)  # the queue once this task is off it
     if any(t.kind == "STICKS" and t.player == player for t in queue):
         return with_player(state, player, {"sticks": sticks}, **changes)
-    shown = ", ".join(f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.thrown)
+    shown = ", ".join([f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.points is not None])
     return with_player(state, player, {"sticks": sticks}, **changes,
-                       log=state.log + (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),))
+                       log=logged(state, (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),)))
 
 
 def _first_guide_throw(state, player: int, faces):

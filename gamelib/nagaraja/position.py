@@ -77,40 +77,122 @@ class Player:
 # of copying the whole state at each edit is copy-on-write: the first edit (``State.apply``) copies.
 EDITING: list = [None]
 
+# The seats (Player objects) made during this turn for the state under construction, by id (the dict
+# keeps them alive, so an id names one of them only): only that state holds them, so they too are
+# edited in place. Emptied when the turn ends and whenever the state under construction is copied
+# (``detached``): a copy shares its seats, which must then be copied again before any edit.
+FRESH_SEATS: dict = {}
+
+
+# In place, the fields are replaced in the object's own ``__dict__`` without checking their names:
+# a name that is no field is a bug of this package, which the copying path (``core.replace_fields``,
+# the tests' copy at every edit) refuses with TypeError.
+
+
+def copied(value, changes: dict):
+    """``core.replace_fields(value, **changes)`` for a state or a seat (a plain frozen dataclass whose
+    ``__dict__`` holds its fields and nothing else, which ``core.replace_fields`` also checks): one dict
+    copy, without the checks of a general copy (every turn copies the state and a seat or two)."""
+    fields = value.__dict__.copy()
+    count = len(fields)
+    fields.update(changes)
+    if len(fields) != count:
+        raise TypeError(f"{type(value).__name__} has no field {sorted(set(fields) - set(value.__dict__))[0]!r}")
+    copy = object.__new__(value.__class__)
+    object.__setattr__(copy, "__dict__", fields)
+    return copy
+
 
 def replace(value, **changes):
     """``value`` with the fields ``changes`` replaced: in place for the state under construction
     (``EDITING``), else in a copy (``core.replace_fields``)."""
-    if value is EDITING[0] and changes.keys() <= value.__dict__.keys():
+    if value is EDITING[0]:
         value.__dict__.update(changes)
         return value
     return replace_fields(value, **changes)
 
 
+# The log lines of the state under construction not yet in its ``log`` tuple, in order: a turn logs
+# several lines, and adding each to the tuple would copy the whole log every time (it grows to
+# hundreds of lines). ``finish_log`` adds them in one copy when the turn ends (``rules._built``).
+PENDING_LOG: list = []
+
+
+def logged(state, entries: tuple) -> tuple:
+    """The value of ``state.log`` once ``entries`` are logged: for the state under construction its
+    log stays as it is and the entries wait in ``PENDING_LOG``."""
+    if state is EDITING[0]:
+        PENDING_LOG.extend(entries)
+        return state.log
+    return state.log + entries
+
+
+def finish_log(state) -> None:
+    """Put the waiting lines into the log of ``state``, the state under construction."""
+    if PENDING_LOG:
+        state.__dict__["log"] = state.log + tuple(PENDING_LOG)
+        PENDING_LOG.clear()
+
+
 def detached(state):
     """``state``, or a copy when it is the state under construction: for positions that are only
     looked at (what an effect could do), which must not edit the real one."""
-    return replace_fields(state) if state is EDITING[0] else state
+    if state is EDITING[0]:
+        FRESH_SEATS.clear()  # the copy shares the seats: from now on they are copied before an edit
+        finish_log(state)  # and its log, which the copy reads as it is
+        return replace_fields(state)
+    return state
+
+
+def changed_seat(state, seat, changes: dict):
+    """``seat`` (a Player of ``state``) with the fields ``changes`` replaced: in place when it was made
+    in this turn for the state under construction, else a copy (made fresh when ``state`` is that one)."""
+    if state is EDITING[0]:
+        if FRESH_SEATS.get(id(seat)) is seat:
+            seat.__dict__.update(changes)
+            return seat
+        seat = copied(seat, changes)
+        FRESH_SEATS[id(seat)] = seat
+        return seat
+    return copied(seat, changes)
 
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
     new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
-    return replace(state, log=state.log + tuple([new_event(Event, (audience, t)) for t in texts]), **changes)
+    entries = [new_event(Event, (audience, texts[0]))] if len(texts) == 1 else [new_event(Event, (audience, t)) for t in texts]
+    if state is EDITING[0]:
+        PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
+        if changes:
+            state.__dict__.update(changes)
+        return state
+    changes["log"] = state.log + tuple(entries)
+    return copied(state, changes)
 
 
 def set_player(state, player: int, **changes):
-    players = state.players
-    changed = replace(players[player], **changes)
-    return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed))
+    return with_player(state, player, changes)
 
 
 def with_player(state, player: int, seat_changes: dict, **changes):
     """As :func:`set_player` with the seat's ``seat_changes``, and the state's fields ``changes``
     replaced in the same copy (a turn makes many small edits: each copy of the state costs)."""
     players = state.players
-    changed = replace(players[player], **seat_changes)
-    return replace(state, players=(changed, players[1]) if player == 0 else (players[0], changed), **changes)
+    seat = players[player]
+    if state is EDITING[0]:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
+        if FRESH_SEATS.get(id(seat)) is seat:
+            seat.__dict__.update(seat_changes)
+            if changes:
+                state.__dict__.update(changes)
+            return state
+        changed = copied(seat, seat_changes)
+        FRESH_SEATS[id(changed)] = changed
+        changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
+        state.__dict__.update(changes)
+        return state
+    changed = copied(seat, seat_changes)
+    changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
+    return copied(state, changes)
 
 
 def face_up_relics(edition, temple: Temple) -> tuple[int, int]:
@@ -120,7 +202,8 @@ def face_up_relics(edition, temple: Temple) -> tuple[int, int]:
     if kept is not None and kept[0] is edition:
         return kept[1]
     relics = edition.relic_by_id
-    face_up = [relics[relic_id] for spot, relic_id in zip(RELIC_SPOTS, temple.relics) if spot in temple.connected_spots()]
+    up = temple.connected_spots()
+    face_up = [relics[relic_id] for spot, relic_id in zip(RELIC_SPOTS, temple.relics) if spot in up]
     counts = (sum(relic.vp for relic in face_up), sum(relic.cursed for relic in face_up))
     temple.__dict__["_face_up_relics"] = (edition, counts)
     return counts

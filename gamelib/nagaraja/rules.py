@@ -19,7 +19,7 @@ from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
-from gamelib.nagaraja.position import EDITING, PUBLIC, Event, Player, Result, face_up_relics
+from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, copied, face_up_relics, finish_log
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
@@ -116,7 +116,7 @@ class State(StateBase):
         if self.result is not None or self.queue:
             return []
         if _LISTED[0] is not self:  # a bot lists the actions, then applies one: list them once
-            _LISTED[:] = [self, tuple(actions.legal_actions(self)), None]
+            _LISTED[:] = [self, actions.legal_actions(self), None]  # a fresh list that only _LISTED holds
         return list(_LISTED[1])
 
     def chance_outcomes(self) -> list:
@@ -138,14 +138,14 @@ class State(StateBase):
         listed = self._listed(action)
         if not listed:
             action = actions.checked_action(action)
-        draft = replace(self, moves=self.moves + (action,))
-        listed = listed and type(action) is actions.UseNaga
+        draft = copied(self, {"moves": self.moves + (action,)})
         return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed=listed, checked=True)))
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
-        it is then in canonical form already, and a Naga's parameters need no second check against
-        every option (only Nagas have many). Every other rule is still checked by ``apply_action``."""
+        it is then in canonical form already, a Naga's parameters need no second check against every
+        option (only Nagas have many), nor a commitment against the hand. Every other rule is still
+        checked by ``apply_action``."""
         if _LISTED[0] is not self:
             return False
         if _LISTED[2] is None:
@@ -157,16 +157,20 @@ class State(StateBase):
         """Run everything that needs no decision: chance (unless explicit), automatic steps."""
         rng = None  # one generator per batch of chance events, derived from (seed, batch number)
         while state.result is None:
-            state = chance.prepare_queue(state)
-            if state.queue:
+            queue = state.queue
+            if queue and queue[0].kind in chance.MAY_NOT_HAPPEN:
+                state = chance.prepare_queue(state)
+                queue = state.queue
+            if queue:
                 if state.explicit_chance:
                     return state
-                changes = {"queue": state.queue[1:]}
                 if rng is None:
                     rng = chance_rng(state.seed, state.draws)
-                    changes["draws"] = state.draws + 1
-                outcome = chance.sample(state, rng)  # reads neither the queue's tail nor the draw count
-                state = chance.resolve(state, state.queue[0], outcome, **changes)
+                    outcome = chance.sample(state, rng)  # reads neither the queue's tail nor the draw count
+                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:], draws=state.draws + 1)
+                else:
+                    outcome = chance.sample(state, rng)
+                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:])
                 continue
             following = actions.next_step(state)
             if following is None:
@@ -180,7 +184,8 @@ class State(StateBase):
 
     def score(self, player: int) -> int:
         """Face-up relic VP plus collected amulet VP (hidden amulets included)."""
-        amulet_vp = sum(self.edition.amulets[a].vp for a in self.players[player].amulets)
+        amulets = self.players[player].amulets
+        amulet_vp = sum(self.edition.amulets[a].vp for a in amulets) if amulets else 0
         return self.visible_score(player) + amulet_vp
 
     def visible_score(self, player: int) -> int:
@@ -190,7 +195,7 @@ class State(StateBase):
     def total(self, player: int) -> int:
         """Fate points this round: thrown, undiscarded sticks plus modifiers."""
         me = self.players[player]
-        return sum(s.points for s in me.sticks if s.thrown) + me.modifier
+        return sum(s.points for s in me.sticks if s.points is not None) + me.modifier  # thrown ones
 
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""
@@ -203,9 +208,15 @@ def _built(draft: State, build) -> State:
     an illegal action raises, and the state ``apply`` was called on is untouched."""
     EDITING[0] = draft
     try:
-        return build()
+        built = build()
+        if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
+            raise AssertionError("a turn returned another state than the one it built")
+        finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
+        return built
     finally:
         EDITING[0] = None
+        FRESH_SEATS.clear()  # the seats made in this turn are the returned state's: no more edits
+        PENDING_LOG.clear()  # a refused turn's lines go with its draft
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,

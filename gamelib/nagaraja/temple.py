@@ -9,8 +9,8 @@ Everything derived is recomputed from the layout, so it can never go stale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Mapping, NamedTuple
 
 from gamelib.core import IllegalMove
@@ -77,22 +77,37 @@ def neighbours(cell) -> list[tuple[int, int]]:
     return [(r + dr, c + dc) for dr, dc in STEP if 0 <= r + dr <= 2 and 0 <= c + dc <= 2]
 
 
+# Bit j of _NEIGHBOURS[i] is set when cell j is next to cell i (cells numbered row by row).
+_NEIGHBOURS = tuple(sum(1 << (n[0] * 3 + n[1]) for n in neighbours(cell)) for cell in CELLS)
+
+
 @lru_cache(maxsize=None)
 def _legal_cells_of(occupancy: int, lifted: int | None) -> tuple[tuple[int, int], ...]:
     """Empty cells (``lifted`` counts as empty) in the entrance row or next to an occupied cell (nagaraja.md#placement)."""
-    def occupied(cell):
-        i = cell[0] * 3 + cell[1]
-        return i != lifted and occupancy >> i & 1
-
+    occupied = occupancy if lifted is None else occupancy & ~(1 << lifted)
     return tuple(cell for i, cell in enumerate(CELLS)
-                 if (not occupancy >> i & 1 or i == lifted)
-                 and (cell[0] == 2 or any(occupied(n) for n in neighbours(cell))))
+                 if not occupied >> i & 1 and (cell[0] == 2 or occupied & _NEIGHBOURS[i]))
 
 
 def _default_tiles():
     from gamelib.nagaraja.edition import default_edition
 
     return default_edition().tiles
+
+
+class _kept:
+    """``functools.cached_property`` without its lock: Python 3.11 takes a lock at the first read of
+    each temple, and a game builds thousands of temples. The value goes into the temple's own
+    ``__dict__`` under the same name, as there (``with_relics`` and ``collect_amulets`` copy it)."""
+
+    def __init__(self, compute):
+        self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
+
+    def __get__(self, temple, owner=None):
+        if temple is None:
+            return self
+        value = temple.__dict__[self.name] = self.compute(temple)
+        return value
 
 
 _LAYOUT_ONLY = frozenset({"_legal_cells", "occupancy", "_connectivity", "_face_down"})  # cached from the cells alone
@@ -151,22 +166,24 @@ class Temple:
         """Empty cells in the entrance row or next to an occupied cell, sorted (nagaraja.md#placement)."""
         return list(self._legal_cells)
 
-    @cached_property
+    @_kept
     def _legal_cells(self) -> tuple:
         return tuple(self._legal_cells_ignoring(None))
 
     def _legal_cells_ignoring(self, lifted: int | None) -> list[tuple[int, int]]:
         return list(_legal_cells_of(self.occupancy, lifted))
 
-    @cached_property
+    @_kept
     def occupancy(self) -> int:
         """Bit i set when cell i holds a tile or the trap: all that legal cells depend on."""
         return sum(1 << i for i, content in enumerate(self.cells) if content is not None)
 
     # ----------------------------------------------------------------- connectivity
-    @cached_property
+    @_kept
     def _connectivity(self) -> tuple[frozenset, frozenset]:
-        masks = [self._masks(i) for i in range(9)]
+        tiles = self.tiles  # self._masks(i) for every cell, without a call per cell
+        masks = [_rotated_masks(tiles[content.tile_id].segments, content.rotation) if type(content) is PlacedTile else ()
+                 for content in self.cells]
         nodes: set = set()
         spots: set = set()
         frontier = []
@@ -210,7 +227,7 @@ class Temple:
     def face_down_spots(self) -> list[str]:
         return list(self._face_down)
 
-    @cached_property
+    @_kept
     def _face_down(self) -> tuple:
         return tuple(spot for spot in RELIC_SPOTS if spot not in self._connectivity[0])
 
@@ -219,7 +236,9 @@ class Temple:
         cells = list(self.cells)
         for cell, content in changes.items():
             cells[cell[0] * 3 + cell[1]] = content
-        return replace(self, cells=tuple(cells))
+        temple = object.__new__(Temple)  # replace(self, cells=...) without __init__: the tiles are set already
+        object.__setattr__(temple, "__dict__", {"tiles": self.tiles, "cells": tuple(cells), "relics": self.relics})
+        return temple
 
     def place(self, cell, tile_id: str, rotation: int, amulet: str | None = None, legal_only: bool = True) -> "Temple":
         """A new temple with ``tile_id`` placed in ``cell`` at ``rotation`` (nagaraja.md#placement)."""
@@ -289,14 +308,18 @@ class Temple:
         relics = list(self.relics)
         i, j = RELIC_SPOTS.index(a), RELIC_SPOTS.index(b)
         relics[i], relics[j] = relics[j], relics[i]
-        return replace(self, relics=tuple(relics))
+        return self.with_relic_tuple(tuple(relics))  # the same layout: its connectivity still holds
 
     def with_relics(self, relics: Mapping[str, str]) -> "Temple":
         """The same layout with other relics: what was computed from the cells alone still holds
         (hiding the 18 relics of a new game, or a SWAP, recomputes no connectivity)."""
+        return self.with_relic_tuple(tuple([relics.get(spot) for spot in RELIC_SPOTS]))
+
+    def with_relic_tuple(self, relics: tuple) -> "Temple":
+        """``with_relics`` given the relic ids in ``RELIC_SPOTS`` order (a new game hides 18, one by one)."""
         temple = object.__new__(Temple)
         fields = {name: value for name, value in self.__dict__.items() if name in _LAYOUT_ONLY}
-        fields.update(tiles=self.tiles, cells=self.cells, relics=tuple(relics.get(spot) for spot in RELIC_SPOTS))
+        fields.update(tiles=self.tiles, cells=self.cells, relics=relics)
         object.__setattr__(temple, "__dict__", fields)
         return temple
 
