@@ -59,8 +59,9 @@ test: $(STAMP)
 # The long sweeps in full (GAMELIB_LONG_TESTS=1): the files whose loops and fuzz sweeps that
 # variable lengthens (`make test` runs the same assertions on the first seeds of each), and the files
 # only this target runs: the solved copies (they repeat their student notebooks, which nbval runs) and
-# the numba bot evaluator against the engine (compiling its kernels is most of its cost). CI runs both.
-LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_values_numba.py
+# the numba bot evaluator against the engine and the numba builder's key listing (compiling their
+# kernels is most of their cost). CI runs both.
+LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_values_numba.py tests/test_pangu_solver_build_numba.py
 LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
 	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py $(LONG_ONLY_FILES)
 test-long: $(STAMP)
