@@ -100,15 +100,19 @@ def _lcm(values) -> int:
     return out
 
 
-def denominator_bound(model: Model) -> int:
-    """L: a multiple of the denominator of every path probability of the random bot's game tree."""
+def denominator_bound(model: Model, placed: int = 0) -> int:
+    """L: a multiple of the denominator of every path probability of the random bot's game tree from a turn
+    start with ``placed`` cards on the board (0: the whole game)."""
     ring, cards, orients = model.size, len(model.card_ids), len(model.orientations)
-    bound, placed, left = 1, 0, cards
+    bound, done, left = 1, 0, cards
     for size in turn_sizes(cards):
-        bound *= comb(left, size) * 36 * 35  # the hand, the roll, at most one stuck reroll
-        for in_hand in range(size, 0, -1):
-            bound *= _lcm(c * orients * d for c in range(1, ring - placed + 1) for d in range(1, 2 * in_hand + 1))
-            placed += 1
+        if done >= placed:
+            bound *= comb(left, size) * 36 * 35  # the hand, the roll, at most one stuck reroll
+            for in_hand in range(size, 0, -1):
+                bound *= _lcm(c * orients * d for c in range(1, ring - done + 1) for d in range(1, 2 * in_hand + 1))
+                done += 1
+        else:
+            done += size
         left -= size
     return bound
 
@@ -307,9 +311,15 @@ def _one_left_row(out, a1, slot, i, e, r, cells, blue_cost, white_cost, legal_di
 @njit(cache=True)
 def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec,
                    touches, step, blue_cost, white_cost, legal_dice, stuck_weights, inverse, karma, p, n, orients,
-                   total, t):
-    """The mean over the legal actions of the pair {a, b} under roll r (at least one card unblocked)."""
-    total[:] = 0
+                   grouped, t):
+    """The mean over the legal actions of the pair {a, b} under roll r (at least one card unblocked).
+
+    The one-card-left rows are not normalised one by one: their raw A1 sums are grouped by the divisor
+    they share (which card is left, and the legal cells after the placement), so a pair takes a few
+    modular reductions per Karma instead of two per action."""
+    grouped[:, :, :] = 0
+    used0 = used1 = 0  # bit c of side s: some placement of that side leaves c legal cells
+    t[:] = 0  # the blocked card's rows, normalised as they come (1 roll in 36)
     for side in range(2):
         c = a if side == 0 else b
         e = b if side == 0 else a
@@ -318,6 +328,7 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
         rest = unplaced & ~(1 << c)
         i = _below(rest, e)
         bc, wc = blue_cost[c, r], white_cost[c, r]
+        be, we = blue_cost[e, r] - 1, white_cost[e, r] - 1
         for x in range(n):
             if not _legal(filled, x, touches, n):
                 continue
@@ -325,15 +336,45 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
                 rec = _rec(filled, colours, c, o, x, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, c, o, x, facing, n)
                 slot = _dense(f1, c1, rest, fc_index, ranks, n_d1, n)
-                _one_left_row(t, a1, slot, i, e, r, ncells[f1], blue_cost, white_cost, legal_dice, stuck_weights,
-                              inverse, karma, p, orients)
-                for cost in (bc, wc):
-                    if cost > 0:
-                        for k in range(1, karma + 1):
-                            total[k] += t[step[k, cost, rec]]
+                cells1 = ncells[f1]
+                if legal_dice[e, r] > 0:
+                    if side == 0:
+                        used0 |= 1 << cells1
+                    else:
+                        used1 |= 1 << cells1
+                    for cost in (bc, wc):
+                        if cost > 0:
+                            for k in range(1, karma + 1):
+                                s = step[k, cost, rec]
+                                total = 0
+                                if be >= 0:
+                                    total += a1[slot, i, be, s]
+                                if we >= 0:
+                                    total += a1[slot, i, we, s]
+                                grouped[side, cells1, k] += total
+                else:
+                    inv = inverse[cells1 * orients]
+                    for cost in (bc, wc):
+                        if cost > 0:
+                            for k in range(1, karma + 1):
+                                s = step[k, cost, rec]
+                                total = 0
+                                for cc in range(5):
+                                    total += stuck_weights[e, cc] * a1[slot, i, cc, s] % p
+                                t[k] += total % p * inv % p
+    for side in range(2):
+        e = b if side == 0 else a
+        used = used0 if side == 0 else used1
+        for cells1 in range(n + 1):
+            if not (used >> cells1) & 1:
+                continue
+            inv = inverse[cells1 * orients * legal_dice[e, r]]
+            for k in range(1, karma + 1):
+                t[k] += grouped[side, cells1, k] % p * inv % p
     inv = inverse[ncells[filled] * orients * (legal_dice[a, r] + legal_dice[b, r])]
-    for k in range(karma + 1):
-        out[k] = total[k] % p * inv % p
+    out[0] = 0
+    for k in range(1, karma + 1):
+        out[k] = t[k] % p * inv % p
 
 
 @njit(cache=True, parallel=True)
@@ -351,7 +392,7 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
                 members[m] = c
                 m += 1
         out = np.zeros(karma + 1, dtype=np.int64)
-        total = np.zeros(karma + 1, dtype=np.int64)
+        grouped = np.zeros((2, n + 1, karma + 1), dtype=np.int64)
         t = np.zeros(karma + 1, dtype=np.int64)
         stuck = np.zeros(karma + 1, dtype=np.int64)
         for jb in range(m):
@@ -360,7 +401,7 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
                 if legal_dice[a, r] + legal_dice[b, r] > 0:
                     _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks, n_d1, ncells, facing,
                                    centre_rec, touches, step, blue_cost, white_cost, legal_dice, stuck_weights,
-                                   inverse, karma, p, n, orients, total, t)
+                                   inverse, karma, p, n, orients, grouped, t)
                 else:
                     stuck[:] = 0
                     for r2 in range(36):
@@ -368,7 +409,7 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
                             continue
                         _two_left_core(out, filled, colours, unplaced, a, b, r2, a1, fc_index, ranks, n_d1, ncells,
                                        facing, centre_rec, touches, step, blue_cost, white_cost, legal_dice,
-                                       stuck_weights, inverse, karma, p, n, orients, total, t)
+                                       stuck_weights, inverse, karma, p, n, orients, grouped, t)
                         for k in range(karma + 1):
                             stuck[k] += out[k]
                     for k in range(karma + 1):
@@ -399,11 +440,12 @@ def _mark_after_one(keys, mark, fc_index, ranks, n_d1, facing, touches, n, cards
 
 
 @njit(cache=True, parallel=True)
-def _turn_start(acc, keys, r, v2, compact, fc_index, ranks, n_d2, ncells, numbers_same, facing, centre_rec, touches,
-                step, blue_cost, white_cost, legal_dice, inverse, f36_35, karma, p, n, cards, orients):
-    """Add to ``acc[q]`` the random bot's row at key q for roll r, summed over its hands of three: the mean over
-    a hand's legal actions of the two-cards-left rows ``v2`` of this roll. A hand that some roll blocks entirely
-    (three cards of equal numbers) skips that roll and weighs the others by 36/35 (its free rerolls)."""
+def _turn_start(sums, keys, r, v2, compact, fc_index, ranks, n_d2, numbers_same, facing, centre_rec, touches, step,
+                blue_cost, white_cost, legal_dice, karma, n, cards, orients):
+    """Add to ``sums[q, g]`` the raw sums (no reduction: below 2**50 after 36 rolls) of the two-cards-left rows
+    ``v2`` of roll r over the legal actions of key q's hands, grouped by the hand's divisor: g = its legal dice
+    (1-6), plus 7 for a hand that some roll blocks entirely (three cards of equal numbers: that roll is
+    skipped and the others weigh 36/35, its free rerolls). ``_turn_rows`` divides each group."""
     for q in prange(keys.shape[0]):
         filled, colours, unplaced = keys[q] & 1023, (keys[q] >> 10) & 1023, (keys[q] >> 20) & 1023
         members = np.zeros(cards, dtype=np.int64)
@@ -412,8 +454,6 @@ def _turn_start(acc, keys, r, v2, compact, fc_index, ranks, n_d2, ncells, number
             if (unplaced >> c) & 1:
                 members[m] = c
                 m += 1
-        hands = m * (m - 1) * (m - 2) // 6
-        tmp = np.zeros((hands, karma + 1), dtype=np.int64)
         for ic in range(m):
             c = members[ic]
             if legal_dice[c, r] == 0:
@@ -430,32 +470,39 @@ def _turn_start(acc, keys, r, v2, compact, fc_index, ranks, n_d2, ncells, number
                     for jb in range(m):
                         if jb == ic:
                             continue
+                        b = members[jb]
                         for ia in range(jb):
                             if ia == ic:
                                 continue
+                            a = members[ia]
+                            g = legal_dice[a, r] + legal_dice[b, r] + legal_dice[c, r]
+                            if numbers_same[a, b] and numbers_same[a, c]:
+                                g += 7
                             # positions in D'' = D - c shift down by one above c
-                            pa = ia - (ia > ic)
-                            pb = jb - (jb > ic)
-                            row = v2[j, _pair_rank(pa, pb)]
-                            h = _triple_rank(ia, jb, ic)
+                            row = v2[j, _pair_rank(ia - (ia > ic), jb - (jb > ic))]
                             for cost in (bc, wc):
                                 if cost > 0:
                                     for k in range(1, karma + 1):
-                                        tmp[h, k] += row[step[k, cost, rec]]
-        cells = ncells[filled]
-        for jb in range(m):
-            for ia in range(jb):
-                for ic in range(ia):
-                    a, b, c = members[ic], members[ia], members[jb]
-                    dice = legal_dice[a, r] + legal_dice[b, r] + legal_dice[c, r]
-                    if dice == 0:
-                        continue
-                    h = _triple_rank(ic, ia, jb)
-                    inv = inverse[cells * orients * dice]
-                    if numbers_same[a, b] and numbers_same[a, c]:
-                        inv = inv * f36_35 % p
-                    for k in range(1, karma + 1):
-                        acc[q, k] = (acc[q, k] + tmp[h, k] % p * inv) % p
+                                        sums[q, g, k] += row[step[k, cost, rec]]
+
+
+@njit(cache=True, parallel=True)
+def _turn_rows(rows, sums, keys, ncells, inverse, f36_35, scale, karma, p, orients):
+    """``rows[q]``: key q's turn-start row, each group of ``sums`` divided by its action count, times ``scale``
+    (1 / (36 x the number of hands))."""
+    for q in prange(keys.shape[0]):
+        cells = ncells[keys[q] & 1023]
+        for g in range(1, sums.shape[1]):
+            dice = g if g < 7 else g - 7
+            if dice == 0:
+                continue
+            inv = inverse[cells * orients * dice]
+            if g >= 7:
+                inv = inv * f36_35 % p
+            for k in range(1, karma + 1):
+                rows[q, k] = (rows[q, k] + sums[q, g, k] % p * inv) % p
+        for k in range(1, karma + 1):
+            rows[q, k] = rows[q, k] * scale % p
 
 
 # --------------------------------------------------------------------------- the driver
@@ -490,6 +537,10 @@ class RandomSolver:
                                      np.bool_)
         self.keys = keys if keys is not None else Arrays(model).keys
         self.seconds: dict = {}
+
+    @staticmethod
+    def _position(mask: int, card: int) -> int:
+        return bin(mask & ((1 << card) - 1)).count("1")
 
     def n_d(self, level: int) -> int:
         return comb(self.cards, self.cards - level)
@@ -559,7 +610,8 @@ class RandomSolver:
         after, compact = self.after_one(level, keys)
         size = self.cards - level
         v2 = np.zeros((len(after), comb(size - 1, 2), self.karma + 1), dtype=np.int32)
-        acc = np.zeros((len(keys), self.karma + 1), dtype=np.int64)
+        keys = keys[np.argsort(self.slots(level, keys), kind="stable")]  # neighbours share successors: cache
+        sums = np.zeros((len(keys), 14, self.karma + 1), dtype=np.int64)
         f36_35 = 36 * int(inverse[35]) % p
         two = three = 0.0
         for r in range(36):
@@ -568,14 +620,15 @@ class RandomSolver:
                       self.centre_rec, self.touches, self.step, self.blue_cost, self.white_cost, self.legal_dice,
                       weights, inverse, self.karma, p, self.n, self.cards, self.orients)
             s1 = time.process_time()
-            _turn_start(acc, keys, r, v2, compact, self.fc_index, self.ranks, self.n_d(level + 1), self.ncells,
+            _turn_start(sums, keys, r, v2, compact, self.fc_index, self.ranks, self.n_d(level + 1),
                         self.numbers_same, self.facing, self.centre_rec, self.touches, self.step, self.blue_cost,
-                        self.white_cost, self.legal_dice, inverse, f36_35, self.karma, p, self.n, self.cards,
-                        self.orients)
+                        self.white_cost, self.legal_dice, self.karma, self.n, self.cards, self.orients)
             two, three = two + s1 - s0, three + time.process_time() - s1
         scale = pow(36 * comb(size, HAND), p - 2, p)
         table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
-        table[self.slots(level, keys)] = acc * scale % p
+        rows = np.zeros((len(keys), self.karma + 1), dtype=np.int64)
+        _turn_rows(rows, sums, keys, self.ncells, inverse, f36_35, scale, self.karma, p, self.orients)
+        table[self.slots(level, keys)] = rows
         self.seconds[level] = dict(wall=time.perf_counter() - t0, cpu=time.process_time() - c0,
                                    one_left_cpu=c1 - c0,
                                    two_left_cpu=two, turn_start_cpu=three, after_one=len(after),
@@ -599,6 +652,64 @@ class RandomSolver:
     def root_residue(self, p: int, verbose: bool = False) -> int:
         table = self.tables(p, verbose=verbose)[0]
         return int(table[self.slots(0, self.keys[0])[0], self.karma])
+
+
+# --------------------------------------------------------------------------- single positions (the tests' oracle)
+
+
+_LATE: dict = {}
+
+
+def _late(model: Model, p: int):
+    """The final card's table and turn 3's one-card-left table A1, mod p, for one model (cached)."""
+    tag = (model.rules, model.centre, model.card_ids, p)
+    if tag not in _LATE:
+        solver = RandomSolver(model, keys={})
+        final = solver.final_table(p)
+        _LATE[tag] = solver, final, solver.one_left(6, final, p)
+    return _LATE[tag]
+
+
+def turn_three_residue(state, p: int) -> int:
+    """The random bot's value mod p at a turn-3 position of ``state``'s rules: a turn start (before the
+    draw) or a decision with two or one cards in hand, or the final card's decision."""
+    from gamelib.pangu.solver import model_for, position_of
+
+    model = model_for(state)
+    solver, final, a1 = _late(model, p)
+    filled, colours, unseen, hand, roll, karma, _ = position_of(state)
+    unplaced = unseen | hand
+    placed, in_hand = popcount(filled), popcount(hand)
+    inverse = solver.inverses(p)
+    key = np.array([filled | colours << 10 | unplaced << 20], dtype=np.int64)
+    if placed == 6 and in_hand == 0 and roll is None:
+        return int(solver.turn(6, key, final, p)[solver.slots(6, key)[0], karma])
+    if roll is None:
+        raise ValueError("a turn start, or a decision (the roll known), from turn 3 on")
+    r = (roll[0] - 1) * 6 + roll[1] - 1
+    if placed == 7 and in_hand == 2:
+        v2 = np.zeros((1, 3, solver.karma + 1), dtype=np.int32)
+        _two_left(v2, key, r, a1, solver.fc_index, solver.ranks, solver.n_d(8), solver.ncells, solver.facing,
+                  solver.centre_rec, solver.touches, solver.step, solver.blue_cost, solver.white_cost,
+                  solver.legal_dice, solver.stuck_weights(p, inverse), inverse, solver.karma, p, solver.n,
+                  solver.cards, solver.orients)
+        a, b = (solver._position(unplaced, c) for c in range(solver.cards) if hand >> c & 1)
+        return int(v2[0, _pair_rank(a, b), karma])
+    if placed == 8 and in_hand == 1:
+        e = hand.bit_length() - 1
+        out = np.zeros(solver.karma + 1, dtype=np.int64)
+        slot = solver.slots(8, key)[0]
+        _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, solver.ncells[filled], solver.blue_cost,
+                      solver.white_cost, solver.legal_dice, solver.stuck_weights(p, inverse), inverse, solver.karma, p,
+                      solver.orients)
+        return int(out[karma])
+    if placed == 9:  # the final card, its roll known (a blocking roll is rerolled before any decision)
+        e, x = hand.bit_length() - 1, next(y for y in range(solver.n) if not filled >> y & 1)
+        wins = sum(solver.step[karma, cost, model.rec(filled, colours, e, o, x)] > 0
+                   for cost in (solver.blue_cost[e, r], solver.white_cost[e, r]) if cost > 0
+                   for o in range(solver.orients))
+        return wins * int(inverse[solver.legal_dice[e, r] * solver.orients]) % p
+    raise ValueError("a turn start, or a decision with one or two cards in hand, from turn 3 on")
 
 
 def check_supported(rules: Rules) -> None:
