@@ -32,11 +32,11 @@ row operations per key, hand and roll. Here a turn at level l (l cards placed, D
 cards) is three passes, each a table read by the next:
 
 1. one card left in hand (l + 2 filled; the card e and the rest D'): ``A1[(F, C, D'), e, cost]``
-   = the sum over e's legal cells (and orientations) of the next turn-start row at the Karma
+   = the mean over e's legal cells (and orientations) of the next turn-start row at the Karma
    settled with that cost and the cell's ``rec``. It is indexed by the die's *cost* (1-5), not by
-   the roll, so a roll only picks which one or two cost rows to add and the inverse to multiply
-   by; a stuck card (the roll blocks it) averages the 35 other rolls, a fixed combination of the
-   same five rows (``stuck_weights``);
+   the roll, so a roll only picks which one or two cost rows to average; a stuck card (the roll
+   blocks it) averages the 35 other rolls, a fixed combination of the same five rows
+   (``stuck_weights``);
 2. two cards left (l + 1 filled, pair {a, b}): one roll at a time, for every (F, C, D'') some key
    of the level reaches after one placement (``mark_after_one``), the mean over the pair's legal
    actions of the one-card-left row; a pair both blocked by the roll (twins of equal numbers)
@@ -192,6 +192,15 @@ def _dense(filled, colours, unplaced, fc_index, ranks, n_d, n):
     return fc * n_d + ranks[unplaced]
 
 
+@njit(cache=True)
+def _legal_cells(filled, touches, n):
+    count = 0
+    for x in range(n):
+        if _legal(filled, x, touches, n):
+            count += 1
+    return count
+
+
 @njit(cache=True, inline="always")
 def _pair_rank(i, j):
     """The rank of positions i < j among the pairs (combinatorial number system)."""
@@ -246,13 +255,14 @@ def _final_table(table, codes, fc_index, ranks, n_d, facing, centre_rec, blue_co
 
 
 @njit(cache=True, parallel=True)
-def _one_left(a1, codes, next_table, fc_index, ranks, n_d, n_d_next, size, facing, centre_rec, touches, step, karma,
-              p, n, cards, orients):
+def _one_left(a1, codes, next_table, fc_index, ranks, n_d, n_d_next, size, facing, centre_rec, touches, step, inverse,
+              karma, p, n, cards, orients):
     """``a1[slot, i, cost - 1, k]`` for every dense (F, C, D') of ``codes`` (|D'| = ``size``) and the i-th card e of
-    D': the sum over e's legal cells and orientations of the next turn-start row at the Karma settled from k
-    with that cost and the cell's rec (mod p). A roll only chooses which cost rows to add (``_one_left_row``)."""
+    D': the mean over e's legal cells and orientations of the next turn-start row at the Karma settled from k
+    with that cost and the cell's rec (mod p). A roll only chooses which cost rows to average (``_one_left_row``)."""
     for q in prange(codes.shape[0]):
         filled, colours = codes[q] >> n, codes[q] & ((1 << n) - 1)
+        inv = inverse[_legal_cells(filled, touches, n) * orients]
         acc = np.zeros((5, karma + 1), dtype=np.int64)
         for unplaced in range(1 << cards):
             if _bits(unplaced) != size:
@@ -276,18 +286,17 @@ def _one_left(a1, codes, next_table, fc_index, ranks, n_d, n_d_next, size, facin
                                 acc[cost - 1, k] += row[step[k, cost, rec]]
                 for cost in range(5):
                     for k in range(1, karma + 1):
-                        a1[slot, i, cost, k] = acc[cost, k] % p
+                        a1[slot, i, cost, k] = acc[cost, k] % p * inv % p
                 i += 1
 
 
 @njit(cache=True)
-def _one_left_row(out, a1, slot, i, e, r, cells, blue_cost, white_cost, legal_dice, stuck_weights, inverse, karma,
-                  p, orients):
+def _one_left_row(out, a1, slot, i, e, r, blue_cost, white_cost, legal_dice, stuck_weights, inverse, karma, p):
     """The random bot's row with the card e (the i-th of its D') alone in hand under roll r, from ``a1``: the
-    mean over its legal dice and cells; if r blocks e, the mean over the 35 other rolls (``stuck_weights``)."""
+    mean over its legal dice; if r blocks e, the mean over the 35 other rolls (``stuck_weights``)."""
     nd = legal_dice[e, r]
     if nd > 0:
-        inv = inverse[cells * orients * nd]
+        inv = inverse[nd]
         bc, wc = blue_cost[e, r], white_cost[e, r]
         for k in range(karma + 1):
             total = 0
@@ -297,12 +306,11 @@ def _one_left_row(out, a1, slot, i, e, r, cells, blue_cost, white_cost, legal_di
                 total += a1[slot, i, wc - 1, k]
             out[k] = total % p * inv % p
         return
-    inv = inverse[cells * orients]
     for k in range(karma + 1):
         total = 0
         for cost in range(5):
             total += stuck_weights[e, cost] * a1[slot, i, cost, k] % p
-        out[k] = total % p * inv % p
+        out[k] = total % p
 
 
 # --------------------------------------------------------------------------- pass 2: two cards left, one roll
@@ -314,11 +322,10 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
                    grouped, t):
     """The mean over the legal actions of the pair {a, b} under roll r (at least one card unblocked).
 
-    The one-card-left rows are not normalised one by one: their raw A1 sums are grouped by the divisor
-    they share (which card is left, and the legal cells after the placement), so a pair takes a few
-    modular reductions per Karma instead of two per action."""
-    grouped[:, :, :] = 0
-    used0 = used1 = 0  # bit c of side s: some placement of that side leaves c legal cells
+    The one-card-left rows are not normalised one by one: their raw A1 sums share the divisor (the
+    left card's legal dice) on each side, so a pair takes a few modular reductions per Karma instead
+    of two per action."""
+    grouped[:, :] = 0
     t[:] = 0  # the blocked card's rows, normalised as they come (1 roll in 36)
     for side in range(2):
         c = a if side == 0 else b
@@ -336,12 +343,7 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
                 rec = _rec(filled, colours, c, o, x, facing, centre_rec, n)
                 f1, c1 = _place(filled, colours, c, o, x, facing, n)
                 slot = _dense(f1, c1, rest, fc_index, ranks, n_d1, n)
-                cells1 = ncells[f1]
                 if legal_dice[e, r] > 0:
-                    if side == 0:
-                        used0 |= 1 << cells1
-                    else:
-                        used1 |= 1 << cells1
                     for cost in (bc, wc):
                         if cost > 0:
                             for k in range(1, karma + 1):
@@ -351,9 +353,8 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
                                     total += a1[slot, i, be, s]
                                 if we >= 0:
                                     total += a1[slot, i, we, s]
-                                grouped[side, cells1, k] += total
+                                grouped[side, k] += total
                 else:
-                    inv = inverse[cells1 * orients]
                     for cost in (bc, wc):
                         if cost > 0:
                             for k in range(1, karma + 1):
@@ -361,16 +362,16 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
                                 total = 0
                                 for cc in range(5):
                                     total += stuck_weights[e, cc] * a1[slot, i, cc, s] % p
-                                t[k] += total % p * inv % p
+                                t[k] += total % p
     for side in range(2):
-        e = b if side == 0 else a
-        used = used0 if side == 0 else used1
-        for cells1 in range(n + 1):
-            if not (used >> cells1) & 1:
-                continue
-            inv = inverse[cells1 * orients * legal_dice[e, r]]
+        nd = legal_dice[b if side == 0 else a, r]
+        if nd == 1:
             for k in range(1, karma + 1):
-                t[k] += grouped[side, cells1, k] % p * inv % p
+                t[k] += grouped[side, k] % p
+        elif nd > 1:
+            inv = inverse[nd]
+            for k in range(1, karma + 1):
+                t[k] += grouped[side, k] % p * inv % p
     inv = inverse[ncells[filled] * orients * (legal_dice[a, r] + legal_dice[b, r])]
     out[0] = 0
     for k in range(1, karma + 1):
@@ -392,7 +393,7 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
                 members[m] = c
                 m += 1
         out = np.zeros(karma + 1, dtype=np.int64)
-        grouped = np.zeros((2, n + 1, karma + 1), dtype=np.int64)
+        grouped = np.zeros((2, karma + 1), dtype=np.int64)
         t = np.zeros(karma + 1, dtype=np.int64)
         stuck = np.zeros(karma + 1, dtype=np.int64)
         for jb in range(m):
@@ -586,8 +587,8 @@ class RandomSolver:
         size = self.cards - level - 2
         a1 = np.zeros((self.fc_counts[level + 2] * self.n_d(level + 2), size, 5, self.karma + 1), dtype=np.int32)
         _one_left(a1, self.codes(level + 2), next_table, self.fc_index, self.ranks, self.n_d(level + 2),
-                  self.n_d(level + 3), size, self.facing, self.centre_rec, self.touches, self.step, self.karma, p,
-                  self.n, self.cards, self.orients)
+                  self.n_d(level + 3), size, self.facing, self.centre_rec, self.touches, self.step, self.inverses(p),
+                  self.karma, p, self.n, self.cards, self.orients)
         return a1
 
     def after_one(self, level: int, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -699,9 +700,8 @@ def turn_three_residue(state, p: int) -> int:
         e = hand.bit_length() - 1
         out = np.zeros(solver.karma + 1, dtype=np.int64)
         slot = solver.slots(8, key)[0]
-        _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, solver.ncells[filled], solver.blue_cost,
-                      solver.white_cost, solver.legal_dice, solver.stuck_weights(p, inverse), inverse, solver.karma, p,
-                      solver.orients)
+        _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, solver.blue_cost, solver.white_cost,
+                      solver.legal_dice, solver.stuck_weights(p, inverse), inverse, solver.karma, p)
         return int(out[karma])
     if placed == 9:  # the final card, its roll known (a blocking roll is rerolled before any decision)
         e, x = hand.bit_length() - 1, next(y for y in range(solver.n) if not filled >> y & 1)
