@@ -115,8 +115,32 @@ def test_the_residues_agree_with_evaluate_policy_at_turn_three(seed):
         expected = solver.evaluate_policy(random_policy, state=state)
         open_positions += 0 < expected < 1
         for p in PRIMES:
-            assert solver_random.turn_three_residue(state, p) == residue(expected, p), (str(rules), moves)
+            assert solver_random.position_residue(state, p) == residue(expected, p), (str(rules), moves)
     assert open_positions >= 4
+
+
+def turn_two_decision(rng: random.Random, rules: Rules, in_hand: int, karma: int):
+    """A seeded explicit-chance game played randomly to a turn-2 decision with ``in_hand`` cards left, at
+    ``karma`` (the pure-Python oracle takes 20-30 s from there)."""
+    placed = 6 - in_hand
+    while True:
+        state = new_game(seed=rng.randrange(10 ** 6), rules=rules, explicit_chance=True)
+        while state.status == "ONGOING" and not (len(state.placed_cards()) == placed and state.current_player != CHANCE):
+            state = (state.apply(rng.choice(state.chance_outcomes())[0]) if state.current_player == CHANCE
+                     else state.apply(rng.choice(state.legal_actions())))
+        if state.status == "ONGOING":
+            return replace_fields(state, karma=karma)
+
+
+@pytest.mark.parametrize("in_hand, karma, seed", [(1, 7, 2), (1, 6, 8), (2, 4, 4)])
+def test_the_residues_agree_with_evaluate_policy_at_turn_two(in_hand, karma, seed):
+    # turn 2's one- and two-cards-left passes (seven unplaced cards, 35 hands at its start) against the
+    # engine, with turn 3 computed from its start at every key the hand reaches
+    state = turn_two_decision(random.Random(seed), Rules(), in_hand, karma)
+    expected = solver.evaluate_policy(random_policy, state=state)
+    assert 0 < expected < 1
+    for p in PRIMES:
+        assert solver_random.position_residue(state, p) == residue(expected, p)
 
 
 def test_the_crt_rebuilds_a_turn_three_value_and_the_check_prime_agrees():
@@ -127,7 +151,7 @@ def test_the_crt_rebuilds_a_turn_three_value_and_the_check_prime_agrees():
     bound = solver_random.denominator_bound(solver.model_for(state), placed=6)
     assert (expected * bound).denominator == 1  # V x L is whole
     primes = solver_random.primes_for(bound)
-    residues = [solver_random.turn_three_residue(state, p) for p in primes]
+    residues = [solver_random.position_residue(state, p) for p in primes]
     assert solver_random.rebuild(residues, primes, bound) == expected
     assert solver_random.rebuild(residues[:-1], primes[:-1], bound) == expected
     wrong = residues[:-1] + [(residues[-1] + 1) % primes[-1]]

@@ -662,22 +662,29 @@ _LATE: dict = {}
 
 
 def _late(model: Model, p: int):
-    """The final card's table and turn 3's one-card-left table A1, mod p, for one model (cached)."""
+    """The solver and the final card's table mod p for one model (cached)."""
     tag = (model.rules, model.centre, model.card_ids, p)
     if tag not in _LATE:
         solver = RandomSolver(model, keys={})
-        final = solver.final_table(p)
-        _LATE[tag] = solver, final, solver.one_left(6, final, p)
+        _LATE[tag] = solver, solver.final_table(p)
     return _LATE[tag]
 
 
-def turn_three_residue(state, p: int) -> int:
-    """The random bot's value mod p at a turn-3 position of ``state``'s rules: a turn start (before the
-    draw) or a decision with two or one cards in hand, or the final card's decision."""
+def _placements(model: Model, filled: int, colours: int, cards: list[int]) -> set[tuple[int, int]]:
+    """Every (F, C) after placing one card of ``cards`` on a legal cell (any orientation)."""
+    return {model.place(filled, colours, c, o, x) for c in cards for x in range(model.size) if model.legal(filled, x)
+            for o in range(len(model.orientations))}
+
+
+def position_residue(state, p: int) -> int:
+    """The random bot's value mod p at a position of ``state``'s rules, computing only the rows it needs: a
+    turn 3 start (before the draw), a decision with two or one cards in hand at turn 2 or 3, or the final
+    card's decision (the tests' entry point against ``solver.evaluate_policy``)."""
     from gamelib.pangu.solver import model_for, position_of
 
     model = model_for(state)
-    solver, final, a1 = _late(model, p)
+    solver, final = _late(model, p)
+    n, karma_max = solver.n, solver.karma
     filled, colours, unseen, hand, roll, karma, _ = position_of(state)
     unplaced = unseen | hand
     placed, in_hand = popcount(filled), popcount(hand)
@@ -685,31 +692,51 @@ def turn_three_residue(state, p: int) -> int:
     key = np.array([filled | colours << 10 | unplaced << 20], dtype=np.int64)
     if placed == 6 and in_hand == 0 and roll is None:
         return int(solver.turn(6, key, final, p)[solver.slots(6, key)[0], karma])
-    if roll is None:
-        raise ValueError("a turn start, or a decision (the roll known), from turn 3 on")
+    start = placed - (HAND - in_hand)
+    if roll is None or not (start in (3, 6) and in_hand in (1, 2) or placed == n - 1):
+        raise ValueError("a turn-3 start, or a decision with one or two cards in hand at turn 2 or 3, or the final card")
     r = (roll[0] - 1) * 6 + roll[1] - 1
-    if placed == 7 and in_hand == 2:
-        v2 = np.zeros((1, 3, solver.karma + 1), dtype=np.int32)
-        _two_left(v2, key, r, a1, solver.fc_index, solver.ranks, solver.n_d(8), solver.ncells, solver.facing,
-                  solver.centre_rec, solver.touches, solver.step, solver.blue_cost, solver.white_cost,
-                  solver.legal_dice, solver.stuck_weights(p, inverse), inverse, solver.karma, p, solver.n,
-                  solver.cards, solver.orients)
-        a, b = (solver._position(unplaced, c) for c in range(solver.cards) if hand >> c & 1)
-        return int(v2[0, _pair_rank(a, b), karma])
-    if placed == 8 and in_hand == 1:
-        e = hand.bit_length() - 1
-        out = np.zeros(solver.karma + 1, dtype=np.int64)
-        slot = solver.slots(8, key)[0]
-        _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, solver.blue_cost, solver.white_cost,
-                      solver.legal_dice, solver.stuck_weights(p, inverse), inverse, solver.karma, p)
-        return int(out[karma])
-    if placed == 9:  # the final card, its roll known (a blocking roll is rerolled before any decision)
-        e, x = hand.bit_length() - 1, next(y for y in range(solver.n) if not filled >> y & 1)
+    if placed == n - 1:  # the final card, its roll known (a blocking roll is rerolled before any decision)
+        e, x = hand.bit_length() - 1, next(y for y in range(n) if not filled >> y & 1)
         wins = sum(solver.step[karma, cost, model.rec(filled, colours, e, o, x)] > 0
                    for cost in (solver.blue_cost[e, r], solver.white_cost[e, r]) if cost > 0
                    for o in range(solver.orients))
         return wins * int(inverse[solver.legal_dice[e, r] * solver.orients]) % p
-    raise ValueError("a turn start, or a decision with one or two cards in hand, from turn 3 on")
+    held = [c for c in range(solver.cards) if hand >> c & 1]
+    next_table = final
+    if start == 3:  # turn 3's rows at the keys this hand reaches
+        layouts = {(filled, colours)}
+        for _ in held:
+            layouts = set().union(*(_placements(model, f, c, held) for f, c in layouts))
+        rest = unplaced & ~hand
+        keys = np.array(sorted(f | c << 10 | rest << 20 for f, c in layouts), dtype=np.int64)
+        next_table = solver.turn(6, keys, final, p)
+    layouts = [(filled, colours)] if in_hand == 1 else sorted(_placements(model, filled, colours, held))
+    fc_index = solver.fc_index.copy()  # the one-card-left layouts renumbered 0.. so that A1 holds only them
+    level = start + 2
+    codes = solver.codes(level)
+    fc_index[codes] = -1
+    for number, (f, c) in enumerate(layouts):
+        fc_index[f << n | c] = number
+    size = solver.cards - level
+    a1 = np.zeros((len(layouts) * solver.n_d(level), size, 5, karma_max + 1), dtype=np.int32)
+    _one_left(a1, np.array([f << n | c for f, c in layouts], dtype=np.int64), next_table, fc_index, solver.ranks,
+              solver.n_d(level), solver.n_d(level + 1), size, solver.facing, solver.centre_rec, solver.touches,
+              solver.step, inverse, karma_max, p, n, solver.cards, solver.orients)
+    weights = solver.stuck_weights(p, inverse)
+    if in_hand == 2:
+        v2 = np.zeros((1, comb(solver.cards - placed, 2), karma_max + 1), dtype=np.int32)
+        _two_left(v2, key, r, a1, fc_index, solver.ranks, solver.n_d(level), solver.ncells, solver.facing,
+                  solver.centre_rec, solver.touches, solver.step, solver.blue_cost, solver.white_cost,
+                  solver.legal_dice, weights, inverse, karma_max, p, n, solver.cards, solver.orients)
+        a, b = (solver._position(unplaced, c) for c in held)
+        return int(v2[0, _pair_rank(a, b), karma])
+    e = held[0]
+    out = np.zeros(karma_max + 1, dtype=np.int64)
+    slot = int(fc_index[filled << n | colours]) * solver.n_d(level) + int(solver.ranks[unplaced])
+    _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, solver.blue_cost, solver.white_cost,
+                  solver.legal_dice, weights, inverse, karma_max, p)
+    return int(out[karma])
 
 
 def check_supported(rules: Rules) -> None:
