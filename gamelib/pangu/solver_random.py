@@ -17,8 +17,8 @@ turn (C(|D|, 3), a hand being a set: random play does not depend on the revealed
 for the roll and by at most one 35 per turn for a stuck reroll (pangu.md#placing: after a reroll
 the cards left were all blocked by the old roll, so they share its numbers, and no new roll blocks
 them again). Every path of the game tree therefore has a probability whose denominator divides
-``L = prod L_t x prod (C(|D|, 3) x 36 x 35)`` (``denominator_bound``: about 2**149 under the
-defaults, primes 2, 3, 5 and 7 only), and ``V x L`` is a whole number in ``[0, L]``.
+``L = prod L_t x prod (C(|D|, 3) x 36 x 35)`` (``denominator_bound``: 2.9e44, 148 bits, under the
+defaults, primes 2, 3, 5 and 7 only: five primes below 2**31 suffice), and ``V x L`` is a whole number in ``[0, L]``.
 
 **Why modular.** ``V x L`` does not fit any machine integer, and a float loses it. So the whole
 dynamic programme runs modulo a prime p (the means are sums times the inverse of ``n`` mod p, all
@@ -38,12 +38,14 @@ cards) is three passes, each a table read by the next:
    blocks it) averages the 35 other rolls, a fixed combination of the same five rows
    (``stuck_weights``);
 2. two cards left (l + 1 filled, pair {a, b}): one roll at a time, for every (F, C, D'') some key
-   of the level reaches after one placement (``mark_after_one``), the mean over the pair's legal
+   of the level reaches after one placement (``_mark_after_one``), the mean over the pair's legal
    actions of the one-card-left row; a pair both blocked by the roll (twins of equal numbers)
    averages its 35 other rolls;
 3. the turn start: for each key, each of its hands (and the roll in hand), the mean over the
-   hand's actions of the two-cards-left rows of that roll, summed over hands and rolls. A hand
-   the roll blocks entirely (never with the teaching deck) weighs its 35 other rolls by 36/35.
+   hand's actions of the two-cards-left rows of that roll, summed over hands and rolls. The sums
+   are kept raw per divisor (the hand's legal dice: below 2**50 after 36 rolls) and reduced once
+   at the end. A hand the roll blocks entirely (never with the teaching deck) weighs its 35 other
+   rolls by 36/35.
 
 The final card (turn 4) has one legal cell: its row is the mean over its legal dice (and
 orientations) of winning or not, over the 35 rolls that do not block it.
@@ -59,7 +61,7 @@ import argparse
 import sys
 import time
 from fractions import Fraction
-from math import comb, gcd, prod
+from math import comb, gcd
 
 import numpy as np
 
