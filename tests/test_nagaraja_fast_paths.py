@@ -17,13 +17,14 @@ rule written out.
 
 import random
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import replace as copy_of
 
 from nagaraja_support import play_game
 from gamelib import IllegalMove, core
 from gamelib.nagaraja import actions, chance, new_game, position, rules, temple
 from gamelib.nagaraja.bots import heuristic_policy, random_policy
-from gamelib.nagaraja.cards import EFFECTS
+from gamelib.nagaraja.cards import COLOURS, EFFECTS
 
 
 def test_every_listed_action_gives_the_position_of_its_checked_copy():
@@ -175,3 +176,46 @@ def test_legal_cells_by_bitmask_follow_the_placement_rule():
             expected = tuple(cell for cell in temple.CELLS if cell not in occupied
                              and (cell[0] == 2 or any(n in occupied for n in temple.neighbours(cell))))
             assert temple._legal_cells_of(occupancy, lifted) == expected
+
+
+def stick_choices_by_counting(sticks, sizes):
+    """The choices of sticks up to (colour, face) written out: every multiset of kinds by recursion,
+    each taking the lowest ids of its kinds (the listing before issue 8, the oracle of ``_stick_choices``)."""
+    groups: dict = {}
+    for s in sorted(sticks, key=lambda s: position.stick_order(s.id)):
+        groups.setdefault((s.colour, s.points, s.naga), []).append(s.id)
+    keys = sorted(groups, key=lambda k: (COLOURS.index(k[0]), k[1], k[2]))
+
+    def multisets(keys, size, available):
+        if size == 0:
+            yield ()
+            return
+        for i, key in enumerate(keys):
+            if available[key]:
+                available[key] -= 1
+                for rest in multisets(keys[i:], size - 1, available):
+                    yield (key,) + rest
+                available[key] += 1
+
+    choices = []
+    for size in sizes:
+        for combo in multisets(keys, size, {k: len(groups[k]) for k in keys}):
+            used: Counter = Counter()
+            ids = []
+            for key in combo:
+                ids.append(groups[key][used[key]])
+                used[key] += 1
+            choices.append(tuple(sorted(ids, key=position.stick_order)))
+    return choices
+
+
+def test_stick_choices_are_the_multisets_counted_out():
+    """``_stick_choices`` against the recursive listing, in the same order, for the sticks of both seats
+    in every Confrontation of 12 random games and the sizes RETHROW2, DISCARD2 and AM_RETHROW1 ask for."""
+    compared = 0
+    for state in confrontation_positions(range(12)):
+        for seat in state.players:
+            for sizes in ((1,), (2,), (1, 2), (min(2, len(seat.sticks)),)):
+                assert actions._stick_choices(seat.sticks, sizes) == stick_choices_by_counting(seat.sticks, sizes)
+                compared += 1
+    assert compared > 1000

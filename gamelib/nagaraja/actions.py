@@ -8,9 +8,8 @@ Every illegal action raises :class:`~gamelib.core.IllegalMove` with a reason a s
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
@@ -518,28 +517,21 @@ def _stick_choices(sticks, sizes) -> list[tuple]:
     for s in sorted(sticks, key=lambda s: stick_order(s.id)):
         groups.setdefault((s.colour, s.points, s.naga), []).append(s.id)
     keys = sorted(groups, key=lambda k: (COLOURS.index(k[0]), k[1], k[2]))
+    kinds = [groups[k] for k in keys]  # the ids of each kind, lowest first
     choices = []
     for size in sizes:
-        for combo in _multisets(keys, size, {k: len(groups[k]) for k in keys}):
-            used: Counter = Counter()
-            ids = []
-            for key in combo:
-                ids.append(groups[key][used[key]])
-                used[key] += 1
-            choices.append(tuple(sorted(ids, key=stick_order)))
+        # the multisets of kinds in lexicographic order, those the sticks at hand allow
+        for combo in combinations_with_replacement(range(len(kinds)), size):
+            ids, previous, used = [], None, 0
+            for kind in combo:  # a multiset comes sorted: the n-th time a kind appears takes its n-th id
+                used = used + 1 if kind == previous else 0
+                if used == len(kinds[kind]):
+                    break
+                ids.append(kinds[kind][used])
+                previous = kind
+            else:
+                choices.append(tuple(sorted(ids, key=stick_order)) if size > 1 else tuple(ids))
     return choices
-
-
-def _multisets(keys, size, available):
-    if size == 0:
-        yield ()
-        return
-    for i, key in enumerate(keys):
-        if available[key]:
-            available[key] -= 1
-            for rest in _multisets(keys[i:], size - 1, available):
-                yield (key,) + rest
-            available[key] += 1
 
 
 def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> list:

@@ -89,6 +89,17 @@ def _legal_cells_of(occupancy: int, lifted: int | None) -> tuple[tuple[int, int]
                  if not occupied >> i & 1 and (cell[0] == 2 or occupied & _NEIGHBOURS[i]))
 
 
+# What lies past each side of each cell (cells numbered row by row): the spot on the edge of the grid,
+# or (the next cell, the bit of its side that faces back); the sides open in each 4-bit mask; the
+# (cell, segment) name of node ``index * 8 + segment``. The connectivity search reads these tables.
+_LINKS = tuple(tuple(SPOT_AT[(cell, side)] if (cell, side) in SPOT_AT
+                     else ((cell[0] + STEP[side][0]) * 3 + cell[1] + STEP[side][1], 1 << OPPOSITE[side])
+                     for side in range(4)) for cell in CELLS)
+_SIDES_OF_MASK = tuple(tuple(side for side in range(4) if mask >> side & 1) for mask in range(16))
+_NODE_NAMES = {index * 8 + seg: (CELLS[index], seg) for index in range(9) for seg in range(8)}
+_SOUTH = 1 << S
+
+
 def _default_tiles():
     from gamelib.nagaraja.edition import default_edition
 
@@ -184,31 +195,25 @@ class Temple:
         tiles = self.tiles  # self._masks(i) for every cell, without a call per cell
         masks = [_rotated_masks(tiles[content.tile_id].segments, content.rotation) if type(content) is PlacedTile else ()
                  for content in self.cells]
-        nodes: set = set()
         spots: set = set()
-        frontier = []
-        for col in range(3):
-            for seg, mask in enumerate(masks[6 + col]):
-                if mask >> S & 1:
-                    frontier.append((6 + col, seg))
-        nodes.update(frontier)
+        # nodes numbered index * 8 + segment (a tile has at most 4 segments): the search handles ints only
+        frontier = [index * 8 + seg for index in (6, 7, 8) for seg, mask in enumerate(masks[index]) if mask & _SOUTH]
+        nodes = set(frontier)
         while frontier:
-            index, seg = frontier.pop()
-            r, c = divmod(index, 3)
-            mask = masks[index][seg]
-            for side in range(4):
-                if not mask >> side & 1:
+            node = frontier.pop()
+            index = node >> 3
+            links = _LINKS[index]
+            for side in _SIDES_OF_MASK[masks[index][node & 7]]:
+                link = links[side]
+                if type(link) is str:  # the edge of the grid: a spot
+                    spots.add(link)
                     continue
-                nr, nc = r + STEP[side][0], c + STEP[side][1]
-                if not (0 <= nr <= 2 and 0 <= nc <= 2):
-                    spots.add(SPOT_AT[((r, c), side)])
-                    continue
-                other = nr * 3 + nc
+                other, bit = link
                 for other_seg, other_mask in enumerate(masks[other]):
-                    if other_mask >> OPPOSITE[side] & 1 and (other, other_seg) not in nodes:
-                        nodes.add((other, other_seg))
-                        frontier.append((other, other_seg))
-        return frozenset(spots), frozenset((CELLS[i], seg) for i, seg in nodes)
+                    if other_mask & bit and (other * 8 + other_seg) not in nodes:
+                        nodes.add(other * 8 + other_seg)
+                        frontier.append(other * 8 + other_seg)
+        return frozenset(spots), frozenset(map(_NODE_NAMES.__getitem__, nodes))
 
     def connected_spots(self) -> frozenset[str]:
         """Spots joined through tiles to an entrance (an entrance counts once a segment opens onto it)."""
