@@ -219,3 +219,26 @@ def test_stick_choices_are_the_multisets_counted_out():
                 assert actions._stick_choices(seat.sticks, sizes) == stick_choices_by_counting(seat.sticks, sizes)
                 compared += 1
     assert compared > 1000
+
+
+def test_a_chance_event_drawn_and_applied_at_once_is_the_sampled_outcome_resolved():
+    """``chance.drawn`` (one function per kind draws and applies) against ``chance.sample`` then
+    ``chance.resolve``, from generators in the same state, at every chance event of 10 games with
+    explicit chance (every kind of task the games meet): the same position, and the same generator
+    state afterwards (the same draws)."""
+    kinds = set()
+    for seed in range(10):
+        states = []
+        core.play(new_game(seed=seed, explicit_chance=True), random_policy, seed=seed,
+                  on_action=lambda state, action: states.append(state))
+        for state in states:
+            if state.current_player != core.CHANCE:
+                continue
+            task, rest = state.queue[0], state.queue[1:]
+            at_once, sampled = random.Random(seed), random.Random(seed)
+            drawn = chance.drawn(state, task, at_once, {"queue": rest})
+            resolved = chance.resolve(state, task, chance.sample(state, sampled), queue=rest)
+            assert drawn == resolved and drawn.log == resolved.log
+            assert at_once.getstate() == sampled.getstate()
+            kinds.add(task.kind)
+    assert {"RELIC", "FIRST_GUIDE", "DRAW", "ROOM", "STICKS"} <= kinds

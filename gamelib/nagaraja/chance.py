@@ -164,7 +164,7 @@ def sample(state, rng):
         return pile[rng._randbelow(len(pile))]
     if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
         placed = state.players[player].temple.relics
-        left = [relic.id for relic in state.edition.relics if relic.id not in placed]
+        left = [relic_id for relic_id in state.edition.relic_ids if relic_id not in placed]
         return left[rng._randbelow(len(left))]
     if kind == "ROOM":
         pile = state.room_pile or state.room_bottom[:1]
@@ -203,25 +203,77 @@ def prepare_queue(state):
 def resolve(state, task: Task, outcome, **changes):
     """Apply one chance outcome (the task is already off the queue, or ``changes`` takes it off:
     the fields ``changes`` are replaced in the first copy of the state the outcome makes)."""
+    return _RESOLVERS[task[0]](state, task, outcome, changes)
+
+
+def drawn(state, task: Task, rng, changes: dict):
+    """``resolve(state, task, sample(state, rng), **changes)``: the same draw and the same position, by
+    one function per kind that draws and applies together (a random game resolves about 150 events)."""
+    return _DRAWN[task[0]](state, task, rng, changes)
+
+
+def _sample_then_resolve(state, task: Task, rng, changes: dict):
+    return _RESOLVERS[task[0]](state, task, sample(state, rng), changes)
+
+
+def _throw_drawn(state, task: Task, rng, changes: dict):
+    """STICKS: ``sample``'s throw of the task's sticks (the table's running totals), then ``_sticks_thrown``."""
+    _, player, detail = task
+    ids = detail.split()
+    outcomes, totals = _edition_throw_table(state.edition, STICK_LETTERS[detail[0]], len(ids))
+    return _sticks_thrown(state, player, ids, outcomes[bisect_right(totals, rng._randbelow(totals[-1]))], changes)
+
+
+def _card_drawn(state, task: Task, rng, changes: dict):
+    """DRAW: ``sample``'s index into the draw pile, the card taken out at that index."""
+    pile = state.draw_pile
+    return _card_taken(state, task, pile, rng._randbelow(len(pile)), changes)
+
+
+def _relic_drawn(state, task: Task, rng, changes: dict):
+    """RELIC: ``sample``'s index into the relics not yet hidden in the temple, then ``_relic_hidden``."""
+    placed = state.players[task[1]].temple.relics
+    left = [relic_id for relic_id in state.edition.relic_ids if relic_id not in placed]
+    return _relic_hidden(state, task, left[rng._randbelow(len(left))], changes)
+
+
+def _sticks_resolved(state, task: Task, outcome, changes: dict):
+    return _sticks_thrown(state, task[1], task[2].split(), outcome, changes)
+
+
+def _relic_hidden(state, task: Task, outcome, changes: dict):
+    _, player, spot = task
+    temple = state.players[player].temple
+    relics = list(temple.relics)
+    relics[RELIC_SPOTS.index(spot)] = outcome
+    return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
+
+
+def _card_resolved(state, task: Task, outcome, changes: dict):
+    pile = state.draw_pile
+    return _card_taken(state, task, pile, pile.index(outcome), changes)  # card ids are unique
+
+
+def _card_taken(state, task: Task, pile: tuple, at: int, changes: dict):
+    """The card at index ``at`` of the draw pile goes to the task's hand or to the deal."""
+    _, player, detail = task
+    card_id = pile[at]
+    new_event = tuple.__new__  # Event(...) without the Python-level constructor
+    changes["draw_pile"] = pile[:at] + pile[at + 1:]
+    changes["log"] = logged(state, (new_event(Event, (PUBLIC, _DRAWS_A_CARD[player])),
+                                    new_event(Event, (player, f"You draw {card_of(state, card_id)}."))))
+    if detail == "DEAL":
+        changes["deal"] = state.deal + (card_id,)
+        return replace(state, **changes)
+    hand = tuple(sorted(state.players[player].hand + (card_id,)))  # add_to_hand, in the same copy
+    return with_player(state, player, {"hand": hand}, **changes)
+
+
+_DRAWS_A_CARD = (f"{seat_name(0)} draws a card.", f"{seat_name(1)} draws a card.")
+
+
+def _other_resolved(state, task: Task, outcome, changes: dict):
     kind, player, detail = task
-    if kind == "STICKS":
-        return _sticks_thrown(state, player, detail, outcome, changes)
-    if kind == "RELIC":
-        temple = state.players[player].temple
-        relics = list(temple.relics)
-        relics[RELIC_SPOTS.index(detail)] = outcome
-        return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
-    if kind == "DRAW":
-        pile = state.draw_pile
-        at = pile.index(outcome)  # card ids are unique
-        pile = pile[:at] + pile[at + 1:]
-        new_event = tuple.__new__  # Event(...) without the Python-level constructor
-        entries = logged(state, (new_event(Event, (PUBLIC, f"{seat_name(player)} draws a card.")),
-                                 new_event(Event, (player, f"You draw {card_of(state, outcome)}."))))
-        if detail == "DEAL":
-            return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries, **changes)
-        hand = tuple(sorted(state.players[player].hand + (outcome,)))  # add_to_hand, in the same copy
-        return with_player(state, player, {"hand": hand}, draw_pile=pile, log=entries, **changes)
     if changes:
         state = replace(state, **changes)
     if kind == "FIRST_GUIDE":
@@ -250,18 +302,22 @@ def resolve(state, task: Task, outcome, **changes):
     raise AssertionError(f"unknown chance task {kind}")
 
 
-def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
-    faces = dict(zip(stick_ids.split(), outcome))
+def _sticks_thrown(state, player: int, stick_ids: list, outcome, changes: dict):
+    faces = dict(zip(stick_ids, outcome))
     new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
     # stick[0], stick[1]: the id and colour (read by index: a throw rebuilds every stick of the seat)
     sticks = tuple([stick if (face := faces.get(stick[0])) is None else new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
                     for stick in state.players[player].sticks])
-    queue = changes.get("queue", state.queue)  # the queue once this task is off it
-    if any(t.kind == "STICKS" and t.player == player for t in queue):
-        return with_player(state, player, {"sticks": sticks}, **changes)
-    shown = ", ".join([f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.points is not None])
-    return with_player(state, player, {"sticks": sticks}, **changes,
-                       log=logged(state, (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),)))
+    for task in changes.get("queue", state.queue):  # the queue once this task is off it
+        if task[0] == "STICKS" and task[1] == player:  # more of this seat's sticks to throw: show them all then
+            return with_player(state, player, {"sticks": sticks}, **changes)
+    # a stick is (id, colour, points, naga)
+    shown = ", ".join([f"{_LOWER[s[1]]} {'Naga' if s[3] else s[2]}" for s in sticks if s[2] is not None])
+    changes["log"] = logged(state, (tuple.__new__(Event, (PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}.")),))
+    return with_player(state, player, {"sticks": sticks}, **changes)
+
+
+_LOWER = {colour: colour.lower() for colour in STICK_LETTERS.values()}
 
 
 def _first_guide_throw(state, player: int, faces):
@@ -292,3 +348,9 @@ def _take_hand_card(state, victim: int, effect: str, card_id: str):
         return log(state, f"{seat_name(victim)} discards {card_of(state, card_id)} face up.")
     state = add_to_hand(state, activator, card_id, public=True)
     return log(state, f"{seat_name(activator)} steals {card_of(state, card_id)} from {seat_name(victim)}.")
+
+
+_RESOLVERS = {kind: _other_resolved for kind in TASK_KINDS}
+_RESOLVERS.update(STICKS=_sticks_resolved, RELIC=_relic_hidden, DRAW=_card_resolved)
+_DRAWN = {kind: _sample_then_resolve for kind in TASK_KINDS}
+_DRAWN.update(STICKS=_throw_drawn, RELIC=_relic_drawn, DRAW=_card_drawn)

@@ -64,6 +64,10 @@ class Edition:
     def relic_by_id(self) -> dict:
         return {relic.id: relic for relic in self.relics}
 
+    @cached_property
+    def relic_ids(self) -> tuple:
+        return tuple(relic.id for relic in self.relics)
+
     def describe(self) -> str:
         flag = "PLACEHOLDER teaching edition" if self.placeholder else "user edition"
         return f"{self.name} ({flag})"

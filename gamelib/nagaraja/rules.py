@@ -164,13 +164,13 @@ class State(StateBase):
             if queue:
                 if state.explicit_chance:
                     return state
+                # chance.resolve(state, task, chance.sample(state, rng), ...): the sample reads neither
+                # the queue's tail nor the draw count
                 if rng is None:
                     rng = chance_rng(state.seed, state.draws)
-                    outcome = chance.sample(state, rng)  # reads neither the queue's tail nor the draw count
-                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:], draws=state.draws + 1)
+                    state = chance.drawn(state, queue[0], rng, {"queue": queue[1:], "draws": state.draws + 1})
                 else:
-                    outcome = chance.sample(state, rng)
-                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:])
+                    state = chance.drawn(state, queue[0], rng, {"queue": queue[1:]})
                 continue
             following = actions.next_step(state)
             if following is None:
