@@ -15,8 +15,8 @@ from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
-    relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
+    PUBLIC, SOURCES, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
+    new_event, relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 
@@ -270,17 +270,17 @@ def update_temple(state, owner: int, temple: Temple):
     temple, collected = temple.collect_amulets()
     entries = []  # the log lines, in order, added with every other change in one copy of the state
     for amulet in collected:
-        entries.append(Event(PUBLIC, f"{seat_name(owner)} collects an amulet."))
-        entries.append(Event(owner, f"The amulet is {amulet_text(state, amulet)}."))
+        entries.append(new_event((PUBLIC, f"{seat_name(owner)} collects an amulet.")))
+        entries.append(new_event((owner, f"The amulet is {amulet_text(state, amulet)}.")))
     up_before, up_now = before.connected_spots(), temple.connected_spots()
     if up_now != up_before or before.relics != temple.relics:  # else no relic turns
         for index, spot in enumerate(RELIC_SPOTS):
             was_up, up = spot in up_before, spot in up_now
             if up and (not was_up or before.relics[index] != temple.relics[index]):
-                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
-                                             f"{relic_of(state, temple.relics[index])}."))
+                entries.append(new_event((PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
+                                                  f"{relic_of(state, temple.relics[index])}.")))
             elif was_up and not up:
-                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
+                entries.append(new_event((PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down.")))
     seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now} if up_now else set()
     players = list(state.players)
     players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
@@ -726,8 +726,8 @@ def _commit(state, player: int, cards: tuple):
     hand = list(me.hand)
     for card_id in cards:
         hand.remove(card_id)
-    entries = (Event(PUBLIC, f"{seat_name(player)} commits {len(cards)} card(s) face down."),
-               Event(player, f"You commit {', '.join(cards) or 'nothing'}."))
+    entries = (new_event((PUBLIC, f"{seat_name(player)} commits {len(cards)} card(s) face down.")),
+               new_event((player, f"You commit {', '.join(cards) or 'nothing'}.")))
     # remove_from_hand, set_player and both log lines in one copy of the state
     seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
     if player == state.guide:
@@ -739,26 +739,28 @@ def _reveal_commitments(state):
     """Both commitments turn up; sticks are taken, guide first, and thrown (nagaraja.md#call-of-fate)."""
     available = _by_colour(state.supply)
     queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
-    new_stick = tuple.__new__  # Stick(...) without the Python-level constructor
+    new_stick = tuple.__new__  # Stick(...) and Task(...) without the Python-level constructor
+    card_texts = state.edition.card_texts
     cards_by_id = state.edition.cards
     for player in (state.guide, 1 - state.guide):
-        cards = [cards_by_id[c] for c in state.players[player].committed]
-        texts.append(f"{seat_name(player)} reveals {', '.join([str(c) for c in cards]) or 'no card'}.")
-        wanted = "".join([c.sticks for c in cards])
+        committed = state.players[player].committed
+        texts.append(f"{seat_name(player)} reveals {', '.join([card_texts[c] for c in committed]) or 'no card'}.")
+        wanted = "".join([cards_by_id[c].sticks for c in committed])
         taken = []
         for letter in "BWG":
             need = wanted.count(letter)
             if not need:
                 continue
             pile = available[letter]
-            taken += pile[:need]
             if need > len(pile):
                 texts.append(f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
                              f"for {seat_name(player)}: the missing ones are not thrown.")
+            if pile:  # throw_tasks(player, taken): one task per colour, the ids in order (the pile is sorted)
+                queue.append(new_stick(Task, ("STICKS", player, " ".join(pile[:need]))))
+            taken += pile[:need]
             available[letter] = pile[need:]
         sticks = tuple([new_stick(Stick, (s, STICK_LETTERS[s[0]], None, None)) for s in taken])  # Stick(s, colour)
         players[player] = changed_seat(state, players[player], {"sticks": sticks})
-        queue += throw_tasks(player, taken)
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
     return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
                phase="CONFRONTATION", to_act=state.guide, pass_streak=0)

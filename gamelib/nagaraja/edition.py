@@ -68,6 +68,11 @@ class Edition:
     def relic_ids(self) -> tuple:
         return tuple(relic.id for relic in self.relics)
 
+    @cached_property
+    def card_texts(self) -> dict:
+        """``str(card)`` of every card, by id (the log names the cards revealed every round)."""
+        return {card_id: str(card) for card_id, card in self.cards.items()}
+
     def describe(self) -> str:
         flag = "PLACEHOLDER teaching edition" if self.placeholder else "user edition"
         return f"{self.name} ({flag})"

@@ -9,6 +9,7 @@ of nagaraja.md#round that the tests and the save reader share.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from gamelib.core import replace_fields
@@ -45,6 +46,9 @@ class Stick(NamedTuple):
 class Event(NamedTuple):
     audience: int  # PUBLIC or the one seat that may read it
     text: str
+
+
+new_event = partial(tuple.__new__, Event)  # new_event((audience, text)) is Event(audience, text), built in C
 
 
 class Result(NamedTuple):
@@ -159,8 +163,12 @@ def changed_seat(state, seat, changes: dict):
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
-    new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
-    entries = [new_event(Event, (audience, texts[0]))] if len(texts) == 1 else [new_event(Event, (audience, t)) for t in texts]
+    if state is EDITING[0] and len(texts) == 1:  # the most frequent case: one line, in place
+        PENDING_LOG.append(new_event((audience, texts[0])))
+        if changes:
+            state.__dict__.update(changes)
+        return state
+    entries = [new_event((audience, t)) for t in texts]
     if state is EDITING[0]:
         PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
         if changes:
