@@ -395,7 +395,7 @@ def _built_from(kind, *fields):
 
 def _naga_sources(state, player: int) -> list[str]:
     me = state.players[player]
-    colours = {s.colour for s in me.sticks if s.naga}
+    colours = {s[1] for s in me.sticks if s[3]}  # (id, colour, points, naga): the colours of the Nagas
     sources = [c for c in COLOURS if c in colours]
     if me.virtual_nagas:
         sources.append("VIRTUAL")
@@ -407,7 +407,7 @@ def _spend_naga(state, player: int, source: str):
     me = state.players[player]
     if source == "VIRTUAL":
         return set_player(state, player, virtual_nagas=me.virtual_nagas - 1)
-    stick = min(s.id for s in me.sticks if s.naga and s.colour == source)
+    stick = min([s[0] for s in me.sticks if s[3] and s[1] == source])  # (id, colour, points, naga)
     return return_sticks(state, player, [stick])
 
 
@@ -1021,7 +1021,7 @@ def _resolve_room(state):
     for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
         me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
-        returned += [s.id for s in me.sticks]
+        returned += [s[0] for s in me.sticks]  # a stick is (id, colour, points, naga): read by index, in C
         players[p] = changed_seat(state, me, {"sticks": (), "committed": (), "activated": (), "modifier": 0, "virtual_nagas": 0})
     return log(state, text, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
                discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,

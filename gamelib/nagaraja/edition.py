@@ -232,6 +232,7 @@ def load_edition(sticks="A", directory=None, *, cards=None, tiles=None, amulets=
             source[name] = documents[name][0]
     name = f"Teaching edition, {stick_name}" if placeholder else f"Custom edition, {stick_name}"
     edition = Edition(name, placeholder, faces, parts["cards"], parts["tiles"], parts["amulets"], parts["relics"], source)
+    object.__setattr__(edition, "__dict__", dict(edition.__dict__))  # a combined dict: fast attribute reads (position.combined)
     if special_count > AMULET_COUNT:
         warnings.warn(f"{special_count} special locations but only {AMULET_COUNT} amulets", stacklevel=2)
     return edition

@@ -97,7 +97,7 @@ def copied(value, changes: dict):
     """``core.replace_fields(value, **changes)`` for a state or a seat (a plain frozen dataclass whose
     ``__dict__`` holds its fields and nothing else, which ``core.replace_fields`` also checks): one dict
     copy, without the checks of a general copy (every turn copies the state and a seat or two)."""
-    fields = value.__dict__.copy()
+    fields = dict(value.__dict__)  # a combined dict, even from a split one (see combined)
     count = len(fields)
     fields.update(changes)
     if len(fields) != count:
@@ -105,6 +105,19 @@ def copied(value, changes: dict):
     copy = object.__new__(value.__class__)
     object.__setattr__(copy, "__dict__", fields)
     return copy
+
+
+def combined(value):
+    """``value`` (a state or a seat just built by ``__init__``) with its fields in a combined dict.
+
+    An object built by ``__init__`` keeps its fields beside the class's shared keys; read as
+    ``__dict__``, they become a *split* dict, and copies of a split dict (``dict.copy``) are split
+    too. Python 3.11 reads an attribute of an object whose dict is split on its slow path every
+    time (the specialised read, by the key's position in the dict, gives up on it), and a game
+    reads the fields of its state and seats hundreds of thousands of times: its first state and
+    seats get a combined dict, which every copy (``copied``) keeps."""
+    object.__setattr__(value, "__dict__", dict(value.__dict__))
+    return value
 
 
 def replace(value, **changes):
@@ -247,7 +260,7 @@ def return_sticks(state, player: int, stick_ids):
     """Put sticks back in the supply (a used Naga, a DISCARD2, the end of a round)."""
     me = state.players[player]
     leaving = set(stick_ids)
-    kept = tuple(s for s in me.sticks if s.id not in leaving)
+    kept = tuple([s for s in me.sticks if s[0] not in leaving])  # by the stick's id
     state = set_player(state, player, sticks=kept)
     return replace(state, supply=tuple(sorted(state.supply + tuple(leaving))))
 

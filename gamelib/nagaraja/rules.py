@@ -19,7 +19,9 @@ from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
-from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, copied, face_up_relics, finish_log
+from gamelib.nagaraja.position import (
+    EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
+)
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
@@ -158,7 +160,7 @@ class State(StateBase):
         rng = None  # one generator per batch of chance events, derived from (seed, batch number)
         while state.result is None:
             queue = state.queue
-            if queue and queue[0].kind in chance.MAY_NOT_HAPPEN:
+            if queue and queue[0][0] in chance.MAY_NOT_HAPPEN:  # the task's kind
                 state = chance.prepare_queue(state)
                 queue = state.queue
             if queue:
@@ -195,7 +197,7 @@ class State(StateBase):
     def total(self, player: int) -> int:
         """Fate points this round: thrown, undiscarded sticks plus modifiers."""
         me = self.players[player]
-        return sum(s.points for s in me.sticks if s.points is not None) + me.modifier  # thrown ones
+        return sum([s[2] for s in me.sticks if s[2] is not None]) + me.modifier  # the points of the thrown ones
 
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""
@@ -232,11 +234,11 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
     queue += [Task("FIRST_GUIDE", p, "2") for p in (0, 1)]
     queue += [Task("DRAW", p, "HAND") for _ in range(rules.starting_hand) for p in (0, 1)]
     queue.append(Task("ROOM"))
-    players = tuple(Player(Temple(edition.tiles)) for _ in (0, 1))
-    state = State(
+    players = tuple(combined(Player(Temple(edition.tiles))) for _ in (0, 1))
+    state = combined(State(
         edition=edition, rules=rules, players=players, draw_pile=tuple(sorted(edition.cards)),
         room_pile=tuple(sorted(edition.tiles)), amulet_pile=tuple(sorted(edition.amulets)), supply=supply,
         queue=tuple(queue), seed=resolve_seed(seed), explicit_chance=explicit_chance,
         log=(Event(PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
-    )
+    ))
     return _built(state, lambda: State._finish_turn(state))

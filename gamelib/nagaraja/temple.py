@@ -193,7 +193,7 @@ class Temple:
     @_kept
     def _connectivity(self) -> tuple[frozenset, frozenset]:
         tiles = self.tiles  # self._masks(i) for every cell, without a call per cell
-        masks = [_rotated_masks(tiles[content.tile_id].segments, content.rotation) if type(content) is PlacedTile else ()
+        masks = [_rotated_masks(tiles[content[0]].segments, content[1]) if type(content) is PlacedTile else ()  # (tile, rotation)
                  for content in self.cells]
         spots: set = set()
         # nodes numbered index * 8 + segment (a tile has at most 4 segments): the search handles ints only
@@ -333,7 +333,7 @@ class Temple:
         connected = self.connected_nodes()
         changes, collected = {}, []
         for i, content in enumerate(self.cells):
-            if isinstance(content, PlacedTile) and content.amulet is not None:
+            if isinstance(content, PlacedTile) and content[2] is not None:  # (tile_id, rotation, amulet)
                 special = self.tiles[content.tile_id].special
                 if (CELLS[i], special) in connected:
                     changes[CELLS[i]] = content._replace(amulet=None)
