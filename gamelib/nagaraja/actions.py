@@ -15,7 +15,7 @@ from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
+    PUBLIC, SEAT_NAMES, SOURCES, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
     new_event, relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
@@ -270,17 +270,17 @@ def update_temple(state, owner: int, temple: Temple):
     temple, collected = temple.collect_amulets()
     entries = []  # the log lines, in order, added with every other change in one copy of the state
     for amulet in collected:
-        entries.append(new_event((PUBLIC, f"{seat_name(owner)} collects an amulet.")))
+        entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]} collects an amulet.")))
         entries.append(new_event((owner, f"The amulet is {amulet_text(state, amulet)}.")))
     up_before, up_now = before.connected_spots(), temple.connected_spots()
     if up_now != up_before or before.relics != temple.relics:  # else no relic turns
         for index, spot in enumerate(RELIC_SPOTS):
             was_up, up = spot in up_before, spot in up_now
             if up and (not was_up or before.relics[index] != temple.relics[index]):
-                entries.append(new_event((PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
+                entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} is face up: "
                                                   f"{relic_of(state, temple.relics[index])}.")))
             elif was_up and not up:
-                entries.append(new_event((PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down.")))
+                entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} turns face down.")))
     seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now} if up_now else set()
     players = list(state.players)
     players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
@@ -318,14 +318,14 @@ def next_step(state):
         if state.deal is None:
             return _start_round(state)
         if not state.deal:
-            return log(state, f"{seat_name(state.guide)} drew no card to share.", deal=None,
+            return log(state, f"{SEAT_NAMES[state.guide]} drew no card to share.", deal=None,
                        queue=state.queue + (Task("ROOM"),))  # and _reveal_room, in the same copy
     return None
 
 
 def _start_round(state):
     players = tuple(p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players)
-    return log(state, f"Round {state.round + 1}: {seat_name(state.guide)} is the guide and commits first.",
+    return log(state, f"Round {state.round + 1}: {SEAT_NAMES[state.guide]} is the guide and commits first.",
                players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
 
 
@@ -340,7 +340,8 @@ def legal_actions(state) -> list:
     player, phase = state.to_act, state.phase
     actions: list = []
     if phase == "CALL_OF_FATE":
-        hand = [card_of(state, c) for c in state.players[player].hand]
+        cards = state.edition.cards  # card_of(state, c) for each card of the hand
+        hand = [cards[c] for c in state.players[player].hand]
         actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
@@ -419,7 +420,7 @@ def _naga_actions(state, player: int) -> list:
     for source in _naga_sources(state, player):
         keys: dict = {}  # cards sharing an effect share what its options depend on
         for card_id in hand:
-            effect = card_of(state, card_id).effect
+            effect = state.edition.cards[card_id].effect  # card_of
             if effect not in keys:
                 after = _position_for(state, player, source, effect)
                 keys[effect] = (after, _option_parts(after, player, effect))
@@ -635,7 +636,8 @@ def has_non_pass_action(state, player: int) -> bool:
     sources = _naga_sources(state, player)
     if not sources:  # the common case: no Naga, so no card can be activated
         return False
-    effects = {card_of(state, c).effect for c in me.hand}
+    cards = state.edition.cards  # card_of(state, c) for each card of the hand
+    effects = {cards[c].effect for c in me.hand}
     for source in sources:
         for effect in effects:
             if effect == "RETHROW2":  # read without the position once the Naga is spent (no copy)
@@ -726,7 +728,7 @@ def _commit(state, player: int, cards: tuple):
     hand = list(me.hand)
     for card_id in cards:
         hand.remove(card_id)
-    entries = (new_event((PUBLIC, f"{seat_name(player)} commits {len(cards)} card(s) face down.")),
+    entries = (new_event((PUBLIC, f"{SEAT_NAMES[player]} commits {len(cards)} card(s) face down.")),
                new_event((player, f"You commit {', '.join(cards) or 'nothing'}.")))
     # remove_from_hand, set_player and both log lines in one copy of the state
     seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
@@ -744,7 +746,7 @@ def _reveal_commitments(state):
     cards_by_id = state.edition.cards
     for player in (state.guide, 1 - state.guide):
         committed = state.players[player].committed
-        texts.append(f"{seat_name(player)} reveals {', '.join([card_texts[c] for c in committed]) or 'no card'}.")
+        texts.append(f"{SEAT_NAMES[player]} reveals {', '.join([card_texts[c] for c in committed]) or 'no card'}.")
         wanted = "".join([cards_by_id[c].sticks for c in committed])
         taken = []
         for letter in "BWG":
@@ -754,7 +756,7 @@ def _reveal_commitments(state):
             pile = available[letter]
             if need > len(pile):
                 texts.append(f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
-                             f"for {seat_name(player)}: the missing ones are not thrown.")
+                             f"for {SEAT_NAMES[player]}: the missing ones are not thrown.")
             if pile:  # throw_tasks(player, taken): one task per colour, the ids in order (the pile is sorted)
                 queue.append(new_stick(Task, ("STICKS", player, " ".join(pile[:need]))))
             taken += pile[:need]
@@ -916,7 +918,7 @@ def _peek(state, player: int, spots):
     temple = state.players[player].temple
     me = state.players[player]
     state = set_player(state, player, knowledge=me.knowledge | {(player, temple.relic_at(s)) for s in spots})
-    state = log(state, f"{seat_name(player)} peeks at {' and '.join(spots)}.")
+    state = log(state, f"{SEAT_NAMES[player]} peeks at {' and '.join(spots)}.")
     seen = "; ".join(f"{s} holds {relic_of(state, temple.relic_at(s))}" for s in spots)
     return log(state, f"You see: {seen}.", audience=player)
 
@@ -1004,7 +1006,7 @@ def _confrontation_step(state):
         return None
     if not has_non_pass_action(state, 1 - player):
         return _resolve_room(state)
-    return log(state, f"{seat_name(player)} passes (nothing to use).", pass_streak=state.pass_streak + 1,
+    return log(state, f"{SEAT_NAMES[player]} passes (nothing to use).", pass_streak=state.pass_streak + 1,
                to_act=1 - player)
 
 
@@ -1055,7 +1057,7 @@ def _start_new_deal(state):
         return state  # the end check has already fired (rooms exhausted)
     guide = 1 - state.room_winner
     state = replace(state, phase="NEW_DEAL", guide=guide, to_act=guide, deal=())
-    state = log(state, f"{seat_name(guide)} becomes the guide and draws {state.rules.deal_draw} cards.")
+    state = log(state, f"{SEAT_NAMES[guide]} becomes the guide and draws {state.rules.deal_draw} cards.")
     return replace(state, queue=state.queue + (Task("DRAW", guide, "DEAL"),) * state.rules.deal_draw)
 
 
@@ -1076,8 +1078,8 @@ def _do_keep(state, action: Keep):
     players[player] = changed_seat(state, keeper, {"hand": tuple(sorted(keeper.hand + cards))})
     players[opponent] = changed_seat(state, receiver, {"hand": tuple(sorted(receiver.hand + tuple(given))),
                                                        "public_hand": receiver.public_hand | set(given)})
-    return log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
-                      f"to {seat_name(opponent)}.", players=tuple(players), deal=None,
+    return log(state, f"{SEAT_NAMES[player]} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
+                      f"to {SEAT_NAMES[opponent]}.", players=tuple(players), deal=None,
                queue=state.queue + (Task("ROOM"),))  # and _reveal_room
 
 

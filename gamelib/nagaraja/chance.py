@@ -18,7 +18,7 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
+    PUBLIC, SEAT_NAMES, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -261,7 +261,7 @@ def _card_taken(state, task: Task, pile: tuple, at: int, changes: dict):
     new_event = tuple.__new__  # Event(...) without the Python-level constructor
     changes["draw_pile"] = pile[:at] + pile[at + 1:]
     changes["log"] = logged(state, (new_event(Event, (PUBLIC, _DRAWS_A_CARD[player])),
-                                    new_event(Event, (player, f"You draw {card_of(state, card_id)}."))))
+                                    new_event(Event, (player, f"You draw {state.edition.card_texts[card_id]}."))))
     if detail == "DEAL":
         changes["deal"] = state.deal + (card_id,)
         return replace(state, **changes)
@@ -269,7 +269,7 @@ def _card_taken(state, task: Task, pile: tuple, at: int, changes: dict):
     return with_player(state, player, {"hand": hand}, **changes)
 
 
-_DRAWS_A_CARD = (f"{seat_name(0)} draws a card.", f"{seat_name(1)} draws a card.")
+_DRAWS_A_CARD = (f"{SEAT_NAMES[0]} draws a card.", f"{SEAT_NAMES[1]} draws a card.")
 
 
 def _other_resolved(state, task: Task, outcome, changes: dict):
@@ -313,7 +313,7 @@ def _sticks_thrown(state, player: int, stick_ids: list, outcome, changes: dict):
             return with_player(state, player, {"sticks": sticks}, **changes)
     # a stick is (id, colour, points, naga)
     shown = ", ".join([f"{_LOWER[s[1]]} {'Naga' if s[3] else s[2]}" for s in sticks if s[2] is not None])
-    changes["log"] = logged(state, (tuple.__new__(Event, (PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}.")),))
+    changes["log"] = logged(state, (tuple.__new__(Event, (PUBLIC, f"{SEAT_NAMES[player]}'s sticks show: {shown or 'nothing'}.")),))
     return with_player(state, player, {"sticks": sticks}, **changes)
 
 
@@ -330,7 +330,7 @@ def _first_guide_throw(state, player: int, faces):
     if totals[0] != totals[1]:
         guide = 0 if totals[0] > totals[1] else 1
         return log(replace(state, guide=guide), f"First-guide throw: {totals[0]} to {totals[1]}; "
-                   f"{seat_name(guide)} is the guide and takes the scroll.")
+                   f"{SEAT_NAMES[guide]} is the guide and takes the scroll.")
     ties = state.first_guide_ties + 1
     state = log(replace(state, first_guide=((), ()), first_guide_ties=ties),
                 f"First-guide throw: both have {totals[0]}; throw again.")

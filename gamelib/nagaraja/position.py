@@ -26,6 +26,9 @@ def seat_name(player: int) -> str:
     return f"P{player}"
 
 
+SEAT_NAMES = (seat_name(0), seat_name(1))  # seat_name(p) of a seat, for the log lines of every turn
+
+
 class Stick(NamedTuple):
     """A fate stick held this round; ``points``/``naga`` are None until it is thrown."""
 

@@ -160,7 +160,8 @@ class State(StateBase):
         rng = None  # one generator per batch of chance events, derived from (seed, batch number)
         while state.result is None:
             queue = state.queue
-            if queue and queue[0][0] in chance.MAY_NOT_HAPPEN:  # the task's kind
+            if queue and queue[0][0] in chance.MAY_NOT_HAPPEN and not (queue[0][0] == "DRAW" and state.draw_pile):
+                # (a task's kind first) a draw from a pile that holds cards always happens: nothing to prepare
                 state = chance.prepare_queue(state)
                 queue = state.queue
             if queue:
