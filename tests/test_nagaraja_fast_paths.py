@@ -242,3 +242,15 @@ def test_a_chance_event_drawn_and_applied_at_once_is_the_sampled_outcome_resolve
             assert at_once.getstate() == sampled.getstate()
             kinds.add(task.kind)
     assert {"RELIC", "FIRST_GUIDE", "DRAW", "ROOM", "STICKS"} <= kinds
+
+
+def test_the_batch_generator_is_seeded_as_core_chance_rng():
+    """``chance.batch_rng`` (one generator seeded again for every batch) against a fresh
+    ``core.chance_rng`` for whole-number and text seeds and many batch numbers: the same generator
+    state, so the same draws; drawing from it between calls changes nothing of the next batch."""
+    for seed in (0, 1, 7, 2026, 10_000, "lesson", "P0:deal", None):
+        for draws in (0, 1, 2, 17, 45, 999):
+            reused = chance.batch_rng(seed, draws)
+            assert reused.getstate() == core.chance_rng(seed, draws).getstate()
+            reused.random(), reused.randrange(48), reused.getrandbits(70)  # used, as a batch uses it
+            assert reused.getstate() != core.chance_rng(seed, draws).getstate()

@@ -495,12 +495,10 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
-        new, set_fields, uses = object.__new__, object.__setattr__, []
-        for params in _part_options(state, player, effect, part):  # _frozen(UseNaga, ...), inline: thousands
-            action = new(UseNaga)
-            set_fields(action, "__dict__", {"player": player, "source": source, "card": card_id, "params": params})
-            uses.append(action)
-        found = _USES[cache_key] = tuple(uses)
+        new, set_fields = object.__new__, object.__setattr__  # _frozen(UseNaga, ...), inline: thousands
+        found = _USES[cache_key] = tuple([
+            set_fields(action := new(UseNaga), "__dict__", {"player": player, "source": source, "card": card_id, "params": params})
+            or action for params in _part_options(state, player, effect, part)])
     return found
 
 
@@ -545,29 +543,31 @@ def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> l
     if effect in ("OPP_DISCARD", "STEAL"):
         return [NoParams()] if players[opponent].hand else []
     if effect == "RETHROW2":
-        return [_built_from(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
+        return [_frozen(Sticks, {"target": t, "stick_ids": ids}) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = players[opponent].sticks
-        return [_built_from(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return [_frozen(Sticks, {"target": opponent, "stick_ids": ids}) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
-        return [_built_from(Spot, spot) for spot in face_down_own(state, player)]
+        return [_frozen(Spot, {"spot": spot}) for spot in face_down_own(state, player)]
     if effect == "SWAP":
-        return [_built_from(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+        return [_frozen(SpotPair, {"temple": t, "a": a, "b": b}) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
     if effect == "PEEK2_SWAP":
-        return [_built_from(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
+        return [_frozen(SpotPair, {"temple": player, "a": a, "b": b}) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [_built_from(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
+        return [_frozen(Rotate, {"temple": t, "cell": cell, "k": k}) for t in seats for cell in players[t].temple.tile_cells()
+                for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
         for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [_built_from(Move, t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)]
-            options += [_built_from(Swap, t, a, b) for a, b in combinations(occupied, 2)]
+            options += [_frozen(Move, {"temple": t, "origin": origin, "destination": dest}) for origin in occupied
+                        for dest in temple.move_destinations(origin)]
+            options += [_frozen(Swap, {"temple": t, "a": a, "b": b}) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
         trap = players[opponent].temple.trap_cell
-        return [_built_from(Cell, cell) for cell in CELLS if cell != trap]
+        return [_frozen(Cell, {"cell": cell}) for cell in CELLS if cell != trap]
     raise AssertionError(f"unknown effect {effect}")
 
 

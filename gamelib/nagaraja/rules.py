@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_choice, check_int, replace_fields as replace,
+    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int, replace_fields as replace,
     resolve_seed, returns_for, single_winner,
 )
 from gamelib.nagaraja import actions, chance
@@ -170,7 +170,7 @@ class State(StateBase):
                 # chance.resolve(state, task, chance.sample(state, rng), ...): the sample reads neither
                 # the queue's tail nor the draw count
                 if rng is None:
-                    rng = chance_rng(state.seed, state.draws)
+                    rng = chance.batch_rng(state.seed, state.draws)  # core.chance_rng's generator
                     state = chance.drawn(state, queue[0], rng, {"queue": queue[1:], "draws": state.draws + 1})
                 else:
                     state = chance.drawn(state, queue[0], rng, {"queue": queue[1:]})
