@@ -24,7 +24,7 @@ from nagaraja_support import play_game
 from gamelib import IllegalMove, core
 from gamelib.nagaraja import actions, chance, new_game, position, rules, temple
 from gamelib.nagaraja.bots import heuristic_policy, random_policy
-from gamelib.nagaraja.cards import COLOURS, EFFECTS
+from gamelib.nagaraja.cards import COLOURS, EFFECTS, commitments
 
 
 def test_every_listed_action_gives_the_position_of_its_checked_copy():
@@ -254,3 +254,20 @@ def test_the_batch_generator_is_seeded_as_core_chance_rng():
             assert reused.getstate() == core.chance_rng(seed, draws).getstate()
             reused.random(), reused.randrange(48), reused.getrandbits(70)  # used, as a batch uses it
             assert reused.getstate() != core.chance_rng(seed, draws).getstate()
+
+
+def test_commitments_listed_by_symbol_pattern_are_the_commitments_of_the_hand():
+    """``_commit_actions`` (positions cached per pattern of symbols) against ``cards.commitments`` of
+    the hand's cards, for 2,000 random hands of 0 to 9 cards of the 48 and both seats: the same
+    commitments in the same order."""
+    state = new_game(seed=0)
+    edition = state.edition
+    rng = random.Random(8)
+    for _ in range(2000):
+        hand = tuple(sorted(rng.sample(sorted(edition.cards), rng.randrange(10))))
+        player = rng.randrange(2)
+        seats = list(state.players)
+        seats[player] = copy_of(seats[player], hand=hand)
+        listed = actions._commit_actions(copy_of(state, players=tuple(seats)), player)
+        expected = [actions.Commit(player, ids) for ids in commitments([edition.cards[c] for c in hand])]
+        assert listed == expected

@@ -9,10 +9,11 @@ Every illegal action raises :class:`~gamelib.core.IllegalMove` with a reason a s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from gamelib.core import IllegalMove
-from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
+from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
     PUBLIC, SEAT_NAMES, SOURCES, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
@@ -340,9 +341,7 @@ def legal_actions(state) -> list:
     player, phase = state.to_act, state.phase
     actions: list = []
     if phase == "CALL_OF_FATE":
-        cards = state.edition.cards  # card_of(state, c) for each card of the hand
-        hand = [cards[c] for c in state.players[player].hand]
-        actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
+        actions = _commit_actions(state, player)
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
@@ -358,6 +357,36 @@ def legal_actions(state) -> list:
         keep = min(state.rules.deal_keep, len(state.deal))
         actions += [_shared(Keep, player, cards) for cards in combinations(sorted(state.deal), keep)]
     return actions
+
+
+def _commit_actions(state, player: int) -> list:
+    """``[Commit(player, ids) for ids in commitments(the hand's cards)]``: the commitments of a sorted
+    hand depend only on the symbols of its cards in order (``_commitment_positions``)."""
+    hand = sorted(state.players[player].hand)
+    cards = state.edition.cards
+    shared = _SHARED
+    actions = []
+    for positions in _commitment_positions(tuple([cards[c].symbol for c in hand])):
+        ids = tuple([hand[i] for i in positions])
+        action = shared.get((Commit, (player, ids)))
+        actions.append(_shared(Commit, player, ids) if action is None else action)
+    return actions
+
+
+@lru_cache(maxsize=4096)
+def _commitment_positions(symbols: tuple) -> tuple:
+    """``cards.commitments`` of a sorted hand whose cards have ``symbols``, as positions in the hand:
+    its ids grow with their positions, so the sorted positions name the commitments in sorted order."""
+    if not symbols:
+        return ((),)  # an empty hand can only commit nothing
+    by_symbol: dict = {}
+    for position, symbol in enumerate(symbols):
+        by_symbol.setdefault(symbol, []).append(position)
+    options = []
+    for positions in by_symbol.values():
+        for size in range(1, len(positions) + 1):
+            options.extend(combinations(positions, size))
+    return tuple(sorted(options))
 
 
 _SHARED: dict = {}  # (action type, fields) -> one frozen action object, reused by every listing
@@ -1036,9 +1065,18 @@ def _do_place(state, action: PlaceTile):
     if not temple.legal_cells():
         raise IllegalMove("the temple is full: the room must be discarded (DiscardTile)")
     cell = tuple(action.cell) if isinstance(action.cell, (tuple, list)) else action.cell
-    placed = temple.place(cell, state.current_room, action.rotation, state.room_amulet)
-    state = replace(state, current_room=None, room_amulet=None)
-    state = log(state, f"{action}.")
+    return _place(state, action, temple.place(cell, state.current_room, action.rotation, state.room_amulet))
+
+
+def _do_listed_place(state, action: PlaceTile):
+    """A PlaceTile taken from the legal actions of ``state``: a legal cell and rotation of the room in play
+    (``Temple.place`` without its checks)."""
+    temple = state.players[action.player].temple
+    return _place(state, action, temple._with_cells({action.cell: PlacedTile(state.current_room, action.rotation, state.room_amulet)}))
+
+
+def _place(state, action: PlaceTile, placed: Temple):
+    state = log(state, f"{action}.", current_room=None, room_amulet=None)
     return update_temple(state, action.player, placed)
 
 
@@ -1071,7 +1109,16 @@ def _do_keep(state, action: Keep):
         raise IllegalMove(f"keep exactly {keep} of the drawn cards {', '.join(state.deal)}")
     if list(cards) != sorted(cards):
         raise IllegalMove("list the kept cards in sorted order")
-    player, opponent = action.player, 1 - action.player
+    return _keep(state, action.player, cards)
+
+
+def _do_listed_keep(state, action: Keep):
+    """A Keep taken from the legal actions of ``state``: as many drawn cards as the rules keep, sorted."""
+    return _keep(state, action.player, action.cards)
+
+
+def _keep(state, player: int, cards: tuple):
+    opponent = 1 - player
     given = [c for c in state.deal if c not in cards]
     players = list(state.players)  # add_to_hand for every card, then the log line and the room, in one copy
     keeper, receiver = players[player], players[opponent]
@@ -1083,7 +1130,8 @@ def _do_keep(state, action: Keep):
                queue=state.queue + (Task("ROOM"),))  # and _reveal_room
 
 
-_LISTED_HANDLERS = {UseNaga: _do_listed_naga, Commit: _do_listed_commit}  # the rest check as usual
+_LISTED_HANDLERS = {UseNaga: _do_listed_naga, Commit: _do_listed_commit, PlaceTile: _do_listed_place,
+                    Keep: _do_listed_keep}  # the rest check as usual
 _HANDLERS = {
     Commit: _do_commit, UseNaga: _do_use_naga, UseAmulet: _do_use_amulet, SwapChoice: _do_swap_choice,
     Pass: _do_pass, PlaceTile: _do_place, DiscardTile: _do_discard_tile, Keep: _do_keep,
