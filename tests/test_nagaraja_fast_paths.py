@@ -271,3 +271,20 @@ def test_commitments_listed_by_symbol_pattern_are_the_commitments_of_the_hand():
         listed = actions._commit_actions(copy_of(state, players=tuple(seats)), player)
         expected = [actions.Commit(player, ids) for ids in commitments([edition.cards[c] for c in hand])]
         assert listed == expected
+
+
+def test_a_run_of_relics_drawn_together_is_the_relics_drawn_one_by_one():
+    """``chance.drawn_run`` at the start of 30 explicit-chance games (18 RELIC tasks queued, 9 per seat)
+    against ``chance.drawn`` task by task from a generator in the same state: the run stops at the
+    other seat's first task, and gives the same position, queue and generator state."""
+    for seed in range(30):
+        state = new_game(seed=seed, explicit_chance=True)
+        queue = state.queue
+        assert [task.kind for task in queue[:18]] == ["RELIC"] * 18
+        together, one_by_one = random.Random(seed), random.Random(seed)
+        run = chance.drawn_run(state, queue, together, {"queue": queue[1:]})
+        stepped = state
+        for _ in range(9):
+            stepped = chance.drawn(stepped, stepped.queue[0], one_by_one, {"queue": stepped.queue[1:]})
+        assert run == stepped and run.queue == queue[9:] and run.queue[0].player == 1
+        assert together.getstate() == one_by_one.getstate()

@@ -236,6 +236,32 @@ def drawn(state, task: Task, rng, changes: dict):
     return _DRAWN[task[0]](state, task, rng, changes)
 
 
+def drawn_run(state, queue: tuple, rng, changes: dict):
+    """``drawn(state, queue[0], rng, changes)``, or for a run of RELIC tasks of one seat at the front of
+    the queue (a new game hides 9 relics in each temple), the whole run drawn in order and installed
+    in one temple: the same draws and the same position as one ``drawn`` per task."""
+    task = queue[0]
+    if task[0] == "RELIC":
+        return _relic_run_drawn(state, queue, rng, changes)
+    return _DRAWN[task[0]](state, task, rng, changes)
+
+
+def _relic_run_drawn(state, queue: tuple, rng, changes: dict):
+    player = queue[0][1]
+    temple = state.players[player].temple
+    relics = list(temple.relics)
+    left = [relic_id for relic_id in state.edition.relic_ids if relic_id not in relics]  # as _relic_drawn
+    taken = 0
+    for kind, seat, spot in queue:
+        if kind != "RELIC" or seat != player or relics[RELIC_SPOTS.index(spot)] is not None:
+            break  # the run ends (a relic already on the spot would come back into play: drawn one by one)
+        # the relics not yet hidden, in the edition's order, are the last ones without the one just hidden
+        relics[RELIC_SPOTS.index(spot)] = left.pop(rng._randbelow(len(left)))
+        taken += 1
+    changes["queue"] = queue[taken:]
+    return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
+
+
 def _sample_then_resolve(state, task: Task, rng, changes: dict):
     return _RESOLVERS[task[0]](state, task, sample(state, rng), changes)
 

@@ -171,9 +171,9 @@ class State(StateBase):
                 # the queue's tail nor the draw count
                 if rng is None:
                     rng = chance.batch_rng(state.seed, state.draws)  # core.chance_rng's generator
-                    state = chance.drawn(state, queue[0], rng, {"queue": queue[1:], "draws": state.draws + 1})
+                    state = chance.drawn_run(state, queue, rng, {"queue": queue[1:], "draws": state.draws + 1})
                 else:
-                    state = chance.drawn(state, queue[0], rng, {"queue": queue[1:]})
+                    state = chance.drawn_run(state, queue, rng, {"queue": queue[1:]})
                 continue
             following = actions.next_step(state)
             if following is None:
