@@ -1155,17 +1155,20 @@ def _cursed_total(state) -> int:
 
 def _check_end(state, actor: int, placed: bool):
     """The end conditions of nagaraja.md#end, in order, then (after Exploration) the new deal."""
-    edition, players, cursed_total = state.edition, state.players, _cursed_total(state)
-    face_up = (face_up_relics(edition, players[0].temple), face_up_relics(edition, players[1].temple))  # (VP, cursed)
-    scores = tuple(face_up[p][0] + (sum(edition.amulets[a].vp for a in players[p].amulets) if players[p].amulets else 0)
-                   for p in (0, 1))  # state.score(p), reading each temple's face-up relics once
-    cursed = [p for p in (0, 1) if face_up[p][1] >= cursed_total]  # cursed_face_up
-    if cursed:
-        loser = actor if len(cursed) == 2 else cursed[0]
+    edition, (first, second) = state.edition, state.players
+    vp_first, cursed_first = face_up_relics(edition, first.temple)  # each temple's face-up relics read once
+    vp_second, cursed_second = face_up_relics(edition, second.temple)
+    amulets = edition.amulets
+    scores = (vp_first + (sum([amulets[a].vp for a in first.amulets]) if first.amulets else 0),
+              vp_second + (sum([amulets[a].vp for a in second.amulets]) if second.amulets else 0))  # state.score(p)
+    cursed_total = _cursed_total(state)
+    if cursed_first >= cursed_total or cursed_second >= cursed_total:  # cursed_face_up(state, p)
+        loser = actor if cursed_first >= cursed_total and cursed_second >= cursed_total else (0 if cursed_first >= cursed_total else 1)
         return _finish(state, 1 - loser, "CURSED_LOSS", scores)
-    reached = [p for p in (0, 1) if scores[p] >= state.rules.win_score]
-    if reached:
-        return _finish(state, actor if len(reached) == 2 else reached[0], "REACHED_25", scores)
+    win_score = state.rules.win_score
+    if scores[0] >= win_score or scores[1] >= win_score:
+        reached_both = scores[0] >= win_score and scores[1] >= win_score
+        return _finish(state, actor if reached_both else (0 if scores[0] >= win_score else 1), "REACHED_25", scores)
     if placed and state.players[actor].temple.is_full:
         winner = actor if scores[actor] >= scores[1 - actor] else 1 - actor
         return _finish(state, winner, "NINTH_TILE", scores)

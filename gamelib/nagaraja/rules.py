@@ -137,11 +137,11 @@ class State(StateBase):
                                   f"({chance.task_text(self.queue[0])})", action)
             draft = replace(self, queue=self.queue[1:], moves=self.moves + (outcome,))
             return _built(draft, lambda: self._finish_turn(chance.resolve(draft, self.queue[0], outcome)))
-        listed = self._listed(action)
+        listed = _LISTED[0] is self and self._listed(action)
         if not listed:
             action = actions.checked_action(action)
         draft = copied(self, {"moves": self.moves + (action,)})
-        return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed=listed, checked=True)))
+        return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed, True)))
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
