@@ -288,3 +288,18 @@ def test_a_run_of_relics_drawn_together_is_the_relics_drawn_one_by_one():
             stepped = chance.drawn(stepped, stepped.queue[0], one_by_one, {"queue": stepped.queue[1:]})
         assert run == stepped and run.queue == queue[9:] and run.queue[0].player == 1
         assert together.getstate() == one_by_one.getstate()
+
+
+def test_the_inline_uniform_draw_is_randrange():
+    """The uniform draw written out in ``chance._card_drawn`` (bits of the size, drawn again while too
+    large) picks what ``random.randrange(n)`` picks, and leaves the generator in the same state,
+    for every pile size a game meets and beyond (``core.weighted_draw`` takes ``randrange`` too)."""
+    for size in range(1, 300):
+        written_out, library = random.Random(size), random.Random(size)
+        for _ in range(20):
+            bits = size.bit_length()
+            at = written_out.getrandbits(bits)
+            while at >= size:
+                at = written_out.getrandbits(bits)
+            assert at == library.randrange(size)
+        assert written_out.getstate() == library.getstate()

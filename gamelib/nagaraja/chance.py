@@ -270,14 +270,27 @@ def _throw_drawn(state, task: Task, rng, changes: dict):
     """STICKS: ``sample``'s throw of the task's sticks (the table's running totals), then ``_sticks_thrown``."""
     _, player, detail = task
     ids = detail.split()
-    outcomes, totals = _edition_throw_table(state.edition, STICK_LETTERS[detail[0]], len(ids))
-    return _sticks_thrown(state, player, ids, outcomes[bisect_right(totals, rng._randbelow(totals[-1]))], changes)
+    edition = state.edition
+    found = _EDITION_TABLES.get((id(edition), STICK_LETTERS[detail[0]], len(ids)))  # _edition_throw_table, inline
+    outcomes, totals = found[1] if found is not None and found[0] is edition else \
+        _edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids))
+    total = totals[-1]  # rng._randbelow(total), inline (random.py's _randbelow_with_getrandbits)
+    bits = total.bit_length()
+    ticket = rng.getrandbits(bits)
+    while ticket >= total:
+        ticket = rng.getrandbits(bits)
+    return _sticks_thrown(state, player, ids, outcomes[bisect_right(totals, ticket)], changes)
 
 
 def _card_drawn(state, task: Task, rng, changes: dict):
     """DRAW: ``sample``'s index into the draw pile, the card taken out at that index."""
     pile = state.draw_pile
-    return _card_taken(state, task, pile, rng._randbelow(len(pile)), changes)
+    size = len(pile)  # rng._randbelow(size), inline (random.py's _randbelow_with_getrandbits)
+    bits = size.bit_length()
+    at = rng.getrandbits(bits)
+    while at >= size:
+        at = rng.getrandbits(bits)
+    return _card_taken(state, task, pile, at, changes)
 
 
 def _relic_drawn(state, task: Task, rng, changes: dict):
