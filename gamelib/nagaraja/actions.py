@@ -265,6 +265,8 @@ _FAST_OK = {_SEAT: int, _TEXT: str, _WHOLE: int, _SWITCH: bool}
 
 # =========================================================================== results and temples
 
+RELIC_INDEX = {spot: index for index, spot in enumerate(RELIC_SPOTS)}  # a relic spot's place in RELIC_SPOTS (and a temple's relics)
+
 def update_temple(state, owner: int, temple: Temple):
     """Install a changed temple, then recompute faces, collect amulets and log (nagaraja.md#paths)."""
     before = state.players[owner].temple
@@ -274,15 +276,18 @@ def update_temple(state, owner: int, temple: Temple):
         entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]} collects an amulet.")))
         entries.append(new_event((owner, f"The amulet is {amulet_text(state, amulet)}.")))
     up_before, up_now = before.connected_spots(), temple.connected_spots()
-    if up_now != up_before or before.relics != temple.relics:  # else no relic turns
-        for index, spot in enumerate(RELIC_SPOTS):
-            was_up, up = spot in up_before, spot in up_now
-            if up and (not was_up or before.relics[index] != temple.relics[index]):
+    relics = temple.relics
+    if up_now != up_before or before.relics != relics:  # else no relic turns
+        turning = up_now ^ up_before  # spots (entrances too) that turn, and face-up spots whose relic changed
+        if before.relics != relics:
+            turning |= {spot for spot in up_now if spot in RELIC_INDEX and before.relics[RELIC_INDEX[spot]] != relics[RELIC_INDEX[spot]]}
+        for spot in sorted([spot for spot in turning if spot in RELIC_INDEX], key=RELIC_INDEX.__getitem__):
+            if spot in up_now:  # in RELIC_SPOTS order, as the log always lists them
                 entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} is face up: "
-                                                  f"{relic_of(state, temple.relics[index])}.")))
-            elif was_up and not up:
+                                                  f"{relic_of(state, relics[RELIC_INDEX[spot]])}.")))
+            else:
                 entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} turns face down.")))
-    seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now} if up_now else set()
+    seen = {(owner, relics[RELIC_INDEX[spot]]) for spot in up_now if spot in RELIC_INDEX} if up_now else set()
     players = list(state.players)
     players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
