@@ -350,14 +350,15 @@ def legal_actions(state) -> list:
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
-    actions += _amulet_actions(state, player)
+    if state.players[player].amulets:  # else _amulet_actions lists none
+        actions += _amulet_actions(state, player)
     if phase == "CONFRONTATION":
         if state.pending_swap is not None:
             actions += [_shared(SwapChoice, player, False), _shared(SwapChoice, player, True)]
         else:
             actions.append(_shared(Pass, player))
     elif phase == "EXPLORATION":
-        actions += _placements(player, state.players[player].temple.legal_cells())
+        actions += _placements(player, state.players[player].temple._legal_cells)  # legal_cells() as its tuple
     elif phase == "NEW_DEAL" and state.deal:
         keep = min(state.rules.deal_keep, len(state.deal))
         actions += [_shared(Keep, player, cards) for cards in combinations(sorted(state.deal), keep)]
@@ -400,7 +401,7 @@ _PLACEMENTS: dict = {}  # (seat, legal cells) -> the placements
 
 def _placements(player: int, cells) -> list:
     """Every PlaceTile on the legal cells, or the DiscardTile when there is none, listed once per cells."""
-    key = (player, tuple(cells))
+    key = (player, cells if type(cells) is tuple else tuple(cells))
     found = _PLACEMENTS.get(key)
     if found is None:
         if len(_PLACEMENTS) >= _CACHE_LIMIT:
