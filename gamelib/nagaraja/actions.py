@@ -899,16 +899,16 @@ def _do_listed_naga(state, action: UseNaga):
 
 def _use_naga(after, action: UseNaga):
     """Activate the card once the Naga is spent (``after``)."""
-    player, effect = action.player, card_of(after, action.card).effect
-    state = remove_from_hand(after, player, [action.card])
-    me = state.players[player]
-    state = set_player(state, player, activated=me.activated + (action.card,))
+    player, card = action.player, action.card
+    me = after.players[player]
+    hand = list(me.hand)
+    hand.remove(card)  # remove_from_hand and the card activated, in one edit of the seat, logged in the same copy
+    state = with_player(after, player, {"hand": tuple(hand), "public_hand": me.public_hand - {card}, "activated": me.activated + (card,)})
     state = log(state, f"{action}.")
-    state = _apply_effect(state, player, effect, action.params)
-    state = replace(state, pass_streak=0)
+    state = _apply_effect(state, player, after.edition.cards[card].effect, action.params)
     if state.pending_swap is None:
-        state = replace(state, to_act=1 - player)
-    return state
+        return replace(state, pass_streak=0, to_act=1 - player)
+    return replace(state, pass_streak=0)
 
 
 def _apply_effect(state, player: int, effect: str, params):
