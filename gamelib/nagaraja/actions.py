@@ -373,7 +373,7 @@ def _commit_actions(state, player: int) -> list:
     shared = _SHARED
     actions = []
     for positions in _commitment_positions(tuple([cards[c].symbol for c in hand])):
-        ids = tuple([hand[i] for i in positions])
+        ids = (hand[positions[0]],) if len(positions) == 1 else tuple([hand[i] for i in positions])  # most are one card
         action = shared.get((Commit, (player, ids)))
         actions.append(_shared(Commit, player, ids) if action is None else action)
     return actions
