@@ -776,31 +776,51 @@ def _reveal_commitments(state):
     """Both commitments turn up; sticks are taken, guide first, and thrown (nagaraja.md#call-of-fate)."""
     available = _by_colour(state.supply)
     queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
-    new_stick = tuple.__new__  # Stick(...) and Task(...) without the Python-level constructor
-    card_texts = state.edition.card_texts
-    cards_by_id = state.edition.cards
+    new_task = tuple.__new__  # Task(...) without the Python-level constructor
+    edition = state.edition
     for player in (state.guide, 1 - state.guide):
-        committed = state.players[player].committed
-        texts.append(f"{SEAT_NAMES[player]} reveals {', '.join([card_texts[c] for c in committed]) or 'no card'}.")
-        wanted = "".join([cards_by_id[c].sticks for c in committed])
+        shown, needs = _commitment_needs(edition, state.players[player].committed)
+        texts.append(f"{SEAT_NAMES[player]} reveals {shown}.")
         taken = []
-        for letter in "BWG":
-            need = wanted.count(letter)
-            if not need:
-                continue
+        for letter, need in needs:
             pile = available[letter]
             if need > len(pile):
                 texts.append(f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
                              f"for {SEAT_NAMES[player]}: the missing ones are not thrown.")
             if pile:  # throw_tasks(player, taken): one task per colour, the ids in order (the pile is sorted)
-                queue.append(new_stick(Task, ("STICKS", player, " ".join(pile[:need]))))
+                queue.append(new_task(Task, ("STICKS", player, " ".join(pile[:need]))))
             taken += pile[:need]
             available[letter] = pile[need:]
-        sticks = tuple([new_stick(Stick, (s, STICK_LETTERS[s[0]], None, None)) for s in taken])  # Stick(s, colour)
+        sticks = tuple([_UNTHROWN.get(s) or _unthrown(s) for s in taken])  # Stick(s, colour)
         players[player] = changed_seat(state, players[player], {"sticks": sticks})
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
     return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
                phase="CONFRONTATION", to_act=state.guide, pass_streak=0)
+
+
+_UNTHROWN: dict = {}  # stick id -> Stick(id, colour): a stick not yet thrown is the same tuple every round
+
+
+def _unthrown(stick_id: str) -> Stick:
+    stick = _UNTHROWN[stick_id] = Stick(stick_id, STICK_LETTERS[stick_id[0]])
+    return stick
+
+
+_NEEDS: dict = {}  # (edition id, committed cards) -> (the edition, the cards named, (letter, sticks wanted) per colour)
+
+
+def _commitment_needs(edition, committed: tuple) -> tuple:
+    """How a commitment is named in the log and how many sticks of each colour it takes, in B, W, G order
+    (commitments recur: one card of 48, most often)."""
+    found = _NEEDS.get((id(edition), committed))
+    if found is None or found[0] is not edition:
+        if len(_NEEDS) >= _CACHE_LIMIT:
+            _NEEDS.clear()
+        wanted = "".join([edition.cards[c].sticks for c in committed])
+        shown = ", ".join([edition.card_texts[c] for c in committed]) or "no card"
+        needs = tuple((letter, wanted.count(letter)) for letter in "BWG" if wanted.count(letter))
+        found = _NEEDS[(id(edition), committed)] = (edition, shown, needs)
+    return found[1], found[2]
 
 
 _SUPPLY_SPLITS: dict = {}
