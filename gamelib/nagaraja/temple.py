@@ -192,8 +192,9 @@ class Temple:
     # ----------------------------------------------------------------- connectivity
     @_kept
     def _connectivity(self) -> tuple[frozenset, frozenset]:
-        tiles = self.tiles  # self._masks(i) for every cell, without a call per cell
-        masks = [_rotated_masks(tiles[content[0]].segments, content[1]) if type(content) is PlacedTile else ()  # (tile, rotation)
+        tiles = self.tiles  # self._masks(i) for every cell, looked up by the cell's content
+        known = _masks_by_content(tiles)
+        masks = [found if (found := known.get(content)) is not None else _content_masks(tiles, known, content)
                  for content in self.cells]
         spots: set = set()
         # nodes numbered index * 8 + segment (a tile has at most 4 segments): the search handles ints only
@@ -378,6 +379,23 @@ def _rotated_masks(segments: tuple[str, ...], rotation: int) -> tuple[int, ...]:
     masks = _MASK_CACHE.get(key)
     if masks is None:
         masks = _MASK_CACHE[key] = tuple(rotate_mask(side_mask(s), rotation) for s in segments)
+    return masks
+
+
+_MASKS_BY_TILES: dict = {}  # id(tiles) -> (tiles, {cell content: its segments' masks})
+
+
+def _masks_by_content(tiles) -> dict:
+    """The segments' masks of each cell content seen so far in temples of these ``tiles`` (an empty
+    cell and the trap have none): ``Temple._masks`` of a cell, found with one lookup."""
+    found = _MASKS_BY_TILES.get(id(tiles))
+    if found is None or found[0] is not tiles:
+        found = _MASKS_BY_TILES[id(tiles)] = (tiles, {None: (), TRAP: ()})
+    return found[1]
+
+
+def _content_masks(tiles, known: dict, content: PlacedTile) -> tuple[int, ...]:
+    masks = known[content] = _rotated_masks(tiles[content.tile_id].segments, content.rotation)
     return masks
 
 
