@@ -233,17 +233,17 @@ def resolve(state, task: Task, outcome, **changes):
 def drawn(state, task: Task, rng, changes: dict):
     """``resolve(state, task, sample(state, rng), **changes)``: the same draw and the same position, by
     one function per kind that draws and applies together (a random game resolves about 150 events)."""
-    return _DRAWN[task[0]](state, task, rng, changes)
+    if task[0] == "RELIC":
+        return _relic_drawn(state, task, rng, changes)
+    return RUN_DRAWN[task[0]](state, (task,), rng, changes)
 
 
 def drawn_run(state, queue: tuple, rng, changes: dict):
     """``drawn(state, queue[0], rng, changes)``, or for a run of RELIC tasks of one seat at the front of
     the queue (a new game hides 9 relics in each temple), the whole run drawn in order and installed
-    in one temple: the same draws and the same position as one ``drawn`` per task."""
-    task = queue[0]
-    if task[0] == "RELIC":
-        return _relic_run_drawn(state, queue, rng, changes)
-    return _DRAWN[task[0]](state, task, rng, changes)
+    in one temple: the same draws and the same position as one ``drawn`` per task. ``State._finish_turn``
+    calls ``RUN_DRAWN[queue[0].kind]`` itself."""
+    return RUN_DRAWN[queue[0][0]](state, queue, rng, changes)
 
 
 def _relic_run_drawn(state, queue: tuple, rng, changes: dict):
@@ -258,17 +258,19 @@ def _relic_run_drawn(state, queue: tuple, rng, changes: dict):
         # the relics not yet hidden, in the edition's order, are the last ones without the one just hidden
         relics[RELIC_SPOTS.index(spot)] = left.pop(rng._randbelow(len(left)))
         taken += 1
+    if not taken:
+        return _relic_drawn(state, queue[0], rng, changes)
     changes["queue"] = queue[taken:]
     return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
 
 
-def _sample_then_resolve(state, task: Task, rng, changes: dict):
-    return _RESOLVERS[task[0]](state, task, sample(state, rng), changes)
+def _sample_then_resolve(state, queue: tuple, rng, changes: dict):
+    return _RESOLVERS[queue[0][0]](state, queue[0], sample(state, rng), changes)
 
 
-def _throw_drawn(state, task: Task, rng, changes: dict):
+def _throw_drawn(state, queue: tuple, rng, changes: dict):
     """STICKS: ``sample``'s throw of the task's sticks (the table's running totals), then ``_sticks_thrown``."""
-    _, player, detail = task
+    _, player, detail = queue[0]
     ids = detail.split()
     edition = state.edition
     found = _EDITION_TABLES.get((id(edition), STICK_LETTERS[detail[0]], len(ids)))  # _edition_throw_table, inline
@@ -282,7 +284,7 @@ def _throw_drawn(state, task: Task, rng, changes: dict):
     return _sticks_thrown(state, player, ids, outcomes[bisect_right(totals, ticket)], changes)
 
 
-def _card_drawn(state, task: Task, rng, changes: dict):
+def _card_drawn(state, queue: tuple, rng, changes: dict):
     """DRAW: ``sample``'s index into the draw pile, the card taken out at that index."""
     pile = state.draw_pile
     size = len(pile)  # rng._randbelow(size), inline (random.py's _randbelow_with_getrandbits)
@@ -290,7 +292,7 @@ def _card_drawn(state, task: Task, rng, changes: dict):
     at = rng.getrandbits(bits)
     while at >= size:
         at = rng.getrandbits(bits)
-    return _card_taken(state, task, pile, at, changes)
+    return _card_taken(state, queue[0], pile, at, changes)
 
 
 def _relic_drawn(state, task: Task, rng, changes: dict):
@@ -415,5 +417,6 @@ def _take_hand_card(state, victim: int, effect: str, card_id: str):
 
 _RESOLVERS = {kind: _other_resolved for kind in TASK_KINDS}
 _RESOLVERS.update(STICKS=_sticks_resolved, RELIC=_relic_hidden, DRAW=_card_resolved)
-_DRAWN = {kind: _sample_then_resolve for kind in TASK_KINDS}
-_DRAWN.update(STICKS=_throw_drawn, RELIC=_relic_drawn, DRAW=_card_drawn)
+# task kind -> the function that draws and applies the events at the front of a queue (drawn_run)
+RUN_DRAWN = {kind: _sample_then_resolve for kind in TASK_KINDS}
+RUN_DRAWN.update(STICKS=_throw_drawn, RELIC=_relic_run_drawn, DRAW=_card_drawn)

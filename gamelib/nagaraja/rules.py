@@ -17,7 +17,7 @@ from gamelib.core import (
 )
 from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
-from gamelib.nagaraja.chance import Task
+from gamelib.nagaraja.chance import RUN_DRAWN, Task
 from gamelib.nagaraja.edition import Edition, default_edition
 from gamelib.nagaraja.position import (
     EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
@@ -169,11 +169,11 @@ class State(StateBase):
                     return state
                 # chance.resolve(state, task, chance.sample(state, rng), ...): the sample reads neither
                 # the queue's tail nor the draw count
-                if rng is None:
+                if rng is None:  # chance.drawn_run(state, queue, rng, ...), without the call
                     rng = chance.batch_rng(state.seed, state.draws)  # core.chance_rng's generator
-                    state = chance.drawn_run(state, queue, rng, {"queue": queue[1:], "draws": state.draws + 1})
+                    state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:], "draws": state.draws + 1})
                 else:
-                    state = chance.drawn_run(state, queue, rng, {"queue": queue[1:]})
+                    state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:]})
                 continue
             following = actions.next_step(state)
             if following is None:
