@@ -271,17 +271,30 @@ def _sample_then_resolve(state, queue: tuple, rng, changes: dict):
 def _throw_drawn(state, queue: tuple, rng, changes: dict):
     """STICKS: ``sample``'s throw of the task's sticks (the table's running totals), then ``_sticks_thrown``."""
     _, player, detail = queue[0]
-    ids = detail.split()
     edition = state.edition
-    found = _EDITION_TABLES.get((id(edition), STICK_LETTERS[detail[0]], len(ids)))  # _edition_throw_table, inline
-    outcomes, totals = found[1] if found is not None and found[0] is edition else \
-        _edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids))
+    found = _THROWS_BY_DETAIL.get((id(edition), detail))
+    if found is None or found[0] is not edition:
+        found = _throw_of_detail(edition, detail)
+    _, ids, outcomes, totals = found
     total = totals[-1]  # rng._randbelow(total), inline (random.py's _randbelow_with_getrandbits)
     bits = total.bit_length()
     ticket = rng.getrandbits(bits)
     while ticket >= total:
         ticket = rng.getrandbits(bits)
     return _sticks_thrown(state, player, ids, outcomes[bisect_right(totals, ticket)], changes)
+
+
+_THROWS_BY_DETAIL: dict = {}  # (edition id, a STICKS task's detail) -> (edition, stick ids, outcomes, running totals)
+
+
+def _throw_of_detail(edition, detail: str) -> tuple:
+    """The sticks a STICKS task names and ``_edition_throw_table`` of their colour and number (the same
+    few details recur: the lowest ids of a colour, taken from a full supply)."""
+    if len(_THROWS_BY_DETAIL) >= 100_000:
+        _THROWS_BY_DETAIL.clear()
+    ids = tuple(detail.split())  # shared by every throw of this detail: never edited
+    found = _THROWS_BY_DETAIL[(id(edition), detail)] = (edition, ids, *_edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids)))
+    return found
 
 
 def _card_drawn(state, queue: tuple, rng, changes: dict):
@@ -367,7 +380,7 @@ def _other_resolved(state, task: Task, outcome, changes: dict):
     raise AssertionError(f"unknown chance task {kind}")
 
 
-def _sticks_thrown(state, player: int, stick_ids: list, outcome, changes: dict):
+def _sticks_thrown(state, player: int, stick_ids, outcome, changes: dict):
     faces = dict(zip(stick_ids, outcome))
     new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
     # stick[0], stick[1]: the id and colour (read by index: a throw rebuilds every stick of the seat)
