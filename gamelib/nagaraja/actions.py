@@ -505,8 +505,10 @@ def _options_key(state, player: int, effect: str):
 
 
 def _part_options(state, player: int, effect: str, part) -> tuple:
-    """The options of one part (``_option_parts``) through a cache keyed by what they depend on."""
-    key = (player, effect, part)
+    """The options of one part (``_option_parts``) through a cache keyed by what they depend on: for the
+    effects of ``_BY_SEAT``, one seat's temple or sticks whoever activates the card (the parameters
+    name the seat, not the activator)."""
+    key = (effect, part) if effect in _BY_SEAT else (player, effect, part)
     found = _OPTIONS.get(key)
     if found is None:
         if len(_OPTIONS) > _CACHE_LIMIT:
