@@ -9,6 +9,7 @@ Every illegal action raises :class:`~gamelib.core.IllegalMove` with a reason a s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
@@ -429,10 +430,16 @@ def _built_from(kind, *fields):
     return _frozen(kind, dict(zip(kind.__dataclass_fields__, fields)))
 
 
+_NAGA, _STICK_ID = itemgetter(3), itemgetter(0)  # a Stick's naga and id fields
+
+
 def _naga_sources(state, player: int) -> list[str]:
     me = state.players[player]
-    colours = {s[1] for s in me.sticks if s[3]}  # (id, colour, points, naga): the colours of the Nagas
-    sources = [c for c in COLOURS if c in colours]
+    if any(map(_NAGA, me.sticks)):  # (id, colour, points, naga): is any stick a Naga? (in C: most often none)
+        colours = {s[1] for s in me.sticks if s[3]}  # the colours of the Nagas
+        sources = [c for c in COLOURS if c in colours]
+    else:
+        sources = []
     if me.virtual_nagas:
         sources.append("VIRTUAL")
     return sources
@@ -1080,7 +1087,7 @@ def _resolve_room(state):
     for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
         me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
-        returned += [s[0] for s in me.sticks]  # a stick is (id, colour, points, naga): read by index, in C
+        returned += map(_STICK_ID, me.sticks)  # the ids of the sticks, in C
         players[p] = changed_seat(state, me, {"sticks": (), "committed": (), "activated": (), "modifier": 0, "virtual_nagas": 0})
     return log(state, text, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
                discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,

@@ -10,6 +10,7 @@ action set off (from the state's seed, unless ``explicit_chance``) and the autom
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from gamelib.core import (
     CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int, replace_fields as replace,
@@ -25,6 +26,7 @@ from gamelib.nagaraja.position import (
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
+_POINTS = itemgetter(2)  # a Stick's points
 TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
 
 # The last state whose legal actions were listed (by identity), those actions, and (once an action is
@@ -198,7 +200,9 @@ class State(StateBase):
     def total(self, player: int) -> int:
         """Fate points this round: thrown, undiscarded sticks plus modifiers."""
         me = self.players[player]
-        return sum([s[2] for s in me.sticks if s[2] is not None]) + me.modifier  # the points of the thrown ones
+        # the points of the thrown ones (a Stick is (id, colour, points, naga); filter drops the unthrown's None
+        # and zeros, which add nothing), in C
+        return sum(filter(None, map(_POINTS, me.sticks))) + me.modifier
 
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""
