@@ -228,7 +228,7 @@ def face_up_relics(edition, temple: Temple) -> tuple[int, int]:
     relics = edition.relic_by_id
     up = temple.connected_spots()
     face_up = [relics[relic_id] for spot, relic_id in zip(RELIC_SPOTS, temple.relics) if spot in up]
-    counts = (sum(relic.vp for relic in face_up), sum(relic.cursed for relic in face_up))
+    counts = (sum([relic.vp for relic in face_up]), sum([relic.cursed for relic in face_up]))
     temple.__dict__["_face_up_relics"] = (edition, counts)
     return counts
 

@@ -187,7 +187,7 @@ class Temple:
     @_kept
     def occupancy(self) -> int:
         """Bit i set when cell i holds a tile or the trap: all that legal cells depend on."""
-        return sum(1 << i for i, content in enumerate(self.cells) if content is not None)
+        return sum([1 << i for i, content in enumerate(self.cells) if content is not None])
 
     # ----------------------------------------------------------------- connectivity
     @_kept
