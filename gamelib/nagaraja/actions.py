@@ -331,7 +331,7 @@ def next_step(state):
 
 
 def _start_round(state):
-    players = tuple(p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players)
+    players = tuple([p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players])
     return log(state, f"Round {state.round + 1}: {SEAT_NAMES[state.guide]} is the guide and commits first.",
                players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
 

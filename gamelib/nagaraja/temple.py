@@ -157,7 +157,7 @@ class Temple:
 
     @property
     def is_full(self) -> bool:
-        return all(content is not None for content in self.cells)
+        return None not in self.cells  # every cell holds a tile or the trap
 
     def relic_at(self, spot: str) -> str | None:
         return self.relics[RELIC_SPOTS.index(spot)]
@@ -235,7 +235,8 @@ class Temple:
 
     @_kept
     def _face_down(self) -> tuple:
-        return tuple(spot for spot in RELIC_SPOTS if spot not in self._connectivity[0])
+        up = self._connectivity[0]
+        return tuple([spot for spot in RELIC_SPOTS if spot not in up])
 
     # ----------------------------------------------------------------- changes
     def _with_cells(self, changes: dict) -> "Temple":
