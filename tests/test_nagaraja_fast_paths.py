@@ -303,3 +303,25 @@ def test_the_inline_uniform_draw_is_randrange():
                 at = written_out.getrandbits(bits)
             assert at == library.randrange(size)
         assert written_out.getstate() == library.getstate()
+
+
+def test_connectivity_grown_by_a_placement_is_the_connectivity_searched_afresh():
+    """Temples filled by 3,000 random legal placements, each placed on a temple whose connectivity
+    is known (so it grows from the new tile): the same spots and nodes as a fresh search of the same
+    layout, and as the fixed-point method (``temple.brute_force_connectivity``, the oracle)."""
+    rng = random.Random(5)
+    tiles = sorted(new_game(seed=0).edition.tiles)
+    grown = 0
+    for _ in range(400):
+        layout = temple.Temple()
+        for tile in rng.sample(tiles, rng.randrange(1, 10)):
+            layout.connected_spots()  # known, so the next placement grows it
+            layout = layout.place(rng.choice(layout.legal_cells()), tile, rng.randrange(4))
+            assert "_connectivity" in layout.__dict__
+            fresh = temple.Temple(layout.tiles, layout.cells, layout.relics)
+            assert layout.connected_spots() == fresh.connected_spots()
+            assert layout.connected_nodes() == fresh.connected_nodes()
+            spots, nodes = temple.brute_force_connectivity(fresh)
+            assert layout.connected_nodes() == nodes and layout.connected_spots() == spots
+            grown += 1
+    assert grown > 1500

@@ -1107,7 +1107,7 @@ def _do_listed_place(state, action: PlaceTile):
     """A PlaceTile taken from the legal actions of ``state``: a legal cell and rotation of the room in play
     (``Temple.place`` without its checks)."""
     temple = state.players[action.player].temple
-    return _place(state, action, temple._with_cells({action.cell: PlacedTile(state.current_room, action.rotation, state.room_amulet)}))
+    return _place(state, action, temple._placed(action.cell, PlacedTile(state.current_room, action.rotation, state.room_amulet)))
 
 
 def _place(state, action: PlaceTile, placed: Temple):

@@ -97,6 +97,27 @@ _LINKS = tuple(tuple(SPOT_AT[(cell, side)] if (cell, side) in SPOT_AT
                      for side in range(4)) for cell in CELLS)
 _SIDES_OF_MASK = tuple(tuple(side for side in range(4) if mask >> side & 1) for mask in range(16))
 _NODE_NAMES = {index * 8 + seg: (CELLS[index], seg) for index in range(9) for seg in range(8)}
+_NODE_NUMBERS = {name: number for number, name in _NODE_NAMES.items()}
+
+
+def _searched(masks: list, frontier: list, nodes: set, spots: set) -> tuple[frozenset, frozenset]:
+    """(spots, node names) joined once the search from ``frontier`` (already in ``nodes``) is done: every
+    segment reached through open sides that meet, and every spot a reached segment opens onto."""
+    while frontier:
+        node = frontier.pop()
+        index = node >> 3
+        links = _LINKS[index]
+        for side in _SIDES_OF_MASK[masks[index][node & 7]]:
+            link = links[side]
+            if type(link) is str:  # the edge of the grid: a spot
+                spots.add(link)
+                continue
+            other, bit = link
+            for other_seg, other_mask in enumerate(masks[other]):
+                if other_mask & bit and (other * 8 + other_seg) not in nodes:
+                    nodes.add(other * 8 + other_seg)
+                    frontier.append(other * 8 + other_seg)
+    return frozenset(spots), frozenset(map(_NODE_NAMES.__getitem__, nodes))
 _SOUTH = 1 << S
 
 
@@ -192,29 +213,42 @@ class Temple:
     # ----------------------------------------------------------------- connectivity
     @_kept
     def _connectivity(self) -> tuple[frozenset, frozenset]:
-        tiles = self.tiles  # self._masks(i) for every cell, looked up by the cell's content
-        known = _masks_by_content(tiles)
-        masks = [found if (found := known.get(content)) is not None else _content_masks(tiles, known, content)
-                 for content in self.cells]
-        spots: set = set()
+        masks = self._cell_masks()
         # nodes numbered index * 8 + segment (a tile has at most 4 segments): the search handles ints only
         frontier = [index * 8 + seg for index in (6, 7, 8) for seg, mask in enumerate(masks[index]) if mask & _SOUTH]
-        nodes = set(frontier)
-        while frontier:
-            node = frontier.pop()
-            index = node >> 3
-            links = _LINKS[index]
-            for side in _SIDES_OF_MASK[masks[index][node & 7]]:
+        return _searched(masks, frontier, set(frontier), set())
+
+    def _cell_masks(self) -> list:
+        tiles = self.tiles  # self._masks(i) for every cell, looked up by the cell's content
+        known = _masks_by_content(tiles)
+        return [found if (found := known.get(content)) is not None else _content_masks(tiles, known, content)
+                for content in self.cells]
+
+    def _connectivity_grown(self, before: tuple, index: int) -> tuple[frozenset, frozenset]:
+        """``_connectivity`` once a tile is placed on the empty cell ``index`` of a temple whose
+        connectivity was ``before``: a tile only adds paths, so what was joined stays joined, and the
+        search starts from the new tile's segments that touch an entrance or a joined segment."""
+        masks = self._cell_masks()
+        nodes = set(map(_NODE_NUMBERS.__getitem__, before[1]))
+        links = _LINKS[index]
+        frontier = []
+        for seg, mask in enumerate(masks[index]):
+            joined = False  # does this segment open onto an entrance or a joined segment?
+            for side in _SIDES_OF_MASK[mask]:
                 link = links[side]
-                if type(link) is str:  # the edge of the grid: a spot
-                    spots.add(link)
-                    continue
-                other, bit = link
-                for other_seg, other_mask in enumerate(masks[other]):
-                    if other_mask & bit and (other * 8 + other_seg) not in nodes:
-                        nodes.add(other * 8 + other_seg)
-                        frontier.append(other * 8 + other_seg)
-        return frozenset(spots), frozenset(map(_NODE_NAMES.__getitem__, nodes))
+                if type(link) is str:
+                    joined = side == S  # an entrance (a relic spot joins nothing)
+                else:
+                    other, bit = link
+                    for other_seg, other_mask in enumerate(masks[other]):
+                        if other_mask & bit and other * 8 + other_seg in nodes:
+                            joined = True
+                            break
+                if joined:
+                    frontier.append(index * 8 + seg)
+                    break
+        nodes.update(frontier)
+        return _searched(masks, frontier, nodes, set(before[0]))
 
     def connected_spots(self) -> frozenset[str]:
         """Spots joined through tiles to an entrance (an entrance counts once a segment opens onto it)."""
@@ -258,7 +292,15 @@ class Temple:
             raise IllegalMove(f"cell {cell} is already occupied")
         if legal_only and cell not in self.legal_cells():
             raise IllegalMove(f"cell {cell} is not in the entrance row and touches no placed tile")
-        return self._with_cells({cell: PlacedTile(tile_id, rotation, amulet)})
+        return self._placed(cell, PlacedTile(tile_id, rotation, amulet))
+
+    def _placed(self, cell: tuple, content: PlacedTile) -> "Temple":
+        """``content`` put on the empty ``cell``: the connectivity, when known here, grows from it."""
+        temple = self._with_cells({cell: content})
+        known = self.__dict__.get("_connectivity")
+        if known is not None:
+            temple.__dict__["_connectivity"] = temple._connectivity_grown(known, cell[0] * 3 + cell[1])
+        return temple
 
     def rotate(self, cell, k: int) -> "Temple":
         content = self.cell(cell)
