@@ -17,8 +17,8 @@ from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SEAT_NAMES, SOURCES, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
-    new_event, relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
+    PUBLIC, SEAT_NAMES, SOURCES, Result, Stick, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
+    new_event, relic_of, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 

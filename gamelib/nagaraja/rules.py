@@ -21,7 +21,7 @@ from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import RUN_DRAWN, Task
 from gamelib.nagaraja.edition import Edition, default_edition
 from gamelib.nagaraja.position import (
-    EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
+    BUILDING, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
@@ -213,7 +213,7 @@ def _built(draft: State, build) -> State:
     """``build()``, with ``draft`` (a fresh copy nobody else holds) edited in place by every step of the
     turn instead of copied at each (``position.replace``). The draft is let go however ``build`` ends:
     an illegal action raises, and the state ``apply`` was called on is untouched."""
-    EDITING[0] = draft
+    BUILDING.state = draft
     try:
         built = build()
         if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
@@ -221,9 +221,9 @@ def _built(draft: State, build) -> State:
         finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
         return built
     finally:
-        EDITING[0] = None
-        FRESH_SEATS.clear()  # the seats made in this turn are the returned state's: no more edits
-        PENDING_LOG.clear()  # a refused turn's lines go with its draft
+        BUILDING.state = None
+        BUILDING.fresh_seats.clear()  # the seats made in this turn are the returned state's: no more edits
+        BUILDING.pending_log.clear()  # a refused turn's lines go with its draft
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
