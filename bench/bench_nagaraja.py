@@ -149,8 +149,12 @@ def bench_against_baseline(games: int, runs: int) -> None:
     ours, theirs = [], []
     for run in range(runs):
         first = 10_000 + run * games
-        their_cpu, their_saves = baseline_batch(folder, first, games)
-        our_cpu, our_saves = current_batch(first, games)
+        if run % 2:  # each engine goes first every other run: a load that rises or falls favours neither
+            our_cpu, our_saves = current_batch(first, games)
+            their_cpu, their_saves = baseline_batch(folder, first, games)
+        else:
+            their_cpu, their_saves = baseline_batch(folder, first, games)
+            our_cpu, our_saves = current_batch(first, games)
         if our_saves != their_saves:
             raise AssertionError(f"the engines played different games on seeds {first}..{first + games - 1}")
         theirs.append(games / their_cpu)
@@ -232,7 +236,7 @@ def bench_tournaments() -> None:
 
 def main() -> None:
     print(f"Nagaraja benchmarks (PLACEHOLDER teaching edition, Model A sticks); {os.cpu_count()} CPUs, {load()}")
-    bench_against_baseline(20 if QUICK else 50, 3 if QUICK else 5)
+    bench_against_baseline(20 if QUICK else 50, 7)  # a batch takes under a second: 7 runs steady the medians
     wall, cpu = games_per_second((heuristic_policy, random_policy), 5 if QUICK else 10, 3, 50_000)
     print(f"heuristic vs random: {wall:.1f} games/s wall, {cpu:.1f} games/s CPU")
     wall, cpu = games_per_second((heuristic_policy, heuristic_policy), 5 if QUICK else 10, 3, 60_000)

@@ -17,13 +17,14 @@ rule written out.
 
 import random
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import replace as copy_of
 
 from nagaraja_support import play_game
 from gamelib import IllegalMove, core
 from gamelib.nagaraja import actions, chance, new_game, position, rules, temple
 from gamelib.nagaraja.bots import heuristic_policy, random_policy
-from gamelib.nagaraja.cards import EFFECTS
+from gamelib.nagaraja.cards import COLOURS, EFFECTS, commitments
 
 
 def test_every_listed_action_gives_the_position_of_its_checked_copy():
@@ -99,8 +100,8 @@ def test_no_state_changes_once_returned():
                     state.apply(wrong)
                 except IllegalMove:
                     refused += 1
-                assert position.EDITING == [None]  # the refused turn's copy is let go
-                assert position.FRESH_SEATS == {} and position.PENDING_LOG == []  # and its seats and lines
+                assert position.BUILDING.state is None  # the refused turn's copy is let go
+                assert position.BUILDING.fresh_seats == {} and position.BUILDING.pending_log == []  # and its seats and lines
     assert refused > 50
     for state, save in seen:
         assert state.to_json() == save
@@ -175,3 +176,175 @@ def test_legal_cells_by_bitmask_follow_the_placement_rule():
             expected = tuple(cell for cell in temple.CELLS if cell not in occupied
                              and (cell[0] == 2 or any(n in occupied for n in temple.neighbours(cell))))
             assert temple._legal_cells_of(occupancy, lifted) == expected
+
+
+def stick_choices_by_counting(sticks, sizes):
+    """The choices of sticks up to (colour, face) written out: every multiset of kinds by recursion,
+    each taking the lowest ids of its kinds (the listing before issue 8, the oracle of ``_stick_choices``)."""
+    groups: dict = {}
+    for s in sorted(sticks, key=lambda s: position.stick_order(s.id)):
+        groups.setdefault((s.colour, s.points, s.naga), []).append(s.id)
+    keys = sorted(groups, key=lambda k: (COLOURS.index(k[0]), k[1], k[2]))
+
+    def multisets(keys, size, available):
+        if size == 0:
+            yield ()
+            return
+        for i, key in enumerate(keys):
+            if available[key]:
+                available[key] -= 1
+                for rest in multisets(keys[i:], size - 1, available):
+                    yield (key,) + rest
+                available[key] += 1
+
+    choices = []
+    for size in sizes:
+        for combo in multisets(keys, size, {k: len(groups[k]) for k in keys}):
+            used: Counter = Counter()
+            ids = []
+            for key in combo:
+                ids.append(groups[key][used[key]])
+                used[key] += 1
+            choices.append(tuple(sorted(ids, key=position.stick_order)))
+    return choices
+
+
+def test_stick_choices_are_the_multisets_counted_out():
+    """``_stick_choices`` against the recursive listing, in the same order, for the sticks of both seats
+    in every Confrontation of 12 random games and the sizes RETHROW2, DISCARD2 and AM_RETHROW1 ask for."""
+    compared = 0
+    for state in confrontation_positions(range(12)):
+        for seat in state.players:
+            for sizes in ((1,), (2,), (1, 2), (min(2, len(seat.sticks)),)):
+                assert actions._stick_choices(seat.sticks, sizes) == stick_choices_by_counting(seat.sticks, sizes)
+                compared += 1
+    assert compared > 1000
+
+
+def test_a_chance_event_drawn_and_applied_at_once_is_the_sampled_outcome_resolved():
+    """``chance.drawn`` (one function per kind draws and applies) against ``chance.sample`` then
+    ``chance.resolve``, from generators in the same state, at every chance event of 10 games with
+    explicit chance (every kind of task the games meet): the same position, and the same generator
+    state afterwards (the same draws)."""
+    kinds = set()
+    for seed in range(10):
+        states = []
+        core.play(new_game(seed=seed, explicit_chance=True), random_policy, seed=seed,
+                  on_action=lambda state, action: states.append(state))
+        for state in states:
+            if state.current_player != core.CHANCE:
+                continue
+            task, rest = state.queue[0], state.queue[1:]
+            at_once, sampled = random.Random(seed), random.Random(seed)
+            drawn = chance.drawn(state, task, at_once, {"queue": rest})
+            resolved = chance.resolve(state, task, chance.sample(state, sampled), queue=rest)
+            assert drawn == resolved and drawn.log == resolved.log
+            assert at_once.getstate() == sampled.getstate()
+            kinds.add(task.kind)
+    assert {"RELIC", "FIRST_GUIDE", "DRAW", "ROOM", "STICKS"} <= kinds
+
+
+def test_the_batch_generator_is_seeded_as_core_chance_rng():
+    """``chance.batch_rng`` (one generator seeded again for every batch) against a fresh
+    ``core.chance_rng`` for whole-number and text seeds and many batch numbers: the same generator
+    state, so the same draws; drawing from it between calls changes nothing of the next batch."""
+    for seed in (0, 1, 7, 2026, 10_000, "lesson", "P0:deal", None):
+        for draws in (0, 1, 2, 17, 45, 999):
+            reused = chance.batch_rng(seed, draws)
+            assert reused.getstate() == core.chance_rng(seed, draws).getstate()
+            reused.random(), reused.randrange(48), reused.getrandbits(70)  # used, as a batch uses it
+            assert reused.getstate() != core.chance_rng(seed, draws).getstate()
+
+
+def test_commitments_listed_by_symbol_pattern_are_the_commitments_of_the_hand():
+    """``_commit_actions`` (positions cached per pattern of symbols) against ``cards.commitments`` of
+    the hand's cards, for 2,000 random hands of 0 to 9 cards of the 48 and both seats: the same
+    commitments in the same order."""
+    state = new_game(seed=0)
+    edition = state.edition
+    rng = random.Random(8)
+    for _ in range(2000):
+        hand = tuple(sorted(rng.sample(sorted(edition.cards), rng.randrange(10))))
+        player = rng.randrange(2)
+        seats = list(state.players)
+        seats[player] = copy_of(seats[player], hand=hand)
+        listed = actions._commit_actions(copy_of(state, players=tuple(seats)), player)
+        expected = [actions.Commit(player, ids) for ids in commitments([edition.cards[c] for c in hand])]
+        assert listed == expected
+
+
+def test_a_run_of_relics_drawn_together_is_the_relics_drawn_one_by_one():
+    """``chance.drawn_run`` at the start of 30 explicit-chance games (18 RELIC tasks queued, 9 per seat)
+    against ``chance.drawn`` task by task from a generator in the same state: the run stops at the
+    other seat's first task, and gives the same position, queue and generator state."""
+    for seed in range(30):
+        state = new_game(seed=seed, explicit_chance=True)
+        queue = state.queue
+        assert [task.kind for task in queue[:18]] == ["RELIC"] * 18
+        together, one_by_one = random.Random(seed), random.Random(seed)
+        run = chance.drawn_run(state, queue, together, {"queue": queue[1:]})
+        stepped = state
+        for _ in range(9):
+            stepped = chance.drawn(stepped, stepped.queue[0], one_by_one, {"queue": stepped.queue[1:]})
+        assert run == stepped and run.queue == queue[9:] and run.queue[0].player == 1
+        assert together.getstate() == one_by_one.getstate()
+
+
+def test_the_inline_uniform_draw_is_randrange():
+    """The uniform draw written out in ``chance._card_drawn`` (bits of the size, drawn again while too
+    large) picks what ``random.randrange(n)`` picks, and leaves the generator in the same state,
+    for every pile size a game meets and beyond (``core.weighted_draw`` takes ``randrange`` too)."""
+    for size in range(1, 300):
+        written_out, library = random.Random(size), random.Random(size)
+        for _ in range(20):
+            bits = size.bit_length()
+            at = written_out.getrandbits(bits)
+            while at >= size:
+                at = written_out.getrandbits(bits)
+            assert at == library.randrange(size)
+        assert written_out.getstate() == library.getstate()
+
+
+def test_connectivity_grown_by_a_placement_is_the_connectivity_searched_afresh():
+    """Temples filled by 3,000 random legal placements, each placed on a temple whose connectivity
+    is known (so it grows from the new tile): the same spots and nodes as a fresh search of the same
+    layout, and as the fixed-point method (``temple.brute_force_connectivity``, the oracle)."""
+    rng = random.Random(5)
+    tiles = sorted(new_game(seed=0).edition.tiles)
+    grown = 0
+    for _ in range(400):
+        layout = temple.Temple()
+        for tile in rng.sample(tiles, rng.randrange(1, 10)):
+            layout.connected_spots()  # known, so the next placement grows it
+            layout = layout.place(rng.choice(layout.legal_cells()), tile, rng.randrange(4))
+            assert "_connectivity" in layout.__dict__
+            fresh = temple.Temple(layout.tiles, layout.cells, layout.relics)
+            assert layout.connected_spots() == fresh.connected_spots()
+            assert layout.connected_nodes() == fresh.connected_nodes()
+            spots, nodes = temple.brute_force_connectivity(fresh)
+            assert layout.connected_nodes() == nodes and layout.connected_spots() == spots
+            grown += 1
+    assert grown > 1500
+
+
+def test_games_played_on_several_threads_at_once_are_the_games_played_alone():
+    """The turn under construction and the chance generator are kept per thread (``position.BUILDING``):
+    ``design.tournament`` accepts any executor, and a thread pool or a Dask worker's threads play several
+    games at once. 24 seeded random games on 4 threads, switching every microsecond (so turns of
+    different games interleave), must give the saves of the same games played one after another."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    def final_save(seed):
+        return core.play(new_game(seed=seed), [random_policy, random_policy], seed=seed).to_json()
+
+    seeds = range(500, 524)
+    alone = [final_save(seed) for seed in seeds]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            together = list(pool.map(final_save, seeds))
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone

@@ -21,13 +21,47 @@ def test_the_final_level_lists_exactly_the_keys_that_turn_three_reaches(rules):
     ranks = solver_build.rank_table(n)
     if rules == Rules():
         turn_three = solver.default_tables().keys[6]  # the shipped 1,042,644 keys
-    else:
+    else:  # the builder's listing, checked against _successors by the next test
+        fc_all, fc_counts_all = solver_build.dense_index(model, list(range(n + 1)))
         turn_three = np.array([((1 << cards) - 1) << 20], dtype=np.int64)
-        for level, following in ((0, 3), (3, 6)):
-            width = solver_build._comb(cards, cards - following)
-            reached = solver_build._successors(turn_three, fc_index, ranks, width, fc_counts[following] * width,
-                                               arrays["facing"], arrays["touches"], n, cards, len(model.orientations))
-            turn_three = reached[reached > 0] - 1
+        for level in (0, 3):
+            turn_three = solver_build.next_turn_keys(turn_three, level, fc_all, fc_counts_all, ranks, arrays, n, cards,
+                                                     len(model.orientations))
     reached = solver_build._successors(turn_three, fc_index, ranks, n, fc_counts[9] * n, arrays["facing"],
                                        arrays["touches"], n, cards, len(model.orientations))
     assert np.array_equal(solver_build.every_key(fc_index, ranks, 9, cards, n), reached[reached > 0] - 1)
+
+
+def _listing_arrays(rules):
+    model = solver_build.build_model(rules)
+    fc_index, fc_counts = solver_build.dense_index(model, [0, 3, 6, 9])
+    fc_all, fc_counts_all = solver_build.dense_index(model, list(range(model.size + 1)))
+    return model, solver_build.model_arrays(model), fc_index, fc_counts, fc_all, fc_counts_all
+
+
+def _old_turn_keys(keys, following, model, arrays, fc_index, fc_counts, ranks):
+    n, cards = model.size, len(model.card_ids)
+    width = solver_build._comb(cards, cards - following)
+    reached = solver_build._successors(keys, fc_index, ranks, width, fc_counts[following] * width, arrays["facing"],
+                                       arrays["touches"], n, cards, len(model.orientations))
+    return reached[reached > 0] - 1
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(allow_rotation=True)], ids=str)
+def test_three_single_placements_list_the_same_turn_keys_as_whole_turns(rules):
+    """``next_turn_keys`` (three one-card steps, deduplicated after each) against ``_successors`` (every hand
+    and assignment of a whole turn at once): the same keys in the same slot order from the start and, on a
+    seeded sample of 3,000 turn-2 keys, at turn 3. Under the defaults the whole turn-3 listing must also be
+    the shipped tables' 1,042,644 keys (``data/solver_default.npz``, stored sorted)."""
+    model, arrays, fc_index, fc_counts, fc_all, fc_counts_all = _listing_arrays(rules)
+    n, cards, orients = model.size, len(model.card_ids), len(model.orientations)
+    ranks = solver_build.rank_table(n)
+    start = np.array([((1 << cards) - 1) << 20], dtype=np.int64)
+    turn_two = solver_build.next_turn_keys(start, 0, fc_all, fc_counts_all, ranks, arrays, n, cards, orients)
+    assert np.array_equal(turn_two, _old_turn_keys(start, 3, model, arrays, fc_index, fc_counts, ranks))
+    sample = np.sort(np.random.default_rng(11).choice(turn_two, size=3000, replace=False))
+    assert np.array_equal(solver_build.next_turn_keys(sample, 3, fc_all, fc_counts_all, ranks, arrays, n, cards, orients),
+                          _old_turn_keys(sample, 6, model, arrays, fc_index, fc_counts, ranks))
+    if rules == Rules():
+        turn_three = solver_build.next_turn_keys(turn_two, 3, fc_all, fc_counts_all, ranks, arrays, n, cards, orients)
+        assert np.array_equal(np.sort(turn_three), solver.default_tables().keys[6])

@@ -8,16 +8,17 @@ Every illegal action raises :class:`~gamelib.core.IllegalMove` with a reason a s
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from itertools import combinations
+from operator import itemgetter
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement
 
 from gamelib.core import IllegalMove
-from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS, commitments
+from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
-    PUBLIC, SOURCES, Event, Result, Stick, add_to_hand, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
-    relic_of, remove_from_hand, replace, return_sticks, seat_name, set_player, stick_order, with_player,
+    PUBLIC, SEAT_NAMES, SOURCES, Result, Stick, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
+    new_event, relic_of, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 
@@ -265,24 +266,29 @@ _FAST_OK = {_SEAT: int, _TEXT: str, _WHOLE: int, _SWITCH: bool}
 
 # =========================================================================== results and temples
 
+RELIC_INDEX = {spot: index for index, spot in enumerate(RELIC_SPOTS)}  # a relic spot's place in RELIC_SPOTS (and a temple's relics)
+
 def update_temple(state, owner: int, temple: Temple):
     """Install a changed temple, then recompute faces, collect amulets and log (nagaraja.md#paths)."""
     before = state.players[owner].temple
     temple, collected = temple.collect_amulets()
     entries = []  # the log lines, in order, added with every other change in one copy of the state
     for amulet in collected:
-        entries.append(Event(PUBLIC, f"{seat_name(owner)} collects an amulet."))
-        entries.append(Event(owner, f"The amulet is {amulet_text(state, amulet)}."))
+        entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]} collects an amulet.")))
+        entries.append(new_event((owner, f"The amulet is {amulet_text(state, amulet)}.")))
     up_before, up_now = before.connected_spots(), temple.connected_spots()
-    if up_now != up_before or before.relics != temple.relics:  # else no relic turns
-        for index, spot in enumerate(RELIC_SPOTS):
-            was_up, up = spot in up_before, spot in up_now
-            if up and (not was_up or before.relics[index] != temple.relics[index]):
-                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} is face up: "
-                                             f"{relic_of(state, temple.relics[index])}."))
-            elif was_up and not up:
-                entries.append(Event(PUBLIC, f"{seat_name(owner)}'s relic at {spot} turns face down."))
-    seen = {(owner, temple.relics[index]) for index, spot in enumerate(RELIC_SPOTS) if spot in up_now} if up_now else set()
+    relics = temple.relics
+    if up_now != up_before or before.relics != relics:  # else no relic turns
+        turning = up_now ^ up_before  # spots (entrances too) that turn, and face-up spots whose relic changed
+        if before.relics != relics:
+            turning |= {spot for spot in up_now if spot in RELIC_INDEX and before.relics[RELIC_INDEX[spot]] != relics[RELIC_INDEX[spot]]}
+        for spot in sorted([spot for spot in turning if spot in RELIC_INDEX], key=RELIC_INDEX.__getitem__):
+            if spot in up_now:  # in RELIC_SPOTS order, as the log always lists them
+                entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} is face up: "
+                                                  f"{relic_of(state, relics[RELIC_INDEX[spot]])}.")))
+            else:
+                entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} turns face down.")))
+    seen = {(owner, relics[RELIC_INDEX[spot]]) for spot in up_now if spot in RELIC_INDEX} if up_now else set()
     players = list(state.players)
     players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
@@ -319,14 +325,14 @@ def next_step(state):
         if state.deal is None:
             return _start_round(state)
         if not state.deal:
-            return log(state, f"{seat_name(state.guide)} drew no card to share.", deal=None,
+            return log(state, f"{SEAT_NAMES[state.guide]} drew no card to share.", deal=None,
                        queue=state.queue + (Task("ROOM"),))  # and _reveal_room, in the same copy
     return None
 
 
 def _start_round(state):
-    players = tuple(p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players)
-    return log(state, f"Round {state.round + 1}: {seat_name(state.guide)} is the guide and commits first.",
+    players = tuple([p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players])
+    return log(state, f"Round {state.round + 1}: {SEAT_NAMES[state.guide]} is the guide and commits first.",
                players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
 
 
@@ -341,23 +347,53 @@ def legal_actions(state) -> list:
     player, phase = state.to_act, state.phase
     actions: list = []
     if phase == "CALL_OF_FATE":
-        hand = [card_of(state, c) for c in state.players[player].hand]
-        actions = [_shared(Commit, player, cards) for cards in commitments(hand)]
+        actions = _commit_actions(state, player)
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = _naga_actions(state, player)
-    actions += _amulet_actions(state, player)
+    if state.players[player].amulets:  # else _amulet_actions lists none
+        actions += _amulet_actions(state, player)
     if phase == "CONFRONTATION":
         if state.pending_swap is not None:
             actions += [_shared(SwapChoice, player, False), _shared(SwapChoice, player, True)]
         else:
             actions.append(_shared(Pass, player))
     elif phase == "EXPLORATION":
-        actions += _placements(player, state.players[player].temple.legal_cells())
+        actions += _placements(player, state.players[player].temple._legal_cells)  # legal_cells() as its tuple
     elif phase == "NEW_DEAL" and state.deal:
         keep = min(state.rules.deal_keep, len(state.deal))
         actions += [_shared(Keep, player, cards) for cards in combinations(sorted(state.deal), keep)]
     return actions
+
+
+def _commit_actions(state, player: int) -> list:
+    """``[Commit(player, ids) for ids in commitments(the hand's cards)]``: the commitments of a sorted
+    hand depend only on the symbols of its cards in order (``_commitment_positions``)."""
+    hand = sorted(state.players[player].hand)
+    cards = state.edition.cards
+    shared = _SHARED
+    actions = []
+    for positions in _commitment_positions(tuple([cards[c].symbol for c in hand])):
+        ids = (hand[positions[0]],) if len(positions) == 1 else tuple([hand[i] for i in positions])  # most are one card
+        action = shared.get((Commit, (player, ids)))
+        actions.append(_shared(Commit, player, ids) if action is None else action)
+    return actions
+
+
+@lru_cache(maxsize=4096)
+def _commitment_positions(symbols: tuple) -> tuple:
+    """``cards.commitments`` of a sorted hand whose cards have ``symbols``, as positions in the hand:
+    its ids grow with their positions, so the sorted positions name the commitments in sorted order."""
+    if not symbols:
+        return ((),)  # an empty hand can only commit nothing
+    by_symbol: dict = {}
+    for position, symbol in enumerate(symbols):
+        by_symbol.setdefault(symbol, []).append(position)
+    options = []
+    for positions in by_symbol.values():
+        for size in range(1, len(positions) + 1):
+            options.extend(combinations(positions, size))
+    return tuple(sorted(options))
 
 
 _SHARED: dict = {}  # (action type, fields) -> one frozen action object, reused by every listing
@@ -366,7 +402,7 @@ _PLACEMENTS: dict = {}  # (seat, legal cells) -> the placements
 
 def _placements(player: int, cells) -> list:
     """Every PlaceTile on the legal cells, or the DiscardTile when there is none, listed once per cells."""
-    key = (player, tuple(cells))
+    key = (player, cells if type(cells) is tuple else tuple(cells))
     found = _PLACEMENTS.get(key)
     if found is None:
         if len(_PLACEMENTS) >= _CACHE_LIMIT:
@@ -394,10 +430,16 @@ def _built_from(kind, *fields):
     return _frozen(kind, dict(zip(kind.__dataclass_fields__, fields)))
 
 
+_NAGA, _STICK_ID = itemgetter(3), itemgetter(0)  # a Stick's naga and id fields
+
+
 def _naga_sources(state, player: int) -> list[str]:
     me = state.players[player]
-    colours = {s.colour for s in me.sticks if s.naga}
-    sources = [c for c in COLOURS if c in colours]
+    if any(map(_NAGA, me.sticks)):  # (id, colour, points, naga): is any stick a Naga? (in C: most often none)
+        colours = {s[1] for s in me.sticks if s[3]}  # the colours of the Nagas
+        sources = [c for c in COLOURS if c in colours]
+    else:
+        sources = []
     if me.virtual_nagas:
         sources.append("VIRTUAL")
     return sources
@@ -408,7 +450,7 @@ def _spend_naga(state, player: int, source: str):
     me = state.players[player]
     if source == "VIRTUAL":
         return set_player(state, player, virtual_nagas=me.virtual_nagas - 1)
-    stick = min(s.id for s in me.sticks if s.naga and s.colour == source)
+    stick = min([s[0] for s in me.sticks if s[3] and s[1] == source])  # (id, colour, points, naga)
     return return_sticks(state, player, [stick])
 
 
@@ -420,7 +462,7 @@ def _naga_actions(state, player: int) -> list:
     for source in _naga_sources(state, player):
         keys: dict = {}  # cards sharing an effect share what its options depend on
         for card_id in hand:
-            effect = card_of(state, card_id).effect
+            effect = state.edition.cards[card_id].effect  # card_of
             if effect not in keys:
                 after = _position_for(state, player, source, effect)
                 keys[effect] = (after, _option_parts(after, player, effect))
@@ -470,8 +512,10 @@ def _options_key(state, player: int, effect: str):
 
 
 def _part_options(state, player: int, effect: str, part) -> tuple:
-    """The options of one part (``_option_parts``) through a cache keyed by what they depend on."""
-    key = (player, effect, part)
+    """The options of one part (``_option_parts``) through a cache keyed by what they depend on: for the
+    effects of ``_BY_SEAT``, one seat's temple or sticks whoever activates the card (the parameters
+    name the seat, not the activator)."""
+    key = (effect, part) if effect in _BY_SEAT else (player, effect, part)
     found = _OPTIONS.get(key)
     if found is None:
         if len(_OPTIONS) > _CACHE_LIMIT:
@@ -495,12 +539,10 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
-        new, set_fields, uses = object.__new__, object.__setattr__, []
-        for params in _part_options(state, player, effect, part):  # _frozen(UseNaga, ...), inline: thousands
-            action = new(UseNaga)
-            set_fields(action, "__dict__", {"player": player, "source": source, "card": card_id, "params": params})
-            uses.append(action)
-        found = _USES[cache_key] = tuple(uses)
+        new, set_fields = object.__new__, object.__setattr__  # _frozen(UseNaga, ...), inline: thousands
+        found = _USES[cache_key] = tuple([
+            set_fields(action := new(UseNaga), "__dict__", {"player": player, "source": source, "card": card_id, "params": params})
+            or action for params in _part_options(state, player, effect, part)])
     return found
 
 
@@ -518,28 +560,21 @@ def _stick_choices(sticks, sizes) -> list[tuple]:
     for s in sorted(sticks, key=lambda s: stick_order(s.id)):
         groups.setdefault((s.colour, s.points, s.naga), []).append(s.id)
     keys = sorted(groups, key=lambda k: (COLOURS.index(k[0]), k[1], k[2]))
+    kinds = [groups[k] for k in keys]  # the ids of each kind, lowest first
     choices = []
     for size in sizes:
-        for combo in _multisets(keys, size, {k: len(groups[k]) for k in keys}):
-            used: Counter = Counter()
-            ids = []
-            for key in combo:
-                ids.append(groups[key][used[key]])
-                used[key] += 1
-            choices.append(tuple(sorted(ids, key=stick_order)))
+        # the multisets of kinds in lexicographic order, those the sticks at hand allow
+        for combo in combinations_with_replacement(range(len(kinds)), size):
+            ids, previous, used = [], None, 0
+            for kind in combo:  # a multiset comes sorted: the n-th time a kind appears takes its n-th id
+                used = used + 1 if kind == previous else 0
+                if used == len(kinds[kind]):
+                    break
+                ids.append(kinds[kind][used])
+                previous = kind
+            else:
+                choices.append(tuple(sorted(ids, key=stick_order)) if size > 1 else tuple(ids))
     return choices
-
-
-def _multisets(keys, size, available):
-    if size == 0:
-        yield ()
-        return
-    for i, key in enumerate(keys):
-        if available[key]:
-            available[key] -= 1
-            for rest in _multisets(keys[i:], size - 1, available):
-                yield (key,) + rest
-            available[key] += 1
 
 
 def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> list:
@@ -552,29 +587,31 @@ def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> l
     if effect in ("OPP_DISCARD", "STEAL"):
         return [NoParams()] if players[opponent].hand else []
     if effect == "RETHROW2":
-        return [_built_from(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
+        return [_frozen(Sticks, {"target": t, "stick_ids": ids}) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = players[opponent].sticks
-        return [_built_from(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return [_frozen(Sticks, {"target": opponent, "stick_ids": ids}) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
-        return [_built_from(Spot, spot) for spot in face_down_own(state, player)]
+        return [_frozen(Spot, {"spot": spot}) for spot in face_down_own(state, player)]
     if effect == "SWAP":
-        return [_built_from(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+        return [_frozen(SpotPair, {"temple": t, "a": a, "b": b}) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
     if effect == "PEEK2_SWAP":
-        return [_built_from(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
+        return [_frozen(SpotPair, {"temple": player, "a": a, "b": b}) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [_built_from(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
+        return [_frozen(Rotate, {"temple": t, "cell": cell, "k": k}) for t in seats for cell in players[t].temple.tile_cells()
+                for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
         for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [_built_from(Move, t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)]
-            options += [_built_from(Swap, t, a, b) for a, b in combinations(occupied, 2)]
+            options += [_frozen(Move, {"temple": t, "origin": origin, "destination": dest}) for origin in occupied
+                        for dest in temple.move_destinations(origin)]
+            options += [_frozen(Swap, {"temple": t, "a": a, "b": b}) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
         trap = players[opponent].temple.trap_cell
-        return [_built_from(Cell, cell) for cell in CELLS if cell != trap]
+        return [_frozen(Cell, {"cell": cell}) for cell in CELLS if cell != trap]
     raise AssertionError(f"unknown effect {effect}")
 
 
@@ -643,7 +680,8 @@ def has_non_pass_action(state, player: int) -> bool:
     sources = _naga_sources(state, player)
     if not sources:  # the common case: no Naga, so no card can be activated
         return False
-    effects = {card_of(state, c).effect for c in me.hand}
+    cards = state.edition.cards  # card_of(state, c) for each card of the hand
+    effects = {cards[c].effect for c in me.hand}
     for source in sources:
         for effect in effects:
             if effect == "RETHROW2":  # read without the position once the Naga is spent (no copy)
@@ -734,8 +772,8 @@ def _commit(state, player: int, cards: tuple):
     hand = list(me.hand)
     for card_id in cards:
         hand.remove(card_id)
-    entries = (Event(PUBLIC, f"{seat_name(player)} commits {len(cards)} card(s) face down."),
-               Event(player, f"You commit {', '.join(cards) or 'nothing'}."))
+    entries = (new_event((PUBLIC, f"{SEAT_NAMES[player]} commits {len(cards)} card(s) face down.")),
+               new_event((player, f"You commit {', '.join(cards) or 'nothing'}.")))
     # remove_from_hand, set_player and both log lines in one copy of the state
     seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
     if player == state.guide:
@@ -747,29 +785,51 @@ def _reveal_commitments(state):
     """Both commitments turn up; sticks are taken, guide first, and thrown (nagaraja.md#call-of-fate)."""
     available = _by_colour(state.supply)
     queue, texts, players = [], [], list(state.players)  # every change goes into one copy of the state
-    new_stick = tuple.__new__  # Stick(...) without the Python-level constructor
-    cards_by_id = state.edition.cards
+    new_task = tuple.__new__  # Task(...) without the Python-level constructor
+    edition = state.edition
     for player in (state.guide, 1 - state.guide):
-        cards = [cards_by_id[c] for c in state.players[player].committed]
-        texts.append(f"{seat_name(player)} reveals {', '.join([str(c) for c in cards]) or 'no card'}.")
-        wanted = "".join([c.sticks for c in cards])
+        shown, needs = _commitment_needs(edition, state.players[player].committed)
+        texts.append(f"{SEAT_NAMES[player]} reveals {shown}.")
         taken = []
-        for letter in "BWG":
-            need = wanted.count(letter)
-            if not need:
-                continue
+        for letter, need in needs:
             pile = available[letter]
-            taken += pile[:need]
             if need > len(pile):
                 texts.append(f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
-                             f"for {seat_name(player)}: the missing ones are not thrown.")
+                             f"for {SEAT_NAMES[player]}: the missing ones are not thrown.")
+            if pile:  # throw_tasks(player, taken): one task per colour, the ids in order (the pile is sorted)
+                queue.append(new_task(Task, ("STICKS", player, " ".join(pile[:need]))))
+            taken += pile[:need]
             available[letter] = pile[need:]
-        sticks = tuple([new_stick(Stick, (s, STICK_LETTERS[s[0]], None, None)) for s in taken])  # Stick(s, colour)
+        sticks = tuple([_UNTHROWN.get(s) or _unthrown(s) for s in taken])  # Stick(s, colour)
         players[player] = changed_seat(state, players[player], {"sticks": sticks})
-        queue += throw_tasks(player, taken)
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
     return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
                phase="CONFRONTATION", to_act=state.guide, pass_streak=0)
+
+
+_UNTHROWN: dict = {}  # stick id -> Stick(id, colour): a stick not yet thrown is the same tuple every round
+
+
+def _unthrown(stick_id: str) -> Stick:
+    stick = _UNTHROWN[stick_id] = Stick(stick_id, STICK_LETTERS[stick_id[0]])
+    return stick
+
+
+_NEEDS: dict = {}  # (edition id, committed cards) -> (the edition, the cards named, (letter, sticks wanted) per colour)
+
+
+def _commitment_needs(edition, committed: tuple) -> tuple:
+    """How a commitment is named in the log and how many sticks of each colour it takes, in B, W, G order
+    (commitments recur: one card of 48, most often)."""
+    found = _NEEDS.get((id(edition), committed))
+    if found is None or found[0] is not edition:
+        if len(_NEEDS) >= _CACHE_LIMIT:
+            _NEEDS.clear()
+        wanted = "".join([edition.cards[c].sticks for c in committed])
+        shown = ", ".join([edition.card_texts[c] for c in committed]) or "no card"
+        needs = tuple((letter, wanted.count(letter)) for letter in "BWG" if wanted.count(letter))
+        found = _NEEDS[(id(edition), committed)] = (edition, shown, needs)
+    return found[1], found[2]
 
 
 _SUPPLY_SPLITS: dict = {}
@@ -868,16 +928,16 @@ def _do_listed_naga(state, action: UseNaga):
 
 def _use_naga(after, action: UseNaga):
     """Activate the card once the Naga is spent (``after``)."""
-    player, effect = action.player, card_of(after, action.card).effect
-    state = remove_from_hand(after, player, [action.card])
-    me = state.players[player]
-    state = set_player(state, player, activated=me.activated + (action.card,))
+    player, card = action.player, action.card
+    me = after.players[player]
+    hand = list(me.hand)
+    hand.remove(card)  # remove_from_hand and the card activated, in one edit of the seat, logged in the same copy
+    state = with_player(after, player, {"hand": tuple(hand), "public_hand": me.public_hand - {card}, "activated": me.activated + (card,)})
     state = log(state, f"{action}.")
-    state = _apply_effect(state, player, effect, action.params)
-    state = replace(state, pass_streak=0)
+    state = _apply_effect(state, player, after.edition.cards[card].effect, action.params)
     if state.pending_swap is None:
-        state = replace(state, to_act=1 - player)
-    return state
+        return replace(state, pass_streak=0, to_act=1 - player)
+    return replace(state, pass_streak=0)
 
 
 def _apply_effect(state, player: int, effect: str, params):
@@ -922,7 +982,7 @@ def _peek(state, player: int, spots):
     temple = state.players[player].temple
     me = state.players[player]
     state = set_player(state, player, knowledge=me.knowledge | {(player, temple.relic_at(s)) for s in spots})
-    state = log(state, f"{seat_name(player)} peeks at {' and '.join(spots)}.")
+    state = log(state, f"{SEAT_NAMES[player]} peeks at {' and '.join(spots)}.")
     seen = "; ".join(f"{s} holds {relic_of(state, temple.relic_at(s))}" for s in spots)
     return log(state, f"You see: {seen}.", audience=player)
 
@@ -1010,7 +1070,7 @@ def _confrontation_step(state):
         return None
     if not has_non_pass_action(state, 1 - player):
         return _resolve_room(state)
-    return log(state, f"{seat_name(player)} passes (nothing to use).", pass_streak=state.pass_streak + 1,
+    return log(state, f"{SEAT_NAMES[player]} passes (nothing to use).", pass_streak=state.pass_streak + 1,
                to_act=1 - player)
 
 
@@ -1027,7 +1087,7 @@ def _resolve_room(state):
     for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
         me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
-        returned += [s.id for s in me.sticks]
+        returned += map(_STICK_ID, me.sticks)  # the ids of the sticks, in C
         players[p] = changed_seat(state, me, {"sticks": (), "committed": (), "activated": (), "modifier": 0, "virtual_nagas": 0})
     return log(state, text, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
                discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
@@ -1040,9 +1100,18 @@ def _do_place(state, action: PlaceTile):
     if not temple.legal_cells():
         raise IllegalMove("the temple is full: the room must be discarded (DiscardTile)")
     cell = tuple(action.cell) if isinstance(action.cell, (tuple, list)) else action.cell
-    placed = temple.place(cell, state.current_room, action.rotation, state.room_amulet)
-    state = replace(state, current_room=None, room_amulet=None)
-    state = log(state, f"{action}.")
+    return _place(state, action, temple.place(cell, state.current_room, action.rotation, state.room_amulet))
+
+
+def _do_listed_place(state, action: PlaceTile):
+    """A PlaceTile taken from the legal actions of ``state``: a legal cell and rotation of the room in play
+    (``Temple.place`` without its checks)."""
+    temple = state.players[action.player].temple
+    return _place(state, action, temple._placed(action.cell, PlacedTile(state.current_room, action.rotation, state.room_amulet)))
+
+
+def _place(state, action: PlaceTile, placed: Temple):
+    state = log(state, f"{action}.", current_room=None, room_amulet=None)
     return update_temple(state, action.player, placed)
 
 
@@ -1061,7 +1130,7 @@ def _start_new_deal(state):
         return state  # the end check has already fired (rooms exhausted)
     guide = 1 - state.room_winner
     state = replace(state, phase="NEW_DEAL", guide=guide, to_act=guide, deal=())
-    state = log(state, f"{seat_name(guide)} becomes the guide and draws {state.rules.deal_draw} cards.")
+    state = log(state, f"{SEAT_NAMES[guide]} becomes the guide and draws {state.rules.deal_draw} cards.")
     return replace(state, queue=state.queue + (Task("DRAW", guide, "DEAL"),) * state.rules.deal_draw)
 
 
@@ -1075,19 +1144,29 @@ def _do_keep(state, action: Keep):
         raise IllegalMove(f"keep exactly {keep} of the drawn cards {', '.join(state.deal)}")
     if list(cards) != sorted(cards):
         raise IllegalMove("list the kept cards in sorted order")
-    player, opponent = action.player, 1 - action.player
+    return _keep(state, action.player, cards)
+
+
+def _do_listed_keep(state, action: Keep):
+    """A Keep taken from the legal actions of ``state``: as many drawn cards as the rules keep, sorted."""
+    return _keep(state, action.player, action.cards)
+
+
+def _keep(state, player: int, cards: tuple):
+    opponent = 1 - player
     given = [c for c in state.deal if c not in cards]
     players = list(state.players)  # add_to_hand for every card, then the log line and the room, in one copy
     keeper, receiver = players[player], players[opponent]
     players[player] = changed_seat(state, keeper, {"hand": tuple(sorted(keeper.hand + cards))})
     players[opponent] = changed_seat(state, receiver, {"hand": tuple(sorted(receiver.hand + tuple(given))),
                                                        "public_hand": receiver.public_hand | set(given)})
-    return log(state, f"{seat_name(player)} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
-                      f"to {seat_name(opponent)}.", players=tuple(players), deal=None,
+    return log(state, f"{SEAT_NAMES[player]} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
+                      f"to {SEAT_NAMES[opponent]}.", players=tuple(players), deal=None,
                queue=state.queue + (Task("ROOM"),))  # and _reveal_room
 
 
-_LISTED_HANDLERS = {UseNaga: _do_listed_naga, Commit: _do_listed_commit}  # the rest check as usual
+_LISTED_HANDLERS = {UseNaga: _do_listed_naga, Commit: _do_listed_commit, PlaceTile: _do_listed_place,
+                    Keep: _do_listed_keep}  # the rest check as usual
 _HANDLERS = {
     Commit: _do_commit, UseNaga: _do_use_naga, UseAmulet: _do_use_amulet, SwapChoice: _do_swap_choice,
     Pass: _do_pass, PlaceTile: _do_place, DiscardTile: _do_discard_tile, Keep: _do_keep,
@@ -1111,17 +1190,20 @@ def _cursed_total(state) -> int:
 
 def _check_end(state, actor: int, placed: bool):
     """The end conditions of nagaraja.md#end, in order, then (after Exploration) the new deal."""
-    edition, players, cursed_total = state.edition, state.players, _cursed_total(state)
-    face_up = (face_up_relics(edition, players[0].temple), face_up_relics(edition, players[1].temple))  # (VP, cursed)
-    scores = tuple(face_up[p][0] + (sum(edition.amulets[a].vp for a in players[p].amulets) if players[p].amulets else 0)
-                   for p in (0, 1))  # state.score(p), reading each temple's face-up relics once
-    cursed = [p for p in (0, 1) if face_up[p][1] >= cursed_total]  # cursed_face_up
-    if cursed:
-        loser = actor if len(cursed) == 2 else cursed[0]
+    edition, (first, second) = state.edition, state.players
+    vp_first, cursed_first = face_up_relics(edition, first.temple)  # each temple's face-up relics read once
+    vp_second, cursed_second = face_up_relics(edition, second.temple)
+    amulets = edition.amulets
+    scores = (vp_first + (sum([amulets[a].vp for a in first.amulets]) if first.amulets else 0),
+              vp_second + (sum([amulets[a].vp for a in second.amulets]) if second.amulets else 0))  # state.score(p)
+    cursed_total = _cursed_total(state)
+    if cursed_first >= cursed_total or cursed_second >= cursed_total:  # cursed_face_up(state, p)
+        loser = actor if cursed_first >= cursed_total and cursed_second >= cursed_total else (0 if cursed_first >= cursed_total else 1)
         return _finish(state, 1 - loser, "CURSED_LOSS", scores)
-    reached = [p for p in (0, 1) if scores[p] >= state.rules.win_score]
-    if reached:
-        return _finish(state, actor if len(reached) == 2 else reached[0], "REACHED_25", scores)
+    win_score = state.rules.win_score
+    if scores[0] >= win_score or scores[1] >= win_score:
+        reached_both = scores[0] >= win_score and scores[1] >= win_score
+        return _finish(state, actor if reached_both else (0 if scores[0] >= win_score else 1), "REACHED_25", scores)
     if placed and state.players[actor].temple.is_full:
         winner = actor if scores[actor] >= scores[1 - actor] else 1 - actor
         return _finish(state, winner, "NINTH_TILE", scores)

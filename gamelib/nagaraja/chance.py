@@ -7,10 +7,12 @@ one, so ``chance_outcomes()`` stays short and exact although a shuffle of 48 car
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from hashlib import sha256
 from itertools import accumulate, combinations_with_replacement
 from math import factorial
 from typing import NamedTuple
@@ -18,7 +20,8 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, set_player, stick_order, with_player,
+    BUILDING, PUBLIC, SEAT_NAMES, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name,
+    stick_order, with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -164,13 +167,32 @@ def sample(state, rng):
         return pile[rng._randbelow(len(pile))]
     if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
         placed = state.players[player].temple.relics
-        left = [relic.id for relic in state.edition.relics if relic.id not in placed]
+        left = [relic_id for relic_id in state.edition.relic_ids if relic_id not in placed]
         return left[rng._randbelow(len(left))]
     if kind == "ROOM":
         pile = state.room_pile or state.room_bottom[:1]
         return pile[rng._randbelow(len(pile))]
     table = chance_weights(state)
     return table[weighted_draw([w for _, w in table], rng)][0]
+
+
+# --------------------------------------------------------------------------- the generator of a batch
+
+# One generator per thread (``position.BUILDING.rng``), seeded again for every batch of chance events:
+# a new ``random.Random`` per batch (``core.chance_rng``) allocates and clears a 2.5 kB state and runs
+# ``Random.__init__`` and ``Random.seed`` in Python, and a random game resolves about 45 batches. The
+# seeding itself is the C method ``Random.seed`` ends in for a whole number (``random.py``:
+# ``super().seed(a)``). ``State._finish_turn`` draws every event of a batch before it asks for the
+# next batch, and no turn starts inside another, so the generator is never wanted by two batches at once.
+def batch_rng(seed, draw_number: int) -> random.Random:
+    """A generator in the state of ``core.chance_rng(seed, draw_number)`` (the same hash of the same
+    text, the same seeding), valid until this thread's next call."""
+    building = BUILDING
+    digest = sha256(f"gamelib:{seed}:{draw_number}".encode()).digest()
+    building.seed_rng(int.from_bytes(digest[:16], "big"))
+    rng = building.rng
+    rng.gauss_next = None  # as Random.seed leaves it
+    return rng
 
 
 # --------------------------------------------------------------------------- resolving
@@ -203,25 +225,131 @@ def prepare_queue(state):
 def resolve(state, task: Task, outcome, **changes):
     """Apply one chance outcome (the task is already off the queue, or ``changes`` takes it off:
     the fields ``changes`` are replaced in the first copy of the state the outcome makes)."""
+    return _RESOLVERS[task[0]](state, task, outcome, changes)
+
+
+def drawn(state, task: Task, rng, changes: dict):
+    """``resolve(state, task, sample(state, rng), **changes)``: the same draw and the same position, by
+    one function per kind that draws and applies together (a random game resolves about 150 events)."""
+    if task[0] == "RELIC":
+        return _relic_drawn(state, task, rng, changes)
+    return RUN_DRAWN[task[0]](state, (task,), rng, changes)
+
+
+def drawn_run(state, queue: tuple, rng, changes: dict):
+    """``drawn(state, queue[0], rng, changes)``, or for a run of RELIC tasks of one seat at the front of
+    the queue (a new game hides 9 relics in each temple), the whole run drawn in order and installed
+    in one temple: the same draws and the same position as one ``drawn`` per task. ``State._finish_turn``
+    calls ``RUN_DRAWN[queue[0].kind]`` itself."""
+    return RUN_DRAWN[queue[0][0]](state, queue, rng, changes)
+
+
+def _relic_run_drawn(state, queue: tuple, rng, changes: dict):
+    player = queue[0][1]
+    temple = state.players[player].temple
+    relics = list(temple.relics)
+    left = [relic_id for relic_id in state.edition.relic_ids if relic_id not in relics]  # as _relic_drawn
+    taken = 0
+    for kind, seat, spot in queue:
+        if kind != "RELIC" or seat != player or relics[RELIC_SPOTS.index(spot)] is not None:
+            break  # the run ends (a relic already on the spot would come back into play: drawn one by one)
+        # the relics not yet hidden, in the edition's order, are the last ones without the one just hidden
+        relics[RELIC_SPOTS.index(spot)] = left.pop(rng._randbelow(len(left)))
+        taken += 1
+    if not taken:
+        return _relic_drawn(state, queue[0], rng, changes)
+    changes["queue"] = queue[taken:]
+    return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
+
+
+def _sample_then_resolve(state, queue: tuple, rng, changes: dict):
+    return _RESOLVERS[queue[0][0]](state, queue[0], sample(state, rng), changes)
+
+
+def _throw_drawn(state, queue: tuple, rng, changes: dict):
+    """STICKS: ``sample``'s throw of the task's sticks (the table's running totals), then ``_sticks_thrown``."""
+    _, player, detail = queue[0]
+    edition = state.edition
+    found = _THROWS_BY_DETAIL.get((id(edition), detail))
+    if found is None or found[0] is not edition:
+        found = _throw_of_detail(edition, detail)
+    _, ids, outcomes, totals = found
+    total = totals[-1]  # rng._randbelow(total), inline (random.py's _randbelow_with_getrandbits)
+    bits = total.bit_length()
+    ticket = rng.getrandbits(bits)
+    while ticket >= total:
+        ticket = rng.getrandbits(bits)
+    return _sticks_thrown(state, player, ids, outcomes[bisect_right(totals, ticket)], changes)
+
+
+_THROWS_BY_DETAIL: dict = {}  # (edition id, a STICKS task's detail) -> (edition, stick ids, outcomes, running totals)
+
+
+def _throw_of_detail(edition, detail: str) -> tuple:
+    """The sticks a STICKS task names and ``_edition_throw_table`` of their colour and number (the same
+    few details recur: the lowest ids of a colour, taken from a full supply)."""
+    if len(_THROWS_BY_DETAIL) >= 100_000:
+        _THROWS_BY_DETAIL.clear()
+    ids = tuple(detail.split())  # shared by every throw of this detail: never edited
+    found = _THROWS_BY_DETAIL[(id(edition), detail)] = (edition, ids, *_edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids)))
+    return found
+
+
+def _card_drawn(state, queue: tuple, rng, changes: dict):
+    """DRAW: ``sample``'s index into the draw pile, the card taken out at that index."""
+    pile = state.draw_pile
+    size = len(pile)  # rng._randbelow(size), inline (random.py's _randbelow_with_getrandbits)
+    bits = size.bit_length()
+    at = rng.getrandbits(bits)
+    while at >= size:
+        at = rng.getrandbits(bits)
+    return _card_taken(state, queue[0], pile, at, changes)
+
+
+def _relic_drawn(state, task: Task, rng, changes: dict):
+    """RELIC: ``sample``'s index into the relics not yet hidden in the temple, then ``_relic_hidden``."""
+    placed = state.players[task[1]].temple.relics
+    left = [relic_id for relic_id in state.edition.relic_ids if relic_id not in placed]
+    return _relic_hidden(state, task, left[rng._randbelow(len(left))], changes)
+
+
+def _sticks_resolved(state, task: Task, outcome, changes: dict):
+    return _sticks_thrown(state, task[1], task[2].split(), outcome, changes)
+
+
+def _relic_hidden(state, task: Task, outcome, changes: dict):
+    _, player, spot = task
+    temple = state.players[player].temple
+    relics = list(temple.relics)
+    relics[RELIC_SPOTS.index(spot)] = outcome
+    return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
+
+
+def _card_resolved(state, task: Task, outcome, changes: dict):
+    pile = state.draw_pile
+    return _card_taken(state, task, pile, pile.index(outcome), changes)  # card ids are unique
+
+
+def _card_taken(state, task: Task, pile: tuple, at: int, changes: dict):
+    """The card at index ``at`` of the draw pile goes to the task's hand or to the deal."""
+    _, player, detail = task
+    card_id = pile[at]
+    new_event = tuple.__new__  # Event(...) without the Python-level constructor
+    changes["draw_pile"] = pile[:at] + pile[at + 1:]
+    changes["log"] = logged(state, (new_event(Event, (PUBLIC, _DRAWS_A_CARD[player])),
+                                    new_event(Event, (player, f"You draw {state.edition.card_texts[card_id]}."))))
+    if detail == "DEAL":
+        changes["deal"] = state.deal + (card_id,)
+        return replace(state, **changes)
+    hand = tuple(sorted(state.players[player].hand + (card_id,)))  # add_to_hand, in the same copy
+    return with_player(state, player, {"hand": hand}, **changes)
+
+
+_DRAWS_A_CARD = (f"{SEAT_NAMES[0]} draws a card.", f"{SEAT_NAMES[1]} draws a card.")
+
+
+def _other_resolved(state, task: Task, outcome, changes: dict):
     kind, player, detail = task
-    if kind == "STICKS":
-        return _sticks_thrown(state, player, detail, outcome, changes)
-    if kind == "RELIC":
-        temple = state.players[player].temple
-        relics = list(temple.relics)
-        relics[RELIC_SPOTS.index(detail)] = outcome
-        return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
-    if kind == "DRAW":
-        pile = state.draw_pile
-        at = pile.index(outcome)  # card ids are unique
-        pile = pile[:at] + pile[at + 1:]
-        new_event = tuple.__new__  # Event(...) without the Python-level constructor
-        entries = logged(state, (new_event(Event, (PUBLIC, f"{seat_name(player)} draws a card.")),
-                                 new_event(Event, (player, f"You draw {card_of(state, outcome)}."))))
-        if detail == "DEAL":
-            return replace(state, draw_pile=pile, deal=state.deal + (outcome,), log=entries, **changes)
-        hand = tuple(sorted(state.players[player].hand + (outcome,)))  # add_to_hand, in the same copy
-        return with_player(state, player, {"hand": hand}, draw_pile=pile, log=entries, **changes)
     if changes:
         state = replace(state, **changes)
     if kind == "FIRST_GUIDE":
@@ -250,18 +378,22 @@ def resolve(state, task: Task, outcome, **changes):
     raise AssertionError(f"unknown chance task {kind}")
 
 
-def _sticks_thrown(state, player: int, stick_ids: str, outcome, changes: dict):
-    faces = dict(zip(stick_ids.split(), outcome))
+def _sticks_thrown(state, player: int, stick_ids, outcome, changes: dict):
+    faces = dict(zip(stick_ids, outcome))
     new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
     # stick[0], stick[1]: the id and colour (read by index: a throw rebuilds every stick of the seat)
     sticks = tuple([stick if (face := faces.get(stick[0])) is None else new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
                     for stick in state.players[player].sticks])
-    queue = changes.get("queue", state.queue)  # the queue once this task is off it
-    if any(t.kind == "STICKS" and t.player == player for t in queue):
-        return with_player(state, player, {"sticks": sticks}, **changes)
-    shown = ", ".join([f"{s.colour.lower()} {'Naga' if s.naga else s.points}" for s in sticks if s.points is not None])
-    return with_player(state, player, {"sticks": sticks}, **changes,
-                       log=logged(state, (Event(PUBLIC, f"{seat_name(player)}'s sticks show: {shown or 'nothing'}."),)))
+    for task in changes.get("queue", state.queue):  # the queue once this task is off it
+        if task[0] == "STICKS" and task[1] == player:  # more of this seat's sticks to throw: show them all then
+            return with_player(state, player, {"sticks": sticks}, **changes)
+    # a stick is (id, colour, points, naga)
+    shown = ", ".join([f"{_LOWER[s[1]]} {'Naga' if s[3] else s[2]}" for s in sticks if s[2] is not None])
+    changes["log"] = logged(state, (tuple.__new__(Event, (PUBLIC, f"{SEAT_NAMES[player]}'s sticks show: {shown or 'nothing'}.")),))
+    return with_player(state, player, {"sticks": sticks}, **changes)
+
+
+_LOWER = {colour: colour.lower() for colour in STICK_LETTERS.values()}
 
 
 def _first_guide_throw(state, player: int, faces):
@@ -274,7 +406,7 @@ def _first_guide_throw(state, player: int, faces):
     if totals[0] != totals[1]:
         guide = 0 if totals[0] > totals[1] else 1
         return log(replace(state, guide=guide), f"First-guide throw: {totals[0]} to {totals[1]}; "
-                   f"{seat_name(guide)} is the guide and takes the scroll.")
+                   f"{SEAT_NAMES[guide]} is the guide and takes the scroll.")
     ties = state.first_guide_ties + 1
     state = log(replace(state, first_guide=((), ()), first_guide_ties=ties),
                 f"First-guide throw: both have {totals[0]}; throw again.")
@@ -292,3 +424,10 @@ def _take_hand_card(state, victim: int, effect: str, card_id: str):
         return log(state, f"{seat_name(victim)} discards {card_of(state, card_id)} face up.")
     state = add_to_hand(state, activator, card_id, public=True)
     return log(state, f"{seat_name(activator)} steals {card_of(state, card_id)} from {seat_name(victim)}.")
+
+
+_RESOLVERS = {kind: _other_resolved for kind in TASK_KINDS}
+_RESOLVERS.update(STICKS=_sticks_resolved, RELIC=_relic_hidden, DRAW=_card_resolved)
+# task kind -> the function that draws and applies the events at the front of a queue (drawn_run)
+RUN_DRAWN = {kind: _sample_then_resolve for kind in TASK_KINDS}
+RUN_DRAWN.update(STICKS=_throw_drawn, RELIC=_relic_run_drawn, DRAW=_card_drawn)

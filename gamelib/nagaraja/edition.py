@@ -64,6 +64,15 @@ class Edition:
     def relic_by_id(self) -> dict:
         return {relic.id: relic for relic in self.relics}
 
+    @cached_property
+    def relic_ids(self) -> tuple:
+        return tuple(relic.id for relic in self.relics)
+
+    @cached_property
+    def card_texts(self) -> dict:
+        """``str(card)`` of every card, by id (the log names the cards revealed every round)."""
+        return {card_id: str(card) for card_id, card in self.cards.items()}
+
     def describe(self) -> str:
         flag = "PLACEHOLDER teaching edition" if self.placeholder else "user edition"
         return f"{self.name} ({flag})"
@@ -223,6 +232,7 @@ def load_edition(sticks="A", directory=None, *, cards=None, tiles=None, amulets=
             source[name] = documents[name][0]
     name = f"Teaching edition, {stick_name}" if placeholder else f"Custom edition, {stick_name}"
     edition = Edition(name, placeholder, faces, parts["cards"], parts["tiles"], parts["amulets"], parts["relics"], source)
+    object.__setattr__(edition, "__dict__", dict(edition.__dict__))  # a combined dict: fast attribute reads (position.combined)
     if special_count > AMULET_COUNT:
         warnings.warn(f"{special_count} special locations but only {AMULET_COUNT} amulets", stacklevel=2)
     return edition

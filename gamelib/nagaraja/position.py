@@ -8,7 +8,10 @@ of nagaraja.md#round that the tests and the save reader share.
 
 from __future__ import annotations
 
+import random
+import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from gamelib.core import replace_fields
@@ -23,6 +26,9 @@ PUBLIC = -1  # audience of an event every player may read
 
 def seat_name(player: int) -> str:
     return f"P{player}"
+
+
+SEAT_NAMES = (seat_name(0), seat_name(1))  # seat_name(p) of a seat, for the log lines of every turn
 
 
 class Stick(NamedTuple):
@@ -45,6 +51,9 @@ class Stick(NamedTuple):
 class Event(NamedTuple):
     audience: int  # PUBLIC or the one seat that may read it
     text: str
+
+
+new_event = partial(tuple.__new__, Event)  # new_event((audience, text)) is Event(audience, text), built in C
 
 
 class Result(NamedTuple):
@@ -72,16 +81,34 @@ class Player:
 
 # --------------------------------------------------------------------------- edits
 
-# The state ``State.apply`` is building (a copy of the state it was called on, that nobody else holds
-# until it is returned), or None. A turn makes a dozen small edits; editing that copy in place instead
-# of copying the whole state at each edit is copy-on-write: the first edit (``State.apply``) copies.
-EDITING: list = [None]
+class _TurnInProgress(threading.local):
+    """What ``State.apply`` is building, per thread: games played at once on several threads (a thread
+    pool, a Dask worker's threads) never see each other's turn.
 
-# The seats (Player objects) made during this turn for the state under construction, by id (the dict
-# keeps them alive, so an id names one of them only): only that state holds them, so they too are
-# edited in place. Emptied when the turn ends and whenever the state under construction is copied
-# (``detached``): a copy shares its seats, which must then be copied again before any edit.
-FRESH_SEATS: dict = {}
+    * ``state``: the state under construction (a copy of the state ``apply`` was called on, that nobody
+      else holds until it is returned), or None. A turn makes a dozen small edits; editing that copy in
+      place instead of copying the whole state at each edit is copy-on-write: the first edit
+      (``State.apply``) copies.
+    * ``fresh_seats``: the seats (Player objects) made during this turn for that state, by id (the dict
+      keeps them alive, so an id names one of them only): only that state holds them, so they too are
+      edited in place. Emptied when the turn ends and whenever the state under construction is copied
+      (``detached``): a copy shares its seats, which must then be copied again before any edit.
+    * ``pending_log``: its log lines not yet in its ``log`` tuple, in order: a turn logs several lines,
+      and adding each to the tuple would copy the whole log every time (it grows to hundreds of
+      lines). ``finish_log`` adds them in one copy when the turn ends (``rules._built``).
+    * ``rng`` and ``seed_rng``: the one generator ``chance.batch_rng`` seeds again for each batch of
+      chance events, and its C seeding method.
+    """
+
+    def __init__(self):
+        self.state = None
+        self.fresh_seats = {}
+        self.pending_log = []
+        self.rng = random.Random()
+        self.seed_rng = super(random.Random, self.rng).seed
+
+
+BUILDING = _TurnInProgress()
 
 
 # In place, the fields are replaced in the object's own ``__dict__`` without checking their names:
@@ -93,7 +120,7 @@ def copied(value, changes: dict):
     """``core.replace_fields(value, **changes)`` for a state or a seat (a plain frozen dataclass whose
     ``__dict__`` holds its fields and nothing else, which ``core.replace_fields`` also checks): one dict
     copy, without the checks of a general copy (every turn copies the state and a seat or two)."""
-    fields = value.__dict__.copy()
+    fields = dict(value.__dict__)  # a combined dict, even from a split one (see combined)
     count = len(fields)
     fields.update(changes)
     if len(fields) != count:
@@ -103,42 +130,49 @@ def copied(value, changes: dict):
     return copy
 
 
+def combined(value):
+    """``value`` (a state or a seat just built by ``__init__``) with its fields in a combined dict.
+
+    An object built by ``__init__`` keeps its fields beside the class's shared keys; read as
+    ``__dict__``, they become a *split* dict, and copies of a split dict (``dict.copy``) are split
+    too. Python 3.11 reads an attribute of an object whose dict is split on its slow path every
+    time (the specialised read, by the key's position in the dict, gives up on it), and a game
+    reads the fields of its state and seats hundreds of thousands of times: its first state and
+    seats get a combined dict, which every copy (``copied``) keeps."""
+    object.__setattr__(value, "__dict__", dict(value.__dict__))
+    return value
+
+
 def replace(value, **changes):
     """``value`` with the fields ``changes`` replaced: in place for the state under construction
-    (``EDITING``), else in a copy (``core.replace_fields``)."""
-    if value is EDITING[0]:
+    (``BUILDING.state``), else in a copy (``core.replace_fields``)."""
+    if value is BUILDING.state:
         value.__dict__.update(changes)
         return value
     return replace_fields(value, **changes)
 
 
-# The log lines of the state under construction not yet in its ``log`` tuple, in order: a turn logs
-# several lines, and adding each to the tuple would copy the whole log every time (it grows to
-# hundreds of lines). ``finish_log`` adds them in one copy when the turn ends (``rules._built``).
-PENDING_LOG: list = []
-
-
 def logged(state, entries: tuple) -> tuple:
     """The value of ``state.log`` once ``entries`` are logged: for the state under construction its
-    log stays as it is and the entries wait in ``PENDING_LOG``."""
-    if state is EDITING[0]:
-        PENDING_LOG.extend(entries)
+    log stays as it is and the entries wait in ``BUILDING.pending_log``."""
+    if state is BUILDING.state:
+        BUILDING.pending_log.extend(entries)
         return state.log
     return state.log + entries
 
 
 def finish_log(state) -> None:
     """Put the waiting lines into the log of ``state``, the state under construction."""
-    if PENDING_LOG:
-        state.__dict__["log"] = state.log + tuple(PENDING_LOG)
-        PENDING_LOG.clear()
+    if BUILDING.pending_log:
+        state.__dict__["log"] = state.log + tuple(BUILDING.pending_log)
+        BUILDING.pending_log.clear()
 
 
 def detached(state):
     """``state``, or a copy when it is the state under construction: for positions that are only
     looked at (what an effect could do), which must not edit the real one."""
-    if state is EDITING[0]:
-        FRESH_SEATS.clear()  # the copy shares the seats: from now on they are copied before an edit
+    if state is BUILDING.state:
+        BUILDING.fresh_seats.clear()  # the copy shares the seats: from now on they are copied before an edit
         finish_log(state)  # and its log, which the copy reads as it is
         return replace_fields(state)
     return state
@@ -147,22 +181,26 @@ def detached(state):
 def changed_seat(state, seat, changes: dict):
     """``seat`` (a Player of ``state``) with the fields ``changes`` replaced: in place when it was made
     in this turn for the state under construction, else a copy (made fresh when ``state`` is that one)."""
-    if state is EDITING[0]:
-        if FRESH_SEATS.get(id(seat)) is seat:
+    if state is BUILDING.state:
+        if BUILDING.fresh_seats.get(id(seat)) is seat:
             seat.__dict__.update(changes)
             return seat
         seat = copied(seat, changes)
-        FRESH_SEATS[id(seat)] = seat
+        BUILDING.fresh_seats[id(seat)] = seat
         return seat
     return copied(seat, changes)
 
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
-    new_event = tuple.__new__  # Event(audience, text) without the Python-level constructor
-    entries = [new_event(Event, (audience, texts[0]))] if len(texts) == 1 else [new_event(Event, (audience, t)) for t in texts]
-    if state is EDITING[0]:
-        PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
+    if state is BUILDING.state and len(texts) == 1:  # the most frequent case: one line, in place
+        BUILDING.pending_log.append(new_event((audience, texts[0])))
+        if changes:
+            state.__dict__.update(changes)
+        return state
+    entries = [new_event((audience, t)) for t in texts]
+    if state is BUILDING.state:
+        BUILDING.pending_log.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
         if changes:
             state.__dict__.update(changes)
         return state
@@ -179,14 +217,14 @@ def with_player(state, player: int, seat_changes: dict, **changes):
     replaced in the same copy (a turn makes many small edits: each copy of the state costs)."""
     players = state.players
     seat = players[player]
-    if state is EDITING[0]:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
-        if FRESH_SEATS.get(id(seat)) is seat:
+    if state is BUILDING.state:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
+        if BUILDING.fresh_seats.get(id(seat)) is seat:
             seat.__dict__.update(seat_changes)
             if changes:
                 state.__dict__.update(changes)
             return state
         changed = copied(seat, seat_changes)
-        FRESH_SEATS[id(changed)] = changed
+        BUILDING.fresh_seats[id(changed)] = changed
         changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
         state.__dict__.update(changes)
         return state
@@ -204,7 +242,7 @@ def face_up_relics(edition, temple: Temple) -> tuple[int, int]:
     relics = edition.relic_by_id
     up = temple.connected_spots()
     face_up = [relics[relic_id] for spot, relic_id in zip(RELIC_SPOTS, temple.relics) if spot in up]
-    counts = (sum(relic.vp for relic in face_up), sum(relic.cursed for relic in face_up))
+    counts = (sum([relic.vp for relic in face_up]), sum([relic.cursed for relic in face_up]))
     temple.__dict__["_face_up_relics"] = (edition, counts)
     return counts
 
@@ -239,7 +277,7 @@ def return_sticks(state, player: int, stick_ids):
     """Put sticks back in the supply (a used Naga, a DISCARD2, the end of a round)."""
     me = state.players[player]
     leaving = set(stick_ids)
-    kept = tuple(s for s in me.sticks if s.id not in leaving)
+    kept = tuple([s for s in me.sticks if s[0] not in leaving])  # by the stick's id
     state = set_player(state, player, sticks=kept)
     return replace(state, supply=tuple(sorted(state.supply + tuple(leaving))))
 

@@ -10,19 +10,23 @@ action set off (from the state's seed, unless ``explicit_chance``) and the autom
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_choice, check_int, replace_fields as replace,
+    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int, replace_fields as replace,
     resolve_seed, returns_for, single_winner,
 )
 from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
-from gamelib.nagaraja.chance import Task
+from gamelib.nagaraja.chance import RUN_DRAWN, Task
 from gamelib.nagaraja.edition import Edition, default_edition
-from gamelib.nagaraja.position import EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, copied, face_up_relics, finish_log
+from gamelib.nagaraja.position import (
+    BUILDING, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
+)
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
+_POINTS = itemgetter(2)  # a Stick's points
 TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
 
 # The last state whose legal actions were listed (by identity), those actions, and (once an action is
@@ -135,11 +139,11 @@ class State(StateBase):
                                   f"({chance.task_text(self.queue[0])})", action)
             draft = replace(self, queue=self.queue[1:], moves=self.moves + (outcome,))
             return _built(draft, lambda: self._finish_turn(chance.resolve(draft, self.queue[0], outcome)))
-        listed = self._listed(action)
+        listed = _LISTED[0] is self and self._listed(action)
         if not listed:
             action = actions.checked_action(action)
         draft = copied(self, {"moves": self.moves + (action,)})
-        return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed=listed, checked=True)))
+        return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed, True)))
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
@@ -158,19 +162,20 @@ class State(StateBase):
         rng = None  # one generator per batch of chance events, derived from (seed, batch number)
         while state.result is None:
             queue = state.queue
-            if queue and queue[0].kind in chance.MAY_NOT_HAPPEN:
+            if queue and queue[0][0] in chance.MAY_NOT_HAPPEN and not (queue[0][0] == "DRAW" and state.draw_pile):
+                # (a task's kind first) a draw from a pile that holds cards always happens: nothing to prepare
                 state = chance.prepare_queue(state)
                 queue = state.queue
             if queue:
                 if state.explicit_chance:
                     return state
-                if rng is None:
-                    rng = chance_rng(state.seed, state.draws)
-                    outcome = chance.sample(state, rng)  # reads neither the queue's tail nor the draw count
-                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:], draws=state.draws + 1)
+                # chance.resolve(state, task, chance.sample(state, rng), ...): the sample reads neither
+                # the queue's tail nor the draw count
+                if rng is None:  # chance.drawn_run(state, queue, rng, ...), without the call
+                    rng = chance.batch_rng(state.seed, state.draws)  # core.chance_rng's generator
+                    state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:], "draws": state.draws + 1})
                 else:
-                    outcome = chance.sample(state, rng)
-                    state = chance.resolve(state, queue[0], outcome, queue=queue[1:])
+                    state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:]})
                 continue
             following = actions.next_step(state)
             if following is None:
@@ -195,7 +200,9 @@ class State(StateBase):
     def total(self, player: int) -> int:
         """Fate points this round: thrown, undiscarded sticks plus modifiers."""
         me = self.players[player]
-        return sum(s.points for s in me.sticks if s.points is not None) + me.modifier  # thrown ones
+        # the points of the thrown ones (a Stick is (id, colour, points, naga); filter drops the unthrown's None
+        # and zeros, which add nothing), in C
+        return sum(filter(None, map(_POINTS, me.sticks))) + me.modifier
 
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""
@@ -206,7 +213,7 @@ def _built(draft: State, build) -> State:
     """``build()``, with ``draft`` (a fresh copy nobody else holds) edited in place by every step of the
     turn instead of copied at each (``position.replace``). The draft is let go however ``build`` ends:
     an illegal action raises, and the state ``apply`` was called on is untouched."""
-    EDITING[0] = draft
+    BUILDING.state = draft
     try:
         built = build()
         if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
@@ -214,9 +221,9 @@ def _built(draft: State, build) -> State:
         finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
         return built
     finally:
-        EDITING[0] = None
-        FRESH_SEATS.clear()  # the seats made in this turn are the returned state's: no more edits
-        PENDING_LOG.clear()  # a refused turn's lines go with its draft
+        BUILDING.state = None
+        BUILDING.fresh_seats.clear()  # the seats made in this turn are the returned state's: no more edits
+        BUILDING.pending_log.clear()  # a refused turn's lines go with its draft
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
@@ -232,11 +239,11 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
     queue += [Task("FIRST_GUIDE", p, "2") for p in (0, 1)]
     queue += [Task("DRAW", p, "HAND") for _ in range(rules.starting_hand) for p in (0, 1)]
     queue.append(Task("ROOM"))
-    players = tuple(Player(Temple(edition.tiles)) for _ in (0, 1))
-    state = State(
+    players = tuple(combined(Player(Temple(edition.tiles))) for _ in (0, 1))
+    state = combined(State(
         edition=edition, rules=rules, players=players, draw_pile=tuple(sorted(edition.cards)),
         room_pile=tuple(sorted(edition.tiles)), amulet_pile=tuple(sorted(edition.amulets)), supply=supply,
         queue=tuple(queue), seed=resolve_seed(seed), explicit_chance=explicit_chance,
         log=(Event(PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
-    )
+    ))
     return _built(state, lambda: State._finish_turn(state))

@@ -89,6 +89,38 @@ def _legal_cells_of(occupancy: int, lifted: int | None) -> tuple[tuple[int, int]
                  if not occupied >> i & 1 and (cell[0] == 2 or occupied & _NEIGHBOURS[i]))
 
 
+# What lies past each side of each cell (cells numbered row by row): the spot on the edge of the grid,
+# or (the next cell, the bit of its side that faces back); the sides open in each 4-bit mask; the
+# (cell, segment) name of node ``index * 8 + segment``. The connectivity search reads these tables.
+_LINKS = tuple(tuple(SPOT_AT[(cell, side)] if (cell, side) in SPOT_AT
+                     else ((cell[0] + STEP[side][0]) * 3 + cell[1] + STEP[side][1], 1 << OPPOSITE[side])
+                     for side in range(4)) for cell in CELLS)
+_SIDES_OF_MASK = tuple(tuple(side for side in range(4) if mask >> side & 1) for mask in range(16))
+_NODE_NAMES = {index * 8 + seg: (CELLS[index], seg) for index in range(9) for seg in range(8)}
+_NODE_NUMBERS = {name: number for number, name in _NODE_NAMES.items()}
+
+
+def _searched(masks: list, frontier: list, nodes: set, spots: set) -> tuple[frozenset, frozenset]:
+    """(spots, node names) joined once the search from ``frontier`` (already in ``nodes``) is done: every
+    segment reached through open sides that meet, and every spot a reached segment opens onto."""
+    while frontier:
+        node = frontier.pop()
+        index = node >> 3
+        links = _LINKS[index]
+        for side in _SIDES_OF_MASK[masks[index][node & 7]]:
+            link = links[side]
+            if type(link) is str:  # the edge of the grid: a spot
+                spots.add(link)
+                continue
+            other, bit = link
+            for other_seg, other_mask in enumerate(masks[other]):
+                if other_mask & bit and (other * 8 + other_seg) not in nodes:
+                    nodes.add(other * 8 + other_seg)
+                    frontier.append(other * 8 + other_seg)
+    return frozenset(spots), frozenset(map(_NODE_NAMES.__getitem__, nodes))
+_SOUTH = 1 << S
+
+
 def _default_tiles():
     from gamelib.nagaraja.edition import default_edition
 
@@ -146,7 +178,7 @@ class Temple:
 
     @property
     def is_full(self) -> bool:
-        return all(content is not None for content in self.cells)
+        return None not in self.cells  # every cell holds a tile or the trap
 
     def relic_at(self, spot: str) -> str | None:
         return self.relics[RELIC_SPOTS.index(spot)]
@@ -176,39 +208,47 @@ class Temple:
     @_kept
     def occupancy(self) -> int:
         """Bit i set when cell i holds a tile or the trap: all that legal cells depend on."""
-        return sum(1 << i for i, content in enumerate(self.cells) if content is not None)
+        return sum([1 << i for i, content in enumerate(self.cells) if content is not None])
 
     # ----------------------------------------------------------------- connectivity
     @_kept
     def _connectivity(self) -> tuple[frozenset, frozenset]:
-        tiles = self.tiles  # self._masks(i) for every cell, without a call per cell
-        masks = [_rotated_masks(tiles[content.tile_id].segments, content.rotation) if type(content) is PlacedTile else ()
-                 for content in self.cells]
-        nodes: set = set()
-        spots: set = set()
+        masks = self._cell_masks()
+        # nodes numbered index * 8 + segment (a tile has at most 4 segments): the search handles ints only
+        frontier = [index * 8 + seg for index in (6, 7, 8) for seg, mask in enumerate(masks[index]) if mask & _SOUTH]
+        return _searched(masks, frontier, set(frontier), set())
+
+    def _cell_masks(self) -> list:
+        tiles = self.tiles  # self._masks(i) for every cell, looked up by the cell's content
+        known = _masks_by_content(tiles)
+        return [found if (found := known.get(content)) is not None else _content_masks(tiles, known, content)
+                for content in self.cells]
+
+    def _connectivity_grown(self, before: tuple, index: int) -> tuple[frozenset, frozenset]:
+        """``_connectivity`` once a tile is placed on the empty cell ``index`` of a temple whose
+        connectivity was ``before``: a tile only adds paths, so what was joined stays joined, and the
+        search starts from the new tile's segments that touch an entrance or a joined segment."""
+        masks = self._cell_masks()
+        nodes = set(map(_NODE_NUMBERS.__getitem__, before[1]))
+        links = _LINKS[index]
         frontier = []
-        for col in range(3):
-            for seg, mask in enumerate(masks[6 + col]):
-                if mask >> S & 1:
-                    frontier.append((6 + col, seg))
+        for seg, mask in enumerate(masks[index]):
+            joined = False  # does this segment open onto an entrance or a joined segment?
+            for side in _SIDES_OF_MASK[mask]:
+                link = links[side]
+                if type(link) is str:
+                    joined = side == S  # an entrance (a relic spot joins nothing)
+                else:
+                    other, bit = link
+                    for other_seg, other_mask in enumerate(masks[other]):
+                        if other_mask & bit and other * 8 + other_seg in nodes:
+                            joined = True
+                            break
+                if joined:
+                    frontier.append(index * 8 + seg)
+                    break
         nodes.update(frontier)
-        while frontier:
-            index, seg = frontier.pop()
-            r, c = divmod(index, 3)
-            mask = masks[index][seg]
-            for side in range(4):
-                if not mask >> side & 1:
-                    continue
-                nr, nc = r + STEP[side][0], c + STEP[side][1]
-                if not (0 <= nr <= 2 and 0 <= nc <= 2):
-                    spots.add(SPOT_AT[((r, c), side)])
-                    continue
-                other = nr * 3 + nc
-                for other_seg, other_mask in enumerate(masks[other]):
-                    if other_mask >> OPPOSITE[side] & 1 and (other, other_seg) not in nodes:
-                        nodes.add((other, other_seg))
-                        frontier.append((other, other_seg))
-        return frozenset(spots), frozenset((CELLS[i], seg) for i, seg in nodes)
+        return _searched(masks, frontier, nodes, set(before[0]))
 
     def connected_spots(self) -> frozenset[str]:
         """Spots joined through tiles to an entrance (an entrance counts once a segment opens onto it)."""
@@ -229,7 +269,8 @@ class Temple:
 
     @_kept
     def _face_down(self) -> tuple:
-        return tuple(spot for spot in RELIC_SPOTS if spot not in self._connectivity[0])
+        up = self._connectivity[0]
+        return tuple([spot for spot in RELIC_SPOTS if spot not in up])
 
     # ----------------------------------------------------------------- changes
     def _with_cells(self, changes: dict) -> "Temple":
@@ -251,7 +292,15 @@ class Temple:
             raise IllegalMove(f"cell {cell} is already occupied")
         if legal_only and cell not in self.legal_cells():
             raise IllegalMove(f"cell {cell} is not in the entrance row and touches no placed tile")
-        return self._with_cells({cell: PlacedTile(tile_id, rotation, amulet)})
+        return self._placed(cell, PlacedTile(tile_id, rotation, amulet))
+
+    def _placed(self, cell: tuple, content: PlacedTile) -> "Temple":
+        """``content`` put on the empty ``cell``: the connectivity, when known here, grows from it."""
+        temple = self._with_cells({cell: content})
+        known = self.__dict__.get("_connectivity")
+        if known is not None:
+            temple.__dict__["_connectivity"] = temple._connectivity_grown(known, cell[0] * 3 + cell[1])
+        return temple
 
     def rotate(self, cell, k: int) -> "Temple":
         content = self.cell(cell)
@@ -328,7 +377,7 @@ class Temple:
         connected = self.connected_nodes()
         changes, collected = {}, []
         for i, content in enumerate(self.cells):
-            if isinstance(content, PlacedTile) and content.amulet is not None:
+            if isinstance(content, PlacedTile) and content[2] is not None:  # (tile_id, rotation, amulet)
                 special = self.tiles[content.tile_id].special
                 if (CELLS[i], special) in connected:
                     changes[CELLS[i]] = content._replace(amulet=None)
@@ -373,6 +422,23 @@ def _rotated_masks(segments: tuple[str, ...], rotation: int) -> tuple[int, ...]:
     masks = _MASK_CACHE.get(key)
     if masks is None:
         masks = _MASK_CACHE[key] = tuple(rotate_mask(side_mask(s), rotation) for s in segments)
+    return masks
+
+
+_MASKS_BY_TILES: dict = {}  # id(tiles) -> (tiles, {cell content: its segments' masks})
+
+
+def _masks_by_content(tiles) -> dict:
+    """The segments' masks of each cell content seen so far in temples of these ``tiles`` (an empty
+    cell and the trap have none): ``Temple._masks`` of a cell, found with one lookup."""
+    found = _MASKS_BY_TILES.get(id(tiles))
+    if found is None or found[0] is not tiles:
+        found = _MASKS_BY_TILES[id(tiles)] = (tiles, {None: (), TRAP: ()})
+    return found[1]
+
+
+def _content_masks(tiles, known: dict, content: PlacedTile) -> tuple[int, ...]:
+    masks = known[content] = _rotated_masks(tiles[content.tile_id].segments, content.rotation)
     return masks
 
 
