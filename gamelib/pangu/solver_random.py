@@ -72,7 +72,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("evaluating the random bot exactly needs numba: pip install -e '.[solver]'") from error
 
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
-from gamelib.pangu.solver_build import _legal, _place, _rec, dense_index, model_arrays, rank_table
+from gamelib.pangu.solver_build import _legal, _place, _rec, _successors, dense_index, model_arrays, rank_table
 from gamelib.pangu.solver_model import Model, build_model, popcount
 
 HAND = 3  # cards revealed per turn while more than one card remains (pangu.md#turns)
@@ -515,8 +515,6 @@ class RandomSolver:
     """The random bot's tables modulo one prime, level by level, for one rule set and fixed centre."""
 
     def __init__(self, model: Model, keys: dict | None = None):
-        from gamelib.pangu.solver_policies import Arrays
-
         self.model = model
         self.n, self.cards = model.size, len(model.card_ids)
         if turn_sizes(self.cards) != [3, 3, 3, 1]:
@@ -538,8 +536,20 @@ class RandomSolver:
         self.legal_dice = (self.blue_cost > 0).astype(np.int64) + (self.white_cost > 0)
         self.numbers_same = np.array([[nums[a] == nums[b] for b in range(self.cards)] for a in range(self.cards)],
                                      np.bool_)
-        self.keys = keys if keys is not None else Arrays(model).keys
+        self.keys = keys if keys is not None else self.reachable_keys()
         self.seconds: dict = {}
+
+    def reachable_keys(self) -> dict:
+        """The turn-start keys some legal play reaches, by level (``solver_build``'s enumeration, as
+        ``solver_policies.Arrays`` lists them): the random bot reaches all of them."""
+        keys = {0: np.array([((1 << self.cards) - 1) << 20], dtype=np.int64)}
+        levels = [HAND * turn for turn in range(len(turn_sizes(self.cards)))]
+        for level, following in zip(levels[:-1], levels[1:]):
+            n_d_next = self.n_d(following)
+            reached = _successors(keys[level], self.fc_index, self.ranks, n_d_next, self.fc_counts[following] * n_d_next,
+                                  self.facing, self.touches, self.n, self.cards, self.orients)
+            keys[following] = reached[reached > 0] - 1
+        return keys
 
     @staticmethod
     def _position(mask: int, card: int) -> int:
