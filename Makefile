@@ -61,7 +61,8 @@ test: $(STAMP)
 # only this target runs: the solved copies (they repeat their student notebooks, which nbval runs) and
 # the numba bot evaluator against the engine and the numba builder's key listing (compiling their
 # kernels is most of their cost). CI runs both.
-LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_values_numba.py tests/test_pangu_solver_build_numba.py
+LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_values_numba.py tests/test_pangu_solver_build_numba.py \
+	tests/test_pangu_bot_values_random_numba.py
 LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
 	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py $(LONG_ONLY_FILES)
 test-long: $(STAMP)

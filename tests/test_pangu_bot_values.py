@@ -47,6 +47,28 @@ def test_the_lookahead_lies_strictly_between_greedy_and_perfect_play():
     assert 0.587 <= float(values["lookahead"]) <= 0.752
 
 
+def test_the_random_bot_lies_below_greedy_and_inside_the_simulated_intervals():
+    # recorded by python -m gamelib.pangu.solver_policies --policy random --record (gamelib.pangu.solver_random: the
+    # value modulo six primes, then the CRT; its kernels checked against the engine in
+    # test_pangu_bot_values_random_numba.py, in make test-long)
+    values = solver.bot_values()
+    random_value = values["random"]
+    assert random_value == Fraction(931903714551196834933379021, 37172885064256585728000000000)
+    assert random_value < values["greedy"]
+    rest = random_value.denominator  # a product of action and chance counts: primes 2, 3, 5 and 7 only
+    for prime in (2, 3, 5, 7):
+        while rest % prime == 0:
+            rest //= prime
+    assert rest == 1
+    # inside the interval of Pangu 04's 1000 simulated random games (3.1%, 95% CI 2.2%-4.4%, seed 4)
+    assert 0.022 <= float(random_value) <= 0.044
+    # and of 10,000 seeded random games (about 3 s), an interval about 0.6 points wide
+    games = 10_000
+    records = core.tournament(pangu_rules, [POLICIES["random"]], games, rules=Rules(), seed=99, progress=False)
+    estimate = proportion(sum(bool(r.winners) for r in records), games)
+    assert estimate.low <= float(random_value) <= estimate.high, estimate
+
+
 def test_shipped_values_lie_in_a_seeded_tournament_interval():
     values = solver.bot_values()
     for name in ("random", "greedy", "lookahead"):

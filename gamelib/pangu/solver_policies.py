@@ -43,8 +43,8 @@ plays each turn once: turns 1 and 2 forward with every play's outcome stored, tu
 the complete final-card table, then turns 2 and 1 only sum their stored plays. The plain kernels
 stay as the oracle of the tests (same choices as ``bots.lookahead_policy``, same rows).
 
-The random bot is not evaluated here: it reaches every key, and its exact denominators (products
-of its action counts) outgrow int64 (see ``data/solver_bots.json``).
+The random bot reaches every key, and its exact denominators (products of its action counts) outgrow
+int64: ``solver_random`` evaluates it modulo primes (``--policy random`` runs it).
 
 Supported rules: ``roll_timing=per_turn`` with ``stuck_rule=reroll`` and any other parameter except
 ``cap_rule=before_turn`` (the step table of ``solver_build`` carries no turn allowance);
@@ -1089,7 +1089,14 @@ def solve_lookahead(rules: Rules, centre: str | None = None, verbose: bool = Tru
     return Fraction(int(rows[0][0][data.karma]), scale)
 
 
-SOLVERS = {"greedy": solve_greedy, "lookahead": solve_lookahead}
+def solve_random(rules: Rules, centre: str | None = None, verbose: bool = True) -> Fraction:
+    """The exact whole-game value of ``bots.random_policy`` (``solver_random``: modular, then the CRT)."""
+    from gamelib.pangu.solver_random import solve_random as solve
+
+    return solve(rules, centre, verbose)
+
+
+SOLVERS = {"greedy": solve_greedy, "lookahead": solve_lookahead, "random": solve_random}
 
 
 # --------------------------------------------------------------------------- single positions (the tests' entry points)

@@ -1,0 +1,810 @@
+"""The exact whole-game chance of winning of ``bots.random_policy`` (numba, the ``solver`` extra).
+
+    python -m gamelib.pangu.solver_policies --policy random [--variant NAME] [--record]
+    python -m gamelib.pangu.solver_random [--variant NAME] [--primes N]   # the same, with its timings
+
+The random bot picks uniformly among ``state.legal_actions()``: every (card, die, cell[,
+orientation]) of the revealed cards, the costly die included. Unlike greedy it reaches every
+turn-start key, and at each decision it *averages* its successors instead of picking one, so its
+value has no short denominator: this module computes it modulo primes and rebuilds the fraction.
+
+**Why the denominator is bounded.** A decision's action count is ``n = cells x orientations x
+dice``, where ``cells`` (the legal cells, ``actions.legal_cell_indices``) does not depend on the
+card and ``dice`` is the number of legal dice summed over the cards still in hand. At the t-th
+placement ``cells <= ring - t`` and ``dice <= 2 x cards left in hand``, so ``n`` divides
+``L_t = lcm{c x o x d}`` over those ranges. A chance step divides by the number of hands of the
+turn (C(|D|, 3), a hand being a set: random play does not depend on the revealed order), by 36
+for the roll and by at most one 35 per turn for a stuck reroll (pangu.md#placing: after a reroll
+the cards left were all blocked by the old roll, so they share its numbers, and no new roll blocks
+them again). Every path of the game tree therefore has a probability whose denominator divides
+``L = prod L_t x prod (C(|D|, 3) x 36 x 35)`` (``denominator_bound``: 2.9e44, 148 bits, under the
+defaults, primes 2, 3, 5 and 7 only: five primes below 2**31 suffice), and ``V x L`` is a whole number in ``[0, L]``.
+
+**Why modular.** ``V x L`` does not fit any machine integer, and a float loses it. So the whole
+dynamic programme runs modulo a prime p (the means are sums times the inverse of ``n`` mod p, all
+in int64: residues are below 2**31, a product below 2**62), once per prime of a list whose
+product M exceeds L; the Chinese remainder theorem gives ``V x L mod M = V x L``, and
+``V = (V x L) / L`` exactly. One prime more than needed is run as a check: the fraction rebuilt
+without it must be the same.
+
+**The sub-level memo.** The old estimate (2-4 CPU-hours) walked each turn's tree of about 3,100
+row operations per key, hand and roll. Here a turn at level l (l cards placed, D the unplaced
+cards) is three passes, each a table read by the next:
+
+1. one card left in hand (l + 2 filled; the card e and the rest D'): ``A1[(F, C, D'), e, cost]``
+   = the mean over e's legal cells (and orientations) of the next turn-start row at the Karma
+   settled with that cost and the cell's ``rec``. It is indexed by the die's *cost* (1-5), not by
+   the roll, so a roll only picks which one or two cost rows to average; a stuck card (the roll
+   blocks it) averages the 35 other rolls, a fixed combination of the same five rows
+   (``stuck_weights``);
+2. two cards left (l + 1 filled, pair {a, b}): one roll at a time, for every (F, C, D'') some key
+   of the level reaches after one placement (``_mark_after_one``), the mean over the pair's legal
+   actions of the one-card-left row; a pair both blocked by the roll (twins of equal numbers)
+   averages its 35 other rolls;
+3. the turn start: for each key, each of its hands (and the roll in hand), the mean over the
+   hand's actions of the two-cards-left rows of that roll, summed over hands and rolls. The sums
+   are kept raw per divisor (the hand's legal dice: below 2**50 after 36 rolls) and reduced once
+   at the end. A hand the roll blocks entirely (never with the teaching deck) weighs its 35 other
+   rolls by 36/35.
+
+The final card (turn 4) has one legal cell: its row is the mean over its legal dice (and
+orientations) of winning or not, over the 35 rolls that do not block it.
+
+Supported rules: ``roll_timing=per_turn``, ``stuck_rule=reroll``, a cap rule other than
+``before_turn`` (the Karma step table of ``solver_build`` carries no turn allowance); any grid,
+centre (``RANDOM`` is the mean of the two fixed ones), rotation, defeat check and centre score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from fractions import Fraction
+from math import comb, gcd
+
+import numpy as np
+
+try:
+    import numba
+    from numba import njit, prange
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise ImportError("evaluating the random bot exactly needs numba: pip install -e '.[solver]'") from error
+
+from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
+from gamelib.pangu.solver_build import _legal, _place, _rec, dense_index, model_arrays, rank_table
+from gamelib.pangu.solver_model import Model, build_model, popcount
+
+HAND = 3  # cards revealed per turn while more than one card remains (pangu.md#turns)
+THREADS = 2  # the machine is shared
+# primes just below 2**31, none dividing an action or chance count (checked in ``primes_for``)
+PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
+          2147483489, 2147483477)
+
+
+# --------------------------------------------------------------------------- the bound L and the primes
+
+
+def turn_sizes(cards: int) -> list[int]:
+    """The hand sizes of a deck of ``cards`` cards (pangu.md#turns: 3, 3, 3, 1 for ten)."""
+    sizes, left = [], cards
+    while left > 0:
+        size = min(HAND, left - 1) if left > 1 else 1
+        sizes.append(size)
+        left -= size
+    return sizes
+
+
+def _lcm(values) -> int:
+    out = 1
+    for v in values:
+        out = out * v // gcd(out, v)
+    return out
+
+
+def denominator_bound(model: Model, placed: int = 0) -> int:
+    """L: a multiple of the denominator of every path probability of the random bot's game tree from a turn
+    start with ``placed`` cards on the board (0: the whole game)."""
+    ring, cards, orients = model.size, len(model.card_ids), len(model.orientations)
+    bound, done, left = 1, 0, cards
+    for size in turn_sizes(cards):
+        if done >= placed:
+            bound *= comb(left, size) * 36 * 35  # the hand, the roll, at most one stuck reroll
+            for in_hand in range(size, 0, -1):
+                bound *= _lcm(c * orients * d for c in range(1, ring - done + 1) for d in range(1, 2 * in_hand + 1))
+                done += 1
+        else:
+            done += size
+        left -= size
+    return bound
+
+
+def prime_factors(number: int) -> set[int]:
+    factors, p = set(), 2
+    while p * p <= number:
+        while number % p == 0:
+            factors.add(p)
+            number //= p
+        p += 1
+    if number > 1:
+        factors.add(number)
+    return factors
+
+
+def primes_for(bound: int, extra: int = 1) -> list[int]:
+    """Enough primes of ``PRIMES`` for a product above ``bound``, plus ``extra`` as a check."""
+    small = prime_factors(bound)
+    assert small <= {2, 3, 5, 7}, small  # L is a product of action and chance counts only
+    chosen, product = [], 1
+    for p in PRIMES:
+        assert all(p % q for q in small)
+        if product > bound:
+            break
+        chosen.append(p)
+        product *= p
+    if product <= bound:
+        raise ValueError("not enough primes in PRIMES for this bound")
+    return chosen + list(PRIMES[len(chosen):len(chosen) + extra])
+
+
+def crt(residues: list[int], primes: list[int]) -> tuple[int, int]:
+    """``(x, M)``: the x in [0, M) with x = r_i mod p_i, M the product of the primes."""
+    x, modulus = 0, 1
+    for r, p in zip(residues, primes):
+        t = ((r - x) * pow(modulus, -1, p)) % p
+        x += modulus * t
+        modulus *= p
+    return x, modulus
+
+
+def rebuild(residues: list[int], primes: list[int], bound: int) -> Fraction:
+    """V from V mod p_i: ``V x L`` is whole in [0, L] and L < M, so the CRT value of ``V x L`` is exact."""
+    x, modulus = crt([r * bound % p for r, p in zip(residues, primes)], primes)
+    if modulus <= bound:
+        raise ValueError("the primes' product does not exceed the bound")
+    if x > bound:
+        raise ArithmeticError("V x L is not in [0, L]: a residue is wrong")
+    return Fraction(x, bound)
+
+
+# --------------------------------------------------------------------------- small helpers (numba)
+
+
+@njit(cache=True, inline="always")
+def _bits(mask):
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _below(mask, card):
+    """The position of ``card`` among the cards of ``mask`` (how many of them are below it)."""
+    return _bits(mask & ((1 << card) - 1))
+
+
+@njit(cache=True, inline="always")
+def _dense(filled, colours, unplaced, fc_index, ranks, n_d, n):
+    """The dense slot of a key (``solver_build._slot``), -1 for an (F, C) outside the index."""
+    fc = fc_index[(filled << n) | colours]
+    if fc < 0:
+        return -1
+    return fc * n_d + ranks[unplaced]
+
+
+@njit(cache=True)
+def _legal_cells(filled, touches, n):
+    count = 0
+    for x in range(n):
+        if _legal(filled, x, touches, n):
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _pair_rank(i, j):
+    """The rank of positions i < j among the pairs (combinatorial number system)."""
+    return j * (j - 1) // 2 + i
+
+
+@njit(cache=True, inline="always")
+def _triple_rank(i, j, l):
+    if i > j:
+        i, j = j, i
+    if j > l:
+        j, l = l, j
+    if i > j:
+        i, j = j, i
+    return l * (l - 1) * (l - 2) // 6 + j * (j - 1) // 2 + i
+
+
+# --------------------------------------------------------------------------- the final card (turn 4)
+
+
+@njit(cache=True)
+def _final_table(table, codes, fc_index, ranks, n_d, facing, centre_rec, blue_cost, white_cost, legal_dice, step,
+                 inverse, karma, p, n, cards, orients):
+    """Rows of the final card for every dense key (F, C, {card}) of ``codes`` (F << n | C): the mean over the
+    35 rolls that do not block it of the mean over its legal dice and orientations of winning (1) or not."""
+    inv35 = inverse[35]
+    for q in range(codes.shape[0]):
+        filled, colours = codes[q] >> n, codes[q] & ((1 << n) - 1)
+        x = 0
+        for y in range(n):
+            if not (filled >> y) & 1:
+                x = y
+        for card in range(cards):
+            slot = _dense(filled, colours, 1 << card, fc_index, ranks, n_d, n)
+            for k in range(1, karma + 1):
+                total = 0
+                for r in range(36):
+                    nd = legal_dice[card, r]
+                    if nd == 0:
+                        continue
+                    wins = 0
+                    for o in range(orients):
+                        rec = _rec(filled, colours, card, o, x, facing, centre_rec, n)
+                        for cost in (blue_cost[card, r], white_cost[card, r]):
+                            if cost > 0 and step[k, cost, rec] > 0:
+                                wins += 1
+                    total += wins * inverse[nd * orients] % p
+                table[slot, k] = total % p * inv35 % p
+
+
+# --------------------------------------------------------------------------- pass 1: one card left in hand
+
+
+@njit(cache=True, parallel=True)
+def _one_left(a1, codes, next_table, fc_index, ranks, n_d, n_d_next, size, facing, centre_rec, touches, step, inverse,
+              karma, p, n, cards, orients):
+    """``a1[slot, i, cost - 1, k]`` for every dense (F, C, D') of ``codes`` (|D'| = ``size``) and the i-th card e of
+    D': the mean over e's legal cells and orientations of the next turn-start row at the Karma settled from k
+    with that cost and the cell's rec (mod p). A roll only chooses which cost rows to average (``_one_left_row``)."""
+    for q in prange(codes.shape[0]):
+        filled, colours = codes[q] >> n, codes[q] & ((1 << n) - 1)
+        inv = inverse[_legal_cells(filled, touches, n) * orients]
+        acc = np.zeros((5, karma + 1), dtype=np.int64)
+        for unplaced in range(1 << cards):
+            if _bits(unplaced) != size:
+                continue
+            slot = _dense(filled, colours, unplaced, fc_index, ranks, n_d, n)
+            i = 0
+            for e in range(cards):
+                if not (unplaced >> e) & 1:
+                    continue
+                acc[:, :] = 0
+                rest = unplaced & ~(1 << e)
+                for x in range(n):
+                    if not _legal(filled, x, touches, n):
+                        continue
+                    for o in range(orients):
+                        rec = _rec(filled, colours, e, o, x, facing, centre_rec, n)
+                        f1, c1 = _place(filled, colours, e, o, x, facing, n)
+                        row = next_table[_dense(f1, c1, rest, fc_index, ranks, n_d_next, n)]
+                        for cost in range(1, 6):
+                            for k in range(1, karma + 1):
+                                acc[cost - 1, k] += row[step[k, cost, rec]]
+                for cost in range(5):
+                    for k in range(1, karma + 1):
+                        a1[slot, i, cost, k] = acc[cost, k] % p * inv % p
+                i += 1
+
+
+@njit(cache=True)
+def _one_left_row(out, a1, slot, i, e, r, blue_cost, white_cost, legal_dice, stuck_weights, inverse, karma, p):
+    """The random bot's row with the card e (the i-th of its D') alone in hand under roll r, from ``a1``: the
+    mean over its legal dice; if r blocks e, the mean over the 35 other rolls (``stuck_weights``)."""
+    nd = legal_dice[e, r]
+    if nd > 0:
+        inv = inverse[nd]
+        bc, wc = blue_cost[e, r], white_cost[e, r]
+        for k in range(karma + 1):
+            total = 0
+            if bc > 0:
+                total += a1[slot, i, bc - 1, k]
+            if wc > 0:
+                total += a1[slot, i, wc - 1, k]
+            out[k] = total % p * inv % p
+        return
+    for k in range(karma + 1):
+        total = 0
+        for cost in range(5):
+            total += stuck_weights[e, cost] * a1[slot, i, cost, k] % p
+        out[k] = total % p
+
+
+# --------------------------------------------------------------------------- pass 2: two cards left, one roll
+
+
+@njit(cache=True)
+def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec,
+                   touches, step, blue_cost, white_cost, legal_dice, stuck_weights, inverse, karma, p, n, orients,
+                   grouped, t):
+    """The mean over the legal actions of the pair {a, b} under roll r (at least one card unblocked).
+
+    The one-card-left rows are not normalised one by one: their raw A1 sums share the divisor (the
+    left card's legal dice) on each side, so a pair takes a few modular reductions per Karma instead
+    of two per action."""
+    grouped[:, :] = 0
+    t[:] = 0  # the blocked card's rows, normalised as they come (1 roll in 36)
+    for side in range(2):
+        c = a if side == 0 else b
+        e = b if side == 0 else a
+        if legal_dice[c, r] == 0:
+            continue
+        rest = unplaced & ~(1 << c)
+        i = _below(rest, e)
+        bc, wc = blue_cost[c, r], white_cost[c, r]
+        be, we = blue_cost[e, r] - 1, white_cost[e, r] - 1
+        for x in range(n):
+            if not _legal(filled, x, touches, n):
+                continue
+            for o in range(orients):
+                rec = _rec(filled, colours, c, o, x, facing, centre_rec, n)
+                f1, c1 = _place(filled, colours, c, o, x, facing, n)
+                slot = _dense(f1, c1, rest, fc_index, ranks, n_d1, n)
+                if legal_dice[e, r] > 0:
+                    for cost in (bc, wc):
+                        if cost > 0:
+                            for k in range(1, karma + 1):
+                                s = step[k, cost, rec]
+                                total = 0
+                                if be >= 0:
+                                    total += a1[slot, i, be, s]
+                                if we >= 0:
+                                    total += a1[slot, i, we, s]
+                                grouped[side, k] += total
+                else:
+                    for cost in (bc, wc):
+                        if cost > 0:
+                            for k in range(1, karma + 1):
+                                s = step[k, cost, rec]
+                                total = 0
+                                for cc in range(5):
+                                    total += stuck_weights[e, cc] * a1[slot, i, cc, s] % p
+                                t[k] += total % p
+    for side in range(2):
+        nd = legal_dice[b if side == 0 else a, r]
+        if nd == 1:
+            for k in range(1, karma + 1):
+                t[k] += grouped[side, k] % p
+        elif nd > 1:
+            inv = inverse[nd]
+            for k in range(1, karma + 1):
+                t[k] += grouped[side, k] % p * inv % p
+    inv = inverse[ncells[filled] * orients * (legal_dice[a, r] + legal_dice[b, r])]
+    out[0] = 0
+    for k in range(1, karma + 1):
+        out[k] = t[k] % p * inv % p
+
+
+@njit(cache=True, parallel=True)
+def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec, touches, step, blue_cost,
+              white_cost, legal_dice, stuck_weights, inverse, karma, p, n, cards, orients):
+    """``v2[j, pair rank, k]``: the random bot's row with two cards of D'' in hand under roll r, for every key
+    j = (F, C, D'') of ``keys``. A pair the roll blocks entirely (equal numbers) averages the 35 other rolls."""
+    inv35 = inverse[35]
+    for j in prange(keys.shape[0]):
+        filled, colours, unplaced = keys[j] & 1023, (keys[j] >> 10) & 1023, (keys[j] >> 20) & 1023
+        members = np.zeros(cards, dtype=np.int64)
+        m = 0
+        for c in range(cards):
+            if (unplaced >> c) & 1:
+                members[m] = c
+                m += 1
+        out = np.zeros(karma + 1, dtype=np.int64)
+        grouped = np.zeros((2, karma + 1), dtype=np.int64)
+        t = np.zeros(karma + 1, dtype=np.int64)
+        stuck = np.zeros(karma + 1, dtype=np.int64)
+        for jb in range(m):
+            for ia in range(jb):
+                a, b = members[ia], members[jb]
+                if legal_dice[a, r] + legal_dice[b, r] > 0:
+                    _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks, n_d1, ncells, facing,
+                                   centre_rec, touches, step, blue_cost, white_cost, legal_dice, stuck_weights,
+                                   inverse, karma, p, n, orients, grouped, t)
+                else:
+                    stuck[:] = 0
+                    for r2 in range(36):
+                        if r2 == r:
+                            continue
+                        _two_left_core(out, filled, colours, unplaced, a, b, r2, a1, fc_index, ranks, n_d1, ncells,
+                                       facing, centre_rec, touches, step, blue_cost, white_cost, legal_dice,
+                                       stuck_weights, inverse, karma, p, n, orients, grouped, t)
+                        for k in range(karma + 1):
+                            stuck[k] += out[k]
+                    for k in range(karma + 1):
+                        out[k] = stuck[k] % p * inv35 % p
+                rank = _pair_rank(ia, jb)
+                for k in range(karma + 1):
+                    v2[j, rank, k] = out[k]
+
+
+@njit(cache=True, parallel=True)
+def _mark_after_one(keys, mark, fc_index, ranks, n_d1, facing, touches, n, cards, orients):
+    """``mark[slot] = key + 1`` for every (F, C, D'') one placement after a turn-start key of ``keys``."""
+    for q in prange(keys.shape[0]):
+        filled, colours, unplaced = keys[q] & 1023, (keys[q] >> 10) & 1023, (keys[q] >> 20) & 1023
+        for c in range(cards):
+            if not (unplaced >> c) & 1:
+                continue
+            rest = unplaced & ~(1 << c)
+            for x in range(n):
+                if not _legal(filled, x, touches, n):
+                    continue
+                for o in range(orients):
+                    f1, c1 = _place(filled, colours, c, o, x, facing, n)
+                    mark[_dense(f1, c1, rest, fc_index, ranks, n_d1, n)] = f1 | c1 << 10 | rest << 20 | 1 << 40
+
+
+# --------------------------------------------------------------------------- pass 3: the turn start, one roll
+
+
+@njit(cache=True, parallel=True)
+def _turn_start(sums, keys, r, v2, compact, fc_index, ranks, n_d2, numbers_same, facing, centre_rec, touches, step,
+                blue_cost, white_cost, legal_dice, karma, n, cards, orients):
+    """Add to ``sums[q, g]`` the raw sums (no reduction: below 2**50 after 36 rolls) of the two-cards-left rows
+    ``v2`` of roll r over the legal actions of key q's hands, grouped by the hand's divisor: g = its legal dice
+    (1-6), plus 7 for a hand that some roll blocks entirely (three cards of equal numbers: that roll is
+    skipped and the others weigh 36/35, its free rerolls). ``_turn_rows`` divides each group."""
+    for q in prange(keys.shape[0]):
+        filled, colours, unplaced = keys[q] & 1023, (keys[q] >> 10) & 1023, (keys[q] >> 20) & 1023
+        members = np.zeros(cards, dtype=np.int64)
+        m = 0
+        for c in range(cards):
+            if (unplaced >> c) & 1:
+                members[m] = c
+                m += 1
+        for ic in range(m):
+            c = members[ic]
+            if legal_dice[c, r] == 0:
+                continue
+            rest = unplaced & ~(1 << c)
+            bc, wc = blue_cost[c, r], white_cost[c, r]
+            for x in range(n):
+                if not _legal(filled, x, touches, n):
+                    continue
+                for o in range(orients):
+                    rec = _rec(filled, colours, c, o, x, facing, centre_rec, n)
+                    f1, c1 = _place(filled, colours, c, o, x, facing, n)
+                    j = compact[_dense(f1, c1, rest, fc_index, ranks, n_d2, n)]
+                    for jb in range(m):
+                        if jb == ic:
+                            continue
+                        b = members[jb]
+                        for ia in range(jb):
+                            if ia == ic:
+                                continue
+                            a = members[ia]
+                            g = legal_dice[a, r] + legal_dice[b, r] + legal_dice[c, r]
+                            if numbers_same[a, b] and numbers_same[a, c]:
+                                g += 7
+                            # positions in D'' = D - c shift down by one above c
+                            row = v2[j, _pair_rank(ia - (ia > ic), jb - (jb > ic))]
+                            for cost in (bc, wc):
+                                if cost > 0:
+                                    for k in range(1, karma + 1):
+                                        sums[q, g, k] += row[step[k, cost, rec]]
+
+
+@njit(cache=True, parallel=True)
+def _turn_rows(rows, sums, keys, ncells, inverse, f36_35, scale, karma, p, orients):
+    """``rows[q]``: key q's turn-start row, each group of ``sums`` divided by its action count, times ``scale``
+    (1 / (36 x the number of hands))."""
+    for q in prange(keys.shape[0]):
+        cells = ncells[keys[q] & 1023]
+        for g in range(1, sums.shape[1]):
+            dice = g if g < 7 else g - 7
+            if dice == 0:
+                continue
+            inv = inverse[cells * orients * dice]
+            if g >= 7:
+                inv = inv * f36_35 % p
+            for k in range(1, karma + 1):
+                rows[q, k] = (rows[q, k] + sums[q, g, k] % p * inv) % p
+        for k in range(1, karma + 1):
+            rows[q, k] = rows[q, k] * scale % p
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+class RandomSolver:
+    """The random bot's tables modulo one prime, level by level, for one rule set and fixed centre."""
+
+    def __init__(self, model: Model, keys: dict | None = None):
+        from gamelib.pangu.solver_policies import Arrays
+
+        self.model = model
+        self.n, self.cards = model.size, len(model.card_ids)
+        if turn_sizes(self.cards) != [3, 3, 3, 1]:
+            raise ValueError("the random evaluator plays a ten-card deck (turns of 3, 3, 3, 1)")
+        self.orients = len(model.orientations)
+        self.karma = model.rules.starting_karma
+        arrays = model_arrays(model)
+        self.facing, self.centre_rec, self.touches = arrays["facing"], arrays["centre_rec"], arrays["touches"]
+        self.step = arrays["step"].astype(np.int64)
+        self.fc_index, self.fc_counts = dense_index(model, list(range(self.n + 1)))
+        self.ranks = rank_table(self.n)
+        self.ncells = np.array([sum(model.legal(f, x) for x in range(self.n)) for f in range(1 << self.n)], np.int64)
+        rolls = [(b, w) for b in range(1, 7) for w in range(1, 7)]
+        nums = model.numbers
+        self.blue_cost = np.array([[abs(b - nums[c][0]) if b != nums[c][0] else 0 for b, _ in rolls]
+                                   for c in range(self.cards)], np.int64)
+        self.white_cost = np.array([[abs(w - nums[c][1]) if w != nums[c][1] else 0 for _, w in rolls]
+                                    for c in range(self.cards)], np.int64)
+        self.legal_dice = (self.blue_cost > 0).astype(np.int64) + (self.white_cost > 0)
+        self.numbers_same = np.array([[nums[a] == nums[b] for b in range(self.cards)] for a in range(self.cards)],
+                                     np.bool_)
+        self.keys = keys if keys is not None else Arrays(model).keys
+        self.seconds: dict = {}
+
+    @staticmethod
+    def _position(mask: int, card: int) -> int:
+        return bin(mask & ((1 << card) - 1)).count("1")
+
+    def n_d(self, level: int) -> int:
+        return comb(self.cards, self.cards - level)
+
+    def codes(self, level: int) -> np.ndarray:
+        """Every (F, C) of the dense index with ``level`` cells filled, as F << n | C, in index order."""
+        codes = np.flatnonzero(self.fc_index >= 0)
+        codes = codes[[popcount(int(code) >> self.n) == level for code in codes]]
+        return codes[np.argsort(self.fc_index[codes], kind="stable")].astype(np.int64)
+
+    def slots(self, level: int, keys: np.ndarray) -> np.ndarray:
+        n = self.n
+        filled, colours, unplaced = keys & 1023, (keys >> 10) & 1023, (keys >> 20) & 1023
+        return self.fc_index[(filled << n) | colours].astype(np.int64) * self.n_d(level) + self.ranks[unplaced]
+
+    def inverses(self, p: int) -> np.ndarray:
+        return np.array([0] + [pow(i, p - 2, p) for i in range(1, 512)], dtype=np.int64)
+
+    def stuck_weights(self, p: int, inverse: np.ndarray) -> np.ndarray:
+        """``w[e, cost - 1]``: 1/35 x the sum over the rolls that do not block e of (the number of legal dice
+        of cost ``cost``) / (e's legal dice): the one-card-left row of a blocked card is sum_cost w x A1[cost]."""
+        w = np.zeros((self.cards, 5), dtype=np.int64)
+        for e in range(self.cards):
+            for r in range(36):
+                nd = self.legal_dice[e, r]
+                if nd == 0:
+                    continue
+                for cost in (self.blue_cost[e, r], self.white_cost[e, r]):
+                    if cost > 0:
+                        w[e, cost - 1] = (w[e, cost - 1] + inverse[nd]) % p
+        return w * inverse[35] % p
+
+    def final_table(self, p: int) -> np.ndarray:
+        level = self.n - 1
+        table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
+        _final_table(table, self.codes(level), self.fc_index, self.ranks, self.n_d(level), self.facing,
+                     self.centre_rec, self.blue_cost, self.white_cost, self.legal_dice, self.step, self.inverses(p),
+                     self.karma, p, self.n, self.cards, self.orients)
+        return table
+
+    def one_left(self, level: int, next_table: np.ndarray, p: int) -> np.ndarray:
+        """Pass 1 of the turn starting at ``level``: A1 at ``level + 2`` cells filled (int32 residues)."""
+        size = self.cards - level - 2
+        a1 = np.zeros((self.fc_counts[level + 2] * self.n_d(level + 2), size, 5, self.karma + 1), dtype=np.int32)
+        _one_left(a1, self.codes(level + 2), next_table, self.fc_index, self.ranks, self.n_d(level + 2),
+                  self.n_d(level + 3), size, self.facing, self.centre_rec, self.touches, self.step, self.inverses(p),
+                  self.karma, p, self.n, self.cards, self.orients)
+        return a1
+
+    def after_one(self, level: int, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The (F, C, D'') keys one placement after ``keys`` and ``compact[dense slot]`` = their index."""
+        mark = np.zeros(self.fc_counts[level + 1] * self.n_d(level + 1), dtype=np.int64)
+        _mark_after_one(keys, mark, self.fc_index, self.ranks, self.n_d(level + 1), self.facing, self.touches,
+                        self.n, self.cards, self.orients)
+        at = np.flatnonzero(mark)
+        compact = np.full(len(mark), -1, dtype=np.int64)
+        compact[at] = np.arange(len(at))
+        return mark[at] & ((1 << 40) - 1), compact
+
+    def turn(self, level: int, keys: np.ndarray, next_table: np.ndarray, p: int, verbose: bool = False) -> np.ndarray:
+        """The dense turn-start table at ``level`` (rows of ``keys`` filled) from the next level's table."""
+        inverse = self.inverses(p)
+        weights = self.stuck_weights(p, inverse)
+        t0, c0 = time.perf_counter(), time.process_time()
+        a1 = self.one_left(level, next_table, p)
+        t1, c1 = time.perf_counter(), time.process_time()
+        after, compact = self.after_one(level, keys)
+        size = self.cards - level
+        v2 = np.zeros((len(after), comb(size - 1, 2), self.karma + 1), dtype=np.int32)
+        keys = keys[np.argsort(self.slots(level, keys), kind="stable")]  # neighbours share successors: cache
+        sums = np.zeros((len(keys), 14, self.karma + 1), dtype=np.int64)
+        f36_35 = 36 * int(inverse[35]) % p
+        two = three = 0.0
+        for r in range(36):
+            s0 = time.process_time()
+            _two_left(v2, after, r, a1, self.fc_index, self.ranks, self.n_d(level + 2), self.ncells, self.facing,
+                      self.centre_rec, self.touches, self.step, self.blue_cost, self.white_cost, self.legal_dice,
+                      weights, inverse, self.karma, p, self.n, self.cards, self.orients)
+            s1 = time.process_time()
+            _turn_start(sums, keys, r, v2, compact, self.fc_index, self.ranks, self.n_d(level + 1),
+                        self.numbers_same, self.facing, self.centre_rec, self.touches, self.step, self.blue_cost,
+                        self.white_cost, self.legal_dice, self.karma, self.n, self.cards, self.orients)
+            two, three = two + s1 - s0, three + time.process_time() - s1
+        scale = pow(36 * comb(size, HAND), p - 2, p)
+        table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
+        rows = np.zeros((len(keys), self.karma + 1), dtype=np.int64)
+        _turn_rows(rows, sums, keys, self.ncells, inverse, f36_35, scale, self.karma, p, self.orients)
+        table[self.slots(level, keys)] = rows
+        self.seconds[level] = dict(wall=time.perf_counter() - t0, cpu=time.process_time() - c0,
+                                   one_left_cpu=c1 - c0,
+                                   two_left_cpu=two, turn_start_cpu=three, after_one=len(after),
+                                   a1_bytes=a1.nbytes, v2_bytes=v2.nbytes)
+        if verbose:
+            s = self.seconds[level]
+            print(f"  turn from level {level}: {len(keys):,} keys, {len(after):,} one-placement layouts; "
+                  f"A1 {a1.nbytes / 2**20:,.0f} MiB ({c1 - c0:.1f} s CPU), two-left {two:.1f} s CPU, "
+                  f"turn start {three:.1f} s CPU; {s['wall']:.1f} s wall, {s['cpu']:.1f} s CPU", flush=True)
+        return table
+
+    def tables(self, p: int, down_to: int = 0, verbose: bool = False) -> dict:
+        """The dense turn-start tables mod p from the final card back to level ``down_to``."""
+        tables = {self.n - 1: self.final_table(p)}
+        for level in (6, 3, 0):
+            if level < down_to:
+                break
+            tables[level] = self.turn(level, self.keys[level], tables[level + 3], p, verbose)
+        return tables
+
+    def root_residue(self, p: int, verbose: bool = False) -> int:
+        table = self.tables(p, verbose=verbose)[0]
+        return int(table[self.slots(0, self.keys[0])[0], self.karma])
+
+
+# --------------------------------------------------------------------------- single positions (the tests' oracle)
+
+
+_LATE: dict = {}
+
+
+def _late(model: Model, p: int):
+    """The solver and the final card's table mod p for one model (cached)."""
+    tag = (model.rules, model.centre, model.card_ids, p)
+    if tag not in _LATE:
+        solver = RandomSolver(model, keys={})
+        _LATE[tag] = solver, solver.final_table(p)
+    return _LATE[tag]
+
+
+def _placements(model: Model, filled: int, colours: int, cards: list[int]) -> set[tuple[int, int]]:
+    """Every (F, C) after placing one card of ``cards`` on a legal cell (any orientation)."""
+    return {model.place(filled, colours, c, o, x) for c in cards for x in range(model.size) if model.legal(filled, x)
+            for o in range(len(model.orientations))}
+
+
+def position_residue(state, p: int) -> int:
+    """The random bot's value mod p at a position of ``state``'s rules, computing only the rows it needs: a
+    turn 3 start (before the draw), a decision with two or one cards in hand at turn 2 or 3, or the final
+    card's decision (the tests' entry point against ``solver.evaluate_policy``)."""
+    from gamelib.pangu.solver import model_for, position_of
+
+    model = model_for(state)
+    solver, final = _late(model, p)
+    n, karma_max = solver.n, solver.karma
+    filled, colours, unseen, hand, roll, karma, _ = position_of(state)
+    unplaced = unseen | hand
+    placed, in_hand = popcount(filled), popcount(hand)
+    inverse = solver.inverses(p)
+    key = np.array([filled | colours << 10 | unplaced << 20], dtype=np.int64)
+    if placed == 6 and in_hand == 0 and roll is None:
+        return int(solver.turn(6, key, final, p)[solver.slots(6, key)[0], karma])
+    start = placed - (HAND - in_hand)
+    if roll is None or not (start in (3, 6) and in_hand in (1, 2) or placed == n - 1):
+        raise ValueError("a turn-3 start, or a decision with one or two cards in hand at turn 2 or 3, or the final card")
+    r = (roll[0] - 1) * 6 + roll[1] - 1
+    if placed == n - 1:  # the final card, its roll known (a blocking roll is rerolled before any decision)
+        e, x = hand.bit_length() - 1, next(y for y in range(n) if not filled >> y & 1)
+        wins = sum(solver.step[karma, cost, model.rec(filled, colours, e, o, x)] > 0
+                   for cost in (solver.blue_cost[e, r], solver.white_cost[e, r]) if cost > 0
+                   for o in range(solver.orients))
+        return wins * int(inverse[solver.legal_dice[e, r] * solver.orients]) % p
+    held = [c for c in range(solver.cards) if hand >> c & 1]
+    next_table = final
+    if start == 3:  # turn 3's rows at the keys this hand reaches
+        layouts = {(filled, colours)}
+        for _ in held:
+            layouts = set().union(*(_placements(model, f, c, held) for f, c in layouts))
+        rest = unplaced & ~hand
+        keys = np.array(sorted(f | c << 10 | rest << 20 for f, c in layouts), dtype=np.int64)
+        next_table = solver.turn(6, keys, final, p)
+    layouts = [(filled, colours)] if in_hand == 1 else sorted(_placements(model, filled, colours, held))
+    fc_index = solver.fc_index.copy()  # the one-card-left layouts renumbered 0.. so that A1 holds only them
+    level = start + 2
+    codes = solver.codes(level)
+    fc_index[codes] = -1
+    for number, (f, c) in enumerate(layouts):
+        fc_index[f << n | c] = number
+    size = solver.cards - level
+    a1 = np.zeros((len(layouts) * solver.n_d(level), size, 5, karma_max + 1), dtype=np.int32)
+    _one_left(a1, np.array([f << n | c for f, c in layouts], dtype=np.int64), next_table, fc_index, solver.ranks,
+              solver.n_d(level), solver.n_d(level + 1), size, solver.facing, solver.centre_rec, solver.touches,
+              solver.step, inverse, karma_max, p, n, solver.cards, solver.orients)
+    weights = solver.stuck_weights(p, inverse)
+    if in_hand == 2:
+        v2 = np.zeros((1, comb(solver.cards - placed, 2), karma_max + 1), dtype=np.int32)
+        _two_left(v2, key, r, a1, fc_index, solver.ranks, solver.n_d(level), solver.ncells, solver.facing,
+                  solver.centre_rec, solver.touches, solver.step, solver.blue_cost, solver.white_cost,
+                  solver.legal_dice, weights, inverse, karma_max, p, n, solver.cards, solver.orients)
+        a, b = (solver._position(unplaced, c) for c in held)
+        return int(v2[0, _pair_rank(a, b), karma])
+    e = held[0]
+    out = np.zeros(karma_max + 1, dtype=np.int64)
+    slot = int(fc_index[filled << n | colours]) * solver.n_d(level) + int(solver.ranks[unplaced])
+    _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, solver.blue_cost, solver.white_cost,
+                  solver.legal_dice, weights, inverse, karma_max, p)
+    return int(out[karma])
+
+
+def check_supported(rules: Rules) -> None:
+    if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn" or rules.stuck_rule != "reroll":
+        raise ValueError(f"the exact random evaluator does not cover {rules}: it needs roll_timing=per_turn, "
+                         "stuck_rule=reroll and a cap rule other than before_turn")
+
+
+def solve_random(rules: Rules, centre: str | None = None, verbose: bool = True, primes: list[int] | None = None,
+                 report: dict | None = None) -> Fraction:
+    """The exact whole-game value of ``bots.random_policy`` under ``rules``: modulo each prime, then the CRT.
+
+    ``report`` (a dict) receives the bound, the primes and each prime's seconds."""
+    check_supported(rules)
+    if (centre or rules.centre_config) == "RANDOM":
+        return sum((solve_random(rules, c, verbose, primes, report) for c in ("YIN_LEFT", "YANG_LEFT")),
+                   Fraction(0)) / 2
+    model = build_model(rules, centre)
+    solver = RandomSolver(model)
+    bound = denominator_bound(model)
+    primes = primes or primes_for(bound)
+    if verbose:
+        print(f"random bot: L = {float(bound):.3e} ({bound.bit_length()} bits), {len(primes)} primes "
+              f"({len(primes) - 1} needed + 1 check); keys per level "
+              + ", ".join(f"{len(k):,}" for k in solver.keys.values()), flush=True)
+    residues, per_prime = [], []
+    for p in primes:
+        t0, c0 = time.perf_counter(), time.process_time()
+        residues.append(solver.root_residue(p, verbose))
+        per_prime.append(dict(prime=p, wall=time.perf_counter() - t0, cpu=time.process_time() - c0,
+                              levels=dict(solver.seconds)))
+        if verbose:
+            print(f" prime {p}: residue {residues[-1]}, {per_prime[-1]['wall']:.1f} s wall, "
+                  f"{per_prime[-1]['cpu']:.1f} s CPU", flush=True)
+    value = rebuild(residues, primes, bound)
+    if len(primes) > 1 and rebuild(residues[:-1], primes[:-1], bound) != value:
+        raise ArithmeticError("the check prime changed the rebuilt value")
+    if report is not None:
+        report.setdefault("runs", []).append(dict(centre=model.centre, bound_bits=bound.bit_length(),
+                                                  primes=primes, residues=residues, per_prime=per_prime))
+    return value
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="defaults", choices=sorted(SINGLE_VARIANTS))
+    parser.add_argument("--primes", type=int, default=0, help="run only the first N primes (a timing run)")
+    args = parser.parse_args(argv)
+    numba.set_num_threads(min(THREADS, numba.config.NUMBA_NUM_THREADS))
+    rules = SINGLE_VARIANTS[args.variant]
+    model = build_model(rules, None if rules.centre_config != "RANDOM" else "YIN_LEFT")
+    primes = primes_for(denominator_bound(model))
+    if args.primes:
+        primes = primes[:args.primes]
+        solver = RandomSolver(model)
+        for p in primes:
+            t0, c0 = time.perf_counter(), time.process_time()
+            print(p, solver.root_residue(p, verbose=True), f"{time.perf_counter() - t0:.1f} s wall",
+                  f"{time.process_time() - c0:.1f} s CPU", flush=True)
+        return 0
+    started, cpu = time.perf_counter(), time.process_time()
+    value = solve_random(rules, primes=None)
+    print(f"random under {args.variant}: P(WON) = {value} ≈ {float(value):.10f}; "
+          f"{time.perf_counter() - started:.1f} s wall, {time.process_time() - cpu:.1f} s CPU, {THREADS} threads")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
