@@ -100,8 +100,8 @@ def test_no_state_changes_once_returned():
                     state.apply(wrong)
                 except IllegalMove:
                     refused += 1
-                assert position.BUILDING.state is None  # the refused turn's copy is let go
-                assert position.BUILDING.fresh_seats == {} and position.BUILDING.pending_log == []  # and its seats and lines
+                assert position.EDITING == [None]  # the refused turn's copy is let go
+                assert position.FRESH_SEATS == {} and position.PENDING_LOG == []  # and its seats and lines
     assert refused > 50
     for state, save in seen:
         assert state.to_json() == save
@@ -328,10 +328,12 @@ def test_connectivity_grown_by_a_placement_is_the_connectivity_searched_afresh()
 
 
 def test_games_played_on_several_threads_at_once_are_the_games_played_alone():
-    """The turn under construction and the chance generator are kept per thread (``position.BUILDING``):
-    ``design.tournament`` accepts any executor, and a thread pool or a Dask worker's threads play several
-    games at once. 24 seeded random games on 4 threads, switching every microsecond (so turns of
-    different games interleave), must give the saves of the same games played one after another."""
+    """The turn under construction and the chance generator are module-level, so turns are built one at a
+    time (``rules._TURN_LOCK``), and the listing cache is one entry replaced whole: ``design.tournament``
+    accepts any executor, and a thread pool or a Dask worker's threads play several games at once. 24
+    seeded random games on 4 threads, switching every microsecond (so turns of different games would
+    interleave), must give the saves of the same games played one after another (without the lock: "a
+    turn returned another state than the one it built")."""
     import sys
     from concurrent.futures import ThreadPoolExecutor
 

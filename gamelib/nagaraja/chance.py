@@ -20,8 +20,8 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    BUILDING, PUBLIC, SEAT_NAMES, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name,
-    stick_order, with_player,
+    PUBLIC, SEAT_NAMES, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, stick_order,
+    with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -178,21 +178,24 @@ def sample(state, rng):
 
 # --------------------------------------------------------------------------- the generator of a batch
 
-# One generator per thread (``position.BUILDING.rng``), seeded again for every batch of chance events:
-# a new ``random.Random`` per batch (``core.chance_rng``) allocates and clears a 2.5 kB state and runs
-# ``Random.__init__`` and ``Random.seed`` in Python, and a random game resolves about 45 batches. The
-# seeding itself is the C method ``Random.seed`` ends in for a whole number (``random.py``:
-# ``super().seed(a)``). ``State._finish_turn`` draws every event of a batch before it asks for the
-# next batch, and no turn starts inside another, so the generator is never wanted by two batches at once.
+# One generator, seeded again for every batch of chance events: a new ``random.Random`` per batch
+# (``core.chance_rng``) allocates and clears a 2.5 kB state and runs ``Random.__init__`` and
+# ``Random.seed`` in Python, and a random game resolves about 45 batches. The seeding itself is
+# the C method ``Random.seed`` ends in for a whole number (``random.py``: ``super().seed(a)``).
+# ``State._finish_turn`` draws every event of a batch before it asks for the next batch, and no
+# turn starts inside another (turns are built one at a time, on any thread: ``rules._TURN_LOCK``),
+# so the one generator is never wanted by two batches at once.
+_BATCH_RNG = random.Random()
+_SEED_BATCH_RNG = super(random.Random, _BATCH_RNG).seed
+
+
 def batch_rng(seed, draw_number: int) -> random.Random:
     """A generator in the state of ``core.chance_rng(seed, draw_number)`` (the same hash of the same
-    text, the same seeding), valid until this thread's next call."""
-    building = BUILDING
+    text, the same seeding), valid until the next call."""
     digest = sha256(f"gamelib:{seed}:{draw_number}".encode()).digest()
-    building.seed_rng(int.from_bytes(digest[:16], "big"))
-    rng = building.rng
-    rng.gauss_next = None  # as Random.seed leaves it
-    return rng
+    _SEED_BATCH_RNG(int.from_bytes(digest[:16], "big"))
+    _BATCH_RNG.gauss_next = None  # as Random.seed leaves it
+    return _BATCH_RNG
 
 
 # --------------------------------------------------------------------------- resolving

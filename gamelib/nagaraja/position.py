@@ -8,8 +8,6 @@ of nagaraja.md#round that the tests and the save reader share.
 
 from __future__ import annotations
 
-import random
-import threading
 from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
@@ -81,34 +79,18 @@ class Player:
 
 # --------------------------------------------------------------------------- edits
 
-class _TurnInProgress(threading.local):
-    """What ``State.apply`` is building, per thread: games played at once on several threads (a thread
-    pool, a Dask worker's threads) never see each other's turn.
+# The state ``State.apply`` is building (a copy of the state it was called on, that nobody else holds
+# until it is returned), or None. A turn makes a dozen small edits; editing that copy in place instead
+# of copying the whole state at each edit is copy-on-write: the first edit (``State.apply``) copies.
+# Set and cleared by ``rules._built`` under its lock, so one turn at a time, on any thread, uses it
+# (and ``FRESH_SEATS`` and ``PENDING_LOG`` below).
+EDITING: list = [None]
 
-    * ``state``: the state under construction (a copy of the state ``apply`` was called on, that nobody
-      else holds until it is returned), or None. A turn makes a dozen small edits; editing that copy in
-      place instead of copying the whole state at each edit is copy-on-write: the first edit
-      (``State.apply``) copies.
-    * ``fresh_seats``: the seats (Player objects) made during this turn for that state, by id (the dict
-      keeps them alive, so an id names one of them only): only that state holds them, so they too are
-      edited in place. Emptied when the turn ends and whenever the state under construction is copied
-      (``detached``): a copy shares its seats, which must then be copied again before any edit.
-    * ``pending_log``: its log lines not yet in its ``log`` tuple, in order: a turn logs several lines,
-      and adding each to the tuple would copy the whole log every time (it grows to hundreds of
-      lines). ``finish_log`` adds them in one copy when the turn ends (``rules._built``).
-    * ``rng`` and ``seed_rng``: the one generator ``chance.batch_rng`` seeds again for each batch of
-      chance events, and its C seeding method.
-    """
-
-    def __init__(self):
-        self.state = None
-        self.fresh_seats = {}
-        self.pending_log = []
-        self.rng = random.Random()
-        self.seed_rng = super(random.Random, self.rng).seed
-
-
-BUILDING = _TurnInProgress()
+# The seats (Player objects) made during this turn for the state under construction, by id (the dict
+# keeps them alive, so an id names one of them only): only that state holds them, so they too are
+# edited in place. Emptied when the turn ends and whenever the state under construction is copied
+# (``detached``): a copy shares its seats, which must then be copied again before any edit.
+FRESH_SEATS: dict = {}
 
 
 # In place, the fields are replaced in the object's own ``__dict__`` without checking their names:
@@ -145,34 +127,40 @@ def combined(value):
 
 def replace(value, **changes):
     """``value`` with the fields ``changes`` replaced: in place for the state under construction
-    (``BUILDING.state``), else in a copy (``core.replace_fields``)."""
-    if value is BUILDING.state:
+    (``EDITING``), else in a copy (``core.replace_fields``)."""
+    if value is EDITING[0]:
         value.__dict__.update(changes)
         return value
     return replace_fields(value, **changes)
 
 
+# The log lines of the state under construction not yet in its ``log`` tuple, in order: a turn logs
+# several lines, and adding each to the tuple would copy the whole log every time (it grows to
+# hundreds of lines). ``finish_log`` adds them in one copy when the turn ends (``rules._built``).
+PENDING_LOG: list = []
+
+
 def logged(state, entries: tuple) -> tuple:
     """The value of ``state.log`` once ``entries`` are logged: for the state under construction its
-    log stays as it is and the entries wait in ``BUILDING.pending_log``."""
-    if state is BUILDING.state:
-        BUILDING.pending_log.extend(entries)
+    log stays as it is and the entries wait in ``PENDING_LOG``."""
+    if state is EDITING[0]:
+        PENDING_LOG.extend(entries)
         return state.log
     return state.log + entries
 
 
 def finish_log(state) -> None:
     """Put the waiting lines into the log of ``state``, the state under construction."""
-    if BUILDING.pending_log:
-        state.__dict__["log"] = state.log + tuple(BUILDING.pending_log)
-        BUILDING.pending_log.clear()
+    if PENDING_LOG:
+        state.__dict__["log"] = state.log + tuple(PENDING_LOG)
+        PENDING_LOG.clear()
 
 
 def detached(state):
     """``state``, or a copy when it is the state under construction: for positions that are only
     looked at (what an effect could do), which must not edit the real one."""
-    if state is BUILDING.state:
-        BUILDING.fresh_seats.clear()  # the copy shares the seats: from now on they are copied before an edit
+    if state is EDITING[0]:
+        FRESH_SEATS.clear()  # the copy shares the seats: from now on they are copied before an edit
         finish_log(state)  # and its log, which the copy reads as it is
         return replace_fields(state)
     return state
@@ -181,26 +169,26 @@ def detached(state):
 def changed_seat(state, seat, changes: dict):
     """``seat`` (a Player of ``state``) with the fields ``changes`` replaced: in place when it was made
     in this turn for the state under construction, else a copy (made fresh when ``state`` is that one)."""
-    if state is BUILDING.state:
-        if BUILDING.fresh_seats.get(id(seat)) is seat:
+    if state is EDITING[0]:
+        if FRESH_SEATS.get(id(seat)) is seat:
             seat.__dict__.update(changes)
             return seat
         seat = copied(seat, changes)
-        BUILDING.fresh_seats[id(seat)] = seat
+        FRESH_SEATS[id(seat)] = seat
         return seat
     return copied(seat, changes)
 
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
-    if state is BUILDING.state and len(texts) == 1:  # the most frequent case: one line, in place
-        BUILDING.pending_log.append(new_event((audience, texts[0])))
+    if state is EDITING[0] and len(texts) == 1:  # the most frequent case: one line, in place
+        PENDING_LOG.append(new_event((audience, texts[0])))
         if changes:
             state.__dict__.update(changes)
         return state
     entries = [new_event((audience, t)) for t in texts]
-    if state is BUILDING.state:
-        BUILDING.pending_log.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
+    if state is EDITING[0]:
+        PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
         if changes:
             state.__dict__.update(changes)
         return state
@@ -217,14 +205,14 @@ def with_player(state, player: int, seat_changes: dict, **changes):
     replaced in the same copy (a turn makes many small edits: each copy of the state costs)."""
     players = state.players
     seat = players[player]
-    if state is BUILDING.state:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
-        if BUILDING.fresh_seats.get(id(seat)) is seat:
+    if state is EDITING[0]:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
+        if FRESH_SEATS.get(id(seat)) is seat:
             seat.__dict__.update(seat_changes)
             if changes:
                 state.__dict__.update(changes)
             return state
         changed = copied(seat, seat_changes)
-        BUILDING.fresh_seats[id(changed)] = changed
+        FRESH_SEATS[id(changed)] = changed
         changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
         state.__dict__.update(changes)
         return state

@@ -9,6 +9,7 @@ action set off (from the state's seed, unless ``explicit_chance``) and the autom
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -21,7 +22,7 @@ from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import RUN_DRAWN, Task
 from gamelib.nagaraja.edition import Edition, default_edition
 from gamelib.nagaraja.position import (
-    BUILDING, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
+    EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
@@ -30,8 +31,17 @@ _POINTS = itemgetter(2)  # a Stick's points
 TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
 
 # The last state whose legal actions were listed (by identity), those actions, and (once an action is
-# applied) the set of their ids: the tuple keeps the objects alive, so an id names one of them only.
-_LISTED: list = [None, (), None]
+# applied) the set of their ids: the entry keeps the objects alive, so an id names one of them only.
+# A new listing replaces the whole entry in one store and every reader takes the entry once, so games
+# played on several threads at once never pair one state with another state's actions.
+_LISTED: list = [[None, (), None]]
+
+# One turn is built at a time in this process (``_built``): the state under construction, its fresh
+# seats, its pending log lines (``position.EDITING``...) and the batch generator (``chance.batch_rng``)
+# are module-level, which keeps the hot paths free of per-thread lookups (a ``threading.local`` cost
+# 5-8% of a random game). Python runs one thread at a time anyway, so turns of games played on several
+# threads (a thread pool, a Dask worker's threads) wait for each other instead of mixing their edits.
+_TURN_LOCK = threading.RLock()  # re-entrant: a turn started inside a turn fails loudly in _built, never hangs
 
 
 @dataclass(frozen=True)
@@ -119,9 +129,11 @@ class State(StateBase):
     def legal_actions(self) -> list:
         if self.result is not None or self.queue:
             return []
-        if _LISTED[0] is not self:  # a bot lists the actions, then applies one: list them once
-            _LISTED[:] = [self, actions.legal_actions(self), None]  # a fresh list that only _LISTED holds
-        return list(_LISTED[1])
+        entry = _LISTED[0]
+        if entry[0] is not self:  # a bot lists the actions, then applies one: list them once
+            entry = [self, actions.legal_actions(self), None]  # a fresh list that only the entry holds
+            _LISTED[0] = entry
+        return list(entry[1])
 
     def chance_outcomes(self) -> list:
         if self.result is not None or not self.queue:
@@ -139,7 +151,7 @@ class State(StateBase):
                                   f"({chance.task_text(self.queue[0])})", action)
             draft = replace(self, queue=self.queue[1:], moves=self.moves + (outcome,))
             return _built(draft, lambda: self._finish_turn(chance.resolve(draft, self.queue[0], outcome)))
-        listed = _LISTED[0] is self and self._listed(action)
+        listed = self._listed(action)
         if not listed:
             action = actions.checked_action(action)
         draft = copied(self, {"moves": self.moves + (action,)})
@@ -150,11 +162,12 @@ class State(StateBase):
         it is then in canonical form already, a Naga's parameters need no second check against every
         option (only Nagas have many), nor a commitment against the hand. Every other rule is still
         checked by ``apply_action``."""
-        if _LISTED[0] is not self:
+        entry = _LISTED[0]
+        if entry[0] is not self:
             return False
-        if _LISTED[2] is None:
-            _LISTED[2] = set(map(id, _LISTED[1]))
-        return id(action) in _LISTED[2]
+        if entry[2] is None:
+            entry[2] = set(map(id, entry[1]))
+        return id(action) in entry[2]
 
     @staticmethod
     def _finish_turn(state: "State") -> "State":
@@ -213,17 +226,18 @@ def _built(draft: State, build) -> State:
     """``build()``, with ``draft`` (a fresh copy nobody else holds) edited in place by every step of the
     turn instead of copied at each (``position.replace``). The draft is let go however ``build`` ends:
     an illegal action raises, and the state ``apply`` was called on is untouched."""
-    BUILDING.state = draft
-    try:
-        built = build()
-        if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
-            raise AssertionError("a turn returned another state than the one it built")
-        finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
-        return built
-    finally:
-        BUILDING.state = None
-        BUILDING.fresh_seats.clear()  # the seats made in this turn are the returned state's: no more edits
-        BUILDING.pending_log.clear()  # a refused turn's lines go with its draft
+    with _TURN_LOCK:
+        EDITING[0] = draft
+        try:
+            built = build()
+            if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
+                raise AssertionError("a turn returned another state than the one it built")
+            finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
+            return built
+        finally:
+            EDITING[0] = None
+            FRESH_SEATS.clear()  # the seats made in this turn are the returned state's: no more edits
+            PENDING_LOG.clear()  # a refused turn's lines go with its draft
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
