@@ -72,7 +72,8 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("evaluating the random bot exactly needs numba: pip install -e '.[solver]'") from error
 
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
-from gamelib.pangu.solver_build import _legal, _place, _rec, _successors, dense_index, model_arrays, rank_table
+from gamelib.pangu.solver_build import (_legal, _members_of, _place, _rec, _unpack, dense_index, model_arrays, next_turn_keys,
+                                        rank_table)
 from gamelib.pangu.solver_model import Model, build_model, popcount
 
 HAND = 3  # cards revealed per turn while more than one card remains (pangu.md#turns)
@@ -387,13 +388,9 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
     j = (F, C, D'') of ``keys``. A pair the roll blocks entirely (equal numbers) averages the 35 other rolls."""
     inv35 = inverse[35]
     for j in prange(keys.shape[0]):
-        filled, colours, unplaced = keys[j] & 1023, (keys[j] >> 10) & 1023, (keys[j] >> 20) & 1023
+        filled, colours, unplaced = _unpack(keys[j])
         members = np.zeros(cards, dtype=np.int64)
-        m = 0
-        for c in range(cards):
-            if (unplaced >> c) & 1:
-                members[m] = c
-                m += 1
+        m = _members_of(unplaced, cards, members)
         out = np.zeros(karma + 1, dtype=np.int64)
         grouped = np.zeros((2, karma + 1), dtype=np.int64)
         t = np.zeros(karma + 1, dtype=np.int64)
@@ -426,7 +423,7 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
 def _mark_after_one(keys, mark, fc_index, ranks, n_d1, facing, touches, n, cards, orients):
     """``mark[slot] = key + 1`` for every (F, C, D'') one placement after a turn-start key of ``keys``."""
     for q in prange(keys.shape[0]):
-        filled, colours, unplaced = keys[q] & 1023, (keys[q] >> 10) & 1023, (keys[q] >> 20) & 1023
+        filled, colours, unplaced = _unpack(keys[q])
         for c in range(cards):
             if not (unplaced >> c) & 1:
                 continue
@@ -450,13 +447,9 @@ def _turn_start(sums, keys, r, v2, compact, fc_index, ranks, n_d2, numbers_same,
     (1-6), plus 7 for a hand that some roll blocks entirely (three cards of equal numbers: that roll is
     skipped and the others weigh 36/35, its free rerolls). ``_turn_rows`` divides each group."""
     for q in prange(keys.shape[0]):
-        filled, colours, unplaced = keys[q] & 1023, (keys[q] >> 10) & 1023, (keys[q] >> 20) & 1023
+        filled, colours, unplaced = _unpack(keys[q])
         members = np.zeros(cards, dtype=np.int64)
-        m = 0
-        for c in range(cards):
-            if (unplaced >> c) & 1:
-                members[m] = c
-                m += 1
+        m = _members_of(unplaced, cards, members)
         for ic in range(m):
             c = members[ic]
             if legal_dice[c, r] == 0:
@@ -540,15 +533,15 @@ class RandomSolver:
         self.seconds: dict = {}
 
     def reachable_keys(self) -> dict:
-        """The turn-start keys some legal play reaches, by level (``solver_build``'s enumeration, as
-        ``solver_policies.Arrays`` lists them): the random bot reaches all of them."""
+        """The turn-start keys some legal play reaches, by level (``solver_build.next_turn_keys``, as the
+        builder lists them): the random bot reaches all of them."""
         keys = {0: np.array([((1 << self.cards) - 1) << 20], dtype=np.int64)}
         levels = [HAND * turn for turn in range(len(turn_sizes(self.cards)))]
+        arrays = {"facing": self.facing, "touches": self.touches}
         for level, following in zip(levels[:-1], levels[1:]):
-            n_d_next = self.n_d(following)
-            reached = _successors(keys[level], self.fc_index, self.ranks, n_d_next, self.fc_counts[following] * n_d_next,
-                                  self.facing, self.touches, self.n, self.cards, self.orients)
-            keys[following] = reached[reached > 0] - 1
+            assert following == level + HAND  # next_turn_keys plays one turn of three placements
+            keys[following] = next_turn_keys(keys[level], level, self.fc_index, self.fc_counts, self.ranks, arrays,
+                                             self.n, self.cards, self.orients)
         return keys
 
     @staticmethod
