@@ -203,3 +203,27 @@ def test_board_constructor_shape(engine):
     board = board_class(seed=3)
     assert board.match.state.seed == 3
     assert repr(board) == repr(board_class(seed=3))  # no memory address for nbval
+
+
+def test_games_on_several_threads_at_once_are_the_games_played_alone(game):
+    """A thread pool or a Dask worker's threads play several games at once (``design.tournament`` takes any
+    executor): no engine may let one game's turn or listing leak into another's. 12 seeded random games on 4
+    threads switching every microsecond give the final saves of the same games played one by one. (It fails on
+    Nagaraja before its turns were built under a lock, commit 5f4dcc1: "a turn returned another state than the
+    one it built". Chakra's listing cache had a narrower race of the same kind, fixed too, which it does not catch.)"""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    def final_save(seed):
+        return finished(game, seed).to_json()
+
+    seeds = range(40, 52)
+    alone = [final_save(seed) for seed in seeds]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            together = list(pool.map(final_save, seeds))
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone

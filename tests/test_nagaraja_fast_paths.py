@@ -325,28 +325,3 @@ def test_connectivity_grown_by_a_placement_is_the_connectivity_searched_afresh()
             assert layout.connected_nodes() == nodes and layout.connected_spots() == spots
             grown += 1
     assert grown > 1500
-
-
-def test_games_played_on_several_threads_at_once_are_the_games_played_alone():
-    """The turn under construction and the chance generator are module-level, so turns are built one at a
-    time (``rules._TURN_LOCK``), and the listing cache is one entry replaced whole: ``design.tournament``
-    accepts any executor, and a thread pool or a Dask worker's threads play several games at once. 24
-    seeded random games on 4 threads, switching every microsecond (so turns of different games would
-    interleave), must give the saves of the same games played one after another (without the lock: "a
-    turn returned another state than the one it built")."""
-    import sys
-    from concurrent.futures import ThreadPoolExecutor
-
-    def final_save(seed):
-        return core.play(new_game(seed=seed), [random_policy, random_policy], seed=seed).to_json()
-
-    seeds = range(500, 524)
-    alone = [final_save(seed) for seed in seeds]
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        with ThreadPoolExecutor(4) as pool:
-            together = list(pool.map(final_save, seeds))
-    finally:
-        sys.setswitchinterval(interval)
-    assert together == alone

@@ -29,7 +29,7 @@ MAX_ROUNDS = 1000  # the largest max_rounds: five times the default, twenty time
 MAX_SEED_CHARS = 100  # a seed is hashed at every draw, so its length is bounded (new_seed gives 19 digits)
 # The last state whose legal actions were listed (by identity) and those actions. Kept here rather than
 # in a field of the state, so that a State holds only its fields and copies without ``__init__``.
-_LISTED: list = [None, ()]
+_LISTED: list = [(None, ())]
 
 
 # --------------------------------------------------------------------------- rule parameters (chakra.md#parameters)
@@ -130,9 +130,11 @@ class State(StateBase):
     def legal_actions(self) -> list:
         if self.finished or self.refill_pending:
             return []
-        if _LISTED[0] is not self:  # a bot lists the actions, then applies one: list them once
-            _LISTED[:] = [self, tuple(_actions.legal_actions(self))]
-        return list(_LISTED[1])
+        entry = _LISTED[0]  # taken once and replaced whole: games on several threads never mix their listings
+        if entry[0] is not self:  # a bot lists the actions, then applies one: list them once
+            entry = (self, tuple(_actions.legal_actions(self)))
+            _LISTED[0] = entry
+        return list(entry[1])
 
     def chance_outcomes(self) -> list:
         """[(colour id, Fraction)] for the next refill draw: weight = energies of that colour in the bag (chakra.md#refill)."""
