@@ -51,7 +51,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("building the solver tables needs numba: pip install -e '.[solver]'") from error
 
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
-from gamelib.pangu.solver_model import NEXT, PREV, Model, build_model, popcount, subset_rank
+from gamelib.pangu.solver_model import Model, build_model, popcount, subset_rank
 
 MAX_REC = 7  # index bound of the step table's rec axis (a placement never scores more than 4)
 CHECKPOINT = Path("/tmp/pangu_solver_checkpoint")
@@ -804,6 +804,20 @@ def next_turn_keys(keys, level, fc_all, fc_counts_all, ranks, arrays, n, cards, 
     return keys
 
 
+def turn_start_keys(model: Model, arrays: dict, levels) -> dict:
+    """Every turn-start key some legal play reaches, by level (``levels`` a turn of three placements apart,
+    from the start), each in slot order: what the builder and the bots' evaluators all list."""
+    n, cards, orients = model.size, len(model.card_ids), len(model.orientations)
+    fc_all, fc_counts_all = dense_index(model, list(range(n + 1)))
+    ranks = rank_table(n)
+    keys = {levels[0]: np.array([((1 << cards) - 1) << 20], dtype=np.int64)}
+    for level, following in zip(levels[:-1], levels[1:]):
+        if following != level + 3:
+            raise ValueError(f"turn-start levels must be three placements apart, not {level} and {following}")
+        keys[following] = next_turn_keys(keys[level], level, fc_all, fc_counts_all, ranks, arrays, n, cards, orients)
+    return keys
+
+
 @njit(cache=True)
 def _supported(x, filled, new, touches, n):
     """A new cell of a turn can be played in some order: next to the centre, or a ring neighbour
@@ -959,12 +973,9 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
     kappa, klass = kappa_classes(_kappa_table(arrays["step"], karma, rb), karma)
     levels = [0, 3, 6, 9]
     fc_index, fc_counts = dense_index(model, levels)
-    fc_all, fc_counts_all = dense_index(model, list(range(n + 1)))  # reroll blocks sit between turn starts
+    fc_all, _ = dense_index(model, list(range(n + 1)))  # the reroll blocks sit between turn starts
     ranks = rank_table(n)
-    all_cards = (1 << cards) - 1
-    keys = {0: np.array([all_cards << 20], dtype=np.int64)}
-    for level, following in zip(levels[:-2], levels[1:-1]):
-        keys[following] = next_turn_keys(keys[level], level, fc_all, fc_counts_all, ranks, arrays, n, cards, orients)
+    keys = turn_start_keys(model, arrays, levels[:-1])
     keys[levels[-1]] = every_key(fc_index, ranks, levels[-1], cards, n)
     if verbose:
         for level in levels[1:]:

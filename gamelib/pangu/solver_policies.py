@@ -57,7 +57,6 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -72,7 +71,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
 from gamelib.core import CHANCE
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
 from gamelib.pangu.solver_build import (CHECKPOINT, MAX_REC, _comb, _rules_tag, _final_rows, _legal, _place, _rec, _slot, _slots_of,
-                                        _successors, dense_index, model_arrays, rank_table)
+                                        dense_index, model_arrays, rank_table, turn_start_keys)
 from gamelib.pangu.solver_model import Model, build_model
 
 BOTS_PATH = Path(__file__).with_name("data") / "solver_bots.json"
@@ -814,21 +813,10 @@ class Arrays:
         for card in range(self.cards):
             for r in range(36):
                 self.reroll_counts[card, cost[card, r]] += 1
-        self.keys = keys if keys is not None else self.reachable_keys()
-
-    def reachable_keys(self) -> dict:
-        """The turn-start keys some legal play reaches (``solver_build``'s enumeration)."""
-        keys = {0: np.array([((1 << self.cards) - 1) << 20], dtype=np.int64)}
-        for level, following in zip(LEVELS[:-1], LEVELS[1:]):
-            n_d_next = self.n_d(following)
-            reached = _successors(keys[level], self.fc_index, self.ranks, n_d_next,
-                                  self.fc_counts[following] * n_d_next, self.arrays["facing"], self.arrays["touches"],
-                                  self.n, self.cards, self.orients)
-            keys[following] = reached[reached > 0] - 1
-        return keys
+        self.keys = keys if keys is not None else turn_start_keys(model, self.arrays, LEVELS)
 
     def greedy_reached_keys(self) -> dict:
-        """The turn-start keys greedy itself reaches from the start (a subset of ``reachable_keys``)."""
+        """The turn-start keys greedy itself reaches from the start (a subset of ``solver_build.turn_start_keys``)."""
         a = self.arrays
         keys = {0: np.array([((1 << self.cards) - 1) << 20], dtype=np.int64)}
         for level, following in zip(LEVELS[:-1], LEVELS[1:]):

@@ -72,8 +72,8 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("evaluating the random bot exactly needs numba: pip install -e '.[solver]'") from error
 
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
-from gamelib.pangu.solver_build import (_legal, _members_of, _place, _rec, _unpack, dense_index, model_arrays, next_turn_keys,
-                                        rank_table)
+from gamelib.pangu.solver_build import (_legal, _members_of, _place, _rec, _unpack, dense_index, model_arrays, rank_table,
+                                        turn_start_keys)
 from gamelib.pangu.solver_model import Model, build_model, popcount
 
 HAND = 3  # cards revealed per turn while more than one card remains (pangu.md#turns)
@@ -529,20 +529,9 @@ class RandomSolver:
         self.legal_dice = (self.blue_cost > 0).astype(np.int64) + (self.white_cost > 0)
         self.numbers_same = np.array([[nums[a] == nums[b] for b in range(self.cards)] for a in range(self.cards)],
                                      np.bool_)
-        self.keys = keys if keys is not None else self.reachable_keys()
+        levels = [HAND * turn for turn in range(len(turn_sizes(self.cards)))]  # the random bot reaches every key
+        self.keys = keys if keys is not None else turn_start_keys(model, arrays, levels)
         self.seconds: dict = {}
-
-    def reachable_keys(self) -> dict:
-        """The turn-start keys some legal play reaches, by level (``solver_build.next_turn_keys``, as the
-        builder lists them): the random bot reaches all of them."""
-        keys = {0: np.array([((1 << self.cards) - 1) << 20], dtype=np.int64)}
-        levels = [HAND * turn for turn in range(len(turn_sizes(self.cards)))]
-        arrays = {"facing": self.facing, "touches": self.touches}
-        for level, following in zip(levels[:-1], levels[1:]):
-            assert following == level + HAND  # next_turn_keys plays one turn of three placements
-            keys[following] = next_turn_keys(keys[level], level, self.fc_index, self.fc_counts, self.ranks, arrays,
-                                             self.n, self.cards, self.orients)
-        return keys
 
     @staticmethod
     def _position(mask: int, card: int) -> int:
