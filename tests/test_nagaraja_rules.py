@@ -352,7 +352,7 @@ def test_tie_rule_gives_equal_totals_to_the_guide_or_the_opponent(tie_rule, guid
     after = state.apply(Pass(guide))  # nobody has a Naga: the room is resolved at once
     assert after.phase == "EXPLORATION" and after.room_winner == winner and after.to_act == winner
     if totals[0] == totals[1]:
-        assert f"the {tie_rule} wins ties" in after.log[-1].text
+        assert f"the {tie_rule} wins ties" in after.log[-1][1]
 
 
 def test_tie_rule_is_saved_and_old_saves_play_the_published_rule():
@@ -513,7 +513,7 @@ def test_text_view_and_log():
     state = new_game(seed=9)
     text = str(state)
     assert "PLACEHOLDER" in text and "CALL_OF_FATE" in text and "P0" in text
-    assert state.log[0].text.startswith("New game of Nagaraja")
+    assert state.log[0][1].startswith("New game of Nagaraja")
     assert any("is the guide" in e for e in state.events(0))
 
 

@@ -18,7 +18,7 @@ from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS
 from gamelib.nagaraja.chance import Task, throw_tasks
 from gamelib.nagaraja.position import (
     PUBLIC, SEAT_NAMES, SOURCES, Result, Stick, amulet_text, card_of, changed_seat, detached, logged, face_down_own, face_up_relics, log,
-    new_event, relic_of, replace, return_sticks, seat_name, set_player, stick_order, with_player,
+    relic_of, replace, return_sticks, seat_name, set_player, stick_order, with_player,
 )
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 
@@ -274,8 +274,8 @@ def update_temple(state, owner: int, temple: Temple):
     temple, collected = temple.collect_amulets()
     entries = []  # the log lines, in order, added with every other change in one copy of the state
     for amulet in collected:
-        entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]} collects an amulet.")))
-        entries.append(new_event((owner, f"The amulet is {amulet_text(state, amulet)}.")))
+        entries.append((PUBLIC, f"{SEAT_NAMES[owner]} collects an amulet."))
+        entries.append((owner, f"The amulet is {amulet_text(state, amulet)}."))
     up_before, up_now = before.connected_spots(), temple.connected_spots()
     relics = temple.relics
     if up_now != up_before or before.relics != relics:  # else no relic turns
@@ -284,10 +284,10 @@ def update_temple(state, owner: int, temple: Temple):
             turning |= {spot for spot in up_now if spot in RELIC_INDEX and before.relics[RELIC_INDEX[spot]] != relics[RELIC_INDEX[spot]]}
         for spot in sorted([spot for spot in turning if spot in RELIC_INDEX], key=RELIC_INDEX.__getitem__):
             if spot in up_now:  # in RELIC_SPOTS order, as the log always lists them
-                entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} is face up: "
-                                                  f"{relic_of(state, relics[RELIC_INDEX[spot]])}.")))
+                entries.append((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} is face up: "
+                                       f"{relic_of(state, relics[RELIC_INDEX[spot]])}."))
             else:
-                entries.append(new_event((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} turns face down.")))
+                entries.append((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} turns face down."))
     seen = {(owner, relics[RELIC_INDEX[spot]]) for spot in up_now if spot in RELIC_INDEX} if up_now else set()
     players = list(state.players)
     players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
@@ -772,8 +772,8 @@ def _commit(state, player: int, cards: tuple):
     hand = list(me.hand)
     for card_id in cards:
         hand.remove(card_id)
-    entries = (new_event((PUBLIC, f"{SEAT_NAMES[player]} commits {len(cards)} card(s) face down.")),
-               new_event((player, f"You commit {', '.join(cards) or 'nothing'}.")))
+    entries = ((PUBLIC, f"{SEAT_NAMES[player]} commits {len(cards)} card(s) face down."),
+               (player, f"You commit {', '.join(cards) or 'nothing'}."))
     # remove_from_hand, set_player and both log lines in one copy of the state
     seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
     if player == state.guide:

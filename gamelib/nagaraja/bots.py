@@ -360,10 +360,9 @@ def tournament(policy_a, policy_b, games: int = 100, seed: int = 0, edition: Edi
 def rooms_and_guides(final) -> tuple[list[int], list[int]]:
     """The guide of each round and the winner of each room resolved, read from the public log."""
     guides, room_winners = [], []
-    for event in final.log:
-        text = event.text
-        if event.audience == -1 and text.startswith("Round ") and " is the guide and commits first." in text:
+    for audience, text in final.log:
+        if audience == -1 and text.startswith("Round ") and " is the guide and commits first." in text:
             guides.append(int(text.split(": P", 1)[1][0]))
-        elif event.audience == -1 and text.startswith("Totals: ") and " wins the room" in text:
+        elif audience == -1 and text.startswith("Totals: ") and " wins the room" in text:
             room_winners.append(int(text.split(". P", 1)[1][0]))
     return guides, room_winners

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, SEAT_NAMES, Event, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, stick_order,
+    PUBLIC, SEAT_NAMES, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, stick_order,
     with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
@@ -337,10 +337,8 @@ def _card_taken(state, task: Task, pile: tuple, at: int, changes: dict):
     """The card at index ``at`` of the draw pile goes to the task's hand or to the deal."""
     _, player, detail = task
     card_id = pile[at]
-    new_event = tuple.__new__  # Event(...) without the Python-level constructor
     changes["draw_pile"] = pile[:at] + pile[at + 1:]
-    changes["log"] = logged(state, (new_event(Event, (PUBLIC, _DRAWS_A_CARD[player])),
-                                    new_event(Event, (player, f"You draw {state.edition.card_texts[card_id]}."))))
+    changes["log"] = logged(state, ((PUBLIC, _DRAWS_A_CARD[player]), (player, f"You draw {state.edition.card_texts[card_id]}.")))
     if detail == "DEAL":
         changes["deal"] = state.deal + (card_id,)
         return replace(state, **changes)
@@ -392,7 +390,7 @@ def _sticks_thrown(state, player: int, stick_ids, outcome, changes: dict):
             return with_player(state, player, {"sticks": sticks}, **changes)
     # a stick is (id, colour, points, naga)
     shown = ", ".join([f"{_LOWER[s[1]]} {'Naga' if s[3] else s[2]}" for s in sticks if s[2] is not None])
-    changes["log"] = logged(state, (tuple.__new__(Event, (PUBLIC, f"{SEAT_NAMES[player]}'s sticks show: {shown or 'nothing'}.")),))
+    changes["log"] = logged(state, ((PUBLIC, f"{SEAT_NAMES[player]}'s sticks show: {shown or 'nothing'}."),))
     return with_player(state, player, {"sticks": sticks}, **changes)
 
 

@@ -1,6 +1,6 @@
 """The pieces of a Nagaraja position that are not components, and the small edits every layer makes.
 
-A seat (:class:`Player`), a fate stick in play (:class:`Stick`), a log entry (:class:`Event`),
+A seat (:class:`Player`), a fate stick in play (:class:`Stick`), a log entry (an ``(audience, text)`` pair),
 the end of the game (:class:`Result`); helpers that return a changed position (log a line,
 change a seat, move cards and sticks); and :func:`check_invariants`, the conservation check
 of nagaraja.md#round that the tests and the save reader share.
@@ -9,7 +9,6 @@ of nagaraja.md#round that the tests and the save reader share.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import NamedTuple
 
 from gamelib.core import replace_fields
@@ -46,12 +45,6 @@ class Stick(NamedTuple):
         return f"{self.id}={face}"
 
 
-class Event(NamedTuple):
-    audience: int  # PUBLIC or the one seat that may read it
-    text: str
-
-
-new_event = partial(tuple.__new__, Event)  # new_event((audience, text)) is Event(audience, text), built in C
 
 
 class Result(NamedTuple):
@@ -182,11 +175,11 @@ def changed_seat(state, seat, changes: dict):
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
     if state is EDITING[0] and len(texts) == 1:  # the most frequent case: one line, in place
-        PENDING_LOG.append(new_event((audience, texts[0])))
+        PENDING_LOG.append((audience, texts[0]))
         if changes:
             state.__dict__.update(changes)
         return state
-    entries = [new_event((audience, t)) for t in texts]
+    entries = [(audience, t) for t in texts]
     if state is EDITING[0]:
         PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
         if changes:

@@ -22,7 +22,7 @@ from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import RUN_DRAWN, Task
 from gamelib.nagaraja.edition import Edition, default_edition
 from gamelib.nagaraja.position import (
-    EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Event, Player, Result, combined, copied, face_up_relics, finish_log,
+    EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Player, Result, combined, copied, face_up_relics, finish_log,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
@@ -94,7 +94,7 @@ class State(StateBase):
     seed: int | str | None = None
     draws: int = 0
     explicit_chance: bool = False
-    log: tuple = ()
+    log: tuple = ()  # (audience, text) pairs: audience PUBLIC or the one seat that may read the text
     result: Result | None = None
     moves: tuple = field(default=(), compare=False)  # every action and explicit chance outcome applied: a save replays them
 
@@ -219,7 +219,7 @@ class State(StateBase):
 
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""
-        return [e.text for e in self.log if e.audience in (PUBLIC, player)]
+        return [text for audience, text in self.log if audience in (PUBLIC, player)]
 
 
 def _built(draft: State, build) -> State:
@@ -258,6 +258,6 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
         edition=edition, rules=rules, players=players, draw_pile=tuple(sorted(edition.cards)),
         room_pile=tuple(sorted(edition.tiles)), amulet_pile=tuple(sorted(edition.amulets)), supply=supply,
         queue=tuple(queue), seed=resolve_seed(seed), explicit_chance=explicit_chance,
-        log=(Event(PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
+        log=((PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
     ))
     return _built(state, lambda: State._finish_turn(state))

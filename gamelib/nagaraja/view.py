@@ -131,5 +131,5 @@ def text_board(state: State) -> str:
                      f"total {state.total(p)}")
         lines += ["  " + row for row in temple.rows(relic_text)]
     lines.append("(relics: C = cursed, S = sacred; lower case = face down)")
-    lines += ["Last events:"] + [f"  {e.text}" for e in state.log[-6:]]
+    lines += ["Last events:"] + [f"  {text}" for _, text in state.log[-6:]]
     return "\n".join(lines)
