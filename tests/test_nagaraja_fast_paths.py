@@ -290,6 +290,32 @@ def test_a_run_of_relics_drawn_together_is_the_relics_drawn_one_by_one():
         assert together.getstate() == one_by_one.getstate()
 
 
+def test_a_run_of_throws_drawn_together_is_the_throws_drawn_one_by_one():
+    """``chance.drawn_run`` at every chance event of 30 explicit-chance games whose queue starts with
+    STICKS tasks (a Call of Fate queues each colour of both seats; a rethrow one or two) against
+    ``chance.drawn`` task by task from a generator in the same state: the same position, log, queue
+    and generator state."""
+    runs = longest = 0
+    for seed in range(30):
+        states = []
+        core.play(new_game(seed=seed, explicit_chance=True), random_policy, seed=seed,
+                  on_action=lambda state, action: states.append(state))
+        for state in states:
+            queue = state.queue
+            if state.current_player != core.CHANCE or queue[0].kind != "STICKS":
+                continue
+            together, one_by_one = random.Random(seed), random.Random(seed)
+            run = chance.drawn_run(state, queue, together, {"queue": queue[1:]})
+            stepped = state
+            while stepped.queue and stepped.queue[0].kind == "STICKS":
+                stepped = chance.drawn(stepped, stepped.queue[0], one_by_one, {"queue": stepped.queue[1:]})
+            assert run == stepped and run.log == stepped.log and run.queue == stepped.queue
+            assert together.getstate() == one_by_one.getstate()
+            runs += 1
+            longest = max(longest, len(queue) - len(run.queue))
+    assert runs > 300 and longest >= 4  # runs of both seats' colours were met
+
+
 def test_the_inline_uniform_draw_is_randrange():
     """The uniform draw written out in ``chance._card_drawn`` (bits of the size, drawn again while too
     large) picks what ``random.randrange(n)`` picks, and leaves the generator in the same state,

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, SEAT_NAMES, Stick, add_to_hand, card_of, log, logged, remove_from_hand, replace, seat_name, stick_order,
+    PUBLIC, SEAT_NAMES, Stick, add_to_hand, card_of, changed_seat, log, logged, remove_from_hand, replace, seat_name, stick_order,
     with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
@@ -240,10 +240,11 @@ def drawn(state, task: Task, rng, changes: dict):
 
 
 def drawn_run(state, queue: tuple, rng, changes: dict):
-    """``drawn(state, queue[0], rng, changes)``, or for a run of RELIC tasks of one seat at the front of
-    the queue (a new game hides 9 relics in each temple), the whole run drawn in order and installed
-    in one temple: the same draws and the same position as one ``drawn`` per task. ``State._finish_turn``
-    calls ``RUN_DRAWN[queue[0].kind]`` itself."""
+    """``drawn(state, queue[0], rng, changes)`` (``changes["queue"]`` is ``queue[1:]``), or for a run of
+    tasks at the front of the queue, the whole run drawn in order and applied at once: RELIC tasks of one
+    seat (a new game hides 9 relics in each temple) installed in one temple, STICKS tasks (a Call of Fate
+    throws every colour of both seats) in one edit of each seat. The same draws and the same position
+    as one ``drawn`` per task. ``State._finish_turn`` calls ``RUN_DRAWN[queue[0].kind]`` itself."""
     return RUN_DRAWN[queue[0][0]](state, queue, rng, changes)
 
 
@@ -270,19 +271,50 @@ def _sample_then_resolve(state, queue: tuple, rng, changes: dict):
 
 
 def _throw_drawn(state, queue: tuple, rng, changes: dict):
-    """STICKS: ``sample``'s throw of the task's sticks (the table's running totals), then ``_sticks_thrown``."""
-    _, player, detail = queue[0]
+    """STICKS: the run of STICKS tasks at the front of the queue (a Call of Fate throws each colour of
+    both seats), each drawn in order as ``sample`` draws it (the table's running totals), then each seat's
+    sticks rebuilt and shown once: the same draws and position as ``_sticks_thrown`` task by task."""
     edition = state.edition
-    found = _THROWS_BY_DETAIL.get((id(edition), detail))
-    if found is None or found[0] is not edition:
-        found = _throw_of_detail(edition, detail)
-    _, ids, outcomes, totals = found
-    total = totals[-1]  # rng._randbelow(total), inline (random.py's _randbelow_with_getrandbits)
-    bits = total.bit_length()
-    ticket = rng.getrandbits(bits)
-    while ticket >= total:
+    thrown = ({}, {})  # per seat: stick id -> its face (points, naga)
+    last = [-1, -1]  # per seat: the place in the run of its last task
+    taken = 0
+    for kind, player, detail in queue:
+        if kind != "STICKS":
+            break
+        found = _THROWS_BY_DETAIL.get((id(edition), detail))
+        if found is None or found[0] is not edition:
+            found = _throw_of_detail(edition, detail)
+        _, ids, outcomes, totals = found
+        total = totals[-1]  # rng._randbelow(total), inline (random.py's _randbelow_with_getrandbits)
+        bits = total.bit_length()
         ticket = rng.getrandbits(bits)
-    return _sticks_thrown(state, player, ids, outcomes[bisect_right(totals, ticket)], changes)
+        while ticket >= total:
+            ticket = rng.getrandbits(bits)
+        thrown[player].update(zip(ids, outcomes[bisect_right(totals, ticket)]))
+        last[player] = taken
+        taken += 1
+    rest = changes["queue"] = changes["queue"][taken - 1:]  # changes["queue"] is what follows the first task
+    players, shown = list(state.players), []
+    for player in sorted([p for p in (0, 1) if last[p] >= 0], key=last.__getitem__):  # as their last tasks come
+        faces = thrown[player]
+        sticks = tuple([stick if (face := faces.get(stick[0])) is None else _new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
+                        for stick in players[player].sticks])  # (id, colour, points, naga), read by index
+        players[player] = changed_seat(state, players[player], {"sticks": sticks})
+        if not any(task[0] == "STICKS" and task[1] == player for task in rest):  # else shown with the rest
+            shown.append(_sticks_shown(player, sticks))
+    changes["players"] = tuple(players)
+    if shown:
+        changes["log"] = logged(state, tuple(shown))
+    return replace(state, **changes)
+
+
+_new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
+
+
+def _sticks_shown(player: int, sticks: tuple) -> tuple:
+    """The public log line showing a seat's thrown sticks (id, colour, points, naga)."""
+    faces = ", ".join([f"{_LOWER[s[1]]} {'Naga' if s[3] else s[2]}" for s in sticks if s[2] is not None])
+    return (PUBLIC, f"{SEAT_NAMES[player]}'s sticks show: {faces or 'nothing'}.")
 
 
 _THROWS_BY_DETAIL: dict = {}  # (edition id, a STICKS task's detail) -> (edition, stick ids, outcomes, running totals)
@@ -381,16 +413,12 @@ def _other_resolved(state, task: Task, outcome, changes: dict):
 
 def _sticks_thrown(state, player: int, stick_ids, outcome, changes: dict):
     faces = dict(zip(stick_ids, outcome))
-    new_stick = tuple.__new__  # Stick(id, colour, points, naga) without the Python-level constructor
-    # stick[0], stick[1]: the id and colour (read by index: a throw rebuilds every stick of the seat)
-    sticks = tuple([stick if (face := faces.get(stick[0])) is None else new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
+    sticks = tuple([stick if (face := faces.get(stick[0])) is None else _new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
                     for stick in state.players[player].sticks])
     for task in changes.get("queue", state.queue):  # the queue once this task is off it
         if task[0] == "STICKS" and task[1] == player:  # more of this seat's sticks to throw: show them all then
             return with_player(state, player, {"sticks": sticks}, **changes)
-    # a stick is (id, colour, points, naga)
-    shown = ", ".join([f"{_LOWER[s[1]]} {'Naga' if s[3] else s[2]}" for s in sticks if s[2] is not None])
-    changes["log"] = logged(state, ((PUBLIC, f"{SEAT_NAMES[player]}'s sticks show: {shown or 'nothing'}."),))
+    changes["log"] = logged(state, (_sticks_shown(player, sticks),))
     return with_player(state, player, {"sticks": sticks}, **changes)
 
 
