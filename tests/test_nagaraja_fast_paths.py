@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import replace as copy_of
 
+import pytest
 from nagaraja_support import play_game
 from gamelib import IllegalMove, core
 from gamelib.nagaraja import actions, chance, new_game, position, rules, temple
@@ -290,30 +291,31 @@ def test_a_run_of_relics_drawn_together_is_the_relics_drawn_one_by_one():
         assert together.getstate() == one_by_one.getstate()
 
 
-def test_a_run_of_throws_drawn_together_is_the_throws_drawn_one_by_one():
+@pytest.mark.parametrize("kind, longest_met", [("STICKS", 4), ("DRAW", 10)])
+def test_a_run_of_tasks_drawn_together_is_the_tasks_drawn_one_by_one(kind, longest_met):
     """``chance.drawn_run`` at every chance event of 30 explicit-chance games whose queue starts with
-    STICKS tasks (a Call of Fate queues each colour of both seats; a rethrow one or two) against
-    ``chance.drawn`` task by task from a generator in the same state: the same position, log, queue
-    and generator state."""
+    ``kind`` (a Call of Fate queues a STICKS task for each colour of both seats, a rethrow one or two;
+    a new game queues 10 DRAW tasks, a new deal 3, DRAW2 2) against ``chance.drawn`` task by task from
+    a generator in the same state, while the pile holds cards: the same position, log, queue and
+    generator state."""
     runs = longest = 0
     for seed in range(30):
-        states = []
-        core.play(new_game(seed=seed, explicit_chance=True), random_policy, seed=seed,
-                  on_action=lambda state, action: states.append(state))
+        states = [new_game(seed=seed, explicit_chance=True)]
+        core.play(states[0], random_policy, seed=seed, on_action=lambda state, action: states.append(state))
         for state in states:
             queue = state.queue
-            if state.current_player != core.CHANCE or queue[0].kind != "STICKS":
+            if state.current_player != core.CHANCE or queue[0].kind != kind or (kind == "DRAW" and not state.draw_pile):
                 continue
             together, one_by_one = random.Random(seed), random.Random(seed)
             run = chance.drawn_run(state, queue, together, {"queue": queue[1:]})
             stepped = state
-            while stepped.queue and stepped.queue[0].kind == "STICKS":
+            while stepped.queue and stepped.queue[0].kind == kind and (kind != "DRAW" or stepped.draw_pile):
                 stepped = chance.drawn(stepped, stepped.queue[0], one_by_one, {"queue": stepped.queue[1:]})
             assert run == stepped and run.log == stepped.log and run.queue == stepped.queue
             assert together.getstate() == one_by_one.getstate()
             runs += 1
             longest = max(longest, len(queue) - len(run.queue))
-    assert runs > 300 and longest >= 4  # runs of both seats' colours were met
+    assert runs > 300 and longest >= longest_met  # the longest runs were met
 
 
 def test_the_inline_uniform_draw_is_randrange():

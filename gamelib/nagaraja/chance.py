@@ -331,14 +331,42 @@ def _throw_of_detail(edition, detail: str) -> tuple:
 
 
 def _card_drawn(state, queue: tuple, rng, changes: dict):
-    """DRAW: ``sample``'s index into the draw pile, the card taken out at that index."""
-    pile = state.draw_pile
-    size = len(pile)  # rng._randbelow(size), inline (random.py's _randbelow_with_getrandbits)
-    bits = size.bit_length()
-    at = rng.getrandbits(bits)
-    while at >= size:
+    """DRAW: the run of DRAW tasks at the front of the queue (a new deal draws 3 cards, a new game both
+    hands) while the pile holds cards, each drawn in order as ``sample`` draws it (an index into the
+    pile) and taken out at that index, then the pile, the deal and the hands changed in one edit:
+    the same draws and position as ``_card_taken`` task by task."""
+    pile = list(state.draw_pile)
+    texts = state.edition.card_texts
+    deal, hands, entries = state.deal, [None, None], []
+    taken = 0
+    for kind, player, detail in queue:
+        if kind != "DRAW" or not pile:  # an empty pile is for prepare_queue, in the turn's loop
+            break
+        size = len(pile)  # rng._randbelow(size), inline (random.py's _randbelow_with_getrandbits)
+        bits = size.bit_length()
         at = rng.getrandbits(bits)
-    return _card_taken(state, queue[0], pile, at, changes)
+        while at >= size:
+            at = rng.getrandbits(bits)
+        card_id = pile.pop(at)
+        entries += ((PUBLIC, _DRAWS_A_CARD[player]), (player, f"You draw {texts[card_id]}."))
+        if detail == "DEAL":
+            deal += (card_id,)
+        elif hands[player] is None:
+            hands[player] = [card_id]
+        else:
+            hands[player].append(card_id)
+        taken += 1
+    changes["queue"] = changes["queue"][taken - 1:]  # changes["queue"] is what follows the first task
+    changes["draw_pile"], changes["log"] = tuple(pile), logged(state, tuple(entries))
+    if deal is not state.deal:
+        changes["deal"] = deal
+    players = state.players
+    if hands[0] is None and hands[1] is None:
+        return replace(state, **changes)
+    seats = [seat if hands[p] is None else changed_seat(state, seat, {"hand": tuple(sorted(seat.hand + tuple(hands[p])))})
+             for p, seat in enumerate(players)]  # add_to_hand, for every card drawn
+    changes["players"] = tuple(seats)
+    return replace(state, **changes)
 
 
 def _relic_drawn(state, task: Task, rng, changes: dict):
