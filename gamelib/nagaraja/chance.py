@@ -255,15 +255,23 @@ def _relic_run_drawn(state, queue: tuple, rng, changes: dict):
     left = [relic_id for relic_id in state.edition.relic_ids if relic_id not in relics]  # as _relic_drawn
     taken = 0
     for kind, seat, spot in queue:
-        if kind != "RELIC" or seat != player or relics[RELIC_SPOTS.index(spot)] is not None:
+        if kind != "RELIC" or seat != player or relics[index := _SPOT_INDEX[spot]] is not None:
             break  # the run ends (a relic already on the spot would come back into play: drawn one by one)
         # the relics not yet hidden, in the edition's order, are the last ones without the one just hidden
-        relics[RELIC_SPOTS.index(spot)] = left.pop(rng._randbelow(len(left)))
+        size = len(left)  # rng._randbelow(size), inline (random.py's _randbelow_with_getrandbits)
+        bits = size.bit_length()
+        at = rng.getrandbits(bits)
+        while at >= size:
+            at = rng.getrandbits(bits)
+        relics[index] = left.pop(at)
         taken += 1
     if not taken:
         return _relic_drawn(state, queue[0], rng, changes)
     changes["queue"] = queue[taken:]
     return with_player(state, player, {"temple": temple.with_relic_tuple(tuple(relics))}, **changes)
+
+
+_SPOT_INDEX = {spot: index for index, spot in enumerate(RELIC_SPOTS)}
 
 
 def _sample_then_resolve(state, queue: tuple, rng, changes: dict):

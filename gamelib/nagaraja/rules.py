@@ -246,18 +246,32 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
 
     ``seed=None`` draws a fresh seed, which the state records (``state.seed``).
     """
-    edition = edition or default_edition()
-    rules = rules or Rules()
-    supply = tuple(f"{colour[0]}{i:02d}" for colour in COLOURS for i in range(1, rules.sticks_per_colour + 1))
-    queue = [Task("RELIC", p, spot) for p in (0, 1) for spot in RELIC_SPOTS]
-    queue += [Task("FIRST_GUIDE", p, "2") for p in (0, 1)]
-    queue += [Task("DRAW", p, "HAND") for _ in range(rules.starting_hand) for p in (0, 1)]
-    queue.append(Task("ROOM"))
-    players = tuple(combined(Player(Temple(edition.tiles))) for _ in (0, 1))
-    state = combined(State(
-        edition=edition, rules=rules, players=players, draw_pile=tuple(sorted(edition.cards)),
-        room_pile=tuple(sorted(edition.tiles)), amulet_pile=tuple(sorted(edition.amulets)), supply=supply,
-        queue=tuple(queue), seed=resolve_seed(seed), explicit_chance=explicit_chance,
-        log=((PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
-    ))
+    start = _start(edition or default_edition(), rules or _DEFAULT_RULES)
+    state = copied(start, {"seed": resolve_seed(seed), "explicit_chance": explicit_chance})
     return _built(state, lambda: State._finish_turn(state))
+
+
+_DEFAULT_RULES = Rules()
+_STARTS: dict = {}  # (edition id, rules) -> (the edition, the position before setup's chance)
+
+
+def _start(edition: Edition, rules: Rules) -> State:
+    """The position of every new game of ``edition`` under ``rules`` before its chance is drawn: the
+    setup's tasks queued, full piles, blank seats (immutable, so every new game copies one)."""
+    found = _STARTS.get((id(edition), rules))
+    if found is None or found[0] is not edition:
+        supply = tuple(f"{colour[0]}{i:02d}" for colour in COLOURS for i in range(1, rules.sticks_per_colour + 1))
+        queue = [Task("RELIC", p, spot) for p in (0, 1) for spot in RELIC_SPOTS]
+        queue += [Task("FIRST_GUIDE", p, "2") for p in (0, 1)]
+        queue += [Task("DRAW", p, "HAND") for _ in range(rules.starting_hand) for p in (0, 1)]
+        queue.append(Task("ROOM"))
+        players = tuple(combined(Player(Temple(edition.tiles))) for _ in (0, 1))
+        start = combined(State(
+            edition=edition, rules=rules, players=players, draw_pile=tuple(sorted(edition.cards)),
+            room_pile=tuple(sorted(edition.tiles)), amulet_pile=tuple(sorted(edition.amulets)), supply=supply,
+            queue=tuple(queue), log=((PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
+        ))
+        if len(_STARTS) >= 64:  # editions built one by one (read from saves) are let go
+            _STARTS.clear()
+        found = _STARTS[(id(edition), rules)] = (edition, start)
+    return found[1]
