@@ -24,7 +24,7 @@ from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile, Temple
 
 # =========================================================================== actions and params
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoParams:
     """The parameters of an effect that needs none."""
 
@@ -32,7 +32,7 @@ class NoParams:
         return ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sticks:
     target: int
     stick_ids: tuple
@@ -41,7 +41,7 @@ class Sticks:
         return f"{', '.join(self.stick_ids)} of {seat_name(self.target)}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Spot:
     spot: str
 
@@ -49,7 +49,7 @@ class Spot:
         return self.spot
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SpotPair:
     temple: int
     a: str
@@ -59,7 +59,7 @@ class SpotPair:
         return f"{self.a} and {self.b} in {seat_name(self.temple)}'s temple"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rotate:
     temple: int
     cell: tuple
@@ -69,7 +69,7 @@ class Rotate:
         return f"{self.cell} in {seat_name(self.temple)}'s temple by {self.k} quarter-turn(s)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     temple: int
     origin: tuple
@@ -79,7 +79,7 @@ class Move:
         return f"move {self.origin} to {self.destination} in {seat_name(self.temple)}'s temple"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Swap:
     temple: int
     a: tuple
@@ -89,7 +89,7 @@ class Swap:
         return f"swap {self.a} and {self.b} in {seat_name(self.temple)}'s temple"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cell:
     cell: tuple
 
@@ -97,7 +97,7 @@ class Cell:
         return f"cell {self.cell} of the opponent's temple"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Commit:
     player: int
     cards: tuple
@@ -106,7 +106,7 @@ class Commit:
         return f"{seat_name(self.player)} commits {' + '.join(self.cards) or 'nothing'}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class UseNaga:
     player: int
     source: str
@@ -118,7 +118,7 @@ class UseNaga:
         return f"{seat_name(self.player)} uses a {self.source} Naga on {self.card}" + (f" ({detail})" if detail else "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class UseAmulet:
     player: int
     amulet: str
@@ -129,7 +129,7 @@ class UseAmulet:
         return f"{seat_name(self.player)} uses amulet {self.amulet}" + (f" ({detail})" if detail else "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SwapChoice:
     player: int
     swap: bool
@@ -138,7 +138,7 @@ class SwapChoice:
         return f"{seat_name(self.player)} {'swaps' if self.swap else 'does not swap'} the peeked relics"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pass:
     player: int
 
@@ -146,7 +146,7 @@ class Pass:
         return f"{seat_name(self.player)} passes"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlaceTile:
     player: int
     cell: tuple
@@ -156,7 +156,7 @@ class PlaceTile:
         return f"{seat_name(self.player)} places the room at {self.cell}, rotation {self.rotation}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DiscardTile:
     player: int
 
@@ -164,7 +164,7 @@ class DiscardTile:
         return f"{seat_name(self.player)} discards the room (the temple is full)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Keep:
     player: int
     cards: tuple
@@ -175,6 +175,12 @@ class Keep:
 
 ACTION_TYPES = (Commit, UseNaga, UseAmulet, SwapChoice, Pass, PlaceTile, DiscardTile, Keep)
 PARAM_TYPES = (NoParams, Sticks, Spot, SpotPair, Rotate, Move, Swap, Cell)
+
+# Actions and their parameters keep their fields in slots: no dict beside each object (a random game's
+# listings build and cache thousands, which the collector walks), and the fastest attribute reads.
+# Listings build them with ``_made``, which sets each slot through its descriptor, without ``__init__``.
+_SLOT_SETTERS = {kind: tuple(getattr(kind, name).__set__ for name in kind.__dataclass_fields__)
+                 for kind in ACTION_TYPES + PARAM_TYPES}
 
 # =========================================================================== the shape of an action
 
@@ -420,14 +426,20 @@ def _shared(kind, *fields):
     if action is None:
         if len(_SHARED) >= _CACHE_LIMIT:
             _SHARED.clear()
-        action = _SHARED[key] = _built_from(kind, *fields)
+        action = _SHARED[key] = _made(kind, *fields)
     return action
 
 
-def _built_from(kind, *fields):
-    """``kind(*fields)`` for an action or parameter type given all its fields, without ``__init__``
-    (see ``_frozen``): listings and their options build thousands."""
-    return _frozen(kind, dict(zip(kind.__dataclass_fields__, fields)))
+def _made(kind, *fields):
+    """``kind(*fields)`` for an action or parameter type given all its fields, without ``__init__`` (see
+    ``_SLOT_SETTERS``): listings and their options build thousands."""
+    action = _new(kind)
+    for set_field, value in zip(_SLOT_SETTERS[kind], fields):
+        set_field(action, value)
+    return action
+
+
+_new = object.__new__
 
 
 _NAGA, _STICK_ID = itemgetter(3), itemgetter(0)  # a Stick's naga and id fields
@@ -539,19 +551,14 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
     if found is None:
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
-        new, set_fields = object.__new__, object.__setattr__  # _frozen(UseNaga, ...), inline: thousands
-        found = _USES[cache_key] = tuple([
-            set_fields(action := new(UseNaga), "__dict__", {"player": player, "source": source, "card": card_id, "params": params})
-            or action for params in _part_options(state, player, effect, part)])
+        set_player, set_source, set_card, set_params = _SLOT_SETTERS[UseNaga]  # _made(UseNaga, ...), inline: thousands
+        uses = []
+        for params in _part_options(state, player, effect, part):
+            action = _new(UseNaga)
+            set_player(action, player), set_source(action, source), set_card(action, card_id), set_params(action, params)
+            uses.append(action)
+        found = _USES[cache_key] = tuple(uses)
     return found
-
-
-def _frozen(kind, fields: dict):
-    """``kind(**fields)`` for a frozen action dataclass without ``__post_init__``, its fields given in
-    full: set in one step instead of one ``object.__setattr__`` per field (listings build thousands)."""
-    action = object.__new__(kind)
-    object.__setattr__(action, "__dict__", fields)
-    return action
 
 
 def _stick_choices(sticks, sizes) -> list[tuple]:
@@ -587,31 +594,31 @@ def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> l
     if effect in ("OPP_DISCARD", "STEAL"):
         return [NoParams()] if players[opponent].hand else []
     if effect == "RETHROW2":
-        return [_frozen(Sticks, {"target": t, "stick_ids": ids}) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
+        return [_made(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = players[opponent].sticks
-        return [_frozen(Sticks, {"target": opponent, "stick_ids": ids}) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return [_made(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
-        return [_frozen(Spot, {"spot": spot}) for spot in face_down_own(state, player)]
+        return [_made(Spot, spot) for spot in face_down_own(state, player)]
     if effect == "SWAP":
-        return [_frozen(SpotPair, {"temple": t, "a": a, "b": b}) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+        return [_made(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
     if effect == "PEEK2_SWAP":
-        return [_frozen(SpotPair, {"temple": player, "a": a, "b": b}) for a, b in combinations(face_down_own(state, player), 2)]
+        return [_made(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [_frozen(Rotate, {"temple": t, "cell": cell, "k": k}) for t in seats for cell in players[t].temple.tile_cells()
+        return [_made(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells()
                 for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
         for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [_frozen(Move, {"temple": t, "origin": origin, "destination": dest}) for origin in occupied
+            options += [_made(Move, t, origin, dest) for origin in occupied
                         for dest in temple.move_destinations(origin)]
-            options += [_frozen(Swap, {"temple": t, "a": a, "b": b}) for a, b in combinations(occupied, 2)]
+            options += [_made(Swap, t, a, b) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
         trap = players[opponent].temple.trap_cell
-        return [_frozen(Cell, {"cell": cell}) for cell in CELLS if cell != trap]
+        return [_made(Cell, cell) for cell in CELLS if cell != trap]
     raise AssertionError(f"unknown effect {effect}")
 
 
