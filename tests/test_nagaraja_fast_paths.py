@@ -245,6 +245,23 @@ def test_a_chance_event_drawn_and_applied_at_once_is_the_sampled_outcome_resolve
     assert {"RELIC", "FIRST_GUIDE", "DRAW", "ROOM", "STICKS"} <= kinds
 
 
+def test_a_room_drawn_from_the_bottom_is_the_sampled_room_resolved():
+    """A ROOM task once the room pile is empty turns up the first room sent to the bottom (TRAP), as
+    ``chance.sample`` then ``chance.resolve`` do, taking the same bits from the generator (a draw from
+    one), for 40 generators; with rooms left in the pile, one of them. Real games rarely get there."""
+    state = new_game(seed=4)  # the first room is up
+    room_task = chance.Task("ROOM")
+    for pile, bottom in (((), ("R03", "R07")), (("R11", "R12"), ("R03",))):
+        ready = copy_of(state, room_pile=pile, room_bottom=bottom, current_room=None, queue=(room_task,))
+        for seed in range(40):
+            at_once, sampled = random.Random(seed), random.Random(seed)
+            drawn = chance.drawn(ready, room_task, at_once, {"queue": ()})
+            resolved = chance.resolve(ready, room_task, chance.sample(ready, sampled), queue=())
+            assert drawn == resolved and drawn.log == resolved.log
+            assert at_once.getstate() == sampled.getstate()
+            assert drawn.current_room in (pile or bottom[:1])
+
+
 def test_the_batch_generator_is_seeded_as_core_chance_rng():
     """``chance.batch_rng`` (one generator seeded again for every batch) against a fresh
     ``core.chance_rng`` for whole-number and text seeds and many batch numbers: the same generator

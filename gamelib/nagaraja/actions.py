@@ -332,7 +332,7 @@ def next_step(state):
             return _start_round(state)
         if not state.deal:
             return log(state, f"{SEAT_NAMES[state.guide]} drew no card to share.", deal=None,
-                       queue=state.queue + (Task("ROOM"),))  # and _reveal_room, in the same copy
+                       queue=state.queue + (_ROOM,))  # and _reveal_room, in the same copy
     return None
 
 
@@ -343,7 +343,10 @@ def _start_round(state):
 
 
 def _reveal_room(state):
-    return replace(state, queue=state.queue + (Task("ROOM"),))
+    return replace(state, queue=state.queue + (_ROOM,))
+
+
+_ROOM = Task("ROOM")
 
 
 # =========================================================================== legal actions
@@ -1138,7 +1141,10 @@ def _start_new_deal(state):
     guide = 1 - state.room_winner
     state = replace(state, phase="NEW_DEAL", guide=guide, to_act=guide, deal=())
     state = log(state, f"{SEAT_NAMES[guide]} becomes the guide and draws {state.rules.deal_draw} cards.")
-    return replace(state, queue=state.queue + (Task("DRAW", guide, "DEAL"),) * state.rules.deal_draw)
+    return replace(state, queue=state.queue + _DEAL_DRAWS[guide] * state.rules.deal_draw)
+
+
+_DEAL_DRAWS = tuple((Task("DRAW", guide, "DEAL"),) for guide in (0, 1))
 
 
 def _do_keep(state, action: Keep):
@@ -1169,7 +1175,7 @@ def _keep(state, player: int, cards: tuple):
                                                        "public_hand": receiver.public_hand | set(given)})
     return log(state, f"{SEAT_NAMES[player]} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
                       f"to {SEAT_NAMES[opponent]}.", players=tuple(players), deal=None,
-               queue=state.queue + (Task("ROOM"),))  # and _reveal_room
+               queue=state.queue + (_ROOM,))  # and _reveal_room
 
 
 _LISTED_HANDLERS = {UseNaga: _do_listed_naga, Commit: _do_listed_commit, PlaceTile: _do_listed_place,

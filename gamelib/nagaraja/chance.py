@@ -274,6 +274,36 @@ def _relic_run_drawn(state, queue: tuple, rng, changes: dict):
 _SPOT_INDEX = {spot: index for index, spot in enumerate(RELIC_SPOTS)}
 
 
+def _room_drawn(state, queue: tuple, rng, changes: dict):
+    """ROOM: ``sample``'s index into the room pile (into the first room sent to the bottom when the pile
+    is empty: a draw from one, which still takes bits from the generator), the room turned up."""
+    pile = state.room_pile
+    size = len(pile) or 1  # rng._randbelow(size), inline (random.py's _randbelow_with_getrandbits)
+    bits = size.bit_length()
+    at = rng.getrandbits(bits)
+    while at >= size:
+        at = rng.getrandbits(bits)
+    return _room_turned_up(state, pile[at], at, changes) if pile else _room_turned_up(state, state.room_bottom[0], None, changes)
+
+
+def _room_turned_up(state, room: str, at: int | None, changes: dict):
+    """The room at index ``at`` of the room pile (None: the first at the bottom) turned up, in the copy
+    that makes ``changes`` (the queue without the task); an amulet is put on a special location."""
+    if at is None:
+        changes["room_bottom"] = state.room_bottom[1:]
+    else:
+        changes["room_pile"] = state.room_pile[:at] + state.room_pile[at + 1:]
+    tile = state.edition.tiles[room]
+    changes["current_room"], changes["room_amulet"] = room, None
+    state = log(state, f"The room {room} ({tile.shape}) is turned up.", **changes)
+    if tile.special is not None:
+        state = replace(state, queue=(_AMULET,) + state.queue)
+    return state
+
+
+_AMULET = Task("AMULET")
+
+
 def _sample_then_resolve(state, queue: tuple, rng, changes: dict):
     return _RESOLVERS[queue[0][0]](state, queue[0], sample(state, rng), changes)
 
@@ -425,18 +455,8 @@ def _other_resolved(state, task: Task, outcome, changes: dict):
         return _first_guide_throw(state, player, outcome)
     if kind == "GUIDE_PICK":
         return log(replace(state, guide=outcome), f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.")
-    if kind == "ROOM":
-        if outcome in state.room_pile:  # tile ids are unique: take it out by its index
-            pile = state.room_pile
-            at = pile.index(outcome)
-            piles = {"room_pile": pile[:at] + pile[at + 1:]}
-        else:
-            piles = {"room_bottom": state.room_bottom[1:]}
-        state = log(state, f"The room {outcome} ({state.edition.tiles[outcome].shape}) is turned up.",
-                    current_room=outcome, room_amulet=None, **piles)
-        if state.edition.tiles[outcome].special is not None:
-            state = replace(state, queue=(Task("AMULET"),) + state.queue)
-        return state
+    if kind == "ROOM":  # tile ids are unique: a room of the pile is taken out by its index
+        return _room_turned_up(state, outcome, state.room_pile.index(outcome) if outcome in state.room_pile else None, {})
     if kind == "AMULET":
         pile = state.amulet_pile
         at = pile.index(outcome)  # amulet ids are unique
@@ -495,4 +515,4 @@ _RESOLVERS = {kind: _other_resolved for kind in TASK_KINDS}
 _RESOLVERS.update(STICKS=_sticks_resolved, RELIC=_relic_hidden, DRAW=_card_resolved)
 # task kind -> the function that draws and applies the events at the front of a queue (drawn_run)
 RUN_DRAWN = {kind: _sample_then_resolve for kind in TASK_KINDS}
-RUN_DRAWN.update(STICKS=_throw_drawn, RELIC=_relic_run_drawn, DRAW=_card_drawn)
+RUN_DRAWN.update(STICKS=_throw_drawn, RELIC=_relic_run_drawn, DRAW=_card_drawn, ROOM=_room_drawn)
