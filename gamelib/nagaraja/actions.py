@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from operator import itemgetter
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 
 from gamelib.core import IllegalMove
 from gamelib.nagaraja.cards import COLOURS, STICK_LETTERS
@@ -565,26 +565,30 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
 
 
 def _stick_choices(sticks, sizes) -> list[tuple]:
-    """Choices of sticks up to (colour, face): the lowest ids of each kind, sorted."""
+    """Choices of up to 2 sticks up to (colour, face): the lowest ids of each kind, sorted; for each size,
+    the multisets of kinds in lexicographic order (``combinations_with_replacement``) that the sticks allow."""
     groups: dict = {}
-    for s in sorted(sticks, key=lambda s: stick_order(s.id)):
-        groups.setdefault((s.colour, s.points, s.naga), []).append(s.id)
-    keys = sorted(groups, key=lambda k: (COLOURS.index(k[0]), k[1], k[2]))
-    kinds = [groups[k] for k in keys]  # the ids of each kind, lowest first
+    for s in sorted(sticks):  # by id: within one colour (a kind has one), the order of stick_order
+        groups.setdefault((_COLOUR_RANK[s[1]], s[2], s[3]), []).append(s[0])  # (id, colour, points, naga)
+    kinds = [groups[key] for key in sorted(groups)]  # the ids of each kind, lowest first
     choices = []
     for size in sizes:
-        # the multisets of kinds in lexicographic order, those the sticks at hand allow
-        for combo in combinations_with_replacement(range(len(kinds)), size):
-            ids, previous, used = [], None, 0
-            for kind in combo:  # a multiset comes sorted: the n-th time a kind appears takes its n-th id
-                used = used + 1 if kind == previous else 0
-                if used == len(kinds[kind]):
-                    break
-                ids.append(kinds[kind][used])
-                previous = kind
-            else:
-                choices.append(tuple(sorted(ids, key=stick_order)) if size > 1 else tuple(ids))
+        if size < 2:
+            choices += [(ids[0],) for ids in kinds] if size else [()]
+            continue
+        if size > 2:
+            raise ValueError(f"a choice of sticks takes at most 2 of them, not {size}")
+        for i, ids in enumerate(kinds):
+            if len(ids) > 1:
+                choices.append((ids[0], ids[1]))
+            first = ids[0]
+            for later in kinds[i + 1:]:  # a later kind: a later colour, or the same colour (then by id)
+                other = later[0]
+                choices.append((first, other) if first[0] != other[0] or first < other else (other, first))
     return choices
+
+
+_COLOUR_RANK = {colour: rank for rank, colour in enumerate(COLOURS)}
 
 
 def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> list:
