@@ -95,14 +95,15 @@ def copied(value, changes: dict):
     """``core.replace_fields(value, **changes)`` for a state or a seat (a plain frozen dataclass whose
     ``__dict__`` holds its fields and nothing else, which ``core.replace_fields`` also checks): one dict
     copy, without the checks of a general copy (every turn copies the state and a seat or two)."""
-    fields = dict(value.__dict__)  # a combined dict, even from a split one (see combined)
-    count = len(fields)
-    fields.update(changes)
-    if len(fields) != count:
+    fields = {**value.__dict__, **changes}  # a combined dict, even from a split one (see combined)
+    if len(fields) != len(value.__dict__):
         raise TypeError(f"{type(value).__name__} has no field {sorted(set(fields) - set(value.__dict__))[0]!r}")
-    copy = object.__new__(value.__class__)
-    object.__setattr__(copy, "__dict__", fields)
+    copy = _new(value.__class__)
+    _set_field(copy, "__dict__", fields)
     return copy
+
+
+_new, _set_field = object.__new__, object.__setattr__
 
 
 def combined(value):
