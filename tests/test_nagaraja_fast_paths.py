@@ -370,3 +370,31 @@ def test_connectivity_grown_by_a_placement_is_the_connectivity_searched_afresh()
             assert layout.connected_nodes() == nodes and layout.connected_spots() == spots
             grown += 1
     assert grown > 1500
+
+
+def test_the_amulet_cells_kept_through_placements_and_collections_are_those_of_the_layout():
+    """Temples filled by random legal placements, half of them rooms with an amulet, collecting
+    after each as the rules do: the cells with an uncollected amulet carried from temple to temple
+    (``_placed``, ``collect_amulets``) are those a fresh temple of the same layout finds, in order,
+    and the amulets collected are those of the cells joined to an entrance, in cell order."""
+    rng = random.Random(6)
+    tiles = sorted(new_game(seed=0).edition.tiles)
+    carried = collected_some = 0
+    for _ in range(400):
+        layout = temple.Temple()
+        layout._amulet_cells  # known, so placements carry it
+        for number, tile in enumerate(rng.sample(tiles, rng.randrange(1, 10))):
+            amulet = f"A{number:02d}" if rng.randrange(2) == 0 else None
+            layout = layout.place(rng.choice(layout.legal_cells()), tile, rng.randrange(4), amulet)
+            assert "_amulet_cells" in layout.__dict__
+            fresh = temple.Temple(layout.tiles, layout.cells, layout.relics)
+            assert layout._amulet_cells == fresh._amulet_cells
+            joined = [content.amulet for cell, content in zip(temple.CELLS, layout.cells)
+                      if isinstance(content, temple.PlacedTile) and content.amulet
+                      and (cell, layout.tiles[content.tile_id].special) in fresh.connected_nodes()]
+            layout, collected = layout.collect_amulets()
+            assert collected == joined
+            assert layout._amulet_cells == temple.Temple(layout.tiles, layout.cells, layout.relics)._amulet_cells
+            carried += 1
+            collected_some += len(collected) > 1
+    assert carried > 1500 and collected_some >= 5  # several amulets collected at once, too

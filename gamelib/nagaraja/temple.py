@@ -142,7 +142,7 @@ class _kept:
         return value
 
 
-_LAYOUT_ONLY = frozenset({"_legal_cells", "occupancy", "_connectivity", "_face_down"})  # cached from the cells alone
+_LAYOUT_ONLY = frozenset({"_legal_cells", "occupancy", "_connectivity", "_face_down", "_amulet_cells"})  # cached from the cells alone
 
 
 @dataclass(frozen=True)
@@ -295,11 +295,15 @@ class Temple:
         return self._placed(cell, PlacedTile(tile_id, rotation, amulet))
 
     def _placed(self, cell: tuple, content: PlacedTile) -> "Temple":
-        """``content`` put on the empty ``cell``: the connectivity, when known here, grows from it."""
+        """``content`` put on the empty ``cell``: the connectivity and the cells with an amulet, when known
+        here, grow from it."""
         temple = self._with_cells({cell: content})
-        known = self.__dict__.get("_connectivity")
+        known, pending = self.__dict__.get("_connectivity"), self.__dict__.get("_amulet_cells")
         if known is not None:
             temple.__dict__["_connectivity"] = temple._connectivity_grown(known, cell[0] * 3 + cell[1])
+        if pending is not None:
+            index = cell[0] * 3 + cell[1]
+            temple.__dict__["_amulet_cells"] = pending if content[2] is None else tuple(sorted(pending + (index,)))
         return temple
 
     def rotate(self, cell, k: int) -> "Temple":
@@ -372,22 +376,30 @@ class Temple:
         object.__setattr__(temple, "__dict__", fields)
         return temple
 
+    @_kept
+    def _amulet_cells(self) -> tuple:
+        """The indices of the cells whose room holds an uncollected amulet, in order (most temples have none)."""
+        return tuple([i for i, content in enumerate(self.cells) if isinstance(content, PlacedTile) and content.amulet is not None])
+
     def collect_amulets(self) -> tuple["Temple", list[str]]:
         """Take every uncollected amulet whose segment is joined to an entrance (nagaraja.md#paths)."""
+        pending = self._amulet_cells
+        if not pending:
+            return self, []
         connected = self.connected_nodes()
         changes, collected = {}, []
-        for i, content in enumerate(self.cells):
-            if isinstance(content, PlacedTile) and content[2] is not None:  # (tile_id, rotation, amulet)
-                special = self.tiles[content.tile_id].special
-                if (CELLS[i], special) in connected:
-                    changes[CELLS[i]] = content._replace(amulet=None)
-                    collected.append(content.amulet)
+        for i in pending:
+            content = self.cells[i]
+            if (CELLS[i], self.tiles[content.tile_id].special) in connected:
+                changes[CELLS[i]] = content._replace(amulet=None)
+                collected.append(content.amulet)
         if not changes:
             return self, []
         temple = self._with_cells(changes)
-        # the layout is unchanged, so the connectivity computed here still holds
+        # the layout is unchanged, so what was computed from it here still holds
         temple.__dict__["_connectivity"] = self._connectivity
         temple.__dict__["_legal_cells"] = self._legal_cells
+        temple.__dict__["_amulet_cells"] = tuple([i for i in pending if CELLS[i] not in changes])
         return temple, collected
 
     # ----------------------------------------------------------------- text
