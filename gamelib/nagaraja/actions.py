@@ -380,13 +380,20 @@ def _commit_actions(state, player: int) -> list:
     hand depend only on the symbols of its cards in order (``_commitment_positions``)."""
     hand = sorted(state.players[player].hand)
     cards = state.edition.cards
-    shared = _SHARED
+    known = _COMMITS[player]
     actions = []
     for positions in _commitment_positions(tuple([cards[c].symbol for c in hand])):
         ids = (hand[positions[0]],) if len(positions) == 1 else tuple([hand[i] for i in positions])  # most are one card
-        action = shared.get((Commit, (player, ids)))
-        actions.append(_shared(Commit, player, ids) if action is None else action)
+        action = known.get(ids)
+        if action is None:
+            if len(known) >= _CACHE_LIMIT:
+                known.clear()
+            action = known[ids] = _made(Commit, player, ids)
+        actions.append(action)
     return actions
+
+
+_COMMITS: tuple = ({}, {})  # per seat: the committed card ids -> one Commit, reused by every listing
 
 
 @lru_cache(maxsize=4096)
