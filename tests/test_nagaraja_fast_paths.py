@@ -69,9 +69,9 @@ def test_a_listing_is_not_served_to_another_state():
     assert first_a != first_b  # different hands, so different commitments
 
 
-def copying_at_every_edit(draft, build):
+def copying_at_every_edit(draft, step=None, *args):
     """``rules._built`` switched off: the turn's edits each copy the state (``core.replace_fields``)."""
-    return build()
+    return rules.State._finish_turn(draft if step is None else step(*args))
 
 
 def test_editing_in_place_gives_the_games_of_copying_at_every_edit(monkeypatch):

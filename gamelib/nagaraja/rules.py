@@ -150,12 +150,12 @@ class State(StateBase):
                 raise IllegalMove(f"{action!r} is not a possible outcome of this chance event "
                                   f"({chance.task_text(self.queue[0])})", action)
             draft = replace(self, queue=self.queue[1:], moves=self.moves + (outcome,))
-            return _built(draft, lambda: self._finish_turn(chance.resolve(draft, self.queue[0], outcome)))
+            return _built(draft, chance.resolve, draft, self.queue[0], outcome)
         listed = self._listed(action)
         if not listed:
             action = actions.checked_action(action)
         draft = copied(self, {"moves": self.moves + (action,)})
-        return _built(draft, lambda: self._finish_turn(actions.apply_action(draft, action, listed, True)))
+        return _built(draft, actions.apply_action, draft, action, listed, True)
 
     def _listed(self, action) -> bool:
         """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
@@ -222,14 +222,15 @@ class State(StateBase):
         return [text for audience, text in self.log if audience in (PUBLIC, player)]
 
 
-def _built(draft: State, build) -> State:
-    """``build()``, with ``draft`` (a fresh copy nobody else holds) edited in place by every step of the
-    turn instead of copied at each (``position.replace``). The draft is let go however ``build`` ends:
-    an illegal action raises, and the state ``apply`` was called on is untouched."""
+def _built(draft: State, step=None, *args) -> State:
+    """The turn that ``step(*args)`` starts on ``draft`` (a fresh copy nobody else holds; no step: the
+    turn starts from it) and ``State._finish_turn`` finishes, with ``draft`` edited in place by every
+    edit of the turn instead of copied at each (``position.replace``). The draft is let go however the
+    turn ends: an illegal action raises, and the state ``apply`` was called on is untouched."""
     with _TURN_LOCK:
         EDITING[0] = draft
         try:
-            built = build()
+            built = State._finish_turn(draft if step is None else step(*args))
             if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
                 raise AssertionError("a turn returned another state than the one it built")
             finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
@@ -248,7 +249,7 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
     """
     start = _start(edition or default_edition(), rules or _DEFAULT_RULES)
     state = copied(start, {"seed": resolve_seed(seed), "explicit_chance": explicit_chance})
-    return _built(state, lambda: State._finish_turn(state))
+    return _built(state)
 
 
 _DEFAULT_RULES = Rules()
