@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from operator import itemgetter
+from itertools import repeat
+from operator import is_, itemgetter
 
 from gamelib.core import (
     CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int, replace_fields as replace,
@@ -30,11 +31,10 @@ from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 _POINTS = itemgetter(2)  # a Stick's points
 TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
 
-# The last state whose legal actions were listed (by identity), those actions, and (once an action is
-# applied) the set of their ids: the entry keeps the objects alive, so an id names one of them only.
-# A new listing replaces the whole entry in one store and every reader takes the entry once, so games
-# played on several threads at once never pair one state with another state's actions.
-_LISTED: list = [[None, (), None]]
+# The last state whose legal actions were listed (by identity) and those actions. A new listing replaces
+# the whole entry in one store and every reader takes the entry once, so games played on several
+# threads at once never pair one state with another state's actions.
+_LISTED: list = [(None, ())]
 
 # One turn is built at a time in this process (``_built``): the state under construction, its fresh
 # seats, its pending log lines (``position.EDITING``...) and the batch generator (``chance.batch_rng``)
@@ -131,8 +131,7 @@ class State(StateBase):
             return []
         entry = _LISTED[0]
         if entry[0] is not self:  # a bot lists the actions, then applies one: list them once
-            entry = [self, actions.legal_actions(self), None]  # a fresh list that only the entry holds
-            _LISTED[0] = entry
+            entry = _LISTED[0] = (self, actions.legal_actions(self))  # a fresh list that only the entry holds
         return list(entry[1])
 
     def chance_outcomes(self) -> list:
@@ -163,11 +162,7 @@ class State(StateBase):
         option (only Nagas have many), nor a commitment against the hand. Every other rule is still
         checked by ``apply_action``."""
         entry = _LISTED[0]
-        if entry[0] is not self:
-            return False
-        if entry[2] is None:
-            entry[2] = set(map(id, entry[1]))
-        return id(action) in entry[2]
+        return entry[0] is self and any(map(is_, entry[1], repeat(action)))  # by identity, in C
 
     @staticmethod
     def _finish_turn(state: "State") -> "State":
