@@ -743,16 +743,14 @@ def apply_action(state, action, listed: bool = False, checked: bool = False):
     if player != state.to_act:
         raise IllegalMove(f"it is {seat_name(state.to_act)}'s turn, not {seat_name(player) if player in (0, 1) else player!r}'s",
                           action)
-    handler = _HANDLERS[type(action)]
+    listed_handler, handler, ends = _DISPATCH[type(action)]
     try:
-        new_state = _LISTED_HANDLERS.get(type(action), handler)(state, action) if listed else handler(state, action)
+        new_state = listed_handler(state, action) if listed else handler(state, action)
     except IllegalMove as error:
         if error.action is None:
             error.action = action
         raise
-    if isinstance(action, (Commit, Pass, Keep)):
-        return new_state  # these never change a temple, a score or the room in play
-    return _check_end(new_state, player, placed=isinstance(action, PlaceTile))
+    return _check_end(new_state, player, placed=type(action) is PlaceTile) if ends else new_state
 
 
 def _require_phase(state, action, *phases: str) -> None:
@@ -1195,6 +1193,9 @@ _HANDLERS = {
     Commit: _do_commit, UseNaga: _do_use_naga, UseAmulet: _do_use_amulet, SwapChoice: _do_swap_choice,
     Pass: _do_pass, PlaceTile: _do_place, DiscardTile: _do_discard_tile, Keep: _do_keep,
 }
+_NEVER_END = (Commit, Pass, Keep)  # these never change a temple, a score or the room in play
+# action type -> (its handler when listed, its handler, whether the end of the game is checked after it)
+_DISPATCH = {kind: (_LISTED_HANDLERS.get(kind, handler), handler, kind not in _NEVER_END) for kind, handler in _HANDLERS.items()}
 
 
 # =========================================================================== end of game
