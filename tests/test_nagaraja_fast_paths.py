@@ -133,6 +133,35 @@ def test_naga_options_cached_per_seat_are_the_options_of_the_position():
     assert compared > 1000
 
 
+def naga_uses_written_out(state, player):
+    """Every UseNaga of ``player`` built afresh with the constructor: each Naga source, each card of the
+    hand, each option of its effect once the Naga is spent (nagaraja.md#confrontation), in that order."""
+    cards = state.edition.cards
+    return [actions.UseNaga(player, source, card, params)
+            for source in actions._naga_sources(state, player) for card in state.players[player].hand
+            for params in actions._effect_options(actions._position_for(state, player, source, cards[card].effect),
+                                                  player, cards[card].effect)]
+
+
+def test_naga_uses_shared_by_parameters_are_the_uses_written_out():
+    """``_naga_actions`` (one UseNaga per seat, source, card and parameters, the parameters one object per
+    value) against the uses built afresh, at every Confrontation of 12 games for both seats; the shared
+    parameters and the option caches are let go halfway, as when they reach their size limit."""
+    compared = 0
+    positions = confrontation_positions(range(12))
+    for number, state in enumerate(positions):
+        if number == len(positions) // 2:
+            actions._PARAMS_BY_VALUE.clear()
+            actions._OPTIONS.clear()
+            actions._USES.clear()
+        for player in (0, 1):
+            listed = actions._naga_actions(state, player)
+            assert listed == naga_uses_written_out(state, player)
+            assert all(type(use.params) in actions.PARAM_TYPES for use in listed)
+            compared += len(listed)
+    assert compared > 5_000
+
+
 def test_a_rethrow_is_possible_exactly_when_the_spent_position_allows_it():
     """``_rethrow_possible_after`` (no copy of the position) against ``_effect_possible`` on the
     position once the Naga is spent, for every seat and every Naga it holds."""

@@ -440,6 +440,24 @@ def _shared(kind, *fields):
     return action
 
 
+def _param(kind, *fields):
+    """The one parameter object ``kind(*fields)`` of every listing (``_PARAMS_BY_VALUE``)."""
+    key = (kind, fields)
+    found = _PARAMS_BY_VALUE.get(key)
+    if found is None:
+        if len(_PARAMS_BY_VALUE) >= _CACHE_LIMIT:
+            _PARAMS_BY_VALUE.clear()
+        found = _PARAMS_BY_VALUE[key] = _made(kind, *fields)
+    return found
+
+
+# The parameters of Naga effects, one object per value (a move, a swap, a cell, a choice of sticks...):
+# the options of every position share them, so one UseNaga per (seat, source, card, parameters) serves
+# every listing that offers it (_USES_BY_PARAMS), whichever temple layout or sticks the options came from.
+_PARAMS_BY_VALUE: dict = {}
+_NO_PARAMS = NoParams()
+
+
 def _made(kind, *fields):
     """``kind(*fields)`` for an action or parameter type given all its fields, without ``__init__`` (see
     ``_SLOT_SETTERS``): listings and their options build thousands."""
@@ -498,6 +516,7 @@ def _naga_actions(state, player: int) -> list:
 # options depend on a few facts only (_option_parts), so equal facts give the very same objects.
 _OPTIONS: dict = {}
 _USES: dict = {}
+_USES_BY_PARAMS: dict = {}  # (seat, source, card, id of the parameters) -> the one UseNaga
 _CACHE_LIMIT = 200_000
 
 # Effects whose options are those on temple (or the sticks of) seat 0, then those of seat 1: each
@@ -562,10 +581,17 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
         if len(_USES) > _CACHE_LIMIT:
             _USES.clear()
         set_player, set_source, set_card, set_params = _SLOT_SETTERS[UseNaga]  # _made(UseNaga, ...), inline: thousands
-        uses = []
+        uses, known = [], _USES_BY_PARAMS
+        if len(known) > _CACHE_LIMIT:
+            known.clear()
         for params in _part_options(state, player, effect, part):
-            action = _new(UseNaga)
-            set_player(action, player), set_source(action, source), set_card(action, card_id), set_params(action, params)
+            # the params are shared (_PARAMS_BY_VALUE): found by identity; the UseNaga keeps its params alive,
+            # so the id in its key names them as long as the entry lives
+            key = (player, source, card_id, id(params))
+            action = known.get(key)
+            if action is None:
+                action = known[key] = _new(UseNaga)
+                set_player(action, player), set_source(action, source), set_card(action, card_id), set_params(action, params)
             uses.append(action)
         found = _USES[cache_key] = tuple(uses)
     return found
@@ -604,35 +630,35 @@ def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> l
     opponent = 1 - player
     players = state.players
     if effect in ("PLUS2", "DRAW2"):
-        return [NoParams()]
+        return [_NO_PARAMS]
     if effect in ("OPP_DISCARD", "STEAL"):
-        return [NoParams()] if players[opponent].hand else []
+        return [_NO_PARAMS] if players[opponent].hand else []
     if effect == "RETHROW2":
-        return [_made(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
+        return [_param(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = players[opponent].sticks
-        return [_made(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return [_param(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
-        return [_made(Spot, spot) for spot in face_down_own(state, player)]
+        return [_param(Spot, spot) for spot in face_down_own(state, player)]
     if effect == "SWAP":
-        return [_made(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+        return [_param(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
     if effect == "PEEK2_SWAP":
-        return [_made(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
+        return [_param(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [_made(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells()
+        return [_param(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells()
                 for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
         for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [_made(Move, t, origin, dest) for origin in occupied
+            options += [_param(Move, t, origin, dest) for origin in occupied
                         for dest in temple.move_destinations(origin)]
-            options += [_made(Swap, t, a, b) for a, b in combinations(occupied, 2)]
+            options += [_param(Swap, t, a, b) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
         trap = players[opponent].temple.trap_cell
-        return [_made(Cell, cell) for cell in CELLS if cell != trap]
+        return [_param(Cell, cell) for cell in CELLS if cell != trap]
     raise AssertionError(f"unknown effect {effect}")
 
 
