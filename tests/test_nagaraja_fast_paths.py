@@ -151,7 +151,7 @@ def test_naga_uses_shared_by_parameters_are_the_uses_written_out():
     positions = confrontation_positions(range(12))
     for number, state in enumerate(positions):
         if number == len(positions) // 2:
-            actions._PARAMS_BY_VALUE.clear()
+            actions._SHARED.clear()
             actions._OPTIONS.clear()
             actions._USES.clear()
         for player in (0, 1):

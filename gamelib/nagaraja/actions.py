@@ -412,7 +412,8 @@ def _commitment_positions(symbols: tuple) -> tuple:
     return tuple(sorted(options))
 
 
-_SHARED: dict = {}  # (action type, fields) -> one frozen action object, reused by every listing
+_SHARED: dict = {}  # (action or parameter type, fields) -> one frozen object, reused by every listing
+_NO_PARAMS = NoParams()
 _PLACEMENTS: dict = {}  # (seat, legal cells) -> the placements
 
 
@@ -429,8 +430,10 @@ def _placements(player: int, cells) -> list:
 
 
 def _shared(kind, *fields):
-    """The action ``kind(*fields)``, built once: frozen actions are safe to share, and a random game
-    lists thousands of the same few commitments, placements and passes."""
+    """The action or parameters ``kind(*fields)``, built once: frozen objects are safe to share, and a
+    random game lists thousands of the same few placements and passes, and of the same parameters of
+    Naga effects (a move, a swap, a cell, a choice of sticks...) in the options of different positions,
+    so one UseNaga per (seat, source, card, parameters) serves every listing that offers it (``_naga_uses``)."""
     key = (kind, fields)
     action = _SHARED.get(key)
     if action is None:
@@ -438,24 +441,6 @@ def _shared(kind, *fields):
             _SHARED.clear()
         action = _SHARED[key] = _made(kind, *fields)
     return action
-
-
-def _param(kind, *fields):
-    """The one parameter object ``kind(*fields)`` of every listing (``_PARAMS_BY_VALUE``)."""
-    key = (kind, fields)
-    found = _PARAMS_BY_VALUE.get(key)
-    if found is None:
-        if len(_PARAMS_BY_VALUE) >= _CACHE_LIMIT:
-            _PARAMS_BY_VALUE.clear()
-        found = _PARAMS_BY_VALUE[key] = _made(kind, *fields)
-    return found
-
-
-# The parameters of Naga effects, one object per value (a move, a swap, a cell, a choice of sticks...):
-# the options of every position share them, so one UseNaga per (seat, source, card, parameters) serves
-# every listing that offers it (_USES_BY_PARAMS), whichever temple layout or sticks the options came from.
-_PARAMS_BY_VALUE: dict = {}
-_NO_PARAMS = NoParams()
 
 
 def _made(kind, *fields):
@@ -585,7 +570,7 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
         if len(known) > _CACHE_LIMIT:
             known.clear()
         for params in _part_options(state, player, effect, part):
-            # the params are shared (_PARAMS_BY_VALUE): found by identity; the UseNaga keeps its params alive,
+            # the params are shared (_shared): found by identity; the UseNaga keeps its params alive,
             # so the id in its key names them as long as the entry lives
             key = (player, source, card_id, id(params))
             action = known.get(key)
@@ -634,31 +619,31 @@ def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> l
     if effect in ("OPP_DISCARD", "STEAL"):
         return [_NO_PARAMS] if players[opponent].hand else []
     if effect == "RETHROW2":
-        return [_param(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
+        return [_shared(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = players[opponent].sticks
-        return [_param(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return [_shared(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
-        return [_param(Spot, spot) for spot in face_down_own(state, player)]
+        return [_shared(Spot, spot) for spot in face_down_own(state, player)]
     if effect == "SWAP":
-        return [_param(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
+        return [_shared(SpotPair, t, a, b) for t in (0, 1) for a, b in combinations(RELIC_SPOTS, 2)]
     if effect == "PEEK2_SWAP":
-        return [_param(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
+        return [_shared(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [_param(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells()
+        return [_shared(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells()
                 for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
         for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [_param(Move, t, origin, dest) for origin in occupied
+            options += [_shared(Move, t, origin, dest) for origin in occupied
                         for dest in temple.move_destinations(origin)]
-            options += [_param(Swap, t, a, b) for a, b in combinations(occupied, 2)]
+            options += [_shared(Swap, t, a, b) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
         trap = players[opponent].temple.trap_cell
-        return [_param(Cell, cell) for cell in CELLS if cell != trap]
+        return [_shared(Cell, cell) for cell in CELLS if cell != trap]
     raise AssertionError(f"unknown effect {effect}")
 
 

@@ -45,8 +45,6 @@ class Stick(NamedTuple):
         return f"{self.id}={face}"
 
 
-
-
 class Result(NamedTuple):
     winner: int
     reason: str
