@@ -78,7 +78,7 @@ def mid_game_positions(players: int, count: int, seed: int) -> list:
 
 
 def cold_legal_actions(state):
-    chakra_rules._LISTED[0] = None  # forget the last listing
+    chakra_rules._LISTED[0] = (None, ())  # forget the last listing
     return state.legal_actions()
 
 
@@ -185,7 +185,9 @@ def engine_batch(script: str, folder: Path, players: int, first: int, games: int
 
 
 def bench_old_engine(runs: int, quick: bool) -> None:
-    """Greedy games per CPU second against the engine of BASELINE_COMMIT, each in a fresh process, interleaved."""
+    """Greedy games per CPU second against the engine of BASELINE_COMMIT, each in a fresh process, in pairs
+    of batches on the same seeds run one after the other: the ratio is the median of the pairs' ratios (a
+    slow spell of this shared machine slows both batches of a pair)."""
     folder = Path(tempfile.mkdtemp(prefix="chakra-baseline-"))
     try:
         archive = subprocess.run(["git", "archive", BASELINE_COMMIT, "gamelib"], cwd=ROOT, capture_output=True, check=True)
@@ -195,19 +197,23 @@ def bench_old_engine(runs: int, quick: bool) -> None:
         return
     games = 3 if quick else 6
     for players in (2, 4):
-        ours, theirs = [], []
+        ours, theirs, ratios = [], [], []
         for run in range(runs):
             first = 500 + run * games
-            their_cpu, their_finals = engine_batch(OLD_ENGINE_SCRIPT, folder, players, first, games)
-            our_cpu, our_finals = engine_batch(NEW_ENGINE_SCRIPT, ROOT, players, first, games)
+            batches = [(OLD_ENGINE_SCRIPT, folder), (NEW_ENGINE_SCRIPT, ROOT)]
+            if run % 2:  # each engine goes first every other run: a load that rises or falls favours neither
+                batches.reverse()
+            timed = {script: engine_batch(script, where, players, first, games) for script, where in batches}
+            (their_cpu, their_finals), (our_cpu, our_finals) = timed[OLD_ENGINE_SCRIPT], timed[NEW_ENGINE_SCRIPT]
             if our_finals != their_finals:
                 raise AssertionError(f"the engines played different {players}-player games on seeds {first}..")
             theirs.append(games / their_cpu)
             ours.append(games / our_cpu)
-        mine, reference = statistics.median(ours), statistics.median(theirs)
-        print(f"greedy {players}-player games: {mine:.1f} games per CPU second, the engine of {BASELINE_COMMIT} "
-              f"{reference:.1f} on the same seeds (identical final positions; median of {runs} runs, each engine "
-              f"in a fresh process): {mine / reference:.2f}x (target >= 3x; {load()})")
+            ratios.append(their_cpu / our_cpu)
+        print(f"greedy {players}-player games: {statistics.median(ours):.1f} games per CPU second, the engine of "
+              f"{BASELINE_COMMIT} {statistics.median(theirs):.1f} on the same seeds (identical final positions; {runs} "
+              f"pairs of batches of {games} games, each engine in a fresh process): {statistics.median(ratios):.2f}x, "
+              f"the median of the pairs' ratios (from {min(ratios):.2f}x to {max(ratios):.2f}x; target >= 3x; {load()})")
 
 
 def bench_seats(quick: bool) -> None:
