@@ -243,8 +243,9 @@ def drawn_run(state, queue: tuple, rng, changes: dict):
     """``drawn(state, queue[0], rng, changes)`` (``changes["queue"]`` is ``queue[1:]``), or for a run of
     tasks at the front of the queue, the whole run drawn in order and applied at once: RELIC tasks of one
     seat (a new game hides 9 relics in each temple) installed in one temple, STICKS tasks (a Call of Fate
-    throws every colour of both seats) in one edit of each seat. The same draws and the same position
-    as one ``drawn`` per task. ``State._finish_turn`` calls ``RUN_DRAWN[queue[0].kind]`` itself."""
+    throws every colour of both seats) in one edit of each seat, DRAW tasks while the pile holds cards (a
+    new deal draws 3) in one edit of the pile, the deal and the hands. The same draws and the same
+    position as one ``drawn`` per task. ``State._finish_turn`` calls ``RUN_DRAWN[queue[0].kind]`` itself."""
     return RUN_DRAWN[queue[0][0]](state, queue, rng, changes)
 
 
