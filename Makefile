@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # CPU of collecting the tests. Python reads an empty value as unset.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: lab lab-refresh test test-long test-deploy setup clean app site html
+.PHONY: lab lab-refresh test test-long test-deploy test-durations setup clean app site html
 
 setup: $(STAMP)
 
@@ -50,11 +50,16 @@ html: $(STAMP)
 # Unit tests, every notebook (nbval) and the Lab browser tests; the deployment tests are apart.
 # pytest-xdist runs one worker per core; --dist loadfile keeps each file (a notebook's cells, a
 # module's fixtures) on one worker, in order, and --no-loadscope-reorder hands the files out in
-# collection order, where tests/conftest.py puts the longest first (START_FIRST).
+# collection order, where tests/conftest.py puts the longest first (tests/durations.json).
 # PYTEST_ARGS='-n 0' runs everything in one process; GAMELIB_LONG_TESTS=1 runs the long sweeps.
 test: $(STAMP)
 	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--ignore-glob='tests/test_deploy*' $(addprefix --ignore=,$(LONG_ONLY_FILES)) --numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+
+# Measure how long each file of `make test` takes and write tests/durations.json, the order in
+# which `make test` starts its files (longest first). Run it after adding or slowing a test file.
+test-durations: $(STAMP)
+	GAMELIB_RECORD_DURATIONS=1 $(MAKE) test
 
 # The long sweeps in full (GAMELIB_LONG_TESTS=1): the files whose loops and fuzz sweeps that
 # variable lengthens (`make test` runs the same assertions on the first seeds of each), and the files

@@ -173,46 +173,36 @@ def module_page(browser_context):
 # `make test` hands whole files to two xdist workers (--dist loadfile) in collection order
 # (--no-loadscope-reorder; xdist would otherwise start the files with the most tests first).
 # With two workers the file that starts last bounds the wall time, so the longest files start
-# first and the short ones fill in behind them. The seconds are one worker's wall time per file
-# (from `--junitxml`, summed per file) in a run at load average 8-20, where wall time was about
-# four times the CPU time; only their order matters, and only for the longest few.
-START_FIRST = [
-    "tests/test_pangu_hardening.py",  # 178 s
-    "tests/test_nagaraja_browser.py",  # 304 s before its tests stopped running Nagaraja 03's simulations
-    "tests/test_pangu_browser.py",  # 294 s before its free-board tests stopped running Pangu 02's solver cells
-    "tests/test_nagaraja_sticks.py",  # 140 s
-    "tests/test_chakra_play.py",  # 139 s
-    "tests/test_chakra_browser.py",  # 236 s before its bot test stopped running Chakra 03's sweeps
-    "notebooks/chakra/03_play_and_plan.ipynb",  # 114 s
-    "tests/test_course_grading.py",  # 108 s
-    "tests/test_chakra_conformance.py",  # 101 s
-    "tests/test_nagaraja_fast_paths.py",  # 91 s
-    "tests/test_nagaraja_odds_browser.py",  # 88 s
-    "tests/test_boards_comfort_browser.py",  # 116 s before its three tests shared one run
-    "tests/test_pangu_guide.py",  # 73 s
-    "tests/test_nagaraja_fuzz.py",  # 71 s
-    "tests/test_nagaraja_explorer.py",  # 64 s
-    "tests/test_nagaraja_invariants.py",  # 143 s before the shorter default sweep
-    "notebooks/nagaraja/03_the_duel.ipynb",  # 56 s
-    "tests/test_chakra_fuzz.py",  # 52 s
-    "notebooks/pangu/04_strategy_lab.ipynb",  # 46 s
-    "tests/test_pangu_fuzz.py",  # 46 s
-    "tests/test_pangu_conformance.py",  # 46 s
-    "notebooks/pangu/02_guided_game.ipynb",  # 42 s
-    "tests/test_pangu_solver_tables.py",  # 42 s
-]
+# first and the short ones fill in behind them. The order comes from tests/durations.json, the
+# seconds each file took in a measured run, written by `make test-durations`. A file the record
+# does not know yet (a new one) starts among the long ones, so a long new file cannot end last.
+DURATIONS_PATH = ROOT / "tests" / "durations.json"
+UNMEASURED_SECONDS = 60.0
+
+
+def _measured_durations() -> dict[str, float]:
+    if not DURATIONS_PATH.exists():
+        return {}
+    return {path: float(seconds) for path, seconds in json.loads(DURATIONS_PATH.read_text()).items()}
 
 
 def pytest_collection_modifyitems(session, config, items):
-    missing = [path for path in START_FIRST if not (ROOT / path).exists()]
-    if missing:
-        raise pytest.UsageError(f"tests/conftest.py START_FIRST names files that are gone: {missing}")
-    rank = {path: place for place, path in enumerate(START_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: files stay whole
+    durations = _measured_durations()
+    items.sort(key=lambda item: -durations.get(item.nodeid.split("::")[0], UNMEASURED_SECONDS))  # stable
 
 
-def pytest_runtest_setup(item):
-    """With --junitxml, note when and where each test started, to check the schedule above."""
-    if item.config.option.xmlpath:
-        item.user_properties.append(("started", f"{time.time():.2f}"))
-        item.user_properties.append(("worker", os.environ.get("PYTEST_XDIST_WORKER", "main")))
+_recorded_seconds: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    """With GAMELIB_RECORD_DURATIONS set, add up each file's seconds (setup, call and teardown)."""
+    if os.environ.get("GAMELIB_RECORD_DURATIONS"):
+        path = report.nodeid.split("::")[0]
+        _recorded_seconds[path] = _recorded_seconds.get(path, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    """Write the record once, from the controller (xdist workers send it their reports)."""
+    if os.environ.get("GAMELIB_RECORD_DURATIONS") and not hasattr(session.config, "workerinput"):
+        ordered = dict(sorted(((p, round(s, 1)) for p, s in _recorded_seconds.items()), key=lambda kv: -kv[1]))
+        DURATIONS_PATH.write_text(json.dumps(ordered, indent=1) + "\n")
