@@ -409,6 +409,21 @@ def resolve_seed(seed: Any) -> int | str:
     return seed
 
 
+def rules_or_default(rules: Any, rules_class: type, default: Any = None) -> Any:
+    """``rules`` checked to be a value of the game's ``rules_class``; the defaults when it is ``None``.
+
+    Every game's ``new_game`` calls it, so a wrong ``rules`` argument raises the same
+    ``TypeError`` with the same advice in all of them.
+    """
+    if rules is None:
+        return rules_class() if default is None else default
+    if not isinstance(rules, rules_class):
+        game = rules_class.__module__.rsplit(".", 1)[0]
+        raise TypeError(f"rules must be a {game}.Rules value, not {type(rules).__name__}: build one with "
+                        f"Rules(name=value, ...), or Rules.from_dict(...) from a dict")
+    return rules
+
+
 def returns_for(winners: Sequence[int], players: int) -> list[float]:
     """The contract's returns: each of k winners gets 1/k, everyone else 0 (all 0 while nobody has won)."""
     if not winners:

@@ -180,6 +180,17 @@ def test_bots_and_the_core_driver(engine):
         assert final.is_terminal
 
 
+def test_each_package_exports_its_bots(engine):
+    bots = importlib.import_module(engine.__name__ + ".bots")
+    assert engine.random_policy is bots.random_policy and engine.greedy_policy is bots.greedy_policy
+
+
+@pytest.mark.parametrize("wrong", [{}, {"seed": 1}, "defaults", 3, []])
+def test_a_wrong_rules_argument_is_the_same_type_error_in_every_engine(engine, wrong):
+    with pytest.raises(TypeError, match=rf"rules must be a {engine.__name__}\.Rules value, not {type(wrong).__name__}"):
+        engine.new_game(seed=1, rules=wrong)
+
+
 def test_core_tournament_rotates_seats_and_pairs_deals(game):
     state = game.new_game(seed=1)
     players = len(state.returns())

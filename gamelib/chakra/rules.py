@@ -14,7 +14,7 @@ from typing import Any
 
 from gamelib.core import (
     CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_int, check_switch, replace_fields,
-    resolve_seed, returns_for, single_winner, weighted_draw,
+    resolve_seed, returns_for, rules_or_default, single_winner, weighted_draw,
 )
 from gamelib.chakra import actions as _actions
 from gamelib.chakra import scoring as _scoring
@@ -237,9 +237,7 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
              first_player: int = 0) -> State:
     """A fresh game (chakra.md#setup). Every setup draw comes from ``chance_rng(seed, k)`` with exact weights,
     so the same seed gives the same setup; ``seed=None`` picks a fresh seed (kept in the state)."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError("rules must be a gamelib.chakra.Rules value")
+    rules = rules_or_default(rules, Rules)
     if type(players) is not int or not 2 <= players <= 4:
         raise ValueError(f"Chakra is for 2 to 4 players, not {players!r}")
     if type(first_player) is not int or not 0 <= first_player < players:

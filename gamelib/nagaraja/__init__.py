@@ -10,6 +10,7 @@ in ``gamelib/nagaraja/data/*.json``, replaceable without touching code.
 """
 
 from gamelib.nagaraja import saving, view
+from gamelib.nagaraja.bots import greedy_policy, heuristic_policy, random_policy
 from gamelib.nagaraja.actions import (
     Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Spot, SpotPair, Sticks, Swap,
     SwapChoice, UseAmulet, UseNaga, describe_result,
@@ -24,7 +25,7 @@ from gamelib.nagaraja.temple import RELIC_SPOTS, SPOTS, Temple
 State.bind(saving, view)
 
 __all__ = [
-    "GAME", "SAVE_VERSION", "Rules", "State", "new_game",
+    "GAME", "SAVE_VERSION", "Rules", "State", "new_game", "random_policy", "greedy_policy", "heuristic_policy",
     "Amulet", "Card", "Cell", "Commit", "DiscardTile", "Edition", "EditionError", "Keep", "Move", "NoParams", "Pass",
     "PlaceTile", "RELIC_SPOTS", "Relic", "Result", "Rotate", "SPOTS", "Spot", "SpotPair", "Sticks",
     "Swap", "SwapChoice", "Target", "Temple", "TileDef", "UseAmulet", "UseNaga", "check_against_rules_text",

@@ -16,7 +16,7 @@ from operator import is_, itemgetter
 
 from gamelib.core import (
     CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int, replace_fields as replace,
-    resolve_seed, returns_for, single_winner,
+    resolve_seed, returns_for, rules_or_default, single_winner,
 )
 from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.cards import COLOURS
@@ -242,7 +242,7 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
 
     ``seed=None`` draws a fresh seed, which the state records (``state.seed``).
     """
-    start = _start(edition or default_edition(), rules or _DEFAULT_RULES)
+    start = _start(edition or default_edition(), rules_or_default(rules, Rules, _DEFAULT_RULES))
     state = copied(start, {"seed": resolve_seed(seed), "explicit_chance": explicit_chance})
     return _built(state)
 

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from gamelib.core import (CHANCE, TERMINAL, RulesBase, StateBase, chance_rng, check_choice, check_int,
-                          check_switch, resolve_seed, returns_for, single_winner)
+                          check_switch, resolve_seed, returns_for, rules_or_default, single_winner)
 from gamelib.pangu import actions
 from gamelib.pangu.actions import LOST, ONGOING, WON, Action, Draft, Placement
 from gamelib.pangu.cards import GEOMETRIES, LAYOUTS, Deck, Geometry, load_deck, teaching_deck
@@ -268,9 +268,7 @@ def new_game(seed: int | str | None = None, rules: Rules | None = None, *, expli
     script the game (pangu.md#programmers); ``cards`` is a user deck (a :class:`Deck` or a deck file path),
     by default the teaching deck.
     """
-    rules = DEFAULT_RULES if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules value, not {type(rules).__name__}")
+    rules = rules_or_default(rules, Rules, DEFAULT_RULES)
     card_set = teaching_deck() if cards is None else load_deck(cards)  # a Deck is checked too (its name)
     seed = resolve_seed(seed)
     deck_order = _check_deck_order(deck, card_set)
