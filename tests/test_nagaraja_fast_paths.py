@@ -291,18 +291,6 @@ def test_a_room_drawn_from_the_bottom_is_the_sampled_room_resolved():
             assert drawn.current_room in (pile or bottom[:1])
 
 
-def test_the_batch_generator_is_seeded_as_core_chance_rng():
-    """``chance.batch_rng`` (one generator seeded again for every batch) against a fresh
-    ``core.chance_rng`` for whole-number and text seeds and many batch numbers: the same generator
-    state, so the same draws; drawing from it between calls changes nothing of the next batch."""
-    for seed in (0, 1, 7, 2026, 10_000, "lesson", "P0:deal", None):
-        for draws in (0, 1, 2, 17, 45, 999):
-            reused = chance.batch_rng(seed, draws)
-            assert reused.getstate() == core.chance_rng(seed, draws).getstate()
-            reused.random(), reused.randrange(48), reused.getrandbits(70)  # used, as a batch uses it
-            assert reused.getstate() != core.chance_rng(seed, draws).getstate()
-
-
 def test_commitments_listed_by_symbol_pattern_are_the_commitments_of_the_hand():
     """``_commit_actions`` (positions cached per pattern of symbols) against ``cards.commitments`` of
     the hand's cards, for 2,000 random hands of 0 to 9 cards of the 48 and both seats: the same

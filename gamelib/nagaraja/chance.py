@@ -12,7 +12,6 @@ from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from hashlib import sha256
 from itertools import accumulate, combinations_with_replacement
 from math import factorial
 from typing import NamedTuple
@@ -177,26 +176,6 @@ def sample(state, rng):
 
 
 # --------------------------------------------------------------------------- the generator of a batch
-
-# One generator, seeded again for every batch of chance events: a new ``random.Random`` per batch
-# (``core.chance_rng``) allocates and clears a 2.5 kB state and runs ``Random.__init__`` and
-# ``Random.seed`` in Python, and a random game resolves about 45 batches. The seeding itself is
-# the C method ``Random.seed`` ends in for a whole number (``random.py``: ``super().seed(a)``).
-# ``State._finish_turn`` draws every event of a batch before it asks for the next batch, and no
-# turn starts inside another (turns are built one at a time, on any thread: ``rules._TURN_LOCK``),
-# so the one generator is never wanted by two batches at once.
-_BATCH_RNG = random.Random()
-_SEED_BATCH_RNG = super(random.Random, _BATCH_RNG).seed
-
-
-def batch_rng(seed, draw_number: int) -> random.Random:
-    """A generator in the state of ``core.chance_rng(seed, draw_number)`` (the same hash of the same
-    text, the same seeding), valid until the next call."""
-    digest = sha256(f"gamelib:{seed}:{draw_number}".encode()).digest()
-    _SEED_BATCH_RNG(int.from_bytes(digest[:16], "big"))
-    _BATCH_RNG.gauss_next = None  # as Random.seed leaves it
-    return _BATCH_RNG
-
 
 # --------------------------------------------------------------------------- resolving
 

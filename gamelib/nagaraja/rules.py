@@ -15,7 +15,7 @@ from itertools import repeat
 from operator import is_, itemgetter
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int, replace_fields as replace,
+    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_choice, check_int, replace_fields as replace,
     resolve_seed, returns_for, rules_or_default, single_winner,
 )
 from gamelib.nagaraja import actions, chance
@@ -37,9 +37,8 @@ TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the publis
 _LISTED: list = [(None, ())]
 
 # One turn is built at a time in this process (``_built``): the state under construction, its fresh
-# seats, its pending log lines (``position.EDITING``...) and the batch generator (``chance.batch_rng``)
-# are module-level, which keeps the hot paths free of per-thread lookups (a ``threading.local`` cost
-# 5-8% of a random game). Python runs one thread at a time anyway, so turns of games played on several
+# seats and its pending log lines (``position.EDITING``...) are module-level, which keeps the hot
+# paths free of per-thread lookups (a ``threading.local`` cost 5-8% of a random game). Python runs one thread at a time anyway, so turns of games played on several
 # threads (a thread pool, a Dask worker's threads) wait for each other instead of mixing their edits.
 _TURN_LOCK = threading.RLock()  # re-entrant: a turn started inside a turn fails loudly in _built, never hangs
 
@@ -180,7 +179,7 @@ class State(StateBase):
                 # chance.resolve(state, task, chance.sample(state, rng), ...): the sample reads neither
                 # the queue's tail nor the draw count
                 if rng is None:  # chance.drawn_run(state, queue, rng, ...), without the call
-                    rng = chance.batch_rng(state.seed, state.draws)  # core.chance_rng's generator
+                    rng = chance_rng(state.seed, state.draws)
                     state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:], "draws": state.draws + 1})
                 else:
                     state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:]})
