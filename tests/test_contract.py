@@ -21,6 +21,7 @@ from gamelib.core import CHANCE, TERMINAL, CorruptSave, IllegalMove
 
 ENGINES = ["gamelib.pangu", "gamelib.chakra", "gamelib.nagaraja"]
 GAMES = ["toy_game", *ENGINES]
+GAMES += ["gamelib.studio.examples.pig"]  # issue 22: games students write keep the same contract
 BOARDS = {"gamelib.pangu": "PanguBoard", "gamelib.chakra": "ChakraBoard", "gamelib.nagaraja": "NagarajaBoard"}
 
 
