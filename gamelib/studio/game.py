@@ -133,7 +133,7 @@ class Game:
         cls.name = vars(cls).get("name") or cls.__name__.lower()
         cls.Rules = _make_rules(cls, _params_of(cls))
         namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.State",
-                     "_game_class": cls, "__doc__": f"A position of {cls.__name__} with its seed and history."}
+                     "_game_class": cls, "hides_information": bool(cls.hides_information), "__doc__": f"A position of {cls.__name__} with its seed and history."}
         if _defines(cls, "scores"):
             namespace["scores"] = GameState._student_scores
         cls.State = type("State", (GameState,), namespace)
@@ -161,6 +161,14 @@ class Game:
         position = game._checked_position(_call(game, "start"), "start")
         state = cls.State._make(game, position, resolve_seed(seed), 0, bool(explicit_chance), ())
         return state if explicit_chance else state._resolve_chance()
+
+    @classmethod
+    def state_at(cls, position, rules=None, *, seed=0, explicit_chance=False):
+        """A state standing at ``position`` (to ask a bot or the rules about it); it has no history,
+        so it cannot be saved."""
+        game = cls.for_rules(rules)
+        return cls.State._make(game, game._checked_position(position, "state_at"), resolve_seed(seed), 0,
+                               bool(explicit_chance), None)
 
     # what a student may leave out
     def chance(self, position):
@@ -356,6 +364,8 @@ class GameState(_StateSlots):
 
     __slots__ = ()
     _game_class: type = Game
+    hides_information: bool = False
+    """A class-level fact of the game (its ``State`` copies the student's ``hides_information``)."""
 
     @classmethod
     def _make(cls, game, position, seed, draws, explicit_chance, history):
@@ -376,10 +386,6 @@ class GameState(_StateSlots):
     @property
     def players(self) -> int:
         return self._game.players
-
-    @property
-    def hides_information(self) -> bool:
-        return self._game.hides_information
 
     def key(self):
         """The position, which identifies the game's situation for a solver (not the seed or the history)."""
