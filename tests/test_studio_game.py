@@ -454,3 +454,27 @@ def test_find_target_finds_the_goal_whose_first_player_win_rate_is_nearest():
                                progress=False)
     assert 5 <= found.value <= 12 and found.estimate.low <= random_pig(found.value)[0] <= found.estimate.high
     assert abs(random_pig(found.value)[0] - 0.64) < 0.03
+
+
+# --------------------------------------------------------------------------- the studio page
+
+
+def test_the_studio_pages_code_runs_and_its_error_message_is_the_real_one(capsys):
+    """docs/studio.md's Python blocks, run in order, and its quoted GameCodeError, produced for real."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "studio.md").read_text(encoding="utf-8")
+    namespace = {"__name__": "studio_page"}
+    for block in re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL):
+        exec(compile(block, "docs/studio.md", "exec"), namespace)
+    assert "pig: 50 random games all ended" in capsys.readouterr().out
+
+    class LoadedDie(namespace["Pig"]):
+        def chance(self, position):
+            return {face: Fraction(1, 7) for face in range(1, 7)} if position.rolling else None
+
+    quoted = re.search(r"```text\nGameCodeError: (.*?)```", page, flags=re.DOTALL).group(1).replace("\n", " ").strip()
+    with pytest.raises(GameCodeError) as raised:
+        LoadedDie.new_game(seed=1).apply("roll")
+    assert str(raised.value) == quoted

@@ -46,8 +46,13 @@ class GameCodeError(Exception):
     """A mistake in a student's game: the message names the function and what it returned."""
 
 
-def _short(value: Any) -> str:
-    return reprlib.repr(value)
+def _short(value: Any, limit: int = 200) -> str:
+    """``repr(value)``, cut in the middle when longer than ``limit`` (a position usually fits whole)."""
+    try:
+        text = repr(value)
+    except Exception:  # a student's __repr__ may fail too
+        text = reprlib.repr(value)
+    return text if len(text) <= limit else text[: limit - 20] + " ... " + text[-15:]
 
 
 # --------------------------------------------------------------------------- parameters
