@@ -172,6 +172,23 @@ def test_check_game_names_a_game_that_never_ends_and_other_whole_game_mistakes()
         check_game(SeesTooMuch, games=2)
 
 
+class ComplexScores(pig.Pig):
+    def start(self):
+        return pig.Position((0, 0), 0, 0, rolling=0j)  # hashable, comparable, and no JSON
+
+
+def test_a_position_that_cannot_be_shown_asks_for_an_observation_function():
+    with pytest.raises(GameCodeError, match=r"ComplexScores.observation\(.*0j.*cannot be shown as JSON; write "
+                                            r"observation\(position, player\)"):
+        ComplexScores.new_game(seed=1).observation(0)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_the_worked_examples_pass_check_game(example):
+    report = check_game(example, games=30, seed=1)
+    assert report.games == 30 and report.longest < 1000
+
+
 def test_check_game_reports_what_it_played():
     report = check_game(pig, games=20, rules=pig.Rules(goal=20), seed=4)
     assert report.games == 20 and sum(report.wins_by_seat) == 20
@@ -256,6 +273,18 @@ def test_match_undo_takes_a_move_back():
     first = match.apply("roll")
     match.apply(match.state.legal_actions()[-1])
     assert match.undo() == first and match.state.actions() == ["roll"]
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_states_pickle_with_their_history(example):
+    """A process pool sends states by pickle: the copy is equal and saves the same game."""
+    import pickle
+
+    final = core.play(example.new_game(seed=4), core.random_policy, seed=4)
+    copy = pickle.loads(pickle.dumps(final))
+    assert copy == final and copy.to_json() == final.to_json()
+    searching = pickle.loads(pickle.dumps(final.with_seed(1)))
+    assert searching.key() == final.key() and searching.seed == 1
 
 
 def test_search_states_cannot_be_saved_and_say_why():
