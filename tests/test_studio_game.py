@@ -15,7 +15,7 @@ import pytest
 
 from gamelib import core, design
 from gamelib.core import CHANCE, CorruptSave, IllegalMove
-from gamelib.studio import Game, GameCodeError, Param, check_game, greedy
+from gamelib.studio import Game, GameCodeError, Param, check_game
 from gamelib.studio.examples import bluff, pig, race
 from studio_support import random_pig
 
@@ -170,6 +170,89 @@ def test_check_game_names_a_game_that_never_ends_and_other_whole_game_mistakes()
         check_game(Unsaveable, games=2)
     with pytest.raises(GameCodeError, match=r"SeesTooMuch.could_be\(.*must keep everything the player sees"):
         check_game(SeesTooMuch, games=2)
+
+
+class WrongTypes(pig.Pig):
+    def show(self, position):
+        return position.scores
+
+    def draw(self, position):
+        return 42
+
+    def move_label(self, position, move):
+        return None
+
+    def scores(self, position):
+        return [1, 2, 3]
+
+
+class SeesAList(bluff.Bluff):
+    def observation(self, position, player):
+        return [position.cards[player]]
+
+
+class SeesAFunction(bluff.Bluff):
+    def observation(self, position, player):
+        return {"card": print}
+
+
+def test_optional_functions_returning_the_wrong_type_are_named():
+    state = WrongTypes.new_game(seed=1)
+    cases = [(lambda: str(state), r"WrongTypes.show\(.*returned \(0, 0\): return a string"),
+             (state.drawing, r"WrongTypes.draw\(.*returned 42: return SVG or HTML text, or None"),
+             (lambda: state.action_label("roll"), r"WrongTypes.move_label\(.*'roll'\) returned None: return a string"),
+             (state.scores, r"WrongTypes.scores\(.*returned \[1, 2, 3\]: return one number per player"),
+             (lambda: SeesAList.new_game(seed=1).observation(0), r"SeesAList.observation\(.*returned \[.\]: return a dict"),
+             (lambda: SeesAFunction.new_game(seed=1).observation(1), r"SeesAFunction.observation\(.*not JSON data")]
+    for call, words in cases:
+        with pytest.raises(GameCodeError, match=words):
+            call()
+
+
+class NoWinners(Game):
+    players = 2
+
+    def start(self):
+        return 0
+
+    def to_move(self, position):
+        return 0
+
+    def moves(self, position):
+        return ["go"]
+
+    def play(self, position, move):
+        return position + 1
+
+
+class NoSeats(NoWinners):
+    players = 0
+
+    def winners(self, position):
+        return None
+
+
+class HidesButShowsAll(NoSeats):
+    players = 2
+    hides_information = True
+
+
+class SpinsForever(pig.Pig):
+    def play(self, position, move):
+        return position._replace(rolling=True) if isinstance(move, int) else super().play(position, move)
+
+
+def test_missing_functions_and_endless_chance_are_named_before_any_traceback():
+    for broken, words in ((NoWinners, "NoWinners does not define winners(); every game needs start, to_move, moves, "
+                                      "play and winners"),
+                          (NoSeats, "NoSeats.players is 0: it should be the number of seats"),
+                          (HidesButShowsAll, "HidesButShowsAll hides information but does not define observation")):
+        with pytest.raises(GameCodeError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            broken.new_game(seed=1)
+    with pytest.raises(GameCodeError, match=r"SpinsForever.chance\(\) asked for 1000 chance events in a row"):
+        SpinsForever.new_game(seed=1).apply("roll")
+    with pytest.raises(GameCodeError, match=r"SpinsForever.chance\(\) asked for 1000 chance events in a row"):
+        check_game(SpinsForever, games=1)
 
 
 class ComplexScores(pig.Pig):

@@ -156,6 +156,7 @@ class Game:
         rules = _checked_rules(cls, rules)
         game = cls._instances.get(rules)
         if game is None:
+            check_declarations(cls)
             game = cls._instances[rules] = cls(rules)
         return game
 
@@ -209,6 +210,24 @@ class Game:
 
     def _name(self, where: str) -> str:
         return f"{type(self).__name__}.{where}"
+
+
+REQUIRED = ("start", "to_move", "moves", "play", "winners")
+
+
+def check_declarations(cls: type) -> None:
+    """Raise :class:`GameCodeError` unless the class declares what every game needs."""
+    if type(cls.players) is not int or not 1 <= cls.players <= 64:
+        raise GameCodeError(f"{cls.__name__}.players is {_short(cls.players)}: it should be the number of seats, "
+                            f"a whole number from 1 to 64")
+    for name in REQUIRED:
+        if not _defines(cls, name):
+            raise GameCodeError(f"{cls.__name__} does not define {name}(); every game needs "
+                                f"{', '.join(REQUIRED[:-1])} and {REQUIRED[-1]}")
+    if cls.hides_information:
+        for name in ("observation", "could_be"):
+            if not _defines(cls, name):
+                raise GameCodeError(f"{cls.__name__} hides information but does not define {name}(position, player)")
 
 
 def _defines(cls: type, name: str) -> bool:
