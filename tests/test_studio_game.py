@@ -453,6 +453,20 @@ def test_sample_hidden_keeps_what_the_player_sees_and_redraws_the_rest():
     assert pig_state.sample_hidden(0, rng).key() == pig_state.key()
 
 
+def test_the_outcomes_drawn_for_a_move_are_shown_with_the_state_they_made():
+    state = pig.new_game(seed=3)
+    for _ in range(10):
+        before = state
+        state = state.apply("roll")
+        (face,) = state.drawn_by_chance
+        assert state.position.turn_total == (0 if face == 1 else before.position.turn_total + face)
+        if state.position.player != 0:
+            break
+    dealt = bluff.new_game(seed=2)
+    assert dealt.drawn_by_chance == (dealt.position.cards,)
+    assert pig.new_game(seed=3, explicit_chance=True).apply("roll").drawn_by_chance == ()
+
+
 def test_with_seed_redraws_the_future_only():
     state = pig.new_game(seed=1).apply("roll")
     futures = {state.with_seed(seed).apply("roll").position.turn_total for seed in range(30)}

@@ -368,7 +368,7 @@ def _jsonable(value: Any, where: str) -> Any:
 class _StateSlots:
     """The fields of a state; :class:`GameState` adds the refusal to change them."""
 
-    __slots__ = ("_game", "position", "seed", "draws", "explicit_chance", "_history", "_status")
+    __slots__ = ("_game", "position", "seed", "draws", "explicit_chance", "_history", "_status", "_drawn")
 
 
 class _StateBuilder(_StateSlots):
@@ -395,7 +395,7 @@ class GameState(_StateSlots):
     def _make(cls, game, position, seed, draws, explicit_chance, history):
         state = _StateBuilder()
         state._game, state.position, state.seed, state.draws = game, position, seed, draws
-        state.explicit_chance, state._history, state._status = explicit_chance, history, None
+        state.explicit_chance, state._history, state._status, state._drawn = explicit_chance, history, None, ()
         state.__class__ = cls
         return state
 
@@ -506,6 +506,12 @@ class GameState(_StateSlots):
                                 f"winners() says the game is not over: a player must have a move (a 'pass' counts)")
         return list(moves)
 
+    @property
+    def drawn_by_chance(self) -> tuple:
+        """The chance outcomes the seed drew while the last action was applied (default mode), for a board
+        to show what the dice did; () in explicit-chance mode, where each outcome is an action of its own."""
+        return self._drawn
+
     def chance_outcomes(self) -> list:
         outcomes = self._state_status()[2]
         return list(outcomes) if outcomes is not None else []
@@ -553,12 +559,15 @@ class GameState(_StateSlots):
 
     def _resolve_chance(self):
         """Draw every chance event waiting here from the seed (default mode)."""
-        state = self
+        state, drawn = self, []
         for _ in range(MAX_CHANCE_CHAIN):
             player, _, outcomes = state._state_status()
             if player != CHANCE:
+                if drawn:
+                    _set_drawn(state, tuple(drawn))
                 return state
             outcome = sample_outcome(outcomes, chance_rng(state.seed, state.draws))
+            drawn.append(outcome)
             game = state._game
             position = game._checked_position(_call(game, "play", state.position, outcome), "play", state.position,
                                               outcome)
@@ -717,7 +726,8 @@ def _rebuild(cls, rules, position, seed, draws, explicit_chance, history):
 
 
 _NONE = object()
-_set_status = _StateSlots._status.__set__  # the one field filled in later: the status, computed once
+_set_status = _StateSlots._status.__set__  # filled in later: the status, computed once
+_set_drawn = _StateSlots._drawn.__set__  # filled in once the chance events after a move are drawn
 
 
 def _matching(action: Any, options: list) -> Any:
