@@ -476,6 +476,49 @@ def test_with_seed_redraws_the_future_only():
 # --------------------------------------------------------------------------- bots
 
 
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_each_examples_bots_are_policies_that_finish_games(example):
+    """The contract's bots check (tests/test_contract.py runs it on the three games' bots modules)."""
+    import inspect
+
+    assert example.bots.random_policy is core.random_policy
+    for policy in (example.bots.random_policy, example.bots.greedy_policy):
+        assert list(inspect.signature(policy).parameters)[:2] == ["state", "rng"]
+        assert core.play(example.new_game(seed=1), policy, seed=1).is_terminal
+
+
+class ExactlyTen(Game):
+    """A solo game: roll a die until your total is exactly 10 (you win) or over it (you lose)."""
+
+    players = 1
+
+    def start(self):
+        return (0, False)
+
+    def to_move(self, position):
+        return 0
+
+    def moves(self, position):
+        return ["roll"]
+
+    def chance(self, position):
+        return pig.DIE if position[1] else None
+
+    def play(self, position, move):
+        return (position[0], True) if move == "roll" else (position[0] + move, False)
+
+    def winners(self, position):
+        total, rolling = position
+        return None if total < 10 or rolling else ([0] if total == 10 else [])
+
+
+def test_a_solo_game_may_end_without_a_winner():
+    finals = [core.play(ExactlyTen.new_game(seed=seed), core.random_policy, seed=seed) for seed in range(40)]
+    assert {tuple(final.returns()) for final in finals} == {(1.0,), (0.0,)}
+    assert all(final.winner == (0 if final.position[0] == 10 else None) for final in finals)
+    assert check_game(ExactlyTen, games=20).wins_by_seat[0] <= 20
+
+
 def test_greedy_pig_rolls_below_a_turn_total_of_20_and_holds_above():
     """Pig's default evaluation, one move ahead: rolling at turn total k gains (5/6) x 4 - k/6."""
     policy = pig.bots.greedy_policy
