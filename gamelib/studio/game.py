@@ -274,7 +274,7 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     cached = _CHECKED_DISTRIBUTIONS.get(id(returned))
     if cached is not None and cached[0] is returned:
         return cached[1]
-    where = f"{type(game).__name__}.chance({_short(position)})"
+    where = _Where(game, "chance", position)
     if isinstance(returned, dict):
         pairs = list(returned.items())
     elif isinstance(returned, (list, tuple)) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in returned):
@@ -308,6 +308,17 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     return outcomes
 
 
+class _Where:
+    """``Game.function(arguments)`` for a message, written out only if a message is made."""
+
+    def __init__(self, game: Game, function: str, *arguments: Any):
+        self.game, self.function, self.arguments = game, function, arguments
+
+    def __str__(self) -> str:
+        return f"{type(self.game).__name__}.{self.function}({', '.join(map(_short, self.arguments))})"
+
+
+
 _PLAIN = (str, int, bool, type(None))
 
 
@@ -320,12 +331,11 @@ def _check_saveable(game: Game, value: Any, where: str, what: str) -> None:
     if type(value) in _PLAIN:
         return
     try:
-        text = _as_json(value)
-        float_inside = "." in text and isinstance(json.loads(text), (float, list, dict))
+        _as_json(value)
     except (TypeError, ValueError):
         raise GameCodeError(f"{where} returned the {what} {_short(value)}, which cannot be saved: moves and outcomes "
                             f"are words, whole numbers, or tuples/lists of them") from None
-    if type(value) is float or (float_inside and any(type(item) is float for item in _flatten(value))):
+    if any(type(item) is float for item in _flatten(value)):
         raise GameCodeError(f"{where} returned the {what} {_short(value)} holding a float, which a save would "
                             f"not give back exactly: use whole numbers or words")
 
@@ -543,7 +553,7 @@ class GameState(_StateSlots):
                 raise IllegalMove(f"{_short(action)} is not a legal move for seat {player} here; "
                                   f"the legal moves are: {shown}", action)
             if type(chosen) not in _PLAIN:
-                _check_saveable(game, chosen, f"{type(game).__name__}.moves({_short(self.position)})", "move")
+                _check_saveable(game, chosen, _Where(game, "moves", self.position), "move")
         position = game._checked_position(_call(game, "play", self.position, chosen), "play", self.position, chosen)
         state = type(self)._make(game, position, self.seed, self.draws, self.explicit_chance,
                                  None if self._history is None else (self._history, chosen))
