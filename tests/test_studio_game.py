@@ -441,6 +441,67 @@ def test_the_other_players_card_never_changes_what_a_player_sees():
             assert "cards" not in state.observation(player)
 
 
+def test_text_and_pictures_for_one_player_hide_the_other_card():
+    state = bluff.Bluff.state_at(bluff.Position((3, 1), ("check",)))
+    assert state.text_for(0) == "your card: 3; bets: check\nseat 1 to move"
+    assert state.text_for(1) == "your card: 1; bets: check\nseat 1 to move"
+    assert str(state).startswith("cards 3 and 1")  # the whole position, for a spectator or a review
+    assert state.drawing(0) is None
+
+    class Drawn(bluff.Bluff):
+        def draw(self, position):
+            return f"<svg><text>{position.cards}</text></svg>"
+
+        def draw_for(self, position, player):
+            return f"<svg><text>{position.cards[player]}</text></svg>"
+
+    drawn = Drawn.state_at(bluff.Position((3, 1), ("check",)))
+    assert (drawn.drawing(1), drawn.drawing()) == ("<svg><text>1</text></svg>", "<svg><text>(3, 1)</text></svg>")
+    pig_state = pig.new_game(seed=1)
+    assert pig_state.text_for(1) == str(pig_state)
+
+
+class HiddenCoin(Game):
+    """Seat 0 sees a coin flip, seat 1 guesses it: a hidden game without show_to."""
+
+    players = 2
+    hides_information = True
+
+    def start(self):
+        return (None, None)  # the coin, the guess
+
+    def chance(self, position):
+        return {"heads": Fraction(1, 2), "tails": Fraction(1, 2)} if position[0] is None else None
+
+    def to_move(self, position):
+        return 1
+
+    def moves(self, position):
+        return ["heads", "tails"]
+
+    def play(self, position, move):
+        return (move, None) if position[0] is None else (position[0], move)
+
+    def winners(self, position):
+        coin, guess = position
+        return None if guess is None else [1 if guess == coin else 0]
+
+    def observation(self, position, player):
+        return {"coin": position[0] if player == 0 else "hidden", "guess": position[1]}
+
+    def could_be(self, position, player):
+        if player == 0 or position[0] is None:
+            return [position]
+        return [(coin, position[1]) for coin in ("heads", "tails")]
+
+
+def test_a_hidden_game_without_show_to_shows_each_player_the_observation():
+    state = HiddenCoin.new_game(seed=1)
+    assert state.text_for(1) == 'coin: "hidden"\nguess: null\nseat 1 to move'
+    assert state.text_for(0) == f'coin: "{state.position[0]}"\nguess: null\nseat 1 to move'
+    assert check_game(HiddenCoin, games=20).games == 20
+
+
 def test_sample_hidden_keeps_what_the_player_sees_and_redraws_the_rest():
     state = bluff.new_game(seed=8).apply("check")
     mine = state.position.cards[1]

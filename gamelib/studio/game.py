@@ -190,7 +190,8 @@ class Game:
         return str(move)
 
     def draw(self, position):
-        """An SVG or HTML picture of the position, or None for text only."""
+        """An SVG or HTML picture of the position, or None for text only. (A game that hides
+        information draws what one player sees with ``draw_for(position, player)``.)"""
         return None
 
     # helpers the studio uses around the student's functions
@@ -625,13 +626,40 @@ class GameState(_StateSlots):
         """The same position stopping at every chance event (for bots that weigh the outcomes)."""
         return type(self)._make(self._game, self.position, self.seed, self.draws, True, None)
 
-    def drawing(self):
-        """The student's picture of the position (SVG/HTML text), or None."""
-        picture = _call(self._game, "draw", self.position)
+    def drawing(self, player: int | None = None):
+        """The student's picture of the position (SVG/HTML text), or None.
+
+        On a game that hides information, a ``player``'s picture comes from ``draw_for(position,
+        player)`` (None when the game has none), so no picture shows a hidden card; ``draw(position)``
+        is the whole position, for ``player=None`` (a spectator, or the game reviewed afterwards).
+        """
+        game = self._game
+        if game.hides_information and player is not None:
+            if not _defines(type(game), "draw_for"):
+                return None
+            function, arguments = "draw_for", (self.position, player)
+        else:
+            function, arguments = "draw", (self.position,)
+        picture = _call(game, function, *arguments)
         if picture is not None and not isinstance(picture, str):
-            raise GameCodeError(f"{type(self._game).__name__}.draw({_short(self.position)}) returned "
-                                f"{_short(picture)}: return SVG or HTML text, or None")
+            raise GameCodeError(f"{_Where(game, function, *arguments)} returned {_short(picture)}: return SVG or "
+                                f"HTML text, or None")
         return picture
+
+    def text_for(self, player: int) -> str:
+        """The position as ``player`` may see it, with whose turn it is: the student's ``show_to(position,
+        player)``; else ``str(state)`` on a game that hides nothing; else the observation, line by line."""
+        game = self._game
+        if _defines(type(game), "show_to"):
+            text = _call(game, "show_to", self.position, player)
+            if not isinstance(text, str):
+                raise GameCodeError(f"{_Where(game, 'show_to', self.position, player)} returned {_short(text)}: "
+                                    f"return a string")
+        elif not game.hides_information:
+            return str(self)
+        else:
+            text = "\n".join(f"{name}: {json.dumps(value)}" for name, value in self.observation(player).items())
+        return f"{text}\n{self._status_text()}"
 
     def _result_text(self) -> str:
         winners = self.winners
@@ -645,10 +673,12 @@ class GameState(_StateSlots):
         if not isinstance(text, str):
             raise GameCodeError(f"{type(game).__name__}.show({_short(self.position)}) returned {_short(text)}: "
                                 f"return a string")
+        return f"{text}\n{self._status_text()}"
+
+    def _status_text(self) -> str:
         player = self.current_player
-        status = ("game over: " + self._result_text() if player == TERMINAL else
-                  "chance decides" if player == CHANCE else f"seat {player} to move")
-        return f"{text}\n{status}"
+        return ("game over: " + self._result_text() if player == TERMINAL else
+                "chance decides" if player == CHANCE else f"seat {player} to move")
 
     def __repr__(self) -> str:
         return f"{type(self._game).__name__}.State({self.position!r}, seed={self.seed!r})"
