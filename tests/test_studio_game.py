@@ -281,6 +281,8 @@ def test_check_game_reports_what_it_played():
 def test_declarations_and_rule_parameters_name_the_parameter():
     with pytest.raises(GameCodeError, match=r"give its lowest and highest values"):
         Param(5)
+    with pytest.raises(GameCodeError, match="calls a rule parameter 'players', a name the studio uses itself"):
+        type("Crowded", (pig.Pig,), {"players": Param(2, 1, 4)})
     with pytest.raises(ValueError, match="goal must be a whole number from 1 to 1000, not 0"):
         pig.Rules(goal=0)
     with pytest.raises(ValueError, match="bump must be True or False"):

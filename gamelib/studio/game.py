@@ -95,6 +95,9 @@ def _params_of(cls: type) -> dict[str, Param]:
     for klass in reversed(cls.__mro__):
         for name, value in vars(klass).items():
             if isinstance(value, Param):
+                if name in RESERVED or name.startswith("_"):
+                    raise GameCodeError(f"{cls.__name__} calls a rule parameter {name!r}, a name the studio uses "
+                                        f"itself: choose another name")
                 params[name] = value
     return params
 
@@ -114,6 +117,12 @@ def _make_rules(cls: type, params: dict[str, Param]) -> type:
 
 
 # --------------------------------------------------------------------------- the student's class
+
+
+RESERVED = frozenset({"rules", "players", "name", "save_version", "hides_information", "Rules", "State",
+                      "new_game", "for_rules", "state_at", "start", "to_move", "moves", "chance", "play", "winners",
+                      "observation", "could_be", "show", "show_to", "move_label", "draw", "draw_for", "scores"})
+"""Names of :class:`Game` and of the student's functions, which a rule parameter cannot take."""
 
 
 class Game:
