@@ -202,7 +202,8 @@ def test_optional_functions_returning_the_wrong_type_are_named():
              (state.drawing, r"WrongTypes.draw\(.*returned 42: return SVG or HTML text, or None"),
              (lambda: state.action_label("roll"), r"WrongTypes.move_label\(.*'roll'\) returned None: return a string"),
              (state.scores, r"WrongTypes.scores\(.*returned \[1, 2, 3\]: return one number per player"),
-             (lambda: SeesAList.new_game(seed=1).observation(0), r"SeesAList.observation\(.*returned \[.\]: return a dict"),
+             (lambda: SeesAList.new_game(seed=1).observation(0),
+              r"SeesAList.observation\(.*returned \[.\]: return a dict"),
              (lambda: SeesAFunction.new_game(seed=1).observation(1), r"SeesAFunction.observation\(.*not JSON data")]
     for call, words in cases:
         with pytest.raises(GameCodeError, match=words):

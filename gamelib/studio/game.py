@@ -108,8 +108,8 @@ def _make_rules(cls: type, params: dict[str, Param]) -> type:
             param.check(name, getattr(self, name))
 
     fields = [(name, type(param.default), dataclasses.field(default=param.default)) for name, param in params.items()]
-    doc = "The rule parameters of " + cls.__name__ + ": " + (
-        "; ".join(f"{name} (default {p.default!r}){': ' + p.doc if p.doc else ''}" for name, p in params.items()) or "none")
+    described = [f"{name} (default {p.default!r}){': ' + p.doc if p.doc else ''}" for name, p in params.items()]
+    doc = f"The rule parameters of {cls.__name__}: {'; '.join(described) or 'none'}"
     rules = dataclasses.make_dataclass("Rules", fields, bases=(RulesBase,), frozen=True,
                                        namespace={"__post_init__": __post_init__, "__doc__": doc})
     rules.__module__, rules.__qualname__ = cls.__module__, f"{cls.__qualname__}.Rules"
@@ -147,7 +147,8 @@ class Game:
         cls.name = vars(cls).get("name") or cls.__name__.lower()
         cls.Rules = _make_rules(cls, _params_of(cls))
         namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.State",
-                     "_game_class": cls, "hides_information": bool(cls.hides_information), "__doc__": f"A position of {cls.__name__} with its seed and history."}
+                     "_game_class": cls, "hides_information": bool(cls.hides_information),
+                     "__doc__": f"A position of {cls.__name__} with its seed and history."}
         if _defines(cls, "scores"):
             namespace["scores"] = GameState._student_scores
         cls.State = type("State", (GameState,), namespace)
