@@ -57,6 +57,11 @@ class ListPositions(pig.Pig):
         return list(super().play(position, move))
 
 
+class ListInside(pig.Pig):
+    def start(self):
+        return pig.Position([0, 0], 0, 0)
+
+
 class ForgetfulPlay(pig.Pig):
     def play(self, position, move):
         super().play(position, move)
@@ -88,6 +93,7 @@ class CrashingMoves(pig.Pig):
     (FloatDie, ["FloatDie.chance(", "0.1666", "float", "Fraction(1, 6)"]),
     (NegativeDie, ["NegativeDie.chance(", "outcome 3", "probability 0"]),
     (ListPositions, ["ListPositions.play(", "returned [", "list", "hashable"]),
+    (ListInside, ["ListInside.start()", "returned Position(scores=[0, 0]", "everything inside it", "not lists"]),
     (ForgetfulPlay, ["ForgetfulPlay.play(", "returned None", "forget to return"]),
     (SetOfMoves, ["SetOfMoves.moves(", "returned {", "list"]),
     (SeatByName, ["SeatByName.to_move(", "'seat 0'", "seat number from 0 to 1"]),

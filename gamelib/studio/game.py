@@ -214,8 +214,9 @@ class Game:
         except TypeError:
             where = f"{function}({', '.join(map(_short, arguments))})"
             raise GameCodeError(f"{self._name(where)} returned {_short(position)}, a {type(position).__name__} "
-                                f"that cannot be a position: a position must be hashable (use a tuple, a "
-                                f"namedtuple or a frozen dataclass, not a list, dict or set)") from None
+                                f"that cannot be a position: a position and everything inside it must be "
+                                f"hashable (use a tuple, a namedtuple or a frozen dataclass, holding tuples and "
+                                f"frozensets, not lists, dicts or sets)") from None
         where = f"{function}({', '.join(map(_short, arguments))})"
         raise GameCodeError(f"{self._name(where)} returned None: did it forget to return the new position?")
 
