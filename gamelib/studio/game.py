@@ -464,7 +464,7 @@ class GameState(_StateSlots):
 
     def _checked_winners(self, winners: Any) -> tuple:
         game = self._game
-        where = f"{type(game).__name__}.winners({_short(self.position)})"
+        where = _Where(game, "winners", self.position)
         if isinstance(winners, int) and not isinstance(winners, bool):
             raise GameCodeError(f"{where} returned {winners!r}: return a list of the winning seats, e.g. [{winners}]")
         if not isinstance(winners, (list, tuple, set, frozenset)):
@@ -603,7 +603,7 @@ class GameState(_StateSlots):
         game = self._game
         if type(player) is not int or not 0 <= player < game.players:
             raise ValueError(f"player must be a seat from 0 to {game.players - 1}, not {_short(player)}")
-        where = f"{type(game).__name__}.observation({_short(self.position)}, {player})"
+        where = _Where(game, "observation", self.position, player)
         if _defines(type(game), "observation"):
             seen = _call(game, "observation", self.position, player)
             if not isinstance(seen, dict):
