@@ -197,11 +197,11 @@ def teaching_deck() -> Deck:
     """The shipped teaching deck (loaded once, after its checksum: the solver's tables are for these cards)."""
     global _teaching_deck
     if _teaching_deck is None:
-        document = read_json("pangu/data/deck.json", TEACHING_DECK_PATH)
+        document = read_json("pangu/data/deck.json")
         try:
             _teaching_deck = deck_from_records(document["cards"], document["name"])
         except (DeckError, KeyError, TypeError) as problem:  # only if the checksums list a broken deck
-            raise DamagedData(f"the teaching deck {TEACHING_DECK_PATH} is damaged: {problem}") from None
+            raise DamagedData(f"the teaching deck deck.json is damaged: {problem}") from None
     return _teaching_deck
 
 

@@ -397,26 +397,28 @@ def _reasons(value, path: Path, where: str) -> dict:
     return reasons
 
 
-def _bots_record() -> tuple[str, dict]:
-    """The bots' record (``data/solver_bots.json``), checked: its command and ``{rules name: entry}``."""
-    data = _mapping(datafiles.read_json(BOTS_NAME, BOTS_PATH, DamagedTable), BOTS_PATH, "the file")
+def _bots_record() -> tuple[Path, str, dict]:
+    """The bots' record (``data/solver_bots.json``), checked: where it was read, its command and
+    ``{rules name: entry}``."""
+    path = datafiles.PACKAGE / BOTS_NAME
+    data = _mapping(datafiles.read_json(BOTS_NAME, path, DamagedTable), path, "the file")
     command = data.get("command")
     if not isinstance(command, str):
-        raise DamagedTable(f"the solver's record {BOTS_PATH} is damaged: it names no command")
-    return command, _mapping(data.get("rules"), BOTS_PATH, "'rules'")
+        raise DamagedTable(f"the solver's record {path} is damaged: it names no command")
+    return path, command, _mapping(data.get("rules"), path, "'rules'")
 
 
 def _bot_entries(rules) -> tuple[dict, dict]:
     """``({bot: Fraction}, {bot: reason})`` for one rule set, from ``data/solver_bots.json`` (and the optimal
     value of a variant from ``data/solver_variants.json``)."""
     name = _rules_name(rules)
-    command, recorded = _bots_record()
-    entry = _mapping(recorded.get(name, {}) if name else {}, BOTS_PATH, f"the entry of {name}")
+    path, command, recorded = _bots_record()
+    entry = _mapping(recorded.get(name, {}) if name else {}, path, f"the entry of {name}")
     values = {}
-    for bot, item in _mapping(entry.get("values", {}), BOTS_PATH, f"{name}'s values").items():
+    for bot, item in _mapping(entry.get("values", {}), path, f"{name}'s values").items():
         where = f"{name}'s value of the {bot} bot"
-        values[bot] = _recorded_chance(_mapping(item, BOTS_PATH, where).get("value"), BOTS_PATH, where)
-    missing = dict(_reasons(entry.get("missing", {}), BOTS_PATH, f"{name}'s missing values"))
+        values[bot] = _recorded_chance(_mapping(item, path, where).get("value"), path, where)
+    missing = dict(_reasons(entry.get("missing", {}), path, f"{name}'s missing values"))
     if "optimal" not in values and name:
         variant = variant_values().get(name)
         if isinstance(variant, Fraction):
@@ -455,7 +457,7 @@ def variant_values(path: Path | None = None) -> dict[str, Fraction | str]:
     float value and error bound. The timings and thread counts are in the file itself. ``path``
     reads a copy standing for the shipped record (checked against the package's checksums all the same).
     """
-    path = VARIANTS_PATH if path is None else Path(path)
+    path = datafiles.PACKAGE / VARIANTS_NAME if path is None else Path(path)
     data = _mapping(datafiles.read_json(VARIANTS_NAME, path, DamagedTable), path, "the file")
     values: dict[str, Fraction | str] = {}
     for name, entry in _mapping(data.get("variants", {}), path, "'variants'").items():

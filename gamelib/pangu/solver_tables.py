@@ -21,6 +21,8 @@ import hashlib
 import io
 import json
 import re
+import zipfile
+import zlib
 from contextlib import contextmanager
 from fractions import Fraction
 from math import comb
@@ -137,13 +139,13 @@ class ShippedTables:
     """Lookups ``value(level, F, C, D, karma) -> Fraction`` in the verified shipped file.
 
     ``path``/``meta_path`` read copies standing for the shipped files (by default the package's own,
-    looked up when called, so a test can point the module at a damaged copy).
+    wherever :data:`gamelib.datafiles.PACKAGE` says it is).
     """
 
     def __init__(self, path: Path | None = None, meta_path: Path | None = None):
         np = _numpy()
-        path = TABLE_PATH if path is None else Path(path)
-        meta_path = META_PATH if meta_path is None else Path(meta_path)
+        path = datafiles.PACKAGE / TABLE_NAME if path is None else Path(path)
+        meta_path = datafiles.PACKAGE / META_NAME if meta_path is None else Path(meta_path)
         meta = _checked_meta(datafiles.read_json(META_NAME, meta_path, DamagedTable), meta_path)
         data = datafiles.read_bytes(TABLE_NAME, path, DamagedTable)
         if meta["sha256"] != datafiles.expected_digests()[TABLE_NAME]:
@@ -152,7 +154,7 @@ class ShippedTables:
             with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
                 self.keys = {level: arrays[f"keys{level}"] for level in SHIPPED_LEVELS}
                 deltas = {level: arrays[f"deltas{level}"] for level in SHIPPED_LEVELS}
-        except (OSError, KeyError, ValueError, EOFError) as error:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:  # a forged manifest
             raise DamagedTable(f"the solver table {path} cannot be read: {error}") from error
         self.scales = {int(level): scale for level, scale in meta["scales"].items()}
         self.rows = {level: _checked_rows(np, level, self.keys[level], deltas[level], self.scales[level], path)
