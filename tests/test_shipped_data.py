@@ -434,6 +434,7 @@ SOLVER_FILES = [TABLE, META, BOTS, VARIANTS, DECK, "nagaraja/data/cards.json", "
                 "nagaraja/data/amulets.json", "nagaraja/data/relics.json", "nagaraja/data/sticks_model_a.json"]
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")  # a forged stick model may warn about odd faces, then load
 @pytest.mark.parametrize("name", SOLVER_FILES)
 def test_with_forged_checksums_validation_alone_refuses_or_gives_the_intact_table(name, copy, monkeypatch,
                                                                                     intact_values):
@@ -443,3 +444,46 @@ def test_with_forged_checksums_validation_alone_refuses_or_gives_the_intact_tabl
     rng = random.Random(f"forged {name}")
     tally = fuzz(name, copy, monkeypatch, intact_values, rng, FORGED_CASES_PER_FILE, forged=True)
     assert tally["tried"] == FORGED_CASES_PER_FILE
+
+
+# --------------------------------------------------------------------------- the course's data (outside the package)
+
+PLAYTEST = Path(__file__).resolve().parent.parent / "notebooks" / "course" / "data" / "playtest_sample.json"
+PLAYTEST_CASES = 12 * SCALE  # each read replays the whole game (about 0.3 s)
+
+
+def replayed(state):
+    """The game of ``state`` played again from its seed and its placements (an oracle apart from the loader)."""
+    from gamelib.pangu import Action
+
+    again = new_game(seed=state.seed, rules=state.rules, cards=state.cards)
+    for event in state.placements():
+        again = again.apply(Action(event.card, event.die, event.cell, event.orientation))
+    return again
+
+
+def test_damaged_copies_of_the_course_playtest_save_are_refused_or_are_the_game_they_say():
+    """Course session 7 reads this Pangu save with ``State.from_json``, which replays it: a damaged copy is
+    refused with a CorruptSave, or it is a whole game whose printed facts (seed, result, Karma, placements)
+    are that game's own, so no edit makes the notebook print a number that is not true of the file."""
+    from gamelib import CorruptSave
+    from gamelib.pangu import State
+
+    original = PLAYTEST.read_bytes()
+    intact = State.from_json(original.decode())
+    assert (intact.seed, intact.status, intact.karma, len(intact.placements())) == (1, "LOST", -1, 10)
+    rng = random.Random("playtest")
+    tally = {"refused": 0, "read": 0}
+    for kind, damaged in damaged_versions(original, rng, PLAYTEST_CASES):
+        try:
+            state = State.from_json(damaged.decode("utf-8", errors="replace"))
+        except CorruptSave:
+            tally["refused"] += 1
+            continue
+        except Exception as error:  # noqa: BLE001 - the point: nothing else may come out
+            raise AssertionError(f"the playtest save damaged by {kind} raised {type(error).__name__}: {error}")
+        tally["read"] += 1
+        again = replayed(state)
+        assert (again.status, again.karma, again.grid) == (state.status, state.karma, state.grid), kind
+    print(f"playtest_sample.json: {tally}")
+    assert sum(tally.values()) == PLAYTEST_CASES

@@ -364,6 +364,14 @@ BOTS_NAME, VARIANTS_NAME = "pangu/data/solver_bots.json", "pangu/data/solver_var
 BOT_NAMES = ("random", "greedy", "lookahead", "optimal")
 
 
+def records() -> dict:
+    """The solver's shipped records as they are written, checked against the package's checksums:
+    ``{"bots": data/solver_bots.json, "variants": data/solver_variants.json}`` (each value with its
+    command, and the wall and processor time of the run where one was timed)."""
+    return {"bots": datafiles.read_json(BOTS_NAME, datafiles.PACKAGE / BOTS_NAME, DamagedTable),
+            "variants": datafiles.read_json(VARIANTS_NAME, datafiles.PACKAGE / VARIANTS_NAME, DamagedTable)}
+
+
 def _rules_name(rules) -> str | None:
     """The ``SINGLE_VARIANTS`` name of ``rules`` (None: the defaults; a name is accepted as is)."""
     if rules is None:
