@@ -487,3 +487,40 @@ def test_damaged_copies_of_the_course_playtest_save_are_refused_or_are_the_game_
         assert (again.status, again.karma, again.grid) == (state.status, state.karma, state.grid), kind
     print(f"playtest_sample.json: {tally}")
     assert sum(tally.values()) == PLAYTEST_CASES
+
+
+def test_rewriting_the_table_lists_its_new_checksum_and_reads_back(copy, monkeypatch):
+    """``solver_build --write`` (here with the shipped rows) rewrites the checksum list with the files, so the
+    loader accepts what the builder wrote and nothing else."""
+    import numpy as np
+
+    from gamelib.pangu.solver_tables import write_tables
+
+    monkeypatch.setattr(datafiles, "MANIFEST", copy / "shipped_data.sha256")
+    shutil.copyfile(PACKAGE / "shipped_data.sha256", copy / "shipped_data.sha256")
+    shipped = solver.default_tables()
+    kept = {0: slice(None), 3: slice(None, None, 50), 6: slice(None, None, 1000)}  # a sample keeps the test short
+
+    class Solved:  # what solver_build.Tables gives write_tables
+        values = {level: (shipped.keys[level][kept[level]].astype(np.int64),
+                          np.hstack([np.zeros((len(shipped.keys[level][kept[level]]), 1)),
+                                     shipped.rows[level][kept[level]].astype(float)]))
+                  for level in (0, 3, 6)}
+        scales = shipped.scales
+        keys = {level: shipped.keys[level][kept[level]] for level in (0, 3, 6)}
+        stuck_entries = {0: 1, 3: 2, 6: 3}
+
+        @staticmethod
+        def root():
+            return ROOT_VALUE
+
+    before = datafiles.expected_digests()
+    write_tables(Solved(), copy / TABLE, copy / META)
+    after = datafiles.expected_digests()
+    assert after[META] != before[META] and {n: d for n, d in after.items() if n not in (TABLE, META)} == {
+        n: d for n, d in before.items() if n not in (TABLE, META)}
+    forget_loaded_data(monkeypatch)
+    rewritten = solver.default_tables()
+    assert rewritten.value(0, 0, 0, 1023, 10) == ROOT_VALUE
+    assert all((rewritten.rows[level] == shipped.rows[level][kept[level]]).all() for level in (0, 3, 6))
+    assert all((rewritten.keys[level] == shipped.keys[level][kept[level]]).all() for level in (0, 3, 6))

@@ -120,6 +120,7 @@ def write_tables(tables, path: Path = TABLE_PATH, meta_path: Path = META_PATH) -
 
 
 def _write_meta(path: Path, meta_path: Path, tables, scales: dict) -> None:
+    """The table's metadata: its SHA-256, the scales, the root value and the builder's counts."""
     meta = {"file": path.name, "sha256": sha256_of(path), "scales": scales, "karma": 10,
             "rules": "default", "root": str(tables.root()),
             "turn_start_keys": {str(level): len(tables.keys[level]) for level in tables.keys},
