@@ -26,7 +26,7 @@ from typing import Any
 
 PACKAGE = Path(__file__).parent
 MANIFEST = PACKAGE / "shipped_data.sha256"
-DATA_PATTERNS = ("pangu/data/*", "nagaraja/data/*", "answers/*.json")  # relative to the package folder
+CODE_SUFFIXES = (".py", ".pyc", ".js", ".css")  # everything else the package holds is data
 _LINE = re.compile(r"(?P<digest>[0-9a-f]{64})  (?P<name>[A-Za-z0-9_./-]+)")
 
 
@@ -39,9 +39,11 @@ def _digest(data: bytes) -> str:
 
 
 def shipped_names() -> list[str]:
-    """Every data file the package holds, as a path relative to ``gamelib/`` (the manifest's names)."""
-    return sorted(path.relative_to(PACKAGE).as_posix() for pattern in DATA_PATTERNS
-                  for path in PACKAGE.glob(pattern) if path.is_file())
+    """Every data file the package holds (any file but code and the manifest), as a path relative to
+    ``gamelib/``: the manifest's names."""
+    return sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*")
+                  if path.is_file() and path.suffix not in CODE_SUFFIXES and path.name != MANIFEST.name
+                  and not path.name.endswith(".new") and not {"__pycache__", ".ipynb_checkpoints"} & set(path.parts))
 
 
 def expected_digests(manifest: Path | None = None) -> dict[str, str]:
