@@ -77,7 +77,8 @@ def read_bytes(name: str, path: str | Path | None = None, error: type[DamagedDat
     try:
         data = path.read_bytes()
     except OSError as problem:
-        raise error(f"the data file {path} cannot be read ({problem.strerror or problem}): reinstall the package") from None
+        raise error(f"the data file {path} cannot be read ({problem.strerror or problem}): "
+                    "reinstall the package") from None
     actual = _digest(data)
     if actual != expected:
         raise error(f"the data file {path} is damaged or edited: its SHA-256 is {actual[:16]}..., the package was "

@@ -164,8 +164,8 @@ def _short_reason(error: Exception) -> str:
     if isinstance(error, NumpyMissing):
         return NO_NUMPY_NOTE
     if isinstance(error, DamagedTable):
-        return (f"exact chance not available before turn {EXACT_FROM_TURN}: a data file of the solver is damaged "
-                "(reinstall the package)")
+        return (f"exact chance not available before turn {EXACT_FROM_TURN}: a data file of the solver is missing "
+                "or damaged (reinstall the package; solver.default_tables() names it)")
     if isinstance(error, SolverTableError):
         return f"exact chance available from turn {EXACT_FROM_TURN} (the solver's shipped tables are not installed)"
     return f"exact chance not available for this position under these rules ({type(error).__name__})"

@@ -62,8 +62,9 @@ def _numpy():
     return numpy
 
 
-CHECKPOINT_SOURCES = ("solver_build.py", "solver_model.py", "solver_policies.py", "solver_random.py", "solver_tables.py",
-                      "rules.py", "actions.py", "cards.py", "bots.py", "data/deck.json")  # what a solved level depends on
+# What a solved level depends on: the builders, the model, the rules engine, the bots and the deck.
+CHECKPOINT_SOURCES = ("solver_build.py", "solver_model.py", "solver_policies.py", "solver_random.py",
+                      "solver_tables.py", "rules.py", "actions.py", "cards.py", "bots.py", "data/deck.json")
 
 
 def checkpoint_folder() -> Path:
