@@ -147,14 +147,21 @@ def test_a_doubled_scale_no_longer_shows_a_wrong_exact_chance(copy, monkeypatch)
 
 def test_a_forged_bot_value_is_not_returned(copy, monkeypatch):
     assert solver.bot_values()["greedy"] != Fraction(9, 10)
-    edit_json(copy, BOTS, lambda data: data["rules"]["defaults"]["values"]["greedy"].update(value="9/10"))
-    with pytest.raises(DamagedTable, match="solver_bots.json"):
+    greedy = lambda data: data["rules"]["defaults"]["values"]["greedy"]  # noqa: E731
+    edit_json(copy, BOTS, lambda data: greedy(data).update(value="9/10"))
+    with pytest.raises(DamagedTable, match="solver_bots.json.*SHA-256"):
         solver.bot_values()
-    forge_checksums(copy, monkeypatch)  # then only values that cannot be chances are caught
-    edit_json(copy, BOTS, lambda data: data["rules"]["defaults"]["values"]["greedy"].update(value="9/0"))
+    # with the checksum list rewritten too, the record's own checks: the decimal beside the value,
+    # then no bot above perfect play, then no chance above 1 or over zero
     forge_checksums(copy, monkeypatch)
-    with pytest.raises(DamagedTable, match="solver_bots.json.*greedy bot"):
+    with pytest.raises(DamagedTable, match="solver_bots.json.*greedy bot is 9/10, but its decimal says 0.6073"):
         solver.bot_values()
+    for forged, reason in ((("9/10", 0.9), "greedy bot's value under defaults is above perfect play's"),
+                           (("9/0", 0.9), "greedy bot should be a chance p/q between 0 and 1")):
+        edit_json(copy, BOTS, lambda data: greedy(data).update(value=forged[0], decimal=forged[1]))
+        forge_checksums(copy, monkeypatch)
+        with pytest.raises(DamagedTable, match=reason):
+            solver.bot_values()
 
 
 @pytest.mark.parametrize("damage", ["not JSON", "no checksum", "zero scale"])

@@ -381,13 +381,18 @@ def _rules_name(rules) -> str | None:
     return next((name for name, variant in SINGLE_VARIANTS.items() if variant == rules), None)
 
 
-def _recorded_chance(text, path: Path, where: str) -> Fraction:
-    """A recorded chance of winning, "p/q" with 0 <= p/q <= 1; anything else is a damaged file."""
+def _recorded_chance(entry: dict, path: Path, where: str) -> Fraction:
+    """A recorded chance of winning: its "value" p/q with 0 <= p/q <= 1, which its "decimal" (written
+    beside it, to 10 places) confirms; anything else is a damaged file."""
+    text, decimal = entry.get("value"), entry.get("decimal")
     exact = isinstance(text, str) and re.fullmatch(r"[0-9]{1,60}/0*[1-9][0-9]{0,59}", text)  # no zero denominator
     value = Fraction(text) if exact else None
     if value is None or not 0 <= value <= 1:
         raise DamagedTable(f"the solver's record {path} is damaged: {where} should be a chance p/q between 0 and 1, "
                            f"not {str(text)[:40]!r}")
+    if type(decimal) is not float or abs(float(value) - decimal) > 1e-10:
+        raise DamagedTable(f"the solver's record {path} is damaged: {where} is {text}, but its decimal says "
+                           f"{str(decimal)[:20]}")
     return value
 
 
@@ -425,13 +430,17 @@ def _bot_entries(rules) -> tuple[dict, dict]:
     values = {}
     for bot, item in _mapping(entry.get("values", {}), path, f"{name}'s values").items():
         where = f"{name}'s value of the {bot} bot"
-        values[bot] = _recorded_chance(_mapping(item, path, where).get("value"), path, where)
+        values[bot] = _recorded_chance(_mapping(item, path, where), path, where)
     missing = dict(_reasons(entry.get("missing", {}), path, f"{name}'s missing values"))
     if "optimal" not in values and name:
         variant = variant_values().get(name)
         if isinstance(variant, Fraction):
             values["optimal"] = variant
             missing.pop("optimal", None)
+    beating = [bot for bot, value in values.items() if value > values.get("optimal", ONE)]
+    if beating:  # no bot wins more often than perfect play
+        raise DamagedTable(f"the solver's record {path} is damaged: the {beating[0]} bot's value under {name} "
+                           "is above perfect play's")
     for bot in BOT_NAMES:
         if bot not in values and bot not in missing:
             missing[bot] = (f"no exact value of the {bot} bot is recorded for {rules if name is None else name}; "
@@ -478,7 +487,7 @@ def variant_values(path: Path | None = None) -> dict[str, Fraction | str]:
                                    "an error bound and a sentence")
             values[name] = f"approximate: {decimal} (error below {bound:.1e}); {entry['approximate']}"
         else:
-            values[name] = _recorded_chance(entry.get("value"), path, f"the value of {name}")
+            values[name] = _recorded_chance(entry, path, f"the value of {name}")
     for name, reason in _reasons(data.get("out_of_reach", {}), path, "'out_of_reach'").items():
         values.setdefault(name, reason)
     return values
