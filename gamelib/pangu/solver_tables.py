@@ -38,6 +38,7 @@ SHIPPED_LEVELS = (0, 3, 6)
 TABLE_NAME, META_NAME = "pangu/data/solver_default.npz", "pangu/data/solver_default.json"  # in the manifest
 KARMA = 10  # the default starting Karma: a row per turn start holds Karma 1..10
 DECK = 10  # cards in the teaching deck
+ROOT_KEY = (1 << DECK) - 1 << 20  # the start: nothing placed, every card unseen
 
 
 class SolverTableError(RuntimeError):
@@ -156,14 +157,15 @@ class ShippedTables:
             with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
                 self.keys = {level: arrays[f"keys{level}"] for level in SHIPPED_LEVELS}
                 deltas = {level: arrays[f"deltas{level}"] for level in SHIPPED_LEVELS}
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:  # a forged manifest
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:  # forged checksums
             raise DamagedTable(f"the solver table {path} cannot be read: {error}") from error
         self.scales = {int(level): scale for level, scale in meta["scales"].items()}
         self.rows = {level: _checked_rows(np, level, self.keys[level], deltas[level], self.scales[level], path)
                      for level in SHIPPED_LEVELS}
         self.karma = meta["karma"]
-        root = Fraction(int(self.rows[0][0][KARMA - 1]), self.scales[0])
-        if len(self.keys[0]) != 1 or Fraction(meta["root"]) != root:
+        start = self.keys[0].tolist() == [ROOT_KEY]
+        root = Fraction(int(self.rows[0][0][KARMA - 1]), self.scales[0]) if start else None
+        if Fraction(meta["root"]) != root:
             raise DamagedTable(f"the solver table {path} and {meta_path} disagree on the whole game's value")
         self.path = path
 
@@ -175,8 +177,9 @@ class ShippedTables:
         key = filled | colours << 10 | unplaced << 20
         keys = self.keys[level]
         at = int(keys.searchsorted(keys.dtype.type(key)))  # a Python int would cast the whole array first
-        if at >= len(keys) or keys[at] != key:
-            raise KeyError(f"no turn-start key F={filled:#x} C={colours:#x} D={unplaced:#x} at level {level}")
+        if at >= len(keys) or keys[at] != key:  # every reachable key is in a table the builder wrote
+            raise DamagedTable(f"the solver table {self.path} has no turn-start key F={filled:#x} C={colours:#x} "
+                               f"D={unplaced:#x} at level {level}: it is damaged or was built for other rules")
         return [int(v) for v in self.rows[level][at]]
 
     def value(self, level: int, filled: int, colours: int, unplaced: int, karma: int) -> Fraction:
@@ -203,10 +206,8 @@ def _checked_meta(meta, meta_path: Path) -> dict:
             refuse(f"the scale of level {level} is {scale!r}, not {expected_scale(int(level))}")
     if type(meta.get("karma")) is not int or meta["karma"] != KARMA:
         refuse(f"its Karma should be {KARMA}")
-    try:
-        Fraction(meta.get("root"))
-    except (TypeError, ValueError, ZeroDivisionError):
-        refuse("its root value is not a fraction")
+    if not isinstance(meta.get("root"), str) or not re.fullmatch(r"[0-9]{1,40}/0*[1-9][0-9]{0,39}", meta["root"]):
+        refuse("its root value is not a fraction p/q")
     return meta
 
 
