@@ -33,7 +33,7 @@ from gamelib.nagaraja import edition as nagaraja_edition
 from gamelib.nagaraja import sticks
 from gamelib.nagaraja.edition import EditionError
 from gamelib.nagaraja.sticks import FaceTableError
-from gamelib.pangu import SINGLE_VARIANTS, Rules, new_game, solver
+from gamelib.pangu import SINGLE_VARIANTS, new_game, solver
 from gamelib.pangu import cards as pangu_cards
 from gamelib.pangu.board import PanguBoard
 from gamelib.pangu.cards import DeckError
@@ -91,7 +91,8 @@ def a_turn_one_board() -> PanguBoard:
 # --------------------------------------------------------------------------- the manifest itself
 
 
-REWRITE = "a data file was added, removed or changed: after checking the change, run python -m gamelib.datafiles --write"
+REWRITE = ("a data file was added, removed or changed: after checking the change, run "
+           "python -m gamelib.datafiles --write")
 
 
 def test_every_data_file_of_the_package_is_listed_and_matches():
@@ -317,9 +318,11 @@ def load_through_the_game(name: str):
     """What reading ``name`` gives through the code that uses it (every value it feeds into)."""
     if name in (TABLE, META):
         tables = solver.default_tables()
-        return (tables.value(0, 0, 0, 1023, 10), tables.value(3, *KEY3, 7), tables.value(6, *KEY6, 4))
+        return (tables.value(0, 0, 0, 1023, 10), tables.value(3, *SAMPLE_KEYS[3], 7),
+                tables.value(6, *SAMPLE_KEYS[6], 4))
     if name == BOTS:
-        return {variant: (solver.bot_values(variant), solver.bot_values_missing(variant)) for variant in SINGLE_VARIANTS}
+        return {variant: (solver.bot_values(variant), solver.bot_values_missing(variant))
+                for variant in SINGLE_VARIANTS}
     if name == VARIANTS:
         return solver.variant_values()
     if name == DECK:
@@ -332,17 +335,15 @@ def load_through_the_game(name: str):
     return datafiles.read_json(name)  # an answer sheet
 
 
-KEY3 = (0, 0, 0)  # filled in by intact_values: a real turn-2 and turn-3 key of the shipped table
-KEY6 = (0, 0, 0)
+SAMPLE_KEYS: dict = {}  # a real turn-2 and turn-3 key (F, C, D) of the shipped table, set by intact_values
 
 
 @pytest.fixture(scope="module")
 def intact_values():
     """What every file gives intact (the right results the fuzz compares with)."""
-    global KEY3, KEY6
     tables = solver.default_tables()
-    KEY3 = tuple(int(tables.keys[3][17]) >> shift & 1023 for shift in (0, 10, 20))
-    KEY6 = tuple(int(tables.keys[6][4321]) >> shift & 1023 for shift in (0, 10, 20))
+    for level, at in ((3, 17), (6, 4321)):
+        SAMPLE_KEYS[level] = tuple(int(tables.keys[level][at]) >> shift & 1023 for shift in (0, 10, 20))
     sticks._model.cache_clear()
     values = {name: load_through_the_game(name) for name in datafiles.shipped_names()}
     sticks._model.cache_clear()
