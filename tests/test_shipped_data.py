@@ -57,6 +57,7 @@ def copy(tmp_path, monkeypatch):
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(PACKAGE / name, folder / name)
     monkeypatch.setattr(datafiles, "PACKAGE", folder)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # a rewrite's lock goes there, not to ~/.cache
     forget_loaded_data(monkeypatch)
     yield folder
     sticks._model.cache_clear()  # a stick model read from the copy must not outlive the test
@@ -529,6 +530,7 @@ def test_rewriting_the_table_lists_its_new_checksum_and_reads_back(copy, monkeyp
 
     before = datafiles.expected_digests()
     write_tables(Solved(), copy / TABLE, copy / META)
+    assert (copy.parent / "cache" / "gamelib" / "pangu_solver" / "records.lock").exists()  # under the lock
     after = datafiles.expected_digests()
     assert after[META] != before[META] and {n: d for n, d in after.items() if n not in (TABLE, META)} == {
         n: d for n, d in before.items() if n not in (TABLE, META)}
