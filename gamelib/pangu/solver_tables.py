@@ -219,7 +219,8 @@ def _checked_rows(np, level: int, keys, deltas, scale: int, path: Path):
 
     if keys.ndim != 1 or keys.dtype.kind not in "iu" or (len(keys) > 1 and not (np.diff(keys) > 0).all()):
         refuse("its keys are not a sorted list of whole numbers")
-    if deltas.shape != (len(keys), KARMA) or deltas.dtype.kind not in "iu" or (deltas < 0).any():
+    signed = deltas.dtype.kind == "i"  # unsigned steps cannot be negative: no pass over them
+    if deltas.shape != (len(keys), KARMA) or deltas.dtype.kind not in "iu" or (signed and (deltas < 0).any()):
         refuse(f"it should hold {len(keys)} rows of {KARMA} whole, non-negative steps")
     rows = np.cumsum(deltas.astype(np.int64), axis=1)
     if len(rows) and rows[:, -1].max() > scale:
