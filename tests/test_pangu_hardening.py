@@ -268,7 +268,8 @@ def test_previews_do_not_read_lost_from_future_stuck_rolls():
     # future rerolls stuck dice after A1 to (0,0) until Karma runs out; the player cannot know that
     state = new_game(seed=10, rules=Rules(stuck_rule="reroll_penalty_1")).apply(Action("A3", "BLUE", (0, 1)))
     move = Action("A1", "BLUE", (0, 0))
-    assert state.preview(move)["status"] == "LOST"  # the seeded state does know its future
+    assert state.apply(move).status == "LOST"  # the seeded state does know its future
+    assert (state.preview(move)["status"], state.preview(move)["karma"]) == ("ONGOING", 2)  # said LOST (issue 24)
     previews = {entry["key"]: entry for entry in PanguBoard(state).legal}
     assert (previews[action_key(move)]["status"], previews[action_key(move)]["karma"]) == ("ONGOING", 2)
 
@@ -282,6 +283,7 @@ def test_previews_are_the_same_whatever_the_hidden_future():
                 hidden = tuple(rng.sample(state.deck, len(state.deck)))  # another deck order, another seed
                 other = dataclasses.replace(state, seed=seed + 1000, deck=hidden)
                 assert PanguBoard(state).legal == PanguBoard(other).legal
+                assert [state.preview(a) for a in state.legal_actions()] == [other.preview(a) for a in state.legal_actions()]
                 state = state.apply(rng.choice(state.legal_actions()))
 
 

@@ -9,16 +9,15 @@ the file and the problem.
 
 from __future__ import annotations
 
-import json
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
 from gamelib.core import read_json_file
+from gamelib.datafiles import DamagedData, read_json
 from gamelib.nagaraja import sticks
 from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS, STICK_LETTERS, SYMBOLS, Amulet, Card, Relic
 
@@ -83,9 +82,11 @@ class Edition:
 
 def _read(name: str, given) -> tuple[dict, str]:
     """The parsed document for one data file, and how to name it in errors."""
-    if given is None:
-        text = (resources.files("gamelib.nagaraja") / "data" / f"{name}.json").read_text(encoding="utf-8")
-        return json.loads(text), f"{name}.json (packaged)"
+    if given is None:  # the packaged file, checked against the package's checksums
+        data = read_json(f"nagaraja/data/{name}.json")
+        if not isinstance(data, dict):
+            raise DamagedData(f"the packaged edition file {name}.json should hold a JSON object")
+        return data, f"{name}.json (packaged)"
     if isinstance(given, Mapping):
         return dict(given), f"the {name} mapping"
     path = Path(given)

@@ -20,16 +20,15 @@ Nagas, on a grid sheared so the rows are short (`_by_rows`, `_Colour`, `_Grid`).
 
 from __future__ import annotations
 
-import json
 import sys
 import warnings
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from math import comb, gcd, prod
 from operator import itemgetter, mul
 from typing import Iterable, Mapping
 
+from gamelib.datafiles import DamagedData, read_json
 from gamelib.dist import Dist
 
 COLOURS = ("BROWN", "WHITE", "GREEN")
@@ -70,8 +69,10 @@ def load_faces(table: str | Mapping | None = None) -> FaceTable:
 def _model(name: str) -> FaceTable:
     if name not in MODELS:
         raise FaceTableError(f"there is no stick model {name!r}; choose one of {', '.join(MODELS)}")
-    text = (resources.files("gamelib.nagaraja") / "data" / MODELS[name]).read_text(encoding="utf-8")
-    return validate_faces(json.loads(text)["faces"])
+    data = read_json(f"nagaraja/data/{MODELS[name]}")  # checked against the package's checksums
+    if not isinstance(data, dict) or "faces" not in data:
+        raise DamagedData(f"the packaged stick model {MODELS[name]} has no face table")
+    return validate_faces(data["faces"])
 
 
 def validate_faces(table: Mapping) -> FaceTable:

@@ -40,7 +40,7 @@ from gamelib.pangu import solver
 from gamelib.pangu.bots import lookahead_policy, lookahead_values
 from gamelib.pangu.cards import DICE, EDGES
 from gamelib.pangu.rules import Rules, State, new_game
-from gamelib.pangu.solver_tables import NumpyMissing, SolverTableError
+from gamelib.pangu.solver_tables import DamagedTable, NumpyMissing, SolverTableError
 from gamelib.widgets import BoardWidget, assets
 
 HERE = Path(__file__).parent
@@ -55,6 +55,7 @@ def action_key(action: Action) -> str:
     return f"{action.card}|{action.die}|{action.cell[0]}|{action.cell[1]}|{action.orientation}"
 
 
+EVAL_MODES = ("chance", "karma")
 EXACT_FROM_TURN = 3  # without the shipped tables, the solver answers from here on in milliseconds
 
 
@@ -145,6 +146,8 @@ def out_of_quick_reach(state: State) -> str:
             return ""
         except NumpyMissing:
             return NO_NUMPY_NOTE
+        except DamagedTable as error:
+            return _short_reason(error)
         except SolverTableError:
             pass
     return (f"exact chance available from turn {EXACT_FROM_TURN}"
@@ -160,6 +163,9 @@ def _short_reason(error: Exception) -> str:
     """The solver's refusal in a line for the page (the full message, with its file, stays in the log)."""
     if isinstance(error, NumpyMissing):
         return NO_NUMPY_NOTE
+    if isinstance(error, DamagedTable):
+        return (f"exact chance not available before turn {EXACT_FROM_TURN}: a data file of the solver is missing "
+                "or damaged (reinstall the package; solver.default_tables() names it)")
     if isinstance(error, SolverTableError):
         return f"exact chance available from turn {EXACT_FROM_TURN} (the solver's shipped tables are not installed)"
     return f"exact chance not available for this position under these rules ({type(error).__name__})"
@@ -242,6 +248,16 @@ class PanguBoard(BoardWidget):
     _css = _CSS
     hints = traitlets.Bool(False).tag(sync=True)  # show the evaluation (bar, values, move costs)
     eval_mode = traitlets.Unicode("chance").tag(sync=True)  # "chance" (exact, solver) or "karma" (lookahead)
+
+    @traitlets.validate("eval_mode")
+    def _valid_mode(self, proposal) -> str:
+        """A mode set as a trait (``board.eval_mode = ...``) is checked like one picked on the page."""
+        mode = proposal["value"]
+        if mode not in EVAL_MODES:
+            raise traitlets.TraitError(f"unknown evaluation {mode!r}: the board evaluates by 'chance' (of winning, "
+                                       "exact) or 'karma' (expected, lookahead)")
+        return mode
+
     label = traitlets.Unicode("").tag(sync=True)  # names the board in the page (data-board), for tests and CSS
 
     def __init__(self, game_or_match: State | Match | None = None, *, seed: int | str | None = None, rules=None,
@@ -262,7 +278,7 @@ class PanguBoard(BoardWidget):
 
     @staticmethod
     def _check_mode(mode: Any) -> None:
-        if mode not in ("chance", "karma"):
+        if mode not in EVAL_MODES:
             raise IllegalMove(f"unknown evaluation {mode!r}: 'chance' (of winning) or 'karma' (expected, lookahead)")
 
     def _play_bots(self, bots: dict) -> None:

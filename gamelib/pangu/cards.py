@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gamelib.core import read_json_file
+from gamelib.datafiles import DamagedData, read_json
 
 EDGES = ("TOP", "RIGHT", "BOTTOM", "LEFT")
 """Edge names, in the index order used everywhere (0..3); ``opposite(e) = (e + 2) % 4``."""
@@ -193,11 +194,14 @@ _teaching_deck: Deck | None = None
 
 
 def teaching_deck() -> Deck:
-    """The shipped teaching deck (loaded once)."""
+    """The shipped teaching deck (loaded once, after its checksum: the solver's tables are for these cards)."""
     global _teaching_deck
     if _teaching_deck is None:
-        document = read_json_file(TEACHING_DECK_PATH, "the deck file", DeckError)
-        _teaching_deck = deck_from_records(document["cards"], document["name"])
+        document = read_json("pangu/data/deck.json")
+        try:
+            _teaching_deck = deck_from_records(document["cards"], document["name"])
+        except (DeckError, KeyError, TypeError) as problem:  # only if the checksums list a broken deck
+            raise DamagedData(f"the teaching deck deck.json is damaged: {problem}") from None
     return _teaching_deck
 
 

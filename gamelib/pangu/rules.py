@@ -244,8 +244,15 @@ class State(StateBase):
         return actions.recovery(self, self.cards[card_id], self._index(cell), orientation)
 
     def preview(self, action: Action) -> dict:
-        """What applying a legal action would do: cost, rec, gain, wasted, karma after, status."""
-        after = self.apply(action)
+        """What applying a legal action would do: cost, rec, gain, wasted, karma after, status.
+
+        Only what the player can know: the deck order and the rolls to come stay hidden, so the
+        preview stops at the next draw or roll (a seeded game would otherwise play out its own
+        future, such as stuck rerolls that lose the game, which no player can foresee).
+        """
+        hidden = self.explicit_chance and not self.deck_order_fixed and self.rolls_script is None
+        known = self if hidden else self.with_explicit_chance()
+        after = known.apply(action)
         event = next(e for e in reversed(after.log) if e.kind == "placement")
         return {"cost": event.cost, "rec": event.rec, "gain": event.gain, "wasted": event.wasted,
                 "karma": event.karma, "placed": event.placed, "status": after.status}

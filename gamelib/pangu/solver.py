@@ -13,24 +13,29 @@ values of turns 1 (the root), 2 and 3 (``data/solver_default.npz``, checksummed,
 by ``python -m gamelib.pangu.solver_build --write`` with numba); everything else is an exact
 expectimax in pure Python with ``Fraction`` values, memoised, which stops at those tables.
 Under any other rules, positions from turn 3 on are solved on demand the same way (turn 3
-needs no table); earlier positions need tables this package does not ship and raise
-:class:`OutOfReach`, naming the command that computes the whole-game value.
+needs no table); the start of a game whose whole-game value is recorded in
+``data/solver_variants.json`` is answered from that record; other earlier positions need tables
+this package does not ship and raise :class:`OutOfReach`, naming the command that computes the
+whole-game value. Every shipped file is checked against the package's checksums before it is used
+(:mod:`gamelib.datafiles`); a damaged one raises :class:`~gamelib.pangu.solver_tables.DamagedTable`.
 """
 
 from __future__ import annotations
 
-import json
 import random
+import re
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
 
+from gamelib import datafiles
 from gamelib.core import CHANCE
 from gamelib.pangu.cards import ROLLS
-from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, new_game
+from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, State, new_game
 from gamelib.pangu.solver_model import Model, build_model, popcount
-from gamelib.pangu.solver_tables import SHIPPED_LEVELS, ShippedTables
+from gamelib.pangu.solver_tables import SHIPPED_LEVELS, DamagedTable, ShippedTables, SolverTableError
 
 ONE, ZERO = Fraction(1), Fraction(0)
 
@@ -49,6 +54,7 @@ def position_of(state):
     cards and the revealed ones (card-index masks), the roll (None at a roll node), Karma and the
     ``before_turn`` allowance left this turn (0 under the other cap rules).
     """
+    _check_pangu(state)
     model = model_for(state)
     cells = {cell: (card.id, orientation) for cell, (card, orientation) in state.placed_cards().items()}
     filled, colours, unseen = model.key_of(cells, set(state.unseen_cards()))
@@ -72,9 +78,10 @@ def model_for(state) -> Model:
 class Solver:
     """Exact optimal values for one rule set, deck and centre configuration (memoised)."""
 
-    def __init__(self, model: Model, load_tables=None, table_levels=SHIPPED_LEVELS):
+    def __init__(self, model: Model, load_tables=None, table_levels=SHIPPED_LEVELS, recorded_root=None):
         self.model = model
         self.load_tables = load_tables  # the shipped whole-game tables, read only when a position needs them
+        self.recorded_root = recorded_root  # () -> the recorded whole-game value or None, read only at the start
         self.table_levels = frozenset(table_levels) if load_tables is not None else frozenset()
         self.ceiling = model.rules.starting_karma
         self.cards = len(model.card_ids)
@@ -97,6 +104,10 @@ class Solver:
         if level in self.table_levels:  # turn starts 1-3 of the default game: a lookup
             return self.load_tables().value(level, filled, colours, unseen, karma)
         left = popcount(unseen)
+        if level == 0 and karma == self.ceiling and self.recorded_root is not None:
+            recorded = self.recorded_root()  # the start of a variant whose whole game was solved with numba
+            if recorded is not None:
+                return recorded
         if level < 6 and 6 not in self.table_levels:  # pure Python from turn 1 or 2 would take CPU-hours
             raise OutOfReach(f"the exact value before turn 3 under {self.model.rules} needs whole-game tables, "
                              "which are shipped only for the default rules; the whole game's value is computed by "
@@ -183,14 +194,38 @@ def _solver(rules: Rules, centre: str, cards) -> Solver:
     key = (rules, centre, cards)
     if key not in _SOLVERS:
         model = build_model(rules, centre, cards)
-        shipped = rules == Rules() and cards.name == _teaching_deck_name()
-        _SOLVERS[key] = Solver(model, default_tables if shipped else None)
+        laid = replace(rules, centre_config=centre)  # once the centre is laid, RANDOM plays as that configuration
+        teaching = cards.name == _teaching_deck_name()  # the name means these cards (cards.py refuses edited copies)
+        shipped = laid == Rules() and teaching
+        recorded = (lambda: _recorded_root(laid)) if teaching and not shipped else None
+        _SOLVERS[key] = Solver(model, default_tables if shipped else None, recorded_root=recorded)
     return _SOLVERS[key]
 
 
-@lru_cache(maxsize=1)
+def _recorded_root(rules: Rules) -> Fraction | None:
+    """The recorded exact whole-game value of ``rules`` (a fixed-centre ``SINGLE_VARIANTS`` entry), or None."""
+    name = next((name for name, variant in SINGLE_VARIANTS.items() if variant == rules), None)
+    value = variant_values().get(name)
+    return value if isinstance(value, Fraction) else None
+
+
+_TABLES: list = []  # the one load of the shipped tables: [ShippedTables], or [the error that refused them]
+
+
 def default_tables() -> ShippedTables:
-    return ShippedTables()
+    """The shipped default tables, read and checked once per process. A refusal is remembered too, so a
+    board asking at every click does not read and hash the 10 MB file again."""
+    if not _TABLES:
+        try:
+            _TABLES.append(ShippedTables())
+        except SolverTableError as error:
+            _TABLES.append(error)
+    if isinstance(_TABLES[0], SolverTableError):
+        raise type(_TABLES[0])(*_TABLES[0].args)
+    return _TABLES[0]
+
+
+default_tables.cache_clear = _TABLES.clear  # forget the load (tests that point the module at another file)
 
 
 @lru_cache(maxsize=1)
@@ -201,8 +236,16 @@ def _teaching_deck_name() -> str:
 # --------------------------------------------------------------------------- the public contract
 
 
+def _check_pangu(state) -> None:
+    """A clear refusal of anything but a Pangu position (another game's state has no ring nor Karma)."""
+    if not isinstance(state, State):
+        raise TypeError(f"the Pangu solver answers Pangu positions (a gamelib.pangu State), not a "
+                        f"{type(state).__module__}.{type(state).__name__}")
+
+
 def win_probability(state) -> Fraction:
     """The exact chance of winning from ``state`` with optimal play (an expectation at chance nodes)."""
+    _check_pangu(state)
     if state.is_terminal:
         return ONE if state.status == "WON" else ZERO
     if state.current_player == CHANCE:
@@ -213,6 +256,7 @@ def win_probability(state) -> Fraction:
 
 def action_values(state) -> dict:
     """``{action: Fraction}``: every legal action's exact value (play it, then optimally)."""
+    _check_pangu(state)
     if state.is_terminal or state.current_player == CHANCE:
         return {}
     solver = _solver_of(state)
@@ -276,6 +320,7 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     if state is None:
         state = new_game(rules=rules or Rules(), explicit_chance=True)
     else:
+        _check_pangu(state)
         state = state.with_explicit_chance() if state.current_player != CHANCE else state
     memo: dict = {}
     rng = random.Random(0)
@@ -315,7 +360,16 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
 
 BOTS_PATH = Path(__file__).with_name("data") / "solver_bots.json"
 VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
+BOTS_NAME, VARIANTS_NAME = "pangu/data/solver_bots.json", "pangu/data/solver_variants.json"  # in the manifest
 BOT_NAMES = ("random", "greedy", "lookahead", "optimal")
+
+
+def records() -> dict:
+    """The solver's shipped records as they are written, checked against the package's checksums:
+    ``{"bots": data/solver_bots.json, "variants": data/solver_variants.json}`` (each value with its
+    command, and the wall and processor time of the run where one was timed)."""
+    return {"bots": datafiles.read_json(BOTS_NAME, datafiles.PACKAGE / BOTS_NAME, DamagedTable),
+            "variants": datafiles.read_json(VARIANTS_NAME, datafiles.PACKAGE / VARIANTS_NAME, DamagedTable)}
 
 
 def _rules_name(rules) -> str | None:
@@ -327,23 +381,70 @@ def _rules_name(rules) -> str | None:
     return next((name for name, variant in SINGLE_VARIANTS.items() if variant == rules), None)
 
 
+def _recorded_chance(entry: dict, path: Path, where: str) -> Fraction:
+    """A recorded chance of winning: its "value" p/q with 0 <= p/q <= 1, which its "decimal" (written
+    beside it, to 10 places) confirms; anything else is a damaged file."""
+    text, decimal = entry.get("value"), entry.get("decimal")
+    exact = isinstance(text, str) and re.fullmatch(r"[0-9]{1,60}/0*[1-9][0-9]{0,59}", text)  # no zero denominator
+    value = Fraction(text) if exact else None
+    if value is None or not 0 <= value <= 1:
+        raise DamagedTable(f"the solver's record {path} is damaged: {where} should be a chance p/q between 0 and 1, "
+                           f"not {str(text)[:40]!r}")
+    if type(decimal) is not float or abs(float(value) - decimal) > 1e-10:
+        raise DamagedTable(f"the solver's record {path} is damaged: {where} is {text}, but its decimal says "
+                           f"{str(decimal)[:20]}")
+    return value
+
+
+def _mapping(value, path: Path, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise DamagedTable(f"the solver's record {path} is damaged: {where} should be a JSON object")
+    return value
+
+
+def _reasons(value, path: Path, where: str) -> dict:
+    """``{name: sentence}`` (why a value is missing), every entry text."""
+    reasons = _mapping(value, path, where)
+    if not all(isinstance(reason, str) for reason in reasons.values()):
+        raise DamagedTable(f"the solver's record {path} is damaged: every entry of {where} should be a sentence")
+    return reasons
+
+
+def _bots_record() -> tuple[Path, str, dict]:
+    """The bots' record (``data/solver_bots.json``), checked: where it was read, its command and
+    ``{rules name: entry}``."""
+    path = datafiles.PACKAGE / BOTS_NAME
+    data = _mapping(datafiles.read_json(BOTS_NAME, path, DamagedTable), path, "the file")
+    command = data.get("command")
+    if not isinstance(command, str):
+        raise DamagedTable(f"the solver's record {path} is damaged: it names no command")
+    return path, command, _mapping(data.get("rules"), path, "'rules'")
+
+
 def _bot_entries(rules) -> tuple[dict, dict]:
-    """``({bot: "p/q"}, {bot: reason})`` for one rule set, from ``data/solver_bots.json`` (and the optimal
+    """``({bot: Fraction}, {bot: reason})`` for one rule set, from ``data/solver_bots.json`` (and the optimal
     value of a variant from ``data/solver_variants.json``)."""
     name = _rules_name(rules)
-    data = json.loads(BOTS_PATH.read_text())
-    entry = data["rules"].get(name, {}) if name else {}
-    values = {bot: item["value"] for bot, item in entry.get("values", {}).items()}
-    missing = dict(entry.get("missing", {}))
-    if "optimal" not in values and name and VARIANTS_PATH.exists():
-        variant = json.loads(VARIANTS_PATH.read_text()).get("variants", {}).get(name, {})
-        if "value" in variant:
-            values["optimal"] = variant["value"]
+    path, command, recorded = _bots_record()
+    entry = _mapping(recorded.get(name, {}) if name else {}, path, f"the entry of {name}")
+    values = {}
+    for bot, item in _mapping(entry.get("values", {}), path, f"{name}'s values").items():
+        where = f"{name}'s value of the {bot} bot"
+        values[bot] = _recorded_chance(_mapping(item, path, where), path, where)
+    missing = dict(_reasons(entry.get("missing", {}), path, f"{name}'s missing values"))
+    if "optimal" not in values and name:
+        variant = variant_values().get(name)
+        if isinstance(variant, Fraction):
+            values["optimal"] = variant
             missing.pop("optimal", None)
+    beating = [bot for bot, value in values.items() if value > values.get("optimal", ONE)]
+    if beating:  # no bot wins more often than perfect play
+        raise DamagedTable(f"the solver's record {path} is damaged: the {beating[0]} bot's value under {name} "
+                           "is above perfect play's")
     for bot in BOT_NAMES:
         if bot not in values and bot not in missing:
             missing[bot] = (f"no exact value of the {bot} bot is recorded for {rules if name is None else name}; "
-                            f"{data['command']} computes it where supported")
+                            f"{command} computes it where supported")
     return values, missing
 
 
@@ -352,7 +453,7 @@ def bot_values(rules=None) -> dict[str, Fraction]:
     "random", "greedy", "lookahead", "optimal"), under ``rules`` (a ``Rules``, a ``SINGLE_VARIANTS``
     name, or None for the defaults). Computed over every deal and roll, not simulated."""
     values, _ = _bot_entries(rules)
-    return {bot: Fraction(value) for bot, value in values.items()}
+    return values
 
 
 def bot_values_missing(rules=None) -> dict[str, str]:
@@ -364,21 +465,29 @@ def bot_values_missing(rules=None) -> dict[str, str]:
 # --------------------------------------------------------------------------- single-variant whole-game values
 
 
-def variant_values(path: Path = VARIANTS_PATH) -> dict[str, Fraction | str]:
+def variant_values(path: Path | None = None) -> dict[str, Fraction | str]:
     """Each ``SINGLE_VARIANTS`` entry's whole-game optimal value, as recorded by
     ``python -m gamelib.pangu.solver_build --variant NAME --record`` (numba, not at import).
 
     Maps a variant's name to its exact ``Fraction``, or to a string saying why it is not an exact
     value: the reason it is out of reach, or for an approximation, "approximate: ..." with its
-    float value and error bound. The timings and thread counts are in the file itself.
+    float value and error bound. The timings and thread counts are in the file itself. ``path``
+    reads a copy standing for the shipped record (checked against the package's checksums all the same).
     """
-    data = json.loads(path.read_text())
+    path = datafiles.PACKAGE / VARIANTS_NAME if path is None else Path(path)
+    data = _mapping(datafiles.read_json(VARIANTS_NAME, path, DamagedTable), path, "the file")
     values: dict[str, Fraction | str] = {}
-    for name, entry in data.get("variants", {}).items():
+    for name, entry in _mapping(data.get("variants", {}), path, "'variants'").items():
+        entry = _mapping(entry, path, f"the entry of {name}")
         if entry.get("approximate"):
-            values[name] = f"approximate: {entry['decimal']} (error below {entry['error_bound']:.1e}); {entry['approximate']}"
+            decimal, bound = entry.get("decimal"), entry.get("error_bound")
+            if not all(type(x) is float and 0 <= x <= 1 for x in (decimal, bound)) or not isinstance(
+                    entry["approximate"], str):
+                raise DamagedTable(f"the solver's record {path} is damaged: {name}'s approximation needs a decimal, "
+                                   "an error bound and a sentence")
+            values[name] = f"approximate: {decimal} (error below {bound:.1e}); {entry['approximate']}"
         else:
-            values[name] = Fraction(entry["value"])
-    for name, reason in data.get("out_of_reach", {}).items():
+            values[name] = _recorded_chance(entry, path, f"the value of {name}")
+    for name, reason in _reasons(data.get("out_of_reach", {}), path, "'out_of_reach'").items():
         values.setdefault(name, reason)
     return values

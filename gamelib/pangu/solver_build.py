@@ -6,8 +6,9 @@
     python -m gamelib.pangu.solver_build --variant NAME --record   # also into data/solver_variants.json
     python -m gamelib.pangu.solver_build --greedy [--write]        # the greedy bot of pangu.md#measured, exactly
 
-Each solved level is saved under ``CHECKPOINT`` (/tmp) and read back by a rerun of the same
-rules, so a build interrupted at turn 2 resumes there.
+Each solved level is saved in the per-user cache (``solver_tables.checkpoint_folder``, a folder
+keyed by the hash of the solver's code and the deck) and read back by a rerun of the same rules
+and code, so a build interrupted at turn 2 resumes there.
 
 The algorithm is the research note's (``shared/notes/pangu_solver.md``): turn-start keys
 ``(F, C, D)`` with a value row over Karma 0..K, one whole turn as one decision (a plan sigma of
@@ -50,11 +51,12 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("building the solver tables needs numba: pip install -e '.[solver]'") from error
 
+from gamelib import datafiles
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
 from gamelib.pangu.solver_model import Model, build_model, popcount, subset_rank
+from gamelib.pangu.solver_tables import checkpoint_folder, records_lock
 
 MAX_REC = 7  # index bound of the step table's rec axis (a placement never scores more than 4)
-CHECKPOINT = Path("/tmp/pangu_solver_checkpoint")
 
 
 # --------------------------------------------------------------------------- arrays from the model
@@ -993,7 +995,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
                             fc_counts[following] * n_d_next)
         out = None
         t0, c0 = time.perf_counter(), time.process_time()
-        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}_v3.npz"
+        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}.npz"
         if saved is not None and saved.exists():
             with np.load(saved) as data:
                 if np.array_equal(data["keys"], keys[level]):
@@ -1078,7 +1080,7 @@ def root_value(rules: Rules, verbose: bool = True) -> tuple[Fraction, float, lis
     """
     started = time.perf_counter()
     centres = ("YIN_LEFT", "YANG_LEFT") if rules.centre_config == "RANDOM" else (None,)
-    solved = [solve(rules, centre, verbose=verbose, checkpoint=CHECKPOINT) for centre in centres]
+    solved = [solve(rules, centre, verbose=verbose, checkpoint=checkpoint_folder()) for centre in centres]
     value = sum((tables.root() for tables in solved), Fraction(0)) / len(solved)
     return value, time.perf_counter() - started, solved
 
@@ -1125,8 +1127,6 @@ APPROXIMATE = ("a paid reroll divides by 36 once more at each Karma, so the nume
 def record_variant(name: str, value: Fraction, wall: float, cpu: float, exact: bool = True,
                    samples: list | None = None, path: Path = VARIANTS_PATH) -> None:
     """Store a variant's whole-game value and the time it took (``--record``); parallel builds may share the file."""
-    import fcntl
-
     entry = {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "threads": numba.get_num_threads(),
              "load_average": round(os.getloadavg()[0], 1)}
     if exact:
@@ -1138,14 +1138,14 @@ def record_variant(name: str, value: Fraction, wall: float, cpu: float, exact: b
         entry["turn3_samples"] = samples
     if name == "RANDOM_centre":
         entry["note"] = "the mean of the two fixed centre configurations (YIN_LEFT, the default, and YANG_LEFT)"
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with records_lock():
         data = json.loads(path.read_text()) if path.exists() else {}
         data.setdefault("command", "python -m gamelib.pangu.solver_build --variant NAME --record")
         data["out_of_reach"] = {**data.get("out_of_reach", {}), **OUT_OF_REACH}
         data.setdefault("variants", {})[name] = entry
         data["out_of_reach"].pop(name, None)
         path.write_text(json.dumps(data, indent=1) + "\n")
+        datafiles.write_manifest()
 
 
 def main(argv=None) -> int:
@@ -1165,9 +1165,9 @@ def main(argv=None) -> int:
         return 1
     elif args.write:
         from gamelib.pangu.solver_tables import write_tables
-        tables = solve(rules, checkpoint=CHECKPOINT)
+        tables = solve(rules, checkpoint=checkpoint_folder())
         write_tables(tables)
-        value, seconds = tables.root(), tables.seconds
+        value, seconds, exact = tables.root(), tables.seconds, tables.exact
     else:
         value, seconds, solved = root_value(rules)
         exact = all(tables.exact for tables in solved)

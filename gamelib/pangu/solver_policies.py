@@ -70,7 +70,9 @@ except ImportError as error:  # pragma: no cover - the message is the point
 
 from gamelib.core import CHANCE
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
-from gamelib.pangu.solver_build import (CHECKPOINT, MAX_REC, _comb, _rules_tag, _final_rows, _legal, _place, _rec, _slot, _slots_of,
+from gamelib import datafiles
+from gamelib.pangu.solver_tables import checkpoint_folder, records_lock
+from gamelib.pangu.solver_build import (MAX_REC, _comb, _rules_tag, _final_rows, _legal, _place, _rec, _slot, _slots_of,
                                         dense_index, model_arrays, rank_table, turn_start_keys)
 from gamelib.pangu.solver_model import Model, build_model
 
@@ -883,7 +885,7 @@ def solve_greedy(rules: Rules, centre: str | None = None, verbose: bool = True, 
     scale = 35
     for level in (6, 3, 0):
         t0, c0 = time.perf_counter(), time.process_time()
-        saved = CHECKPOINT / f"greedy_{_rules_tag(rules, data.model.centre)}_level{level}.npz"
+        saved = checkpoint_folder() / f"greedy_{_rules_tag(rules, data.model.centre)}_level{level}.npz"
         if saved.exists():
             with np.load(saved) as stored:
                 if np.array_equal(stored["keys"], data.keys[level]):
@@ -891,7 +893,6 @@ def solve_greedy(rules: Rules, centre: str | None = None, verbose: bool = True, 
         if level not in rows:
             table = data.table(level + 3, data.keys[level + 3], rows[level + 3])
             rows[level] = data.greedy_level(level, data.keys[level], table)
-            CHECKPOINT.mkdir(parents=True, exist_ok=True)
             np.savez(saved, keys=data.keys[level], rows=rows[level])
         scale *= ordered_hands(data.cards - level) * 36 * 35
         if verbose:
@@ -1240,23 +1241,27 @@ def lookahead_turn_three_value(state, memoised: bool = True) -> Fraction:
 
 def record(rules_name: str, policy: str, value: Fraction, wall: float, cpu: float, command: str,
            path: Path = BOTS_PATH, threads: int | None = None) -> None:
-    """Store a bot's exact value under one rules name (see ``solver.bot_values``)."""
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data.setdefault("command", "python -m gamelib.pangu.solver_policies --policy NAME [--variant NAME] --record")
-    entry = {"value": str(value), "decimal": round(float(value), 10), "wall_seconds": round(wall, 1),
-             "cpu_seconds": round(cpu, 1), "threads": threads or numba.get_num_threads(), "command": command}
-    data.setdefault("rules", {}).setdefault(rules_name, {}).setdefault("values", {})[policy] = entry
-    data["rules"][rules_name].get("missing", {}).pop(policy, None)
-    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    """Store a bot's exact value under one rules name (see ``solver.bot_values``), and the checksums."""
+    with records_lock():
+        data = json.loads(path.read_text()) if path.exists() else {}
+        data.setdefault("command", "python -m gamelib.pangu.solver_policies --policy NAME [--variant NAME] --record")
+        entry = {"value": str(value), "decimal": round(float(value), 10), "wall_seconds": round(wall, 1),
+                 "cpu_seconds": round(cpu, 1), "threads": threads or numba.get_num_threads(), "command": command}
+        data.setdefault("rules", {}).setdefault(rules_name, {}).setdefault("values", {})[policy] = entry
+        data["rules"][rules_name].get("missing", {}).pop(policy, None)
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        datafiles.write_manifest()
 
 
 def record_missing(rules_name: str, policy: str, reason: str, path: Path = BOTS_PATH) -> None:
-    """Store why a bot has no exact value under one rules name."""
-    data = json.loads(path.read_text())
-    entry = data.setdefault("rules", {}).setdefault(rules_name, {})
-    if policy not in entry.get("values", {}):
-        entry.setdefault("missing", {})[policy] = reason
-    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    """Store why a bot has no exact value under one rules name, and the checksums."""
+    with records_lock():
+        data = json.loads(path.read_text())
+        entry = data.setdefault("rules", {}).setdefault(rules_name, {})
+        if policy not in entry.get("values", {}):
+            entry.setdefault("missing", {})[policy] = reason
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        datafiles.write_manifest()
 
 
 def main(argv=None) -> int:
