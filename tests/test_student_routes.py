@@ -55,8 +55,10 @@ def test_the_repository_itself_holds_the_answers_the_edition_leaves_out():
 def test_the_student_edition_holds_no_answers(edition):
     assert student_edition.answers_in(edition) == []
     files = {p.relative_to(edition).as_posix() for p in edition.rglob("*") if p.is_file()}
-    assert not [name for name in files if name.startswith(student_edition.INSTRUCTOR_ONLY)
-                and name != "docs/teaching/README.md"]
+    stubs = {name for name in files if name.startswith("docs/teaching/")}
+    assert {"docs/teaching/README.md", "docs/teaching/sessions.md"} <= stubs
+    assert all("not part of the student edition" in (edition / name).read_text() for name in stubs)
+    assert not [name for name in files if name.startswith(student_edition.INSTRUCTOR_ONLY) and name not in stubs]
     assert {"Makefile", "pyproject.toml", "binder/environment.yml", "binder/postBuild", "notebooks/00_start_here.ipynb",
             "tools/working_copy.py", "tools/student_edition.py", "docs/rules/pangu.md"} <= files
     assert "instructor's repository" in (edition / "docs/teaching/README.md").read_text()

@@ -74,10 +74,14 @@ def build(output: Path, root: Path = ROOT) -> list[str]:
     for name in copied:
         (output / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / name, output / name)
-    # The start page links the instructor guide; in the edition that link says where the guide is.
-    stub = output / "docs" / "teaching" / "README.md"
-    stub.parent.mkdir(parents=True, exist_ok=True)
-    stub.write_text(STUDENT_GUIDE_STUB, encoding="utf-8")
+    # The start page links the instructor guide and each session its notes: in the edition, each
+    # page of the guide is a note saying where the guide is, so no link is broken.
+    for name in committed_files(root):
+        if name.startswith("docs/teaching/") and name.endswith(".md") and "/solutions/" not in name:
+            stub = output / name
+            stub.parent.mkdir(parents=True, exist_ok=True)
+            stub.write_text(STUDENT_GUIDE_STUB.replace("](../rules/", "](" + "../" * (name.count("/") - 1) + "rules/"),
+                            encoding="utf-8")
     return copied
 
 
