@@ -340,7 +340,7 @@ INTERNET_MARK = " (needs the internet on this site)"
 def offline_check_cell(offline: list[str]) -> dict:
     """The first cell of a lesson that needs the CDN: stops the run with one plain sentence offline."""
     return {"cell_type": "code", "execution_count": None, "id": OFFLINE_CHECK_TAG,
-            "metadata": {"tags": [OFFLINE_CHECK_TAG]}, "outputs": [],
+            "metadata": {"tags": [OFFLINE_CHECK_TAG], "jupyter": {"source_hidden": True}}, "outputs": [],
             "source": OFFLINE_CHECK.format(offline=", ".join(offline))}
 
 
