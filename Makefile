@@ -5,13 +5,18 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The smaller set-ups' stamps (issue 25; their rules are at the end).
+LAB_STAMP := $(VENV)/.installed-lab
+APP_STAMP := $(VENV)/.installed-app
+SITE_STAMP := $(VENV)/.installed-site
+INSTRUCTOR_STAMP := $(VENV)/.installed-instructor
 PYTEST_ARGS ?=
 # Where the environment sets PYTHONDONTWRITEBYTECODE, each test worker rewrites and compiles every
 # test module again (pytest's assertion rewriting keeps its result in __pycache__): about half the
 # CPU of collecting the tests. Python reads an empty value as unset.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: lab lab-refresh test test-long test-deploy test-durations setup clean app site html
+.PHONY: lab lab-refresh test test-long test-deploy test-durations setup clean app site html setup-student setup-instructor student-edition
 
 setup: $(STAMP)
 
@@ -25,26 +30,26 @@ LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # Lab saves a notebook as soon as it runs, so `make lab` opens the user's own copy, my_notebooks/
 # (made on the first run, ignored by git; tools/working_copy.py), and notebooks/ stays as committed.
-lab: $(STAMP)
+lab: $(LAB_STAMP)
 	$(PY) tools/working_copy.py
 	$(VENV)/bin/jupyter lab $(LAB_ROOT_FLAG) my_notebooks/00_start_here.ipynb
 
 # Take a lesson's original again (`make lab-refresh LESSON=pangu/01_rules_step_by_step.ipynb`),
 # or every one with LESSON=all; the replaced copies are kept in my_notebooks/.replaced/.
-lab-refresh: $(STAMP)
+lab-refresh: $(LAB_STAMP)
 	$(if $(LESSON),,$(error say which: make lab-refresh LESSON=pangu/01_rules_step_by_step.ipynb, or LESSON=all))
 	$(PY) tools/working_copy.py $(if $(filter all,$(LESSON)),--refresh-all,--refresh $(LESSON))
 
 # The apps (notebooks/apps/) as web pages: Voila runs each and shows its board, never its code.
-app: $(STAMP)
+app: $(APP_STAMP)
 	$(VENV)/bin/voila notebooks/apps --strip_sources=True --Voila.ip=127.0.0.1
 
 # The browser-only site: build/site/, a static folder for any web host (README, "Publishing the site").
-site: $(STAMP)
+site: $(SITE_STAMP)
 	$(PY) tools/build_site.py --output build/site
 
 # Every lesson as a page that opens from disk with no network: build/html/.
-html: $(STAMP)
+html: $(SITE_STAMP)
 	$(PY) tools/export_html.py --output build/html
 
 # Unit tests, every notebook (nbval) and the Lab browser tests; the deployment tests are apart.
@@ -83,3 +88,24 @@ test-deploy: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts build
+
+# What each route installs (issue 25): `make lab` and `make setup-student` only JupyterLab and the
+# lessons' runtime (the `lab` extra: no test, grading, browser or site tools, so no nbgrader menu);
+# `make app` adds Voila, `make site` / `make html` the JupyterLite build; `make setup` / `make test`
+# (the STAMP above) everything; `make setup-instructor` the lab plus nbgrader for grading.
+setup-student: $(LAB_STAMP)
+setup-instructor: $(INSTRUCTOR_STAMP)
+$(LAB_STAMP): EXTRAS := lab
+$(APP_STAMP): EXTRAS := lab,voila
+$(SITE_STAMP): EXTRAS := lab,site
+$(INSTRUCTOR_STAMP): EXTRAS := lab,course
+$(LAB_STAMP) $(APP_STAMP) $(SITE_STAMP) $(INSTRUCTOR_STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[$(EXTRAS)]"
+	touch $@
+
+# The student edition (docs/teaching/deploying.md): build/student/, the repository without the
+# instructor material (solutions, nbgrader sources with hidden tests, the instructor guide, tests).
+# Teachers publish that folder to students instead of this repository.
+student-edition:
+	python3 tools/student_edition.py --output build/student

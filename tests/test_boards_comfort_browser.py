@@ -250,6 +250,23 @@ NARROW = """([smallest]) => (root) => {
 }"""
 
 
+# Issue 25: at 900 px in Lab's default layout (the file browser open) a board fits its place or
+# reflows; a board that only scrolls sideways hides its fourth column, its dice and its Karma track
+# until the reader finds a scrollbar far below. Whatever scrolls inside a board (a long list) may.
+FITS = """(root) => {
+  const problems = [];
+  const place = root.closest('.jp-OutputArea-output') || root.parentElement;
+  const right = Math.min(place.getBoundingClientRect().right, innerWidth);
+  if (root.scrollWidth > root.clientWidth + 1) problems.push(`scrolls sideways: ${root.scrollWidth} px of content in ${root.clientWidth} px`);
+  if (place.scrollWidth > place.clientWidth + 1) problems.push(`its output scrolls sideways: ${place.scrollWidth} > ${place.clientWidth} px`);
+  for (const el of root.querySelectorAll('svg, button, input, .widget-slider, .widget-toggle-buttons')) {
+    const box = el.getBoundingClientRect();
+    if (box.width && box.right > right + 1) problems.push(`${el.tagName}.${String(el.className.baseVal ?? el.className).slice(0, 40)} ends at ${Math.round(box.right)} px, past the visible ${Math.round(right)} px`);
+  }
+  return problems;
+}"""
+
+
 def test_boards_stay_usable_in_a_900_px_window_with_the_file_browser_open(boards):
     from playwright.sync_api import expect
 
@@ -265,6 +282,7 @@ def test_boards_stay_usable_in_a_900_px_window_with_the_file_browser_open(boards
         page.evaluate("(el) => el.scrollIntoView({block: 'start'})", board.element_handle())
         problems += [f"{name}: {p}" for p in board.evaluate(NARROW.replace("([smallest]) => ", "")
                                                                    .replace("smallest", str(SMALLEST_TEXT_PX)))]
+        problems += [f"{name}: {p}" for p in board.evaluate(FITS)]
         screenshot(board, f"comfort_{name}_900px")
     screenshot(page, "comfort_page_900px")
     assert not problems, f"{len(problems)} problems at 900 px:\n" + "\n".join(problems[:60])

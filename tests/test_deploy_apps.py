@@ -22,6 +22,9 @@ from deploy_support import (commit_two_cards_and_check, isolated_env, move_a_sli
 
 pytestmark = pytest.mark.browser
 
+sys.path.insert(0, str(ROOT / "tools"))
+import make_apps  # noqa: E402
+
 APP_SEEDS = {"pangu_free_play": 2024, "nagaraja_duel": 2026, "chakra_table": 2024}  # tools/make_apps.py
 
 
@@ -68,8 +71,16 @@ def open_app(page, voila, name: str, board_selector: str):
     board = page.locator(board_selector).first
     expect(board).to_be_visible(timeout=120_000)
     record_timing("apps", name, "first_board_s", round(time.monotonic() - started, 2))
-    # Only the board: Voila shows no code and the app has no prose.
-    expect(page.locator(".jp-InputArea, .jp-MarkdownOutput")).to_have_count(0)
+    # No code; above the board, the app's introduction (issue 25): its title, the player's goal, two
+    # lines on how to play and a link to the rules page (tools/make_apps.py).
+    expect(page.locator(".jp-CodeCell .jp-InputArea")).to_have_count(0)
+    intro = page.locator(".jp-MarkdownCell")
+    expect(intro).to_have_count(1)
+    expect(intro.locator("h1")).to_contain_text(make_apps.APP_CELLS[name][0])
+    expect(intro).to_contain_text("Your goal")
+    expect(intro.locator("li")).to_have_count(2)
+    expect(intro.locator("a[href*='docs/rules/']")).to_have_count(1)
+    assert intro.bounding_box()["y"] + intro.bounding_box()["height"] <= board.bounding_box()["y"] + 1
     return board
 
 

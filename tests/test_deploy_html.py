@@ -100,3 +100,16 @@ def test_the_odds_explorer_and_plots_show_offline(exported, offline_page):
     explorer.scroll_into_view_if_needed()
     screenshot(explorer, "html_offline_odds_explorer")
     assert page.refused == [], f"the page tried the network: {page.refused}"
+
+
+def test_the_pages_hold_no_answers_and_their_rules_links_resolve(exported):
+    # Issue 25: the saved pages are a student route; the apps' and lessons' links to the rules pages land
+    # on the copies beside them.
+    import re
+
+    import student_edition
+
+    assert student_edition.answers_in(exported) == []
+    page = exported / "apps" / "pangu_free_play.html"
+    links = re.findall(r'href="([^"#]*docs/rules/[^"#]+)', page.read_text())
+    assert links and all((page.parent / link).is_file() for link in links)

@@ -8,6 +8,7 @@ In the page the kernel is Pyodide: Python compiled to WebAssembly, running gamel
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -233,3 +234,50 @@ def test_readme_names_the_lessons_that_need_the_pyodide_cdn():
     needing = sorted(name for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items() if heavy)
     listed = sorted(line.strip("-` ").split("`")[0] for line in section.splitlines() if line.startswith("- "))
     assert listed == needing
+
+
+# ----------------------------------------------------------------------------- issue 25: what students see
+
+
+def test_the_built_site_holds_no_answers_and_no_nbgrader(built_site):
+    import student_edition
+
+    assert student_edition.answers_in(built_site) == []
+    config = json.loads((built_site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    assert [e["name"] for e in config["federated_extensions"] if "nbgrader" in e["name"]] == []
+    assert not (built_site / "extensions" / "@jupyter" / "nbgrader").exists()
+
+
+def test_students_see_no_nbgrader_menu_and_each_app_explains_itself(offline_page, site):
+    from playwright.sync_api import expect
+
+    page = offline_page
+    open_and_run(page, site, "apps/odds_explorer.ipynb")
+    plugins = page.evaluate("() => window.jupyterapp.listPlugins().filter((id) => id.includes('nbgrader'))")
+    assert plugins == []
+    expect(page.locator("#jp-menu-panel, .lm-MenuBar-content").first).to_be_visible()
+    assert page.get_by_role("menuitem", name=re.compile("nbgrader", re.I)).count() == 0
+    intro = page.locator(".jp-MarkdownCell").first
+    expect(intro.locator("h1")).to_contain_text("Nagaraja: the fate-stick odds explorer")
+    expect(intro).to_contain_text("Your goal")
+    expect(intro.locator("a[href*='docs/rules/nagaraja.md']")).to_have_count(1)
+    screenshot(page, "site_odds_explorer_app_intro")
+
+
+def test_a_lesson_needing_numpy_stops_offline_with_one_sentence(offline_page, site):
+    from playwright.sync_api import expect
+
+    page = offline_page
+    lesson = "nagaraja/01_fate_sticks.ipynb"
+    page.goto(f"{site}/lab/index.html?path={lesson}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext.isReady", timeout=120_000)
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    first = page.locator(".jp-CodeCell").first.locator(".jp-OutputArea-output")
+    expect(first).to_contain_text("This lesson needs the internet on this site", timeout=300_000)
+    assert "ModuleNotFoundError" not in first.inner_text()
+    errors = cell_errors(page)
+    # The kernel names the error by its class (Pyodide's: "<class '__main__.LessonNeedsTheInternet'>").
+    assert len(errors) == 1 and "LessonNeedsTheInternet" in errors[0].partition(": This lesson")[0], errors
+    screenshot(page, "site_lesson_needs_the_internet")

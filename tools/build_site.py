@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from npm_files import CACHE, ROOT, UNPUBLISHED, published_notebooks, unpack  # noqa: E402
+from working_copy import with_docs_links_inside  # noqa: E402
 
 from jupyterlite_pyodide_kernel.constants import PYODIDE_CDN_URL, PYODIDE_PYTHON_VERSION, PYODIDE_VERSION  # noqa: E402
 
@@ -311,14 +312,96 @@ def lesson_notebooks() -> list[Path]:
 # ----------------------------------------------------------------------------- the site
 
 
+# Lab extensions the Python environment has that students must not see on the site: nbgrader's
+# menu and its "Create Assignment" panel are the instructor's (issue 25).
+INSTRUCTOR_EXTENSIONS = ("@jupyter/nbgrader",)
+# Where a lesson that needs numpy or matplotlib stops offline, and what it says (issue 25).
+OFFLINE_CHECK_TAG = "site-needs-internet"
+OFFLINE_CHECK = '''# On this browser-only site, numpy and matplotlib come from the internet (the Pyodide CDN).
+class LessonNeedsTheInternet(Exception):
+    """Shown as its sentence alone (IPython prints what _render_traceback_ returns)."""
+
+    def _render_traceback_(self):
+        return [str(self)]
+
+
+try:
+    import numpy, matplotlib  # noqa: F401,E401
+except ImportError:
+    raise LessonNeedsTheInternet(
+        "This lesson needs the internet on this site: it uses numpy or matplotlib, which the site "
+        "loads from the internet, and this computer could not reach it. Connect to the internet and "
+        "run the lesson again (Kernel > Restart Kernel and Run All Cells). Without the internet, "
+        "every app runs, and so do these lessons: {offline}.") from None
+'''
+INTERNET_MARK = " (needs the internet on this site)"
+
+
+def offline_check_cell(offline: list[str]) -> dict:
+    """The first cell of a lesson that needs the CDN: stops the run with one plain sentence offline."""
+    return {"cell_type": "code", "execution_count": None, "id": OFFLINE_CHECK_TAG,
+            "metadata": {"tags": [OFFLINE_CHECK_TAG], "jupyter": {"source_hidden": True}}, "outputs": [],
+            "source": OFFLINE_CHECK.format(offline=", ".join(offline))}
+
+
+def mark_lessons_needing_the_internet(start_page: Path, needing: list[str]) -> None:
+    """The site's index (the start page's map of lessons) marks each lesson that needs the internet."""
+    notebook = json.loads(start_page.read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        source = "".join(cell["source"])
+        for name in needing:
+            source = source.replace(f"]({name})", f"]({name}){INTERNET_MARK}")
+        cell["source"] = source
+    start_page.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def copy_contents(into: Path) -> Path:
-    """The lessons and the apps, as committed (with their saved outputs)."""
+    """The lessons and the apps, as committed (with their saved outputs), and the rules pages.
+
+    Only student-safe notebooks (``published_notebooks``); the rules pages sit in docs/rules/ with
+    each notebook's links to them one folder less up, as in `make lab`'s working copy. A lesson that
+    needs numpy or matplotlib opens with :func:`offline_check_cell`, and the start page marks it.
+    """
     contents = into / "contents"
-    shutil.copytree(ROOT / "notebooks", contents,
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    contents.mkdir(parents=True)
+    heavy = needs_cdn(published_notebooks())
+    offline = sorted(name for name, needs in heavy.items() if not needs and not name.startswith("apps/"))
+    for notebook in published_notebooks():
+        name = notebook.relative_to(ROOT / "notebooks")
+        target = contents / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = with_docs_links_inside(notebook.read_text(encoding="utf-8"), name)
+        if heavy[name.as_posix()]:
+            lesson = json.loads(text)
+            lesson["cells"].insert(0, offline_check_cell(offline))
+            text = json.dumps(lesson, indent=1, ensure_ascii=False) + "\n"
+        target.write_text(text, encoding="utf-8")
+    mark_lessons_needing_the_internet(contents / "00_start_here.ipynb",
+                                      sorted(name for name, needs in heavy.items() if needs))
+    shutil.copytree(ROOT / "docs" / "rules", contents / "docs" / "rules")
     for folder in UNPUBLISHED:
-        shutil.rmtree(contents / folder, ignore_errors=True)
+        assert not (contents / folder).exists()
     return contents
+
+
+def without_instructor_extensions(output: Path) -> None:
+    """Take nbgrader's Lab extension out of the built site, and disable it should it come back."""
+    config_path = output / "jupyter-lite.json"
+    config = json.loads(config_path.read_text())
+    data = config["jupyter-config-data"]
+    data["federated_extensions"] = [extension for extension in data.get("federated_extensions", [])
+                                    if extension["name"] not in INSTRUCTOR_EXTENSIONS]
+    data["disabledExtensions"] = sorted(set(data.get("disabledExtensions", [])) | set(INSTRUCTOR_EXTENSIONS))
+    config_path.write_text(json.dumps(config, indent=2))
+    for name in INSTRUCTOR_EXTENSIONS:
+        shutil.rmtree(output / "extensions" / name, ignore_errors=True)
+    schemas = output / "build" / "schemas" / "all_federated.json"
+    if schemas.exists():  # the settings of every extension's plugins, listed by plugin id
+        plugins = json.loads(schemas.read_text())
+        kept = [plugin for plugin in plugins if not plugin["id"].startswith(("nbgrader", *INSTRUCTOR_EXTENSIONS))]
+        schemas.write_text(json.dumps(kept))
 
 
 def build(output: Path, cache: Path = CACHE, expose_app: bool = False) -> dict:
@@ -347,6 +430,7 @@ def build(output: Path, cache: Path = CACHE, expose_app: bool = False) -> dict:
              "--output-dir", str(output.resolve()), "--contents", str(contents), "--no-sourcemaps",
              "--apps", "lab", "--apps", "notebooks", "--apps", "tree",
              "--piplite-wheels", str(wheel)], cwd=lite_dir, stdout=subprocess.DEVNULL)
+    without_instructor_extensions(output)
     size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
     return {"seconds": time.monotonic() - started, "bytes": size, "local_packages": sorted(local)}
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from npm_files import CACHE, ROOT, file_from, published_notebooks  # noqa: E402
+from working_copy import with_docs_links_inside  # noqa: E402
 
 import anywidget  # noqa: E402
 import nbformat  # noqa: E402
@@ -85,7 +86,9 @@ def export_notebook(notebook: Path, output: Path) -> Path:
     target = output / relative.with_suffix(".html")
     target.parent.mkdir(parents=True, exist_ok=True)
     static_url = os.path.relpath(output / STATIC, target.parent).replace(os.sep, "/")
-    body, _ = exporter(static_url).from_notebook_node(nbformat.read(notebook, as_version=4))
+    # The rules pages sit in docs/rules/ beside the pages (export_all), one folder less up than in the repository.
+    text = with_docs_links_inside(notebook.read_text(encoding="utf-8"), relative)
+    body, _ = exporter(static_url).from_notebook_node(nbformat.reads(text, as_version=4))
     target.write_text(without_mathjax(tell_requirejs_where_anywidget_is(body, static_url)), encoding="utf-8")
     return target
 
@@ -110,6 +113,7 @@ def export_all(output: Path, cache: Path = CACHE) -> dict:
     for folder in sorted({page.parent for page in pages}):
         renderer_fonts(folder, cache)
     index_page(pages, output)
+    shutil.copytree(ROOT / "docs" / "rules", output / "docs" / "rules")
     return {"seconds": time.monotonic() - started, "pages": len(pages),
             "bytes": sum(p.stat().st_size for p in output.rglob("*") if p.is_file())}
 

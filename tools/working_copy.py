@@ -11,6 +11,12 @@ same folder depth so the lessons' relative links (to docs/) still work. Later ru
 lessons that are new upstream and never overwrite the student's work; they list the lessons whose
 original changed since it was copied, with the command that takes the new version. A refresh
 keeps the student's old copy under my_notebooks/.replaced/<time>/.
+
+Lab serves only my_notebooks/, so a link from a lesson to ../docs/ would leave what it serves (a
+404, issue 25): the copy also holds the rules pages and the teaching guide (docs/rules/,
+docs/teaching/ without the solved notebooks) under my_notebooks/docs/, and each copied notebook's
+links into docs/ climb one folder less. Only student-safe files are copied (tools/student_edition.py):
+never the nbgrader sources, which hold solutions and hidden tests.
 """
 
 from __future__ import annotations
@@ -19,8 +25,12 @@ import argparse
 import hashlib
 import json
 import shutil
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from student_edition import student_safe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINALS = ROOT / "notebooks"
@@ -29,6 +39,9 @@ COPY = ROOT / "my_notebooks"
 MANIFEST = ".copied_from.json"
 REPLACED = ".replaced"
 SKIP = {".ipynb_checkpoints", "__pycache__"}
+# The pages the lessons link to, copied beside them (the solved notebooks never).
+DOCS = ("docs/rules", "docs/teaching")
+NOT_COPIED = ("docs/teaching/solutions/",)
 
 
 def digest(path: Path) -> str:
@@ -36,9 +49,29 @@ def digest(path: Path) -> str:
 
 
 def original_files(originals: Path) -> list[Path]:
-    """Every file under ``originals`` (relative), checkpoints and caches left out."""
+    """Every student-safe file under ``originals`` (relative), checkpoints and caches left out."""
     return sorted(p.relative_to(originals) for p in originals.rglob("*")
-                  if p.is_file() and not SKIP & set(p.relative_to(originals).parts))
+                  if p.is_file() and not SKIP & set(p.relative_to(originals).parts)
+                  and student_safe(f"notebooks/{p.relative_to(originals).as_posix()}"))
+
+
+def doc_files(originals: Path) -> list[Path]:
+    """The pages under docs/ that the lessons link to (relative to the repository), for the copy."""
+    root = originals.parent
+    found = [p.relative_to(root) for folder in DOCS if (root / folder).is_dir() for p in (root / folder).rglob("*")
+             if p.is_file() and not SKIP & set(p.parts)]
+    return sorted(p for p in found if not p.as_posix().startswith(NOT_COPIED))
+
+
+def source_of(originals: Path, name: Path) -> Path:
+    """Where a working-copy file comes from: docs/... from the repository, the rest from notebooks/."""
+    return originals.parent / name if name.parts[0] == "docs" else originals / name
+
+
+def with_docs_links_inside(text: str, name: Path) -> str:
+    """A notebook's links to the repository's docs/, pointed at the copy's docs/ (one folder less up)."""
+    depth = len(name.parts) - 1
+    return text.replace("](" + "../" * (depth + 1) + "docs/", "](" + "../" * depth + "docs/")
 
 
 def read_manifest(copy: Path) -> dict[str, str]:
@@ -51,22 +84,24 @@ def write_manifest(copy: Path, manifest: dict[str, str]) -> None:
 
 
 def take(originals: Path, copy: Path, name: Path, manifest: dict[str, str]) -> None:
-    target = copy / name
+    target, source = copy / name, source_of(originals, name)
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(originals / name, target)
-    manifest[name.as_posix()] = digest(originals / name)
+    shutil.copy2(source, target)
+    if name.suffix == ".ipynb" and name.parts[0] != "docs":
+        target.write_text(with_docs_links_inside(source.read_text(encoding="utf-8"), name), encoding="utf-8")
+    manifest[name.as_posix()] = digest(source)
 
 
 def top_up(originals: Path = ORIGINALS, copy: Path = COPY) -> tuple[list[str], list[str]]:
     """Copy every original the working copy lacks; return (copied, changed upstream since copied)."""
     manifest = read_manifest(copy)
     copied, changed = [], []
-    for name in original_files(originals):
+    for name in original_files(originals) + doc_files(originals):
         key = name.as_posix()
         if not (copy / name).exists():
             take(originals, copy, name, manifest)
             copied.append(key)
-        elif key in manifest and manifest[key] != digest(originals / name):
+        elif key in manifest and manifest[key] != digest(source_of(originals, name)):
             changed.append(key)
     write_manifest(copy, manifest)
     return copied, changed
@@ -78,7 +113,7 @@ def refresh(names: list[str], originals: Path = ORIGINALS, copy: Path = COPY) ->
     aside = copy / REPLACED / time.strftime("%Y%m%d-%H%M%S")
     for key in names:
         name = Path(key)
-        if not (originals / name).is_file():
+        if not source_of(originals, name).is_file():
             raise SystemExit(f"no original notebooks/{key} to refresh from")
         if (copy / name).exists():
             (aside / name).parent.mkdir(parents=True, exist_ok=True)
@@ -102,7 +137,7 @@ def main() -> None:
     parser.add_argument("--refresh-all", action="store_true", help="take every lesson from notebooks/ again")
     arguments = parser.parse_args()
     if arguments.refresh or arguments.refresh_all:
-        names = ([p.as_posix() for p in original_files(ORIGINALS)] if arguments.refresh_all
+        names = ([p.as_posix() for p in original_files(ORIGINALS) + doc_files(ORIGINALS)] if arguments.refresh_all
                  else [relative_name(a) for a in arguments.refresh])
         refresh(names)
         print(f"my_notebooks: {len(names)} file(s) taken from notebooks/ again; "
@@ -112,7 +147,7 @@ def main() -> None:
     if copied:
         print(f"my_notebooks: copied {len(copied)} file(s) from notebooks/ (your own copy, ignored by git)")
     for key in changed:
-        print(f"my_notebooks: notebooks/{key} changed since you copied it; to take the new version "
+        print(f"my_notebooks: {'' if key.startswith('docs/') else 'notebooks/'}{key} changed since you copied it; to take the new version "
               f"(yours is kept aside): make lab-refresh LESSON={key}")
 
 

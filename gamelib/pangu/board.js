@@ -24,16 +24,32 @@ const cellKey = (cell) => `${cell[0]},${cell[1]}`;
 const cellName = (cell) => `row ${cell[0]}, column ${cell[1]}`;
 const actionKey = (card, die, cell, orientation) => `${card}|${die}|${cell[0]}|${cell[1]}|${orientation}`;
 
-/** Where the board, the side panel and the hand sit, for a grid of rows x cols. */
-function layout(state) {
+// Below this width (CSS px inside the board) the side panel moves under the grid and the revealed
+// cards wrap: the wide drawing would shrink its text below 8 px (issue 25: Lab at 900 px with the
+// file browser open leaves a board about 470 px).
+const NARROW_BELOW = 772;
+const HAND_STEP = CARD_W + 22;  // one revealed card and the gap to the next
+const HAND_ROW = CARD_H + 60;   // one row of revealed cards with their cost lines
+
+/** Where the board, the side panel and the hand sit, for a grid of rows x cols; ``narrow`` stacks them. */
+function layout(state, narrow) {
   const boardW = state.cols * CARD_W + (state.cols - 1) * GAP;
   const boardH = state.rows * CARD_H + (state.rows - 1) * GAP;
   const board = { x: MARGIN, y: HEADER_H + 10, w: boardW, h: boardH };
-  const panel = { x: board.x + boardW + 28, y: board.y, w: PANEL_W };
-  const hand = { x: MARGIN, y: board.y + boardH + 38 };
-  const width = panel.x + PANEL_W + MARGIN;
-  const height = Math.max(hand.y + CARD_H + 52, panel.y + 400);
+  const panel = narrow ? { x: MARGIN, y: board.y + boardH + 30, w: boardW, row: true }
+    : { x: board.x + boardW + 28, y: board.y, w: PANEL_W, row: false };
+  const hand = { x: MARGIN, y: narrow ? panel.y + 196 : board.y + boardH + 38,
+    perRow: narrow ? Math.max(1, Math.floor((boardW + 22) / HAND_STEP)) : Infinity };
+  const rows = Math.max(1, Math.ceil((state.revealed || []).length / hand.perRow));
+  const width = narrow ? board.x + boardW + MARGIN : panel.x + PANEL_W + MARGIN;
+  const handBottom = hand.y + (rows - 1) * HAND_ROW + CARD_H + 52;
+  const height = narrow ? handBottom : Math.max(handBottom, panel.y + 400);
   return { board, panel, hand, width, height };
+}
+
+/** The top left corner of the i-th revealed card. */
+function handSlot(L, i) {
+  return [L.hand.x + (i % L.hand.perRow) * HAND_STEP, L.hand.y + Math.floor(i / L.hand.perRow) * HAND_ROW];
 }
 
 function cellOrigin(box, cell) {
@@ -398,6 +414,9 @@ function render({ model, el }) {
   el.appendChild(root);
 
   let hovered = null;  // key of the legal action under the pointer or focus (this view only)
+  // The board's own width decides the layout (0 before the page lays it out: the wide one).
+  const isNarrow = () => root.clientWidth > 0 && root.clientWidth < NARROW_BELOW;
+  let drawnNarrow = null;
 
   const draw = () => {
     const state = model.get("state") || {};
@@ -405,7 +424,9 @@ function render({ model, el }) {
     const legal = model.get("legal") || [];
     const byKey = Object.fromEntries(legal.map((a) => [a.key, a]));
     const sel = state.selection || {};
-    const L = layout(state);
+    const narrow = isNarrow();
+    root.classList.toggle("pangu-narrow", narrow);
+    const L = layout(state, narrow);
     svg.setAttribute("viewBox", `0 0 ${L.width} ${L.height}`);
     svg.setAttribute("width", L.width);
     svg.replaceChildren();
@@ -475,9 +496,9 @@ function render({ model, el }) {
       !state.revealed.length ? "No revealed cards"
         : state.status === "ONGOING" ? "Revealed cards: place every one this turn" : "Revealed cards, never placed"));
     state.revealed.forEach((card, i) => {
-      const x = L.hand.x + i * (CARD_W + 22);
+      const [x, slotY] = handSlot(L, i);
       const selected = sel.card === card.id;
-      const y = L.hand.y - (selected ? 6 : 0);
+      const y = slotY - (selected ? 6 : 0);
       const shown = selected && sel.orientation === 180 ? { ...card, half: card.half_turned, orientation: 180 } : card;
       const face = cardFace(shown, x, y, "pangu-revealed" + (selected ? " pangu-selected" : "") + (card.blocked ? " pangu-blocked" : ""));
       face.dataset.key = face.dataset.focusKey = "card:" + card.id;
@@ -485,12 +506,12 @@ function render({ model, el }) {
         const info = card.dice[d];
         return `${DIE_LETTER[d]}: ${info.legal ? "pay " + info.cost : "✗"}`;
       }).join("   ");
-      face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: L.hand.y + CARD_H + 18, class: "pangu-hand-cost" },
+      face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: slotY + CARD_H + 18, class: "pangu-hand-cost" },
         card.blocked ? "blocked by this roll" : dieText));
       const ev = state.evaluation;
       const cardValue = ev && (ev.mode === "chance" && ev.exact ? ev.card_win[card.id] : ev.card_karma[card.id]);
       if (cardValue !== undefined && state.status === "ONGOING") {
-        face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: L.hand.y + CARD_H + 34, class: "pangu-card-eval", "data-value": cardValue },
+        face.appendChild(svgEl("text", { x: x + CARD_W / 2, y: slotY + CARD_H + 34, class: "pangu-card-eval", "data-value": cardValue },
           ev.mode === "chance" && ev.exact ? `best ${cardValue}` : `best E[Karma] ${cardValue}`));
       }
       if (state.best_card === card.id) {
@@ -520,15 +541,17 @@ function render({ model, el }) {
         svg.appendChild(node);
       });
     }
-    const karmaTop = P.y + 150;
-    const karmaBottom = drawKarma(svg, P.x, karmaTop, state, null);
-    drawDeck(svg, P.x, karmaBottom + 14, state.deck_count);
+    // Side by side with the dice under a narrow grid, under them beside a wide one.
+    const karmaX = P.row ? P.x + 220 : P.x;
+    const karmaTop = P.row ? P.y + 10 : P.y + 150;
+    const karmaBottom = drawKarma(svg, karmaX, karmaTop, state, null);
+    drawDeck(svg, karmaX, karmaBottom + 14, state.deck_count);
 
     const drawPreview = () => {
       const old = svg.querySelector(".pangu-karma");
       const action = hovered ? byKey[hovered] : null;
       if (old) old.remove();
-      drawKarma(svg, P.x, karmaTop, state, action);
+      drawKarma(svg, karmaX, karmaTop, state, action);
     };
     drawPreview();
 
@@ -552,7 +575,13 @@ function render({ model, el }) {
   ];
   draw();
   onMessage();
-  return () => stops.forEach((stop) => stop());
+  drawnNarrow = isNarrow();
+  // Redraw when the window or Lab's panels change the board's width across the threshold.
+  const resized = new ResizeObserver(() => {
+    if (isNarrow() !== drawnNarrow) { drawnNarrow = isNarrow(); redrawKeepingFocus(root, draw); }
+  });
+  resized.observe(root);
+  return () => { resized.disconnect(); stops.forEach((stop) => stop()); };
 }
 
 export default { render };
