@@ -73,7 +73,10 @@ def _game_of(state: Any) -> Any:
         return game_class
     from gamelib.design.playtests import game_module_of
 
-    return game_module_of(state)
+    try:
+        return game_module_of(state)
+    except ValueError:
+        return None  # a state of a class outside any game module: it plays, but "New game" cannot make another
 
 
 def _players(state: Any) -> int:
@@ -126,7 +129,8 @@ class Board(BoardWidget):
         self.viewer = viewer
         self.bot_seed = bot_seed
         self.game_module = game_or_match if _is_game(game_or_match) else _game_of(state)
-        self.game_name = str(getattr(self.game_module, "GAME", None) or getattr(self.game_module, "name", "game"))
+        self.game_name = str(getattr(self.game_module, "GAME", None) or getattr(self.game_module, "name", None)
+                             or type(state).__name__)
         self._revealed_to: int | None = None  # the person who has the screen (hot-seat with hidden information)
         self._last_viewer: int | None = None
         self._quiet = False
@@ -249,6 +253,8 @@ class Board(BoardWidget):
     def _pick_new_game(self, _pick: dict) -> None:
         state = self.match.state
         game = self.game_module
+        if game is None:
+            raise IllegalMove("this board cannot start a new game of its own: give Board(<the game's module>)")
         self._games_played += 1
         seed = random.Random(f"{state.seed}:next:{self._games_played}").getrandbits(48)
         fresh = game.new_game(seed=seed, rules=getattr(state, "rules", None), explicit_chance=True)

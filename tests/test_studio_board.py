@@ -1,0 +1,225 @@
+"""The studio board (issue 22, "Playing it"), headless: set the ``pick`` trait as a click does and
+check what Python answers. The toy race of ``tests/toy_game.py`` stands for any contract game; the
+studio's own examples are played in ``test_studio_board_examples``-style tests further down.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+from html.parser import HTMLParser
+
+import pytest
+
+import toy_game
+from gamelib import Match
+from gamelib.core import CHANCE, random_policy
+from gamelib.studio.board import Board
+from gamelib.widgets.drawing import ALLOWED, ATTRIBUTES, UNSAFE_VALUE, sanitize_drawing
+
+
+def press(board: Board, index: int) -> None:
+    board.pick = {"kind": "move", "index": index, "ply": board.state["ply"]}
+
+
+CLICKS = iter(range(10**9))
+
+
+def click(board: Board, **pick) -> None:
+    """A pick as the page sends it: with a fresh nonce, so the same click twice counts twice."""
+    board.pick = {**pick, "nonce": next(CLICKS)}
+
+
+def test_constructor_shape_is_the_boards_one():
+    """As tests/test_contract.py's test_board_constructor_shape asks of the three games' boards."""
+    parameters = inspect.signature(Board.__init__).parameters
+    assert list(parameters)[1] == "game_or_match" and parameters["game_or_match"].default is None
+    for keyword in ("seed", "rules", "viewer", "bots", "label"):
+        assert parameters[keyword].kind is inspect.Parameter.KEYWORD_ONLY, keyword
+    board = Board(toy_game, seed=3)
+    assert board.match.state.seed == 3 and board.match.state.explicit_chance  # chance shown as it happens
+    assert repr(board) == repr(Board(toy_game, seed=3)) == "Board(race, move 0 of 0)"
+    with pytest.raises(ValueError, match="not both"):
+        Board(toy_game.new_game(seed=1), seed=2)
+    with pytest.raises(ValueError, match="bots take seats 0 to 1"):
+        Board(toy_game, bots={2: random_policy})
+    with pytest.raises(ValueError, match="one name per seat"):
+        Board(toy_game, names=["solo"])
+
+
+def test_moves_are_buttons_with_labels_and_python_decides():
+    board = Board(toy_game, seed=4, names=["Ana", "Ben"])
+    state = board.match.state
+    assert board.state["moves"] == [{"index": 0, "label": "ONE_DIE"}, {"index": 1, "label": "TWO_DICE"}]
+    assert board.state["status"] == "Ana to move" and board.state["seats"][0]["to_move"]
+    press(board, 1)
+    # the move, then chance drawn by the board from the seed and the move number, in the log
+    after = state.apply("TWO_DICE")
+    assert after.current_player == CHANCE
+    log = board.state["log"]
+    assert log[0] == {"ply": 1, "who": "Ana", "kind": "human", "text": "TWO_DICE"}
+    assert log[1]["who"] == "Chance" and log[1]["text"].endswith("(chance 1/36)")
+    assert board.match.state.current_player == 1 and board.state["status"] == "Ben to move"
+    again = Board(toy_game, seed=4)
+    press(again, 1)
+    assert again.match.state.to_json() == board.match.state.to_json()  # the same seed, the same roll
+
+
+def test_an_illegal_or_stale_choice_shows_a_message_and_changes_nothing():
+    board = Board(toy_game, seed=5)
+    before = board.match.state.to_json()
+    for pick, words in [({"kind": "move", "index": 9}, "there is no move 9"),
+                        ({"kind": "move", "index": True}, "there is no move True"),
+                        ({"kind": "move", "index": 0, "ply": 3}, "the position changed"),
+                        ({"kind": "fly"}, "unknown pick"),
+                        ({"kind": ["move"]}, "unknown pick"),
+                        ({"kind": "chance"}, "chance has nothing to decide"),
+                        ({"kind": "bots"}, "no bot is to move"),
+                        ({"kind": "undo"}, "nothing to undo"),
+                        ({"kind": "reveal"}, "already shown"),
+                        ({"kind": "history", "to": "sideways"}, "unknown history step")]:
+        board.pick = pick
+        assert board.message_kind == "error" and words in board.message, (pick, board.message)
+        assert board.match.state.to_json() == before
+
+
+def test_bots_answer_and_undo_takes_back_the_persons_move_with_what_followed():
+    board = Board(toy_game, seed=6, rules=toy_game.Rules(target=30), bots={1: random_policy})
+    press(board, 0)
+    assert board.match.state.current_player == 0  # chance, the bot and chance again have played
+    kinds = [entry["kind"] for entry in board.state["log"]]
+    assert kinds == ["human", "chance", "bot", "chance"]
+    board.pick = {"kind": "undo"}
+    assert board.match.index == 0 and board.match.length == 0 and board.message == "Took back Seat 0's move."
+    assert board.state["can_undo"] is False
+
+
+def test_history_steps_back_onto_chance_and_bot_turns_and_play_resumes():
+    board = Board(toy_game, seed=7, rules=toy_game.Rules(target=30), bots={1: random_policy})
+    press(board, 1)
+    click(board, kind="history", to="back")
+    assert board.match.state.current_player == CHANCE
+    assert len(board.state["chance"]) == 36 and board.state["moves"] == []
+    click(board, kind="history", to="back")
+    assert board.state["bot_waiting"] and board.state["moves"] == []
+    click(board, kind="history", to="back")
+    assert board.match.state.current_player == CHANCE and board.match.index == 1
+    click(board, kind="chance")
+    assert board.match.state.current_player == 0  # chance, then the bot, then chance again
+    click(board, kind="history", to="start")
+    press(board, 0)  # a new line from the start replaces the old future
+    assert board.match.recorded_actions[0] == "ONE_DIE"
+
+
+def test_new_game_takes_the_next_seed_under_the_same_rules():
+    board = Board(toy_game, seed=8, rules=toy_game.Rules(target=20))
+    board.pick = {"kind": "new_game"}
+    state = board.match.state
+    assert state.rules.target == 20 and state.seed != 8 and board.match.index == 0
+    assert board.message.startswith("A new game (seed ")
+    other = Board(toy_game, seed=8, rules=toy_game.Rules(target=20))
+    other.pick = {"kind": "new_game"}
+    assert other.match.state.seed == state.seed
+
+
+def test_a_finished_game_says_who_won_with_the_scores_and_a_text_fallback():
+    board = Board(toy_game, seed=9, names=["Ana", "Ben"])
+    while not board.match.state.is_terminal:
+        press(board, 1)
+    state = board.match.state
+    winner = ["Ana", "Ben"][state.winner]
+    assert board.state["status"] == f"Game over: {winner} wins (Ana {state.points[0]}, Ben {state.points[1]})"
+    assert board.state["moves"] == [] and board.state["terminal"]
+    press_after = {"kind": "move", "index": 0, "ply": board.state["ply"]}
+    board.pick = press_after
+    assert "the game is over" in board.message
+    fallback = board.text_fallback()
+    assert str(state) in fallback and board.state["status"] in fallback and "Last moves:" in fallback
+    assert "<pre class='gamelib-fallback'>" in board._repr_html_()
+
+
+class DrawnState(toy_game.State):
+    """The toy race with a student's drawing that tries everything a drawing must not do."""
+
+    def drawing(self):
+        return (f'<svg viewBox="0 0 100 20" onload="alert(1)"><script>alert(2)</script>'
+                f'<rect width="{self.points[0]}" height="10" fill="#0072B2"/><a href="javascript:alert(3)">x</a>'
+                f'<text x="2" y="18">race &lt;{self.points[0]}&gt;</text></svg><img src=x onerror="alert(4)">')
+
+
+def test_a_student_drawing_is_shown_cleaned():
+    board = Board(Match(DrawnState(seed=1, explicit_chance=True)))
+    drawing = board.state["drawing"]
+    assert drawing == '<svg viewBox="0 0 100 20"><rect width="0" height="10" fill="#0072B2"></rect><text x="2" y="18">race &lt;0&gt;</text></svg>'
+    for forbidden in ("script", "onload", "onerror", "javascript", "<a", "<img"):
+        assert forbidden not in drawing
+
+
+@pytest.mark.parametrize("markup", [
+    '<svg><foreignObject><body onload="x()"></body></foreignObject></svg>',
+    '<div style="background:url(javascript:alert(1))">x</div>',
+    '<svg><rect fill="url(#p)" x="&#106;avascript:1"/></svg>',
+    '<svg><use href="data:image/svg+xml;base64,PHN2Zz4="/></svg>',
+    '<svg><animate attributeName="href" to="javascript:alert(1)"/></svg>',
+    '<<script>script>alert(1)<</script>/script>',
+    '<svg><style>@import "http://x";</style><text>ok</text></svg>',
+    '<table><tr><td onclick="x">1</td></tr></table>',
+])
+def test_the_cleaner_leaves_nothing_that_can_run(markup):
+    cleaned = sanitize_drawing(markup)
+    lowered = cleaned.lower()
+    for forbidden in ("<script", "onload", "onclick", "javascript", "url(", "<use", "<animate", "<style", "@import",
+                      "foreignobject", "data:", "href"):
+        assert forbidden not in lowered, (markup, cleaned)
+
+
+class Inventory(HTMLParser):
+    """Every tag and attribute of a markup, as a browser's parser would meet them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attributes = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attributes += attrs
+
+    handle_startendtag = handle_starttag
+
+
+def test_the_cleaner_fuzzed_with_random_markup_keeps_only_allowed_tags_and_attributes():
+    """400 random markups of dangerous pieces: what comes out, parsed again, holds only allowed elements and
+    attributes with safe values (and parsing it once more changes nothing: it is stable)."""
+    rng = random.Random(22)
+    pieces = ["<svg>", "</svg>", "<script>", "</script>", "<g onload='x'>", "</g>", "<rect x='1'/>", "<text>", "</text>",
+              "&lt;", "<", ">", "'", '"', "javascript:", "on", "load=", "<a href='", "<style>", "</style>", "<img src=x ",
+              "<div>", "</div>", "=", " ", "<!--", "-->", "<![CDATA[", "]]>", "<?xml ?>", "<foreignObject>", "&#106;",
+              "<rect fill='", "url(", "'/>", "<SCRIPT>", "<svg onload=alert(1)>", "<p title='"]
+    for _ in range(400):
+        markup = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30)))
+        cleaned = sanitize_drawing(markup)
+        seen = Inventory()
+        seen.feed(cleaned)
+        seen.close()
+        assert seen.tags <= ALLOWED, (markup, cleaned)
+        for name, value in seen.attributes:
+            assert name in ATTRIBUTES and not name.startswith("on") and not UNSAFE_VALUE.search(value or ""), (markup, cleaned)
+        assert sanitize_drawing(cleaned) == cleaned
+
+
+def test_a_broken_drawing_falls_back_to_the_text():
+    class Broken(toy_game.State):
+        def drawing(self):
+            return 42
+
+    board = Board(Match(Broken(seed=1, explicit_chance=True)))
+    assert board.state["drawing"] is None and "here is the text" in board.state["drawing_note"]
+    assert board.state["text"] == str(board.match.state)
+
+
+def test_the_page_gets_json_only():
+    board = Board(toy_game, seed=10, bots={1: random_policy})
+    press(board, 1)
+    json.dumps(board.state)
+    json.dumps(board.history)
