@@ -223,3 +223,67 @@ def test_the_page_gets_json_only():
     press(board, 1)
     json.dumps(board.state)
     json.dumps(board.history)
+
+
+# --------------------------------------------------------------------------- the studio's examples
+
+from gamelib.studio.examples import bluff, pig  # noqa: E402
+
+
+def test_pig_hot_seat_two_people_take_turns_on_one_screen():
+    board = Board(pig, seed=3, rules=pig.Rules(goal=20), names=["Ana", "Ben"])
+    assert board.state["cover"] is None  # Pig hides nothing: no screen to pass
+    assert board.state["moves"] == [{"index": 0, "label": "roll"}]
+    seats_seen = set()
+    while not board.match.state.is_terminal:
+        state = board.match.state
+        seats_seen.add(state.current_player)
+        labels = [move["label"] for move in board.state["moves"]]
+        press(board, labels.index("hold") if state.position.turn_total >= 6 else 0)
+    assert seats_seen == {0, 1}
+    final = board.match.state
+    assert board.state["status"].startswith(f"Game over: {['Ana', 'Ben'][final.winner]} wins")
+    chance = [entry for entry in board.state["log"] if entry["kind"] == "chance"]
+    assert chance and all(entry["text"].endswith("(chance 1/6)") for entry in chance)
+
+
+def test_a_hidden_card_is_seen_only_by_its_holder_and_the_screen_is_passed():
+    board = Board(bluff, seed=5, names=["Ana", "Ben"])
+    state = board.match.state
+    ana, ben = state.position.cards
+    assert board.state["cover"] == {"seat": 0, "name": "Ana"} and "text" not in board.state and "log" not in board.state
+    assert "Pass the screen to Ana" in board.text_fallback() and str(ben) not in board.text_fallback().split("Ana")[-1]
+    click(board, kind="move", index=0, ply=board.state["ply"])
+    assert "first pass the screen to Ana" in board.message
+    click(board, kind="reveal")
+    assert board.state["text"] == f"What Ana sees:\n  your card: {ana}\n  moves: —"
+    assert board.state["log"] == [{"ply": 1, "who": "Chance", "kind": "chance", "text": "(hidden from you)"}]
+    press(board, 1)  # Ana bets
+    assert board.state["cover"] == {"seat": 1, "name": "Ben"} and "moves" not in board.state
+    click(board, kind="reveal")
+    assert board.state["text"] == f"What Ben sees:\n  your card: {ben}\n  moves: bet"
+    assert [entry["text"] for entry in board.state["log"]] == ["(hidden from you)", "bet"]
+    press(board, 0)  # Ben folds: no showdown, so nobody's card is shown, even after the end
+    assert board.match.state.is_terminal and board.state["cover"] is None
+    assert board.state["text"] == f"What Ben sees:\n  your card: {ben}\n  moves: bet, fold"
+    assert board.state["status"] == "Game over: Ana wins (Ana 1, Ben -1)"
+
+
+def test_against_a_bot_the_person_sees_only_their_view_and_no_screen_is_passed():
+    board = Board(bluff, seed=6, names=["You", "Bot"], bots={1: bluff.bots.random_policy})
+    mine = board.match.state.position.cards[0]
+    assert board.state["cover"] is None and board.state["viewer"] == 0
+    assert board.state["text"].startswith(f"What You sees:\n  your card: {mine}")
+    press(board, 0)  # check; the bot answers at once
+    assert board.state["viewer"] == 0 and [entry["kind"] for entry in board.state["log"]][:3] == ["chance", "human", "bot"]
+
+
+def test_undo_in_a_hidden_game_never_shows_one_persons_view_to_another():
+    board = Board(bluff, seed=7, names=["Ana", "Ben"])
+    click(board, kind="reveal")
+    press(board, 0)  # Ana checks
+    click(board, kind="reveal")  # Ben has the screen
+    click(board, kind="undo")  # Ben takes back Ana's check: Ana is to move, so the screen goes back to her first
+    assert board.match.index == 1 and board.state["cover"] == {"seat": 0, "name": "Ana"} and "text" not in board.state
+    click(board, kind="reveal")
+    assert board.state["viewer"] == 0 and board.state["moves"][0]["label"] == "check"

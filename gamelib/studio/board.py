@@ -158,8 +158,8 @@ class Board(BoardWidget):
     def viewing_seat(self, state: Any | None = None) -> int | None:
         """Whose view is drawn: None (everything) when nothing is hidden from anyone at the table."""
         state = self.match.state if state is None else state
-        if not self.hides_information or state.is_terminal:
-            return None
+        if not self.hides_information:
+            return None  # (a game that hides information keeps hiding it after the end: a fold shows no cards)
         if self.viewer is not None:
             return self.viewer
         if not self.humans:
@@ -247,7 +247,7 @@ class Board(BoardWidget):
                 match.undo()
         finally:
             self._quiet = False
-        self._revealed_to = self.viewing_seat()  # the person who undid keeps the screen
+        # whoever has the screen keeps it: when the move taken back was another person's, the screen is passed first
         self.refresh(f"Took back {self.seat_name(match.state.current_player)}'s move.")
 
     def _pick_new_game(self, _pick: dict) -> None:
@@ -347,10 +347,8 @@ class Board(BoardWidget):
         seen = state.observation(seat)
         lines = [f"What {self.seat_name(seat)} sees:"]
         for key, value in seen.items():
-            shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
-            lines.append(f"  {key}: {shown}")
-        mover = state.current_player
-        lines.append("chance decides" if mover == CHANCE else f"{self.seat_name(mover)} to move")
+            shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else "—" if value is None else str(value)
+            lines.append(f"  {key.replace('_', ' ')}: {shown or '—'}")
         return "\n".join(lines)
 
     def _status(self, state: Any) -> str:
