@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamelib.core import CHANCE, sample_outcome
-from gamelib.studio.game import Game, GameCodeError, _as_json, _call, _check_saveable, _defines, _short
+from gamelib.studio.game import (MAX_CHANCE_CHAIN, Game, GameCodeError, _as_json, _call, _check_saveable,
+                                 check_declarations, _short)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def check_game(game: Any, games: int = 100, max_moves: int = 1000, *, rules: Any
     which random game did not end within ``max_moves`` player moves.
     """
     cls = game_class(game)
-    _check_declarations(cls)
+    check_declarations(cls)
     instance = cls.for_rules(rules)
     _check_start(instance)
     rng = random.Random(seed)
@@ -68,19 +69,6 @@ def check_game(game: Any, games: int = 100, max_moves: int = 1000, *, rules: Any
     return CheckReport(cls.name, games, sum(lengths) / len(lengths), max(lengths), tuple(wins))
 
 
-def _check_declarations(cls: type) -> None:
-    if type(cls.players) is not int or cls.players < 1:
-        raise GameCodeError(f"{cls.__name__}.players is {_short(cls.players)}: it should be the number of seats, e.g. 2")
-    for name in ("start", "to_move", "moves", "play", "winners"):
-        if not _defines(cls, name):
-            raise GameCodeError(f"{cls.__name__} does not define {name}(); every game needs start, to_move, moves, "
-                                f"play and winners")
-    if cls.hides_information:
-        for name in ("observation", "could_be"):
-            if not _defines(cls, name):
-                raise GameCodeError(f"{cls.__name__} hides information but does not define {name}(position, player)")
-
-
 def _check_start(game: Game) -> None:
     first, second = _call(game, "start"), _call(game, "start")
     game._checked_position(first, "start")
@@ -92,11 +80,17 @@ def _check_start(game: Game) -> None:
 
 def _random_game(cls: type, rules: Any, rng: random.Random, number: int, max_moves: int):
     state = cls.new_game(rng.getrandbits(63), rules, explicit_chance=True)
-    moves = 0
+    moves = chance_in_a_row = 0
     while not state.is_terminal:
         if state.current_player == CHANCE:
+            chance_in_a_row += 1
+            if chance_in_a_row > MAX_CHANCE_CHAIN:
+                raise GameCodeError(f"{cls.__name__}.chance() asked for {MAX_CHANCE_CHAIN} chance events in a row "
+                                    f"(random game {number}), last at {_short(state.position)}: does play() ever "
+                                    f"leave the chance event?")
             state = state.apply(sample_outcome(state.chance_outcomes(), rng))
             continue
+        chance_in_a_row = 0
         if moves >= max_moves:
             raise GameCodeError(f"{cls.__name__} did not end within {max_moves} moves of random play (random game "
                                 f"{number}); the last position was {_short(state.position)}: make sure every game "

@@ -46,8 +46,13 @@ class GameCodeError(Exception):
     """A mistake in a student's game: the message names the function and what it returned."""
 
 
-def _short(value: Any) -> str:
-    return reprlib.repr(value)
+def _short(value: Any, limit: int = 200) -> str:
+    """``repr(value)``, cut in the middle when longer than ``limit`` (a position usually fits whole)."""
+    try:
+        text = repr(value)
+    except Exception:  # a student's __repr__ may fail too
+        text = reprlib.repr(value)
+    return text if len(text) <= limit else text[: limit - 20] + " ... " + text[-15:]
 
 
 # --------------------------------------------------------------------------- parameters
@@ -133,7 +138,7 @@ class Game:
         cls.name = vars(cls).get("name") or cls.__name__.lower()
         cls.Rules = _make_rules(cls, _params_of(cls))
         namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.State",
-                     "_game_class": cls, "__doc__": f"A position of {cls.__name__} with its seed and history."}
+                     "_game_class": cls, "hides_information": bool(cls.hides_information), "__doc__": f"A position of {cls.__name__} with its seed and history."}
         if _defines(cls, "scores"):
             namespace["scores"] = GameState._student_scores
         cls.State = type("State", (GameState,), namespace)
@@ -151,6 +156,7 @@ class Game:
         rules = _checked_rules(cls, rules)
         game = cls._instances.get(rules)
         if game is None:
+            check_declarations(cls)
             game = cls._instances[rules] = cls(rules)
         return game
 
@@ -161,6 +167,14 @@ class Game:
         position = game._checked_position(_call(game, "start"), "start")
         state = cls.State._make(game, position, resolve_seed(seed), 0, bool(explicit_chance), ())
         return state if explicit_chance else state._resolve_chance()
+
+    @classmethod
+    def state_at(cls, position, rules=None, *, seed=0, explicit_chance=False):
+        """A state standing at ``position`` (to ask a bot or the rules about it); it has no history,
+        so it cannot be saved."""
+        game = cls.for_rules(rules)
+        return cls.State._make(game, game._checked_position(position, "state_at"), resolve_seed(seed), 0,
+                               bool(explicit_chance), None)
 
     # what a student may leave out
     def chance(self, position):
@@ -196,6 +210,24 @@ class Game:
 
     def _name(self, where: str) -> str:
         return f"{type(self).__name__}.{where}"
+
+
+REQUIRED = ("start", "to_move", "moves", "play", "winners")
+
+
+def check_declarations(cls: type) -> None:
+    """Raise :class:`GameCodeError` unless the class declares what every game needs."""
+    if type(cls.players) is not int or not 1 <= cls.players <= 64:
+        raise GameCodeError(f"{cls.__name__}.players is {_short(cls.players)}: it should be the number of seats, "
+                            f"a whole number from 1 to 64")
+    for name in REQUIRED:
+        if not _defines(cls, name):
+            raise GameCodeError(f"{cls.__name__} does not define {name}(); every game needs "
+                                f"{', '.join(REQUIRED[:-1])} and {REQUIRED[-1]}")
+    if cls.hides_information:
+        for name in ("observation", "could_be"):
+            if not _defines(cls, name):
+                raise GameCodeError(f"{cls.__name__} hides information but does not define {name}(position, player)")
 
 
 def _defines(cls: type, name: str) -> bool:
@@ -336,7 +368,7 @@ def _jsonable(value: Any, where: str) -> Any:
 class _StateSlots:
     """The fields of a state; :class:`GameState` adds the refusal to change them."""
 
-    __slots__ = ("_game", "position", "seed", "draws", "explicit_chance", "_history", "_status")
+    __slots__ = ("_game", "position", "seed", "draws", "explicit_chance", "_history", "_status", "_drawn")
 
 
 class _StateBuilder(_StateSlots):
@@ -356,12 +388,14 @@ class GameState(_StateSlots):
 
     __slots__ = ()
     _game_class: type = Game
+    hides_information: bool = False
+    """A class-level fact of the game (its ``State`` copies the student's ``hides_information``)."""
 
     @classmethod
     def _make(cls, game, position, seed, draws, explicit_chance, history):
         state = _StateBuilder()
         state._game, state.position, state.seed, state.draws = game, position, seed, draws
-        state.explicit_chance, state._history, state._status = explicit_chance, history, None
+        state.explicit_chance, state._history, state._status, state._drawn = explicit_chance, history, None, ()
         state.__class__ = cls
         return state
 
@@ -376,10 +410,6 @@ class GameState(_StateSlots):
     @property
     def players(self) -> int:
         return self._game.players
-
-    @property
-    def hides_information(self) -> bool:
-        return self._game.hides_information
 
     def key(self):
         """The position, which identifies the game's situation for a solver (not the seed or the history)."""
@@ -476,6 +506,12 @@ class GameState(_StateSlots):
                                 f"winners() says the game is not over: a player must have a move (a 'pass' counts)")
         return list(moves)
 
+    @property
+    def drawn_by_chance(self) -> tuple:
+        """The chance outcomes the seed drew while the last action was applied (default mode), for a board
+        to show what the dice did; () in explicit-chance mode, where each outcome is an action of its own."""
+        return self._drawn
+
     def chance_outcomes(self) -> list:
         outcomes = self._state_status()[2]
         return list(outcomes) if outcomes is not None else []
@@ -523,12 +559,15 @@ class GameState(_StateSlots):
 
     def _resolve_chance(self):
         """Draw every chance event waiting here from the seed (default mode)."""
-        state = self
+        state, drawn = self, []
         for _ in range(MAX_CHANCE_CHAIN):
             player, _, outcomes = state._state_status()
             if player != CHANCE:
+                if drawn:
+                    _set_drawn(state, tuple(drawn))
                 return state
             outcome = sample_outcome(outcomes, chance_rng(state.seed, state.draws))
+            drawn.append(outcome)
             game = state._game
             position = game._checked_position(_call(game, "play", state.position, outcome), "play", state.position,
                                               outcome)
@@ -687,7 +726,8 @@ def _rebuild(cls, rules, position, seed, draws, explicit_chance, history):
 
 
 _NONE = object()
-_set_status = _StateSlots._status.__set__  # the one field filled in later: the status, computed once
+_set_status = _StateSlots._status.__set__  # filled in later: the status, computed once
+_set_drawn = _StateSlots._drawn.__set__  # filled in once the chance events after a move are drawn
 
 
 def _matching(action: Any, options: list) -> Any:
