@@ -256,16 +256,16 @@ def test_a_hidden_card_is_seen_only_by_its_holder_and_the_screen_is_passed():
     click(board, kind="move", index=0, ply=board.state["ply"])
     assert "first pass the screen to Ana" in board.message
     click(board, kind="reveal")
-    assert board.state["text"] == f"What Ana sees:\n  your card: {ana}\n  moves: —"
+    assert board.state["text"] == f"Seat 0 (Ana) sees:\n  your card: {ana}\n  moves: —"
     assert board.state["log"] == [{"ply": 1, "who": "Chance", "kind": "chance", "text": "(hidden from you)"}]
     press(board, 1)  # Ana bets
     assert board.state["cover"] == {"seat": 1, "name": "Ben"} and "moves" not in board.state
     click(board, kind="reveal")
-    assert board.state["text"] == f"What Ben sees:\n  your card: {ben}\n  moves: bet"
+    assert board.state["text"] == f"Seat 1 (Ben) sees:\n  your card: {ben}\n  moves: bet"
     assert [entry["text"] for entry in board.state["log"]] == ["(hidden from you)", "bet"]
     press(board, 0)  # Ben folds: no showdown, so nobody's card is shown, even after the end
     assert board.match.state.is_terminal and board.state["cover"] is None
-    assert board.state["text"] == f"What Ben sees:\n  your card: {ben}\n  moves: bet, fold"
+    assert board.state["text"] == f"Seat 1 (Ben) sees:\n  your card: {ben}\n  moves: bet, fold"
     assert board.state["status"] == "Game over: Ana wins (Ana 1, Ben -1)"
 
 
@@ -273,7 +273,7 @@ def test_against_a_bot_the_person_sees_only_their_view_and_no_screen_is_passed()
     board = Board(bluff, seed=6, names=["You", "Bot"], bots={1: bluff.bots.random_policy})
     mine = board.match.state.position.cards[0]
     assert board.state["cover"] is None and board.state["viewer"] == 0
-    assert board.state["text"].startswith(f"What You sees:\n  your card: {mine}")
+    assert board.state["text"].startswith(f"Seat 0 (You) sees:\n  your card: {mine}")
     press(board, 0)  # check; the bot answers at once
     assert board.state["viewer"] == 0 and [entry["kind"] for entry in board.state["log"]][:3] == ["chance", "human", "bot"]
 

@@ -20,7 +20,7 @@ function seatChips(s) {
   for (const seat of s.seats || []) {
     const chip = htmlEl("span", `studio-seat studio-seat-${seat.kind}` + (seat.to_move ? " studio-seat-to-move" : ""),
       { role: "listitem", "data-seat": seat.seat, "data-kind": seat.kind },
-      `${seat.to_move ? "▶ " : ""}${seat.name}${seat.kind === "bot" ? " 🤖" : ""}`);
+      `${seat.to_move ? "▶ " : ""}${seat.name}${seat.kind === "bot" && !/bot/i.test(seat.name) ? " (bot)" : ""}`);
     if (seat.to_move) chip.setAttribute("aria-current", "true");
     row.appendChild(chip);
   }
@@ -82,7 +82,8 @@ function movesBox(s, model) {
 
 function logBox(s) {
   const box = htmlEl("details", "studio-log-box", { open: "" });
-  box.appendChild(htmlEl("summary", "", {}, `Log (${(s.log || []).length} moves)`));
+  const count = (s.log || []).length;
+  box.appendChild(htmlEl("summary", "", {}, `Log (${count} ${count === 1 ? "move" : "moves"})`));
   const list = htmlEl("ol", "studio-log", { "aria-label": "Log of the game", "aria-live": "polite" });
   for (const entry of s.log || []) {
     const item = htmlEl("li", `studio-log-${entry.kind}`, { value: entry.ply, "data-ply": entry.ply, "data-kind": entry.kind });
@@ -124,11 +125,19 @@ function render({ model, el }) {
     undo.disabled = !s.can_undo;
     if (s.cover) { body.replaceChildren(coverBox(s, model)); return; }
     const log = logBox(s);
-    body.replaceChildren(positionBox(s), movesBox(s, model), log.box);
+    const main = htmlEl("div", "studio-main");
+    main.append(positionBox(s), movesBox(s, model));
+    body.replaceChildren(main, log.box);
     log.list.scrollTop = log.list.scrollHeight;
   };
   const stops = [
-    listen(model, ["state", "label"], () => redrawKeepingFocus(root, draw)),
+    listen(model, ["state", "label"], () => {
+      // the person who pressed "show my view" (keyboard) lands on the first move, not on the page
+      const revealing = root.ownerDocument.activeElement && root.ownerDocument.activeElement.dataset.focusKey === "reveal";
+      redrawKeepingFocus(root, draw);
+      const first = revealing && root.querySelector(".studio-move, .studio-reveal, .studio-chance, .studio-bots");
+      if (first) first.focus({ preventScroll: true });
+    }),
     listen(model, ["message", "message_kind"], () => renderMessage(model, message)),
     listen(model, ["history"], history.update),
   ];

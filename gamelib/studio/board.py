@@ -345,7 +345,7 @@ class Board(BoardWidget):
     def observation_text(self, state: Any, seat: int) -> str:
         """What ``seat`` may know, as text: the game's ``observation(seat)``, one line per entry."""
         seen = state.observation(seat)
-        lines = [f"What {self.seat_name(seat)} sees:"]
+        lines = [f"Seat {seat} ({self.seat_name(seat)}) sees:"]
         for key, value in seen.items():
             shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else "—" if value is None else str(value)
             lines.append(f"  {key.replace('_', ' ')}: {shown or '—'}")
