@@ -394,3 +394,33 @@ def test_fuzz_forged_fields_are_refused_with_a_reason(toy_file, tmp_path):
         assert all(isinstance(problem, PlaytestError) for problem in results.problems)
         refused += bool(results.problems)
     assert refused > FUZZ_CASES // 3
+
+
+def test_a_recording_that_cannot_write_stops_with_a_reason_and_the_game_goes_on(tmp_path):
+    board = Board(toy_game, seed=3, rules=toy_game.Rules(target=30), bots={1: random_policy})
+    recorder = board.record(tmp_path / "gone" / "t.jsonl")
+    (tmp_path / "gone" / "t.jsonl").unlink()
+    (tmp_path / "gone").rmdir()
+    (tmp_path / "gone").write_text("a file where the folder was")  # every later write fails
+    board.pick = {"kind": "move", "index": 0, "ply": board.state["ply"]}
+    assert board.match.index > 0 and board.message_kind == "info"  # the move was played
+    assert recorder.problem.startswith("recording stopped: cannot write t.jsonl")
+    assert board.playtest["problem"] == recorder.problem
+
+
+def test_an_action_the_recorder_cannot_place_stops_the_recording_not_the_game(tmp_path):
+    match = Match(toy_game.new_game(seed=2))
+    recorder = PlaytestRecorder(match, tmp_path / "t.jsonl", game=toy_game)
+
+    class Odd(str):
+        def __eq__(self, other):  # the rules accept it (it is a str), the listing never holds it
+            return False
+
+        __hash__ = str.__hash__
+
+    state = match.state
+    match._states.append(state.apply("ONE_DIE"))  # a match changed behind the recorder's back
+    match._actions.append(Odd("ONE_DIE"))
+    match._index += 1
+    match._notify()
+    assert recorder.problem.startswith("recording stopped: ValueError: the action")

@@ -137,6 +137,7 @@ class PlaytestRecorder:
         self.path = Path(path)
         if self.path.exists():
             raise FileExistsError(f"{self.path} already exists: a playtest file holds one session; give a new name")
+        self.problem = ""  # why the recording stopped, if it did
         self.game = game or game_module_of(match.state)
         self.clock, self._bots = clock, bots
         self.players = _players_of(match.state)
@@ -187,8 +188,18 @@ class PlaytestRecorder:
         self._clock_from = self.clock()
 
     def _on_change(self, match: Any) -> None:
-        if self._ended:
+        if self._ended or self.problem:
             return
+        try:
+            self._take_change(match)
+        except Exception as error:  # noqa: BLE001 - a recording must never stop the game being played
+            self._stop(f"{type(error).__name__}: {error}")
+
+    def _stop(self, reason: str) -> None:
+        """Stop recording (the games already written stay readable); the board's panel says why."""
+        self.problem = f"recording stopped: {reason}"
+
+    def _take_change(self, match: Any) -> None:
         actions = match.recorded_actions[self._start_index:]
         shared = 0
         while shared < min(len(actions), len(self._seen)) and actions[shared] is self._seen[shared]:
@@ -234,6 +245,8 @@ class PlaytestRecorder:
 
     def survey(self, answers: dict, game_number: int | None = None) -> None:
         """Add the survey of a finished game: fun, tension, fairness, clarity on 1-5 and a one-line comment."""
+        if self.problem:
+            raise ValueError(f"the survey cannot be saved: {self.problem}")
         number = self.awaiting_survey if game_number is None else game_number
         if number not in self.finished:
             raise ValueError("the survey comes after a finished game: finish the game first")
@@ -242,9 +255,14 @@ class PlaytestRecorder:
         self._write({"kind": "survey", "game_number": number, **answers})
 
     def _write(self, line: dict) -> None:
+        if self.problem:
+            return
         text = json.dumps(line, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-        with self.path.open("a", encoding="utf-8", newline="\n") as file:
-            file.write(text + "\n")
+        try:
+            with self.path.open("a", encoding="utf-8", newline="\n") as file:
+                file.write(text + "\n")
+        except OSError as error:
+            self._stop(f"cannot write {self.path.name} ({error.strerror or error})")
 
     def __repr__(self) -> str:
         return f"PlaytestRecorder({self.path.name}, game {self.game_number}, {len(self.finished)} finished)"

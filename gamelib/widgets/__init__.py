@@ -156,7 +156,7 @@ class BoardWidget(anywidget.AnyWidget):
             return
         self.playtest = {"recording": True, "file": recorder.path.name, "game": recorder.game_number,
                          "finished": len(recorder.finished), "survey": recorder.awaiting_survey,
-                         "seats": [seat["player"] for seat in recorder.seats]}
+                         "seats": [seat["player"] for seat in recorder.seats], "problem": recorder.problem}
 
     def _take_survey(self, pick: dict) -> None:
         recorder = getattr(self, "recorder", None)

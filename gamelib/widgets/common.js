@@ -171,9 +171,11 @@ function buildPlaytestPanel(model) {
     box.hidden = !p.recording;
     if (!p.recording) return;
     box.dataset.survey = p.survey === null || p.survey === undefined ? "none" : String(p.survey);
-    const status = htmlEl("div", "gl-playtest-status", { role: "status" },
-      `● Recording playtest: ${p.file} · game ${p.game} · ${p.finished} finished · seats: ${(p.seats || []).join(", ")}`);
-    if (p.survey === null || p.survey === undefined) { box.replaceChildren(status); answered = null; return; }
+    const status = htmlEl("div", "gl-playtest-status", { role: "status" }, p.problem
+      ? `Playtest ${p.file}: ${p.problem} (the games finished before are kept)`
+      : `● Recording playtest: ${p.file} · game ${p.game} · ${p.finished} finished · seats: ${(p.seats || []).join(", ")}`);
+    box.dataset.problem = p.problem ? "yes" : "no";
+    if (p.survey === null || p.survey === undefined || p.problem) { box.replaceChildren(status); answered = null; return; }
     if (answered === p.survey && box.querySelector("form")) return;
     answered = p.survey;
     const form = htmlEl("form", "gl-survey", { "aria-label": `Survey for game ${p.survey}` });
