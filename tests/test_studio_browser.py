@@ -2,7 +2,7 @@
 
 notebooks/studio/01_play_pig.ipynb is opened once; two people play Pig hot-seat (some moves by mouse,
 some by keyboard), answer the survey, and the playtest file the board wrote is loaded back, in the
-notebook and here; then a person plays Bluff (hidden cards) against the notebook's bot, and the
+notebook and here; then a person plays Bluff (hidden cards) against the notebook's MCTS bot, and the
 hot-seat Bluff board asks to pass the screen. The page only reports clicks: each step is computed in
 this process on a board built the same way (same seed, same moves) and the test waits for the page to
 show what that board says. Screenshots land in test-artifacts/screenshots/.
@@ -17,6 +17,7 @@ from browser_support import open_notebook, run_cells, screenshot, set_theme, wai
 from gamelib import design
 from gamelib.studio.board import Board
 from gamelib.studio.examples import bluff, pig
+from gamelib.studio.mcts import mcts_policy
 
 pytestmark = pytest.mark.browser
 NOTEBOOK = "studio/01_play_pig.ipynb"
@@ -29,8 +30,8 @@ SAMPLE_GAMES = 6  # notebooks/studio/data/pig_playtests_sample.jsonl (tools/make
 
 
 def notebook_bot():
-    """The bot of the notebook's Bluff board (its cell names it BOT)."""
-    return bluff.bots.random_policy
+    """The bot of the notebook's Bluff board (its cell names it BOT): MCTS, seeded by the board per move."""
+    return mcts_policy(simulations=200)
 
 
 def press(local: Board, label: str) -> None:
@@ -155,6 +156,7 @@ def test_a_person_plays_bluff_against_the_bot_and_sees_only_their_card(studio, l
     expect(board.locator(".studio-log li")).to_have_text([f"{e['who']}: {e['text']}" for e in local.state["log"]])
     set_theme(page, "JupyterLab Dark")
     screenshot(board, "studio_bluff_bot_dark")
+    screenshot(page, "studio_page_dark")  # the board inside the dark notebook around it
     set_theme(page, "JupyterLab Light")
 
 
