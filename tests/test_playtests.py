@@ -424,3 +424,11 @@ def test_an_action_the_recorder_cannot_place_stops_the_recording_not_the_game(tm
     match._index += 1
     match._notify()
     assert recorder.problem.startswith("recording stopped: ValueError: the action")
+
+
+def test_a_game_already_over_when_recording_starts_is_not_recorded(tmp_path):
+    board = PanguBoard(seed=5, bots={0: pangu_bots.greedy_policy})  # the bot plays the whole game at once
+    recorder = board.record(tmp_path / "over.jsonl")
+    assert recorder.finished == [] and board.playtest["survey"] is None
+    assert [json.loads(line)["kind"] for line in (tmp_path / "over.jsonl").read_text().splitlines()] == ["session"]
+    assert len(load_playtests(tmp_path / "over.jsonl")) == 0

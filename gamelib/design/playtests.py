@@ -179,9 +179,11 @@ class PlaytestRecorder:
         self._start_index = match.index
         self._ended = False
         self._clock_from = self.clock()
-        self._write({"kind": "start", "game_number": self.game_number, "start": json.loads(match.state.to_json())})
         match.observe(lambda changed: self._on_change(changed) if changed is self.match else None)
-        self._end_if_over()
+        if match.state.is_terminal:  # a game over before anyone played on the board: nothing to record
+            self._ended = True
+            return
+        self._write({"kind": "start", "game_number": self.game_number, "start": json.loads(match.state.to_json())})
 
     def restart_clock(self) -> None:
         """Time the decision from now (the board calls it when the screen has been passed on)."""
