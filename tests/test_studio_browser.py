@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
+from test_boards_comfort_browser import AA, measured
 from gamelib import design
 from gamelib.studio.board import Board
 from gamelib.studio.examples import bluff, pig
@@ -27,6 +28,18 @@ BLUFF_CELL = "bluff_board = Board(bluff"
 HOT_SEAT_CELL = 'label="bluff-hot-seat"'
 POOL_CELL = 'files = [Path("data/pig_playtests_sample.jsonl")'
 SAMPLE_GAMES = 6  # notebooks/studio/data/pig_playtests_sample.jsonl (tools/make_playtest_sample.py)
+
+
+def assert_readable(page, board, where: str) -> None:
+    """Every text and button of the board at WCAG AA (4.5:1) against what is painted under it, measured
+    in the page as tests/test_boards_comfort_browser.py measures the three games' boards."""
+    # the log scrolls inside its box: its clipped lines would be measured against the page behind the box
+    board.evaluate("(el) => el.querySelectorAll('.studio-log').forEach((log) => { log.style.maxHeight = 'none'; })")
+    results = measured(page, board)
+    board.evaluate("(el) => el.querySelectorAll('.studio-log').forEach((log) => { log.style.maxHeight = ''; })")
+    assert len(results) >= 8, f"{where}: only {len(results)} texts measured"
+    low = [f"{r['ratio']}:1 {r['tag']}.{r['cls']} {r['text']!r} ({r['ink']} on {r['bg']})" for r in results if r["ratio"] < AA]
+    assert not low, f"{where}: " + "; ".join(low)
 
 
 def notebook_bot():
@@ -86,8 +99,10 @@ def test_two_people_play_pig_hot_seat_and_the_playtest_is_read_back(studio, lab)
             expect(board.locator(".studio-text")).to_have_text(local.state["text"])
             expect(board.locator(".studio-log li")).to_have_count(len(local.state["log"]))
             screenshot(board, "studio_pig_hot_seat_light")
+            assert_readable(page, board, "Pig, light")
             set_theme(page, "JupyterLab Dark")
             screenshot(board, "studio_pig_hot_seat_dark")
+            assert_readable(page, board, "Pig, dark")
             set_theme(page, "JupyterLab Light")
         turn += 1
     assert seats == {0, 1}
@@ -104,6 +119,7 @@ def test_two_people_play_pig_hot_seat_and_the_playtest_is_read_back(studio, lab)
     screenshot(board, "studio_pig_survey_light")
     set_theme(page, "JupyterLab Dark")
     screenshot(board, "studio_pig_survey_dark")
+    assert_readable(page, board, "Pig's survey, dark")
     set_theme(page, "JupyterLab Light")
     page.set_viewport_size({"width": 900, "height": 1000})
     board.scroll_into_view_if_needed()
@@ -171,6 +187,7 @@ def test_hot_seat_bluff_asks_to_pass_the_screen(studio, lab):
     screenshot(board, "studio_bluff_cover_light")
     set_theme(page, "JupyterLab Dark")
     screenshot(board, "studio_bluff_cover_dark")
+    assert_readable(page, board, "Bluff's cover, dark")
     set_theme(page, "JupyterLab Light")
     board.locator(".studio-reveal").focus()
     page.keyboard.press("Enter")
