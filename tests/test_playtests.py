@@ -246,7 +246,18 @@ FORGERIES = {
     "no start": (set_field("decision", "game_number", 77), "no start line"),
     "game number": (set_field("decision", "game_number", True), "game_number should be"),
     "second session": (lambda lines: lines.insert(3, lines[0]), "second session line"),
+    "session rules": (set_field("session", "rules", {"target": 99}), "line 2: its rules are not the rules the session"),
 }
+
+
+def test_a_forged_label_is_never_shown(toy_file, tmp_path):
+    """Labels are for people reading the file; the loader names each move from the replayed game."""
+    lines = lines_of(toy_file)
+    for line in lines:
+        if line["kind"] == "decision":
+            line["label"] = "=HYPERLINK(\"http://x\")"
+    results = load_playtests(write_lines(tmp_path / "labels.jsonl", lines), games=[toy_game])
+    assert {d.label for game in results.games for d in game.decisions} == {"ONE_DIE", "TWO_DICE"}
 
 
 @pytest.mark.parametrize("name", FORGERIES)
@@ -286,6 +297,7 @@ def test_damaged_bytes_give_clear_errors(toy_file, tmp_path):
         "deep": (text[:first_end] + b'{"kind": "start", "start": ' + b"[" * 5000 + b"]" * 5000 + b"}\n" + text[first_end:],
                  "line 2: "),
         "a list": (text[:first_end] + b"[1, 2]\n" + text[first_end:], "line 2: should be a JSON object"),
+        "utf-16": (text.decode("utf-8").encode("utf-16"), "line 1: is not UTF-8 text"),
         "empty": (b"", "is empty"),
         "header broken": (b"{\n" + text, "line 1:"),
     }
@@ -361,6 +373,18 @@ def test_fuzz_damaged_playtest_files_never_raise_raw_and_keep_only_sound_games(t
         kept_games += len(mine)
         problems += len(results.problems)
     assert problems > FUZZ_CASES // 2 and kept_games > 0  # the damage was real, and some games survived it
+
+
+def test_fuzz_damaged_pangu_playtests(pangu_file, tmp_path):
+    """The same damage to a file of a real board (Pangu's saves inside): a PlaytestError or the game played."""
+    original = pangu_file.read_bytes()
+    played = load_playtests(pangu_file).games[0].final.to_json()
+    rng = random.Random(15)
+    for case in range(FUZZ_CASES // 3):
+        path = write_bytes(tmp_path, f"pangu{case % 3}.jsonl", mutate(original, rng))
+        results = load_playtests(path, errors="skip")
+        assert all(isinstance(problem, PlaytestError) and path.name in str(problem) for problem in results.problems)
+        assert all(game.final.to_json() == played for game in results.games)
 
 
 def random_json(rng: random.Random, depth: int = 0):

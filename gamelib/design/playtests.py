@@ -16,7 +16,7 @@ nothing already played)::
 
 ``action`` and ``outcome`` are positions in ``legal_actions()`` and ``chance_outcomes()`` (which
 every contract game lists in a fixed order), so any game's moves fit in a number; ``label`` is for
-people. The end line's ``moves`` are the line that was finally played (undone moves dropped). The
+people (a reader recomputes it from the replayed game). The end line's ``moves`` are the line that was finally played (undone moves dropped). The
 survey has its own line after its game's end line, so a game is never lost waiting for a survey.
 
 :func:`load_playtests` pools many files (a class's) into a :class:`PlaytestResults`, which *is* a
@@ -520,7 +520,7 @@ def _read_file(path: Path, modules: dict) -> tuple[list[PlaytestGame], list[Play
             problems.append(data)
             continue
         try:
-            _take_line(path, number, data, module, seats, open_games, finished)
+            _take_line(path, number, data, module, seats, session.get("rules"), open_games, finished)
         except PlaytestError as problem:
             problems.append(problem)
             game = open_games.get(data.get("game_number")) if isinstance(data.get("game_number"), int) else None
@@ -579,7 +579,7 @@ def _whole(path: Path, number: int, data: dict, name: str, low: int, high: int) 
     return value
 
 
-def _take_line(path, number, data, module, seats, open_games, finished) -> None:
+def _take_line(path, number, data, module, seats, session_rules, open_games, finished) -> None:
     kind = data["kind"]
     if kind == "session":
         raise PlaytestError(path, number, "is a second session line: a playtest file holds one session")
@@ -596,6 +596,9 @@ def _take_line(path, number, data, module, seats, open_games, finished) -> None:
                                               f"{_short(str(problem))}): it is not a position they play") from None
         if players != len(seats):
             raise PlaytestError(path, number, f"the game has {players} seats, but the session line lists {len(seats)}")
+        rules = getattr(start, "rules", None)
+        if session_rules is not None and hasattr(rules, "to_dict") and json.loads(json.dumps(rules.to_dict())) != session_rules:
+            raise PlaytestError(path, number, "its rules are not the rules the session line names")
         open_games[game_number] = _Game(game_number, number, start)
         return
     if game is None:
@@ -704,7 +707,7 @@ def _decisions(path, seats, states, actions, game: _Game) -> tuple[Decision, ...
             raise PlaytestError(path, number, f"says seat {line['seat']} chose move {line['action']} at ply {ply}, "
                                               "but the game's moves say otherwise")
         decisions.append(Decision(ply, seat, line["by"] if line else seats[seat]["kind"], seats[seat]["player"], action,
-                                  line.get("label", str(action)) if line else str(action),
+                                  _label(before, action),  # from the replay: a file's label is never shown
                                   float(line["seconds"]) if line else None))
     return tuple(decisions)
 
