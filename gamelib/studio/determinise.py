@@ -14,7 +14,7 @@ bot's own generator, so the copy depends on the real state only through what ``p
 How each game does it:
 
 * a studio game: ``state.sample_hidden(player, rng)`` when it hides information, then
-  ``state.with_seed(new seed)``;
+  ``state.with_seed(new seed)`` and ``with_explicit_chance()`` (the search samples each chance event);
 * Pangu (solo, nothing hidden but the deck order): ``with_explicit_chance()`` forgets the shuffle
   and stops at each draw and roll, which the search then samples;
 * Chakra: the plenitude values outside the player's Meditation tokens and the unused token are
@@ -43,7 +43,8 @@ def determinised(state: Any, player: int, rng: random.Random) -> Any:
     if hasattr(state, "with_seed"):  # a studio game
         if getattr(state, "hides_information", False):
             state = state.sample_hidden(player, rng)
-        return state.with_seed(new_seed(rng))
+        state = state.with_seed(new_seed(rng))
+        return state.with_explicit_chance() if hasattr(state, "with_explicit_chance") else state
     if module.startswith("gamelib.pangu"):
         return state.with_explicit_chance()
     if module.startswith("gamelib.chakra"):

@@ -44,7 +44,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from gamelib.core import CHANCE, Policy
+from gamelib.core import CHANCE, Policy, returns_for
 
 DEFAULT_MAX_POSITIONS = 3_000_000  # Pig to 100 has about 2 million (positions and chance nodes)
 DEFAULT_TOLERANCE = 1e-12
@@ -77,7 +77,8 @@ class _Graph:
     movers: np.ndarray  # the seat to move at a decision, else -1
     offsets: np.ndarray  # successors of node n: targets[offsets[n]:offsets[n + 1]]
     targets: np.ndarray
-    edge_probability: list  # a chance edge's exact probability (Fraction); None on a decision's edges
+    edge_probability: np.ndarray  # a chance edge's index in ``probabilities``; -1 on a decision's edges
+    probabilities: list  # the distinct exact probabilities (Fractions)
     actions: list  # per node: the tuple of actions of its edges (decisions), else ()
     end_values: dict  # END node -> seat 0's exact return (Fraction)
 
@@ -108,58 +109,131 @@ def _check_solvable(state: Any, name: str) -> int:
     return players
 
 
-def _end_value(state: Any, players: int, name: str) -> Fraction:
-    returns = [Fraction(value).limit_denominator(1_000_000) for value in state.returns()]
+def _end_value(given: Sequence[float], players: int, name: str) -> Fraction:
+    given = tuple(given)
+    known = _END_VALUES.get(given)
+    if known is not None:
+        return known
+    returns = [Fraction(value).limit_denominator(1_000_000) for value in given]
     if players == 2 and sum(returns) != 1:
         raise ValueError(
-            f"{name} ended with returns {list(state.returns())}, which do not add up to 1: the solver solves "
+            f"{name} ended with returns {list(given)}, which do not add up to 1: the solver solves "
             f"two-player games where one player's win is the other's loss (a shared win is half each)")
+    if len(_END_VALUES) < 1000:
+        _END_VALUES[given] = returns[0]
     return returns[0]
 
 
-def _build_graph(start: Any, players: int, name: str, max_positions: int, fixed: Mapping[int, Policy],
-                 progress: bool) -> _Graph:
-    """List every position reachable from ``start`` once (breadth first), refusing past ``max_positions``."""
-    index = {start.key(): 0}
-    frontier = deque([start])
+_END_VALUES: dict = {}  # returns -> seat 0's exact value (a game has a handful of different endings)
+
+
+class _StateWalker:
+    """The contract's way through a game: states, ``key()``, ``legal_actions``, ``chance_outcomes`` and
+    ``search_successor`` (or ``apply``)."""
+
+    def __init__(self, start: Any, players: int, name: str):
+        self.start, self.players, self.name = start, players, name
+
+    def key(self, state: Any) -> Any:
+        return state.key()
+
+    def state(self, state: Any) -> Any:
+        return state
+
+    def expand(self, state: Any, fixed: Mapping[int, Policy], policy_rng: random.Random) -> tuple:
+        """``(kind, mover, end value, actions, probabilities, successors)`` of one position."""
+        step = getattr(state, "search_successor", state.apply)  # unchecked: the actions come from the state itself
+        if state.is_terminal:
+            return END, -1, _end_value(state.returns(), self.players, self.name), (), (), ()
+        mover = state.current_player
+        if mover == CHANCE:
+            outcomes = state.chance_outcomes()
+            return (CHANCE_NODE, -1, None, (), [Fraction(p) for _, p in outcomes],
+                    [step(outcome) for outcome, _ in outcomes])
+        legal = state.legal_actions() if mover not in fixed else [fixed[mover](state, policy_rng)]
+        if not legal:
+            raise ValueError(f"{self.name}: a position that is not over has no legal action: {state}")
+        return DECISION, mover, None, tuple(legal), (), [step(action) for action in legal]
+
+
+class _StudioWalker(_StateWalker):
+    """A studio game walked through the student's own functions on bare positions (its ``key()``),
+    without building a checked state for each: several times faster for the half million positions
+    of Pig. A student function that fails or returns something wrong is run again through the
+    checked state, whose error names the function."""
+
+    def __init__(self, start: Any, players: int, name: str):
+        super().__init__(start.position, players, name)
+        self.game, self.state_class, self.seed = start._game, type(start), start.seed
+
+    def key(self, position: Any) -> Any:
+        return position
+
+    def state(self, position: Any) -> Any:
+        return self.state_class._make(self.game, position, self.seed, 0, True, None)
+
+    def expand(self, position: Any, fixed: Mapping[int, Policy], policy_rng: random.Random) -> tuple:
+        try:
+            return self._expand(position, fixed, policy_rng)
+        except Exception:
+            return super().expand(self.state(position), fixed, policy_rng)  # raises the named error
+
+    def _expand(self, position: Any, fixed: Mapping[int, Policy], policy_rng: random.Random) -> tuple:
+        from gamelib.studio.game import _checked_distribution
+
+        game = self.game
+        winners = game.winners(position)
+        if winners is not None:
+            returns = returns_for(sorted(set(winners)), self.players)
+            return END, -1, _end_value(returns, self.players, self.name), (), (), ()
+        distribution = game.chance(position)
+        if distribution is not None:
+            outcomes = _checked_distribution(game, position, distribution)
+            return (CHANCE_NODE, -1, None, (), [p for _, p in outcomes],
+                    [game.play(position, outcome) for outcome, _ in outcomes])
+        mover = game.to_move(position)
+        legal = game.moves(position) if mover not in fixed else [fixed[mover](self.state(position), policy_rng)]
+        if type(mover) is not int or not 0 <= mover < self.players or not legal:
+            raise ValueError("checked again through the state")
+        return DECISION, mover, None, tuple(legal), (), [game.play(position, move) for move in legal]
+
+
+def _walker(start: Any, players: int, name: str) -> _StateWalker:
+    from gamelib.studio.game import GameState
+
+    if isinstance(start, GameState):
+        return _StudioWalker(start, players, name)
+    return _StateWalker(start, players, name)
+
+
+def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, Policy], progress: bool) -> _Graph:
+    """List every position reachable from the start once (breadth first), refusing past ``max_positions``."""
+    key_of = None if isinstance(walker, _StudioWalker) else walker.key  # a studio position is its own key
+    index = {walker.key(walker.start): 0}
+    frontier = deque([walker.start])
     kinds, movers = array("b"), array("b")
     offsets, targets = array("q", [0]), array("q")
-    edge_probability: list = []
+    edge_probability = array("i")
+    probability_ids: dict = {}  # each distinct probability once (Pig has one, 1/6)
     actions: list = []
     end_values: dict = {}
     interned: dict = {}  # equal action tuples are stored once (Pig has two)
     policy_rng = random.Random(0)
-    bar = _progress_bar(progress, name)
+    bar = _progress_bar(progress, walker.name)
     node = 0
     while frontier:
-        state = frontier.popleft()
-        mover = state.current_player
-        step = getattr(state, "search_successor", state.apply)  # unchecked: the actions come from the state itself
-        if state.is_terminal:
-            kinds.append(END)
-            movers.append(-1)
-            end_values[node] = _end_value(state, players, name)
-            actions.append(())
-            successors = ()
-        elif mover == CHANCE:
-            kinds.append(CHANCE_NODE)
-            movers.append(-1)
-            outcomes = state.chance_outcomes()
-            successors = [step(outcome) for outcome, _ in outcomes]
-            edge_probability.extend(Fraction(probability) for _, probability in outcomes)
-            actions.append(())
+        kind, mover, end_value, legal, probabilities, successors = walker.expand(frontier.popleft(), fixed, policy_rng)
+        kinds.append(kind)
+        movers.append(mover)
+        if kind == END:
+            end_values[node] = end_value
+        actions.append(interned.setdefault(legal, legal))
+        if kind == CHANCE_NODE:
+            edge_probability.extend([probability_ids.setdefault(p, len(probability_ids)) for p in probabilities])
         else:
-            kinds.append(DECISION)
-            movers.append(mover)
-            legal = state.legal_actions() if mover not in fixed else [fixed[mover](state, policy_rng)]
-            if not legal:
-                raise ValueError(f"{name}: a position that is not over has no legal action: {state}")
-            legal = tuple(legal)
-            actions.append(interned.setdefault(legal, legal))
-            successors = [step(action) for action in legal]
-            edge_probability.extend([None] * len(legal))
+            edge_probability.extend([-1] * len(successors))
         for successor in successors:
-            key = successor.key()
+            key = successor if key_of is None else key_of(successor)
             target = index.get(key)
             if target is None:
                 target = index[key] = len(index)
@@ -176,7 +250,7 @@ def _build_graph(start: Any, players: int, name: str, max_positions: int, fixed:
     bar.close()
     return _Graph(index, np.frombuffer(kinds, dtype=np.int8).copy(), np.frombuffer(movers, dtype=np.int8).copy(),
                   np.frombuffer(offsets, dtype=np.int64).copy(), np.frombuffer(targets, dtype=np.int64).copy(),
-                  edge_probability, actions, end_values)
+                  np.frombuffer(edge_probability, dtype=np.int32).copy(), list(probability_ids), actions, end_values)
 
 
 def _progress_bar(shown: bool, name: str):
@@ -190,9 +264,10 @@ def _progress_bar(shown: bool, name: str):
 # --------------------------------------------------------------------------- components
 
 
-def _components(graph: _Graph) -> tuple[np.ndarray, bool]:
+def _components(graph: _Graph) -> tuple[np.ndarray, np.ndarray, bool]:
     """Each node's strongly connected component (Tarjan, without recursion), numbered so that a
-    component's successors have smaller numbers; and whether the graph has a cycle."""
+    component's successors have smaller numbers; each node's finishing time in the depth-first
+    search; and whether the graph has a cycle."""
     offsets, targets = graph.offsets.tolist(), graph.targets.tolist()
     count = len(offsets) - 1
     order = [-1] * count
@@ -200,7 +275,8 @@ def _components(graph: _Graph) -> tuple[np.ndarray, bool]:
     component = [-1] * count
     stack: list = []
     on_stack = [False] * count
-    counter = components = 0
+    finish = [0] * count
+    counter = components = finished = 0
     cyclic = False
     for root in range(count):
         if order[root] != -1:
@@ -230,6 +306,8 @@ def _components(graph: _Graph) -> tuple[np.ndarray, bool]:
                         low[node] = order[target]
             else:
                 work.pop()
+                finish[node] = finished
+                finished += 1
                 if low[node] == order[node]:
                     while True:
                         member = stack.pop()
@@ -242,7 +320,25 @@ def _components(graph: _Graph) -> tuple[np.ndarray, bool]:
                     parent = work[-1][0]
                     if low[node] < low[parent]:
                         low[parent] = low[node]
-    return np.array(component, dtype=np.int64), cyclic
+    return np.array(component, dtype=np.int64), np.array(finish, dtype=np.int64), cyclic
+
+
+def _layers(graph: _Graph, component: np.ndarray, finish: np.ndarray) -> np.ndarray:
+    """Each node's layer inside its component, for Gauss-Seidel sweeps: an edge to a node that
+    finished earlier in the depth-first search (every edge but those back to an ancestor) never
+    closes a cycle, so a node's layer is one more than the highest layer such edges lead to. Sweeping a component
+    layer 0 first takes every such edge's newest value; only the edges that close cycles wait for
+    the next sweep (in Pig: the rolls of 1, which go back to the start of a turn)."""
+    offsets, targets = graph.offsets.tolist(), graph.targets.tolist()
+    comp, finished = component.tolist(), finish.tolist()
+    layer = [0] * len(comp)
+    for node in np.argsort(finish).tolist():  # a node's edges that close no cycle lead to nodes finished before it
+        mine, when, highest = comp[node], finished[node], -1
+        for target in targets[offsets[node]:offsets[node + 1]]:
+            if comp[target] == mine and finished[target] < when and layer[target] > highest:
+                highest = layer[target]
+        layer[node] = highest + 1
+    return np.array(layer, dtype=np.int64)
 
 
 def _levels(graph: _Graph, component: np.ndarray) -> np.ndarray:
@@ -277,7 +373,7 @@ def _exact_values(graph: _Graph, component: np.ndarray) -> list:
     values: list = [None] * len(component)
     offsets, targets = graph.offsets.tolist(), graph.targets.tolist()
     kinds, movers = graph.kinds.tolist(), graph.movers.tolist()
-    probability = graph.edge_probability
+    probability = [None if p < 0 else graph.probabilities[p] for p in graph.edge_probability.tolist()]
     for node in np.argsort(component, kind="stable").tolist():
         kind = kinds[node]
         if kind == END:
@@ -292,28 +388,36 @@ def _exact_values(graph: _Graph, component: np.ndarray) -> list:
     return values
 
 
-def _float_values(graph: _Graph, level: np.ndarray, component: np.ndarray, tolerance: float) -> tuple[np.ndarray, int]:
-    """Seat 0's value of every node by value iteration, a level of components at a time; the
-    largest number of sweeps any level needed."""
+def _float_values(graph: _Graph, level: np.ndarray, component: np.ndarray, layer: np.ndarray,
+                  finish: np.ndarray, tolerance: float) -> tuple[np.ndarray, int]:
+    """Seat 0's value of every node, a level of components at a time (their successors outside
+    the level are solved already). A level with cycles is first solved by policy iteration
+    (:func:`_policy_iteration`), then value iteration sweeps its layers in order (Gauss-Seidel)
+    until no value moves by more than ``tolerance``/10; returns the most sweeps a level needed."""
     values = np.zeros(len(level))
     for node, value in graph.end_values.items():
         values[node] = float(value)
-    probabilities = np.array([1.0 if p is None else float(p) for p in graph.edge_probability])
+    probabilities = _edge_weights(graph)
     most_sweeps = 0
-    order = np.argsort(level, kind="stable")
+    order = np.lexsort((layer, level))
     boundaries = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
     for lower, upper in zip(boundaries[:-1], boundaries[1:]):
         nodes = order[lower:upper]
         nodes = nodes[graph.kinds[nodes] != END]
         if not len(nodes):
             continue
-        sweep = _level_sweep(graph, nodes, probabilities)
+        groups = np.split(nodes, np.flatnonzero(np.diff(layer[nodes])) + 1)
+        sweeps_of_layers = [(group, _level_sweep(graph, group, probabilities)) for group in groups]
         singletons = len(np.unique(component[nodes])) == len(nodes) and not _has_self_loop(graph, nodes)
+        if not singletons:
+            _policy_iteration(graph, nodes, groups, component, finish, values, probabilities)
         sweeps = 0
         while True:
-            new = sweep(values)
-            change = float(np.max(np.abs(new - values[nodes])))
-            values[nodes] = new
+            change = 0.0
+            for group, sweep in sweeps_of_layers:
+                new = sweep(values)
+                change = max(change, float(np.max(np.abs(new - values[group]))))
+                values[group] = new
             sweeps += 1
             if singletons or change <= tolerance / 10:  # a sweep's change understates the error a little
                 break
@@ -321,6 +425,90 @@ def _float_values(graph: _Graph, level: np.ndarray, component: np.ndarray, toler
                 raise RuntimeError(f"value iteration did not converge in {MAX_SWEEPS} sweeps (last change {change:g})")
         most_sweeps = max(most_sweeps, sweeps)
     return values, most_sweeps
+
+
+MAX_FEEDBACK = 16  # cycle-closing positions per component that policy iteration solves for; more: value iteration only
+MAX_POLICY_ROUNDS = 50
+
+
+def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component: np.ndarray, finish: np.ndarray,
+                      values: np.ndarray, probabilities: np.ndarray) -> None:
+    """Solve a level's components by policy iteration, in place in ``values``.
+
+    With every player's move fixed, each position's value is affine in the values of the few
+    positions its component's cycles return to (the targets of the edges that close cycles; in Pig,
+    the start of each player's turn): one pass through the layers gives those affine forms, a small
+    linear system per component gives the returning positions' values, and so every value. The
+    moves are then chosen again from the new values, until they no longer change. Value iteration
+    (run after this) checks the result and would finish any level this leaves unconverged."""
+    degrees = graph.offsets[nodes + 1] - graph.offsets[nodes]
+    edges = _edge_indices(graph, nodes, degrees)
+    sources = np.repeat(nodes, degrees)
+    targets = graph.targets[edges]
+    inside = component[targets] == component[sources]
+    closing = inside & (finish[targets] >= finish[sources])  # back to a depth-first ancestor (or itself)
+    following = inside & ~closing
+    returning = np.unique(targets[closing])  # the positions the cycles come back to
+    slot = np.full(len(values), -1)
+    comps, first_of_comp = np.unique(component[returning], return_inverse=True)
+    order_in_comp = np.argsort(first_of_comp, kind="stable")
+    counts = np.bincount(first_of_comp)
+    starts_of_comp = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    slot[returning[order_in_comp]] = np.arange(len(returning)) - np.repeat(starts_of_comp, counts)
+    width = int(counts.max()) if len(counts) else 0
+    if width == 0 or width > MAX_FEEDBACK:
+        return
+    local = np.full(len(values), -1)
+    local[nodes] = np.arange(len(nodes))
+    comp_row = np.full(int(component.max()) + 1, -1)
+    comp_row[comps] = np.arange(len(comps))
+    is_chance = graph.kinds[nodes] == CHANCE_NODE
+    is_seat0 = graph.movers[nodes] == 0
+    edge_starts = np.concatenate(([0], np.cumsum(degrees)[:-1]))
+    weights_of_chance = probabilities[edges]
+    node_of_edge = np.repeat(np.arange(len(nodes)), degrees)
+    group_bounds = np.concatenate(([0], np.cumsum([len(group) for group in groups])))
+    chosen = None
+    for _ in range(MAX_POLICY_ROUNDS):
+        successor = values[targets]
+        best = np.where(is_seat0, np.maximum.reduceat(successor, edge_starts), np.minimum.reduceat(successor, edge_starts))
+        candidates = np.where(successor == best[node_of_edge], np.arange(len(edges)), len(edges))
+        new_choice = np.minimum.reduceat(candidates, edge_starts)
+        if chosen is not None:  # keep a move unless another is strictly better (no flip-flop between equals)
+            keep = successor[chosen] == best
+            new_choice = np.where(keep, chosen, new_choice)
+            if np.array_equal(new_choice, chosen):
+                return
+        chosen = new_choice
+        weight = np.where(is_chance[node_of_edge], weights_of_chance, 0.0)
+        weight[chosen[~is_chance]] = 1.0
+        constant = np.zeros(len(nodes))
+        forms = np.zeros((len(nodes), width))
+        for lower, upper in zip(group_bounds[:-1], group_bounds[1:]):
+            first_edge = edge_starts[lower]
+            last_edge = edge_starts[upper] if upper < len(nodes) else len(edges)
+            span = slice(first_edge, last_edge)
+            edge_constant = np.where(following[span], constant[np.maximum(local[targets[span]], 0)],
+                                     np.where(closing[span], 0.0, values[targets[span]]))
+            edge_forms = np.where(following[span, None], forms[np.maximum(local[targets[span]], 0)], 0.0)
+            closing_here = np.flatnonzero(closing[span])
+            edge_forms[closing_here, slot[targets[span]][closing_here]] = 1.0
+            segment = edge_starts[lower:upper] - first_edge
+            constant[lower:upper] = np.add.reduceat(weight[span] * edge_constant, segment)
+            forms[lower:upper] = np.add.reduceat(weight[span, None] * edge_forms, segment, axis=0)
+        system = np.tile(np.eye(width), (len(comps), 1, 1))
+        right = np.zeros((len(comps), width))
+        rows = comp_row[component[returning]]
+        system[rows, slot[returning]] -= forms[local[returning]]
+        right[rows, slot[returning]] = constant[local[returning]]
+        solved = np.linalg.solve(system, right[..., None])[..., 0]
+        values[nodes] = constant + np.einsum("ij,ij->i", forms, solved[comp_row[component[nodes]]])
+
+
+def _edge_weights(graph: _Graph) -> np.ndarray:
+    """Each edge's probability as a float (1 on a decision's edges, which are chosen, not weighed)."""
+    table = np.array([float(p) for p in graph.probabilities] + [1.0])
+    return table[graph.edge_probability]  # -1 picks the last entry, 1.0
 
 
 def _has_self_loop(graph: _Graph, nodes: np.ndarray) -> bool:
@@ -361,7 +549,7 @@ def _residual(graph: _Graph, values: np.ndarray) -> float:
     nodes = np.flatnonzero(graph.kinds != END)
     if not len(nodes):
         return 0.0
-    probabilities = np.array([1.0 if p is None else float(p) for p in graph.edge_probability])
+    probabilities = _edge_weights(graph)
     return float(np.max(np.abs(_level_sweep(graph, nodes, probabilities)(values) - values[nodes])))
 
 
@@ -388,9 +576,13 @@ class Solution:
     _graph: _Graph = field(repr=False)
     _values: Any = field(repr=False)  # seat 0's value by node: a list of Fractions or a float array
     _start: int = field(default=0, repr=False)
+    timings: dict = field(default_factory=dict, repr=False)  # seconds spent listing positions and on values
 
     # reading
     def _node(self, state: Any) -> int:
+        rules = getattr(state, "rules", self.rules)
+        if rules != self.rules:
+            raise ValueError(f"this position is of {self.game} under {rules}, but the solution is for {self.rules}")
         node = self._graph.index.get(state.key())
         if node is None:
             raise KeyError(f"this position is not reachable in the solved game ({self.game}, {self.rules}): {state}")
@@ -492,16 +684,20 @@ def solve(game: Any, rules: Any = None, *, max_positions: int = DEFAULT_MAX_POSI
     for seat in fixed:
         if seat not in range(players):
             raise ValueError(f"fixed names seat {seat!r}, but {name} has seats 0 to {players - 1}")
-    graph = _build_graph(start, players, name, max_positions, fixed, progress)
-    component, cyclic = _components(graph)
+    graph = _build_graph(_walker(start, players, name), max_positions, fixed, progress)
+    built = time.perf_counter()
+    component, finish, cyclic = _components(graph)
     if not cyclic:
         values, sweeps, residual = _exact_values(graph, component), 0, 0.0
     else:
-        values, sweeps = _float_values(graph, _levels(graph, component), component, tolerance)
+        values, sweeps = _float_values(graph, _levels(graph, component), component,
+                                       _layers(graph, component, finish), finish, tolerance)
         residual = _residual(graph, values)
     shown_rules = rules if rules is not None else getattr(start, "rules", "default rules")
+    finished = time.perf_counter()
     return Solution(name, shown_rules, players, not cyclic, len(graph.index), sweeps, residual,
-                    time.perf_counter() - started, tuple(sorted(fixed)), graph, values)
+                    finished - started, tuple(sorted(fixed)), graph, values,
+                    timings={"listing positions": built - started, "values": finished - built})
 
 
 def evaluate_policies(game: Any, policies: Sequence[Policy], rules: Any = None, **options: Any) -> Solution:
