@@ -366,3 +366,28 @@ def test_three_people_hot_seat_each_see_their_own_card_and_it_records(tmp_path):
     assert len(results) == 1 and results[0].policies == ("Ana", "Ben", "Cai")
     assert [d.label for d in results.games[0].decisions] == ["stay", "add one", "stay"]
     assert results.games[0].survey == {"fun": None, "tension": None, "fairness": None, "clarity": None, "comment": ""}
+
+
+class Stumbles(ThreeCards):
+    """A student's game whose show() returns a number and whose play() fails on 'add one' after the deal."""
+
+    hides_information = False
+
+    def show(self, position):
+        return 42
+
+    def play(self, position, move):
+        if position.cards and move == 1:
+            raise ZeroDivisionError("division by zero")
+        return super().play(position, move)
+
+
+def test_a_students_failing_code_is_said_on_the_board_and_nothing_breaks():
+    board = Board(Stumbles, seed=1)
+    assert board.state["text"].startswith("(the position cannot be shown: ")
+    before = board.match.index
+    press(board, 1)
+    assert board.message_kind == "error" and "division by zero" in board.message
+    assert board.match.index == before
+    press(board, 0)
+    assert board.match.index == before + 1 and board.message_kind == "info"

@@ -85,13 +85,25 @@ def _players(state: Any) -> int:
 
 
 def _label(state: Any, action: Any) -> str:
-    """A move's button text: the game's ``action_label`` (its ``str`` when it has none)."""
+    """A move's button text: the game's ``action_label`` (its ``str`` when it has none or it fails)."""
     label = getattr(state, "action_label", None)
     if callable(label):
-        text = label(action)
+        try:
+            text = label(action)
+        except Exception:  # noqa: BLE001 - a student's broken label still leaves a button to press
+            text = None
         if isinstance(text, str):
             return text
     return str(action)
+
+
+def _shown(describe: Callable[[], str]) -> str:
+    """A text of the game's own code, or why it cannot be shown (a student's show() that fails)."""
+    try:
+        text = describe()
+    except Exception as error:  # noqa: BLE001 - the board must still draw, and say what went wrong
+        return f"(the position cannot be shown: {type(error).__name__}: {error})"
+    return text if isinstance(text, str) else f"(the position cannot be shown: got {type(text).__name__}, not text)"
 
 
 def _fraction_text(probability: Any) -> str:
@@ -191,7 +203,12 @@ class Board(BoardWidget):
                     "bots": self._pick_bots, "undo": self._pick_undo, "new_game": self._pick_new_game}
         if not isinstance(kind, str) or kind not in handlers:
             raise IllegalMove(f"unknown pick {reprlib.repr(pick)}: choose one of the move buttons")
-        return handlers[kind](pick)
+        try:
+            return handlers[kind](pick)
+        except IllegalMove:
+            raise
+        except Exception as error:  # noqa: BLE001 - a student's rules or bot failing: say so on the board
+            raise IllegalMove(f"{type(error).__name__}: {error}") from None
 
     def _pick_move(self, pick: dict) -> None:
         state = self.match.state
@@ -329,7 +346,7 @@ class Board(BoardWidget):
 
     def _position_json(self, state: Any, seat: int | None) -> dict:
         if seat is not None:
-            return {"text": self.observation_text(state, seat), "drawing": None, "drawing_note": ""}
+            return {"text": _shown(lambda: self.observation_text(state, seat)), "drawing": None, "drawing_note": ""}
         drawing, note = None, ""
         draw = getattr(state, "drawing", None)
         if callable(draw):
@@ -340,7 +357,7 @@ class Board(BoardWidget):
                 note = f"the drawing could not be shown ({problem}); here is the text"
             except Exception as problem:  # noqa: BLE001 - a student's drawing code must not break the board
                 note = f"drawing() raised {type(problem).__name__}: {problem}; here is the text"
-        return {"text": str(state), "drawing": drawing or None, "drawing_note": note}
+        return {"text": _shown(lambda: str(state)), "drawing": drawing or None, "drawing_note": note}
 
     def observation_text(self, state: Any, seat: int) -> str:
         """What ``seat`` may know, as text: the game's ``observation(seat)``, one line per entry."""
@@ -354,7 +371,10 @@ class Board(BoardWidget):
     def _status(self, state: Any) -> str:
         if state.is_terminal:
             winners = list(state.winners)
-            scores = state.scores() if callable(getattr(state, "scores", None)) else None
+            try:
+                scores = state.scores() if callable(getattr(state, "scores", None)) else None
+            except Exception:  # noqa: BLE001 - a student's scores() that fails: the result without them
+                scores = None
             told = "nobody wins" if not winners else (
                 f"{self.seat_name(winners[0])} wins" if len(winners) == 1
                 else "a shared win: " + " and ".join(self.seat_name(w) for w in winners))
