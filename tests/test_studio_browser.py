@@ -193,6 +193,7 @@ def test_hot_seat_bluff_asks_to_pass_the_screen(studio, lab):
     page.keyboard.press("Enter")
     local.pick = {"kind": "reveal"}
     expect(board.locator(".studio-text")).to_have_text(local.state["text"])
+    expect(board.locator(".studio-move").first).to_be_focused()  # the keyboard lands on the first move
     board.locator('.studio-move[data-label="bet"]').click()
     press(local, "bet")
     expect(board.locator(".studio-cover")).to_contain_text("Pass the screen to Player B")
