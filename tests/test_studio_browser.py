@@ -36,7 +36,8 @@ def assert_readable(page, board, where: str) -> None:
     # the log scrolls inside its box: its clipped lines would be measured against the page behind the box
     board.evaluate("(el) => el.querySelectorAll('.studio-log').forEach((log) => { log.style.maxHeight = 'none'; })")
     results = measured(page, board)
-    board.evaluate("(el) => el.querySelectorAll('.studio-log').forEach((log) => { log.style.maxHeight = ''; })")
+    board.evaluate("(el) => el.querySelectorAll('.studio-log').forEach((log) => {"
+                   " log.style.maxHeight = ''; log.scrollTop = log.scrollHeight; })")  # as the board leaves it
     assert len(results) >= 8, f"{where}: only {len(results)} texts measured"
     low = [f"{r['ratio']}:1 {r['tag']}.{r['cls']} {r['text']!r} ({r['ink']} on {r['bg']})" for r in results if r["ratio"] < AA]
     assert not low, f"{where}: " + "; ".join(low)
