@@ -709,3 +709,27 @@ def evaluate_policies(game: Any, policies: Sequence[Policy], rules: Any = None, 
 
 __all__ = ["solve", "evaluate_policies", "Solution", "TooManyPositions", "DEFAULT_MAX_POSITIONS",
            "DEFAULT_TOLERANCE"]
+
+
+def optimal_sweep(game: Any, parameter: str, values: Sequence, rules: Any = None, *, seat: int = 0,
+                  **options: Any):
+    """Seat ``seat``'s advantage under optimal play (its exact chance of winning minus the fair
+    share 1/players) at each value of the rule ``parameter``, as a :class:`gamelib.design.Sweep`
+    (the metric ``seat_advantage`` of :mod:`gamelib.design`, exact: its interval is the value
+    itself and no game is played). E.g. how the first player's edge in Pig shrinks as the goal grows:
+    ``optimal_sweep(pig, "goal", range(10, 101, 10)).plot()``. ``options`` go to :func:`solve`."""
+    from gamelib.design.sweeps import Sweep, _with_parameter
+    from gamelib.simulate import Estimate
+
+    estimates = []
+    for value in values:
+        value_rules, setup = _with_parameter(game, rules, None, parameter, value)
+        if setup:
+            raise ValueError(f"{parameter!r} is not a rule parameter of {_game_name(game)}")
+        solution = solve(game, value_rules, **options)
+        advantage = float(solution.start_value[seat]) - 1 / max(solution.players, 2)
+        estimates.append(Estimate(advantage, advantage, advantage, solution.positions))
+    return Sweep(parameter, tuple(values), tuple(estimates), (), f"seat {seat} advantage (optimal play, exact)")
+
+
+__all__.append("optimal_sweep")
