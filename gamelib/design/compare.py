@@ -101,11 +101,32 @@ def _z(probability: float) -> float:
 
 def games_needed(difference: float, baseline: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
     """Games needed to tell a rate of ``baseline + difference`` from ``baseline`` (two-sided test of
-    one proportion at level ``alpha`` with the given power), e.g. a first-seat advantage of 5 points."""
+    one proportion at level ``alpha`` with the given power), e.g. a first-seat advantage of 5 points.
+
+    A one-sample count: ``baseline`` is a known value, not a second sample. To compare two bots or two
+    rule sets, use :func:`two_sample_games_needed` (separate games) or :func:`paired_games_needed`."""
     rate = baseline + difference
     if difference == 0 or not 0 < rate < 1:
         raise ValueError(f"the rate {rate} must differ from {baseline} and lie strictly between 0 and 1")
     spread = _z(1 - alpha / 2) * sqrt(baseline * (1 - baseline)) + _z(power) * sqrt(rate * (1 - rate))
+    return ceil((spread / difference) ** 2)
+
+
+def two_sample_games_needed(difference: float, baseline: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games needed *per arm* to tell two independent samples apart, one with rate ``baseline`` and one with
+    ``baseline + difference`` (two-sided z-test of two proportions at level ``alpha`` with the given power).
+
+    Fleiss, Levin and Paik, *Statistical Methods for Rates and Proportions* (3rd ed., 2003), eq. 4.14
+    without the continuity correction: ``n = (z_(1-alpha/2) sqrt(2 p q) + z_power sqrt(p1 q1 + p2 q2))^2 / d^2``
+    with ``p`` the mean of the two rates. Use it for two bots or two rule sets played on *different* deals;
+    :func:`games_needed` is the one-sample count (one rate against a known value), and
+    :func:`paired_games_needed` the count of paired deals."""
+    rate = baseline + difference
+    if difference == 0 or not 0 < baseline < 1 or not 0 < rate < 1:
+        raise ValueError(f"the rates {baseline} and {rate} must differ and lie strictly between 0 and 1")
+    mean = (baseline + rate) / 2
+    spread = (_z(1 - alpha / 2) * sqrt(2 * mean * (1 - mean))
+              + _z(power) * sqrt(baseline * (1 - baseline) + rate * (1 - rate)))
     return ceil((spread / difference) ** 2)
 
 
