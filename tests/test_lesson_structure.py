@@ -34,3 +34,15 @@ def test_pangu03_last_card_solver_check_sits_in_the_last_card_section():
     cells = cells_of("notebooks/pangu/03_karma_odds.ipynb")
     check = next(i for i, cell in enumerate(cells) if "def before_the_final_roll" in cell["text"])
     assert section_of(cells, check).startswith("## 3. The last card")
+
+
+def test_chakra02_tie_example_is_a_tied_run_with_two_bonuses():
+    import re
+
+    cells = cells_of("notebooks/chakra/02_scoring.ipynb")
+    announced = next(i for i, cell in enumerate(cells) if "tie for the longest **run**" in cell["text"])
+    printed = "".join("".join(output.get("text", "")) for output in cells[announced + 1]["outputs"])
+    runs = re.findall(r"run (\d+)", printed)
+    bonuses = re.findall(r"bonus (\d+)", printed)
+    assert len(runs) == 2 and runs[0] == runs[1] != "0", printed
+    assert bonuses == ["2", "2"], printed
