@@ -41,6 +41,16 @@ def test_mcnemar_edges():
     assert design.mcnemar_p_value(7, 3) == pytest.approx(2 * sum(comb(10, k) for k in range(4)) / 2**10)
 
 
+def test_paired_outcomes_counts_like_paired_comparison():
+    a, b = paired_tables(2, 3, 1, 4)
+    from_tables = design.paired_comparison(a, b)
+    b_by_deal = sorted(b, key=lambda row: row.deal)  # the lists must be matched by position
+    from_lists = design.paired_outcomes([row.winners == (0,) for row in a], [row.winners == (0,) for row in b_by_deal])
+    assert from_lists == from_tables
+    with pytest.raises(ValueError, match="same deals"):
+        design.paired_outcomes([True], [True, False])
+
+
 def test_comparison_needs_the_same_deals():
     a, b = paired_tables(2, 3, 1, 4)
     with pytest.raises(ValueError, match="same seed"):

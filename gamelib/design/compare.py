@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil, comb, sqrt
 from statistics import NormalDist
-from typing import Callable
+from typing import Callable, Sequence
 
 from gamelib.design.results import GameResult, Results
 from gamelib.simulate import Z95, Estimate
@@ -72,6 +72,17 @@ def paired_comparison(a: Results, b: Results, outcome: Outcome | None = None) ->
     both, only_a, only_b, neither = (counts[key] for key in ((True, True), (True, False), (False, True), (False, False)))
     return PairedComparison(both, only_a, only_b, neither, _matched_difference(only_a, only_b, len(a)),
                             mcnemar_p_value(only_a, only_b))
+
+
+def paired_outcomes(a: Sequence[bool], b: Sequence[bool]) -> PairedComparison:
+    """:func:`paired_comparison` for two lists of outcomes already matched deal by deal (``a[i]`` and ``b[i]``
+    come from the same deal), e.g. whether each of two bots won each of the same seeded games."""
+    if len(a) != len(b) or not a:
+        raise ValueError(f"need two non-empty lists of outcomes of the same deals, not {len(a)} and {len(b)}")
+    pairs = [(bool(x), bool(y)) for x, y in zip(a, b)]
+    both, only_a, only_b = pairs.count((True, True)), pairs.count((True, False)), pairs.count((False, True))
+    return PairedComparison(both, only_a, only_b, len(pairs) - both - only_a - only_b,
+                            _matched_difference(only_a, only_b, len(pairs)), mcnemar_p_value(only_a, only_b))
 
 
 def mcnemar_p_value(only_a: int, only_b: int) -> float:
