@@ -24,7 +24,7 @@ def solution_lines(notebook: Path) -> list[str]:
     lines = []
     for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
         text = "".join(cell["source"])
-        for region in re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", text, re.S):
+        for region in re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", text, re.DOTALL):
             lines += [line for line in region.splitlines() if len(re.sub(r"\s+", "", line)) >= TRIVIAL]
     return lines
 
@@ -35,7 +35,7 @@ def test_no_session_holds_a_solution_line_of_the_assignment(assignment):
     assert lines, f"{assignment.name} has no solution region"
     for session in SESSIONS:
         shared = code_lines(session) & {re.sub(r"\s+", "", line) for line in lines}
-        assert not shared, f"{session.name} prints a line of {assignment.stem}'s solution: {sorted(shared)[0]}"
+        assert not shared, f"{session.name} prints a line of {assignment.stem}'s solution: {min(shared)}"
 
 
 def functions_to_write(notebook: Path) -> set[str]:

@@ -6,10 +6,10 @@ sticks. Both are played by the engine where the effect's options are made and ch
 import json
 
 import pytest
+from nagaraja_support import make_state, unchanged_after
 
 from gamelib.nagaraja import Rules, State, new_game
 from gamelib.nagaraja.actions import Sticks, UseNaga
-from nagaraja_support import make_state, unchanged_after
 
 BROWN = Rules(discard2_sticks="brown")
 # P0 holds DISCARD2 (STK-06) and a Naga; P1 threw a brown 4, a white 3 and a green 1

@@ -43,7 +43,7 @@ def test_goal_disagreements_finds_lesson_2s_position_where_the_goals_part_visibl
 
     found = list(goal_disagreements([274], Rules(roll_timing="per_placement"), max_karma=6))
     assert [moves for _, _, moves, _, _, _ in found] == [6, 7]
-    loss, seed, _, state, karma_move, win_move = found[0]
+    loss, _, _, state, karma_move, win_move = found[0]
     values, karma = solver.action_values(state), dict(lookahead_values(state))
     assert karma[karma_move] == max(karma.values()) > karma[win_move]  # the Karma move keeps more Karma ...
     assert values[win_move] == max(values.values())  # ... the other is the solver's best ...

@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gamelib import chakra, design  # noqa: E402
-from gamelib.chakra.bots import greedy_policy  # noqa: E402
+from gamelib import chakra, design
+from gamelib.chakra.bots import greedy_policy
 
 PAGE = ROOT / "docs" / "teaching" / "reference_answers.md"
 SEED = 2026
@@ -48,8 +48,9 @@ def page(rows: list[dict], command: str) -> str:
     columns = list(rows[0])
     table = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     table += ["| " + " | ".join(str(row[c]) for c in columns) + " |" for row in rows]
-    verdicts = [f"{row['players']} players: " + ("no advantage detected" if row["fair share inside the interval"] == "yes"
-                                                 else "the first seat's share differs from 1/n")
+    verdicts = [f"{row['players']} players: "
+                + ("no advantage detected" if row["fair share inside the interval"] == "yes"
+                   else "the first seat's share differs from 1/n")
                 for row in rows]
     return "\n".join([
         "# Reference answers (generated)",
@@ -59,8 +60,8 @@ def page(rows: list[dict], command: str) -> str:
         "",
         "## Session 4: Chakra's first seat with 2, 3 and 4 players",
         "",
-        "Greedy bots (`gamelib.chakra.bots.greedy_policy`) in every seat, seat 0 starts, "
-        f"`design.tournament(chakra, greedy_policy, games, setup={{\"players\": n}}, seed={SEED})`; the first seat's",
+        ("Greedy bots (`gamelib.chakra.bots.greedy_policy`) in every seat, seat 0 starts, "
+         f"`design.tournament(chakra, greedy_policy, games, setup={{\"players\": n}}, seed={SEED})`; the first seat's"),
         "share of the wins (a tie shares the win: 1/k to each of k tied seats) with its 95% interval, against the",
         "fair share 1/n.",
         "",
@@ -78,7 +79,7 @@ def page(rows: list[dict], command: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs=3, metavar=("TWO", "THREE", "FOUR"),
-                        help="games for 2, 3 and 4 players (default: %s); not written to the page" % list(GAMES.values()))
+                        help=f"games for 2, 3 and 4 players (default: {list(GAMES.values())}); not written to the page")
     arguments = parser.parse_args()
     if arguments.games:
         rows = chakra_first_seat_rows(dict(zip((2, 3, 4), arguments.games)))
