@@ -41,6 +41,16 @@ def test_mcnemar_edges():
     assert design.mcnemar_p_value(7, 3) == pytest.approx(2 * sum(comb(10, k) for k in range(4)) / 2**10)
 
 
+def test_paired_outcomes_counts_like_paired_comparison():
+    a, b = paired_tables(2, 3, 1, 4)
+    from_tables = design.paired_comparison(a, b)
+    b_by_deal = sorted(b, key=lambda row: row.deal)  # the lists must be matched by position
+    from_lists = design.paired_outcomes([row.winners == (0,) for row in a], [row.winners == (0,) for row in b_by_deal])
+    assert from_lists == from_tables
+    with pytest.raises(ValueError, match="same deals"):
+        design.paired_outcomes([True], [True, False])
+
+
 def test_comparison_needs_the_same_deals():
     a, b = paired_tables(2, 3, 1, 4)
     with pytest.raises(ValueError, match="same seed"):
@@ -66,6 +76,45 @@ def test_games_needed_by_hand():
         design.games_needed(0.6)
     with pytest.raises(ValueError):
         design.paired_games_needed(0.4, 0.3)
+
+
+def _binomial(n: int, rate: float) -> list[float]:
+    return [comb(n, k) * rate**k * (1 - rate) ** (n - k) for k in range(n + 1)]
+
+
+def exact_power_of_two_sample_z_test(n: int, rate_a: float, rate_b: float, z: float = 1.959963984540054) -> float:
+    """Oracle: the chance that the pooled two-proportion z-test rejects at 5% with n games per arm,
+    summed over every pair of win counts (no normal approximation of the counts)."""
+    power = 0.0
+    for wins_a, chance_a in enumerate(_binomial(n, rate_a)):
+        for wins_b, chance_b in enumerate(_binomial(n, rate_b)):
+            pooled = (wins_a + wins_b) / (2 * n)
+            if 0 < pooled < 1 and abs(wins_a - wins_b) / n > z * (pooled * (1 - pooled) * 2 / n) ** 0.5:
+                power += chance_a * chance_b
+    return power
+
+
+def test_two_sample_games_needed_by_the_textbook_formula():
+    # Fleiss, Levin & Paik (2003) eq. 4.14, no continuity correction, rates 0.5 and 0.6:
+    # (1.95996 * sqrt(2 * 0.55 * 0.45) + 0.84162 * sqrt(0.25 + 0.24))^2 / 0.1^2 = 387.3 -> 388 per arm
+    assert design.two_sample_games_needed(0.1) == 388
+    # Pangu 04's pilot: greedy's exact 0.6073 against a gap of 16/120 -> 192.9 -> 193 games of each bot,
+    # about twice the one-sample count (99), which treats greedy's rate as known
+    assert design.two_sample_games_needed(16 / 120, baseline=0.6073) == 193
+    assert design.games_needed(16 / 120, baseline=0.6073) == 99
+    with pytest.raises(ValueError):
+        design.two_sample_games_needed(0.0)
+    with pytest.raises(ValueError):
+        design.two_sample_games_needed(0.5, baseline=0.6)
+
+
+@pytest.mark.parametrize("baseline, difference", [(0.6073, 16 / 120), (0.2, 0.15)])
+def test_two_sample_count_gives_the_asked_power_exactly(baseline, difference):
+    games = design.two_sample_games_needed(difference, baseline=baseline)
+    assert exact_power_of_two_sample_z_test(games, baseline, baseline + difference) == pytest.approx(0.8, abs=0.02)
+    # the one-sample count is too few for two samples: about a coin flip's power
+    one_sample = design.games_needed(difference, baseline=baseline)
+    assert exact_power_of_two_sample_z_test(one_sample, baseline, baseline + difference) < 0.6
 
 
 # ------------------------------------------------------------------ sweeps

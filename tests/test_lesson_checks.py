@@ -293,7 +293,7 @@ def blank_room(mine, theirs, i_am_guide, tie_rule):  # the notebook's template
     (lambda m, t, g, r: 1 - room_chance(m, t, g, r), "other player's chance"),
     (lambda m, t, g, r: float(room_chance(m, t, g, r)), "exact Fraction"),
     (blank_room, "returns None"),
-    (lambda m, t, g, r: room_chance(m, t, g, r) if sum(m) < 3 else Fraction(0), "the engine says"),
+    (lambda m, t, g, r: room_chance(m, t, g, r) if sum(m) < 3 else Fraction(0), "not the engine's chance"),
 ])
 def test_nagaraja_room_chance_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = nagaraja_checks.check_room_chance(wrong)
@@ -381,3 +381,20 @@ def test_each_lesson_has_a_richer_exercise(lesson):
     code = ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
             if cell["cell_type"] == "code"]
     assert any(RICHER[lesson] in source for source in code), f"{lesson} lost its richer exercise"
+
+
+def test_a_function_check_names_the_case_but_never_the_engines_value():
+    """Issue 23: a richer check gives hints, never the answer; the engine's value of a failing case
+    (for the final card, a self-check's answer) is not printed."""
+    import re
+
+    from gamelib.pangu import odds
+
+    def off_by_a_little(numbers, karma):
+        return odds.final_card_win_probability(numbers, karma) + Fraction(1, 1000)
+
+    feedback = pangu_checks.check_final_card_chance(off_by_a_little)
+    assert not feedback and "not the engine's chance" in feedback
+    blue, white, karma = map(int, re.search(r"blue (\d), white (\d) and Karma (-?\d+)", feedback).groups())
+    right = odds.final_card_win_probability((blue, white), karma)
+    assert f"returns {right + Fraction(1, 1000)}," in feedback and f" {right}." not in feedback

@@ -22,7 +22,7 @@ def smallest_white_pool_that_is_favourite() -> int:
 
 
 ANSWERS = {
-    "q1": sticks.nagas(0, 0, 2).probability(0),  # each green shows no Naga half the time (spec 3.2)
+    "q1": sticks.nagas(0, 1, 2).probability(1),  # exactly one Naga among 2 green and 1 white (spec 3.2 faces)
     "q2": sticks.points(2, 0, 0).at_least(6),  # spec 9.2's 2-brown table: 3/8 + 1/4 + 1/16
     "q3": sticks.win_probability((1, 0, 0), (0, 2, 0), mine_is_guide=True),  # spec 8.3: ties to the guide
     "q4": smallest_white_pool_that_is_favourite(),
@@ -44,7 +44,9 @@ def test_the_stored_digest_is_the_recomputed_answer(question):
 def test_the_independent_values_from_the_spec():
     assert ANSWERS["q2"] == Fraction(11, 16)  # spec 9.2: 2 brown, P = 6, 7, 8 is 3/8 + 1/4 + 1/16
     assert ANSWERS["q5"] == Fraction(19, 256)  # spec 9.4 (Model B)
-    assert ANSWERS["q1"] == Fraction(1, 4)  # spec 9.2: P(at least one Naga) with 2 green is 3/4
+    # spec 3.2: a green stick shows a Naga on 2 of 4 faces, a white one on 1 of 4; exactly one Naga:
+    # 2 * (1/2 * 1/2) * 3/4 (on one green) + (1/2 * 1/2) * 1/4 (on the white) = 3/8 + 1/16
+    assert ANSWERS["q1"] == Fraction(7, 16)
 
 
 @pytest.mark.parametrize("question", sorted(ANSWERS))

@@ -53,9 +53,9 @@ def lesson_02():
 
 def lesson_03():
     return {
-        "q1": odds.die_cost(2).mean(),
-        "q2": odds.card_cost((1, 6)).probability(3),
-        "q3": odds.final_card_win_probability((2, 5), 3),
+        "q1": odds.die_cost(2).variance(),
+        "q2": odds.card_cost((1, 6)).variance(),
+        "q3": (odds.final_card_win_probability((2, 5), 3) + odds.final_card_win_probability((3, 4), 3)) / 2,
         "q4": 10 * odds.card_cost((3, 4)).mean(),
     }
 
@@ -88,9 +88,11 @@ def test_stored_digests_match_the_engine(lesson):
 
 
 def test_known_values_from_the_spec():
-    # spec 11, T5: E[|d-2| | d != 2] = 11/5; T6: P(cost = 3) = 7/35 for a (1,6) card;
-    # T7: a (2,5) card with Karma 3 wins with 27/35; T6: mean cost of a (3,4) card 53/35
-    assert lesson_03() == {"q1": Fraction(11, 5), "q2": Fraction(7, 35), "q3": Fraction(27, 35),
+    # spec 11, T5: |d-2| over the five faces d != 2 is 1, 1, 2, 3, 4: mean 11/5, mean square 31/5,
+    # variance 31/5 - 121/25 = 34/25. T6: a (1,6) card's cost law (13 - 2k)/35: mean 17/7, mean square
+    # 53/7, variance 82/49. T7: with Karma 3 a (2,5) card wins 27/35, a (3,4) card 32/35; half each 59/70.
+    # T6: mean cost of a (3,4) card 53/35
+    assert lesson_03() == {"q1": Fraction(34, 25), "q2": Fraction(82, 49), "q3": Fraction(59, 70),
                            "q4": 10 * Fraction(53, 35)}
     # spec 11, T7: a (1,6) card with Karma 3 wins with 20/35
     assert lesson_02()["q2"] == Fraction(20, 35)

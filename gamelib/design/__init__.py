@@ -16,7 +16,8 @@ A game that can be cut short by a safeguard reports it through ``state.ended_by_
 """
 
 from gamelib.design.compare import (PairedComparison, first_mover_won, games_needed, mcnemar_p_value,
-                                    paired_comparison, paired_games_needed, policy_won, seat_won)
+                                    paired_comparison, paired_games_needed, policy_won, seat_won,
+                                    paired_outcomes, two_sample_games_needed)
 from gamelib.design.metrics import (METRICS, Check, Duration, balance, beside_exact, compare_to_exact, completion, decisive_moment,
                                     decisiveness, draw_rate, duration, first_mover_advantage, first_mover_win_rate,
                                     lead_changes, lead_changes_in, policy_win_rates, seat_advantage, seat_win_rates,
@@ -36,8 +37,8 @@ __all__ = [
     "seat_win_rates", "policy_win_rates", "seat_advantage", "first_mover_win_rate", "first_mover_advantage",
     "balance", "draw_rate", "completion", "Duration", "duration", "decisive_moment", "decisiveness",
     "lead_changes_in", "lead_changes", "skill_trace", "share_estimate", "Check", "beside_exact", "compare_to_exact", "METRICS", "summary",
-    "PairedComparison", "paired_comparison", "mcnemar_p_value", "policy_won", "seat_won", "first_mover_won",
-    "games_needed", "paired_games_needed",
+    "PairedComparison", "paired_comparison", "paired_outcomes", "mcnemar_p_value", "policy_won", "seat_won", "first_mover_won",
+    "games_needed", "paired_games_needed", "two_sample_games_needed",
     "Sweep", "sweep", "TargetSearch", "find_target", "first_seat_win_rate", "Table",
     "load_playtests", "compare_with_bot", "PlaytestResults", "PlaytestError", "PlaytestProblems",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil, comb, sqrt
 from statistics import NormalDist
-from typing import Callable
+from typing import Callable, Sequence
 
 from gamelib.design.results import GameResult, Results
 from gamelib.simulate import Z95, Estimate
@@ -74,6 +74,17 @@ def paired_comparison(a: Results, b: Results, outcome: Outcome | None = None) ->
                             mcnemar_p_value(only_a, only_b))
 
 
+def paired_outcomes(a: Sequence[bool], b: Sequence[bool]) -> PairedComparison:
+    """:func:`paired_comparison` for two lists of outcomes already matched deal by deal (``a[i]`` and ``b[i]``
+    come from the same deal), e.g. whether each of two bots won each of the same seeded games."""
+    if len(a) != len(b) or not a:
+        raise ValueError(f"need two non-empty lists of outcomes of the same deals, not {len(a)} and {len(b)}")
+    pairs = [(bool(x), bool(y)) for x, y in zip(a, b)]
+    both, only_a, only_b = pairs.count((True, True)), pairs.count((True, False)), pairs.count((False, True))
+    return PairedComparison(both, only_a, only_b, len(pairs) - both - only_a - only_b,
+                            _matched_difference(only_a, only_b, len(pairs)), mcnemar_p_value(only_a, only_b))
+
+
 def mcnemar_p_value(only_a: int, only_b: int) -> float:
     """McNemar's exact test: two-sided binomial p of the split of the discordant pairs under 1/2 each."""
     discordant = only_a + only_b
@@ -101,11 +112,32 @@ def _z(probability: float) -> float:
 
 def games_needed(difference: float, baseline: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
     """Games needed to tell a rate of ``baseline + difference`` from ``baseline`` (two-sided test of
-    one proportion at level ``alpha`` with the given power), e.g. a first-seat advantage of 5 points."""
+    one proportion at level ``alpha`` with the given power), e.g. a first-seat advantage of 5 points.
+
+    A one-sample count: ``baseline`` is a known value, not a second sample. To compare two bots or two
+    rule sets, use :func:`two_sample_games_needed` (separate games) or :func:`paired_games_needed`."""
     rate = baseline + difference
     if difference == 0 or not 0 < rate < 1:
         raise ValueError(f"the rate {rate} must differ from {baseline} and lie strictly between 0 and 1")
     spread = _z(1 - alpha / 2) * sqrt(baseline * (1 - baseline)) + _z(power) * sqrt(rate * (1 - rate))
+    return ceil((spread / difference) ** 2)
+
+
+def two_sample_games_needed(difference: float, baseline: float = 0.5, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games needed *per arm* to tell two independent samples apart, one with rate ``baseline`` and one with
+    ``baseline + difference`` (two-sided z-test of two proportions at level ``alpha`` with the given power).
+
+    Fleiss, Levin and Paik, *Statistical Methods for Rates and Proportions* (3rd ed., 2003), eq. 4.14
+    without the continuity correction: ``n = (z_(1-alpha/2) sqrt(2 p q) + z_power sqrt(p1 q1 + p2 q2))^2 / d^2``
+    with ``p`` the mean of the two rates. Use it for two bots or two rule sets played on *different* deals;
+    :func:`games_needed` is the one-sample count (one rate against a known value), and
+    :func:`paired_games_needed` the count of paired deals."""
+    rate = baseline + difference
+    if difference == 0 or not 0 < baseline < 1 or not 0 < rate < 1:
+        raise ValueError(f"the rates {baseline} and {rate} must differ and lie strictly between 0 and 1")
+    mean = (baseline + rate) / 2
+    spread = (_z(1 - alpha / 2) * sqrt(2 * mean * (1 - mean))
+              + _z(power) * sqrt(baseline * (1 - baseline) + rate * (1 - rate)))
     return ceil((spread / difference) ** 2)
 
 

@@ -529,7 +529,7 @@ def _options_key(state, player: int, effect: str):
     if effect in ("OPP_DISCARD", "STEAL"):
         return bool(players[1 - player].hand)
     if effect == "DISCARD2":
-        return players[1 - player].sticks
+        return state.rules.discard2_sticks, players[1 - player].sticks
     if effect in ("PEEK", "PEEK2_SWAP"):
         return tuple(face_down_own(state, player))
     if effect == "TRAP":
@@ -609,6 +609,16 @@ def _stick_choices(sticks, sizes) -> list[tuple]:
 _COLOUR_RANK = {colour: rank for rank, colour in enumerate(COLOURS)}
 
 
+def discardable_sticks(state, target: int) -> tuple:
+    """The current sticks of ``target`` that ``DISCARD2`` may take: all of them, or only the brown ones under
+    ``Rules(discard2_sticks="brown")`` (the reading of the Spanish rules' "descartar 2 palos marrones",
+    nagaraja.md#readings). The card takes min(2, n) of these n sticks; with none it cannot be activated."""
+    sticks = state.players[target].sticks
+    if state.rules.discard2_sticks == "brown":
+        return tuple(stick for stick in sticks if stick[1] == "BROWN")
+    return sticks
+
+
 def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> list:
     """Every legal parameter set of ``effect`` for ``player`` (nagaraja.md#effects), in a fixed order;
     for the effects of ``_BY_SEAT``, those on the temples or sticks of ``seats`` only."""
@@ -621,7 +631,7 @@ def _effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> l
     if effect == "RETHROW2":
         return [_shared(Sticks, t, ids) for t in seats for ids in _stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
-        sticks = players[opponent].sticks
+        sticks = discardable_sticks(state, opponent)
         return [_shared(Sticks, opponent, ids) for ids in _stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
     if effect == "PEEK":
         return [_shared(Spot, spot) for spot in face_down_own(state, player)]
@@ -658,7 +668,7 @@ def _effect_possible(state, player: int, effect: str) -> bool:
     if effect == "RETHROW2":
         return bool(players[0].sticks or players[1].sticks)
     if effect == "DISCARD2":
-        return bool(players[opponent].sticks)
+        return bool(discardable_sticks(state, opponent))
     if effect == "PEEK":
         return bool(face_down_own(state, player))
     if effect == "PEEK2_SWAP":
@@ -890,7 +900,7 @@ def _check_naga(state, action: UseNaga):
     after = _spend_naga(state, player, action.source)
     effect = card_of(state, action.card).effect
     if not _effect_possible(after, player, effect):
-        raise IllegalMove(f"{effect} cannot be activated now: {_why_impossible(effect)}")
+        raise IllegalMove(f"{effect} cannot be activated now: {_why_impossible(effect, after.rules)}")
     options = _options(after, player, effect)
     params = action.params
     if params not in options and _other_order(params) in options:
@@ -909,7 +919,9 @@ def _other_order(params):
     return None
 
 
-def _why_impossible(effect: str) -> str:
+def _why_impossible(effect: str, rules) -> str:
+    if effect == "DISCARD2" and rules.discard2_sticks == "brown":
+        return "the opponent has no brown stick (under discard2_sticks=\"brown\" the card takes brown sticks only)"
     return {
         "OPP_DISCARD": "the opponent has no card in hand", "STEAL": "the opponent has no card in hand",
         "RETHROW2": "nobody has a stick to throw again", "DISCARD2": "the opponent has no stick",
@@ -922,7 +934,9 @@ def _bad_params_reason(state, player: int, effect: str, params) -> str:
     expected = {
         "PLUS2": "NoParams()", "DRAW2": "NoParams()", "OPP_DISCARD": "NoParams()", "STEAL": "NoParams()",
         "RETHROW2": "Sticks(target, 1 or 2 current stick ids of that player)",
-        "DISCARD2": f"Sticks({1 - player}, min(2, n) of the opponent's current stick ids)",
+        "DISCARD2": (f"Sticks({1 - player}, min(2, n) of the opponent's n current brown stick ids)"
+                     if state.rules.discard2_sticks == "brown" else
+                     f"Sticks({1 - player}, min(2, n) of the opponent's current stick ids)"),
         "PEEK": "Spot(a face-down relic spot of your temple)", "SWAP": "SpotPair(temple, a, b) with two different relic spots",
         "PEEK2_SWAP": f"SpotPair({player}, a, b) with two face-down spots of your temple",
         "ROTATE": "Rotate(temple, a cell holding a room tile, k = 1, 2 or 3)",

@@ -138,5 +138,5 @@ def check_room_chance(function: Callable) -> Feedback:
             return Feedback(f"Not yet: {hint}", False)
     answer, case = next((answer, case) for answer, case, right in zip(answers, ROOM_CASES, expected) if answer != right)
     return Feedback(f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, tie_rule={case[3]!r} your "
-                    f"function returns {answer}; the engine says {engine_room_chance(*case)}. Hint: add "
+                    f"function returns {answer}, which is not the engine's chance. Hint: add "
                     "P(my points = a) x P(their points = b) over the pairs (a, b) that I win.", False)

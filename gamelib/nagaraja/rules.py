@@ -30,6 +30,10 @@ from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 _POINTS = itemgetter(2)  # a Stick's points
 TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
+# Which of the opponent's sticks DISCARD2 may take. The Spanish rules' example says the card makes Marion
+# "descartar 2 palos marrones" (discard 2 brown sticks): "any" reads that as the story's choice among any
+# two sticks (the project's reading, the default), "brown" as the card's own limit to brown sticks.
+DISCARD2_STICKS = ("any", "brown")
 
 # The last state whose legal actions were listed (by identity) and those actions. A new listing replaces
 # the whole entry in one store and every reader takes the entry once, so games played on several
@@ -54,6 +58,7 @@ class Rules(RulesBase):
     sticks_per_colour: int = 12
     max_first_guide_ties: int = 1000
     tie_rule: str = "guide"  # a design variant: "opponent" gives the ties to the player who commits second
+    discard2_sticks: str = "any"  # a reading: "brown" lets DISCARD2 take only brown sticks (nagaraja.md#readings)
 
     def __post_init__(self):
         check_int("win_score", self.win_score, 1, 500)
@@ -63,6 +68,7 @@ class Rules(RulesBase):
         check_int("sticks_per_colour", self.sticks_per_colour, 1, 99)  # stick ids have two digits
         check_int("max_first_guide_ties", self.max_first_guide_ties, 1, 1_000_000)
         check_choice("tie_rule", self.tie_rule, TIE_RULES)
+        check_choice("discard2_sticks", self.discard2_sticks, DISCARD2_STICKS)
 
 
 @dataclass(frozen=True)

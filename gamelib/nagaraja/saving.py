@@ -23,7 +23,7 @@ from gamelib.nagaraja.temple import TRAP, Temple
 GAME = "nagaraja"
 SAVE_VERSION = 2  # 2: saves carry their moves and are replayed on loading
 MAX_MOVES = 20_000  # far above the longest game (a random game takes a few hundred)
-RULES_ADDED_IN_VERSION_2 = {"tie_rule": "guide"}  # a version-2 save written before a parameter existed played its default
+RULES_ADDED_IN_VERSION_2 = {"tie_rule": "guide", "discard2_sticks": "any"}  # a version-2 save written before a parameter existed played its default
 
 
 def to_json(state: State) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from gamelib import core
 from gamelib.core import IllegalMove, Match
+from gamelib.pangu import odds
 from gamelib.pangu.actions import ONGOING, Action
 from gamelib.pangu.board import Evaluator, PanguBoard, _as_cell, _karma_text, percent, points, review_move, short_name
 from gamelib.pangu.bots import greedy_policy, lookahead_policy, lookahead_values
@@ -320,3 +321,108 @@ def _narration_by_step(narration: dict | list, steps: int) -> dict[int, dict]:
             raise ValueError(f"narration step {step}: unknown keys {sorted(unknown)} (use title, text, predict)")
         by_step[step] = dict(entry)
     return by_step
+
+
+GUIDED_SEED = 29  # the deal of lesson 2's guided game (notebooks/pangu/02_guided_game.ipynb)
+
+
+def guided_game_narration(states: list[State], line: list[Action], evaluate: Evaluator) -> dict[int, dict]:
+    """The narration of lesson 2's guided game: one entry per position of the lookahead's line on deal
+    :data:`GUIDED_SEED` (``states[i]`` is the position before move ``i + 1``), each with a title, the text and,
+    at the four decision points, a question to answer before the board shows the answer.
+
+    The words are written for that deal (they name its cards and its choices); every number in them is
+    read from the engine (``preview``, ``lookahead_values``), the bots and the exact ``evaluate``. It lives
+    here so that the lesson shows a one-line call instead of sixty lines of text templates.
+    """
+    if states[0].seed != GUIDED_SEED or len(line) != 10 or len(states) != 11:
+        raise ValueError(f"this narration is written for the lookahead's line on deal {GUIDED_SEED} "
+                         f"(10 moves, 11 positions), not for deal {states[0].seed!r}")
+
+    def chance(i, action=None):
+        evaluation = evaluate(states[i])
+        return evaluation.win if action is None else evaluation.values[action]
+
+    turn2, turn3 = states[3], states[6]
+    greedy2, greedy3 = greedy_policy(turn2), greedy_policy(turn3)
+    karma2, karma3 = dict(lookahead_values(turn2)), dict(lookahead_values(turn3))
+    p = [states[i].with_explicit_chance().preview(line[i]) for i in range(len(line))]
+    final_card = turn3.cards.by_id[line[9].card]
+    return {
+        0: {"title": "Turn 1: three cards, one roll",
+            "predict": "Karma is 10 of 10, the ceiling. Which card would you place first, and where?",
+            "text": f"Every card takes its cheaper die (the dearer one is never better). At 10 of 10 a recovery can "
+                    f"only make up for what the same placement just paid, so the bot looks for cheap placements that "
+                    f"recover exactly their cost: {line[0]} pays {p[0]['cost']} and recovers {p[0]['gain']}, because its "
+                    f"bottom half circle touches the black Yin card."},
+        1: {"title": "Turn 1: a corner",
+            "text": f"{line[1]}: pays {p[1]['cost']}, recovers {p[1]['gain']}. A corner becomes legal once a neighbour "
+                    f"on the ring is filled; here its right half circle matches the one next to it."},
+        2: {"title": "Turn 1: two matches",
+            "text": f"{line[2]}: pays {p[2]['cost']}, matches twice and recovers {p[2]['gain']}. Turn 1 ends at "
+                    f"Karma {states[3].karma}, and turn 2 starts at once with a new roll."},
+        3: {"title": "Turn 2: your first real choice",
+            "predict": f"Roll blue {turn2.roll[0]}, white {turn2.roll[1]}: A9 and A3 are cheap, A2 pays "
+                       f"{turn2.cheapest_die('A2')[1]} with either die, and all three go down this turn. Which first, and where?",
+            "text": f"Greedy plays {short_name(greedy2, turn2)}: the most recovery minus cost now. But at 10 of 10 the cap "
+                    f"keeps only what was just paid, and A3 is the card that fits (2,1) best. The lookahead reverses the "
+                    f"order: {short_name(line[3], turn2)} first (it breaks even), then the expensive A2 while Karma is full, "
+                    f"and A3 last, when there is room under the cap. Expected Karma at the end of the turn: "
+                    f"{karma2[line[3]]} against greedy's {karma2[greedy2]}. In chance of winning: "
+                    f"{percent(chance(3, line[3]))} against {percent(chance(3, greedy2))}, "
+                    f"{points(chance(3, line[3]) - chance(3, greedy2))} for greedy. **Recover when there is room to recover.**"},
+        4: {"title": "Turn 2: pay while Karma is full",
+            "text": f"{line[4]}: pays {p[4]['cost']}, recovers {p[4]['gain']}, Karma {p[4]['karma']}. Paying the big "
+                    f"cost now leaves room under the cap for the next recovery."},
+        5: {"title": "Turn 2: the recovery that fits",
+            "text": f"{line[5]}: pays {p[5]['cost']}, recovers {p[5]['gain']}, all kept: Karma {p[5]['karma']}."},
+        6: {"title": "Turn 3: your second choice, and the stuck rule",
+            "predict": f"Roll blue {turn3.roll[0]}, white {turn3.roll[1]} blocks A1 (each die equals its number). A5 and "
+                       f"A6 go first with this roll; A1 then gets a fresh roll. Where does A5 go?",
+            "text": f"One card is left in the deck and we know which ({line[9].card}), so the chance of winning is exact "
+                    f"here with no table at all. The lookahead plays {short_name(line[6], turn3)}: "
+                    f"{chance(6, line[6])} ≈ {percent(chance(6, line[6]))}. Greedy plays {short_name(greedy3, turn3)} "
+                    f"for the match now: {chance(6, greedy3)} ≈ {percent(chance(6, greedy3))}. The difference in expected "
+                    f"Karma is only {float(karma3[line[6]] - karma3[greedy3]):.2f}; in chance of winning it is "
+                    f"{points(chance(6, line[6]) - chance(6, greedy3))[1:]}."},
+        7: {"title": "Turn 3: leave A1 a good cell",
+            "predict": "A6 next: where, knowing that A1 still needs a cell after it?",
+            "text": f"{line[7]}: pays {p[7]['cost']}, recovers {p[7]['gain']}. Then no revealed card can use the roll, so "
+                    f"the engine rerolls for A1 (the stuck rule)."},
+        8: {"title": "Turn 3: A1 after the reroll",
+            "text": f"The reroll is blue {states[8].roll[0]}, white {states[8].roll[1]}. {line[8]}: pays {p[8]['cost']}, "
+                    f"recovers {p[8]['gain']}, Karma {p[8]['karma']}."},
+        9: {"title": "Turn 4: the final card",
+            "text": f"The last card, {final_card.id} (B{final_card.blue} W{final_card.white}), goes alone on the one cell "
+                    f"left with its own roll. It wins if its cost is less than our Karma of {states[9].karma}: "
+                    f"before this roll the chance was {odds.final_card_win_probability((final_card.blue, final_card.white), states[9].karma)}. "
+                    f"Here the roll is blue {states[9].roll[0]}, white {states[9].roll[1]}: the chance is now {percent(chance(9))}."},
+        10: {"title": "The end",
+             "text": f"Game {states[10].status.lower()} with Karma {states[10].karma}. Step back with ◀ to any position, "
+                     f"or play your own move there: the board then comments on your line."},
+    }
+
+
+def goal_disagreements(seeds, rules=None, max_karma: int = 10, policy=greedy_policy):
+    """Positions where the most expected Karma and the best chance of winning choose different moves.
+
+    Plays ``policy`` on each deal of ``seeds`` and, at every decision from turn 3 on (where the solver is
+    exact and fast) with Karma at most ``max_karma``, compares the move with the highest expected Karma at
+    the end of the turn (``lookahead_values``) with the solver's best move (``solver.action_values``; among
+    equally good moves, the one with the most expected Karma). Yields ``(loss of chance, seed, moves played,
+    state, Karma move, winning move)`` wherever the Karma move wins less often; lesson 2 shows the largest.
+    """
+    import random
+
+    from gamelib.pangu import solver
+
+    for seed in seeds:
+        state, rng, played = new_game(seed=seed, rules=rules), random.Random(seed), 0
+        while state.status == ONGOING:
+            if state.turn >= 3 and state.karma <= max_karma:
+                values, karma = solver.action_values(state), dict(lookahead_values(state))
+                karma_move = max(karma, key=karma.get)
+                win_move = max(values, key=lambda action: (values[action], karma[action]))
+                if values[win_move] > values[karma_move]:
+                    yield values[win_move] - values[karma_move], seed, played, state, karma_move, win_move
+            state, played = state.apply(policy(state, rng)), played + 1

@@ -76,7 +76,7 @@ def check_cheapest_cost(function: Callable) -> Feedback:
             return Feedback(f"Not yet: for the card {numbers} and the roll {roll} your function raised {error}.", False)
         if answer != expected:
             return Feedback(f"Not yet: for a card with blue {numbers[0]}, white {numbers[1]} and the roll blue {roll[0]}, "
-                            f"white {roll[1]}, your function returns {answer!r}; the engine says {expected!r}. "
+                            f"white {roll[1]}, your function returns {answer!r}, which is not what the engine computes. "
                             f"Hint: {_cost_mistake(numbers, roll, answer)}", False)
     return Feedback(f"Right: your function agrees with the engine on all {len(NUMBER_PAIRS) * len(ROLLS)} cases.", True)
 
@@ -126,7 +126,7 @@ def check_final_card_chance(function: Callable) -> Feedback:
             mistake = next((name for name, value in _final_chance_variants(numbers, karma).items() if value == answer), None)
             hint = _FINAL_HINTS[mistake] if mistake else "list the 36 rolls, keep those that do not block the card, and count."
             return Feedback(f"Not yet: for a card with blue {numbers[0]}, white {numbers[1]} and Karma {karma}, your "
-                            f"function returns {answer}; the engine says {expected}. Hint: {hint}", False)
+                            f"function returns {answer}, which is not the engine's chance. Hint: {hint}", False)
     return Feedback(f"Right: your function agrees with the engine on all {len(NUMBER_PAIRS) * len(KARMA_VALUES)} cases.", True)
 
 
@@ -213,7 +213,7 @@ def check_cost_in_chance(function: Callable) -> Feedback:
             hint = _COST_HINTS[mistake] if mistake else (
                 "a move that is not the best costs something: look at max(values.values())." if answer == 0 else
                 "the cost is max(values.values()) minus the value of the move you were given.")
-            return Feedback(f"Not yet: at {where} your function returns {answer}; the solver says {expected}. "
+            return Feedback(f"Not yet: at {where} your function returns {answer}, which is not the solver's cost of that move. "
                             f"Hint: {hint}", False)
     return Feedback(f"Right: your function agrees with the solver on all {len(cases)} moves of "
                     f"{COST_POSITIONS} positions.", True)
