@@ -57,6 +57,11 @@ class ListPositions(pig.Pig):
         return list(super().play(position, move))
 
 
+class ListInside(pig.Pig):
+    def start(self):
+        return pig.Position([0, 0], 0, 0)
+
+
 class ForgetfulPlay(pig.Pig):
     def play(self, position, move):
         super().play(position, move)
@@ -88,6 +93,7 @@ class CrashingMoves(pig.Pig):
     (FloatDie, ["FloatDie.chance(", "0.1666", "float", "Fraction(1, 6)"]),
     (NegativeDie, ["NegativeDie.chance(", "outcome 3", "probability 0"]),
     (ListPositions, ["ListPositions.play(", "returned [", "list", "hashable"]),
+    (ListInside, ["ListInside.start()", "returned Position(scores=[0, 0]", "everything inside it", "not lists"]),
     (ForgetfulPlay, ["ForgetfulPlay.play(", "returned None", "forget to return"]),
     (SetOfMoves, ["SetOfMoves.moves(", "returned {", "list"]),
     (SeatByName, ["SeatByName.to_move(", "'seat 0'", "seat number from 0 to 1"]),
@@ -202,7 +208,8 @@ def test_optional_functions_returning_the_wrong_type_are_named():
              (state.drawing, r"WrongTypes.draw\(.*returned 42: return SVG or HTML text, or None"),
              (lambda: state.action_label("roll"), r"WrongTypes.move_label\(.*'roll'\) returned None: return a string"),
              (state.scores, r"WrongTypes.scores\(.*returned \[1, 2, 3\]: return one number per player"),
-             (lambda: SeesAList.new_game(seed=1).observation(0), r"SeesAList.observation\(.*returned \[.\]: return a dict"),
+             (lambda: SeesAList.new_game(seed=1).observation(0),
+              r"SeesAList.observation\(.*returned \[.\]: return a dict"),
              (lambda: SeesAFunction.new_game(seed=1).observation(1), r"SeesAFunction.observation\(.*not JSON data")]
     for call, words in cases:
         with pytest.raises(GameCodeError, match=words):
@@ -281,6 +288,8 @@ def test_check_game_reports_what_it_played():
 def test_declarations_and_rule_parameters_name_the_parameter():
     with pytest.raises(GameCodeError, match=r"give its lowest and highest values"):
         Param(5)
+    with pytest.raises(GameCodeError, match="calls a rule parameter 'players', a name the studio uses itself"):
+        type("Crowded", (pig.Pig,), {"players": Param(2, 1, 4)})
     with pytest.raises(ValueError, match="goal must be a whole number from 1 to 1000, not 0"):
         pig.Rules(goal=0)
     with pytest.raises(ValueError, match="bump must be True or False"):
@@ -441,6 +450,67 @@ def test_the_other_players_card_never_changes_what_a_player_sees():
             assert "cards" not in state.observation(player)
 
 
+def test_text_and_pictures_for_one_player_hide_the_other_card():
+    state = bluff.Bluff.state_at(bluff.Position((3, 1), ("check",)))
+    assert state.text_for(0) == "your card: 3; bets: check\nseat 1 to move"
+    assert state.text_for(1) == "your card: 1; bets: check\nseat 1 to move"
+    assert str(state).startswith("cards 3 and 1")  # the whole position, for a spectator or a review
+    assert state.drawing(0) is None
+
+    class Drawn(bluff.Bluff):
+        def draw(self, position):
+            return f"<svg><text>{position.cards}</text></svg>"
+
+        def draw_for(self, position, player):
+            return f"<svg><text>{position.cards[player]}</text></svg>"
+
+    drawn = Drawn.state_at(bluff.Position((3, 1), ("check",)))
+    assert (drawn.drawing(1), drawn.drawing()) == ("<svg><text>1</text></svg>", "<svg><text>(3, 1)</text></svg>")
+    pig_state = pig.new_game(seed=1)
+    assert pig_state.text_for(1) == str(pig_state)
+
+
+class HiddenCoin(Game):
+    """Seat 0 sees a coin flip, seat 1 guesses it: a hidden game without show_to."""
+
+    players = 2
+    hides_information = True
+
+    def start(self):
+        return (None, None)  # the coin, the guess
+
+    def chance(self, position):
+        return {"heads": Fraction(1, 2), "tails": Fraction(1, 2)} if position[0] is None else None
+
+    def to_move(self, position):
+        return 1
+
+    def moves(self, position):
+        return ["heads", "tails"]
+
+    def play(self, position, move):
+        return (move, None) if position[0] is None else (position[0], move)
+
+    def winners(self, position):
+        coin, guess = position
+        return None if guess is None else [1 if guess == coin else 0]
+
+    def observation(self, position, player):
+        return {"coin": position[0] if player == 0 else "hidden", "guess": position[1]}
+
+    def could_be(self, position, player):
+        if player == 0 or position[0] is None:
+            return [position]
+        return [(coin, position[1]) for coin in ("heads", "tails")]
+
+
+def test_a_hidden_game_without_show_to_shows_each_player_the_observation():
+    state = HiddenCoin.new_game(seed=1)
+    assert state.text_for(1) == 'coin: "hidden"\nguess: null\nseat 1 to move'
+    assert state.text_for(0) == f'coin: "{state.position[0]}"\nguess: null\nseat 1 to move'
+    assert check_game(HiddenCoin, games=20).games == 20
+
+
 def test_sample_hidden_keeps_what_the_player_sees_and_redraws_the_rest():
     state = bluff.new_game(seed=8).apply("check")
     mine = state.position.cards[1]
@@ -453,6 +523,20 @@ def test_sample_hidden_keeps_what_the_player_sees_and_redraws_the_rest():
     assert pig_state.sample_hidden(0, rng).key() == pig_state.key()
 
 
+def test_the_outcomes_drawn_for_a_move_are_shown_with_the_state_they_made():
+    state = pig.new_game(seed=3)
+    for _ in range(10):
+        before = state
+        state = state.apply("roll")
+        (face,) = state.drawn_by_chance
+        assert state.position.turn_total == (0 if face == 1 else before.position.turn_total + face)
+        if state.position.player != 0:
+            break
+    dealt = bluff.new_game(seed=2)
+    assert dealt.drawn_by_chance == (dealt.position.cards,)
+    assert pig.new_game(seed=3, explicit_chance=True).apply("roll").drawn_by_chance == ()
+
+
 def test_with_seed_redraws_the_future_only():
     state = pig.new_game(seed=1).apply("roll")
     futures = {state.with_seed(seed).apply("roll").position.turn_total for seed in range(30)}
@@ -460,6 +544,49 @@ def test_with_seed_redraws_the_future_only():
 
 
 # --------------------------------------------------------------------------- bots
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_each_examples_bots_are_policies_that_finish_games(example):
+    """The contract's bots check (tests/test_contract.py runs it on the three games' bots modules)."""
+    import inspect
+
+    assert example.bots.random_policy is core.random_policy
+    for policy in (example.bots.random_policy, example.bots.greedy_policy):
+        assert list(inspect.signature(policy).parameters)[:2] == ["state", "rng"]
+        assert core.play(example.new_game(seed=1), policy, seed=1).is_terminal
+
+
+class ExactlyTen(Game):
+    """A solo game: roll a die until your total is exactly 10 (you win) or over it (you lose)."""
+
+    players = 1
+
+    def start(self):
+        return (0, False)
+
+    def to_move(self, position):
+        return 0
+
+    def moves(self, position):
+        return ["roll"]
+
+    def chance(self, position):
+        return pig.DIE if position[1] else None
+
+    def play(self, position, move):
+        return (position[0], True) if move == "roll" else (position[0] + move, False)
+
+    def winners(self, position):
+        total, rolling = position
+        return None if total < 10 or rolling else ([0] if total == 10 else [])
+
+
+def test_a_solo_game_may_end_without_a_winner():
+    finals = [core.play(ExactlyTen.new_game(seed=seed), core.random_policy, seed=seed) for seed in range(40)]
+    assert {tuple(final.returns()) for final in finals} == {(1.0,), (0.0,)}
+    assert all(final.winner == (0 if final.position[0] == 10 else None) for final in finals)
+    assert check_game(ExactlyTen, games=20).wins_by_seat[0] <= 20
 
 
 def test_greedy_pig_rolls_below_a_turn_total_of_20_and_holds_above():

@@ -95,6 +95,9 @@ def _params_of(cls: type) -> dict[str, Param]:
     for klass in reversed(cls.__mro__):
         for name, value in vars(klass).items():
             if isinstance(value, Param):
+                if name in RESERVED or name.startswith("_"):
+                    raise GameCodeError(f"{cls.__name__} calls a rule parameter {name!r}, a name the studio uses "
+                                        f"itself: choose another name")
                 params[name] = value
     return params
 
@@ -105,8 +108,8 @@ def _make_rules(cls: type, params: dict[str, Param]) -> type:
             param.check(name, getattr(self, name))
 
     fields = [(name, type(param.default), dataclasses.field(default=param.default)) for name, param in params.items()]
-    doc = "The rule parameters of " + cls.__name__ + ": " + (
-        "; ".join(f"{name} (default {p.default!r}){': ' + p.doc if p.doc else ''}" for name, p in params.items()) or "none")
+    described = [f"{name} (default {p.default!r}){': ' + p.doc if p.doc else ''}" for name, p in params.items()]
+    doc = f"The rule parameters of {cls.__name__}: {'; '.join(described) or 'none'}"
     rules = dataclasses.make_dataclass("Rules", fields, bases=(RulesBase,), frozen=True,
                                        namespace={"__post_init__": __post_init__, "__doc__": doc})
     rules.__module__, rules.__qualname__ = cls.__module__, f"{cls.__qualname__}.Rules"
@@ -114,6 +117,12 @@ def _make_rules(cls: type, params: dict[str, Param]) -> type:
 
 
 # --------------------------------------------------------------------------- the student's class
+
+
+RESERVED = frozenset({"rules", "players", "name", "save_version", "hides_information", "Rules", "State",
+                      "new_game", "for_rules", "state_at", "start", "to_move", "moves", "chance", "play", "winners",
+                      "observation", "could_be", "show", "show_to", "move_label", "draw", "draw_for", "scores"})
+"""Names of :class:`Game` and of the student's functions, which a rule parameter cannot take."""
 
 
 class Game:
@@ -138,7 +147,8 @@ class Game:
         cls.name = vars(cls).get("name") or cls.__name__.lower()
         cls.Rules = _make_rules(cls, _params_of(cls))
         namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.State",
-                     "_game_class": cls, "hides_information": bool(cls.hides_information), "__doc__": f"A position of {cls.__name__} with its seed and history."}
+                     "_game_class": cls, "hides_information": bool(cls.hides_information),
+                     "__doc__": f"A position of {cls.__name__} with its seed and history."}
         if _defines(cls, "scores"):
             namespace["scores"] = GameState._student_scores
         cls.State = type("State", (GameState,), namespace)
@@ -190,7 +200,8 @@ class Game:
         return str(move)
 
     def draw(self, position):
-        """An SVG or HTML picture of the position, or None for text only."""
+        """An SVG or HTML picture of the position, or None for text only. (A game that hides
+        information draws what one player sees with ``draw_for(position, player)``.)"""
         return None
 
     # helpers the studio uses around the student's functions
@@ -203,8 +214,9 @@ class Game:
         except TypeError:
             where = f"{function}({', '.join(map(_short, arguments))})"
             raise GameCodeError(f"{self._name(where)} returned {_short(position)}, a {type(position).__name__} "
-                                f"that cannot be a position: a position must be hashable (use a tuple, a "
-                                f"namedtuple or a frozen dataclass, not a list, dict or set)") from None
+                                f"that cannot be a position: a position and everything inside it must be "
+                                f"hashable (use a tuple, a namedtuple or a frozen dataclass, holding tuples and "
+                                f"frozensets, not lists, dicts or sets)") from None
         where = f"{function}({', '.join(map(_short, arguments))})"
         raise GameCodeError(f"{self._name(where)} returned None: did it forget to return the new position?")
 
@@ -274,7 +286,7 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     cached = _CHECKED_DISTRIBUTIONS.get(id(returned))
     if cached is not None and cached[0] is returned:
         return cached[1]
-    where = f"{type(game).__name__}.chance({_short(position)})"
+    where = _Where(game, "chance", position)
     if isinstance(returned, dict):
         pairs = list(returned.items())
     elif isinstance(returned, (list, tuple)) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in returned):
@@ -308,6 +320,17 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     return outcomes
 
 
+class _Where:
+    """``Game.function(arguments)`` for a message, written out only if a message is made."""
+
+    def __init__(self, game: Game, function: str, *arguments: Any):
+        self.game, self.function, self.arguments = game, function, arguments
+
+    def __str__(self) -> str:
+        return f"{type(self.game).__name__}.{self.function}({', '.join(map(_short, self.arguments))})"
+
+
+
 _PLAIN = (str, int, bool, type(None))
 
 
@@ -320,12 +343,11 @@ def _check_saveable(game: Game, value: Any, where: str, what: str) -> None:
     if type(value) in _PLAIN:
         return
     try:
-        text = _as_json(value)
-        float_inside = "." in text and isinstance(json.loads(text), (float, list, dict))
+        _as_json(value)
     except (TypeError, ValueError):
         raise GameCodeError(f"{where} returned the {what} {_short(value)}, which cannot be saved: moves and outcomes "
                             f"are words, whole numbers, or tuples/lists of them") from None
-    if type(value) is float or (float_inside and any(type(item) is float for item in _flatten(value))):
+    if any(type(item) is float for item in _flatten(value)):
         raise GameCodeError(f"{where} returned the {what} {_short(value)} holding a float, which a save would "
                             f"not give back exactly: use whole numbers or words")
 
@@ -368,7 +390,7 @@ def _jsonable(value: Any, where: str) -> Any:
 class _StateSlots:
     """The fields of a state; :class:`GameState` adds the refusal to change them."""
 
-    __slots__ = ("_game", "position", "seed", "draws", "explicit_chance", "_history", "_status")
+    __slots__ = ("_game", "position", "seed", "draws", "explicit_chance", "_history", "_status", "_drawn")
 
 
 class _StateBuilder(_StateSlots):
@@ -395,7 +417,7 @@ class GameState(_StateSlots):
     def _make(cls, game, position, seed, draws, explicit_chance, history):
         state = _StateBuilder()
         state._game, state.position, state.seed, state.draws = game, position, seed, draws
-        state.explicit_chance, state._history, state._status = explicit_chance, history, None
+        state.explicit_chance, state._history, state._status, state._drawn = explicit_chance, history, None, ()
         state.__class__ = cls
         return state
 
@@ -442,7 +464,7 @@ class GameState(_StateSlots):
 
     def _checked_winners(self, winners: Any) -> tuple:
         game = self._game
-        where = f"{type(game).__name__}.winners({_short(self.position)})"
+        where = _Where(game, "winners", self.position)
         if isinstance(winners, int) and not isinstance(winners, bool):
             raise GameCodeError(f"{where} returned {winners!r}: return a list of the winning seats, e.g. [{winners}]")
         if not isinstance(winners, (list, tuple, set, frozenset)):
@@ -506,6 +528,12 @@ class GameState(_StateSlots):
                                 f"winners() says the game is not over: a player must have a move (a 'pass' counts)")
         return list(moves)
 
+    @property
+    def drawn_by_chance(self) -> tuple:
+        """The chance outcomes the seed drew while the last action was applied (default mode), for a board
+        to show what the dice did; () in explicit-chance mode, where each outcome is an action of its own."""
+        return self._drawn
+
     def chance_outcomes(self) -> list:
         outcomes = self._state_status()[2]
         return list(outcomes) if outcomes is not None else []
@@ -537,7 +565,7 @@ class GameState(_StateSlots):
                 raise IllegalMove(f"{_short(action)} is not a legal move for seat {player} here; "
                                   f"the legal moves are: {shown}", action)
             if type(chosen) not in _PLAIN:
-                _check_saveable(game, chosen, f"{type(game).__name__}.moves({_short(self.position)})", "move")
+                _check_saveable(game, chosen, _Where(game, "moves", self.position), "move")
         position = game._checked_position(_call(game, "play", self.position, chosen), "play", self.position, chosen)
         state = type(self)._make(game, position, self.seed, self.draws, self.explicit_chance,
                                  None if self._history is None else (self._history, chosen))
@@ -553,12 +581,15 @@ class GameState(_StateSlots):
 
     def _resolve_chance(self):
         """Draw every chance event waiting here from the seed (default mode)."""
-        state = self
+        state, drawn = self, []
         for _ in range(MAX_CHANCE_CHAIN):
             player, _, outcomes = state._state_status()
             if player != CHANCE:
+                if drawn:
+                    _set_drawn(state, tuple(drawn))
                 return state
             outcome = sample_outcome(outcomes, chance_rng(state.seed, state.draws))
+            drawn.append(outcome)
             game = state._game
             position = game._checked_position(_call(game, "play", state.position, outcome), "play", state.position,
                                               outcome)
@@ -572,7 +603,7 @@ class GameState(_StateSlots):
         game = self._game
         if type(player) is not int or not 0 <= player < game.players:
             raise ValueError(f"player must be a seat from 0 to {game.players - 1}, not {_short(player)}")
-        where = f"{type(game).__name__}.observation({_short(self.position)}, {player})"
+        where = _Where(game, "observation", self.position, player)
         if _defines(type(game), "observation"):
             seen = _call(game, "observation", self.position, player)
             if not isinstance(seen, dict):
@@ -606,13 +637,40 @@ class GameState(_StateSlots):
         """The same position stopping at every chance event (for bots that weigh the outcomes)."""
         return type(self)._make(self._game, self.position, self.seed, self.draws, True, None)
 
-    def drawing(self):
-        """The student's picture of the position (SVG/HTML text), or None."""
-        picture = _call(self._game, "draw", self.position)
+    def drawing(self, player: int | None = None):
+        """The student's picture of the position (SVG/HTML text), or None.
+
+        On a game that hides information, a ``player``'s picture comes from ``draw_for(position,
+        player)`` (None when the game has none), so no picture shows a hidden card; ``draw(position)``
+        is the whole position, for ``player=None`` (a spectator, or the game reviewed afterwards).
+        """
+        game = self._game
+        if game.hides_information and player is not None:
+            if not _defines(type(game), "draw_for"):
+                return None
+            function, arguments = "draw_for", (self.position, player)
+        else:
+            function, arguments = "draw", (self.position,)
+        picture = _call(game, function, *arguments)
         if picture is not None and not isinstance(picture, str):
-            raise GameCodeError(f"{type(self._game).__name__}.draw({_short(self.position)}) returned "
-                                f"{_short(picture)}: return SVG or HTML text, or None")
+            raise GameCodeError(f"{_Where(game, function, *arguments)} returned {_short(picture)}: return SVG or "
+                                f"HTML text, or None")
         return picture
+
+    def text_for(self, player: int) -> str:
+        """The position as ``player`` may see it, with whose turn it is: the student's ``show_to(position,
+        player)``; else ``str(state)`` on a game that hides nothing; else the observation, line by line."""
+        game = self._game
+        if _defines(type(game), "show_to"):
+            text = _call(game, "show_to", self.position, player)
+            if not isinstance(text, str):
+                raise GameCodeError(f"{_Where(game, 'show_to', self.position, player)} returned {_short(text)}: "
+                                    f"return a string")
+        elif not game.hides_information:
+            return str(self)
+        else:
+            text = "\n".join(f"{name}: {json.dumps(value)}" for name, value in self.observation(player).items())
+        return f"{text}\n{self._status_text()}"
 
     def _result_text(self) -> str:
         winners = self.winners
@@ -626,10 +684,12 @@ class GameState(_StateSlots):
         if not isinstance(text, str):
             raise GameCodeError(f"{type(game).__name__}.show({_short(self.position)}) returned {_short(text)}: "
                                 f"return a string")
+        return f"{text}\n{self._status_text()}"
+
+    def _status_text(self) -> str:
         player = self.current_player
-        status = ("game over: " + self._result_text() if player == TERMINAL else
-                  "chance decides" if player == CHANCE else f"seat {player} to move")
-        return f"{text}\n{status}"
+        return ("game over: " + self._result_text() if player == TERMINAL else
+                "chance decides" if player == CHANCE else f"seat {player} to move")
 
     def __repr__(self) -> str:
         return f"{type(self._game).__name__}.State({self.position!r}, seed={self.seed!r})"
@@ -717,7 +777,8 @@ def _rebuild(cls, rules, position, seed, draws, explicit_chance, history):
 
 
 _NONE = object()
-_set_status = _StateSlots._status.__set__  # the one field filled in later: the status, computed once
+_set_status = _StateSlots._status.__set__  # filled in later: the status, computed once
+_set_drawn = _StateSlots._drawn.__set__  # filled in once the chance events after a move are drawn
 
 
 def _matching(action: Any, options: list) -> Any:

@@ -81,6 +81,11 @@ class Bluff(Game):
         cards = " and ".join(map(str, position.cards)) or "not dealt yet"
         return f"cards {cards}; bets: {' '.join(position.moves) or 'none yet'}"
 
+    def show_to(self, position, player):
+        seen = self.observation(position, player)
+        shown = f"; cards shown: {seen['cards'][0]} and {seen['cards'][1]}" if "cards" in seen else ""
+        return f"your card: {seen['your_card']}; bets: {' '.join(seen['moves']) or 'none yet'}{shown}"
+
 
 def expected_chips(state, player):
     """The default evaluation, from what the player sees only: after a fold, the chip won or lost;
