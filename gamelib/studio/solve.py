@@ -1,6 +1,6 @@
 """The exact value of a small game: every reachable position's winning chances under optimal play.
 
->>> solution = solve(pig, pig.Rules(goal=100))          # about half a million positions
+>>> solution = solve(pig, pig.Rules(goal=100))  # 2,039,004 positions and chance nodes
 >>> solution.value(pig.new_game())                       # (P(seat 0 wins), P(seat 1 wins))
 >>> solution.best_action(state), solution.table()
 
