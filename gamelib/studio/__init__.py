@@ -22,3 +22,12 @@ from gamelib.studio.mcts import mcts_policy  # noqa: E402
 from gamelib.studio.solve import Solution, TooManyPositions, evaluate_policies, optimal_sweep, solve  # noqa: E402
 
 __all__ += ["mcts_policy", "solve", "evaluate_policies", "optimal_sweep", "Solution", "TooManyPositions"]
+
+
+def __getattr__(name):
+    """``studio.Board``, imported on first use: the board needs anywidget, the rules and bots do not."""
+    if name == "Board":
+        from gamelib.studio.board import Board
+
+        return Board
+    raise AttributeError(f"module 'gamelib.studio' has no attribute {name!r}")
