@@ -232,14 +232,25 @@ class Dist:
             raise ValueError(f"the sum of {times:,} copies has up to {outcomes:,} outcomes, too many to compute "
                              f"exactly at once (at most {MAX_OUTCOMES:,}): use fewer copies, or simulate the "
                              "sum (gamelib.simulate) for an estimate with its interval")
-        half = self._outcomes_of_copies(times // 2) if times > 1 else 1
-        if half * half > MAX_PAIRS:
-            raise ValueError(f"adding {times:,} copies pairs up to {half:,} x {half:,} outcomes, too many to "
-                             f"compute exactly at once (at most {MAX_PAIRS:,} pairs): use fewer copies, or "
+        # the additions repeat() will make, counted on copies: (copies in result, copies in power)
+        widest, result, power, left = (1, 1), 0, 1, times
+        while left:
+            if left & 1:
+                widest = max(widest, (self._outcomes_of_copies(result), self._outcomes_of_copies(power)), key=prod)
+                result += power
+            left >>= 1
+            if left:
+                widest = max(widest, (self._outcomes_of_copies(power),) * 2, key=prod)
+                power *= 2
+        if prod(widest) > MAX_PAIRS:
+            raise ValueError(f"adding {times:,} copies pairs up to {widest[0]:,} x {widest[1]:,} outcomes, too many "
+                             f"to compute exactly at once (at most {MAX_PAIRS:,} pairs): use fewer copies, or "
                              "simulate the sum (gamelib.simulate) for an estimate with its interval")
 
     def _outcomes_of_copies(self, times: int) -> int:
         """An upper bound on the number of outcomes of the sum of ``times`` copies."""
+        if times == 0:
+            return 1
         count = comb(times + len(self) - 1, len(self) - 1)  # the multisets of outcomes: any sum is one
         first = next(iter(self._probabilities))
         if isinstance(first, tuple):

@@ -52,6 +52,9 @@ class Feedback(str):
     def _repr_markdown_(self) -> str:
         return self.markdown
 
+    def __repr__(self) -> str:
+        return str(self)
+
 
 def echoed(template: str, correct: bool, **typed: Any) -> Feedback:
     """Feedback quoting what a student typed: shortened, and escaped in the Markdown a notebook shows.
@@ -77,9 +80,6 @@ def _brief(value: Any) -> str:
         return brief.repr(value)
     except Exception:  # a student's own class whose repr fails still gets its feedback
         return f"<a {type(value).__name__}>"
-
-    def __repr__(self) -> str:
-        return str(self)
 
 
 class Unreadable(ValueError):

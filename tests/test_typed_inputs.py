@@ -131,7 +131,7 @@ def test_typed_text_is_escaped_in_the_markdown_a_notebook_shows():
 
 def test_right_answers_and_the_author_text_are_unchanged():
     right = check_answer("course_04", "q2", 402)
-    assert right and right._repr_markdown_() == str(right) == "✅ q2: right!"
+    assert right and right._repr_markdown_() == str(right) == repr(right) == "✅ q2: right!"
 
 
 def test_the_start_page_check_refuses_huge_faces_with_a_reason():
