@@ -78,7 +78,7 @@ def _brief(value: Any) -> str:
     brief.maxstring = brief.maxother = brief.maxlong = 60
     try:
         return brief.repr(value)
-    except Exception:  # a student's own class whose repr fails still gets its feedback
+    except Exception:  # noqa: BLE001 - a student's own class whose repr fails still gets its feedback
         return f"<a {type(value).__name__}>"
 
 
@@ -136,7 +136,7 @@ def _exact(answer: Any) -> Fraction:
 def _text(answer: Any) -> str:
     try:
         text = answer if isinstance(answer, str) else str(answer)
-    except Exception:  # str() of a huge int, or of a student's own class, can raise
+    except Exception:  # noqa: BLE001 - str() of a huge int, or of a student's own class, can raise
         raise Unreadable("give the answer as a short text in quotes") from None
     if len(text) > MAX_ANSWER_CHARS:
         raise Unreadable(f"that text is {len(text):,} characters long; an answer here is a few words")

@@ -16,9 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib import dist as dist_module
 from gamelib.dist import Dist
-from gamelib.exercises import Feedback, check_answer, digest, lessons, load, markdown_escape
+from gamelib.exercises import (
+    Feedback,
+    check_answer,
+    digest,
+    lessons,
+    load,
+    markdown_escape,
+)
 from gamelib.lesson_checks import check_same_sums
 
 LONG = os.environ.get("GAMELIB_LONG_TESTS") == "1"
@@ -43,7 +49,7 @@ def test_too_many_faces_or_pairs_are_refused():
         Dist.uniform(range(10**9))
     with pytest.raises(ValueError, match="different faces are more than"):
         Dist.uniform(iter(range(10**9)))
-    wide = Dist.uniform(range(0, 2000))
+    wide = Dist.uniform(range(2000))
     with pytest.raises(ValueError, match=r"pairs up 4,000,000 outcomes, too many"):
         wide + Dist.uniform(range(0, 20000, 10))
 
@@ -51,7 +57,7 @@ def test_too_many_faces_or_pairs_are_refused():
 def test_repeat_within_the_bounds_is_the_brute_force_sum():
     # brute force: every ordered throw of n dice counted (the oracle of repeat's squaring)
     die = Dist.uniform([1, 2, 2, 5])
-    for copies in range(0, 5):
+    for copies in range(5):
         counts: dict = {}
         for faces in np.ndindex(*([4] * copies)):
             total = sum([1, 2, 2, 5][i] for i in faces)

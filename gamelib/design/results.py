@@ -14,7 +14,7 @@ import io
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -49,6 +49,7 @@ class GameResult:
     policies: tuple[str, ...] = ()
 
     def __post_init__(self):
+        """A row that cannot be a game is refused where it is made, so no metric meets a seat 9 of 2."""
         problem = row_problem(self)
         if problem:
             raise BadRow(*problem)
@@ -457,7 +458,7 @@ def _numbers(text: str) -> tuple:
 
 
 def _unquoted_numbers(text: str) -> str:
-    return text[1:] if text.startswith("'") else text
+    return text.removeprefix("'")
 
 
 def _number(word: str) -> int | float:

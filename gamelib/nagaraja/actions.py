@@ -203,7 +203,7 @@ def _sealed(kind) -> None:
     body = "".join(f"    _set_{index}(self, {name})\n" for index, name in enumerate(names))
     namespace = {f"_set_{index}": setter for index, setter in enumerate(setters)}
     namespace.update({f"_default_{name}": value for name, value in defaults.items()})
-    exec(f"def __init__(self, {arguments}):\n{body}", namespace)  # the dataclass's signature, as fast
+    exec(f"def __init__(self, {arguments}):\n{body}", namespace)  # noqa: S102 - field names only, as dataclasses do
     initialise = namespace["__init__"]
     initialise.__qualname__ = f"{kind.__name__}.__init__"
 
