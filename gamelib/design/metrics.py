@@ -269,15 +269,17 @@ def _bootstrap(results: Results, row_vector: Callable[[GameResult], Sequence[flo
 def _deal_totals(rows: Results, row_vector: Callable[[GameResult], Sequence[float]]) -> np.ndarray:
     """One row per deal (variant, seed): the sum of ``row_vector`` over its seatings, deals in first-seen order."""
     deal_index: dict = {}
-    vectors: list[list[float]] = []
-    for row in rows:
-        vector = [float(value) for value in row_vector(row)]
-        at = deal_index.setdefault((row.variant, row.seed), len(vectors))
-        if at == len(vectors):
-            vectors.append(vector)
-        else:
-            vectors[at] = [(a + b) for a, b in zip(vectors[at], vector)]
-    return np.array(vectors, dtype=float)
+    deals = np.empty(len(rows), dtype=np.int64)
+    vectors = None
+    for number, row in enumerate(rows):
+        vector = row_vector(row)
+        if vectors is None:
+            vectors = np.empty((len(rows), len(vector)))
+        vectors[number] = vector
+        deals[number] = deal_index.setdefault((row.variant, row.seed), len(deal_index))
+    groups = np.zeros((len(deal_index), vectors.shape[1]))
+    np.add.at(groups, deals, vectors)  # row by row, in order: the sums the seatings' vectors give
+    return groups
 
 
 def _resampled_totals(groups: np.ndarray, rng: np.random.Generator) -> np.ndarray:
