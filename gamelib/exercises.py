@@ -70,7 +70,7 @@ def echoed(template: str, correct: bool, **typed: Any) -> Feedback:
 def markdown_escape(text: str) -> str:
     """``text`` shown literally in Markdown and HTML: tags and entities escaped, Markdown's marks backslashed."""
     one_line = " ".join(text.split())
-    return _MARKDOWN_SPECIALS.sub(r"\\\1", html.escape(one_line, quote=True))
+    return html.escape(_MARKDOWN_SPECIALS.sub(r"\\\1", one_line), quote=False)  # entities after: their # stays
 
 
 def _brief(value: Any) -> str:

@@ -133,6 +133,7 @@ def test_typed_text_is_escaped_in_the_markdown_a_notebook_shows():
     lesson = check_answer("[click](javascript:alert(1))", "q1", 1)._repr_markdown_()
     assert "](" not in lesson and "\\[click\\]\\(javascript" in lesson
     assert markdown_escape("a\n# title") == "a \\# title"
+    assert markdown_escape("'<b>' & \"x\"") == "'&lt;b&gt;' &amp; \"x\""  # entities whole, quotes harmless in text
 
 
 def test_right_answers_and_the_author_text_are_unchanged():
