@@ -80,6 +80,8 @@ LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/tes
 LONG_TEST_FILES += tests/test_shipped_data.py
 test-long: $(STAMP)
 	GAMELIB_LONG_TESTS=1 $(PY) -m pytest $(LONG_TEST_FILES) --numprocesses auto --dist loadfile $(PYTEST_ARGS)
+# (a recipe reads its variables when it runs, so files appended here are in it too)
+LONG_TEST_FILES += tests/test_design_files.py tests/test_typed_inputs.py tests/test_saves_seeds.py
 
 # The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
 # offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.

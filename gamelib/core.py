@@ -337,6 +337,21 @@ def require_fields(data: dict, fields: Iterable[str], what: str = "saved game") 
         raise CorruptSave(f"this {what} is missing {', '.join(missing)}")
 
 
+def require_rule_fields(rules: Any, rules_class: type, what: str = "saved game") -> None:
+    """Raise :class:`CorruptSave` unless a save's rules name every parameter of ``rules_class``.
+
+    A save records the whole rule set; one missing a parameter was edited or damaged, and filling in
+    the default would load a game played under other rules (a Chakra save without
+    ``harmonization_bonus`` once loaded with 2).
+    """
+    if not isinstance(rules, dict):
+        raise CorruptSave(f"the rules of this {what} should be an object of rule parameters")
+    missing = [field.name for field in dataclasses.fields(rules_class) if field.name not in rules]
+    if missing:
+        raise CorruptSave(f"the rules of this {what} lack {', '.join(missing)}: a save names every rule, so "
+                          "this one was edited or damaged")
+
+
 def read_json_file(path: str | Path, what: str, error: type[ValueError] = CorruptSave) -> Any:
     """Parse a JSON data file; a missing file or bad JSON raises ``error`` naming ``what`` and the path."""
     path = Path(path)
@@ -400,12 +415,43 @@ def weighted_draw(weights: Sequence[int], rng: random.Random) -> int:
     raise AssertionError("unreachable")
 
 
+MAX_SEED_CHARS = 1000
+"""The most characters of a seed text and digits of a seed number: every chance draw hashes the seed's
+text, and a save must hold it (``new_seed`` gives 19 digits)."""
+
+
 def resolve_seed(seed: Any) -> int | str:
-    """The seed a new game records: ``seed`` itself, or a fresh one when it is ``None``."""
+    """The seed a new game records: ``check_seed(seed)``, or a fresh one when it is ``None``."""
     if seed is None:
         return new_seed()
+    return check_seed(seed)
+
+
+def check_seed(seed: Any) -> int | str:
+    """``seed`` as a game records it, if every save can hold it and every game's loader reopens it.
+
+    The one seed check of every game, at ``new_game`` and on loading a save: a whole number of at
+    most MAX_SEED_CHARS digits, or a text of at most MAX_SEED_CHARS characters that UTF-8 can write
+    (no lone surrogate such as ``"\\ud800"``). Subclasses (an ``IntEnum``, a ``str`` subclass) are
+    recorded as the plain value, which is what a save gives back. Anything else: ``ValueError``.
+    """
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise ValueError(f"a seed is a whole number or a string, not {seed!r}")
+        raise ValueError(f"a seed is a whole number or a text, not {type(seed).__name__} "
+                         "(to use another value, pass str(value))")
+    if isinstance(seed, int):
+        seed = int(seed)
+        if not -10**MAX_SEED_CHARS < seed < 10**MAX_SEED_CHARS:
+            raise ValueError(f"a seed number has at most {MAX_SEED_CHARS:,} digits; this one has about "
+                             f"{int(seed.bit_length() * 0.30103) + 1:,}")
+        return seed
+    seed = str(seed)
+    if len(seed) > MAX_SEED_CHARS:
+        raise ValueError(f"a seed text has at most {MAX_SEED_CHARS:,} characters, not {len(seed):,}")
+    try:
+        seed.encode("utf-8")
+    except UnicodeEncodeError as problem:
+        raise ValueError(f"a seed text must be writable as UTF-8: character {problem.start} is a lone surrogate "
+                         f"{seed[problem.start]!a}, which no text file can hold") from None
     return seed
 
 

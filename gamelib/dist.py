@@ -10,10 +10,24 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
-from math import sqrt
+from math import comb, lcm, prod, sqrt
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 Outcome = Hashable
+
+MAX_OUTCOMES = 100_000
+"""The most outcomes an exact distribution built here holds (a student's typo must not fill the memory)."""
+MAX_PAIRS = 1_000_000
+"""The most pairs of outcomes one exact sum adds up (about a second of integer arithmetic)."""
+MAX_TABLE_ROWS = 100_000
+"""The most rows of ``at_least_table``: one per whole number between the smallest and largest outcome."""
+
+
+def _check_pairs(pairs: int) -> None:
+    if pairs > MAX_PAIRS:
+        raise ValueError(f"this sum pairs up {pairs:,} outcomes, too many to compute exactly at once (at most "
+                         f"{MAX_PAIRS:,}): add smaller distributions, or simulate the sum (gamelib.simulate) "
+                         "for an estimate with its interval")
 
 
 def _add_outcomes(a, b):
@@ -47,6 +61,9 @@ class Dist:
         if not isinstance(probabilities, Mapping):
             raise TypeError("Dist takes a mapping {outcome: probability}, such as Dist({1: Fraction(1, 2), 2: "
                             "Fraction(1, 2)}); for equally likely faces use Dist.uniform([1, 2])")
+        if len(probabilities) > MAX_OUTCOMES:
+            raise ValueError(f"{len(probabilities):,} outcomes are more than an exact distribution holds here "
+                             f"({MAX_OUTCOMES:,}); group outcomes together or simulate instead")
         cleaned: dict = {}
         for outcome, probability in probabilities.items():
             probability = _probability(outcome, probability)
@@ -71,9 +88,15 @@ class Dist:
     @classmethod
     def uniform(cls, faces: Iterable[Outcome]) -> "Dist":
         """Each listed face equally likely; repeated faces count twice (like a die's sides)."""
+        if hasattr(faces, "__len__") and len(faces) > MAX_OUTCOMES:
+            raise ValueError(f"{len(faces):,} faces are more than an exact distribution holds here "
+                             f"({MAX_OUTCOMES:,}); simulate draws instead (random.choice)")
         weights: dict = {}
         for face in faces:
             weights[face] = weights.get(face, 0) + 1
+            if len(weights) > MAX_OUTCOMES:
+                raise ValueError(f"more than {MAX_OUTCOMES:,} different faces are more than an exact distribution "
+                                 "holds here; simulate draws instead (random.choice)")
         if not weights:
             raise ValueError("a die or stick needs at least one face")
         return cls.from_weights(weights)
@@ -118,6 +141,11 @@ class Dist:
     def at_least_table(self) -> dict:
         """P(X >= k) for every integer k from the smallest to the largest outcome."""
         self._require_numbers("at_least_table")
+        rows = max(self._probabilities) - min(self._probabilities) + 1
+        if rows > MAX_TABLE_ROWS:
+            raise ValueError(f"a table from {min(self._probabilities)} to {max(self._probabilities)} would have "
+                             f"{rows:,} rows, more than {MAX_TABLE_ROWS:,}: ask for single thresholds with "
+                             "at_least(k), or build the table over the outcomes only")
         table, remaining = {}, Fraction(1)
         for k in range(min(self._probabilities), max(self._probabilities) + 1):
             table[k] = remaining
@@ -162,12 +190,21 @@ class Dist:
         """The sum of two independent variables (a convolution), or a shift by a constant."""
         if not isinstance(other, Dist):
             return self.map(lambda o: _add_outcomes(o, other))
+        _check_pairs(len(self) * len(other))
+        # Whole-number weights over a common denominator: integer products, one Fraction per outcome.
+        (below_a, weights_a), (below_b, weights_b) = self._weights(), other._weights()
         result: dict = {}
-        for a, pa in self._probabilities.items():
-            for b, pb in other._probabilities.items():
+        for a, wa in weights_a.items():
+            for b, wb in weights_b.items():
                 s = _add_outcomes(a, b)
-                result[s] = result.get(s, Fraction(0)) + pa * pb
-        return Dist(result)
+                result[s] = result.get(s, 0) + wa * wb
+        below = below_a * below_b
+        return Dist({outcome: Fraction(weight, below) for outcome, weight in result.items()})
+
+    def _weights(self) -> tuple[int, dict]:
+        """``(denominator, {outcome: whole weight})`` with weight / denominator = probability."""
+        below = lcm(*(p.denominator for p in self._probabilities.values()))
+        return below, {o: p.numerator * (below // p.denominator) for o, p in self._probabilities.items()}
 
     __radd__ = __add__
 
@@ -177,6 +214,7 @@ class Dist:
             raise TypeError(f"repeat needs a whole number of copies, not {times!r}")
         if times < 0:
             raise ValueError(f"cannot add a negative number ({times}) of copies")
+        self._check_repeat(times)
         result = Dist.constant(_zero_like(next(iter(self._probabilities))))
         power = self
         while times:
@@ -186,6 +224,43 @@ class Dist:
             if times:
                 power = power + power
         return result
+
+    def _check_repeat(self, times: int) -> None:
+        """Refuse, before any work, a sum of copies whose exact odds are too large to compute at once."""
+        outcomes = self._outcomes_of_copies(times)
+        if outcomes > MAX_OUTCOMES:
+            raise ValueError(f"the sum of {times:,} copies has up to {outcomes:,} outcomes, too many to compute "
+                             f"exactly at once (at most {MAX_OUTCOMES:,}): use fewer copies, or simulate the "
+                             "sum (gamelib.simulate) for an estimate with its interval")
+        # the additions repeat() will make, counted on copies: (copies in result, copies in power)
+        widest, result, power, left = (1, 1), 0, 1, times
+        while left:
+            if left & 1:
+                widest = max(widest, (self._outcomes_of_copies(result), self._outcomes_of_copies(power)), key=prod)
+                result += power
+            left >>= 1
+            if left:
+                widest = max(widest, (self._outcomes_of_copies(power),) * 2, key=prod)
+                power *= 2
+        if prod(widest) > MAX_PAIRS:
+            raise ValueError(f"adding {times:,} copies pairs up to {widest[0]:,} x {widest[1]:,} outcomes, too many "
+                             f"to compute exactly at once (at most {MAX_PAIRS:,} pairs): use fewer copies, or "
+                             "simulate the sum (gamelib.simulate) for an estimate with its interval")
+
+    def _outcomes_of_copies(self, times: int) -> int:
+        """An upper bound on the number of outcomes of the sum of ``times`` copies."""
+        if times == 0:
+            return 1
+        count = comb(times + len(self) - 1, len(self) - 1)  # the multisets of outcomes: any sum is one
+        first = next(iter(self._probabilities))
+        if isinstance(first, tuple):
+            spans = [max(o[i] for o in self._probabilities) - min(o[i] for o in self._probabilities)
+                     for i in range(len(first))]
+            if all(isinstance(span, int) for span in spans):
+                count = min(count, prod(span * times + 1 for span in spans))
+        elif all(isinstance(o, int) for o in self._probabilities):
+            count = min(count, (max(self._probabilities) - min(self._probabilities)) * times + 1)
+        return count
 
     def compare(self, other: "Dist") -> tuple[Fraction, Fraction, Fraction]:
         """``(P(A > B), P(A = B), P(A < B))`` for independent A ~ self and B ~ other."""

@@ -16,12 +16,23 @@ the numbers. Graded work uses nbgrader.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
+import numbers
+import re
+import reprlib
+from decimal import Decimal
 from fractions import Fraction
 from importlib import resources
 from typing import Any
 
 _SALT = "gamelib-exercise:"
+MAX_ANSWER_CHARS = 1000
+"""The longest typed answer read: every answer of the lessons is a few characters."""
+MAX_ANSWER_DIGITS = 600
+"""The most digits above or below the line: far more than any answer, far below Python's 4,300."""
+_EXPONENT = re.compile(r"[eE]\s*([+-]?\d+)")
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 
 
 class Feedback(str):
@@ -29,19 +40,46 @@ class Feedback(str):
 
     correct: bool
 
-    def __new__(cls, text: str, correct: bool):
+    def __new__(cls, text: str, correct: bool, markdown: str | None = None):
         self = super().__new__(cls, text)
         self.correct = correct
+        self.markdown = text if markdown is None else markdown
         return self
 
     def __bool__(self) -> bool:
         return self.correct
 
     def _repr_markdown_(self) -> str:
-        return str(self)
+        return self.markdown
 
     def __repr__(self) -> str:
         return str(self)
+
+
+def echoed(template: str, correct: bool, **typed: Any) -> Feedback:
+    """Feedback quoting what a student typed: shortened, and escaped in the Markdown a notebook shows.
+
+    ``template`` is the author's text with ``{name}`` slots; each typed value fills its slot as a short
+    repr (``reprlib``), so a 10 MB string or a huge number cannot flood the page or break the text.
+    """
+    shown = {name: _brief(value) for name, value in typed.items()}
+    return Feedback(template.format(**shown), correct,
+                    template.format(**{name: markdown_escape(text) for name, text in shown.items()}))
+
+
+def markdown_escape(text: str) -> str:
+    """``text`` shown literally in Markdown and HTML: tags and entities escaped, Markdown's marks backslashed."""
+    one_line = " ".join(text.split())
+    return html.escape(_MARKDOWN_SPECIALS.sub(r"\\\1", one_line), quote=False)  # entities after: their # stays
+
+
+def _brief(value: Any) -> str:
+    brief = reprlib.Repr()
+    brief.maxstring = brief.maxother = brief.maxlong = 60
+    try:
+        return brief.repr(value)
+    except Exception:  # noqa: BLE001 - a student's own class whose repr fails still gets its feedback
+        return f"<a {type(value).__name__}>"
 
 
 class Unreadable(ValueError):
@@ -55,8 +93,25 @@ def normalise(answer: Any, kind: str) -> str:
     if kind == "integer":
         return str(_whole(answer))
     if kind == "text":
-        return " ".join(str(answer).lower().split())
+        return _text(answer)
     raise ValueError(f"unknown answer kind {kind!r}")
+
+
+def _bounded_fraction(answer: Any) -> Fraction:
+    """``Fraction(answer)`` for answers of a sane size; :class:`Unreadable` before any long computation."""
+    if isinstance(answer, str):
+        if len(answer) > MAX_ANSWER_CHARS:
+            raise Unreadable(f"that text is {len(answer):,} characters long; an answer here is a short number")
+        exponent = _EXPONENT.search(answer)
+        if exponent and abs(int(exponent.group(1))) > MAX_ANSWER_DIGITS:  # the text is short, so is the int
+            raise Unreadable("that number is far too large or too small to be an answer here")
+    if isinstance(answer, Decimal) and answer.is_finite() and abs(answer.adjusted()) > MAX_ANSWER_DIGITS:
+        raise Unreadable("that number is far too large or too small to be an answer here")
+    value = Fraction(answer)
+    value = Fraction(int(value.numerator), int(value.denominator))  # numpy's integers stay numpy's otherwise
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) > 3.33 * MAX_ANSWER_DIGITS:
+        raise Unreadable(f"that number has more than {MAX_ANSWER_DIGITS} digits; no answer here is so long")
+    return value
 
 
 def _exact(answer: Any) -> Fraction:
@@ -69,20 +124,34 @@ def _exact(answer: Any) -> Fraction:
     if isinstance(answer, bool):
         raise Unreadable("give a number, not True or False")
     try:
-        return Fraction(answer)
+        return _bounded_fraction(answer)
     except ZeroDivisionError:
         raise Unreadable("a fraction cannot have 0 below the line") from None
-    except (TypeError, ValueError):
-        raise Unreadable(f"{answer!r} is not a number; write a fraction such as Fraction(3, 8) or '3/8'") from None
+    except (TypeError, ValueError, OverflowError) as problem:
+        if isinstance(problem, Unreadable):
+            raise
+        raise Unreadable("that is not a number; write a fraction such as Fraction(3, 8) or '3/8'") from None
+
+
+def _text(answer: Any) -> str:
+    try:
+        text = answer if isinstance(answer, str) else str(answer)
+    except Exception:  # noqa: BLE001 - str() of a huge int, or of a student's own class, can raise
+        raise Unreadable("give the answer as a short text in quotes") from None
+    if len(text) > MAX_ANSWER_CHARS:
+        raise Unreadable(f"that text is {len(text):,} characters long; an answer here is a few words")
+    return " ".join(text.lower().split())
 
 
 def _whole(answer: Any) -> int:
-    if isinstance(answer, bool) or not isinstance(answer, (int, float, Fraction, str)):
+    if isinstance(answer, bool) or not isinstance(answer, (numbers.Rational, float, Decimal, str)):
         raise Unreadable("give a whole number such as 12")
     try:
-        value = Fraction(answer)
+        value = _bounded_fraction(answer)
+    except Unreadable:
+        raise
     except (ValueError, ZeroDivisionError, OverflowError):
-        raise Unreadable(f"{answer!r} is not a whole number") from None
+        raise Unreadable("that is not a whole number; write one such as 12") from None
     if value.denominator != 1:
         raise Unreadable("give a whole number such as 12")
     return int(value)
@@ -109,17 +178,18 @@ def load(lesson: str) -> dict:
 
 def check_answer(lesson: str, question: str, answer: Any) -> Feedback:
     """Say whether ``answer`` is right; when wrong, give a hint (aimed at the mistake when it is a common one)."""
-    try:
-        sheet = load(lesson)
-    except KeyError:
-        return Feedback(f"There is no lesson {lesson!r} with exercises (try {', '.join(lessons())}).", False)
-    if question not in sheet:
-        return Feedback(f"There is no question {question!r} in this lesson (try {', '.join(sheet)}).", False)
+    if not isinstance(lesson, str) or lesson not in lessons():
+        return echoed("There is no lesson {lesson} with exercises (try " + ", ".join(lessons()) + ").", False,
+                      lesson=lesson)
+    sheet = load(lesson)
+    if not isinstance(question, str) or question not in sheet:
+        return echoed("There is no question {question} in this lesson (try " + ", ".join(sheet) + ").", False,
+                      question=question)
     entry = sheet[question]
     if answer is None or answer is Ellipsis:
         return Feedback(f"{question}: not answered yet. Replace the ... with your answer.", False)
     try:
-        given = hashlib.sha256((_SALT + normalise(answer, entry["kind"])).encode()).hexdigest()
+        given = hashlib.sha256((_SALT + normalise(answer, entry["kind"])).encode("utf-8", "surrogatepass")).hexdigest()
     except Unreadable as problem:
         return Feedback(f"{question}: I cannot read that answer: {problem}.", False)
     if given == entry["digest"]:

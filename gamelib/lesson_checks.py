@@ -11,6 +11,7 @@ from gamelib.dist import Dist
 from gamelib.exercises import Feedback
 
 ORDINARY = (1, 2, 3, 4, 5, 6)
+MAX_FACE = 100  # a face above 31 cannot sum to 42 with eleven faces of at least 1; typos stop here
 
 
 def check_same_sums(die_a, die_b) -> Feedback:
@@ -53,4 +54,6 @@ def _face_problem(die) -> str:
         return "should have whole-number faces (no decimals or text)"
     if min(die) < 1:
         return "has a face below 1; every face must be at least 1"
+    if max(die) > MAX_FACE:
+        return f"has a face above {MAX_FACE}; twelve faces of at least 1 adding up to 42 never need one"
     return ""

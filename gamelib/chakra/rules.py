@@ -26,7 +26,6 @@ from gamelib.chakra.components import (
 GAME = "chakra"
 SAVE_VERSION = 3  # 3: a save carries the game's log and is replayed on loading; 2: observations are dicts
 MAX_ROUNDS = 1000  # the largest max_rounds: five times the default, twenty times a greedy game
-MAX_SEED_CHARS = 100  # a seed is hashed at every draw, so its length is bounded (new_seed gives 19 digits)
 # The last state whose legal actions were listed (by identity) and those actions. Kept here rather than
 # in a field of the state, so that a State holds only its fields and copies without ``__init__``.
 _LISTED: list = [(None, ())]
@@ -242,7 +241,7 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
         raise ValueError(f"Chakra is for 2 to 4 players, not {players!r}")
     if type(first_player) is not int or not 0 <= first_player < players:
         raise ValueError(f"first_player must be a seat from 0 to {players - 1}, not {first_player!r}")
-    seed = check_seed(resolve_seed(seed))
+    seed = resolve_seed(seed)
     draws = 0
 
     def draw(weights: list[int]) -> int:
@@ -267,13 +266,3 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
                  unused_plenitude=unused, first_player=first_player, to_move=first_player,
                  turns=(0,) * players, seed=seed, draws=draws, explicit_chance=explicit_chance, log=())
 
-
-def check_seed(seed):
-    """``seed`` if a save can hold it: a whole number or a text of at most MAX_SEED_CHARS characters."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise ValueError(f"a seed is a whole number or a text, not {type(seed).__name__}")
-    if isinstance(seed, int) and not -10 ** MAX_SEED_CHARS < seed < 10 ** MAX_SEED_CHARS:
-        raise ValueError(f"a seed has at most {MAX_SEED_CHARS} digits")
-    if isinstance(seed, str) and len(seed) > MAX_SEED_CHARS:
-        raise ValueError(f"a seed text has at most {MAX_SEED_CHARS} characters, not {len(seed)}")
-    return seed

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 
-from gamelib.core import CorruptSave, IllegalMove, check_save_header, load_json, require_fields, save_header
+from gamelib.core import (CorruptSave, IllegalMove, check_save_header, check_seed, load_json, require_fields,
+                          require_rule_fields, save_header)
 from gamelib.chakra.actions import Channel, Meditate, Receive, Step
 from gamelib.chakra.components import (
     BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, LEVEL_NAMES, PLENITUDE_TOKENS, SPACES, UP, PlayerBoard, shown,
 )
 from gamelib.chakra.invariants import invariant_violations
-from gamelib.chakra.rules import GAME, SAVE_VERSION, Rules, State, check_seed, new_game
+from gamelib.chakra.rules import GAME, SAVE_VERSION, Rules, State, new_game
 
 WHAT = "Chakra save"
 STATE_FIELDS = ("rules", "bag", "maya", "plenitude", "unused_plenitude", "removed_blacks", "first_player",
@@ -98,6 +99,7 @@ def from_dict(data: dict) -> State:
 def _build(data: dict) -> State:
     if not isinstance(data["rules"], dict):
         raise CorruptSave("'rules' should be an object of rule parameters")
+    require_rule_fields(data["rules"], Rules, WHAT)
     rules = Rules.from_dict(data["rules"])
     players = data["players"]
     if not isinstance(players, list) or not 2 <= len(players) <= 4:

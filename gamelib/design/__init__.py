@@ -22,7 +22,7 @@ from gamelib.design.metrics import (METRICS, Check, Duration, balance, beside_ex
                                     decisiveness, draw_rate, duration, first_mover_advantage, first_mover_win_rate,
                                     lead_changes, lead_changes_in, policy_win_rates, seat_advantage, seat_win_rates,
                                     share_estimate, skill_trace, summary)
-from gamelib.design.results import (NO_LEADER, GameResult, Results, ended_by_rules, leader, load_csv,
+from gamelib.design.results import (NO_LEADER, BadResultsFile, BadRow, GameResult, Results, ended_by_rules, leader, load_csv,
                                     result_from_match, result_from_states, save_csv, score_lead)
 from gamelib.design.playtests import (PlaytestError, PlaytestProblems, PlaytestResults, compare_with_bot,
                                       load_playtests)
@@ -33,6 +33,7 @@ from gamelib.design.tables import Table
 __all__ = [
     "tournament", "players_of", "play_traced_game",
     "GameResult", "Results", "NO_LEADER", "leader", "score_lead", "ended_by_rules", "save_csv", "load_csv",
+    "BadResultsFile", "BadRow",
     "result_from_match", "result_from_states",
     "seat_win_rates", "policy_win_rates", "seat_advantage", "first_mover_win_rate", "first_mover_advantage",
     "balance", "draw_rate", "completion", "Duration", "duration", "decisive_moment", "decisiveness",

@@ -251,20 +251,53 @@ def _shifted(estimate: Estimate, by: float) -> Estimate:
     return Estimate(estimate.value + by, estimate.low + by, estimate.high + by, estimate.samples)
 
 
+BOOTSTRAP_BLOCK = 1 << 16
+"""Deals drawn at a time: the bootstrap's memory is a few blocks, whatever the number of rows."""
+
+
 def _bootstrap(results: Results, row_vector: Callable[[GameResult], Sequence[float]],
                finish: Callable[[np.ndarray], float]) -> Estimate:
     """A statistic ``finish(sum of row_vector over the rows)`` with a percentile interval from
     resampling whole deals (a deal's seatings stay together, as they were played)."""
-    rows = list(_nonempty(results))
-    deals: dict = {}
-    for row in rows:
-        deals.setdefault((row.variant, row.seed), []).append(np.asarray(row_vector(row), dtype=float))
-    groups = np.array([np.sum(vectors, axis=0) for vectors in deals.values()])
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
-    picks = rng.integers(0, len(groups), size=(BOOTSTRAP_RESAMPLES, len(groups)))
-    values = np.sort([finish(total) for total in groups[picks].sum(axis=1)])
+    groups = _deal_totals(_nonempty(results), row_vector)
+    totals = _resampled_totals(groups, np.random.default_rng(BOOTSTRAP_SEED))
+    values = np.sort([finish(total) for total in totals])
     low, high = values[int(0.025 * BOOTSTRAP_RESAMPLES)], values[int(0.975 * BOOTSTRAP_RESAMPLES) - 1]
-    return Estimate(float(finish(groups.sum(axis=0))), float(low), float(high), len(rows))
+    return Estimate(float(finish(groups.sum(axis=0))), float(low), float(high), len(results))
+
+
+def _deal_totals(rows: Results, row_vector: Callable[[GameResult], Sequence[float]]) -> np.ndarray:
+    """One row per deal (variant, seed): the sum of ``row_vector`` over its seatings, deals in first-seen order."""
+    deal_index: dict = {}
+    deals = np.empty(len(rows), dtype=np.int64)
+    vectors = None
+    for number, row in enumerate(rows):
+        vector = row_vector(row)
+        if vectors is None:
+            vectors = np.empty((len(rows), len(vector)))
+        vectors[number] = vector
+        deals[number] = deal_index.setdefault((row.variant, row.seed), len(deal_index))
+    groups = np.zeros((len(deal_index), vectors.shape[1]))
+    np.add.at(groups, deals, vectors)  # row by row, in order: the sums the seatings' vectors give
+    return groups
+
+
+def _resampled_totals(groups: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The column sums of BOOTSTRAP_RESAMPLES resamples (with replacement) of the deals, drawn block by
+    block: the same draws, in the same order, as one ``(resamples, deals)`` array, without building it."""
+    deals = len(groups)
+    totals = np.zeros((BOOTSTRAP_RESAMPLES, groups.shape[1]))
+    if deals <= BOOTSTRAP_BLOCK:
+        per_block = BOOTSTRAP_BLOCK // deals
+        for first in range(0, BOOTSTRAP_RESAMPLES, per_block):
+            count = min(per_block, BOOTSTRAP_RESAMPLES - first)
+            totals[first:first + count] = groups[rng.integers(0, deals, size=(count, deals))].sum(axis=1)
+        return totals
+    for resample in range(BOOTSTRAP_RESAMPLES):
+        for first in range(0, deals, BOOTSTRAP_BLOCK):
+            picks = rng.integers(0, deals, size=min(BOOTSTRAP_BLOCK, deals - first))
+            totals[resample] += groups[picks].sum(axis=0)
+    return totals
 
 
 def _balance_of(total: np.ndarray) -> float:

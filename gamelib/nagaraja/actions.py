@@ -8,6 +8,7 @@ Every illegal action raises :class:`~gamelib.core.IllegalMove` with a reason a s
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from operator import itemgetter
 from functools import lru_cache
@@ -181,6 +182,42 @@ PARAM_TYPES = (NoParams, Sticks, Spot, SpotPair, Rotate, Move, Swap, Cell)
 # Listings build them with ``_made``, which sets each slot through its descriptor, without ``__init__``.
 _SLOT_SETTERS = {kind: tuple(getattr(kind, name).__set__ for name in kind.__dataclass_fields__)
                  for kind in ACTION_TYPES + PARAM_TYPES}
+
+
+def _sealed(kind) -> None:
+    """Make ``kind``'s fields read-only even to ``object.__setattr__``, which passes ``frozen``.
+
+    Listings share their actions between positions and games (``_shared``, ``_placements``,
+    ``_naga_uses``): one changed through ``object.__setattr__`` (a PlaceTile moved to (9, 9)) once made
+    unrelated games list it and raise IndexError. Each field becomes a property without a setter that
+    reads the slot, and ``__init__`` and ``__setstate__`` (copies, pickles) fill the slots through the
+    setters kept here, so an action can only be made, never changed, and no cache serves a changed one.
+    """
+    names = tuple(kind.__dataclass_fields__)
+    if not names:
+        return
+    setters = _SLOT_SETTERS[kind]
+    defaults = {field.name: field.default for field in dataclasses.fields(kind)
+                if field.default is not dataclasses.MISSING}
+    arguments = ", ".join(f"{name}=_default_{name}" if name in defaults else name for name in names)
+    body = "".join(f"    _set_{index}(self, {name})\n" for index, name in enumerate(names))
+    namespace = {f"_set_{index}": setter for index, setter in enumerate(setters)}
+    namespace.update({f"_default_{name}": value for name, value in defaults.items()})
+    exec(f"def __init__(self, {arguments}):\n{body}", namespace)  # noqa: S102 - field names only, as dataclasses do
+    initialise = namespace["__init__"]
+    initialise.__qualname__ = f"{kind.__name__}.__init__"
+
+    def __setstate__(self, state):
+        for setter, value in zip(setters, state):
+            setter(self, value)
+
+    kind.__init__, kind.__setstate__ = initialise, __setstate__
+    for name in names:
+        setattr(kind, name, property(kind.__dict__[name].__get__, doc=f"the action's {name} (read-only)"))
+
+
+for _kind in ACTION_TYPES + PARAM_TYPES:
+    _sealed(_kind)
 
 # =========================================================================== the shape of an action
 

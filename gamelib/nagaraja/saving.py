@@ -14,7 +14,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from gamelib.core import CorruptSave, IllegalMove, check_save_header, load_json, require_fields, save_header
+from gamelib.core import (CorruptSave, IllegalMove, check_save_header, check_seed, load_json, require_fields,
+                          require_rule_fields, save_header)
 from gamelib.nagaraja.actions import ACTION_TYPES, FIELD_KINDS, PARAM_TYPES
 from gamelib.nagaraja.edition import Edition, EditionError, edition_from_source
 from gamelib.nagaraja.rules import Rules, State, new_game
@@ -131,7 +132,10 @@ def _tuples(value):
 
 
 def _short(value) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4,300-digit limit for text (a save given as a dict)
+        return f"<a number of {value.bit_length():,} bits>" if isinstance(value, int) else "<an unprintable value>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -145,6 +149,7 @@ def _edition(record) -> Edition:
 def _rules(record) -> Rules:
     if not isinstance(record, dict) or not all(isinstance(k, str) for k in record):
         raise CorruptSave("this Nagaraja save has bad rules: they should be an object of rule parameters")
+    require_rule_fields(record, Rules, "Nagaraja save")
     try:
         return Rules(**record)
     except TypeError:
@@ -158,8 +163,10 @@ def _replay(data: dict) -> State:
     """The state reached from the save's seed, rules and edition by its moves, each checked as it is played."""
     edition, rules = _edition(data["edition"]), _rules(data["rules"])
     seed, explicit, moves = data["seed"], data["explicit_chance"], data["moves"]
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise CorruptSave(f"this Nagaraja save has a bad seed {_short(seed)}: a seed is a whole number or a text")
+    try:
+        check_seed(seed)
+    except ValueError as error:
+        raise CorruptSave(f"this Nagaraja save has a bad seed {_short(seed)}: {error}") from None
     if not isinstance(explicit, bool):
         raise CorruptSave("this Nagaraja save is damaged: explicit_chance should be true or false")
     if not isinstance(moves, list) or len(moves) > MAX_MOVES:

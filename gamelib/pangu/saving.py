@@ -17,7 +17,8 @@ import json
 import reprlib
 from typing import Any
 
-from gamelib.core import CorruptSave, IllegalMove, check_save_header, load_json, require_fields, save_header
+from gamelib.core import (CorruptSave, IllegalMove, check_save_header, check_seed, load_json, require_fields,
+                          require_rule_fields, save_header)
 from gamelib.pangu.actions import EVENT_TYPES, Action
 from gamelib.pangu.cards import LAYOUTS, YANG, YIN, DeckError, deck_from_document, teaching_deck
 from gamelib.pangu.rules import Rules, State, new_game
@@ -36,7 +37,6 @@ MAX_SAVE_SIZE = 1_000_000  # characters; a finished game saves in about 10,000 (
 MAX_DEPTH = 5  # a Pangu save nests 4 deep (save, log, event, revealed list); one level of slack
 MAX_EVENTS = 2000  # a game logs about 30 events; a thousand stuck rerolls in a row never happens
 MAX_SCRIPTED_ROLLS = 10_000
-MAX_SEED_SIZE = 1000  # characters (or bits) of a seed: every chance draw hashes its text
 MAX_MESSAGE = 300  # characters of a refusal shown to the reader
 
 
@@ -109,6 +109,7 @@ def _read(text: Any) -> State:
         rules = Rules.from_dict(data["rules"])
     except (TypeError, ValueError) as error:
         raise CorruptSave(f"the saved rules are invalid: {error}") from None
+    require_rule_fields(data["rules"], Rules, "Pangu save")
     cards = _cards(data["cards"])
     state = State(
         rules=rules, cards=cards,
@@ -199,11 +200,13 @@ def _choice(data: dict, name: str, allowed: tuple) -> Any:
 
 
 def _seed(value: Any):
+    """The seed check of ``new_game`` itself (gamelib.core.check_seed): what it accepts, a save reopens."""
     if not isinstance(value, (int, str)) or isinstance(value, bool):
         raise CorruptSave(f"'seed' should be a number or text, not {_show(value)}")
-    if (value.bit_length() if isinstance(value, int) else len(value)) > MAX_SEED_SIZE:
-        raise CorruptSave(f"'seed' is far longer than any game's seed (at most {MAX_SEED_SIZE} characters)")
-    return value
+    try:
+        return check_seed(value)
+    except ValueError as error:
+        raise CorruptSave(f"'seed': {error}") from None
 
 
 def _roll(value: Any, what: str, allow_none: bool = False):
