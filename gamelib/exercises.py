@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import json
 import numbers
 import re
 import reprlib
@@ -25,6 +24,8 @@ from decimal import Decimal
 from fractions import Fraction
 from importlib import resources
 from typing import Any
+
+from gamelib import datafiles
 
 _SALT = "gamelib-exercise:"
 MAX_ANSWER_CHARS = 1000
@@ -172,8 +173,7 @@ def load(lesson: str) -> dict:
     """The answer sheet of ``lesson``, e.g. ``"nagaraja_01"``."""
     if lesson not in lessons():
         raise KeyError(lesson)
-    path = resources.files("gamelib") / "answers" / f"{lesson}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    return datafiles.read_json(f"answers/{lesson}.json")  # checked against its shipped SHA-256
 
 
 def check_answer(lesson: str, question: str, answer: Any) -> Feedback:

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 import traitlets
 
-from gamelib import datafiles
+from gamelib import datafiles, exercises
 from gamelib.datafiles import DamagedData
 from gamelib.nagaraja import edition as nagaraja_edition
 from gamelib.nagaraja import sticks
@@ -213,6 +213,12 @@ def test_a_damaged_deck_or_edition_file_names_itself(copy):
         sticks.load_faces("B")
 
 
+def test_an_edited_answer_sheet_is_refused_naming_it(copy):
+    edit_json(copy, "answers/pangu_04.json", lambda sheet: sheet.update(extra={"digest": "0" * 64}))
+    with pytest.raises(DamagedData, match="pangu_04.json"):
+        exercises.check_answer("pangu_04", "q1", 1)
+
+
 # --------------------------------------------------------------------------- the variant record
 
 
@@ -333,7 +339,7 @@ def load_through_the_game(name: str):
     if name.startswith("nagaraja/data/"):
         edition = nagaraja_edition.load_edition()
         return (edition.cards, edition.tiles, edition.amulets, edition.relics)
-    return datafiles.read_json(name)  # an answer sheet
+    return exercises.load(name[len("answers/"):-len(".json")])  # an answer sheet, read as check_answer reads it
 
 
 SAMPLE_KEYS: dict = {}  # a real turn-2 and turn-3 key (F, C, D) of the shipped table, set by intact_values
