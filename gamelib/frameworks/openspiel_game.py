@@ -30,6 +30,7 @@ What OpenSpiel is told, and why:
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 from types import ModuleType
@@ -128,7 +129,9 @@ class GamelibState(pyspiel.State):
         self._spec = _Shared(game.game_spec)
         self._state = _Shared(state)
         self._recall = ("",) * game.game_spec.players  # per player: SHA-256 chain of observations and own moves...
-        self._unrecalled = ()  # ...up to these (state after, mover, number), folded in when a string is asked for
+        # ...up to the moves in this chain of (earlier link, state after, mover, number), folded in when a string is
+        # asked for; immutable and shared, so a clone does not copy a long history
+        self._unrecalled = _Shared(None)
 
     @property
     def gamelib_state(self):
@@ -161,7 +164,7 @@ class GamelibState(pyspiel.State):
         mover = before.current_player
         after = before.apply(self.gamelib_move(number))
         self._state = _Shared(after)
-        self._unrecalled += ((self._state, mover, number),)
+        self._unrecalled = _Shared((self._unrecalled.value, after, mover, number))
 
     def _action_to_string(self, player, number):
         move = self.gamelib_move(number)
@@ -181,11 +184,15 @@ class GamelibState(pyspiel.State):
     def recall_digest(self, player: int) -> str:
         """The hash chain of ``player``'s observations and own moves so far (computed when first asked for:
         random play and search that never read information states do not pay for it)."""
+        moves, link = [], self._unrecalled.value
+        while link is not None:
+            link, after, mover, number = link
+            moves.append((after, mover, number))
         recall = list(self._recall)
-        for shared, mover, number in self._unrecalled:
-            recall = [_chained(digest, observation_text(shared.value.observation(seat)), number if seat == mover else None)
+        for after, mover, number in reversed(moves):
+            recall = [_chained(digest, observation_text(after.observation(seat)), number if seat == mover else None)
                       for seat, digest in enumerate(recall)]
-        self._recall, self._unrecalled = tuple(recall), ()
+        self._recall, self._unrecalled = tuple(recall), _Shared(None)
         return self._recall[player]
 
     def __str__(self):
@@ -233,11 +240,13 @@ _REGISTERED: dict[str, type] = {}
 
 
 def register(game: str | ModuleType = "pangu", short_name: str | None = None, rules=None,
-             parameters: dict | None = None, **setup) -> str:
+             parameters: dict | None = None, perfect_information: bool | None = None, **setup) -> str:
     """Register a game with ``pyspiel.register_game`` (once) and return its short name.
 
     ``parameters`` are OpenSpiel game parameters passed on to ``new_game`` (Chakra: ``{"players": 2}``);
-    ``setup`` is fixed setup for every game of this name.
+    ``setup`` is fixed setup for every game of this name. A contract game that does not say whether it
+    hides information (a studio game's ``hides_information``) is taken to hide some, unless
+    ``perfect_information=True`` says otherwise (value iteration needs a perfect-information game).
     """
     if isinstance(game, str) and "." in game:
         game = importlib.import_module(game)
@@ -248,9 +257,13 @@ def register(game: str | ModuleType = "pangu", short_name: str | None = None, ru
     parameters = dict(parameters or {})
 
     def make_spec(params, _game=game, _rules=rules, _setup=setup):
-        return game_spec(_game, _rules, **_setup, **params)
+        made = game_spec(_game, _rules, **_setup, **params)
+        if perfect_information is not None:
+            made = dataclasses.replace(made, hides_information=not perfect_information)
+        return made
 
-    registration = (game if isinstance(game, str) else game.__name__, short_name, rules, parameters, setup)
+    registration = (game if isinstance(game, str) else game.__name__, short_name, rules, parameters,
+                    perfect_information, setup)
     cls = type(f"Gamelib_{name}", (GamelibGame,), {"make_spec": staticmethod(make_spec), "short_name": short_name,
                                                     "parameters": parameters, "registration": registration})
     probe = make_spec(parameters)
@@ -261,8 +274,8 @@ def register(game: str | ModuleType = "pangu", short_name: str | None = None, ru
 
 def _registered_game(registration: tuple, params: dict):
     """Unpickling a game: register it (in this process too) and load it with its parameters."""
-    game, short_name, rules, parameters, setup = registration
-    register(game, short_name, rules, parameters, **setup)
+    game, short_name, rules, parameters, perfect_information, setup = registration
+    register(game, short_name, rules, parameters, perfect_information, **setup)
     return pyspiel.load_game(short_name, params)
 
 
