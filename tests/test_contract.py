@@ -21,6 +21,8 @@ from gamelib.core import CHANCE, TERMINAL, CorruptSave, IllegalMove
 
 ENGINES = ["gamelib.pangu", "gamelib.chakra", "gamelib.nagaraja"]
 GAMES = ["toy_game", *ENGINES]
+# issue 22: the games students write (the studio's worked examples) keep the same contract
+GAMES += ["gamelib.studio.examples.pig", "gamelib.studio.examples.race", "gamelib.studio.examples.bluff"]
 BOARDS = {"gamelib.pangu": "PanguBoard", "gamelib.chakra": "ChakraBoard", "gamelib.nagaraja": "NagarajaBoard"}
 
 
