@@ -49,10 +49,13 @@ LONG = os.environ.get("GAMELIB_LONG_TESTS") == "1"
 CROSS_SEEDS = 100 if LONG else 3
 RANDOM_GAMES = 10_000 if LONG else 10
 
-# every game and player count: (game, setup); the toy race stands for any contract game (a studio game)
+from gamelib.studio.examples import bluff, pig  # noqa: E402
+
+# every game and player count: (game, setup); the toy race, Pig and Bluff (studio games, Bluff hiding the cards)
+# stand for any contract game
 SETUPS = [("pangu", {}), ("chakra", {"players": 2}), ("chakra", {"players": 3}), ("chakra", {"players": 4}),
-          ("nagaraja", {}), (toy_game, {})]
-IDS = ["pangu", "chakra2", "chakra3", "chakra4", "nagaraja", "toy_race"]
+          ("nagaraja", {}), (toy_game, {}), (pig, {}), (bluff, {})]
+IDS = ["pangu", "chakra2", "chakra3", "chakra4", "nagaraja", "toy_race", "pig", "bluff"]
 
 
 def module_of(game):
@@ -320,7 +323,7 @@ def test_openspiel_game_types():
     assert load("pangu", {}).num_distinct_actions() == 480
 
 
-@pytest.mark.parametrize("game, options", [SETUPS[0], SETUPS[4], SETUPS[5]], ids=["pangu", "nagaraja", "toy_race"])
+@pytest.mark.parametrize("game, options", [SETUPS[0], *SETUPS[4:]], ids=["pangu", *IDS[4:]])
 def test_openspiel_random_sim_test_with_serialisation(game, options):
     """OpenSpiel's own API consistency test, serialising and reloading states on the way."""
     pyspiel.random_sim_test(load(game, options), num_sims=10 if LONG else 2, serialize=True, verbose=False)
@@ -328,7 +331,7 @@ def test_openspiel_random_sim_test_with_serialisation(game, options):
     # Chakra's (13 to 35 s a game) is in tests/test_frameworks_sweep.py, which only make test-long runs
 
 
-@pytest.mark.parametrize("game, options", SETUPS[::2] + [SETUPS[1]], ids=["pangu", "chakra3", "nagaraja", "chakra2"])
+@pytest.mark.parametrize("game, options", SETUPS[:5:2] + [SETUPS[1], SETUPS[7]], ids=["pangu", "chakra3", "nagaraja", "chakra2", "bluff"])
 def test_openspiel_python_game_conventions(game, options):
     """What OpenSpiel's own Python games' tests check (open_spiel/python/games/tic_tac_toe_test.py, kuhn_poker_test.py):
     pickling the game and a state, serialize_game_and_state round trips, clones match and are independent."""
@@ -531,3 +534,43 @@ def test_openspiel_value_iteration_agrees_with_a_plain_bellman_oracle():
         assert by_position[k] == pytest.approx(win - 0.5, abs=1e-8), k
     start = observation_key(toy_game.new_game(0, rules, explicit_chance=True))
     assert 0 < oracle[start] < 1
+
+
+def test_openspiel_value_iteration_on_pig_agrees_with_studio_solve():
+    """Pig (the studio's example, Neller and Presser's game) to 10 points (to 20 in make test-long): OpenSpiel's
+    value_iteration gives every decision position the value studio.solve gives it (seat 0's chance of winning,
+    less 1/2), within 1e-9 (both iterate to 1e-12). Positions are matched by the studio's key(), which the
+    OpenSpiel state's string ends with."""
+    from open_spiel.python.algorithms import value_iteration
+    from open_spiel.python.algorithms.get_all_states import get_all_states
+
+    from gamelib.studio.solve import solve
+
+    rules = pig.Rules(goal=20 if LONG else 10)
+    spiel_game = pyspiel.load_game(openspiel_game.register(pig, short_name=f"python_gamelib_pig_to_{rules.goal}",
+                                                           rules=rules))
+    assert spiel_game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    spiel_values = value_iteration.value_iteration(spiel_game, depth_limit=-1, threshold=1e-12, cyclic_game=True)
+    states = get_all_states(spiel_game, -1, True, False, to_string=str, stop_if_encountered=True)
+    solution = solve(pig, rules)
+    assert set(states) == set(spiel_values) and len(states) > 100
+    for text, state in states.items():
+        assert spiel_values[text] + 0.5 == pytest.approx(solution.value(state.gamelib_state)[0], abs=1e-9), text
+    assert spiel_values[str(spiel_game.new_initial_state())] + 0.5 == pytest.approx(solution.start_value[0], abs=1e-9)
+
+
+def test_openspiel_cfr_on_bluff_approaches_a_nash_equilibrium():
+    """Bluff (the studio's Kuhn poker, paying the pot's winner 1, not chips): OpenSpiel's C++ CFR on the registered
+    Python game drives the exploitability of its average policy (OpenSpiel's best-response computation: how much a
+    best reply gains against it, the oracle of being near an equilibrium) from the uniform policy's down under
+    0.005 in 300 iterations, and the two seats' values add up to 0 (zero-sum returns)."""
+    spiel_game = pyspiel.load_game(openspiel_game.register(bluff))
+    assert spiel_game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    uniform = pyspiel.exploitability(spiel_game, pyspiel.UniformRandomPolicy(spiel_game))
+    solver = pyspiel.CFRSolver(spiel_game)
+    for _ in range(300):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    assert uniform > 0.05 and pyspiel.exploitability(spiel_game, average) < 0.005
+    values = pyspiel.expected_returns(spiel_game.new_initial_state(), average, -1, True)
+    assert sum(values) == pytest.approx(0.0, abs=1e-12)

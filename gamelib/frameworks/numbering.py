@@ -251,7 +251,7 @@ def spec(game: str | ModuleType, rules: Any = None, **setup) -> GameSpec:
 _MEASURED: dict = {}
 
 
-def measured_spec(module: ModuleType, rules: Any = None, *, games: int = 200, seed: int = 0, **setup) -> GameSpec:
+def measured_spec(module: ModuleType, rules: Any = None, *, games: int = 100, seed: int = 0, **setup) -> GameSpec:
     """A spec for any contract game (a studio game): its bounds are four times what ``games`` random
     explicit-chance games meet (a position beyond them raises a ValueError naming the bound). Measured once
     per process and game (OpenSpiel builds a game again for every deserialised state)."""
