@@ -282,3 +282,52 @@ def _registered_game(registration: tuple, params: dict):
 def register_all() -> list[str]:
     """Register the three games; returns their short names."""
     return [register("pangu"), register("chakra", parameters={"players": 2}), register("nagaraja")]
+
+
+# --------------------------------------------------------------------------- OpenSpiel's bots as gamelib policies
+
+
+def rollout_evaluator(policy, seed: int = 0):
+    """An MCTS evaluator (``open_spiel.python.algorithms.mcts.Evaluator``) that plays a gamelib policy to the end
+    from the leaf, directly on the gamelib state (chance drawn exactly), and returns OpenSpiel's returns there.
+    With gamelib's greedy bot as ``policy`` the rollouts are informed; with ``random_policy`` they are MCTS's own."""
+    import random
+
+    from open_spiel.python.algorithms import mcts
+
+    from gamelib.core import play
+
+    class RolloutEvaluator(mcts.Evaluator):
+        def __init__(self):
+            self.rng = random.Random(seed)
+
+        def evaluate(self, state):
+            final = play(state.gamelib_state, policy, seed=self.rng.getrandbits(63))
+            players = len(final.returns())
+            shift = 0.0 if players == 1 else 1 / players
+            return np.array([value - shift for value in final.returns()])
+
+        def prior(self, state):
+            if state.is_chance_node():
+                return state.chance_outcomes()
+            legal = state.legal_actions(state.current_player())
+            return [(action, 1.0 / len(legal)) for action in legal]
+
+    return RolloutEvaluator()
+
+
+def search_policy(spiel_game, bot):
+    """A gamelib policy ``(state, rng) -> action`` that asks an OpenSpiel bot (``bot.step(state)``) for its move.
+
+    The bot searches an explicit-chance copy of the position (``state.with_explicit_chance()``: the deck's order
+    and scripted rolls forgotten), so it never reads the future from a default-mode game's seed, while the game
+    itself goes on drawing from its seed: a bot and gamelib's bots then meet the same deals. Only for games that
+    hide nothing (a perfect-information search would read hidden cards)."""
+    if spiel_game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        raise ValueError(f"{spiel_game} hides information: a perfect-information search would read what is hidden")
+
+    def policy(state, rng):
+        searched = GamelibState(spiel_game, state.with_explicit_chance())
+        return searched.gamelib_move(bot.step(searched))
+
+    return policy
