@@ -62,9 +62,15 @@ test: $(STAMP)
 # the numba bot evaluator against the engine and the numba builder's key listing (compiling their
 # kernels is most of their cost). CI runs both.
 LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_values_numba.py tests/test_pangu_solver_build_numba.py \
-	tests/test_pangu_bot_values_random_numba.py tests/test_frameworks_sweep.py
+	tests/test_pangu_bot_values_random_numba.py
+# Pig to 100 solved exactly against the published values (gamelib.studio.solve; a few minutes)
+LONG_ONLY_FILES += tests/test_studio_solve_pig100.py
+# The framework adapters' 10,000-game sweeps and Chakra's random_sim_test (issue 27; hours: see the file)
+LONG_ONLY_FILES += tests/test_frameworks_sweep.py
 LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
-	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py tests/test_frameworks.py $(LONG_ONLY_FILES)
+	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py $(LONG_ONLY_FILES)
+# the framework adapters' cross-checks in full (100 seeds; issue 27); test-long installs their extra first
+LONG_TEST_FILES += tests/test_frameworks.py
 test-long: $(STAMP) frameworks
 	GAMELIB_LONG_TESTS=1 $(PY) -m pytest $(LONG_TEST_FILES) --numprocesses auto --dist loadfile $(PYTEST_ARGS)
 

