@@ -12,8 +12,9 @@ run, one way after the other, so the ratios compare like with like on the same m
 * OpenSpiel: the registered game, ``random`` over ``legal_actions()`` and the chance outcomes' floats,
   explicit chance (no information-state strings asked for: search and random play never read them).
 
-``--bounds`` plays 2,000 random explicit-chance games per game and prints the largest listing, chance
-node, observation and length met (the bounds in gamelib/frameworks/numbering.py rest on these).
+``--bounds`` plays random explicit-chance games (``--games``, default 200, per game and player count) and
+prints the largest listing, chance node, observation and length met (gamelib/frameworks/numbering.py's
+bounds rest on these).
 """
 
 from __future__ import annotations
@@ -126,10 +127,10 @@ def bounds(games: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=0, help="games per game and way (default: 200 Pangu, 20 Chakra, 50 Nagaraja)")
-    parser.add_argument("--bounds", action="store_true", help="print the bounds met by 2,000 random games instead")
+    parser.add_argument("--bounds", action="store_true", help="print the bounds random games meet instead")
     arguments = parser.parse_args()
     if arguments.bounds:
-        bounds(2000)
+        bounds(arguments.games or 200)
     else:
         default = {"pangu": 200, "chakra": 20, "nagaraja": 50}
         speeds({game: arguments.games or count for game, count in default.items()})

@@ -174,6 +174,24 @@ def test_pettingzoo_render_gives_the_text_board():
     assert env.render() == str(module_of("chakra").new_game(seed=7, players=3))
 
 
+def test_pettingzoo_max_cycles_truncates_after_that_many_rounds():
+    """PettingZoo's max_cycles_test needs a parallel env, which a turn-based game is not (PettingZoo's own classic
+    games do not run it); the AEC env's max_cycles keeps its meaning: after max_cycles rounds of every seat, all
+    agents are truncated, none terminated, and the game is unfinished."""
+    env = pettingzoo_env.env("chakra", players=3, max_cycles=2)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    steps = 0
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        steps += 1
+    assert steps == 2 * 3 and not env.state_.is_terminal
+
+
 def test_pettingzoo_illegal_number_ends_with_the_engines_reason():
     env = pettingzoo_env.env("pangu")
     env.reset(seed=3)
