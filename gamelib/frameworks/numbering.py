@@ -215,10 +215,12 @@ def _spec_of_module_named(module_name: str, fields: dict) -> GameSpec:
     return GameSpec(module=importlib.import_module(module_name), **fields)
 
 
-# Bounds of the three games, from random play (bench/bench_frameworks.py --bounds prints them; random play
-# of 2,000 games met at most: Chakra 2,972 legal actions and 8 chance outcomes, Nagaraja 233 and 56,
-# observations of 2,839 (Chakra, 4 players) and 6,915 bytes (Nagaraja)), with room to spare; a position
-# beyond a bound raises a ValueError naming it rather than being cut.
+# Bounds of the three games, from random play with room to spare (bench/bench_frameworks.py --bounds prints what
+# random games meet; 200 explicit-chance games per game met at most: Chakra 2,934 legal actions (2 players) and 2,970
+# (3), 8 chance outcomes, observations of 1,581 and 2,082 bytes, 439 and 663 moves; Nagaraja 309 actions, 120 chance
+# outcomes, 6,531 bytes, 299 moves; Pangu 42 actions, 36 outcomes, 3,396 bytes, 26 moves; 30 default-mode games of
+# Chakra with 4 players met 2,972 actions and 2,839 bytes). A position beyond a bound raises a ValueError naming it
+# rather than being cut.
 CHAKRA_MAX_ACTIONS = 8192
 NAGARAJA_MAX_ACTIONS = 1024
 OBSERVATION_BYTES = {"pangu": 8192, "chakra": 8192, "nagaraja": 16384}
