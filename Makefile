@@ -16,7 +16,7 @@ PYTEST_ARGS ?=
 # CPU of collecting the tests. Python reads an empty value as unset.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: lab lab-refresh test test-long test-deploy test-durations setup clean app site html setup-student setup-instructor student-edition
+.PHONY: lab lab-refresh test test-long test-deploy test-durations setup clean app site html setup-student setup-instructor student-edition frameworks
 
 setup: $(STAMP)
 
@@ -75,13 +75,21 @@ LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_value
 	tests/test_pangu_bot_values_random_numba.py
 # Pig to 100 solved exactly against the published values (gamelib.studio.solve; a few minutes)
 LONG_ONLY_FILES += tests/test_studio_solve_pig100.py
+# The framework adapters (issue 27): their tests (cross-checks on 100 seeds in long mode, the frameworks' own
+# test suites) and random play through them (CI's sizes; GAMELIB_FRAMEWORK_SWEEP=full plays 10,000 games a game)
+LONG_ONLY_FILES += tests/test_frameworks.py tests/test_frameworks_sweep.py
 LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
 	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py $(LONG_ONLY_FILES)
 LONG_TEST_FILES += tests/test_shipped_data.py
-test-long: $(STAMP)
+test-long: $(STAMP) frameworks  # the framework adapters' extra first
 	GAMELIB_LONG_TESTS=1 $(PY) -m pytest $(LONG_TEST_FILES) --numprocesses auto --dist loadfile $(PYTEST_ARGS)
 # (a recipe reads its variables when it runs, so files appended here are in it too)
 LONG_TEST_FILES += tests/test_design_files.py tests/test_typed_inputs.py tests/test_saves_seeds.py
+
+# The optional framework adapters' packages (PettingZoo, Gymnasium, OpenSpiel; issue 27): their tests
+# skip without them, except where GAMELIB_REQUIRE_FRAMEWORKS=1 (CI) makes a missing package a failure.
+frameworks: $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[frameworks]"
 
 # The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
 # offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.

@@ -1,0 +1,292 @@
+"""Action numbers, chance numbers and numeric observations for the framework adapters (no framework needed).
+
+PettingZoo, Gymnasium and OpenSpiel all want a fixed ``Discrete(n)`` action space: an action is a
+number below ``n``. Each game's :class:`GameSpec` says how its moves are numbered:
+
+* **Pangu** (:class:`PanguNumbering`) numbers every placement there is, whether legal or not::
+
+      number = ((card * 2 + die) * cells + cell) * 2 + turned
+
+  ``card`` is the card's place in the deck file (teaching deck: A1..A10 -> 0..9), ``die`` 0 for
+  BLUE and 1 for WHITE, ``cell`` the row-major index of the cell in the grid (3x4 and 4x3: 12
+  cells), ``turned`` 1 for a card turned 180 degrees. The teaching deck gives ``n = 10*2*12*2 = 480``.
+  A number means the same placement in every position.
+
+* **Chakra, Nagaraja and any contract game** (:class:`ListingNumbering`): number ``k`` is the
+  ``k``-th action of ``state.legal_actions()``, which the contract lists "in a fixed order"
+  (chakra.md#programmers, nagaraja.md#programmers). Their whole spaces are too large to number
+  one by one (a Chakra Channel is a sequence of up to three steps, each a level, colour, direction
+  and distance; a Nagaraja Naga use carries cards, sticks and spots), so ``n`` is a bound on the
+  length of a listing, checked at every position (a longer listing raises a ``ValueError`` naming the
+  bound instead of being cut). Why this is sound for OpenSpiel's algorithms, which assume that a
+  number means the same move in the same information state: the listing is a function of what the
+  player to act knows (a player sees every option they have: a listing that depended on something
+  hidden would itself reveal it), so two histories the player cannot tell apart list the same moves
+  in the same order, and number ``k`` is the same move in both. The tests check this on every pair of
+  positions with equal information states that their games meet.
+
+Chance outcomes are numbered the same way, by their place in ``chance_outcomes()`` (a chance node is
+no information state, so only the replay of a history needs the numbering to be fixed: it is).
+
+Observations: a JSON-compatible dict is encoded as the UTF-8 bytes of its canonical JSON text
+(sorted keys, no spaces), zero-padded to a fixed length: exactly what ``observation(player)`` holds,
+nothing more, and :func:`decode_observation` gives the dict back.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from gamelib.core import CHANCE, IllegalMove, sample_outcome
+
+# --------------------------------------------------------------------------- action numberings
+
+
+class ListingNumbering:
+    """Number ``k`` = the ``k``-th action of ``state.legal_actions()`` (for games too large to number move by move)."""
+
+    def __init__(self, size: int):
+        self.size = size
+
+    def _listing(self, state) -> list:
+        actions = state.legal_actions()
+        if len(actions) > self.size:
+            raise ValueError(f"this position lists {len(actions)} legal actions, more than the {self.size} "
+                             f"the numbering allows; build the adapter with a larger max_actions")
+        return actions
+
+    def legal_numbers(self, state) -> list[int]:
+        """The numbers of the legal actions, ascending."""
+        return list(range(len(self._listing(state))))
+
+    def number(self, state, action) -> int:
+        """The number of a legal ``action`` in ``state``."""
+        for index, legal in enumerate(self._listing(state)):
+            if legal == action:
+                return index
+        raise IllegalMove(f"{action} is not a legal action here, so it has no number", action)
+
+    def action(self, state, number) -> Any:
+        """The action numbered ``number`` in ``state``; a number with no legal action raises IllegalMove."""
+        actions = self._listing(state)
+        if not _is_index(number, len(actions)):
+            raise IllegalMove(f"action number {number!r} is not legal here: this position has actions 0 to "
+                              f"{len(actions) - 1}", number)
+        return actions[int(number)]
+
+    def describe(self) -> str:
+        return (f"Discrete({self.size}): number k is the k-th action of legal_actions() "
+                "(the game's fixed listing order); numbers past the listing are illegal")
+
+
+def _is_index(number, length: int) -> bool:
+    return isinstance(number, (int, np.integer)) and not isinstance(number, bool) and 0 <= number < length
+
+
+class PanguNumbering:
+    """Every placement of a Pangu deck numbered once: ((card * 2 + die) * cells + cell) * 2 + turned."""
+
+    DICE = ("BLUE", "WHITE")
+
+    def __init__(self, card_ids, cells):
+        self.card_ids = tuple(card_ids)
+        self.cells = tuple(tuple(cell) for cell in cells)
+        self._card_index = {card: i for i, card in enumerate(self.card_ids)}
+        self._cell_index = {cell: i for i, cell in enumerate(self.cells)}
+        self.size = len(self.card_ids) * 2 * len(self.cells) * 2
+
+    def number(self, state, action) -> int:
+        card, die, cell, orientation = action
+        return (((self._card_index[card] * 2 + self.DICE.index(die)) * len(self.cells)
+                 + self._cell_index[tuple(cell)]) * 2 + (orientation == 180))
+
+    def action(self, state, number) -> Any:
+        from gamelib.pangu.actions import Action
+
+        if not _is_index(number, self.size):
+            raise IllegalMove(f"action number {number!r} is outside Pangu's 0 to {self.size - 1}", number)
+        rest, turned = divmod(int(number), 2)
+        rest, cell = divmod(rest, len(self.cells))
+        card, die = divmod(rest, 2)
+        action = Action(self.card_ids[card], self.DICE[die], self.cells[cell], 180 if turned else 0)
+        if action not in state.legal_actions():
+            raise IllegalMove(f"action {number} ({action}) is not legal here", number)
+        return action
+
+    def legal_numbers(self, state) -> list[int]:
+        return sorted(self.number(state, action) for action in state.legal_actions())
+
+    def describe(self) -> str:
+        return (f"Discrete({self.size}): number = ((card * 2 + die) * {len(self.cells)} + cell) * 2 + turned, "
+                f"card = place in the deck {self.card_ids}, die 0 BLUE / 1 WHITE, cell = row-major index of "
+                f"{self.cells}, turned 1 for 180 degrees")
+
+
+class ChanceNumbering:
+    """Chance outcome number ``k`` = the ``k``-th outcome of ``chance_outcomes()``."""
+
+    def __init__(self, size: int):
+        self.size = size
+
+    def outcomes(self, state) -> list:
+        outcomes = state.chance_outcomes()
+        if len(outcomes) > self.size:
+            raise ValueError(f"this chance node has {len(outcomes)} outcomes, more than the {self.size} the "
+                             f"numbering allows; build the adapter with a larger max_chance_outcomes")
+        return outcomes
+
+    def outcome(self, state, number):
+        outcomes = self.outcomes(state)
+        if not _is_index(number, len(outcomes)):
+            raise IllegalMove(f"chance outcome {number!r} does not exist here (0 to {len(outcomes) - 1})", number)
+        return outcomes[int(number)][0]
+
+    def number(self, state, outcome) -> int:
+        for index, (candidate, _) in enumerate(self.outcomes(state)):
+            if candidate == outcome:
+                return index
+        raise IllegalMove(f"{outcome!r} is not an outcome of this chance node", outcome)
+
+
+# --------------------------------------------------------------------------- observations
+
+
+def encode_observation(observation: dict, length: int) -> np.ndarray:
+    """The observation's canonical JSON as UTF-8 bytes, zero-padded to ``length`` (uint8)."""
+    data = json.dumps(observation, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    if len(data) > length:
+        raise ValueError(f"this observation takes {len(data)} bytes, more than the {length} the encoding allows; "
+                         f"build the adapter with a larger observation_bytes")
+    encoded = np.zeros(length, dtype=np.uint8)
+    encoded[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return encoded
+
+
+def decode_observation(encoded) -> dict:
+    """The dict :func:`encode_observation` encoded."""
+    data = bytes(np.asarray(encoded, dtype=np.uint8)).rstrip(b"\0")
+    return json.loads(data.decode())
+
+
+def observation_text(observation: dict) -> str:
+    """The canonical JSON text of an observation (the OpenSpiel observation string)."""
+    return json.dumps(observation, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- game specs
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game (module, rules, setup such as ``players=3``) and its numbering and size bounds."""
+
+    name: str
+    module: ModuleType
+    numbering: Any
+    chance: ChanceNumbering
+    players: int
+    max_game_length: int  # actions and chance outcomes of one explicit-chance game
+    observation_bytes: int
+    hides_information: bool
+    rules: Any = None
+    setup: dict = field(default_factory=dict)
+
+    def new_game(self, seed=None, explicit_chance: bool = False):
+        return self.module.new_game(seed, self.rules, explicit_chance=explicit_chance, **self.setup)
+
+    @property
+    def num_actions(self) -> int:
+        return self.numbering.size
+
+    def __reduce__(self):
+        # a module cannot be pickled; its name can (OpenSpiel pickles games and states)
+        fields = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "module"}
+        return (_spec_of_module_named, (self.module.__name__, fields))
+
+
+def _spec_of_module_named(module_name: str, fields: dict) -> GameSpec:
+    return GameSpec(module=importlib.import_module(module_name), **fields)
+
+
+# Bounds of the three games, from random play with room to spare (bench/bench_frameworks.py --bounds prints what
+# random games meet; 200 explicit-chance games per game met at most: Chakra 2,934 legal actions (2 players) and 2,970
+# (3), 8 chance outcomes, observations of 1,581 and 2,082 bytes, 439 and 663 moves; Nagaraja 309 actions, 120 chance
+# outcomes, 6,531 bytes, 299 moves; Pangu 42 actions, 36 outcomes, 3,396 bytes, 26 moves; 30 default-mode games of
+# Chakra with 4 players met 2,972 actions and 2,839 bytes). A position beyond a bound raises a ValueError naming it
+# rather than being cut.
+CHAKRA_MAX_ACTIONS = 8192
+NAGARAJA_MAX_ACTIONS = 1024
+OBSERVATION_BYTES = {"pangu": 8192, "chakra": 8192, "nagaraja": 16384}
+
+
+def spec(game: str | ModuleType, rules: Any = None, **setup) -> GameSpec:
+    """The spec of ``"pangu"``, ``"chakra"`` (``players=2..4``), ``"nagaraja"`` or any contract game module."""
+    module = importlib.import_module(f"gamelib.{game}") if isinstance(game, str) else game
+    start = module.new_game(0, rules, **setup)
+    players = len(start.returns())
+    if module.__name__ == "gamelib.pangu":
+        from gamelib.pangu.cards import LAYOUTS
+
+        numbering = PanguNumbering(start.cards.ids, LAYOUTS[start.rules.grid].cell_of)
+        return GameSpec("pangu", module, numbering, ChanceNumbering(max(36, len(start.cards.ids))), 1,
+                        max_game_length=400, observation_bytes=OBSERVATION_BYTES["pangu"], hides_information=False,
+                        rules=rules, setup=setup)
+    if module.__name__ == "gamelib.chakra":
+        rounds = start.rules.max_rounds or 1000
+        return GameSpec(f"chakra-{players}", module, ListingNumbering(CHAKRA_MAX_ACTIONS), ChanceNumbering(8), players,
+                        max_game_length=rounds * players * 16 + 200, observation_bytes=OBSERVATION_BYTES["chakra"],
+                        hides_information=True, rules=rules, setup=setup)
+    if module.__name__ == "gamelib.nagaraja":
+        return GameSpec("nagaraja", module, ListingNumbering(NAGARAJA_MAX_ACTIONS), ChanceNumbering(256), players,
+                        max_game_length=20_000, observation_bytes=OBSERVATION_BYTES["nagaraja"],
+                        hides_information=True, rules=rules, setup=setup)
+    return measured_spec(module, rules, **setup)
+
+
+_MEASURED: dict = {}
+
+
+def measured_spec(module: ModuleType, rules: Any = None, *, games: int = 100, seed: int = 0, **setup) -> GameSpec:
+    """A spec for any contract game (a studio game): its bounds are four times what ``games`` random
+    explicit-chance games meet (a position beyond them raises a ValueError naming the bound). Measured once
+    per process and game (OpenSpiel builds a game again for every deserialised state)."""
+    key = (module.__name__, repr(rules), repr(sorted(setup.items())), games, seed)
+    if key not in _MEASURED:
+        _MEASURED[key] = _measure(module, rules, games, seed, setup)
+    return _MEASURED[key]
+
+
+def _measure(module: ModuleType, rules: Any, games: int, seed: int, setup: dict) -> GameSpec:
+    rng = random.Random(seed)
+    most_actions = most_outcomes = longest = widest = 1
+    for _ in range(games):
+        state = module.new_game(rng.getrandbits(32), rules, explicit_chance=True, **setup)
+        length = 0
+        while not state.is_terminal:
+            if state.current_player == CHANCE:
+                outcomes = state.chance_outcomes()
+                most_outcomes = max(most_outcomes, len(outcomes))
+                state = state.apply(sample_outcome(outcomes, rng))
+            else:
+                actions = state.legal_actions()
+                most_actions = max(most_actions, len(actions))
+                for player in range(len(state.returns())):
+                    widest = max(widest, len(observation_text(state.observation(player)).encode()))
+                state = state.apply(rng.choice(actions))
+            length += 1
+        longest = max(longest, length)
+    start = module.new_game(0, rules, **setup)
+    players = len(start.returns())
+    hides = getattr(start, "hides_information", True)
+    short = module.__name__.rsplit(".", 1)[-1]
+    name = short if players == 1 else f"{short}-{players}"
+    return GameSpec(name, module, ListingNumbering(4 * most_actions), ChanceNumbering(4 * most_outcomes), players,
+                    max_game_length=4 * longest, observation_bytes=4 * widest, hides_information=hides,
+                    rules=rules, setup=setup)

@@ -1,0 +1,333 @@
+"""Pangu, Chakra, Nagaraja and any contract game as OpenSpiel Python games (``pyspiel.register_game``).
+
+``register_all()`` registers ``python_gamelib_pangu``, ``python_gamelib_chakra`` (parameter ``players``,
+2 to 4) and ``python_gamelib_nagaraja``; ``register(module)`` registers any contract game (a studio game)
+as ``python_gamelib_<name>``. Then ``pyspiel.load_game(name, params)`` works as for OpenSpiel's own games.
+
+What OpenSpiel is told, and why:
+
+* chance mode EXPLICIT_STOCHASTIC: the gamelib game is built with ``explicit_chance=True``, so every
+  shuffle, die and stick throw is an OpenSpiel chance node whose ``chance_outcomes()`` are the gamelib
+  Fractions turned into floats (the exact Fractions stay on the gamelib side:
+  ``state.gamelib_state.chance_outcomes()``).
+* information: PERFECT_INFORMATION for Pangu (in explicit-chance mode nothing is hidden: the deck's order
+  is drawn card by card) and for contract games whose ``hides_information`` is False; otherwise
+  IMPERFECT_INFORMATION (Chakra's plenitude values, Nagaraja's hands and face-down relics).
+* utility: Pangu (one player) GENERAL_SUM, returns 1 for a win and 0 for a loss, as gamelib. Games of two
+  or more players are ZERO_SUM: OpenSpiel's return is gamelib's ``returns()`` (1/k to each of k winners,
+  so they sum to 1) minus 1/n, so two-player values are P(win) - 1/2 (what ``value_iteration`` and
+  CFR need: they accept only zero-sum games of two players).
+* reward model TERMINAL: gamelib pays only at the end.
+* actions and chance outcomes: :mod:`gamelib.frameworks.numbering` (Pangu numbers every placement;
+  the others number the fixed legal listing).
+* observation string and tensor of a player: ``observation(player)`` as canonical JSON, and its UTF-8
+  bytes as a float tensor zero-padded to the game's bound. Information-state string: the player's
+  current observation plus a SHA-256 chain over every observation the player received and every
+  number they played (perfect recall, one hash instead of the whole history's text, so a state's
+  string costs the same at move 1 and move 900). No information-state tensor: a perfect-recall history
+  of gamelib observations has no fixed size (the game type says so).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+from types import ModuleType
+
+import numpy as np
+
+from gamelib.core import CHANCE, TERMINAL
+from gamelib.frameworks import require
+from gamelib.frameworks.numbering import GameSpec, observation_text, spec as game_spec
+
+pyspiel = require("pyspiel")
+
+PREFIX = "python_gamelib_"
+
+
+class _Shared:
+    """Holds an immutable value that OpenSpiel's clone (``copy.deepcopy``) may share instead of copying."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return (_Shared, (self.value,))
+
+
+def game_type(short_name: str, spec: GameSpec, parameters: dict) -> "pyspiel.GameType":
+    """The GameType of a spec (see the module docstring for each choice)."""
+    Type = pyspiel.GameType
+    return Type(
+        short_name=short_name,
+        long_name=f"gamelib {spec.name}",
+        dynamics=Type.Dynamics.SEQUENTIAL,
+        chance_mode=Type.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=Type.Information.IMPERFECT_INFORMATION if spec.hides_information
+        else Type.Information.PERFECT_INFORMATION,
+        utility=Type.Utility.GENERAL_SUM if spec.players == 1 else Type.Utility.ZERO_SUM,
+        reward_model=Type.RewardModel.TERMINAL,
+        max_num_players=spec.players if not parameters else 4,
+        min_num_players=spec.players if not parameters else 2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+def game_info(spec: GameSpec) -> "pyspiel.GameInfo":
+    share = 0.0 if spec.players == 1 else 1 / spec.players
+    return pyspiel.GameInfo(
+        num_distinct_actions=spec.num_actions,
+        max_chance_outcomes=spec.chance.size,
+        num_players=spec.players,
+        min_utility=-share,
+        max_utility=1.0 - share,
+        utility_sum=None if spec.players == 1 else 0.0,
+        max_game_length=spec.max_game_length,
+    )
+
+
+class GamelibGame(pyspiel.Game):
+    """A gamelib game for OpenSpiel. Subclasses made by :func:`register` fix the spec's maker."""
+
+    make_spec = None  # params -> GameSpec
+    short_name = None
+    parameters: dict = {}
+
+    def __init__(self, params=None):
+        params = {**self.parameters, **(params or {})}
+        self.game_spec = type(self).make_spec(params)
+        super().__init__(game_type(self.short_name, self.game_spec, self.parameters), game_info(self.game_spec), params)
+
+    registration: tuple = ()  # register()'s arguments, so that another process can register the game again
+
+    def new_initial_state(self):
+        return GamelibState(self, self.game_spec.new_game(seed=0, explicit_chance=True))
+
+    def __reduce__(self):
+        # the class is made by register(), so pickle names it by its registration, not by its (local) class
+        return (_registered_game, (self.registration, self.get_parameters()))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return GamelibObserver(self.game_spec, iig_obs_type, params)
+
+
+class GamelibState(pyspiel.State):
+    """An OpenSpiel state around an immutable gamelib state (``gamelib_state``)."""
+
+    def __init__(self, game: GamelibGame, state):
+        super().__init__(game)
+        self._spec = _Shared(game.game_spec)
+        self._state = _Shared(state)
+        self._recall = ("",) * game.game_spec.players  # per player: SHA-256 chain of observations and own moves...
+        # ...up to the moves in this chain of (earlier link, state after, mover, number), folded in when a string is
+        # asked for; immutable and shared, so a clone does not copy a long history
+        self._unrecalled = _Shared(None)
+
+    @property
+    def gamelib_state(self):
+        return self._state.value
+
+    def current_player(self):
+        player = self._state.value.current_player
+        if player == CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if player == TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return player
+
+    def _legal_actions(self, player):
+        return self._spec.value.numbering.legal_numbers(self._state.value)
+
+    def chance_outcomes(self):
+        return [(index, float(probability))
+                for index, (_, probability) in enumerate(self._spec.value.chance.outcomes(self._state.value))]
+
+    def gamelib_move(self, number):
+        """The gamelib action or chance outcome a number stands for here."""
+        spec, state = self._spec.value, self._state.value
+        if state.current_player == CHANCE:
+            return spec.chance.outcome(state, number)
+        return spec.numbering.action(state, number)
+
+    def _apply_action(self, number):
+        before = self._state.value
+        mover = before.current_player
+        after = before.apply(self.gamelib_move(number))
+        self._state = _Shared(after)
+        self._unrecalled = _Shared((self._unrecalled.value, after, mover, number))
+
+    def _action_to_string(self, player, number):
+        move = self.gamelib_move(number)
+        return f"chance: {move}" if player == pyspiel.PlayerId.CHANCE else str(move)
+
+    def is_terminal(self):
+        return self._state.value.is_terminal
+
+    def returns(self):
+        state = self._state.value
+        players = self._spec.value.players
+        if not state.is_terminal:
+            return [0.0] * players
+        shift = 0.0 if players == 1 else 1 / players
+        return [float(value) - shift for value in state.returns()]
+
+    def recall_digest(self, player: int) -> str:
+        """The hash chain of ``player``'s observations and own moves so far (computed when first asked for:
+        random play and search that never read information states do not pay for it)."""
+        moves, link = [], self._unrecalled.value
+        while link is not None:
+            link, after, mover, number = link
+            moves.append((after, mover, number))
+        recall = list(self._recall)
+        for after, mover, number in reversed(moves):
+            recall = [_chained(digest, observation_text(after.observation(seat)), number if seat == mover else None)
+                      for seat, digest in enumerate(recall)]
+        self._recall, self._unrecalled = tuple(recall), _Shared(None)
+        return self._recall[player]
+
+    def __str__(self):
+        """The text board, and what identifies the position: ``key()`` where the game has one (studio
+        games), else every player's observation (OpenSpiel's ``get_all_states`` and ``value_iteration``
+        merge states by this string, so two different positions may not share it)."""
+        state = self._state.value
+        if hasattr(state, "key"):
+            return f"{state}\nkey {state.key()!r}"
+        seen = "\n".join(observation_text(state.observation(player)) for player in range(self._spec.value.players))
+        return f"{state}\n{seen}"
+
+
+def _chained(digest: str, observation: str, own_move) -> str:
+    text = f"{digest}\n{observation}\n{'' if own_move is None else own_move}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class GamelibObserver:
+    """OpenSpiel's PyObserver: ``observation(player)`` as JSON text and bytes; perfect recall adds the hash chain."""
+
+    def __init__(self, spec: GameSpec, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.spec = spec
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self.tensor = np.zeros(spec.observation_bytes, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        data = observation_text(state.gamelib_state.observation(player)).encode()
+        if len(data) > self.tensor.size:
+            raise ValueError(f"this observation takes {len(data)} bytes, more than the {self.tensor.size} allowed")
+        self.tensor.fill(0)
+        self.tensor[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+
+    def string_from(self, state, player):
+        text = observation_text(state.gamelib_state.observation(player))
+        if self.perfect_recall:
+            return f"p{player} history {state.recall_digest(player)}\n{text}"
+        return text
+
+
+_REGISTERED: dict[str, type] = {}
+
+
+def register(game: str | ModuleType = "pangu", short_name: str | None = None, rules=None,
+             parameters: dict | None = None, perfect_information: bool | None = None, **setup) -> str:
+    """Register a game with ``pyspiel.register_game`` (once) and return its short name.
+
+    ``parameters`` are OpenSpiel game parameters passed on to ``new_game`` (Chakra: ``{"players": 2}``);
+    ``setup`` is fixed setup for every game of this name. A contract game that does not say whether it
+    hides information (a studio game's ``hides_information``) is taken to hide some, unless
+    ``perfect_information=True`` says otherwise (value iteration needs a perfect-information game).
+    """
+    if isinstance(game, str) and "." in game:
+        game = importlib.import_module(game)
+    name = game if isinstance(game, str) else game.__name__.rsplit(".", 1)[-1]
+    short_name = short_name or PREFIX + name
+    if short_name in _REGISTERED:
+        return short_name
+    parameters = dict(parameters or {})
+
+    def make_spec(params, _game=game, _rules=rules, _setup=setup):
+        made = game_spec(_game, _rules, **_setup, **params)
+        if perfect_information is not None:
+            made = dataclasses.replace(made, hides_information=not perfect_information)
+        return made
+
+    registration = (game if isinstance(game, str) else game.__name__, short_name, rules, parameters,
+                    perfect_information, setup)
+    cls = type(f"Gamelib_{name}", (GamelibGame,), {"make_spec": staticmethod(make_spec), "short_name": short_name,
+                                                    "parameters": parameters, "registration": registration})
+    probe = make_spec(parameters)
+    pyspiel.register_game(game_type(short_name, probe, parameters), cls)
+    _REGISTERED[short_name] = cls
+    return short_name
+
+
+def _registered_game(registration: tuple, params: dict):
+    """Unpickling a game: register it (in this process too) and load it with its parameters."""
+    game, short_name, rules, parameters, perfect_information, setup = registration
+    register(game, short_name, rules, parameters, perfect_information, **setup)
+    return pyspiel.load_game(short_name, params)
+
+
+def register_all() -> list[str]:
+    """Register the three games; returns their short names."""
+    return [register("pangu"), register("chakra", parameters={"players": 2}), register("nagaraja")]
+
+
+# --------------------------------------------------------------------------- OpenSpiel's bots as gamelib policies
+
+
+def rollout_evaluator(policy, seed: int = 0):
+    """An MCTS evaluator (``open_spiel.python.algorithms.mcts.Evaluator``) that plays a gamelib policy to the end
+    from the leaf, directly on the gamelib state (chance drawn exactly), and returns OpenSpiel's returns there.
+    With gamelib's greedy bot as ``policy`` the rollouts are informed; with ``random_policy`` they are MCTS's own."""
+    import random
+
+    from open_spiel.python.algorithms import mcts
+
+    from gamelib.core import play
+
+    class RolloutEvaluator(mcts.Evaluator):
+        def __init__(self):
+            self.rng = random.Random(seed)
+
+        def evaluate(self, state):
+            final = play(state.gamelib_state, policy, seed=self.rng.getrandbits(63))
+            players = len(final.returns())
+            shift = 0.0 if players == 1 else 1 / players
+            return np.array([value - shift for value in final.returns()])
+
+        def prior(self, state):
+            if state.is_chance_node():
+                return state.chance_outcomes()
+            legal = state.legal_actions(state.current_player())
+            return [(action, 1.0 / len(legal)) for action in legal]
+
+    return RolloutEvaluator()
+
+
+def search_policy(spiel_game, bot):
+    """A gamelib policy ``(state, rng) -> action`` that asks an OpenSpiel bot (``bot.step(state)``) for its move.
+
+    The bot searches an explicit-chance copy of the position (``state.with_explicit_chance()``: the deck's order
+    and scripted rolls forgotten), so it never reads the future from a default-mode game's seed, while the game
+    itself goes on drawing from its seed: a bot and gamelib's bots then meet the same deals. Only for games that
+    hide nothing (a perfect-information search would read hidden cards)."""
+    if spiel_game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        raise ValueError(f"{spiel_game} hides information: a perfect-information search would read what is hidden")
+
+    def policy(state, rng):
+        searched = GamelibState(spiel_game, state.with_explicit_chance())
+        return searched.gamelib_move(bot.step(searched))
+
+    return policy
