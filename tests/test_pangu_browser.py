@@ -19,7 +19,7 @@ from gamelib.pangu.guide import first_deal_the_hints_win, line_of
 
 pytestmark = pytest.mark.browser
 GUIDED_LESSON = "pangu/02_guided_game.ipynb"
-GUIDED_BOARD = "NARRATION = {"  # the cell of the guided board; the cells above it warm the solver
+GUIDED_BOARD = "NARRATION = guided_game_narration("  # the cell of the guided board; the cells above it warm the solver
 FREE_BOARD = "FREE_SEED = first_deal_the_hints_win("  # the free-play board (the cells between need not run)
 
 FREE_SEED = first_deal_the_hints_win(2024)  # the free-play board of notebooks/pangu/02_guided_game.ipynb
