@@ -346,6 +346,7 @@ function buildNarration(model) {
       nodes.push(ask);
     }
     if (n.move) nodes.push(htmlEl("div", "pangu-narration-move", {}, n.move));
+    if (n.why) nodes.push(htmlEl("div", "pangu-narration-why", {}, n.why));
     if (n.prediction) {
       const judged = htmlEl("div", "pangu-narration-judgement", {}, n.prediction + " ");
       if (n.can_play_prediction) {
