@@ -261,7 +261,7 @@ def test_every_step_of_the_lessons_guided_line_is_the_best_move_or_says_why_not(
         best = named[0]
         assert f"wins {percent(best_value)}, the guided move {percent(values[action])}" in n["why"]
         assert points(best_value - values[action]) in n["why"]
-        assert (f"same expected Karma" in n["why"]) == (karma[action] == karma[best])
+        assert ("same expected Karma" in n["why"]) == (karma[action] == karma[best])
     # measured on this deal: turn 1's first and third moves are not the solver's best
     assert differs == [0, 2]
     board.match.jump(0)
