@@ -367,6 +367,8 @@ def _naga_action(state: Any, player: int, source: Any, card: Any) -> UseNaga:
     single legal way to use it is played at once (nothing to choose); several ways raise a
     reason that points at the choice buttons. Anything else goes to the engine, which says why.
     """
+    if not isinstance(card, str) or not isinstance(source, (str, type(None))):
+        return UseNaga(player, source, card, NoParams())  # the engine names what is malformed
     if state.phase != "CONFRONTATION":  # the engine names the phase (any colour: the phase is checked first)
         return UseNaga(player, source or "BROWN", card, NoParams())
     me = state.players[player]
