@@ -9,8 +9,8 @@ test-artifacts/screenshots/.
 from __future__ import annotations
 
 import pytest
-
 from browser_support import open_notebook, screenshot, set_theme
+
 from gamelib.nagaraja.words import CODES
 from gamelib.pangu import new_game
 from gamelib.pangu.board import PanguBoard
@@ -107,7 +107,12 @@ def test_guided_game_says_why_its_first_move_is_not_the_best(page, lab):
 
     from gamelib.core import Match
     from gamelib.pangu.board import Evaluator
-    from gamelib.pangu.guide import GUIDED_SEED, GuidedBoard, guided_game_narration, line_of
+    from gamelib.pangu.guide import (
+        GUIDED_SEED,
+        GuidedBoard,
+        guided_game_narration,
+        line_of,
+    )
 
     start = new_game(seed=GUIDED_SEED)
     line = line_of(start)
