@@ -17,6 +17,7 @@ from gamelib.core import IllegalMove, random_policy
 from gamelib import nagaraja
 from gamelib.nagaraja.board import NagarajaBoard, TempleBoard, sandbox
 from gamelib.nagaraja.temple import RELIC_SPOTS, PlacedTile
+from gamelib.nagaraja.words import plain
 
 
 def new_board(seed=1, **kwargs):
@@ -44,7 +45,7 @@ def page_data(board) -> str:
 def engine_reason(state, action) -> str:
     with pytest.raises(IllegalMove) as error:
         state.apply(action)
-    return error.value.reason
+    return plain(error.value.reason)  # the board shows it in the words printed on the cards
 
 
 # --------------------------------------------------------------------------- picks apply moves
@@ -180,7 +181,7 @@ def test_the_page_never_receives_what_the_viewer_may_not_know(seed):
         data = json.loads(page_data(board))
         events = data["state"].pop("events")
         if events:
-            assert events == state.events(viewer)[-len(events):]  # the engine's own filtered log
+            assert events == [plain(e) for e in state.events(viewer)[-len(events):]]  # the engine's own filtered log, in the cards' words
         text = json.dumps(data)
         for token in hidden_tokens(state, viewer):
             assert f'"{token}"' not in text, f"{token} leaked to the page"

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
+from gamelib.nagaraja.words import plain
 
 pytestmark = pytest.mark.browser
 
@@ -132,7 +133,7 @@ def expect_board_shows(board, state):
 
     obs = state.observation(0)
     # the event log first: it changes with every move, so the checks below see the final state
-    expect(board.locator(".nj-event-list li")).to_have_text(obs["events"][-EVENTS_SHOWN:])
+    expect(board.locator(".nj-event-list li")).to_have_text([plain(e) for e in obs["events"][-EVENTS_SHOWN:]])
     expect(board).to_have_attribute("data-phase", obs["phase"])
     expect(board).to_have_attribute("data-to-act", str(obs["to_act"]))
     expect(board.locator(".gl-message")).not_to_have_attribute("data-kind", "error")
@@ -283,7 +284,7 @@ def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(duel, la
     uncertain = [i for i, (_, value) in enumerate(moves) if 0 < value < 1]  # a re-throw's chance
     for index in [0, len(moves) - 1] + uncertain[:1]:
         action, value = moves[index]
-        expect(rows.nth(index)).to_have_attribute("data-label", str(action))
+        expect(rows.nth(index)).to_have_attribute("data-label", plain(str(action)))
         expect(rows.nth(index).locator(".nj-analysis-value")).to_have_attribute("data-p", str(value))
     screenshot(board, "nagaraja_board_analysis_confrontation")
 

@@ -18,6 +18,7 @@ from gamelib import nagaraja
 from gamelib.core import Match, random_policy
 from gamelib.nagaraja import analysis
 from gamelib.nagaraja.board import NagarajaBoard
+from gamelib.nagaraja.words import plain
 from tests.nagaraja_support import make_state
 
 
@@ -125,7 +126,7 @@ def test_confrontation_values_equal_the_engine_for_every_legal_move(guide):
     board.show_analysis = True
     rows = board.analysis["rows"]
     legal = state.legal_actions()
-    assert [row["label"] for row in rows] == [str(a) for a in legal]
+    assert [row["label"] for row in rows] == [plain(str(a)) for a in legal]  # in the cards' words
     effects = set()
     for action, row in zip(legal, rows):
         after = state.apply(action)
@@ -142,7 +143,7 @@ def test_confrontation_numbers_worked_by_hand():
     board = NagarajaBoard(confrontation(), bots={1: random_policy})
     board.show_analysis = True
     shown = {row["label"]: Fraction(row["cells"][0]["p"]) for row in board.analysis["rows"]}
-    naga = "P0 uses a WHITE Naga on "
+    naga = "P0 uses a white Naga on "  # the board's words for the engine's "WHITE"
     expected = {
         "P0 passes": Fraction(0),                       # 4 < 6
         naga + "STK-01": Fraction(1),                   # PLUS2: 6 = 6, the guide wins the tie

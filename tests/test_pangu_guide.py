@@ -228,3 +228,48 @@ def test_review_skips_chances_own_moves_under_explicit_chance():
     assert reviews[:chance_moves] == [None] * chance_moves and reviews[-1] is not None
     assert board.review_text().startswith(f"{chance_moves + 1:2}. ")
     assert board.state["evaluation"]["last_move"] == reviews[-1].text
+
+
+def test_every_step_of_the_lessons_guided_line_is_the_best_move_or_says_why_not():
+    """Issue 25: the guided line (the lookahead's, deal 29) is checked step by step against the solver.
+
+    Where the line's move is a best move the narration adds nothing; elsewhere it names the best
+    move and gives both chances of winning, read from ``solver.action_values`` here, and the
+    expected Karma that made the lookahead choose otherwise (``lookahead_values``)."""
+    from gamelib.pangu.board import short_name
+    from gamelib.pangu.guide import guided_game_narration
+
+    start, line, states = line_states()
+    evaluate = Evaluator()
+    board = GuidedBoard(start, line, guided_game_narration(states, line, evaluate), evaluator=evaluate)
+    differs = []
+    for step, action in enumerate(line):
+        board.match.jump(step)
+        board.revealed.add(step)  # show the answer of a prediction step
+        board.refresh()
+        n = board.state["narration"]
+        values = solver.action_values(states[step])
+        best_value = max(values.values())
+        if values[action] == best_value:
+            assert n["why"] == "", step
+            continue
+        differs.append(step)
+        karma = dict(lookahead_values(states[step]))
+        assert karma[action] == max(karma.values())  # the line's move is the lookahead's: the most Karma
+        named = [a for a, v in values.items() if v == best_value and f"{short_name(a, states[step])} wins" in n["why"]]
+        assert len(named) == 1, n["why"]
+        best = named[0]
+        assert f"wins {percent(best_value)}, the guided move {percent(values[action])}" in n["why"]
+        assert points(best_value - values[action]) in n["why"]
+        assert ("same expected Karma" in n["why"]) == (karma[action] == karma[best])
+    # measured on this deal: turn 1's first and third moves are not the solver's best
+    assert differs == [0, 2]
+    board.match.jump(0)
+    board.revealed.discard(0)
+    board.refresh()
+    best = max(solver.action_values(states[0]).items(), key=lambda item: item[1])[0]
+    click(board, kind="card", card=best.card)
+    click(board, kind="die", die=best.die)
+    click(board, kind="cell", cell=list(best.cell))
+    n = board.state["narration"]
+    assert "a best move" in n["prediction"] and "said above" in n["prediction"] and n["why"]

@@ -213,10 +213,10 @@ function drawCard(card, { selected = false, onClick = null, label = "" } = {}) {
   const sticks = htmlEl("div", "nj-card-sticks");
   sticks.appendChild(stickSetChips(card.sticks));
   node.appendChild(sticks);
-  node.appendChild(htmlEl("div", "nj-card-effect", {}, card.effect));
+  node.appendChild(htmlEl("div", "nj-card-effect", {}, card.title || card.effect));
   node.appendChild(htmlEl("div", "nj-card-text", {}, card.text || ""));
   node.appendChild(htmlEl("div", "nj-card-target", { title: "who the effect may target" }, `➜ ${TARGET_WORD[card.target] || card.target}`));
-  if (onClick) makeClickable(node, label || `card ${card.id}: sticks ${card.sticks}, effect ${card.effect}`, onClick);
+  if (onClick) makeClickable(node, label || `card ${card.id}: sticks ${card.sticks}, effect ${card.title || card.effect}`, onClick);
   if (selected) node.setAttribute("aria-pressed", "true");
   return node;
 }
@@ -230,8 +230,8 @@ function cardBacks(count, className = "nj-card-back") {
 
 function drawAmulet(amulet, onUse) {
   const node = htmlEl("span", "nj-amulet" + (amulet.effect ? " nj-amulet-effect" : ""), { "data-amulet": amulet.id, "data-focus-key": `amulet:${amulet.id}` });
-  node.textContent = amulet.effect ? `${amulet.id} ${amulet.effect}` : `${amulet.id} +${amulet.vp} VP`;
-  if (onUse) makeClickable(node, `use amulet ${amulet.id} ${amulet.effect}`, onUse);
+  node.textContent = amulet.effect ? `${amulet.id} ${amulet.title || amulet.effect}` : `${amulet.id} +${amulet.vp} VP`;
+  if (onUse) makeClickable(node, `use amulet ${amulet.id}: ${amulet.text || amulet.title}`, onUse);
   return node;
 }
 
@@ -367,14 +367,14 @@ function playerStrip(ctx, player, state, legal) {
 function handPickMode(ctx, state, legal) {
   if (!state.your_turn) return null;
   if (state.phase === "CALL_OF_FATE") return "commit";
-  if (state.phase === "CONFRONTATION" && legal.some((a) => a.type === "UseNaga")) return "naga";
+  if (state.phase === "CONFRONTATION") return "naga";  // without a Naga, Python says why a click does nothing
   return null;
 }
 
 function handCardLabel(card, mode) {
   return mode === "commit"
   ? `select card ${card.id} (sticks ${card.sticks}) to commit`
-  : `activate card ${card.id}: ${card.effect}, ${card.text || ""}`;
+  : `activate card ${card.id}: ${card.title || card.effect}, ${card.text || ""}`;
 }
 
 function onHandCard(ctx, card, mode, state, legal) {
@@ -392,11 +392,15 @@ function onHandCard(ctx, card, mode, state, legal) {
   nagaChosen(ctx, legal);
 }
 
-/** Once a source and a card are chosen: with no legal way, let Python say why. */
+/** Once a card is chosen: with one legal way (or none, or no Naga chosen among several), Python
+ *  plays it or says why; only several ways leave the choice buttons. */
 function nagaChosen(ctx, legal) {
-  if (ctx.ui.source && ctx.ui.card && !legal.some((a) => a.type === "UseNaga" && a.source === ctx.ui.source && a.card === ctx.ui.card)) {
-    ctx.send({ kind: "naga", source: ctx.ui.source, card: ctx.ui.card });
-    ctx.ui.card = null;
+  if (ctx.ui.card) {
+    const ways = legal.filter((a) => a.type === "UseNaga" && a.card === ctx.ui.card && (!ctx.ui.source || a.source === ctx.ui.source));
+    if (!ctx.ui.source || ways.length <= 1) {
+      ctx.send({ kind: "naga", source: ctx.ui.source, card: ctx.ui.card });
+      ctx.ui.card = null;
+    }
   }
   ctx.redraw();
 }
@@ -471,7 +475,14 @@ function throwPanel(ctx, player, state, legal) {
   if (player.played && player.played.length) {
     const played = htmlEl("div", "nj-played");
     played.appendChild(htmlEl("span", "nj-label", {}, "cards in play"));
-    for (const card of player.played) played.appendChild(htmlEl("span", "nj-played-card", { "data-card": card.id }, `${card.id} ${card.sticks}` + (card.activated ? ` · ${card.effect}` : "")));
+    for (const card of player.played) {
+      const node = htmlEl("span", "nj-played-card", { "data-card": card.id }, `${card.id} ${card.sticks}` + (card.activated ? ` · ${card.title || card.effect}` : ""));
+      // A card in play cannot be activated: a click with a Naga chosen gets Python's reason, not silence.
+      if (player.is_viewer && state.your_turn && state.phase === "CONFRONTATION") {
+        makeClickable(node, `card ${card.id}, in play`, () => ctx.send({ kind: "naga", source: ctx.ui.source, card: card.id }));
+      }
+      played.appendChild(node);
+    }
     box.appendChild(played);
   }
   if (player.modifier) box.appendChild(htmlEl("div", "nj-modifier", {}, `+${player.modifier} this round`));
@@ -535,7 +546,7 @@ function nagaPanel(ctx, legal) {
   const virtual = legal.some((a) => a.type === "UseNaga" && a.source === "VIRTUAL");
   if (virtual) box.appendChild(button("virtual Naga (amulet)", "nj-virtual" + (ctx.ui.source === "VIRTUAL" ? " nj-on" : ""), () => { ctx.ui.source = ctx.ui.source === "VIRTUAL" ? null : "VIRTUAL"; ctx.redraw(); }));
   if (!legal.some((a) => a.type === "UseNaga")) return box;
-  const step = !ctx.ui.source ? "click one of your Naga sticks" : !ctx.ui.card ? "now click the card to activate" : "choose how";
+  const step = !ctx.ui.source ? "click one of your Naga sticks, then a card of your hand" : !ctx.ui.card ? "now click the card to activate" : "choose how";
   box.appendChild(htmlEl("div", "nj-hint", {}, `Use a Naga: ${step}`));
   if (ctx.ui.source && ctx.ui.card) {
     const options = legal.filter((a) => a.type === "UseNaga" && a.source === ctx.ui.source && a.card === ctx.ui.card);

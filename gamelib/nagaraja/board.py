@@ -43,6 +43,7 @@ from gamelib.nagaraja.edition import default_edition
 from gamelib.nagaraja.explorer import readable
 from gamelib.nagaraja.rules import Rules, new_game
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
+from gamelib.nagaraja.words import effect_title, plain
 from gamelib.widgets import BoardWidget, assets
 
 _ESM, _CSS = assets(Path(__file__).with_name("board.js"), Path(__file__).with_name("board.css"))
@@ -110,7 +111,7 @@ class NagarajaBoard(BoardWidget):
     # ------------------------------------------------------------ analysis overlay
     def refresh(self, message: str | None = None, kind: str = "info") -> None:
         with self.hold_sync():  # the overlay travels in the same message as the state it belongs to
-            super().refresh(message, kind)
+            super().refresh(None if message is None else plain(message), kind)
             self.analysis = self.analysis_json(self.game_state)
 
     def analysis_json(self, state: Any) -> dict:
@@ -168,7 +169,7 @@ class NagarajaBoard(BoardWidget):
                 "amulets": obs.get("amulet_pile", 0),
             },
             "drawn": [_card_json(card) for card in obs.get("deal") or []] if obs["phase"] == "NEW_DEAL" else [],
-            "events": list(obs.get("events") or [])[-EVENTS_SHOWN:],
+            "events": [plain(event) for event in list(obs.get("events") or [])[-EVENTS_SHOWN:]],
             "result": self._result_json(obs, viewer),
         }
 
@@ -237,7 +238,7 @@ class NagarajaBoard(BoardWidget):
 
     def describe(self, state: Any) -> str:
         events = state.observation(self.viewer_for(state)).get("events") or []
-        return events[-1] if events else ""
+        return plain(events[-1]) if events else ""
 
     # ------------------------------------------------------------ clicks
     def handle_pick(self, pick: dict) -> str | None:
@@ -273,7 +274,7 @@ class NagarajaBoard(BoardWidget):
         if kind == "pass":
             return Pass(player)
         if kind == "naga":
-            return UseNaga(player, pick.get("source"), pick.get("card"), NoParams())
+            return _naga_action(state, player, pick.get("source"), pick.get("card"))
         raise IllegalMove(f"the board does not know the pick {_short(kind)}")
 
     def play_bots(self, force: bool = False) -> bool:
@@ -343,7 +344,7 @@ def _call_of_fate_overlay(obs: dict) -> dict:
 def _confrontation_overlay(obs: dict, actions: list) -> dict:
     odds = analysis.confrontation_odds(obs, actions)
     best = max((p for _, p in odds), default=None)
-    rows = [{"label": str(action), "index": i, "cells": [_cell(p, p == best)]} for i, (action, p) in enumerate(odds)]
+    rows = [{"label": plain(str(action)), "index": i, "cells": [_cell(p, p == best)]} for i, (action, p) in enumerate(odds)]
     return {"on": True, "phase": "CONFRONTATION", "title": "P(win the room) after each move",
             "columns": ["P(win)"], "rows": rows,
             "note": "If nobody uses another Naga or amulet afterwards (the room is then resolved at once); "
@@ -356,6 +357,38 @@ def _confrontation_overlay(obs: dict, actions: list) -> dict:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _naga_action(state: Any, player: int, source: Any, card: Any) -> UseNaga:
+    """The Naga a click on a card asks for; where the click can do nothing, the reason a student reads.
+
+    The page sends the stick chosen (``source``, None when none is) and the card clicked. A card
+    already in play, or no Naga at all, is explained here in the board's words; a card with a
+    single legal way to use it is played at once (nothing to choose); several ways raise a
+    reason that points at the choice buttons. Anything else goes to the engine, which says why.
+    """
+    if not isinstance(card, str) or not isinstance(source, (str, type(None))):
+        return UseNaga(player, source, card, NoParams())  # the engine names what is malformed
+    if state.phase != "CONFRONTATION":  # the engine names the phase (any colour: the phase is checked first)
+        return UseNaga(player, source or "BROWN", card, NoParams())
+    me = state.players[player]
+    if card in set(me.committed or ()) | set(me.activated):
+        how = "it was activated already" if card in me.activated else "it was committed this round"
+        raise IllegalMove(f"{card} is already in play ({how}): a Naga activates a card still in your hand")
+    nagas = [a for a in state.legal_actions() if isinstance(a, UseNaga)]
+    sources = {a.source for a in nagas}
+    ways = [a for a in nagas if a.card == card and (source is None or a.source == source)]
+    if source is None and not sources:
+        raise IllegalMove("you have no Naga to use: a card of your hand is activated by spending a Naga stick "
+                          "(or an amulet's extra Naga); press pass to end your part of the Confrontation")
+    if source is None and len(sources) > 1:
+        raise IllegalMove("first click the Naga stick you want to spend, then the card")
+    if len(ways) == 1:
+        return ways[0]
+    if len(ways) > 1:
+        raise IllegalMove(f"{card} can be used in {len(ways)} ways here: choose one of the buttons under 'Use a Naga'")
+    source = next(iter(sources)) if source is None else source
+    return UseNaga(player, source, card, NoParams())  # the engine says why this card cannot be used
 
 
 def _picked_cards(pick: dict) -> tuple:
@@ -387,6 +420,7 @@ def _card_json(card: dict) -> dict:
         "symbol": card["symbol"],
         "sticks": card["sticks"],
         "effect": card["effect"],
+        "title": effect_title(card["effect"]),
         "target": card.get("target") or (effect.target.value if effect else ""),
         "text": effect.text if effect else "",
     }
@@ -394,7 +428,8 @@ def _card_json(card: dict) -> dict:
 
 def _amulet_json(amulet: dict) -> dict:
     effect = amulet.get("effect")
-    return {"id": amulet["id"], "vp": amulet["vp"], "effect": effect, "text": AMULET_EFFECTS.get(effect, "")}
+    return {"id": amulet["id"], "vp": amulet["vp"], "effect": effect, "title": effect_title(effect),
+            "text": AMULET_EFFECTS.get(effect, "")}
 
 
 def _temple_json(temple: dict) -> dict:
@@ -481,7 +516,7 @@ def _temple_rows(temple: dict) -> list[str]:
 
 def _action_json(index: int, action: Any) -> dict:
     """A legal action as the page needs it: its type, label and the fields it highlights."""
-    entry = {"index": index, "type": type(action).__name__, "label": str(action)}
+    entry = {"index": index, "type": type(action).__name__, "label": plain(str(action))}
     for name in ("cards", "source", "card", "amulet", "swap", "rotation"):
         if hasattr(action, name):
             value = getattr(action, name)
@@ -489,7 +524,7 @@ def _action_json(index: int, action: Any) -> dict:
     if hasattr(action, "cell"):
         entry["cell"] = list(action.cell)
     if hasattr(action, "params"):
-        entry["params_label"] = str(action.params)
+        entry["params_label"] = plain(str(action.params))
     return entry
 
 

@@ -236,7 +236,8 @@ function buildEvalBar(model) {
   track.appendChild(fill);
   const note = htmlEl("div", "pangu-eval-note");
   const cost = htmlEl("div", "pangu-move-cost", { "aria-live": "polite" });
-  box.append(head, track, note, cost);
+  const change = htmlEl("div", "pangu-eval-change");
+  box.append(head, track, change, note, cost);
   const update = (state) => {
     const ev = state.evaluation;
     box.hidden = !ev;
@@ -263,6 +264,9 @@ function buildEvalBar(model) {
     track.setAttribute("aria-label", label.textContent);
     note.textContent = ev.mode === "chance" && !ev.exact ? `${ev.note}: showing the lookahead's expected Karma instead` : "";
     cost.textContent = ev.last_move ? `Last move: ${ev.last_move}` : "";
+    // Where the chance of winning moved since the last move: the player's part, then chance's part.
+    change.textContent = showChance && ev.change ? ev.change.text : "";
+    change.dataset.chance = showChance && ev.change && ev.change.chance ? "yes" : "no";
   };
   return { box, update };
 }
@@ -346,6 +350,7 @@ function buildNarration(model) {
       nodes.push(ask);
     }
     if (n.move) nodes.push(htmlEl("div", "pangu-narration-move", {}, n.move));
+    if (n.why) nodes.push(htmlEl("div", "pangu-narration-why", {}, n.why));
     if (n.prediction) {
       const judged = htmlEl("div", "pangu-narration-judgement", {}, n.prediction + " ");
       if (n.can_play_prediction) {

@@ -194,6 +194,20 @@ def points(loss: Fraction) -> str:
     return f"−{amount:.{digits}f} points"
 
 
+def chance_between(before: State, action: Action, after: State) -> str:
+    """What chance did between ``before`` and ``after`` once ``action`` was placed ("" if nothing):
+    "the new turn's cards and roll", "the new roll" (the stuck rule's reroll) or "the cards revealed"."""
+    if after.status != ONGOING:
+        return ""
+    if after.turn != before.turn:
+        return f"the cards and roll of turn {after.turn}"
+    if after.roll != before.roll:
+        return "the new roll"
+    if set(after.revealed) != set(before.revealed) - {action.card}:
+        return "the cards revealed"
+    return ""
+
+
 class MoveReview(NamedTuple):
     """One played move judged against the best one in its position."""
 
@@ -442,7 +456,30 @@ class PanguBoard(BoardWidget):
                          for i, review in enumerate(reviews) if review]
         last = reviews[index - 1] if index else None
         data["last_move"] = last.text if last else ""
+        data["change"] = self._change_json(index) if evaluation.win is not None else None
         return data
+
+    def _change_json(self, index: int) -> dict | None:
+        """How the chance of winning moved from the position before the last move to this one, split
+        into the player's part (the move: the best chance before it against the chance after it) and
+        chance's part (the roll, the reroll or the cards revealed after it), so that a fall caused by
+        the dice is never read as the player's fault. None at the start, or where not exact."""
+        if not index:
+            return None
+        before_state, action, now_state = self.match.states[index - 1], self.match.actions[index - 1], self.match.states[index]
+        if before_state.current_player == core.CHANCE or now_state.current_player == core.CHANCE:
+            return None  # explicit chance: the roll is its own step in the history
+        before = self.evaluation(before_state)
+        now = self.evaluation(now_state).win
+        if before.win is None or action not in before.values or now is None:
+            return None
+        after_move = before.values[action]
+        what = chance_between(before_state, action, now_state)
+        text = f"Before your move {percent(before.win)} → after your move {percent(after_move)}"
+        if what:
+            text += f" → {what}: {percent(now)} (chance, not your move)"
+        return {"before": percent(before.win), "after_move": percent(after_move), "chance": what,
+                "after_chance": percent(now) if what else None, "text": text}
 
     # ------------------------------------------------------------ what the page draws
     def state_json(self, state: State) -> dict:

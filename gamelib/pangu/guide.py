@@ -276,7 +276,8 @@ class GuidedBoard(PanguBoard):
             guided = self.line[index] if index < len(self.line) else None
             data.update(title=entry.get("title", ""), predict=entry.get("predict", ""),
                         text="" if awaiting else entry.get("text", ""),
-                        move="" if awaiting or guided is None else f"The guided move: {guided}")
+                        move="" if awaiting or guided is None else f"The guided move: {guided}",
+                        why="" if awaiting or guided is None else why_not_best(state, evaluation, guided))
             marks = {guided: ["guided"]} if guided else {}
             prediction = self.predictions.get(index)
             if prediction is not None and not awaiting:
@@ -301,12 +302,38 @@ class GuidedBoard(PanguBoard):
         judged = review_move(evaluation, state, prediction).text
         same = " It is the guided line's move." if prediction == guided else (
             f" The guided line plays {short_name(guided, state)}." if guided else "")
+        if guided and prediction != guided and why_not_best(state, evaluation, guided):
+            same += " Why it does not play the best move is said above."
         return f"Your prediction, {judged}.{same}"
 
     def _commentary(self, left: int) -> list[str]:
         states, actions = self.match.states, self.match.actions
         return [f"Your move {i + 1}, {review_move(self.evaluate(states[i]), states[i], actions[i]).text}"
                 for i in range(left, len(actions))]
+
+
+def why_not_best(state: State, evaluation, guided: Action) -> str:
+    """Why the guided line's move is not the solver's best move here ("" when it is a best move).
+
+    The guided line is the lookahead bot's: the most expected Karma at the end of the turn, ties
+    broken by the bot's own order. Where that is not the best chance of winning, the sentence gives
+    both chances and both expected Karmas, so the student sees which goal chose the move.
+    """
+    if not evaluation.values or evaluation.values.get(guided) == evaluation.win:
+        return ""
+    best, karma = evaluation.best, evaluation.karma
+    chances = (f"{short_name(best, state)} wins {percent(evaluation.win)}, the guided move "
+               f"{percent(evaluation.values[guided])} ({points(evaluation.win - evaluation.values[guided])})")
+    if guided not in karma or best not in karma:
+        return f"Not the best move: {chances}."
+    if karma[guided] == karma[best]:
+        goal = (f"both end the turn with the same expected Karma, {_karma_text(karma[guided])}, and the lookahead, which "
+                "looks only at Karma, cannot tell them apart")
+    else:
+        goal = (f"the lookahead plays the most expected Karma at the end of the turn, {_karma_text(karma[guided])} "
+                f"against {_karma_text(karma[best])}, and the most Karma is not always the best chance of winning")
+    return (f"Why not the best move? The guided line is the lookahead bot's, and here {goal}: {chances}. "
+            "We keep its line to see the bot's idea through; you can play the best move yourself on the board.")
 
 
 def _narration_by_step(narration: dict | list, steps: int) -> dict[int, dict]:
