@@ -214,7 +214,7 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
     kinds, movers = array("b"), array("b")
     offsets, targets = array("q", [0]), array("q")
     edge_probability = array("i")
-    probability_ids: dict = {}  # each distinct probability once (Pig has one, 1/6)
+    probability_ids: dict = {}  # each distinct probability once, as (numerator, denominator) (Pig has one, 1/6)
     actions: list = []
     end_values: dict = {}
     interned: dict = {}  # equal action tuples are stored once (Pig has two)
@@ -229,7 +229,9 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
             end_values[node] = end_value
         actions.append(interned.setdefault(legal, legal))
         if kind == CHANCE_NODE:
-            edge_probability.extend([probability_ids.setdefault(p, len(probability_ids)) for p in probabilities])
+            # keyed by (numerator, denominator): hashing a Fraction computes a modular inverse each time
+            edge_probability.extend([probability_ids.setdefault((p.numerator, p.denominator), len(probability_ids))
+                                     for p in probabilities])
         else:
             edge_probability.extend([-1] * len(successors))
         for successor in successors:
@@ -250,7 +252,8 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
     bar.close()
     return _Graph(index, np.frombuffer(kinds, dtype=np.int8).copy(), np.frombuffer(movers, dtype=np.int8).copy(),
                   np.frombuffer(offsets, dtype=np.int64).copy(), np.frombuffer(targets, dtype=np.int64).copy(),
-                  np.frombuffer(edge_probability, dtype=np.int32).copy(), list(probability_ids), actions, end_values)
+                  np.frombuffer(edge_probability, dtype=np.int32).copy(),
+                  [Fraction(numerator, denominator) for numerator, denominator in probability_ids], actions, end_values)
 
 
 def _progress_bar(shown: bool, name: str):
