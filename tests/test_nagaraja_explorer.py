@@ -6,6 +6,7 @@ spec's own tables (section 9.3), never from the explorer itself.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from fractions import Fraction
@@ -260,7 +261,13 @@ def test_faces_too_big_for_the_pool_show_an_error_instead_of_raising():
     before = displayed(explorer, "pwin")
     explorer.set_pool(0, (11, 3, 0))  # up to 1100 points: beyond the exact method's quick range
     assert "Cannot compute" in explorer.odds_error.value and "at most 1000" in explorer.odds_error.value
-    assert displayed(explorer, "pwin") == before
+    # Nothing of the previous pool stays on screen (issue 25): every box and the plots say "not computed".
+    assert before is not None
+    for box in (*explorer.numbers.values(), explorer.effect_result):
+        assert "gl-exact" not in box.value and "not computed for these pools" in box.value
+    assert explorer.shown("pwin") is None
+    assert explorer.plots.content == {"absent": explorer.plots.content["absent"], "pools": [[11, 3, 0], [3, 1, 1]]}
+    assert "at most 1000" in explorer.plots.content["absent"]
     explorer.sliders[0]["BROWN"].value = 9
     assert explorer.odds_error.value == ""
     check_display(explorer, (9, 3, 0), (3, 1, 1), 0, faces=explorer.faces)
@@ -466,3 +473,56 @@ def test_the_explorer_needs_neither_matplotlib_nor_numpy():
     blocked = "import sys; sys.modules['matplotlib'] = None; sys.modules['numpy'] = None; "
     out = subprocess.run([sys.executable, "-c", blocked + code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ran"
+
+
+# --------------------------------------------------------------------------- every screen tells the truth (issue 25)
+
+
+def test_free_mode_sliders_stop_where_exact_odds_stop():
+    """Each slider goes to 36, but a side's three stop together at sticks.MAX_POOL_STICKS (100):
+    every pool the sliders allow is computed, so no number ever belongs to another pool."""
+    explorer = explore(free=True)
+    explorer.set_pool(0, (36, 36, 28))
+    explorer.set_pool(1, (36, 36, 28))
+    assert [explorer.sliders[0][c].max for c in COLOURS] == [36, 36, 28]
+    check_display(explorer, (36, 36, 28), (36, 36, 28), 0)
+    assert explorer.odds_error.value == ""
+    with pytest.raises(ValueError, match="at most 100 sticks a side"):
+        explorer.set_pool(0, (36, 36, 36))
+    explorer.set_pool(0, (10, 36, 36))  # lower counts move first: each step stays within 100
+    assert explorer.pools[0] == (10, 36, 36)
+    assert [explorer.sliders[0][c].max for c in COLOURS] == [28, 36, 36]
+    for player in (0, 1):  # whatever the sliders allow sums to at most 100 a side
+        for colour in COLOURS:
+            others = sum(explorer.sliders[player][c].value for c in COLOURS if c != colour)
+            assert explorer.sliders[player][colour].max + others <= sticks.MAX_POOL_STICKS
+
+
+def test_back_to_game_mode_says_which_sliders_the_supply_moved():
+    explorer = explore(free=True)
+    explorer.set_pool(0, (20, 3, 0))
+    explorer.set_pool(1, (5, 1, 14))
+    explorer.mode.value = "game"  # Elodie guides: she takes 12 brown first, Marion keeps none
+    assert explorer.pools == ((12, 3, 0), (0, 1, 12))
+    note = explorer.supply_message.value
+    assert "gl-mode-note" in note and "takes first" in note
+    for change in ("Elodie's brown 20 → 12", "Marion's brown 5 → 0", "Marion's green 14 → 12"):
+        assert change in html.unescape(note)
+    check_display(explorer, (12, 3, 0), (0, 1, 12), 0)
+    explorer.mode.value = "free"
+    assert explorer.supply_message.value == ""
+    explorer.mode.value = "game"  # nothing moved this time: nothing to say
+    assert explorer.supply_message.value == ""
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_home_and_end_move_a_slider_to_its_ends(free):
+    explorer = explore(free=free)
+    top = 36 if free else 12 - 1  # game mode: Marion holds one white stick of the 12
+    explorer.plots.slider_key = "0-white:End:1"  # what explorer.js sends for End on Elodie's white handle
+    assert explorer.pools[0] == (0, top, 0)
+    check_display(explorer, (0, top, 0), (3, 1, 1), 0)
+    explorer.plots.slider_key = "0-white:Home:2"
+    assert explorer.pools[0] == (0, 0, 0)
+    explorer.plots.slider_key = "garbage"  # not a message of ours: nothing moves
+    assert explorer.pools == ((0, 0, 0), (3, 1, 1))

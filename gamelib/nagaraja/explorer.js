@@ -353,7 +353,10 @@ function drawSweep(parent, data, modelIndex) {
       "data-count": k, "data-exact": fraction(n, d) }, f.group);
     addTitle(mark, `${k} ${sweep.colour}: P(${data.names[0]} wins) = ${fraction(n, d)} ≈ ${readable(value, n === d, n === 0n)}`);
   }
-  addText(f.group, f.x(sweep.current) + 4, f.inner.y1 + 10, "now", { class: "gx-text gx-tick" });
+  // "now" beside its line, on the side with room: at the right edge it goes to the line's left.
+  const rightRoom = f.inner.x1 - f.x(sweep.current) > 28;
+  addText(f.group, f.x(sweep.current) + (rightRoom ? 4 : -4), f.inner.y1 + 10, "now",
+    { class: "gx-text gx-tick gx-now", "text-anchor": rightRoom ? "start" : "end" });
 }
 
 // ------------------------------------------------------------------ render
@@ -369,6 +372,15 @@ function render({ model, el }) {
     root.dataset.receivedAt = `${started}`;  // performance marks for bench/bench_explorer_browser.py
     const data = JSON.parse(model.get("data") || "{}");
     root.replaceChildren();
+    if (data && data.absent) {  // nothing computed for the sliders' pools: no plot of another pool stays
+      const note = document.createElement("div");
+      note.className = "gx-absent";
+      note.textContent = `${data.absent} No plot is shown for these pools.`;
+      root.appendChild(note);
+      revision += 1;
+      requestAnimationFrame(() => { root.dataset.revision = `${revision}`; });
+      return;
+    }
     if (!data || !data.players) return;
     const top = document.createElement("div");
     top.className = "gx-row";
@@ -418,9 +430,28 @@ function render({ model, el }) {
   model.on("change:data", draw);
   model.on("change:heat_player", draw);
   draw();
+  // Home / End on one of this explorer's slider handles: the kernel moves that slider to its lowest /
+  // highest allowed count (ipywidgets' slider ignores the two keys). Captured on the document, before
+  // the slider or JupyterLab's notebook shortcuts see the key.
+  let presses = 0;
+  const onKey = (event) => {
+    if (event.key !== "Home" && event.key !== "End") return;
+    const slider = event.target.closest && event.target.closest("[class*='gl-slider-']");
+    const explorer = slider && slider.closest(".gl-explorer");
+    if (!explorer || !explorer.contains(el)) return;
+    const name = [...slider.classList].find((c) => /^gl-slider-\d-/.test(c));
+    if (!name) return;
+    event.preventDefault();
+    event.stopPropagation();
+    presses += 1;
+    model.set("slider_key", `${name.slice("gl-slider-".length)}:${event.key}:${presses}`);
+    model.save_changes();
+  };
+  document.addEventListener("keydown", onKey, true);
   return () => {
     model.off("change:data", draw);
     model.off("change:heat_player", draw);
+    document.removeEventListener("keydown", onKey, true);
   };
 }
 

@@ -45,6 +45,7 @@ from gamelib.widgets import assets
 HERE = Path(__file__).parent
 SUPPLY = 12  # the supply holds 12 sticks of each colour in all (nagaraja.md#stick-models)
 FREE_MAX = 36  # free mode: each slider goes to 36, the whole game's sticks
+POOL_MAX = sticks.MAX_POOL_STICKS  # ... while a side's three sliders together stop where exact odds stop (100)
 HAND_SIZE = 5  # nagaraja.md#setup: each player is dealt 5 cards
 DEFAULT_NAMES = ("Elodie", "Marion")
 DEFAULT_POOLS = ((0, 3, 0), (3, 1, 1))  # the rulebook's example, nagaraja.md#example
@@ -188,6 +189,8 @@ class StickPlots(anywidget.AnyWidget):
     # One JSON string, not a nested dict: ipywidgets would walk every element looking for binary buffers.
     data = traitlets.Unicode("{}").tag(sync=True)
     heat_player = traitlets.Int(0).tag(sync=True)
+    # The page's Home/End keys on a slider handle: "<player>-<colour>:<Home|End>:<press number>".
+    slider_key = traitlets.Unicode("").tag(sync=True)
 
     @property
     def content(self) -> dict:
@@ -217,6 +220,7 @@ class OddsExplorer:
         self.plots = StickPlots()
         self.plots.add_class("gl-plot")
         self.plots.observe(lambda _: self.refresh(), names="heat_player")
+        self.plots.observe(self._on_slider_key, names="slider_key")
         self._build_sliders(pools, guide, free)
         self._build_cards()
         self._build_throws(throws)
@@ -382,29 +386,47 @@ class OddsExplorer:
                 if mine + theirs > SUPPLY:
                     raise ValueError(f"the supply has {SUPPLY} {colour.lower()} sticks in all and "
                                      f"{self.names[1 - player]} holds {theirs}: switch to free mode for more")
-        for colour, count in zip(sticks.COLOURS, pool):
+        elif sum(pool) > POOL_MAX:
+            raise ValueError(f"at most {POOL_MAX} sticks a side: exact odds stop there")
+        # Lower counts first, so that each step stays within the side's total of POOL_MAX sticks.
+        for colour, count in sorted(zip(sticks.COLOURS, pool), key=lambda item: item[1] - self.pools[player][
+                sticks.COLOURS.index(item[0])]):
             self.sliders[player][colour].value = count
 
     def _apply_supply(self) -> None:
-        """Game mode: a slider can take only what the other player left in the supply."""
+        """Game mode: a slider can take only what the other player left in the supply. Free mode: up to
+        36 a colour, but a side's three sliders stop together at POOL_MAX sticks, where exact odds stop,
+        so every pool the sliders can show is computed (issue 25)."""
         for colour in sticks.COLOURS:
             for player in (0, 1):
-                other = self.sliders[1 - player][colour].value
-                self.sliders[player][colour].max = SUPPLY - other if self.mode.value == "game" else FREE_MAX
+                if self.mode.value == "game":
+                    top = SUPPLY - self.sliders[1 - player][colour].value
+                else:
+                    others = sum(s.value for c, s in self.sliders[player].items() if c != colour)
+                    top = min(FREE_MAX, POOL_MAX - others)
+                if self.sliders[player][colour].max != top:
+                    self.sliders[player][colour].max = top
 
     def _on_mode(self, change) -> None:
+        changes = []
         if change["new"] == "game":  # the guide takes first (nagaraja.md#call-of-fate); the other gets what is left
             guide = self.guide.value
             self._quiet = True
             try:
                 for colour in sticks.COLOURS:
-                    self.sliders[guide][colour].value = min(self.sliders[guide][colour].value, SUPPLY)
-                    left = SUPPLY - self.sliders[guide][colour].value
-                    self.sliders[1 - guide][colour].value = min(self.sliders[1 - guide][colour].value, left)
+                    for player in (guide, 1 - guide):
+                        slider = self.sliders[player][colour]
+                        left = SUPPLY - (self.sliders[guide][colour].value if player != guide else 0)
+                        if slider.value > left:
+                            changes.append(f"{self.names[player]}'s {colour.lower()} {slider.value} → {left}")
+                            slider.value = left
             finally:
                 self._quiet = False
         self._apply_supply()
-        self.supply_message.value = ""
+        self.supply_message.value = "" if not changes else (
+            f'<span class="gl-mode-note">Game mode: the supply holds {SUPPLY} sticks of each colour and the guide, '
+            f"{html.escape(self.names[self.guide.value])}, takes first (rules page: Call of fate), so the sliders "
+            f"moved: {html.escape('; '.join(changes))}.</span>")
         self._reset_simulation()
         self.refresh()
 
@@ -504,6 +526,16 @@ class OddsExplorer:
         self._reset_simulation()  # the old throws were of other pools
         self.refresh()
 
+    def _on_slider_key(self, change) -> None:
+        """Home / End on a slider handle in the page: the slider goes to its lowest / highest allowed count."""
+        try:
+            slider_name, key, _ = change["new"].split(":")
+            player, colour = slider_name.split("-")
+            slider = self.sliders[int(player)][colour.upper()]
+        except (ValueError, KeyError, IndexError):
+            return  # not a message of ours
+        slider.value = slider.min if key == "Home" else slider.max if key == "End" else slider.value
+
     def _on_guide(self, change) -> None:
         if any(self.laid(p) for p in (0, 1)) and self.mode.value == "game":
             self._pools_from_cards()  # the supply rule depends on who takes first
@@ -511,9 +543,11 @@ class OddsExplorer:
             self.refresh()
 
     def shown(self, key: str) -> Fraction:
-        """The exact value displayed in a number box: ``pwin``, ``plose``, ``ptie``, ``pswap``, ``effect``."""
+        """The exact value displayed in a number box: ``pwin``, ``plose``, ``ptie``, ``pswap``, ``effect``
+        (None when the box shows that nothing is computed for the sliders' pools)."""
         box = self.effect_result if key == "effect" else self.numbers[key]
-        return Fraction(_EXACT.search(box.value).group(1))
+        match = _EXACT.search(box.value)
+        return Fraction(match.group(1)) if match else None  # None: nothing computed for these pools
 
     # ------------------------------------------------------------- exact odds
     def _odds(self) -> dict:
@@ -657,6 +691,7 @@ class OddsExplorer:
     def refresh(self) -> None:
         """Recompute the exact odds and send the plot data; the kernel time is kept in ``kernel_ms``."""
         start = time.process_time()
+        self.face_title.value = f"<b>Faces in use:</b> {html.escape(self.face_source)}"
         try:
             with warnings.catch_warnings():  # a points-and-Naga face is reported once, in the editor
                 warnings.simplefilter("ignore")
@@ -666,13 +701,23 @@ class OddsExplorer:
                 self._show_numbers(odds)
                 self._show_effect(odds)
                 self._show_simulation(odds)
-        except ValueError as problem:  # a pool too big for these faces: say so, keep the last display
-            self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
-                                     f"{html.escape(str(problem))}.</div>")
+        except ValueError as problem:  # a pool too big for these faces: say so, and show no number of another pool
+            self._show_absent(str(problem))
             return
         self.odds_error.value = ""
-        self.face_title.value = f"<b>Faces in use:</b> {html.escape(self.face_source)}"
         self.kernel_ms.append((time.process_time() - start) * 1000)
+
+    def _show_absent(self, problem: str) -> None:
+        """Nothing can be computed for the sliders' pools: every number, plot and bar is taken away (a
+        number of the previous pool at full opacity would be read as this pool's), and the reason shown."""
+        self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
+                                 f"{html.escape(problem)}. No odds are shown for these pools.</div>")
+        for box in (*self.numbers.values(), self.effect_result):
+            box.value = '<div class="gl-number gl-absent"><i>not computed for these pools</i></div>'
+        self.simulation.value = ""
+        if self.plot:
+            self.plots.data = json.dumps({"absent": f"Cannot compute: {problem}.",
+                                          "pools": [list(pool) for pool in self.pools]})
 
     # ------------------------------------------------------------- face editor
     def _on_faces_edited(self, change) -> None:
