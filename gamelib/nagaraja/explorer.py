@@ -204,6 +204,17 @@ class StickPlots(anywidget.AnyWidget):
 # --------------------------------------------------------------------------- the explorer
 
 
+class NumberBox:
+    """One number box's HTML (``value``); the explorer sends all six together in one widget."""
+
+    def __init__(self, key: str):
+        self.key, self.value = key, ""
+
+    def __repr__(self) -> str:
+        return f"NumberBox({self.key!r})"
+
+
+
 class OddsExplorer:
     """Sliders or cards, exact odds, stick effects, a sweep, simulated throws and a face editor."""
 
@@ -354,12 +365,13 @@ class OddsExplorer:
         ])
 
     def _build_layout(self) -> None:
-        self.numbers = {key: widgets.HTML() for key in ("pwin", "plose", "ptie", "pswap", "moments", "nagas")}
-        for key, box in self.numbers.items():
-            box.add_class(f"gl-{key}")
+        # The six number boxes travel as one HTML widget: one message per change, not six (issue 25).
+        self.numbers = {key: NumberBox(key) for key in ("pwin", "plose", "ptie", "pswap", "moments", "nagas")}
+        self.number_boxes = widgets.HTML()
+        self.number_boxes.add_class("gl-numbers")
         self.odds_error = widgets.HTML()
         self.odds_error.add_class("gl-odds-error")
-        odds = widgets.VBox([*self.numbers.values(), self.odds_error],
+        odds = widgets.VBox([self.number_boxes, self.odds_error],
                             layout=widgets.Layout(border="1px solid #ccc", padding="2px 10px", margin="6px 0"))
         odds.add_class("gl-odds")
         self.widget = widgets.VBox([
@@ -580,6 +592,10 @@ class OddsExplorer:
         nagas = ", ".join(f"{name} {m['mean_nagas']} (≈ {float(m['mean_nagas']):.2f})"
                           for name, m in zip(self.names, odds["moments"]))
         self.numbers["nagas"].value = f'<div class="gl-number">Expected Nagas: {html.escape(nagas)}</div>'
+        self._send_numbers()
+
+    def _send_numbers(self) -> None:
+        self.number_boxes.value = "".join(f'<div class="gl-{key}">{box.value}</div>' for key, box in self.numbers.items())
 
     def _show_effect(self, odds) -> None:
         effect = self.effect.value
@@ -608,16 +624,18 @@ class OddsExplorer:
         players = []
         for player, pool in enumerate(self.pools):
             counts, total = sticks.points_counts(pool, self.faces)
-            entry = {"pool": list(pool), "total": f"{total:x}",
-                     "points": [[p, f"{c:x}"] for p, c in sorted(counts.items())],
+            exact = total <= EXACT_TOTAL  # past it the page gets each chance as a float (issue 25: speed)
+            entry = {"pool": list(pool), "total": f"{total:x}" if exact else None,
+                     "points": [[p, f"{c:x}" if exact else _float(c, total)] for p, c in sorted(counts.items())],
                      "sim": [[p, f] for p, f in self.simulated[player].items()],
                      "heat": _HEAT_MARK if player == self.plots.heat_player else []}
             players.append(entry)
         owner, colour = self.sweep_choice.value
         index = sticks.COLOURS.index(colour)
-        # Game mode: what the supply allows; free mode: the supply's 12, or further to the current count.
+        # Game mode: what the supply allows; free mode: as far as the slider goes, which does not move
+        # while that slider moves, so the sweep is computed once per drag, not once per step.
         top = (SUPPLY - self.pools[1 - owner][index] if self.mode.value == "game"
-               else max(SUPPLY, self.pools[owner][index]))
+               else self.sliders[owner][colour].max)
         models = []
         for model in sticks.MODELS:
             models.append({"name": model, "values": _sweep(*self._sweep_key(owner, colour), top, model)})
@@ -714,6 +732,7 @@ class OddsExplorer:
                                  f"{html.escape(problem)}. No odds are shown for these pools.</div>")
         for box in (*self.numbers.values(), self.effect_result):
             box.value = '<div class="gl-number gl-absent"><i>not computed for these pools</i></div>'
+        self._send_numbers()
         self.simulation.value = ""
         if self.plot:
             self.plots.data = json.dumps({"absent": f"Cannot compute: {problem}.",
@@ -792,11 +811,22 @@ class OddsExplorer:
 _HEAT_MARK = "@@gx-heat-rows@@"  # where the heat map's rows go in the JSON text
 
 
+EXACT_TOTAL = 2 ** 64  # pools with more equally likely outcomes (33 sticks of 4 faces) are sent as floats
+
+
+def _float(count: int, total: int) -> float:
+    """count / total as a float of 7 significant digits (what the page draws and writes as "≈")."""
+    return float(f"{count / total:.7g}")  # int / int is correctly rounded in Python, however long the ints
+
+
 @lru_cache(maxsize=256)
 def _heat_json(pool: sticks.Pool, faces_key: tuple) -> str:
-    """The joint (points, Nagas) counts of a pool as JSON rows ``[points, nagas, "0x<count>"]``."""
-    outcomes, counts, _ = sticks._joint_counts_cached(sticks.check_pool_size(pool), faces_key)
-    return "[" + ",".join([f'[{p},{n},"{h}"]' for (p, n), h in zip(outcomes, map(hex, counts))]) + "]"
+    """The joint (points, Nagas) counts of a pool as JSON rows ``[points, nagas, "0x<count>"]``, or, past
+    EXACT_TOTAL outcomes, ``[points, nagas, chance]`` with the chance a float (smaller, and no BigInt work)."""
+    outcomes, counts, total = sticks._joint_counts_cached(sticks.check_pool_size(pool), faces_key)
+    if total <= EXACT_TOTAL:
+        return "[" + ",".join([f'[{p},{n},"{h}"]' for (p, n), h in zip(outcomes, map(hex, counts))]) + "]"
+    return "[" + ",".join([f"[{p},{n},{c / total:.5g}]" for (p, n), c in zip(outcomes, counts)]) + "]"
 
 
 @lru_cache(maxsize=64)
