@@ -1,0 +1,202 @@
+"""What the published rules say about the fate sticks, and every face table that agrees with it
+(nagaraja.md#stick-models, docs/rules/nagaraja.md "What is published about the sticks").
+
+The real faces are printed only on the player aid, which this project cannot read. The rules text
+and reviews still pin a lot down: :data:`FACTS` lists each published fact with its source, and
+:func:`consistent_tables` lists every table (brown, white, green; four faces each; a face is some
+points or a Naga) that agrees with all of them. The teaching edition (Model A) is one of them; the
+range of a number over all of them says which conclusions hold for every edition and which depend
+on the unknown faces.
+
+    >>> len(consistent_tables()) > 1
+    True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement, permutations, product
+
+from gamelib.nagaraja import sticks
+
+NAGA = (0, 1)
+# The enumeration's bound on the dots of one face. Nothing published bounds it; 4 is the largest face the
+# rules text's example forces (two browns showing 7), so the tables list sticks no bigger than the example
+# needs. An assumption, and the counts depend on it: 906 tables at 4, 3550 at 5, 9334 at 6.
+MAX_POINTS = 4
+ELODIE, MARION = (0, 3, 0), (3, 1, 1)  # the rules text's example pools (nagaraja.md#example)
+
+SEED = "Spanish rules text, /work/shared/seeds/004_*.txt (= entretenimientodigital.net/reglas-del-juego-de-nagaraja)"
+FACTS = (
+    ("four_faces", "Three kinds of fate stick, all four-sided (brown long, white medium, green short).",
+     SEED + ", 'Palos del destino': 'Hay 3 tipos de varas de destino, todas de cuatro caras'"),
+    ("points_or_naga", "A face shows fate points (one per dot) or a Naga, not both; no face is blank.",
+     SEED + " ('Cada uno cuenta un punto de destino' / 'Cada uno es un Naga'); 'not both': reviews ([S], rules spec 2.3); "
+     "'not blank': assumed, as every face shows one of the two symbols"),
+    ("elodie_throw", "3 white sticks can give 5 points and 1 Naga.",
+     SEED + ", example of step 1: '5 puntos de destino y 1 Naga para Elodie' with 3 white"),
+    ("marion_throw", "3 brown + 1 white + 1 green can give 11 points and 1 Naga, where two of the brown sticks "
+     "show 7 points together and Marion keeps her Naga after discarding them (4 points left).",
+     SEED + ", examples of steps 1 and 2: '11 puntos de destino y 1 Naga para Marion'; 'obliga a Marion a descartar "
+     "2 palos marrones'; 'Marion elige no usar su Naga'; '5 puntos de destino, en comparación con los 4 de Marion'"),
+    ("points_order", "Longer sticks have more points: brown > white > green (total points on the four faces).",
+     SEED + ": 'Los palos más grandes tienen más puntos de destino pero menos nagas'"),
+    ("naga_order", "Longer sticks have fewer Nagas: Naga faces brown <= white <= green.",
+     SEED + " (same sentence; read as 'no more', so equal counts are allowed)"),
+    ("green_two_nagas", "Green has exactly two Naga faces.",
+     "reviews ([S], rules spec 2.3: 'Green has 2 Naga faces')"),
+)
+
+
+def _stick_candidates(max_points: int) -> list[tuple]:
+    """Every four-face stick (faces sorted: order on the stick does not matter): Nagas and 1..max_points."""
+    faces = [NAGA] + [(p, 0) for p in range(1, max_points + 1)]
+    return [tuple(sorted(c, key=lambda f: (f[1] == 0, f[0]))) for c in combinations_with_replacement(faces, 4)]
+
+
+def _nagas(stick) -> int:
+    return sum(n for _, n in stick)
+
+
+def _points(stick) -> int:
+    return sum(p for p, _ in stick)
+
+
+def _elodie_possible(white) -> bool:
+    """3 white sticks can show 5 points and exactly 1 Naga."""
+    return any(sum(p for p, _ in throw) == 5 and sum(n for _, n in throw) == 1 for throw in product(set(white), repeat=3))
+
+
+def _marion_possible(brown, white, green) -> bool:
+    """3 brown + 1 white + 1 green can show 11 points and 1 Naga, two Naga-free browns summing to 7,
+    the Naga on one of the other three sticks (Marion still holds it after the discard)."""
+    for b1, b2 in product(set(brown), repeat=2):
+        if b1[1] or b2[1] or b1[0] + b2[0] != 7:
+            continue
+        for rest in product(set(brown), set(white), set(green)):
+            if sum(p for p, _ in rest) == 4 and sum(n for _, n in rest) == 1:
+                return True
+    return False
+
+
+def _sticks(table) -> tuple:
+    return tuple(tuple(tuple(face) for face in table[c]) for c in sticks.COLOURS)
+
+
+_CHECKS = {  # fact -> check of one table; ordered cheapest first (the brute-force oracle stops at the first no)
+    "four_faces": lambda t: all(len(s) == 4 for s in _sticks(t)),
+    "points_or_naga": lambda t: all((p == 0 and n == 1) or (p >= 1 and n == 0) for s in _sticks(t) for p, n in s),
+    "green_two_nagas": lambda t: _nagas(_sticks(t)[2]) == 2,
+    "points_order": lambda t: _points(_sticks(t)[0]) > _points(_sticks(t)[1]) > _points(_sticks(t)[2]),
+    "naga_order": lambda t: _nagas(_sticks(t)[0]) <= _nagas(_sticks(t)[1]) <= _nagas(_sticks(t)[2]),
+    "elodie_throw": lambda t: _elodie_possible(_sticks(t)[1]),
+    "marion_throw": lambda t: _marion_possible(*_sticks(t)),
+}
+
+
+def satisfies(table) -> dict[str, bool]:
+    """Each fact of :data:`FACTS` for one face table (colour -> faces), True where it holds."""
+    return {name: check(table) for name, check in _CHECKS.items()}
+
+
+@lru_cache(maxsize=4)
+def consistent_tables(max_points: int = MAX_POINTS) -> tuple[dict, ...]:
+    """Every face table, up to the order of faces on a stick and with at most ``max_points`` dots on a
+    face, that agrees with every fact of :data:`FACTS`; sorted, as ``{colour: faces}`` dicts.
+
+    Fast path: each stick is filtered by the facts about its own colour first (green's two Nagas,
+    white's possible 3-white throw), then the three are combined. tests/test_nagaraja_published.py
+    checks it against :func:`brute_force_tables`, which tests every table against every fact."""
+    candidates = _stick_candidates(max_points)
+    greens = [g for g in candidates if _nagas(g) == 2]
+    whites = [w for w in candidates if _nagas(w) <= 2 and _elodie_possible(w)]
+    found = []
+    for white in whites:
+        for green in greens:
+            if not (_points(white) > _points(green) and _nagas(white) <= _nagas(green)):
+                continue
+            for brown in candidates:
+                if _points(brown) > _points(white) and _nagas(brown) <= _nagas(white) \
+                        and _marion_possible(brown, white, green):
+                    found.append(dict(zip(sticks.COLOURS, (brown, white, green))))
+    return tuple(sorted(found, key=_table_key))
+
+
+def brute_force_tables(max_points: int) -> tuple[dict, ...]:
+    """The oracle: every table of three four-face sticks, each fact checked literally (slow)."""
+    candidates = _stick_candidates(max_points)
+    found = []
+    for sticks_ in product(candidates, repeat=3):
+        table = dict(zip(sticks.COLOURS, sticks_))
+        if all(check(table) for check in _CHECKS.values()):  # each fact literally, cheapest first
+            found.append(table)
+    return tuple(sorted(found, key=_table_key))
+
+
+def _table_key(table) -> tuple:
+    return tuple(table[c] for c in sticks.COLOURS)
+
+
+def canonical(table) -> dict:
+    """A face table with each stick's faces in the enumeration's order (for comparisons)."""
+    return {c: tuple(sorted((tuple(f) for f in table[c]), key=lambda f: (f[1] == 0, f[0]))) for c in sticks.COLOURS}
+
+
+# --------------------------------------------------------------------------- the headline numbers
+
+
+def _mean_points(pool, table) -> Fraction:
+    return sum((count * Fraction(_points(table[c]), 4) for count, c in zip(pool, sticks.COLOURS)), Fraction(0))
+
+
+def _p_naga(pool, table) -> Fraction:
+    none = Fraction(1)
+    for count, colour in zip(pool, sticks.COLOURS):
+        none *= (1 - Fraction(_nagas(table[colour]), 4)) ** count
+    return 1 - none
+
+
+HEADLINES = {  # name -> (label, function of a table)
+    "elodie_mean": ("Elodie's 3 white: mean points", lambda t: _mean_points(ELODIE, t)),
+    "elodie_naga": ("Elodie's 3 white: P(at least one Naga)", lambda t: _p_naga(ELODIE, t)),
+    "marion_mean": ("Marion's 3 brown + 1 white + 1 green: mean points", lambda t: _mean_points(MARION, t)),
+    "marion_naga": ("Marion's 3 brown + 1 white + 1 green: P(at least one Naga)", lambda t: _p_naga(MARION, t)),
+    "pwin": ("P(Elodie, the guide, wins the room) in the example", lambda t: sticks.win_probability(ELODIE, MARION, True, t)),
+    "edge": ("The guide's edge from winning ties (P(equal points)) in the example",
+             lambda t: sticks.compare(ELODIE, MARION, t)[1]),
+}
+
+
+@lru_cache(maxsize=4)
+def headline_ranges(max_points: int = MAX_POINTS) -> dict[str, dict]:
+    """For each headline number: its lowest and highest value over :func:`consistent_tables`, and the
+    teaching edition's (Model A's) value, with its rank among all tables."""
+    tables = consistent_tables(max_points)
+    model_a = sticks.load_faces("A")
+    result = {}
+    for name, (label, value) in HEADLINES.items():
+        values = [value(t) for t in tables]
+        mine = value(model_a)
+        result[name] = {"label": label, "low": min(values), "high": max(values), "teaching": mine,
+                        "below": sum(v < mine for v in values), "tables": len(values)}
+    return result
+
+
+def pool_ranges(pool, max_points: int = MAX_POINTS) -> dict[str, tuple[Fraction, Fraction]]:
+    """Mean points and P(at least one Naga) of any pool: (lowest, highest) over the consistent tables."""
+    tables = consistent_tables(max_points)
+    means = [_mean_points(pool, t) for t in tables]
+    nagas = [_p_naga(pool, t) for t in tables]
+    return {"mean": (min(means), max(means)), "naga": (min(nagas), max(nagas))}
+
+
+def distinct_faces(max_points: int = MAX_POINTS) -> dict[str, Counter]:
+    """How many consistent tables give each colour each stick (what the facts pin down, colour by colour)."""
+    return {c: Counter(t[c] for t in consistent_tables(max_points)) for c in sticks.COLOURS}
+
+
+def permutations_of(stick) -> set:
+    """Every order of a stick's faces (a test helper: order on the stick does not matter)."""
+    return set(permutations(stick))

@@ -1,0 +1,65 @@
+"""The published facts about the fate sticks and the tables that agree with them (issue 25).
+
+Expected facts come from the Spanish rules text (seed 004) and rules spec 2.3/2.7; the fast
+enumeration is checked against a brute force that tests every table against every fact."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from gamelib.nagaraja import published, sticks
+
+
+def test_every_fact_has_a_check_and_a_source():
+    assert {name for name, _, _ in published.FACTS} == set(published._CHECKS)
+    for name, text, source in published.FACTS:
+        assert text and source
+
+
+def test_the_fast_enumeration_is_the_brute_force_one():
+    # 4 dots at most: every one of the 70**3 tables checked literally against every fact
+    assert published.consistent_tables(4) == published.brute_force_tables(4)
+    assert len(published.consistent_tables(4)) == 906
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_both_teaching_models_agree_with_every_published_fact(model):
+    table = sticks.load_faces(model)
+    assert all(published.satisfies(table).values())
+    assert published.canonical(table) in published.consistent_tables()
+
+
+@pytest.mark.parametrize("fact, change", [
+    ("green_two_nagas", {"GREEN": ((0, 1), (1, 0), (1, 0), (1, 0))}),
+    ("elodie_throw", {"WHITE": ((0, 1), (1, 0), (1, 0), (1, 0))}),  # two white faces can never show 5
+    ("marion_throw", {"BROWN": ((2, 0), (3, 0), (3, 0), (3, 0))}),  # no two browns show 7
+    ("points_order", {"BROWN": ((0, 1), (1, 0), (1, 0), (4, 0))}),
+    ("points_or_naga", {"WHITE": ((0, 0), (2, 0), (3, 0), (0, 1))}),  # a blank face
+    ("four_faces", {"GREEN": ((0, 1), (0, 1), (1, 0))}),
+])
+def test_each_fact_can_fail(fact, change):
+    table = {**sticks.load_faces("A"), **change}
+    report = published.satisfies(table)
+    assert report[fact] is False
+
+
+def test_the_rules_text_example_under_every_table():
+    """Every consistent table makes the example's throws possible (spec 2.7), checked with the odds library."""
+    for table in published.consistent_tables()[::50]:
+        assert sticks.joint(0, 3, 0, faces=table).get((5, 1), 0) > 0
+        assert sticks.joint(3, 1, 1, faces=table).get((11, 1), 0) > 0
+
+
+def test_headline_ranges_hold_the_teaching_edition():
+    ranges = published.headline_ranges()
+    model_a = sticks.load_faces("A")
+    assert ranges["pwin"]["teaching"] == sticks.win_probability((0, 3, 0), (3, 1, 1), True) == Fraction(35, 4096)
+    assert ranges["edge"]["teaching"] == Fraction(209, 32768)  # spec 9.3: P(tie) of the example, Model A
+    for name, entry in ranges.items():
+        assert entry["low"] <= entry["teaching"] <= entry["high"], name
+        assert entry["tables"] == len(published.consistent_tables())
+    values = [sticks.win_probability((0, 3, 0), (3, 1, 1), True, t) for t in published.consistent_tables()]
+    assert (min(values), max(values)) == (ranges["pwin"]["low"], ranges["pwin"]["high"])
+    assert published.pool_ranges((0, 3, 0))["mean"][0] <= sticks.moments(0, 3, 0, faces=model_a)["mean_points"]
