@@ -63,3 +63,20 @@ def test_headline_ranges_hold_the_teaching_edition():
     values = [sticks.win_probability((0, 3, 0), (3, 1, 1), True, t) for t in published.consistent_tables()]
     assert (min(values), max(values)) == (ranges["pwin"]["low"], ranges["pwin"]["high"])
     assert published.pool_ranges((0, 3, 0))["mean"][0] <= sticks.moments(0, 3, 0, faces=model_a)["mean_points"]
+
+
+def test_the_teaching_files_say_what_is_published_and_the_loader_keeps_it():
+    from gamelib.datafiles import DamagedData, read_json
+
+    for model, file in sticks.MODELS.items():
+        data = read_json(f"nagaraja/data/{file}")
+        assert set(data["published_facts"]) == set(published._CHECKS)
+        for colour in sticks.COLOURS:
+            assert len(data["provenance"][colour]) == len(data["faces"][colour])
+        assert sum(mark.startswith("published") for mark in data["provenance"]["GREEN"]) == 2
+        sticks.check_published_facts(data, sticks.load_faces(model), file)  # the packaged faces keep every fact
+    broken = {**sticks.load_faces("A"), "GREEN": ((0, 1), (1, 0), (1, 0), (1, 0))}  # one Naga face only
+    with pytest.raises(DamagedData, match="sticks_model_a.json: .*Green has exactly two Naga faces"):
+        sticks.check_published_facts(data | {"published_facts": ["green_two_nagas"]}, broken, "sticks_model_a.json")
+    with pytest.raises(DamagedData, match="unknown fact 'greenish'"):
+        sticks.check_published_facts({"published_facts": ["greenish"]}, broken, "x.json")
