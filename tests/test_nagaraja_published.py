@@ -80,3 +80,17 @@ def test_the_teaching_files_say_what_is_published_and_the_loader_keeps_it():
         sticks.check_published_facts(data | {"published_facts": ["green_two_nagas"]}, broken, "sticks_model_a.json")
     with pytest.raises(DamagedData, match="unknown fact 'greenish'"):
         sticks.check_published_facts({"published_facts": ["greenish"]}, broken, "x.json")
+
+
+@pytest.mark.parametrize("pool", [(0, 3, 0), (3, 1, 1), (0, 0, 0), (12, 0, 5)])
+def test_pool_ranges_are_the_extremes_over_every_table(pool):
+    tables = published.consistent_tables()
+    means = [sticks.moments(*pool, faces=t)["mean_points"] for t in tables]
+    chances = [1 - sticks.nagas(*pool, faces=t).probability(0) for t in tables]
+    assert published.pool_ranges(pool) == {"mean": (min(means), max(means)), "naga": (min(chances), max(chances))}
+
+
+def test_the_ranges_table_names_the_count():
+    text = published.ranges_table()
+    assert text.startswith("906 stick tables agree")
+    assert len(text.splitlines()) == 2 + len(published.HEADLINES)

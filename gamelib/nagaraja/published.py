@@ -18,6 +18,7 @@ from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement, permutations, product
+from math import prod
 
 from gamelib.nagaraja import sticks
 
@@ -184,12 +185,23 @@ def headline_ranges(max_points: int = MAX_POINTS) -> dict[str, dict]:
     return result
 
 
+@lru_cache(maxsize=4)
+def _profiles(max_points: int) -> tuple[frozenset, frozenset]:
+    """The distinct per-colour point totals and Naga counts over the consistent tables: a pool's mean
+    points depends only on the first, its chance of a Naga only on the second (few of each)."""
+    tables = consistent_tables(max_points)
+    points = frozenset(tuple(_points(t[c]) for c in sticks.COLOURS) for t in tables)
+    nagas = frozenset(tuple(_nagas(t[c]) for c in sticks.COLOURS) for t in tables)
+    return points, nagas
+
+
+@lru_cache(maxsize=512)
 def pool_ranges(pool, max_points: int = MAX_POINTS) -> dict[str, tuple[Fraction, Fraction]]:
     """Mean points and P(at least one Naga) of any pool: (lowest, highest) over the consistent tables."""
-    tables = consistent_tables(max_points)
-    means = [_mean_points(pool, t) for t in tables]
-    nagas = [_p_naga(pool, t) for t in tables]
-    return {"mean": (min(means), max(means)), "naga": (min(nagas), max(nagas))}
+    points, nagas = _profiles(max_points)
+    means = [Fraction(sum(k * p for k, p in zip(pool, row)), 4) for row in points]
+    chances = [1 - Fraction(prod((4 - n) ** k for k, n in zip(pool, row)), 4 ** sum(pool)) for row in nagas]
+    return {"mean": (min(means), max(means)), "naga": (min(chances), max(chances))}
 
 
 def distinct_faces(max_points: int = MAX_POINTS) -> dict[str, Counter]:
@@ -200,3 +212,20 @@ def distinct_faces(max_points: int = MAX_POINTS) -> dict[str, Counter]:
 def permutations_of(stick) -> set:
     """Every order of a stick's faces (a test helper: order on the stick does not matter)."""
     return set(permutations(stick))
+
+
+def ranges_table(max_points: int = MAX_POINTS) -> str:
+    """The headline numbers as a plain table: lowest, teaching edition (Model A), highest, and how many
+    of the consistent tables give less than the teaching edition (for the lesson, Nagaraja 01)."""
+    ranges = headline_ranges(max_points)
+    rows = [f"{len(consistent_tables(max_points))} stick tables agree with every published fact "
+            f"(at most {max_points} dots a face).",
+            f"{'number':<72} {'lowest':>9} {'teaching':>9} {'highest':>9}  tables below teaching"]
+    for entry in ranges.values():
+        rows.append(f"{entry['label']:<72} {_short(entry['low']):>9} {_short(entry['teaching']):>9} "
+                    f"{_short(entry['high']):>9}  {entry['below']}")
+    return "\n".join(rows)
+
+
+def _short(value: Fraction) -> str:
+    return f"{float(value):.3g}" if value < 1 else f"{float(value):.2f}"
