@@ -541,3 +541,28 @@ def test_home_and_end_move_a_slider_to_its_ends(free):
     assert explorer.pools[0] == (0, 0, 0)
     explorer.plots.slider_key = "garbage"  # not a message of ours: nothing moves
     assert explorer.pools == ((0, 0, 0), (3, 1, 1))
+
+
+RANGE = re.compile(r'class="gl-range ([\w-]+)" data-low="([^"]+)" data-high="([^"]+)" data-teaching="([^"]+)"')
+
+
+def shown_ranges(explorer) -> dict:
+    return {css: tuple(map(Fraction, values)) for css, *values in RANGE.findall(explorer.edition_ranges.value)}
+
+
+def test_the_explorer_shows_each_headline_range_over_the_published_tables():
+    from gamelib.nagaraja import published
+
+    explorer = explore()
+    explorer.set_pool(0, (2, 1, 4))
+    ranges = shown_ranges(explorer)
+    for player, pool in enumerate(explorer.pools):
+        expected = published.pool_ranges(pool)
+        assert ranges[f"range-mean-{player}"][:2] == expected["mean"]
+        assert ranges[f"range-naga-{player}"][:2] == expected["naga"]
+        assert ranges[f"range-mean-{player}"][2] == sticks.moments(pool, faces="A")["mean_points"]
+    assert ranges["range-pwin"] == (Fraction(1, 32768), Fraction(9443, 32768), Fraction(35, 4096))
+    assert ranges["range-edge"][2] == Fraction(209, 32768)  # spec 9.3, P(tie) of the example under Model A
+    for low, high, teaching in ranges.values():
+        assert low <= teaching <= high
+    assert "906 stick" in explorer.edition_ranges.value

@@ -105,3 +105,35 @@ def test_a_pool_that_cannot_be_computed_shows_no_number_or_plot(explorer_app):
     press(explorer, 0, "brown", "Home", "0")
     expect(explorer.locator(".gx-absent")).to_have_count(0)
     expect(explorer.locator("svg.gx-plot")).to_have_count(5)
+
+
+@pytest.mark.browser
+def test_the_published_ranges_show_the_teaching_edition_inside(explorer_app):
+    from playwright.sync_api import expect
+
+    from gamelib.nagaraja import published
+
+    page = explorer_app
+    explorer = page.locator(".gl-explorer")
+    explorer.locator(".gl-faces-brown input").fill("2,3,3,4")  # back to Model A's brown (the test above edited it)
+    explorer.locator(".gl-faces-brown input").press("Enter")
+    press(explorer, 0, "brown", "Home", "0")
+    press(explorer, 0, "white", "Home", "0")
+    ranges = explorer.locator(".gl-edition-ranges")
+    expect(ranges).to_contain_text(f"over all {len(published.consistent_tables())} stick tables")
+    pwin = published.headline_ranges()["pwin"]
+    row = ranges.locator(".range-pwin")
+    expect(row).to_have_attribute("data-teaching", str(pwin["teaching"]))
+    expect(row).to_have_attribute("data-low", str(pwin["low"]))
+    # the mark sits inside its bar
+    bar, mark = row.locator(".gl-range-bar").bounding_box(), row.locator(".gl-range-mark").bounding_box()
+    assert bar["x"] - mark["width"] <= mark["x"] <= bar["x"] + bar["width"]
+    ranges.scroll_into_view_if_needed()
+    screenshot(ranges, "nagaraja_explorer_ranges_light")
+    set_theme(page, "JupyterLab Dark")
+    screenshot(ranges, "nagaraja_explorer_ranges_dark")
+    set_theme(page, "JupyterLab Light")
+    page.set_viewport_size({"width": 900, "height": 1600})
+    ranges.scroll_into_view_if_needed()
+    screenshot(ranges, "nagaraja_explorer_ranges_900")
+    page.set_viewport_size({"width": 1280, "height": 2400})

@@ -38,7 +38,7 @@ import traitlets
 
 from gamelib.core import chance_rng
 from gamelib.exercises import Feedback
-from gamelib.nagaraja import sticks
+from gamelib.nagaraja import published, sticks
 from gamelib.simulate import proportion
 from gamelib.widgets import assets
 
@@ -374,9 +374,11 @@ class OddsExplorer:
         odds = widgets.VBox([self.number_boxes, self.odds_error],
                             layout=widgets.Layout(border="1px solid #ccc", padding="2px 10px", margin="6px 0"))
         odds.add_class("gl-odds")
+        self.edition_ranges = widgets.HTML()
+        self.edition_ranges.add_class("gl-edition-ranges")
         self.widget = widgets.VBox([
             widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
-            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel, odds,
+            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel, odds, self.edition_ranges,
             self.effect_panel, self.plots, self.sweep_choice,
             widgets.HTML("<b>Design your own sticks</b> (press Enter to apply): "
                          "one entry per face, e.g. <code>2,3,3,4</code>; <code>N</code> is a Naga."),
@@ -717,6 +719,7 @@ class OddsExplorer:
                 if self.plot:  # first: the page's redraw of the plots is the longest, let it start
                     self.plots.data = self._plot_data()
                 self._show_numbers(odds)
+                self._show_ranges()
                 self._show_effect(odds)
                 self._show_simulation(odds)
         except ValueError as problem:  # a pool too big for these faces: say so, and show no number of another pool
@@ -724,6 +727,30 @@ class OddsExplorer:
             return
         self.odds_error.value = ""
         self.kernel_ms.append((time.process_time() - start) * 1000)
+
+    def _show_ranges(self) -> None:
+        """What the published rules allow: each headline number's range over every consistent stick table
+        (gamelib.nagaraja.published), the teaching edition (Model A) marked inside it."""
+        model_a = sticks.load_faces("A")
+        rows = []
+        for name, pool in zip(self.names, self.pools):
+            ranges = published.pool_ranges(pool)
+            rows.append(_range_row(f"{name}'s {pool_words(pool)}: mean points", *ranges["mean"],
+                                   _pool_moments(pool, sticks._faces_key(model_a))["mean_points"], f"range-mean-{len(rows) // 2}",
+                                   False))
+            rows.append(_range_row(f"{name}'s {pool_words(pool)}: P(at least one Naga)", *ranges["naga"],
+                                   published._p_naga(pool, model_a), f"range-naga-{len(rows) // 2}", True))
+        for key, entry in published.headline_ranges().items():
+            if key in ("pwin", "edge"):
+                rows.append(_range_row(entry["label"], entry["low"], entry["high"], entry["teaching"], f"range-{key}", True))
+        count = len(published.consistent_tables())
+        html_text = (
+            f"<details class='gl-ranges' open><summary><b>What the published rules allow</b>: over all {count} stick "
+            f"tables that agree with every published fact (rules page: What is published about the sticks), "
+            f"each number lies in its bar, lowest to highest; <span style='color:#E69F00'>▲</span> marks the "
+            f"teaching edition (Model A), whose faces are invented.</summary>{''.join(rows)}</details>")
+        if self.edition_ranges.value != html_text:
+            self.edition_ranges.value = html_text
 
     def _show_absent(self, problem: str) -> None:
         """Nothing can be computed for the sliders' pools: every number, plot and bar is taken away (a
@@ -809,6 +836,28 @@ class OddsExplorer:
 
 
 _HEAT_MARK = "@@gx-heat-rows@@"  # where the heat map's rows go in the JSON text
+
+
+def pool_words(pool) -> str:
+    """(3, 1, 1) -> "3 brown + 1 white + 1 green"; (0, 0, 0) -> "no sticks"."""
+    return " + ".join(f"{k} {c.lower()}" for k, c in zip(pool, sticks.COLOURS) if k) or "no sticks"
+
+
+def _range_row(label: str, low: Fraction, high: Fraction, teaching: Fraction, css: str, chance: bool) -> str:
+    """One number's range as a bar from its lowest to its highest value, the teaching edition marked
+    (inline styles: the page's widget style sheet does not reach an HTML widget's content)."""
+    at = 50.0 if high == low else float((teaching - low) / (high - low)) * 100
+    show = readable if chance else (lambda v: f"{float(v):.2f}")
+    return (f'<div class="gl-range {css}" data-low="{low}" data-high="{high}" data-teaching="{teaching}" '
+            f'style="margin:2px 0 6px">'
+            f'<div class="gl-range-label">{html.escape(label)}: teaching edition <b>{show(teaching)}</b></div>'
+            f'<span class="gl-range-low" style="display:inline-block;min-width:74px;text-align:right">{show(low)}</span> '
+            f'<span class="gl-range-bar" style="position:relative;display:inline-block;width:220px;height:8px;'
+            f'margin:0 14px 0 8px;vertical-align:middle;border-radius:4px;background:#56B4E9">'
+            f'<span class="gl-range-mark" style="position:absolute;left:{at:.1f}%;top:-7px;transform:translateX(-50%);'
+            f'color:#E69F00;font-size:15px;line-height:1;text-shadow:0 0 2px #000" '
+            f'title="teaching edition: {show(teaching)}">▲</span></span>'
+            f'<span class="gl-range-high">{show(high)}</span></div>')
 
 
 EXACT_TOTAL = 2 ** 64  # pools with more equally likely outcomes (33 sticks of 4 faces) are sent as floats
