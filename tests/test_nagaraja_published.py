@@ -94,3 +94,18 @@ def test_the_ranges_table_names_the_count():
     text = published.ranges_table()
     assert text.startswith("906 stick tables agree")
     assert len(text.splitlines()) == 2 + len(published.HEADLINES)
+
+
+def test_the_rules_page_states_the_computed_count_and_ranges():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "rules" / "nagaraja.md").read_text(encoding="utf-8")
+    assert f"**{len(published.consistent_tables())} tables**" in page
+    assert f"3550 with at most 5 dots, {len(published.consistent_tables(6))} with at most 6" in page
+    assert len(published.consistent_tables(5)) == 3550
+    rows = {"elodie_mean": "Elodie's 3 white: mean points", "pwin": "P(Elodie, the guide, wins the example's raw throw)",
+            "edge": "the guide's edge from winning ties (P(equal points)) in the example",
+            "marion_naga": "Marion's pool: P(at least one Naga)"}
+    for key, label in rows.items():
+        entry = published.headline_ranges()[key]
+        assert f"| {label} | {entry['low']} | {entry['teaching']} | {entry['high']} |" in page, key

@@ -1,5 +1,5 @@
 """What the published rules say about the fate sticks, and every face table that agrees with it
-(nagaraja.md#stick-models, docs/rules/nagaraja.md "What is published about the sticks").
+(nagaraja.md#published-sticks).
 
 The real faces are printed only on the player aid, which this project cannot read. The rules text
 and reviews still pin a lot down: :data:`FACTS` lists each published fact with its source, and
@@ -29,12 +29,12 @@ NAGA = (0, 1)
 MAX_POINTS = 4
 ELODIE, MARION = (0, 3, 0), (3, 1, 1)  # the rules text's example pools (nagaraja.md#example)
 
-SEED = "Spanish rules text, /work/shared/seeds/004_*.txt (= entretenimientodigital.net/reglas-del-juego-de-nagaraja)"
+SEED = "the Spanish rules text (entretenimientodigital.net/reglas-del-juego-de-nagaraja)"
 FACTS = (
     ("four_faces", "Three kinds of fate stick, all four-sided (brown long, white medium, green short).",
      SEED + ", 'Palos del destino': 'Hay 3 tipos de varas de destino, todas de cuatro caras'"),
     ("points_or_naga", "A face shows fate points (one per dot) or a Naga, not both; no face is blank.",
-     SEED + " ('Cada uno cuenta un punto de destino' / 'Cada uno es un Naga'); 'not both': reviews ([S], rules spec 2.3); "
+     SEED + " ('Cada uno cuenta un punto de destino' / 'Cada uno es un Naga'); 'not both': reviews (rules page: Sources); "
      "'not blank': assumed, as every face shows one of the two symbols"),
     ("elodie_throw", "3 white sticks can give 5 points and 1 Naga.",
      SEED + ", example of step 1: '5 puntos de destino y 1 Naga para Elodie' with 3 white"),
@@ -47,7 +47,7 @@ FACTS = (
     ("naga_order", "Longer sticks have fewer Nagas: Naga faces brown <= white <= green.",
      SEED + " (same sentence; read as 'no more', so equal counts are allowed)"),
     ("green_two_nagas", "Green has exactly two Naga faces.",
-     "reviews ([S], rules spec 2.3: 'Green has 2 Naga faces')"),
+     "reviews (rules page: Sources): green has 2 Naga faces"),
 )
 
 
