@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement, permutations, product
+from itertools import combinations_with_replacement, product
 from math import prod
 
 from gamelib.nagaraja import sticks
@@ -38,8 +38,8 @@ FACTS = (
      "'not blank': assumed, as every face shows one of the two symbols"),
     ("elodie_throw", "3 white sticks can give 5 points and 1 Naga.",
      SEED + ", example of step 1: '5 puntos de destino y 1 Naga para Elodie' with 3 white"),
-    ("marion_throw", "3 brown + 1 white + 1 green can give 11 points and 1 Naga, where two of the brown sticks "
-     "show 7 points together and Marion keeps her Naga after discarding them (4 points left).",
+    ("marion_throw", ("3 brown + 1 white + 1 green can give 11 points and 1 Naga, where two of the brown sticks "
+                      "show 7 points together and Marion keeps her Naga after discarding them (4 points left)."),
      SEED + ", examples of steps 1 and 2: '11 puntos de destino y 1 Naga para Marion'; 'obliga a Marion a descartar "
      "2 palos marrones'; 'Marion elige no usar su Naga'; '5 puntos de destino, en comparación con los 4 de Marion'"),
     ("points_order", "Longer sticks have more points: brown > white > green (total points on the four faces).",
@@ -209,17 +209,12 @@ def distinct_faces(max_points: int = MAX_POINTS) -> dict[str, Counter]:
     return {c: Counter(t[c] for t in consistent_tables(max_points)) for c in sticks.COLOURS}
 
 
-def permutations_of(stick) -> set:
-    """Every order of a stick's faces (a test helper: order on the stick does not matter)."""
-    return set(permutations(stick))
-
-
 def ranges_table(max_points: int = MAX_POINTS) -> str:
     """The headline numbers as a plain table: lowest, teaching edition (Model A), highest, and how many
     of the consistent tables give less than the teaching edition (for the lesson, Nagaraja 01)."""
     ranges = headline_ranges(max_points)
-    rows = [f"{len(consistent_tables(max_points))} stick tables agree with every published fact "
-            f"(at most {max_points} dots a face).",
+    rows = [(f"{len(consistent_tables(max_points))} stick tables agree with every published fact "
+             f"(at most {max_points} dots a face)."),
             f"{'number':<72} {'lowest':>9} {'teaching':>9} {'highest':>9}  tables below teaching"]
     for entry in ranges.values():
         rows.append(f"{entry['label']:<72} {_short(entry['low']):>9} {_short(entry['teaching']):>9} "
