@@ -109,3 +109,9 @@ def test_the_rules_page_states_the_computed_count_and_ranges():
     for key, label in rows.items():
         entry = published.headline_ranges()[key]
         assert f"| {label} | {entry['low']} | {entry['teaching']} | {entry['high']} |" in page, key
+
+
+def test_the_facts_module_names_the_colours_as_the_odds_library_does():
+    from gamelib.nagaraja import stick_facts
+
+    assert stick_facts.COLOURS == sticks.COLOURS

@@ -80,7 +80,7 @@ def _model(name: str) -> FaceTable:
 def check_published_facts(data: Mapping, faces: FaceTable, where: str) -> None:
     """The teaching edition's file names the published facts its faces must keep (``published_facts``);
     refuse the file if an edit broke one, so an invented number never contradicts a published one."""
-    from gamelib.nagaraja import published  # the facts module uses this one
+    from gamelib.nagaraja import stick_facts as published
 
     names = data.get("published_facts", [])
     known = {name for name, _, _ in published.FACTS}
