@@ -875,7 +875,8 @@ def _heat_json(pool: sticks.Pool, faces_key: tuple) -> str:
     outcomes, counts, total = sticks._joint_counts_cached(sticks.check_pool_size(pool), faces_key)
     if total <= EXACT_TOTAL:
         return "[" + ",".join([f'[{p},{n},"{h}"]' for (p, n), h in zip(outcomes, map(hex, counts))]) + "]"
-    return "[" + ",".join([f"[{p},{n},{c / total:.5g}]" for (p, n), c in zip(outcomes, counts)]) + "]"
+    scale = 1 / float(total)  # counts stay below 2**1000 (the library's bounds): float() of each is exact to 16 digits
+    return "[" + ",".join([f"[{p},{n},{float(c) * scale:.5g}]" for (p, n), c in zip(outcomes, counts)]) + "]"
 
 
 @lru_cache(maxsize=64)
