@@ -268,6 +268,7 @@ def test_faces_too_big_for_the_pool_show_an_error_instead_of_raising():
     assert explorer.shown("pwin") is None
     assert explorer.plots.content == {"absent": explorer.plots.content["absent"], "pools": [[11, 3, 0], [3, 1, 1]]}
     assert "at most 1000" in explorer.plots.content["absent"]
+    assert "Elodie&#x27;s 11 brown + 3 white: mean points" in explorer.edition_ranges.value  # the sliders' pool
     explorer.sliders[0]["BROWN"].value = 9
     assert explorer.odds_error.value == ""
     check_display(explorer, (9, 3, 0), (3, 1, 1), 0, faces=explorer.faces)

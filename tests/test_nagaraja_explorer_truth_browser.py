@@ -97,6 +97,7 @@ def test_a_pool_that_cannot_be_computed_shows_no_number_or_plot(explorer_app):
     expect(explorer.locator("svg.gx-plot")).to_have_count(0)
     expect(explorer.locator(".gl-odds .gl-exact")).to_have_count(0)
     expect(explorer.locator(".gl-pwin")).to_contain_text("not computed for these pools")
+    expect(explorer.locator(".gl-edition-ranges")).to_contain_text("Elodie's 36 brown + 12 white + 12 green")
     explorer.locator(".gl-odds").scroll_into_view_if_needed()
     screenshot(explorer, "nagaraja_explorer_absent_light")
     set_theme(page, "JupyterLab Dark")

@@ -761,6 +761,7 @@ class OddsExplorer:
             box.value = '<div class="gl-number gl-absent"><i>not computed for these pools</i></div>'
         self._send_numbers()
         self.simulation.value = ""
+        self._show_ranges()  # over the published tables, not these faces: they are still the sliders' pools'
         if self.plot:
             self.plots.data = json.dumps({"absent": f"Cannot compute: {problem}.",
                                           "pools": [list(pool) for pool in self.pools]})
