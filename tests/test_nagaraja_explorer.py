@@ -6,6 +6,7 @@ spec's own tables (section 9.3), never from the explorer itself.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from fractions import Fraction
@@ -260,7 +261,14 @@ def test_faces_too_big_for_the_pool_show_an_error_instead_of_raising():
     before = displayed(explorer, "pwin")
     explorer.set_pool(0, (11, 3, 0))  # up to 1100 points: beyond the exact method's quick range
     assert "Cannot compute" in explorer.odds_error.value and "at most 1000" in explorer.odds_error.value
-    assert displayed(explorer, "pwin") == before
+    # Nothing of the previous pool stays on screen (issue 25): every box and the plots say "not computed".
+    assert before is not None
+    for box in (*explorer.numbers.values(), explorer.effect_result):
+        assert "gl-exact" not in box.value and "not computed for these pools" in box.value
+    assert explorer.shown("pwin") is None
+    assert explorer.plots.content == {"absent": explorer.plots.content["absent"], "pools": [[11, 3, 0], [3, 1, 1]]}
+    assert "at most 1000" in explorer.plots.content["absent"]
+    assert "Elodie&#x27;s 11 brown + 3 white: mean points" in explorer.edition_ranges.value  # the sliders' pool
     explorer.sliders[0]["BROWN"].value = 9
     assert explorer.odds_error.value == ""
     check_display(explorer, (9, 3, 0), (3, 1, 1), 0, faces=explorer.faces)
@@ -290,7 +298,22 @@ def plot_fractions(entry, key="points"):
     return {tuple(row[:-1]) if key == "heat" else row[0]: Fraction(int(row[-1], 16), total) for row in entry[key]}
 
 
-@pytest.mark.parametrize("mine, theirs", [((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12)), ((0, 0, 0), (2, 0, 9))])
+def check_plot(entry, expected, key="points") -> None:
+    """Exact counts up to 2**64 outcomes (33 sticks of 4 faces); past that each chance as a float
+    (explorer.EXACT_TOTAL): the page writes those as "≈" only."""
+    if sum(entry["pool"]) <= 32:
+        assert entry["total"] is not None
+        assert plot_fractions(entry, key) == expected
+        return
+    assert entry["total"] is None
+    got = {tuple(row[:-1]) if key == "heat" else row[0]: row[-1] for row in entry[key]}
+    assert got.keys() == expected.keys()
+    for outcome, value in got.items():
+        assert value == pytest.approx(float(expected[outcome]), rel=1e-4)
+
+
+@pytest.mark.parametrize("mine, theirs", [((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12)), ((0, 0, 0), (2, 0, 9)),
+                                          ((12, 12, 8), (11, 11, 10))])
 @pytest.mark.parametrize("model", ["A", "B"])
 def test_the_plot_data_is_the_exact_library_tables(mine, theirs, model):
     explorer = explore(faces=model, free=True)
@@ -302,8 +325,8 @@ def test_the_plot_data_is_the_exact_library_tables(mine, theirs, model):
         for player, pool in enumerate((mine, theirs)):
             entry = data["players"][player]
             assert entry["pool"] == list(pool)
-            assert plot_fractions(entry) == dict(sticks.points(pool, faces=model).items())
-        assert plot_fractions(data["players"][heat_player], "heat") == sticks.joint((mine, theirs)[heat_player], faces=model)
+            check_plot(entry, dict(sticks.points(pool, faces=model).items()))
+        check_plot(data["players"][heat_player], sticks.joint((mine, theirs)[heat_player], faces=model), "heat")
     assert len(explorer.plots.data) < 60_000  # kilobytes, not a picture
 
 
@@ -466,3 +489,81 @@ def test_the_explorer_needs_neither_matplotlib_nor_numpy():
     blocked = "import sys; sys.modules['matplotlib'] = None; sys.modules['numpy'] = None; "
     out = subprocess.run([sys.executable, "-c", blocked + code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ran"
+
+
+# --------------------------------------------------------------------------- every screen tells the truth (issue 25)
+
+
+def test_free_mode_sliders_stop_where_exact_odds_stop():
+    """Each slider goes to 36, but a side's three stop together at sticks.MAX_POOL_STICKS (100):
+    every pool the sliders allow is computed, so no number ever belongs to another pool."""
+    explorer = explore(free=True)
+    explorer.set_pool(0, (36, 36, 28))
+    explorer.set_pool(1, (36, 36, 28))
+    assert [explorer.sliders[0][c].max for c in COLOURS] == [36, 36, 28]
+    check_display(explorer, (36, 36, 28), (36, 36, 28), 0)
+    assert explorer.odds_error.value == ""
+    with pytest.raises(ValueError, match="at most 100 sticks a side"):
+        explorer.set_pool(0, (36, 36, 36))
+    explorer.set_pool(0, (10, 36, 36))  # lower counts move first: each step stays within 100
+    assert explorer.pools[0] == (10, 36, 36)
+    assert [explorer.sliders[0][c].max for c in COLOURS] == [28, 36, 36]
+    for player in (0, 1):  # whatever the sliders allow sums to at most 100 a side
+        for colour in COLOURS:
+            others = sum(explorer.sliders[player][c].value for c in COLOURS if c != colour)
+            assert explorer.sliders[player][colour].max + others <= sticks.MAX_POOL_STICKS
+
+
+def test_back_to_game_mode_says_which_sliders_the_supply_moved():
+    explorer = explore(free=True)
+    explorer.set_pool(0, (20, 3, 0))
+    explorer.set_pool(1, (5, 1, 14))
+    explorer.mode.value = "game"  # Elodie guides: she takes 12 brown first, Marion keeps none
+    assert explorer.pools == ((12, 3, 0), (0, 1, 12))
+    note = explorer.supply_message.value
+    assert "gl-mode-note" in note and "takes first" in note
+    for change in ("Elodie's brown 20 → 12", "Marion's brown 5 → 0", "Marion's green 14 → 12"):
+        assert change in html.unescape(note)
+    check_display(explorer, (12, 3, 0), (0, 1, 12), 0)
+    explorer.mode.value = "free"
+    assert explorer.supply_message.value == ""
+    explorer.mode.value = "game"  # nothing moved this time: nothing to say
+    assert explorer.supply_message.value == ""
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_home_and_end_move_a_slider_to_its_ends(free):
+    explorer = explore(free=free)
+    top = 36 if free else 12 - 1  # game mode: Marion holds one white stick of the 12
+    explorer.plots.slider_key = "0-white:End:1"  # what explorer.js sends for End on Elodie's white handle
+    assert explorer.pools[0] == (0, top, 0)
+    check_display(explorer, (0, top, 0), (3, 1, 1), 0)
+    explorer.plots.slider_key = "0-white:Home:2"
+    assert explorer.pools[0] == (0, 0, 0)
+    explorer.plots.slider_key = "garbage"  # not a message of ours: nothing moves
+    assert explorer.pools == ((0, 0, 0), (3, 1, 1))
+
+
+RANGE = re.compile(r'class="gl-range ([\w-]+)" data-low="([^"]+)" data-high="([^"]+)" data-teaching="([^"]+)"')
+
+
+def shown_ranges(explorer) -> dict:
+    return {css: tuple(map(Fraction, values)) for css, *values in RANGE.findall(explorer.edition_ranges.value)}
+
+
+def test_the_explorer_shows_each_headline_range_over_the_published_tables():
+    from gamelib.nagaraja import published
+
+    explorer = explore()
+    explorer.set_pool(0, (2, 1, 4))
+    ranges = shown_ranges(explorer)
+    for player, pool in enumerate(explorer.pools):
+        expected = published.pool_ranges(pool)
+        assert ranges[f"range-mean-{player}"][:2] == expected["mean"]
+        assert ranges[f"range-naga-{player}"][:2] == expected["naga"]
+        assert ranges[f"range-mean-{player}"][2] == sticks.moments(pool, faces="A")["mean_points"]
+    assert ranges["range-pwin"] == (Fraction(1, 32768), Fraction(9443, 32768), Fraction(35, 4096))
+    assert ranges["range-edge"][2] == Fraction(209, 32768)  # spec 9.3, P(tie) of the example under Model A
+    for low, high, teaching in ranges.values():
+        assert low <= teaching <= high
+    assert "906 stick" in explorer.edition_ranges.value

@@ -48,6 +48,9 @@ function titlesOnHover(group) {
 
 // ------------------------------------------------------------------ exact numbers
 
+// A pool past 2**64 equally likely outcomes (explorer.EXACT_TOTAL) arrives with total null and each
+// chance as a float: no exact fraction is shown for it, only "≈" (a smaller message, no BigInt work).
+
 // Counts arrive as hexadecimal strings, cheap to write in Python: "1f" or, in the heat map, "0x1f".
 const big = (hex) => BigInt(hex[1] === "x" ? hex : `0x${hex}`);
 
@@ -170,6 +173,7 @@ function drawBars(parent, data) {
   svg.setAttribute("aria-label", "points thrown by each player: exact bars, simulated dots");
   const fills = patterns(svg);
   const players = data.players.map((player) => {
+    if (player.total === null) return { ...player, bars: player.points.map(([p, v]) => [p, null, v]), totalBig: null };
     const total = big(player.total);
     return { ...player, bars: player.points.map(([p, c]) => [p, big(c), ratio(big(c), total)]), totalBig: total };
   });
@@ -185,11 +189,13 @@ function drawBars(parent, data) {
   players.forEach((player, i) => {
     const offset = (i - (players.length - 1) / 2) * width;
     for (const [p, count, value] of player.bars) {
-      const top = f.y(value), exact = fraction(count, player.totalBig);
+      const top = f.y(value), exact = count === null ? null : fraction(count, player.totalBig);
       const bar = svgElement("rect", { x: f.x(p) + offset - width / 2, y: top, width: Math.max(width, 0.5),
         height: f.inner.y0 - top, fill: fills[i], class: `gx-bar gx-bar-${i}`, "data-player": i, "data-points": p,
-        "data-exact": exact, "data-value": value }, f.group);
-      lazyTitle(bar, `${data.names[i]}: P(${p} points) = ${exact} ≈ ${readable(value, count === player.totalBig, false)}`);
+        "data-value": value }, f.group);
+      if (exact !== null) bar.setAttribute("data-exact", exact);
+      const one = exact === null ? value >= 1 : count === player.totalBig;
+      lazyTitle(bar, `${data.names[i]}: P(${p} points) = ${exact === null ? "" : `${exact} `}≈ ${readable(value, one, false)}`);
     }
     for (const [p, frequency] of player.sim) {
       const dot = svgElement("circle", { cx: f.x(p) + offset, cy: f.y(frequency), r: 2.6, class: "gx-dot",
@@ -205,6 +211,15 @@ function drawTails(parent, data) {
   const svg = newSvg(parent, "gx-tails");
   svg.setAttribute("aria-label", "chance of at least k points for each player");
   const series = data.players.map((player) => {
+    if (player.total === null) {  // floats: the running sum in floats, capped at 1
+      let running = 0;
+      const tail = [];
+      for (let j = player.points.length - 1; j >= 0; j--) {
+        running = Math.min(1, running + player.points[j][1]);
+        tail.push([player.points[j][0], running, null]);
+      }
+      return tail.reverse();
+    }
     const total = big(player.total);
     let running = 0n;
     const tail = [];
@@ -221,20 +236,22 @@ function drawTails(parent, data) {
     title: "Chance of at least k points", xticks: integerTicks(xlow, xhigh, 10), yticks: [0, 0.25, 0.5, 0.75, 1],
     percentY: true });
   series.forEach((tail, i) => {
-    const points = tail.map(([k, n, d]) => [f.x(k), f.y(ratio(n, d))]);
+    const value = (n, d) => (d === null ? n : ratio(n, d));
+    const points = tail.map(([k, n, d]) => [f.x(k), f.y(value(n, d))]);
     const d = points.map(([px, py], j) => (j ? `L ${px} ${py}` : `M ${px} ${py}`)).join(" ");
     svgElement("path", { d, class: `gx-tail gx-tail-${i}`, stroke: SERIES[i], fill: "none",
       "stroke-width": 2, "stroke-dasharray": i ? "5 3" : "" }, f.group);
     tail.forEach(([k, n, dd], j) => {
-      const value = ratio(n, dd);
+      const chance = value(n, dd);
       const marker = i ? svgElement("rect", { x: points[j][0] - 3, y: points[j][1] - 3, width: 6, height: 6 }, f.group)
         : svgElement("circle", { cx: points[j][0], cy: points[j][1], r: 3.2 }, f.group);
       marker.setAttribute("fill", SERIES[i]);
       marker.setAttribute("class", `gx-tail-point gx-tail-point-${i}`);
       lazyTitle(marker, () => {  // the exact fraction only when pointed at: a hundred marks at 36 sticks
+        if (dd === null) return `${data.names[i]}: P(at least ${k} points) ≈ ${readable(chance, j === 0, false)}`;
         const exact = fraction(n, dd);
         marker.setAttribute("data-exact", exact);
-        return `${data.names[i]}: P(at least ${k} points) = ${exact} ≈ ${readable(value, n === dd, n === 0n)}`;
+        return `${data.names[i]}: P(at least ${k} points) = ${exact} ≈ ${readable(chance, n === dd, n === 0n)}`;
       });
     });
   });
@@ -266,8 +283,12 @@ function drawHeat(parent, data, playerIndex) {
   const svg = newSvg(parent, "gx-heat");
   svg.setAttribute("aria-label", `joint chance of points and Nagas for ${data.names[playerIndex]}`);
   svg.setAttribute("data-player", playerIndex);
-  const total = big(player.total);
-  const cells = player.heat.map(([p, n, hex]) => { const c = big(hex); return [p, n, c, ratio(c, total)]; });
+  const total = player.total === null ? null : big(player.total);
+  const cells = player.heat.map(([p, n, count]) => {
+    if (total === null) return [p, n, null, count];  // a float chance
+    const c = big(count);
+    return [p, n, c, ratio(c, total)];
+  });
   if (!cells.length) return;  // the heat player just changed: the kernel's counts are on their way
   let pmin = Infinity, pmax = -Infinity, nmax = 0, highest = 0;
   for (const [p, n, , value] of cells) {
@@ -315,9 +336,9 @@ function drawHeat(parent, data, playerIndex) {
     outline.setAttribute("x", f.x(p) - cw / 2);
     outline.setAttribute("y", f.y(n) - ch / 2);
     outline.setAttribute("visibility", "visible");
-    const [c, value] = cell, exact = fraction(c, total);
+    const [c, value] = cell, exact = c === null ? "" : fraction(c, total);
     Object.assign(readout.dataset, { points: p, nagas: n, exact });
-    readout.textContent = `P(${p} points, ${n} Naga${n === 1 ? "" : "s"}) = ${exact.length > 24 ? "" : `${exact} `}≈ ${readable(value, c === total, false)}`;
+    readout.textContent = `P(${p} points, ${n} Naga${n === 1 ? "" : "s"}) ${exact.length > 24 || !exact ? "" : `= ${exact} `}≈ ${readable(value, c !== null && c === total, false)}`;
   };
   image.addEventListener("pointermove", show);
   // colour bar: the square-root scale shows the rare throws too
@@ -353,7 +374,10 @@ function drawSweep(parent, data, modelIndex) {
       "data-count": k, "data-exact": fraction(n, d) }, f.group);
     addTitle(mark, `${k} ${sweep.colour}: P(${data.names[0]} wins) = ${fraction(n, d)} ≈ ${readable(value, n === d, n === 0n)}`);
   }
-  addText(f.group, f.x(sweep.current) + 4, f.inner.y1 + 10, "now", { class: "gx-text gx-tick" });
+  // "now" beside its line, on the side with room: at the right edge it goes to the line's left.
+  const rightRoom = f.inner.x1 - f.x(sweep.current) > 28;
+  addText(f.group, f.x(sweep.current) + (rightRoom ? 4 : -4), f.inner.y1 + 10, "now",
+    { class: "gx-text gx-tick gx-now", "text-anchor": rightRoom ? "start" : "end" });
 }
 
 // ------------------------------------------------------------------ render
@@ -369,6 +393,15 @@ function render({ model, el }) {
     root.dataset.receivedAt = `${started}`;  // performance marks for bench/bench_explorer_browser.py
     const data = JSON.parse(model.get("data") || "{}");
     root.replaceChildren();
+    if (data && data.absent) {  // nothing computed for the sliders' pools: no plot of another pool stays
+      const note = document.createElement("div");
+      note.className = "gx-absent";
+      note.textContent = `${data.absent} No plot is shown for these pools.`;
+      root.appendChild(note);
+      revision += 1;
+      requestAnimationFrame(() => { root.dataset.revision = `${revision}`; });
+      return;
+    }
     if (!data || !data.players) return;
     const top = document.createElement("div");
     top.className = "gx-row";
@@ -418,9 +451,28 @@ function render({ model, el }) {
   model.on("change:data", draw);
   model.on("change:heat_player", draw);
   draw();
+  // Home / End on one of this explorer's slider handles: the kernel moves that slider to its lowest /
+  // highest allowed count (ipywidgets' slider ignores the two keys). Captured on the document, before
+  // the slider or JupyterLab's notebook shortcuts see the key.
+  let presses = 0;
+  const onKey = (event) => {
+    if (event.key !== "Home" && event.key !== "End") return;
+    const slider = event.target.closest && event.target.closest("[class*='gl-slider-']");
+    const explorer = slider && slider.closest(".gl-explorer");
+    if (!explorer || !explorer.contains(el)) return;
+    const name = [...slider.classList].find((c) => /^gl-slider-\d-/.test(c));
+    if (!name) return;
+    event.preventDefault();
+    event.stopPropagation();
+    presses += 1;
+    model.set("slider_key", `${name.slice("gl-slider-".length)}:${event.key}:${presses}`);
+    model.save_changes();
+  };
+  document.addEventListener("keydown", onKey, true);
   return () => {
     model.off("change:data", draw);
     model.off("change:heat_player", draw);
+    document.removeEventListener("keydown", onKey, true);
   };
 }
 

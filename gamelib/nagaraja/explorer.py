@@ -38,13 +38,14 @@ import traitlets
 
 from gamelib.core import chance_rng
 from gamelib.exercises import Feedback
-from gamelib.nagaraja import sticks
+from gamelib.nagaraja import published, sticks
 from gamelib.simulate import proportion
 from gamelib.widgets import assets
 
 HERE = Path(__file__).parent
 SUPPLY = 12  # the supply holds 12 sticks of each colour in all (nagaraja.md#stick-models)
 FREE_MAX = 36  # free mode: each slider goes to 36, the whole game's sticks
+POOL_MAX = sticks.MAX_POOL_STICKS  # ... while a side's three sliders together stop where exact odds stop (100)
 HAND_SIZE = 5  # nagaraja.md#setup: each player is dealt 5 cards
 DEFAULT_NAMES = ("Elodie", "Marion")
 DEFAULT_POOLS = ((0, 3, 0), (3, 1, 1))  # the rulebook's example, nagaraja.md#example
@@ -188,6 +189,8 @@ class StickPlots(anywidget.AnyWidget):
     # One JSON string, not a nested dict: ipywidgets would walk every element looking for binary buffers.
     data = traitlets.Unicode("{}").tag(sync=True)
     heat_player = traitlets.Int(0).tag(sync=True)
+    # The page's Home/End keys on a slider handle: "<player>-<colour>:<Home|End>:<press number>".
+    slider_key = traitlets.Unicode("").tag(sync=True)
 
     @property
     def content(self) -> dict:
@@ -199,6 +202,17 @@ class StickPlots(anywidget.AnyWidget):
 
 
 # --------------------------------------------------------------------------- the explorer
+
+
+class NumberBox:
+    """One number box's HTML (``value``); the explorer sends all six together in one widget."""
+
+    def __init__(self, key: str):
+        self.key, self.value = key, ""
+
+    def __repr__(self) -> str:
+        return f"NumberBox({self.key!r})"
+
 
 
 class OddsExplorer:
@@ -217,6 +231,7 @@ class OddsExplorer:
         self.plots = StickPlots()
         self.plots.add_class("gl-plot")
         self.plots.observe(lambda _: self.refresh(), names="heat_player")
+        self.plots.observe(self._on_slider_key, names="slider_key")
         self._build_sliders(pools, guide, free)
         self._build_cards()
         self._build_throws(throws)
@@ -350,17 +365,20 @@ class OddsExplorer:
         ])
 
     def _build_layout(self) -> None:
-        self.numbers = {key: widgets.HTML() for key in ("pwin", "plose", "ptie", "pswap", "moments", "nagas")}
-        for key, box in self.numbers.items():
-            box.add_class(f"gl-{key}")
+        # The six number boxes travel as one HTML widget: one message per change, not six (issue 25).
+        self.numbers = {key: NumberBox(key) for key in ("pwin", "plose", "ptie", "pswap", "moments", "nagas")}
+        self.number_boxes = widgets.HTML()
+        self.number_boxes.add_class("gl-numbers")
         self.odds_error = widgets.HTML()
         self.odds_error.add_class("gl-odds-error")
-        odds = widgets.VBox([*self.numbers.values(), self.odds_error],
+        odds = widgets.VBox([self.number_boxes, self.odds_error],
                             layout=widgets.Layout(border="1px solid #ccc", padding="2px 10px", margin="6px 0"))
         odds.add_class("gl-odds")
+        self.edition_ranges = widgets.HTML()
+        self.edition_ranges.add_class("gl-edition-ranges")
         self.widget = widgets.VBox([
             widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
-            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel, odds,
+            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel, odds, self.edition_ranges,
             self.effect_panel, self.plots, self.sweep_choice,
             widgets.HTML("<b>Design your own sticks</b> (press Enter to apply): "
                          "one entry per face, e.g. <code>2,3,3,4</code>; <code>N</code> is a Naga."),
@@ -382,29 +400,47 @@ class OddsExplorer:
                 if mine + theirs > SUPPLY:
                     raise ValueError(f"the supply has {SUPPLY} {colour.lower()} sticks in all and "
                                      f"{self.names[1 - player]} holds {theirs}: switch to free mode for more")
-        for colour, count in zip(sticks.COLOURS, pool):
+        elif sum(pool) > POOL_MAX:
+            raise ValueError(f"at most {POOL_MAX} sticks a side: exact odds stop there")
+        # Lower counts first, so that each step stays within the side's total of POOL_MAX sticks.
+        for colour, count in sorted(zip(sticks.COLOURS, pool), key=lambda item: item[1] - self.pools[player][
+                sticks.COLOURS.index(item[0])]):
             self.sliders[player][colour].value = count
 
     def _apply_supply(self) -> None:
-        """Game mode: a slider can take only what the other player left in the supply."""
+        """Game mode: a slider can take only what the other player left in the supply. Free mode: up to
+        36 a colour, but a side's three sliders stop together at POOL_MAX sticks, where exact odds stop,
+        so every pool the sliders can show is computed (issue 25)."""
         for colour in sticks.COLOURS:
             for player in (0, 1):
-                other = self.sliders[1 - player][colour].value
-                self.sliders[player][colour].max = SUPPLY - other if self.mode.value == "game" else FREE_MAX
+                if self.mode.value == "game":
+                    top = SUPPLY - self.sliders[1 - player][colour].value
+                else:
+                    others = sum(s.value for c, s in self.sliders[player].items() if c != colour)
+                    top = min(FREE_MAX, POOL_MAX - others)
+                if self.sliders[player][colour].max != top:
+                    self.sliders[player][colour].max = top
 
     def _on_mode(self, change) -> None:
+        changes = []
         if change["new"] == "game":  # the guide takes first (nagaraja.md#call-of-fate); the other gets what is left
             guide = self.guide.value
             self._quiet = True
             try:
                 for colour in sticks.COLOURS:
-                    self.sliders[guide][colour].value = min(self.sliders[guide][colour].value, SUPPLY)
-                    left = SUPPLY - self.sliders[guide][colour].value
-                    self.sliders[1 - guide][colour].value = min(self.sliders[1 - guide][colour].value, left)
+                    for player in (guide, 1 - guide):
+                        slider = self.sliders[player][colour]
+                        left = SUPPLY - (self.sliders[guide][colour].value if player != guide else 0)
+                        if slider.value > left:
+                            changes.append(f"{self.names[player]}'s {colour.lower()} {slider.value} → {left}")
+                            slider.value = left
             finally:
                 self._quiet = False
         self._apply_supply()
-        self.supply_message.value = ""
+        self.supply_message.value = "" if not changes else (
+            f'<span class="gl-mode-note">Game mode: the supply holds {SUPPLY} sticks of each colour and the guide, '
+            f"{html.escape(self.names[self.guide.value])}, takes first (rules page: Call of fate), so the sliders "
+            f"moved: {html.escape('; '.join(changes))}.</span>")
         self._reset_simulation()
         self.refresh()
 
@@ -504,6 +540,16 @@ class OddsExplorer:
         self._reset_simulation()  # the old throws were of other pools
         self.refresh()
 
+    def _on_slider_key(self, change) -> None:
+        """Home / End on a slider handle in the page: the slider goes to its lowest / highest allowed count."""
+        try:
+            slider_name, key, _ = change["new"].split(":")
+            player, colour = slider_name.split("-")
+            slider = self.sliders[int(player)][colour.upper()]
+        except (ValueError, KeyError, IndexError):
+            return  # not a message of ours
+        slider.value = slider.min if key == "Home" else slider.max if key == "End" else slider.value
+
     def _on_guide(self, change) -> None:
         if any(self.laid(p) for p in (0, 1)) and self.mode.value == "game":
             self._pools_from_cards()  # the supply rule depends on who takes first
@@ -511,9 +557,11 @@ class OddsExplorer:
             self.refresh()
 
     def shown(self, key: str) -> Fraction:
-        """The exact value displayed in a number box: ``pwin``, ``plose``, ``ptie``, ``pswap``, ``effect``."""
+        """The exact value displayed in a number box: ``pwin``, ``plose``, ``ptie``, ``pswap``, ``effect``
+        (None when the box shows that nothing is computed for the sliders' pools)."""
         box = self.effect_result if key == "effect" else self.numbers[key]
-        return Fraction(_EXACT.search(box.value).group(1))
+        match = _EXACT.search(box.value)
+        return Fraction(match.group(1)) if match else None  # None: nothing computed for these pools
 
     # ------------------------------------------------------------- exact odds
     def _odds(self) -> dict:
@@ -546,6 +594,10 @@ class OddsExplorer:
         nagas = ", ".join(f"{name} {m['mean_nagas']} (≈ {float(m['mean_nagas']):.2f})"
                           for name, m in zip(self.names, odds["moments"]))
         self.numbers["nagas"].value = f'<div class="gl-number">Expected Nagas: {html.escape(nagas)}</div>'
+        self._send_numbers()
+
+    def _send_numbers(self) -> None:
+        self.number_boxes.value = "".join(f'<div class="gl-{key}">{box.value}</div>' for key, box in self.numbers.items())
 
     def _show_effect(self, odds) -> None:
         effect = self.effect.value
@@ -574,16 +626,18 @@ class OddsExplorer:
         players = []
         for player, pool in enumerate(self.pools):
             counts, total = sticks.points_counts(pool, self.faces)
-            entry = {"pool": list(pool), "total": f"{total:x}",
-                     "points": [[p, f"{c:x}"] for p, c in sorted(counts.items())],
+            exact = total <= EXACT_TOTAL  # past it the page gets each chance as a float (issue 25: speed)
+            entry = {"pool": list(pool), "total": f"{total:x}" if exact else None,
+                     "points": [[p, f"{c:x}" if exact else _float(c, total)] for p, c in sorted(counts.items())],
                      "sim": [[p, f] for p, f in self.simulated[player].items()],
                      "heat": _HEAT_MARK if player == self.plots.heat_player else []}
             players.append(entry)
         owner, colour = self.sweep_choice.value
         index = sticks.COLOURS.index(colour)
-        # Game mode: what the supply allows; free mode: the supply's 12, or further to the current count.
+        # Game mode: what the supply allows; free mode: as far as the slider goes, which does not move
+        # while that slider moves, so the sweep is computed once per drag, not once per step.
         top = (SUPPLY - self.pools[1 - owner][index] if self.mode.value == "game"
-               else max(SUPPLY, self.pools[owner][index]))
+               else self.sliders[owner][colour].max)
         models = []
         for model in sticks.MODELS:
             models.append({"name": model, "values": _sweep(*self._sweep_key(owner, colour), top, model)})
@@ -657,6 +711,7 @@ class OddsExplorer:
     def refresh(self) -> None:
         """Recompute the exact odds and send the plot data; the kernel time is kept in ``kernel_ms``."""
         start = time.process_time()
+        self.face_title.value = f"<b>Faces in use:</b> {html.escape(self.face_source)}"
         try:
             with warnings.catch_warnings():  # a points-and-Naga face is reported once, in the editor
                 warnings.simplefilter("ignore")
@@ -664,15 +719,52 @@ class OddsExplorer:
                 if self.plot:  # first: the page's redraw of the plots is the longest, let it start
                     self.plots.data = self._plot_data()
                 self._show_numbers(odds)
+                self._show_ranges()
                 self._show_effect(odds)
                 self._show_simulation(odds)
-        except ValueError as problem:  # a pool too big for these faces: say so, keep the last display
-            self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
-                                     f"{html.escape(str(problem))}.</div>")
+        except ValueError as problem:  # a pool too big for these faces: say so, and show no number of another pool
+            self._show_absent(str(problem))
             return
         self.odds_error.value = ""
-        self.face_title.value = f"<b>Faces in use:</b> {html.escape(self.face_source)}"
         self.kernel_ms.append((time.process_time() - start) * 1000)
+
+    def _show_ranges(self) -> None:
+        """What the published rules allow: each headline number's range over every consistent stick table
+        (gamelib.nagaraja.published), the teaching edition (Model A) marked inside it."""
+        model_a = sticks.load_faces("A")
+        rows = []
+        for name, pool in zip(self.names, self.pools):
+            ranges = published.pool_ranges(pool)
+            rows.append(_range_row(f"{name}'s {pool_words(pool)}: mean points", *ranges["mean"],
+                                   _pool_moments(pool, sticks._faces_key(model_a))["mean_points"], f"range-mean-{len(rows) // 2}",
+                                   False))
+            rows.append(_range_row(f"{name}'s {pool_words(pool)}: P(at least one Naga)", *ranges["naga"],
+                                   published._p_naga(pool, model_a), f"range-naga-{len(rows) // 2}", True))
+        for key, entry in published.headline_ranges().items():
+            if key in ("pwin", "edge"):
+                rows.append(_range_row(entry["label"], entry["low"], entry["high"], entry["teaching"], f"range-{key}", True))
+        count = len(published.consistent_tables())
+        html_text = (
+            f"<details class='gl-ranges' open><summary><b>What the published rules allow</b>: over all {count} stick "
+            f"tables that agree with every published fact (rules page: What is published about the sticks), "
+            f"each number lies in its bar, lowest to highest; <span style='color:#E69F00'>▲</span> marks the "
+            f"teaching edition (Model A), whose faces are invented.</summary>{''.join(rows)}</details>")
+        if self.edition_ranges.value != html_text:
+            self.edition_ranges.value = html_text
+
+    def _show_absent(self, problem: str) -> None:
+        """Nothing can be computed for the sliders' pools: every number, plot and bar is taken away (a
+        number of the previous pool at full opacity would be read as this pool's), and the reason shown."""
+        self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
+                                 f"{html.escape(problem)}. No odds are shown for these pools.</div>")
+        for box in (*self.numbers.values(), self.effect_result):
+            box.value = '<div class="gl-number gl-absent"><i>not computed for these pools</i></div>'
+        self._send_numbers()
+        self.simulation.value = ""
+        self._show_ranges()  # over the published tables, not these faces: they are still the sliders' pools'
+        if self.plot:
+            self.plots.data = json.dumps({"absent": f"Cannot compute: {problem}.",
+                                          "pools": [list(pool) for pool in self.pools]})
 
     # ------------------------------------------------------------- face editor
     def _on_faces_edited(self, change) -> None:
@@ -747,11 +839,45 @@ class OddsExplorer:
 _HEAT_MARK = "@@gx-heat-rows@@"  # where the heat map's rows go in the JSON text
 
 
+def pool_words(pool) -> str:
+    """(3, 1, 1) -> "3 brown + 1 white + 1 green"; (0, 0, 0) -> "no sticks"."""
+    return " + ".join(f"{k} {c.lower()}" for k, c in zip(pool, sticks.COLOURS) if k) or "no sticks"
+
+
+def _range_row(label: str, low: Fraction, high: Fraction, teaching: Fraction, css: str, chance: bool) -> str:
+    """One number's range as a bar from its lowest to its highest value, the teaching edition marked
+    (inline styles: the page's widget style sheet does not reach an HTML widget's content)."""
+    at = 50.0 if high == low else float((teaching - low) / (high - low)) * 100
+    show = readable if chance else (lambda v: f"{float(v):.2f}")
+    return (f'<div class="gl-range {css}" data-low="{low}" data-high="{high}" data-teaching="{teaching}" '
+            f'style="margin:2px 0 6px">'
+            f'<div class="gl-range-label">{html.escape(label)}: teaching edition <b>{show(teaching)}</b></div>'
+            f'<span class="gl-range-low" style="display:inline-block;min-width:74px;text-align:right">{show(low)}</span> '
+            f'<span class="gl-range-bar" style="position:relative;display:inline-block;width:220px;height:8px;'
+            f'margin:0 14px 0 8px;vertical-align:middle;border-radius:4px;background:#56B4E9">'
+            f'<span class="gl-range-mark" style="position:absolute;left:{at:.1f}%;top:-7px;transform:translateX(-50%);'
+            f'color:#E69F00;font-size:15px;line-height:1;text-shadow:0 0 2px #000" '
+            f'title="teaching edition: {show(teaching)}">▲</span></span>'
+            f'<span class="gl-range-high">{show(high)}</span></div>')
+
+
+EXACT_TOTAL = 2 ** 64  # pools with more equally likely outcomes (33 sticks of 4 faces) are sent as floats
+
+
+def _float(count: int, total: int) -> float:
+    """count / total as a float of 7 significant digits (what the page draws and writes as "≈")."""
+    return float(f"{count / total:.7g}")  # int / int is correctly rounded in Python, however long the ints
+
+
 @lru_cache(maxsize=256)
 def _heat_json(pool: sticks.Pool, faces_key: tuple) -> str:
-    """The joint (points, Nagas) counts of a pool as JSON rows ``[points, nagas, "0x<count>"]``."""
-    outcomes, counts, _ = sticks._joint_counts_cached(sticks.check_pool_size(pool), faces_key)
-    return "[" + ",".join([f'[{p},{n},"{h}"]' for (p, n), h in zip(outcomes, map(hex, counts))]) + "]"
+    """The joint (points, Nagas) counts of a pool as JSON rows ``[points, nagas, "0x<count>"]``, or, past
+    EXACT_TOTAL outcomes, ``[points, nagas, chance]`` with the chance a float (smaller, and no BigInt work)."""
+    outcomes, counts, total = sticks._joint_counts_cached(sticks.check_pool_size(pool), faces_key)
+    if total <= EXACT_TOTAL:
+        return "[" + ",".join([f'[{p},{n},"{h}"]' for (p, n), h in zip(outcomes, map(hex, counts))]) + "]"
+    scale = 1 / float(total)  # counts stay below 2**1000 (the library's bounds): float() of each is exact to 16 digits
+    return "[" + ",".join([f"[{p},{n},{float(c) * scale:.5g}]" for (p, n), c in zip(outcomes, counts)]) + "]"
 
 
 @lru_cache(maxsize=64)

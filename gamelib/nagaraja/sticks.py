@@ -72,7 +72,25 @@ def _model(name: str) -> FaceTable:
     data = read_json(f"nagaraja/data/{MODELS[name]}")  # checked against the package's checksums
     if not isinstance(data, dict) or "faces" not in data:
         raise DamagedData(f"the packaged stick model {MODELS[name]} has no face table")
-    return validate_faces(data["faces"])
+    faces = validate_faces(data["faces"])
+    check_published_facts(data, faces, MODELS[name])
+    return faces
+
+
+def check_published_facts(data: Mapping, faces: FaceTable, where: str) -> None:
+    """The teaching edition's file names the published facts its faces must keep (``published_facts``);
+    refuse the file if an edit broke one, so an invented number never contradicts a published one."""
+    from gamelib.nagaraja import stick_facts as published
+
+    names = data.get("published_facts", [])
+    known = {name for name, _, _ in published.FACTS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise DamagedData(f"{where}: published_facts names an unknown fact {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    report = published.satisfies(faces)
+    broken = [text for name, text, _ in published.FACTS if name in names and not report[name]]
+    if broken:
+        raise DamagedData(f"{where}: the faces break a published fact of the rules: {broken[0]}")
 
 
 def validate_faces(table: Mapping) -> FaceTable:
