@@ -33,9 +33,9 @@ SETUPS = [("pangu", {}), ("chakra", {"players": 2}), ("chakra", {"players": 3}),
           ("nagaraja", {})]
 
 
-def direct(spec, seeds):
+def direct(shape, seeds):
     for seed in seeds:
-        core.play(spec.new_game(seed), core.random_policy, seed=seed)
+        core.play(shape.new_game(seed), core.random_policy, seed=seed)
 
 
 def through_pettingzoo(env, seeds):
@@ -85,26 +85,26 @@ def speeds(games_by_game: dict) -> None:
     print(f"{'game':10} {'games':>5} {'gamelib/s':>10} {'PettingZoo/s':>13} {'Gymnasium/s':>12} {'OpenSpiel/s':>12}"
           f"   ratios to gamelib (PZ, Gym, OS)")
     for game, setup in SETUPS:
-        spec = numbering.spec(game, **setup)
+        shape = numbering.shape(game, **setup)
         games = games_by_game[game]
-        base = rate(lambda seeds: direct(spec, seeds), games)
-        # the adapters are built before the clock starts (building a spec plays a game)
+        base = rate(lambda seeds: direct(shape, seeds), games)
+        # the adapters are built before the clock starts (building a shape plays a game)
         aec, single, spiel_game = (pettingzoo_env.env(game, **setup), SingleAgentEnv(game, opponent=core.random_policy, **setup),
                                    spiel_game_of(game, setup))
         pz = rate(lambda seeds: through_pettingzoo(aec, seeds), games)
         gym = rate(lambda seeds: through_gymnasium(single, seeds), games)
         spiel = rate(lambda seeds: through_openspiel(spiel_game, seeds), games)
-        print(f"{spec.name:10} {games:5} {base:10.1f} {pz:13.1f} {gym:12.1f} {spiel:12.1f}"
+        print(f"{shape.name:10} {games:5} {base:10.1f} {pz:13.1f} {gym:12.1f} {spiel:12.1f}"
               f"   {pz / base:.2f}, {gym / base:.2f}, {spiel / base:.2f}")
 
 
 def bounds(games: int) -> None:
     for game, setup in SETUPS:
-        spec = numbering.spec(game, **setup)
+        shape = numbering.shape(game, **setup)
         rng = random.Random(0)
         most_actions = most_outcomes = widest = longest = 0
         for _ in range(games):
-            state = spec.new_game(rng.getrandbits(32), explicit_chance=True)
+            state = shape.new_game(rng.getrandbits(32), explicit_chance=True)
             length = 0
             while not state.is_terminal:
                 if state.current_player == core.CHANCE:
@@ -115,13 +115,13 @@ def bounds(games: int) -> None:
                     actions = state.legal_actions()
                     most_actions = max(most_actions, len(actions))
                     widest = max(widest, *(len(numbering.observation_text(state.observation(p)).encode())
-                                           for p in range(spec.players)))
+                                           for p in range(shape.players)))
                     state = state.apply(rng.choice(actions))
                 length += 1
             longest = max(longest, length)
-        print(f"{spec.name:10} actions {most_actions:5} (bound {spec.num_actions}), chance {most_outcomes:3} "
-              f"(bound {spec.chance.size}), observation {widest:5} bytes (bound {spec.observation_bytes}), "
-              f"length {longest:5} (bound {spec.max_game_length})")
+        print(f"{shape.name:10} actions {most_actions:5} (bound {shape.num_actions}), chance {most_outcomes:3} "
+              f"(bound {shape.chance.size}), observation {widest:5} bytes (bound {shape.observation_bytes}), "
+              f"length {longest:5} (bound {shape.max_game_length})")
 
 
 if __name__ == "__main__":

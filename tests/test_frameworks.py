@@ -65,10 +65,10 @@ def module_of(game):
 _SPECS = {}
 
 
-def spec_of(game, setup):
+def shape_of(game, setup):
     key = (getattr(game, "__name__", game), tuple(sorted(setup.items())))
     if key not in _SPECS:
-        _SPECS[key] = numbering.spec(game, **setup)
+        _SPECS[key] = numbering.shape(game, **setup)
     return _SPECS[key]
 
 
@@ -80,11 +80,11 @@ def setup(request):
 # --------------------------------------------------------------------------- numbering
 
 
-def positions(spec, games=3, seed=0):
-    """Decision positions of a few random default-mode games of a spec."""
+def positions(shape, games=3, seed=0):
+    """Decision positions of a few random default-mode games of a shape."""
     rng = random.Random(seed)
     for _ in range(games):
-        state = spec.new_game(rng.getrandbits(32))
+        state = shape.new_game(rng.getrandbits(32))
         while not state.is_terminal:
             yield state
             state = state.apply(rng.choice(state.legal_actions()))
@@ -93,11 +93,11 @@ def positions(spec, games=3, seed=0):
 def test_every_legal_action_has_one_number_and_back(setup):
     """number(action) -> action(number) is the identity on every legal action; numbers are distinct,
     ascending and below the space's size; a number of no legal action raises IllegalMove."""
-    spec = spec_of(*setup)
-    scheme = spec.numbering
+    shape = shape_of(*setup)
+    scheme = shape.numbering
     rng = random.Random(1)
-    chakra = spec.name.startswith("chakra")
-    for index, state in enumerate(positions(spec, games=1 if chakra else 5)):
+    chakra = shape.name.startswith("chakra")
+    for index, state in enumerate(positions(shape, games=1 if chakra else 5)):
         if chakra and index % 10:
             continue  # a Chakra game has about 400 positions of up to 3,000 actions: every tenth position
         legal = state.legal_actions()
@@ -118,7 +118,7 @@ def test_pangu_numbers_are_the_documented_formula():
     """numbering's docstring: ((card * 2 + die) * 12 + cell) * 2 + turned over the teaching deck A1..A10."""
     from gamelib.pangu.actions import Action
 
-    scheme = spec_of("pangu", {}).numbering
+    scheme = shape_of("pangu", {}).numbering
     assert scheme.size == 10 * 2 * 12 * 2
     assert scheme.action.__self__.card_ids[:2] == ("A1", "A2")
     state = core.play(module_of("pangu").new_game(seed=1), core.random_policy, seed=1)  # any state: the formula is fixed
@@ -131,12 +131,12 @@ def test_pangu_numbers_are_the_documented_formula():
 
 
 def test_observation_encoding_holds_exactly_the_observation(setup):
-    spec = spec_of(*setup)
-    for state in list(positions(spec, games=1))[::7]:
-        for player in range(spec.players):
+    shape = shape_of(*setup)
+    for state in list(positions(shape, games=1))[::7]:
+        for player in range(shape.players):
             seen = state.observation(player)
-            encoded = numbering.encode_observation(seen, spec.observation_bytes)
-            assert encoded.dtype == np.uint8 and encoded.shape == (spec.observation_bytes,)
+            encoded = numbering.encode_observation(seen, shape.observation_bytes)
+            assert encoded.dtype == np.uint8 and encoded.shape == (shape.observation_bytes,)
             assert numbering.decode_observation(encoded) == json.loads(json.dumps(seen))
 
 
@@ -160,7 +160,7 @@ def test_pettingzoo_api_test(setup):
     game, options = setup
     env = pettingzoo_env.env(game, **options)
     api_test(env, num_cycles=1000 if LONG else 200)
-    assert env.possible_agents == [f"player_{seat}" for seat in range(spec_of(*setup).players)]
+    assert env.possible_agents == [f"player_{seat}" for seat in range(shape_of(*setup).players)]
 
 
 def test_pettingzoo_seed_test(setup):
@@ -223,12 +223,12 @@ def play_directly(game, options, seed, explicit_chance=False):
     """The same choices made on gamelib's own game: the i-th legal action is the i-th set bit of the mask
     only if the numbering keeps the listing's order, which it does for listings and not for Pangu, so the
     choice is mapped through the numbering."""
-    spec = spec_of(game, options)
-    state = spec.new_game(seed, explicit_chance=explicit_chance)
+    shape = shape_of(game, options)
+    state = shape.new_game(seed, explicit_chance=explicit_chance)
     rng = random.Random(seed)
     while not state.is_terminal:
-        numbers = spec.numbering.legal_numbers(state)
-        state = state.apply(spec.numbering.action(state, rng.choice(numbers)))
+        numbers = shape.numbering.legal_numbers(state)
+        state = state.apply(shape.numbering.action(state, rng.choice(numbers)))
     return state
 
 
@@ -294,7 +294,7 @@ def test_gymnasium_opponent_games_are_gamelibs_games(game, options):
     seat = options["seat"]
     setup = {key: value for key, value in options.items() if key != "seat"}
     bots = importlib.import_module(f"gamelib.{game}.bots")
-    spec = spec_of(game, setup)
+    shape = shape_of(game, setup)
     for seed in cross_seeds(game):
         env = SingleAgentEnv(game, illegal_action="raise", **options)
         observation, _ = env.reset(seed=seed)
@@ -302,10 +302,10 @@ def test_gymnasium_opponent_games_are_gamelibs_games(game, options):
         done = False
         while not done:
             observation, reward, done, _, _ = env.step(learner.choice(np.flatnonzero(observation["action_mask"]).tolist()))
-        state, bot_rng, learner = spec.new_game(seed), random.Random(seed), random.Random(seed + 1000)
+        state, bot_rng, learner = shape.new_game(seed), random.Random(seed), random.Random(seed + 1000)
         while not state.is_terminal:
             if state.current_player == seat:
-                state = state.apply(spec.numbering.action(state, learner.choice(spec.numbering.legal_numbers(state))))
+                state = state.apply(shape.numbering.action(state, learner.choice(shape.numbering.legal_numbers(state))))
             else:
                 state = state.apply(bots.greedy_policy(state, bot_rng))
         assert env.state.to_json() == state.to_json()
@@ -427,7 +427,7 @@ def play_openspiel(game, options, seed):
     """A game through OpenSpiel, chance and choices drawn as core.play draws them (same generator, same order)."""
     state = load(game, options).new_initial_state()
     rng = random.Random(seed)
-    scheme = spec_of(game, options)
+    scheme = shape_of(game, options)
     while not state.is_terminal():
         inner = state.gamelib_state
         if state.is_chance_node():
@@ -444,7 +444,7 @@ def test_openspiel_seeded_games_give_gamelibs_saves(setup):
     game, options = setup
     for seed in cross_seeds(game):
         through = play_openspiel(game, options, seed)
-        direct = core.play(spec_of(game, options).new_game(0, explicit_chance=True), core.random_policy, seed=seed)
+        direct = core.play(shape_of(game, options).new_game(0, explicit_chance=True), core.random_policy, seed=seed)
         assert through.gamelib_state.to_json() == direct.to_json()
         players = len(direct.returns())
         shift = 0.0 if players == 1 else 1 / players
@@ -457,7 +457,7 @@ def test_openspiel_seeded_games_give_gamelibs_saves(setup):
 def test_random_play_through_every_adapter_offers_only_legal_moves(setup):
     """A few random games through each adapter (tests/test_frameworks_sweep.py plays 10,000 per game in make test-long)."""
     game, options = setup
-    play_randomly(game, options, range(1 if spec_of(game, options).name.startswith("chakra") else 5))
+    play_randomly(game, options, range(1 if shape_of(game, options).name.startswith("chakra") else 5))
 
 
 def play_randomly(game, options, seeds):
@@ -465,7 +465,7 @@ def play_randomly(game, options, seeds):
     legal_actions) decodes to a move gamelib applies (illegal_action='raise' and gamelib's own apply would raise
     IllegalMove otherwise). The single-agent env is the AEC env's numbering with bots in the other seats."""
     spiel_game = load(game, options)
-    numbering_of = spec_of(game, options).numbering
+    numbering_of = shape_of(game, options).numbering
     for seed in seeds:
         final = play_pettingzoo(game, options, 50_000 + seed)
         assert final.is_terminal

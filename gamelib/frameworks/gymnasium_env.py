@@ -20,7 +20,7 @@ import numpy as np
 
 from gamelib.core import IllegalMove
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import encode_observation, spec as game_spec
+from gamelib.frameworks.numbering import encode_observation, shape as game_shape
 
 _gym = require("gymnasium")
 
@@ -36,17 +36,17 @@ class SingleAgentEnv(_gym.Env):
             raise ValueError(f"illegal_action is 'end' or 'raise', not {illegal_action!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.game_spec = game_spec(game, rules, **setup)
-        if not 0 <= seat < self.game_spec.players:
-            raise ValueError(f"seat {seat} does not exist in a {self.game_spec.players}-player game")
+        self.game_shape = game_shape(game, rules, **setup)
+        if not 0 <= seat < self.game_shape.players:
+            raise ValueError(f"seat {seat} does not exist in a {self.game_shape.players}-player game")
         self.seat = seat
-        self.opponent = opponent or _greedy(self.game_spec.module)
+        self.opponent = opponent or _greedy(self.game_shape.module)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.action_space = _gym.spaces.Discrete(self.game_spec.num_actions)
+        self.action_space = _gym.spaces.Discrete(self.game_shape.num_actions)
         self.observation_space = _gym.spaces.Dict({
-            "observation": _gym.spaces.Box(0, 255, (self.game_spec.observation_bytes,), np.uint8),
-            "action_mask": _gym.spaces.Box(0, 1, (self.game_spec.num_actions,), np.int8),
+            "observation": _gym.spaces.Box(0, 255, (self.game_shape.observation_bytes,), np.uint8),
+            "action_mask": _gym.spaces.Box(0, 1, (self.game_shape.num_actions,), np.int8),
         })
         self._seeds = random.Random()
         self.state = None
@@ -57,14 +57,14 @@ class SingleAgentEnv(_gym.Env):
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = seed if seed is not None else self._seeds.getrandbits(63)
-        self.state = self.game_spec.new_game(game_seed)
+        self.state = self.game_shape.new_game(game_seed)
         self._opponent_rng = random.Random(game_seed)
         self._play_opponents()
         return self._observation(), self._info()
 
     def step(self, action):
         try:
-            move = self.game_spec.numbering.action(self.state, action)
+            move = self.game_shape.numbering.action(self.state, action)
             self.state = self.state.apply(move)
         except IllegalMove as illegal:
             if self.illegal_action == "raise":
@@ -81,10 +81,10 @@ class SingleAgentEnv(_gym.Env):
         self.state = state
 
     def _observation(self):
-        mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
+        mask = np.zeros(self.game_shape.num_actions, dtype=np.int8)
         if not self.state.is_terminal and self.state.current_player == self.seat:
-            mask[self.game_spec.numbering.legal_numbers(self.state)] = 1
-        return {"observation": encode_observation(self.state.observation(self.seat), self.game_spec.observation_bytes),
+            mask[self.game_shape.numbering.legal_numbers(self.state)] = 1
+        return {"observation": encode_observation(self.state.observation(self.seat), self.game_shape.observation_bytes),
                 "action_mask": mask}
 
     def _info(self):

@@ -1,7 +1,7 @@
 """Action numbers, chance numbers and numeric observations for the framework adapters (no framework needed).
 
 PettingZoo, Gymnasium and OpenSpiel all want a fixed ``Discrete(n)`` action space: an action is a
-number below ``n``. Each game's :class:`GameSpec` says how its moves are numbered:
+number below ``n``. Each game's :class:`GameShape` says how its moves are numbered:
 
 * **Pangu** (:class:`PanguNumbering`) numbers every placement there is, whether legal or not::
 
@@ -180,11 +180,11 @@ def observation_text(observation: dict) -> str:
     return json.dumps(observation, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-# --------------------------------------------------------------------------- game specs
+# --------------------------------------------------------------------------- game shapes
 
 
 @dataclass(frozen=True)
-class GameSpec:
+class GameShape:
     """One game (module, rules, setup such as ``players=3``) and its numbering and size bounds."""
 
     name: str
@@ -208,11 +208,11 @@ class GameSpec:
     def __reduce__(self):
         # a module cannot be pickled; its name can (OpenSpiel pickles games and states)
         fields = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "module"}
-        return (_spec_of_module_named, (self.module.__name__, fields))
+        return (_shape_of_module_named, (self.module.__name__, fields))
 
 
-def _spec_of_module_named(module_name: str, fields: dict) -> GameSpec:
-    return GameSpec(module=importlib.import_module(module_name), **fields)
+def _shape_of_module_named(module_name: str, fields: dict) -> GameShape:
+    return GameShape(module=importlib.import_module(module_name), **fields)
 
 
 # Bounds of the three games, from random play with room to spare (bench/bench_frameworks.py --bounds prints what
@@ -226,8 +226,8 @@ NAGARAJA_MAX_ACTIONS = 1024
 OBSERVATION_BYTES = {"pangu": 8192, "chakra": 8192, "nagaraja": 16384}
 
 
-def spec(game: str | ModuleType, rules: Any = None, **setup) -> GameSpec:
-    """The spec of ``"pangu"``, ``"chakra"`` (``players=2..4``), ``"nagaraja"`` or any contract game module."""
+def shape(game: str | ModuleType, rules: Any = None, **setup) -> GameShape:
+    """The shape of ``"pangu"``, ``"chakra"`` (``players=2..4``), ``"nagaraja"`` or any contract game module."""
     module = importlib.import_module(f"gamelib.{game}") if isinstance(game, str) else game
     start = module.new_game(0, rules, **setup)
     players = len(start.returns())
@@ -235,26 +235,26 @@ def spec(game: str | ModuleType, rules: Any = None, **setup) -> GameSpec:
         from gamelib.pangu.cards import LAYOUTS
 
         numbering = PanguNumbering(start.cards.ids, LAYOUTS[start.rules.grid].cell_of)
-        return GameSpec("pangu", module, numbering, ChanceNumbering(max(36, len(start.cards.ids))), 1,
+        return GameShape("pangu", module, numbering, ChanceNumbering(max(36, len(start.cards.ids))), 1,
                         max_game_length=400, observation_bytes=OBSERVATION_BYTES["pangu"], hides_information=False,
                         rules=rules, setup=setup)
     if module.__name__ == "gamelib.chakra":
         rounds = start.rules.max_rounds or 1000
-        return GameSpec(f"chakra-{players}", module, ListingNumbering(CHAKRA_MAX_ACTIONS), ChanceNumbering(8), players,
+        return GameShape(f"chakra-{players}", module, ListingNumbering(CHAKRA_MAX_ACTIONS), ChanceNumbering(8), players,
                         max_game_length=rounds * players * 16 + 200, observation_bytes=OBSERVATION_BYTES["chakra"],
                         hides_information=True, rules=rules, setup=setup)
     if module.__name__ == "gamelib.nagaraja":
-        return GameSpec("nagaraja", module, ListingNumbering(NAGARAJA_MAX_ACTIONS), ChanceNumbering(256), players,
+        return GameShape("nagaraja", module, ListingNumbering(NAGARAJA_MAX_ACTIONS), ChanceNumbering(256), players,
                         max_game_length=20_000, observation_bytes=OBSERVATION_BYTES["nagaraja"],
                         hides_information=True, rules=rules, setup=setup)
-    return measured_spec(module, rules, **setup)
+    return measured_shape(module, rules, **setup)
 
 
 _MEASURED: dict = {}
 
 
-def measured_spec(module: ModuleType, rules: Any = None, *, games: int = 100, seed: int = 0, **setup) -> GameSpec:
-    """A spec for any contract game (a studio game): its bounds are four times what ``games`` random
+def measured_shape(module: ModuleType, rules: Any = None, *, games: int = 100, seed: int = 0, **setup) -> GameShape:
+    """A shape for any contract game (a studio game): its bounds are four times what ``games`` random
     explicit-chance games meet (a position beyond them raises a ValueError naming the bound). Measured once
     per process and game (OpenSpiel builds a game again for every deserialised state)."""
     key = (module.__name__, repr(rules), repr(sorted(setup.items())), games, seed)
@@ -263,7 +263,7 @@ def measured_spec(module: ModuleType, rules: Any = None, *, games: int = 100, se
     return _MEASURED[key]
 
 
-def _measure(module: ModuleType, rules: Any, games: int, seed: int, setup: dict) -> GameSpec:
+def _measure(module: ModuleType, rules: Any, games: int, seed: int, setup: dict) -> GameShape:
     rng = random.Random(seed)
     most_actions = most_outcomes = longest = widest = 1
     for _ in range(games):
@@ -287,6 +287,6 @@ def _measure(module: ModuleType, rules: Any, games: int, seed: int, setup: dict)
     hides = getattr(start, "hides_information", True)
     short = module.__name__.rsplit(".", 1)[-1]
     name = short if players == 1 else f"{short}-{players}"
-    return GameSpec(name, module, ListingNumbering(4 * most_actions), ChanceNumbering(4 * most_outcomes), players,
+    return GameShape(name, module, ListingNumbering(4 * most_actions), ChanceNumbering(4 * most_outcomes), players,
                     max_game_length=4 * longest, observation_bytes=4 * widest, hides_information=hides,
                     rules=rules, setup=setup)

@@ -39,7 +39,7 @@ import numpy as np
 
 from gamelib.core import CHANCE, TERMINAL
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import GameSpec, observation_text, spec as game_spec
+from gamelib.frameworks.numbering import GameShape, observation_text, shape as game_shape
 
 pyspiel = require("pyspiel")
 
@@ -61,20 +61,20 @@ class _Shared:
         return (_Shared, (self.value,))
 
 
-def game_type(short_name: str, spec: GameSpec, parameters: dict) -> "pyspiel.GameType":
-    """The GameType of a spec (see the module docstring for each choice)."""
+def game_type(short_name: str, shape: GameShape, parameters: dict) -> "pyspiel.GameType":
+    """The GameType of a shape (see the module docstring for each choice)."""
     Type = pyspiel.GameType
     return Type(
         short_name=short_name,
-        long_name=f"gamelib {spec.name}",
+        long_name=f"gamelib {shape.name}",
         dynamics=Type.Dynamics.SEQUENTIAL,
         chance_mode=Type.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=Type.Information.IMPERFECT_INFORMATION if spec.hides_information
+        information=Type.Information.IMPERFECT_INFORMATION if shape.hides_information
         else Type.Information.PERFECT_INFORMATION,
-        utility=Type.Utility.GENERAL_SUM if spec.players == 1 else Type.Utility.ZERO_SUM,
+        utility=Type.Utility.GENERAL_SUM if shape.players == 1 else Type.Utility.ZERO_SUM,
         reward_model=Type.RewardModel.TERMINAL,
-        max_num_players=spec.players if not parameters else 4,
-        min_num_players=spec.players if not parameters else 2,
+        max_num_players=shape.players if not parameters else 4,
+        min_num_players=shape.players if not parameters else 2,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -83,42 +83,42 @@ def game_type(short_name: str, spec: GameSpec, parameters: dict) -> "pyspiel.Gam
     )
 
 
-def game_info(spec: GameSpec) -> "pyspiel.GameInfo":
-    share = 0.0 if spec.players == 1 else 1 / spec.players
+def game_info(shape: GameShape) -> "pyspiel.GameInfo":
+    share = 0.0 if shape.players == 1 else 1 / shape.players
     return pyspiel.GameInfo(
-        num_distinct_actions=spec.num_actions,
-        max_chance_outcomes=spec.chance.size,
-        num_players=spec.players,
+        num_distinct_actions=shape.num_actions,
+        max_chance_outcomes=shape.chance.size,
+        num_players=shape.players,
         min_utility=-share,
         max_utility=1.0 - share,
-        utility_sum=None if spec.players == 1 else 0.0,
-        max_game_length=spec.max_game_length,
+        utility_sum=None if shape.players == 1 else 0.0,
+        max_game_length=shape.max_game_length,
     )
 
 
 class GamelibGame(pyspiel.Game):
-    """A gamelib game for OpenSpiel. Subclasses made by :func:`register` fix the spec's maker."""
+    """A gamelib game for OpenSpiel. Subclasses made by :func:`register` fix the shape's maker."""
 
-    make_spec = None  # params -> GameSpec
+    make_shape = None  # params -> GameShape
     short_name = None
     parameters: dict = {}
 
     def __init__(self, params=None):
         params = {**self.parameters, **(params or {})}
-        self.game_spec = type(self).make_spec(params)
-        super().__init__(game_type(self.short_name, self.game_spec, self.parameters), game_info(self.game_spec), params)
+        self.game_shape = type(self).make_shape(params)
+        super().__init__(game_type(self.short_name, self.game_shape, self.parameters), game_info(self.game_shape), params)
 
     registration: tuple = ()  # register()'s arguments, so that another process can register the game again
 
     def new_initial_state(self):
-        return GamelibState(self, self.game_spec.new_game(seed=0, explicit_chance=True))
+        return GamelibState(self, self.game_shape.new_game(seed=0, explicit_chance=True))
 
     def __reduce__(self):
         # the class is made by register(), so pickle names it by its registration, not by its (local) class
         return (_registered_game, (self.registration, self.get_parameters()))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return GamelibObserver(self.game_spec, iig_obs_type, params)
+        return GamelibObserver(self.game_shape, iig_obs_type, params)
 
 
 class GamelibState(pyspiel.State):
@@ -126,9 +126,9 @@ class GamelibState(pyspiel.State):
 
     def __init__(self, game: GamelibGame, state):
         super().__init__(game)
-        self._spec = _Shared(game.game_spec)
+        self._shape = _Shared(game.game_shape)
         self._state = _Shared(state)
-        self._recall = ("",) * game.game_spec.players  # per player: SHA-256 chain of observations and own moves...
+        self._recall = ("",) * game.game_shape.players  # per player: SHA-256 chain of observations and own moves...
         # ...up to the moves in this chain of (earlier link, state after, mover, number), folded in when a string is
         # asked for; immutable and shared, so a clone does not copy a long history
         self._unrecalled = _Shared(None)
@@ -146,18 +146,18 @@ class GamelibState(pyspiel.State):
         return player
 
     def _legal_actions(self, player):
-        return self._spec.value.numbering.legal_numbers(self._state.value)
+        return self._shape.value.numbering.legal_numbers(self._state.value)
 
     def chance_outcomes(self):
         return [(index, float(probability))
-                for index, (_, probability) in enumerate(self._spec.value.chance.outcomes(self._state.value))]
+                for index, (_, probability) in enumerate(self._shape.value.chance.outcomes(self._state.value))]
 
     def gamelib_move(self, number):
         """The gamelib action or chance outcome a number stands for here."""
-        spec, state = self._spec.value, self._state.value
+        shape, state = self._shape.value, self._state.value
         if state.current_player == CHANCE:
-            return spec.chance.outcome(state, number)
-        return spec.numbering.action(state, number)
+            return shape.chance.outcome(state, number)
+        return shape.numbering.action(state, number)
 
     def _apply_action(self, number):
         before = self._state.value
@@ -175,7 +175,7 @@ class GamelibState(pyspiel.State):
 
     def returns(self):
         state = self._state.value
-        players = self._spec.value.players
+        players = self._shape.value.players
         if not state.is_terminal:
             return [0.0] * players
         shift = 0.0 if players == 1 else 1 / players
@@ -202,7 +202,7 @@ class GamelibState(pyspiel.State):
         state = self._state.value
         if hasattr(state, "key"):
             return f"{state}\nkey {state.key()!r}"
-        seen = "\n".join(observation_text(state.observation(player)) for player in range(self._spec.value.players))
+        seen = "\n".join(observation_text(state.observation(player)) for player in range(self._shape.value.players))
         return f"{state}\n{seen}"
 
 
@@ -214,12 +214,12 @@ def _chained(digest: str, observation: str, own_move) -> str:
 class GamelibObserver:
     """OpenSpiel's PyObserver: ``observation(player)`` as JSON text and bytes; perfect recall adds the hash chain."""
 
-    def __init__(self, spec: GameSpec, iig_obs_type=None, params=None):
+    def __init__(self, shape: GameShape, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
-        self.spec = spec
+        self.shape = shape
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(spec.observation_bytes, np.float32)
+        self.tensor = np.zeros(shape.observation_bytes, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
@@ -256,17 +256,17 @@ def register(game: str | ModuleType = "pangu", short_name: str | None = None, ru
         return short_name
     parameters = dict(parameters or {})
 
-    def make_spec(params, _game=game, _rules=rules, _setup=setup):
-        made = game_spec(_game, _rules, **_setup, **params)
+    def make_shape(params, _game=game, _rules=rules, _setup=setup):
+        made = game_shape(_game, _rules, **_setup, **params)
         if perfect_information is not None:
             made = dataclasses.replace(made, hides_information=not perfect_information)
         return made
 
     registration = (game if isinstance(game, str) else game.__name__, short_name, rules, parameters,
                     perfect_information, setup)
-    cls = type(f"Gamelib_{name}", (GamelibGame,), {"make_spec": staticmethod(make_spec), "short_name": short_name,
+    cls = type(f"Gamelib_{name}", (GamelibGame,), {"make_shape": staticmethod(make_shape), "short_name": short_name,
                                                     "parameters": parameters, "registration": registration})
-    probe = make_spec(parameters)
+    probe = make_shape(parameters)
     pyspiel.register_game(game_type(short_name, probe, parameters), cls)
     _REGISTERED[short_name] = cls
     return short_name

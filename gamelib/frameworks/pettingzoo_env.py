@@ -19,7 +19,7 @@ import numpy as np
 
 from gamelib.core import IllegalMove, TERMINAL, new_seed
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import GameSpec, encode_observation, spec as game_spec
+from gamelib.frameworks.numbering import GameShape, encode_observation, shape as game_shape
 
 _pettingzoo = require("pettingzoo")
 _spaces = require("gymnasium.spaces")
@@ -34,24 +34,24 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "gamelib", "is_parallelizable": False}
 
-    def __init__(self, spec: GameSpec, render_mode: str | None = None, max_cycles: int | None = None,
+    def __init__(self, shape: GameShape, render_mode: str | None = None, max_cycles: int | None = None,
                  illegal_action: str = "penalise"):
         super().__init__()
         if illegal_action not in ("penalise", "raise"):
             raise ValueError(f"illegal_action is 'penalise' or 'raise', not {illegal_action!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.spec_ = spec
+        self.shape_ = shape
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
-        self.metadata = {**self.metadata, "name": f"gamelib_{spec.name}"}
-        self.possible_agents = [agent_name(seat) for seat in range(spec.players)]
+        self.metadata = {**self.metadata, "name": f"gamelib_{shape.name}"}
+        self.possible_agents = [agent_name(seat) for seat in range(shape.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self._action_spaces = {agent: _spaces.Discrete(spec.num_actions) for agent in self.possible_agents}
+        self._action_spaces = {agent: _spaces.Discrete(shape.num_actions) for agent in self.possible_agents}
         self._observation_spaces = {agent: _spaces.Dict({
-            "observation": _spaces.Box(0, 255, (spec.observation_bytes,), np.uint8),
-            "action_mask": _spaces.Box(0, 1, (spec.num_actions,), np.int8),
+            "observation": _spaces.Box(0, 255, (shape.observation_bytes,), np.uint8),
+            "action_mask": _spaces.Box(0, 1, (shape.num_actions,), np.int8),
         }) for agent in self.possible_agents}
         self._seeds = random.Random()
         self.state_ = None
@@ -71,7 +71,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
             game_seed = seed
         else:
             game_seed = new_seed(self._seeds)
-        self.state_ = self.spec_.new_game(game_seed)
+        self.state_ = self.shape_.new_game(game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -83,10 +83,10 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
 
     def observe(self, agent):
         seat = self._seat[agent]
-        mask = np.zeros(self.spec_.num_actions, dtype=np.int8)
+        mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         if self.state_.current_player == seat and not self.state_.is_terminal:
-            mask[self.spec_.numbering.legal_numbers(self.state_)] = 1
-        return {"observation": encode_observation(self.state_.observation(seat), self.spec_.observation_bytes),
+            mask[self.shape_.numbering.legal_numbers(self.state_)] = 1
+        return {"observation": encode_observation(self.state_.observation(seat), self.shape_.observation_bytes),
                 "action_mask": mask}
 
     def step(self, action):
@@ -97,7 +97,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         try:
-            move = self.spec_.numbering.action(self.state_, action)
+            move = self.shape_.numbering.action(self.state_, action)
             self.state_ = self.state_.apply(move)
         except IllegalMove as illegal:
             if self.illegal_action == "raise":
@@ -152,5 +152,5 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
 def env(game="pangu", rules=None, *, render_mode=None, max_cycles=None, illegal_action="penalise", **setup):
     """The AEC env of ``game`` ("pangu", "chakra", "nagaraja" or a contract game module); ``setup``
     is passed to ``new_game`` (``players=3`` for Chakra)."""
-    return GamelibAECEnv(game_spec(game, rules, **setup), render_mode=render_mode, max_cycles=max_cycles,
+    return GamelibAECEnv(game_shape(game, rules, **setup), render_mode=render_mode, max_cycles=max_cycles,
                          illegal_action=illegal_action)
