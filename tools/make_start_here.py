@@ -100,7 +100,7 @@ def cells():
            "easiest place to see expected value at work), then the others. Each lesson ends with exercises; a cell "
            "checks your answer and gives a hint, never the answer itself."),
         md("## For teachers\n\n"
-           "**The game-design course**: eight sessions in [course/](course/) (start with "
+           "**The game-design course**: twelve sessions in [course/](course/) (start with "
            "[course/01_expected_value.ipynb](course/01_expected_value.ipynb)); the instructor guide, syllabus, "
            "solutions and grading workflow are in `docs/teaching/` of the repository "
            "([docs/teaching/README.md](../docs/teaching/README.md)).\n\n"
