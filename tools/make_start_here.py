@@ -21,6 +21,7 @@ LESSONS = [
     ("Chakra", "chakra/01_rules_step_by_step.ipynb", "Setup, the three actions and movement on live boards"),
     ("Chakra", "chakra/02_scoring.ipynb", "Scoring, the harmonization bonus race, the value of information"),
     ("Chakra", "chakra/03_play_and_plan.ipynb", "Play against bots, planning by breadth-first search, first-player advantage"),
+    ("Studio", "studio/01_play_pig.ipynb", "The studio board: play any studio game (Pig here), record a playtest, read a class's playtest files"),
 ]
 
 
