@@ -1,0 +1,169 @@
+"""The balance units of the course (issue 23, sessions 07-09): their design-target checks accept a
+passing design and refuse a failing one with a reason, their answer sheets hold the recomputed
+answers, and the exact equilibrium solver agrees with brute force."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from gamelib.design import payoff
+from gamelib.exercises import check_answer, digest, load
+from gamelib.nagaraja import cost_curve, fate_matrix, sticks
+
+# ------------------------------------------------------------------ session 07: the cost curve
+
+
+def test_stick_value_is_the_mean_of_the_exact_room_chances():
+    # by hand from the definition: BB against each reference set, as guide and not
+    expected = sum(sticks.win_probability("BB", theirs, guide) for theirs in cost_curve.reference_sets()
+                   for guide in (True, False)) / 24
+    assert cost_curve.stick_value("BB") == expected
+
+
+def test_plus2_value_is_the_chance_that_two_points_turn_the_room():
+    # PLUS2 turns the room exactly when its user was behind by 1 or 2 as guide (a tie after it is won), or tied
+    # or behind by 1 as non-guide (behind by 2 ends in a tie, which the guide wins)
+    sets = cost_curve.reference_sets()
+    gain = Fraction(0)
+    for mine, theirs in product(sets, sets):
+        a, b = sticks.points(sticks.as_pool(mine)), sticks.points(sticks.as_pool(theirs))
+        behind = {d: sum(a.probability(x) * b.probability(x + d) for x in range(0, 30)) for d in range(3)}
+        gain += behind[1] + behind[2] + behind[0] + behind[1]
+    assert cost_curve.effect_value("PLUS2") == gain / (2 * len(sets) ** 2)
+
+
+def test_fit_line_recovers_a_line():
+    assert cost_curve.fit_line([(0, 1), (1, 3), (2, 5)]) == (1.0, 2.0)
+
+
+def test_card_on_curve_check_accepts_a_priced_card():
+    feedback = cost_curve.check_card_on_curve("STK-09", "WWW")  # 0.7 points from the curve of the other 11
+    assert feedback and feedback.startswith("Right:")
+
+
+@pytest.mark.parametrize("card, letters, words", [
+    ("STK-09", "GGG", "too weak (over-costed)"),  # the printed card: 41.8 points below
+    ("STK-09", "BBW", "too strong (under-costed)"),
+    ("STK-09", "BBBB", "2 or 3"),
+    ("STK-09", "BXW", "not a stick set"),
+    ("STK-99", "BW", "not a stick card"),
+])
+def test_card_on_curve_check_refuses_with_a_reason(card, letters, words):
+    feedback = cost_curve.check_card_on_curve(card, letters)
+    assert not feedback and words in feedback
+
+
+def test_a_refused_card_gets_the_effect_of_each_stick_swap():
+    feedback = cost_curve.check_card_on_curve("STK-09", "GGG")
+    assert "G->B: +" in feedback and "G->W: +" in feedback
+
+
+def test_every_stick_card_can_reach_the_curve_with_two_or_three_sticks():
+    sets = ["".join(s) for n in (2, 3) for s in product("BWG", repeat=n)]
+    for card_id, _, _ in cost_curve.stick_cards():
+        assert any(abs(cost_curve.residual_against_others(card_id, s)[0]) <= cost_curve.TOLERANCE for s in sets), card_id
+
+
+def test_edition_with_changes_one_card_only():
+    edition = cost_curve.edition_with({"STK-09": "WWW"})
+    assert edition.cards["STK-09"].pool == (0, 3, 0)
+    assert edition.cards["STK-08"].pool == (0, 1, 2)
+
+
+def test_session_07_answers_are_the_recomputed_ones():
+    sheet = load("course_07_cost_curves")
+    assert sheet["q1"]["digest"] == digest(max(cost_curve.STICK_EFFECTS, key=cost_curve.effect_value), "text")
+    assert sheet["q2"]["digest"] == digest(sticks.win_probability("BW", "WW", True), "exact")
+    assert "guide" in check_answer("course_07_cost_curves", "q2", sticks.win_probability("BW", "WW", False))
+
+
+# ------------------------------------------------------------------ session 08: the equilibrium solver
+
+
+def test_rock_paper_scissors_is_uniform_with_value_zero():
+    found = payoff.solve_zero_sum(payoff.ROCK_PAPER_SCISSORS)
+    assert found.rows == found.columns == (Fraction(1, 3),) * 3 and found.value == 0
+
+
+def test_a_two_by_two_game_matches_the_closed_form():
+    # [[a, b], [c, d]] without a saddle: p = (d - c) / (a - b - c + d), value = (ad - bc) / (a - b - c + d)
+    a, b, c, d = 3, -1, -2, 1
+    found = payoff.solve_zero_sum([[a, b], [c, d]])
+    assert found.rows[0] == Fraction(d - c, a - b - c + d) and found.value == Fraction(a * d - b * c, a - b - c + d)
+
+
+def test_a_saddle_point_is_found_as_a_pure_equilibrium():
+    found = payoff.solve_zero_sum([[4, 2, 5], [1, 0, 6]])
+    assert found.rows == (1, 0) and found.columns == (0, 1, 0) and payoff.pure_saddle_points([[4, 2, 5], [1, 0, 6]]) == [(0, 1)]
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_no_pure_deviation_gains_on_random_matrices(seed):
+    rng = random.Random(seed)
+    m, n = rng.randint(1, 4), rng.randint(1, 4)
+    matrix = [[Fraction(rng.randint(-5, 5), rng.randint(1, 3)) for _ in range(n)] for _ in range(m)]
+    found = payoff.solve_zero_sum(matrix)
+    assert sum(found.rows) == 1 == sum(found.columns) and min(found.rows + found.columns) >= 0
+    assert payoff.deviation_gains(matrix, found.rows, found.columns) == (0, 0)
+    # the value is the best guaranteed payoff: no pure row guarantees more
+    assert found.value >= max(min(row) for row in matrix)
+
+
+def test_a_non_equilibrium_is_caught_by_the_oracle():
+    row_gain, _ = payoff.deviation_gains(payoff.ROCK_PAPER_SCISSORS, (1, 0, 0), (1, 0, 0))
+    assert row_gain == 1  # against rock, paper gains 1
+
+
+def test_a_ragged_matrix_is_refused():
+    with pytest.raises(ValueError, match="as many entries"):
+        payoff.solve_zero_sum([[1, 2], [3]])
+
+
+# ------------------------------------------------------------------ session 08: the Call of Fate matrix
+
+
+def brute_room_chance(guide, opponent, tie_rule):
+    """Every face of every stick listed (sticks.brute_force_joint), then the totals compared."""
+    mine = sticks.brute_force_joint(sticks.as_pool(guide))
+    theirs = sticks.brute_force_joint(sticks.as_pool(opponent))
+    total = Fraction(0)
+    for (p, _), a in mine.items():
+        for (q, _), b in theirs.items():
+            if p > q or (p == q and tie_rule == "guide"):
+                total += a * b
+    return total
+
+
+@pytest.mark.parametrize("tie_rule", ["guide", "opponent"])
+def test_matrix_entries_match_brute_force(tie_rule):
+    game = fate_matrix.fate_game(card_value=2, tie_rule=tie_rule)
+    for i, guide in enumerate(game.guide_options[:4]):
+        for j, opponent in enumerate(game.opponent_options[:4]):
+            chance = brute_room_chance("".join(guide), "".join(opponent), tie_rule)
+            assert game.matrix[i][j] == 3 * (2 * chance - 1) - 2 * (len(guide) - len(opponent))
+
+
+def test_fate_equilibrium_has_no_profitable_deviation():
+    game = fate_matrix.fate_game(card_value=2)
+    assert payoff.deviation_gains(game.matrix, game.equilibrium.rows, game.equilibrium.columns) == (0, 0)
+
+
+def test_mixed_call_check_accepts_a_mixing_price():
+    feedback = fate_matrix.check_mixed_call(3, 2)  # the guide mixes BBW 68% and BBW+WW 32%
+    assert feedback and "BBW" in feedback
+
+
+@pytest.mark.parametrize("room, card, tie_rule, words", [
+    (3, 1, "guide", "pure best call"),  # the session's starting price: BBW+WW always
+    (3, 0, "guide", "pure best call"),
+    (0, 1, "guide", "more than 0"),
+    (3, 2, "nobody", "tie rule"),
+    ("x", 1, "guide", "as numbers"),
+])
+def test_mixed_call_check_refuses_with_a_reason(room, card, tie_rule, words):
+    feedback = fate_matrix.check_mixed_call(room, card, tie_rule)
+    assert not feedback and words in feedback
