@@ -158,12 +158,43 @@ def test_mixed_call_check_accepts_a_mixing_price():
 
 
 @pytest.mark.parametrize("room, card, tie_rule, words", [
-    (3, 1, "guide", "pure best call"),  # the session's starting price: BBW+WW always
-    (3, 0, "guide", "pure best call"),
+    (3, 1, "guide", "pure: BBW+WW+GGG"),  # the starting price of the session: all three cards always
+    (3, 0, "guide", "is pure"),
     (0, 1, "guide", "more than 0"),
     (3, 2, "nobody", "tie rule"),
     ("x", 1, "guide", "as numbers"),
+    (3, Fraction(3, 2), "opponent", "only 1 commitment"),  # BBW 78.7%, BBW+WW 21.3%: a mix too thin
 ])
 def test_mixed_call_check_refuses_with_a_reason(room, card, tie_rule, words):
     feedback = fate_matrix.check_mixed_call(room, card, tie_rule)
     assert not feedback and words in feedback
+
+
+def test_regret_is_zero_on_the_support_and_positive_off_it():
+    game = fate_matrix.fate_game(card_value=2)
+    for option, weight in zip(game.guide_options, game.equilibrium.rows):
+        regret = fate_matrix.regret_of(game, option)
+        assert regret == 0 if weight else regret >= 0
+    assert fate_matrix.regret_of(game, ("GGG",)) > 0
+
+
+def test_bot_commit_sizes_count_every_call_of_both_roles():
+    sizes = fate_matrix.bot_commit_sizes(fate_matrix_bot(), 2, seed=1)
+    assert set(sizes) == {"guide", "opponent"}
+    # one guide call and one opponent call per round (an empty hand calls nothing and is not counted)
+    assert abs(sum(sizes["guide"].values()) - sum(sizes["opponent"].values())) <= 2
+    assert all(cards >= 1 for role in sizes.values() for cards in role)
+
+
+def fate_matrix_bot():
+    from gamelib.nagaraja.bots import heuristic_policy
+
+    return heuristic_policy
+
+
+def test_session_08_answers_are_the_recomputed_ones():
+    sheet = load("course_08_payoff_matrices")
+    scissors_pays_three = [[0, -1, 1], [1, 0, -3], [-1, 3, 0]]
+    assert sheet["q1"]["digest"] == digest(payoff.solve_zero_sum(scissors_pays_three).rows[2], "exact")
+    assert sheet["q2"]["digest"] == digest(fate_matrix.fate_game(tie_rule="opponent").equilibrium.value, "exact")
+    assert "third row" in check_answer("course_08_payoff_matrices", "q1", payoff.solve_zero_sum(scissors_pays_three).rows[0])

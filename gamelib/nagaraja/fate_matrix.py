@@ -87,9 +87,40 @@ def check_mixed_call(room_value, card_value, tie_rule="guide", minimum_weight=Fr
         return Feedback(f"Right: the guide's equilibrium mixes {shown}: {len(strong)} commitments at least "
                         f"{float(minimum_weight):.0%} each; no single call is best, so the opponent cannot read it.", True)
     if len(weights) == 1:
-        why = (f"the guide has a pure best call, {weights[0][1]}, whatever the opponent does. Cards that are cheap "
-               "make the biggest call dominant; dear cards make the smallest one dominant: look for the price in between")
+        why = (f"the guide's equilibrium is pure: {weights[0][1]} always, and the opponent's best reply cannot punish it. "
+               "Cheap cards make big calls best; dear cards make small calls best: look for the price in between")
     else:
         why = (f"the guide mixes {shown}, but only {len(strong)} commitment reaches {float(minimum_weight):.0%}; "
                "move the card value a little towards where the rare option was the pure best")
     return Feedback(f"Not yet: {why}.", False)
+
+
+def regret_of(game: FateGame, guide_call) -> Fraction:
+    """How much the pure call ``guide_call`` (a tuple of the guide's cards) earns less than the game's value
+    against the opponent's equilibrium mix (0 for every call in the equilibrium's support)."""
+    wanted = tuple(sorted(guide_call))
+    index = next((i for i, option in enumerate(game.guide_options) if tuple(sorted(option)) == wanted), None)
+    if index is None:
+        raise ValueError(f"{label(guide_call)} is not a call from the guide's hand {label(game.guide_options[-1])}")
+    earns = sum(weight * entry for weight, entry in zip(game.equilibrium.columns, game.matrix[index]))
+    return game.equilibrium.value - earns
+
+
+def bot_commit_sizes(policy, games: int, seed: int = 0, rules=None) -> dict[str, dict[int, int]]:
+    """How many cards ``policy`` commits at the Call of Fate as guide and as opponent, over ``games``
+    self-play games (seeded): ``{"guide": {cards: times}, "opponent": {...}}``."""
+    from gamelib.core import play_seated_game
+    from gamelib.nagaraja import rules as game_rules
+    from gamelib.nagaraja.actions import Commit
+    from gamelib.simulate import seeds
+
+    counts: dict[str, dict[int, int]] = {"guide": {}, "opponent": {}}
+
+    def note(state, action):
+        if isinstance(action, Commit) and action.cards:
+            role = "guide" if action.player == state.guide else "opponent"
+            counts[role][len(action.cards)] = counts[role].get(len(action.cards), 0) + 1
+
+    for index, deal in enumerate(seeds(seed, games)):
+        play_seated_game(game_rules.new_game, [policy, policy], (0, 1), deal, rules, None, index, on_action=note)
+    return {role: dict(sorted(sizes.items())) for role, sizes in counts.items()}
