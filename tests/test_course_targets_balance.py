@@ -198,3 +198,71 @@ def test_session_08_answers_are_the_recomputed_ones():
     assert sheet["q1"]["digest"] == digest(payoff.solve_zero_sum(scissors_pays_three).rows[2], "exact")
     assert sheet["q2"]["digest"] == digest(fate_matrix.fate_game(tie_rule="opponent").equilibrium.value, "exact")
     assert "third row" in check_answer("course_08_payoff_matrices", "q1", payoff.solve_zero_sum(scissors_pays_three).rows[0])
+
+
+# ------------------------------------------------------------------ session 09: feedback and pacing
+
+from gamelib import nagaraja  # noqa: E402
+from gamelib.design import pacing  # noqa: E402
+from gamelib.nagaraja.bots import heuristic_policy  # noqa: E402
+
+# a made-up game of six actions: seat 1 leads, seat 0 takes the lead at action 3 and keeps it
+COMEBACK = pacing.ScoreTrace(((0, 0), (0, 2), (1, 2), (3, 2), (4, 2), (5, 3), (6, 3)), (0,))
+
+
+def test_decided_action_is_where_the_winner_leads_for_good():
+    assert pacing.decided_action(COMEBACK) == 3
+    assert pacing.decided_action(pacing.ScoreTrace(((0, 0), (1, 0)), (0,))) == 1
+    assert pacing.decided_action(pacing.ScoreTrace(((1, 1),), (0, 1))) is None  # a shared win has no single winner
+
+
+def test_lead_changes_skip_tied_moments():
+    assert pacing.lead_changes(COMEBACK) == 1
+    assert pacing.lead_changes(pacing.ScoreTrace(((1, 0), (1, 1), (1, 2), (3, 2)), (0,))) == 2
+
+
+def test_comeback_by_deficit_counts_the_player_behind_at_half_time():
+    behind_wins = COMEBACK  # at action 3 of 6 seat 0 leads 3-2: not a comeback, deficit band 1-2
+    lost_lead = pacing.ScoreTrace(((0, 0), (0, 4), (0, 4), (0, 4), (5, 4)), (0,))  # at half time 0-4: seat 0 behind by 4, wins
+    rates = pacing.comeback_by_deficit([behind_wins, lost_lead])
+    assert rates["1-2"].value == 0 and rates["1-2"].samples == 1
+    assert rates["3-5"].value == 1 and rates["3-5"].samples == 1
+
+
+def test_decided_at_finds_where_the_bar_settles():
+    assert pacing.decided_at([0.5, 0.95, 0.6, 0.92, 1.0]) == 3
+    assert pacing.decided_at([0.5, 0.95, 0.6, 0.92, 1.0], sure=0.95) == 4
+    assert pacing.decided_at([0.5, 0.5]) == 2  # never settles
+
+
+def test_later_decision_check_refuses_a_rule_that_changes_nothing():
+    # win_score 30: these games end by the ninth room before anyone reaches 25, so nothing moves (+0.0 exactly)
+    feedback = pacing.check_later_decision(nagaraja, heuristic_policy, nagaraja.Rules(win_score=30), games=4)
+    assert not feedback and "+0.0 actions" in feedback and "at least +5" in feedback
+
+
+def test_later_decision_check_refuses_a_longer_game():
+    fake = [pacing.ScoreTrace(((0, 0), (1, 0)), (0,))] * 4  # a baseline of 1-action games: any real game is too long
+    feedback = pacing.check_later_decision(nagaraja, heuristic_policy, nagaraja.Rules(), games=4, baseline=fake)
+    assert not feedback and "too long" in feedback
+
+
+def test_later_decision_check_accepts_the_session_solution():
+    # the solved notebook's design: ties to the opponent, on the session's 20 deals (seed 2026): +8.8 actions
+    feedback = pacing.check_later_decision(nagaraja, heuristic_policy, nagaraja.Rules(tie_rule="opponent"))
+    assert feedback and feedback.startswith("Right:") and "+8.8" in feedback
+
+
+def test_session_09_answer_is_the_recomputed_one():
+    import random as stdlib_random
+
+    from gamelib import pangu
+    from gamelib.pangu import solver
+    from gamelib.pangu.bots import greedy_policy
+
+    state, rng, bar = pangu.new_game(seed=38), stdlib_random.Random(38), []
+    while not state.is_terminal:
+        bar.append(float(solver.win_probability(state)))
+        state = state.apply(greedy_policy(state, rng))
+    assert load("course_09_feedback_and_pacing")["q1"]["digest"] == digest(pacing.decided_at(bar, 0.95), "integer")
+    assert "sure=0.95" in check_answer("course_09_feedback_and_pacing", "q1", pacing.decided_at(bar))
