@@ -10,9 +10,11 @@ from itertools import product
 
 import pytest
 
-from gamelib.design import payoff
+from gamelib import nagaraja
+from gamelib.design import pacing, payoff
 from gamelib.exercises import check_answer, digest, load
 from gamelib.nagaraja import cost_curve, fate_matrix, sticks
+from gamelib.nagaraja.bots import heuristic_policy
 
 # ------------------------------------------------------------------ session 07: the cost curve
 
@@ -31,7 +33,7 @@ def test_plus2_value_is_the_chance_that_two_points_turn_the_room():
     gain = Fraction(0)
     for mine, theirs in product(sets, sets):
         a, b = sticks.points(sticks.as_pool(mine)), sticks.points(sticks.as_pool(theirs))
-        behind = {d: sum(a.probability(x) * b.probability(x + d) for x in range(0, 30)) for d in range(3)}
+        behind = {d: sum(a.probability(x) * b.probability(x + d) for x in range(30)) for d in range(3)}
         gain += behind[1] + behind[2] + behind[0] + behind[1]
     assert cost_curve.effect_value("PLUS2") == gain / (2 * len(sets) ** 2)
 
@@ -179,17 +181,11 @@ def test_regret_is_zero_on_the_support_and_positive_off_it():
 
 
 def test_bot_commit_sizes_count_every_call_of_both_roles():
-    sizes = fate_matrix.bot_commit_sizes(fate_matrix_bot(), 2, seed=1)
+    sizes = fate_matrix.bot_commit_sizes(heuristic_policy, 2, seed=1)
     assert set(sizes) == {"guide", "opponent"}
     # one guide call and one opponent call per round (an empty hand calls nothing and is not counted)
     assert abs(sum(sizes["guide"].values()) - sum(sizes["opponent"].values())) <= 2
     assert all(cards >= 1 for role in sizes.values() for cards in role)
-
-
-def fate_matrix_bot():
-    from gamelib.nagaraja.bots import heuristic_policy
-
-    return heuristic_policy
 
 
 def test_session_08_answers_are_the_recomputed_ones():
@@ -202,9 +198,6 @@ def test_session_08_answers_are_the_recomputed_ones():
 
 # ------------------------------------------------------------------ session 09: feedback and pacing
 
-from gamelib import nagaraja  # noqa: E402
-from gamelib.design import pacing  # noqa: E402
-from gamelib.nagaraja.bots import heuristic_policy  # noqa: E402
 
 # a made-up game of six actions: seat 1 leads, seat 0 takes the lead at action 3 and keeps it
 COMEBACK = pacing.ScoreTrace(((0, 0), (0, 2), (1, 2), (3, 2), (4, 2), (5, 3), (6, 3)), (0,))

@@ -10,14 +10,17 @@ good, :func:`gamelib.design.metrics.decisive_moment`) and how long it lasts. Eve
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from itertools import pairwise
+from typing import Any
 
 from gamelib.core import CHANCE, play_seated_game
 from gamelib.design.metrics import share_estimate
 from gamelib.design.results import score_lead
 from gamelib.exercises import Feedback
-from gamelib.simulate import mean as estimate_mean, seeds
+from gamelib.simulate import mean as estimate_mean
+from gamelib.simulate import seeds
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, 
     for index, deal in enumerate(seeds(seed, games)):
         scores: list[tuple[float, ...]] = []
 
-        def note(state, action):
+        def note(state, action, scores=scores):
             if state.current_player != CHANCE:
                 scores.append(tuple(score_lead(state)))
 
@@ -100,7 +103,7 @@ def lead_changes(trace: ScoreTrace) -> int:
         best = max(scores)
         if list(scores).count(best) == 1:
             leaders.append(scores.index(best))
-    return sum(before != after for before, after in zip(leaders, leaders[1:]))
+    return sum(before != after for before, after in pairwise(leaders))
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ choice, which is 0 for both players exactly at an equilibrium.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Sequence
 
 Matrix = Sequence[Sequence[Fraction]]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from gamelib.exercises import Feedback
 from gamelib.nagaraja import sticks
@@ -69,7 +69,7 @@ def reference_sets(edition=None) -> tuple[str, ...]:
     return tuple(letters for _, letters, _ in stick_cards(edition))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stick_value(letters: str, against: tuple[str, ...]) -> Fraction:
     total = Fraction(0)
     for theirs in against:
@@ -85,7 +85,7 @@ def stick_value(letters: str, edition=None) -> Fraction:
     return _stick_value(letters.upper(), reference_sets(edition))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _effect_value(effect: str, against: tuple[str, ...]) -> Fraction:
     target = STICK_EFFECTS[effect]
     total = Fraction(0)
@@ -139,7 +139,7 @@ def residual_against_others(card_id: str, letters: str, edition=None) -> tuple[f
     """``(residual, curve value)`` of card ``card_id`` given the sticks ``letters``, against the
     line fitted through the *other* stick cards (so a change cannot move its own curve)."""
     cards = stick_cards(edition)
-    effect = dict((cid, eff) for cid, _, eff in cards)[card_id]
+    effect = {cid: eff for cid, _, eff in cards}[card_id]
     others = [(float(effect_value(eff, edition)), float(stick_value(lets, edition))) for cid, lets, eff in cards if cid != card_id]
     intercept, slope = fit_line(others)
     curve = intercept + slope * float(effect_value(effect, edition))

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
+from gamelib.design import payoff
 from gamelib.exercises import Feedback
 from gamelib.nagaraja import sticks
-from gamelib.design import payoff
 
 ROOM_VALUE = Fraction(3)
 CARD_VALUE = Fraction(1)
