@@ -259,3 +259,26 @@ def test_session_09_answer_is_the_recomputed_one():
         state = state.apply(greedy_policy(state, rng))
     assert load("course_09_feedback_and_pacing")["q1"]["digest"] == digest(pacing.decided_at(bar, 0.95), "integer")
     assert "sure=0.95" in check_answer("course_09_feedback_and_pacing", "q1", pacing.decided_at(bar))
+
+
+# ------------------------------------------------------------------ the three notebooks call their targets
+
+TARGETS = {  # notebook -> (the design target's check, as test_lesson_checks.RICHER writes it)
+    "course/07_cost_curves.ipynb": "check_card_on_curve(",
+    "course/08_payoff_matrices.ipynb": "check_mixed_call(",
+    "course/09_feedback_and_pacing.ipynb": "check_later_decision(",
+}
+
+
+@pytest.mark.parametrize("lesson", sorted(TARGETS))
+def test_each_balance_session_ends_with_its_tagged_design_target(lesson):
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    cells = json.loads((root / "notebooks" / lesson).read_text(encoding="utf-8"))["cells"]
+    calling = [cell for cell in cells if cell["cell_type"] == "code" and TARGETS[lesson] in "".join(cell["source"])]
+    assert len(calling) == 1 and calling[0] is [cell for cell in cells if cell["cell_type"] == "code"][-1]
+    (tag,) = [tag for tag in calling[0]["metadata"].get("tags", []) if tag.startswith("exercise:")]
+    source = root / "docs" / "teaching" / "solutions" / "source" / f"course_{Path(lesson).stem}.json"
+    assert TARGETS[lesson] in json.loads(source.read_text(encoding="utf-8"))["cells"][tag[len("exercise:"):]]
