@@ -282,3 +282,12 @@ def test_each_balance_session_ends_with_its_tagged_design_target(lesson):
     (tag,) = [tag for tag in calling[0]["metadata"].get("tags", []) if tag.startswith("exercise:")]
     source = root / "docs" / "teaching" / "solutions" / "source" / f"course_{Path(lesson).stem}.json"
     assert TARGETS[lesson] in json.loads(source.read_text(encoding="utf-8"))["cells"][tag[len("exercise:"):]]
+
+
+def test_paired_shift_is_the_mean_difference_of_decisive_actions_by_deal():
+    early = pacing.ScoreTrace(((0, 0), (1, 0), (2, 0)), (0,))  # decided at action 1
+    late = pacing.ScoreTrace(((0, 0), (0, 0), (1, 0)), (0,))  # decided at action 2
+    shared = pacing.ScoreTrace(((0, 0),), (0, 1))  # no single winner: left out
+    assert pacing.paired_shift([early, early, shared], [late, early, late]).value == Fraction(1, 2)
+    with pytest.raises(ValueError, match="same deals"):
+        pacing.paired_shift([early], [early, late])

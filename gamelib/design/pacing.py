@@ -126,6 +126,15 @@ def pacing(traces: Sequence[ScoreTrace]) -> Pacing:
                   estimate_mean([lead_changes(trace) for trace in traces]))
 
 
+def paired_shift(base: Sequence[ScoreTrace], variant: Sequence[ScoreTrace]) -> Any:
+    """Mean shift of the decisive moment (variant minus base, in actions) over the same deals, with its 95%
+    interval; deals without a single winner in either version are left out."""
+    if len(base) != len(variant):
+        raise ValueError("pair the same deals: both lists must hold as many games")
+    pairs = [(decided_action(b), decided_action(v)) for b, v in zip(base, variant, strict=True)]
+    return estimate_mean([v - b for b, v in pairs if b is not None and v is not None])
+
+
 LATER_BY = 5
 """Session 09's target: on the same deals, the decision comes at least this many actions later on average..."""
 MAX_LENGTH_RATIO = 1.1
@@ -143,8 +152,7 @@ def check_later_decision(game: Any, policy: Callable, rules: Any, *, games: int 
     if len(base) != games:
         raise ValueError("the baseline must hold the same number of games")
     yours = score_traces(game, policy, games, rules, seed=seed)
-    pairs = [(decided_action(b), decided_action(y)) for b, y in zip(base, yours)]
-    shift = estimate_mean([y - b for b, y in pairs if b is not None and y is not None])
+    shift = paired_shift(base, yours)
     base_length = pacing(base).length.value
     length = pacing(yours).length.value
     bound = max_length_ratio * base_length
