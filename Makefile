@@ -68,6 +68,8 @@ test-durations: $(STAMP)
 # kernels is most of their cost). CI runs both.
 LONG_ONLY_FILES := tests/test_course_solutions_run.py tests/test_pangu_bot_values_numba.py tests/test_pangu_solver_build_numba.py \
 	tests/test_pangu_bot_values_random_numba.py
+# Pig to 100 solved exactly against the published values (gamelib.studio.solve; a few minutes)
+LONG_ONLY_FILES += tests/test_studio_solve_pig100.py
 LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
 	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py $(LONG_ONLY_FILES)
 LONG_TEST_FILES += tests/test_shipped_data.py

@@ -16,3 +16,9 @@ from gamelib.studio.game import Game, GameCodeError, GameState, Param
 
 __all__ = ["Game", "Param", "GameState", "GameCodeError", "check_game", "CheckReport", "greedy", "random_policy",
            "win_share"]
+
+# Bots and the exact solver for any contract game (studio-solve).
+from gamelib.studio.mcts import mcts_policy  # noqa: E402
+from gamelib.studio.solve import Solution, TooManyPositions, evaluate_policies, optimal_sweep, solve  # noqa: E402
+
+__all__ += ["mcts_policy", "solve", "evaluate_policies", "optimal_sweep", "Solution", "TooManyPositions"]
