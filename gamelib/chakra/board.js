@@ -346,6 +346,7 @@ function render({ model, el }) {
   const history = buildHistoryBar(model);
   top.append(lotus, panel);
   root.append(top, message, players, history.bar);
+  root.appendChild(buildPlaytestPanel(model));  // common.js: shown only while board.record(...) records
   el.appendChild(root);
 
   const draw = () => {

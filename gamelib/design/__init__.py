@@ -23,6 +23,8 @@ from gamelib.design.metrics import (METRICS, Check, Duration, balance, beside_ex
                                     share_estimate, skill_trace, summary)
 from gamelib.design.results import (NO_LEADER, GameResult, Results, ended_by_rules, leader, load_csv,
                                     result_from_match, result_from_states, save_csv, score_lead)
+from gamelib.design.playtests import (PlaytestError, PlaytestProblems, PlaytestResults, compare_with_bot,
+                                      load_playtests)
 from gamelib.design.running import play_traced_game, players_of, tournament
 from gamelib.design.sweeps import Sweep, TargetSearch, find_target, first_seat_win_rate, sweep
 from gamelib.design.tables import Table
@@ -37,4 +39,5 @@ __all__ = [
     "PairedComparison", "paired_comparison", "mcnemar_p_value", "policy_won", "seat_won", "first_mover_won",
     "games_needed", "paired_games_needed",
     "Sweep", "sweep", "TargetSearch", "find_target", "first_seat_win_rate", "Table",
+    "load_playtests", "compare_with_bot", "PlaytestResults", "PlaytestError", "PlaytestProblems",
 ]

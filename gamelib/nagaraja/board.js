@@ -591,6 +591,7 @@ export default {
     const message = htmlEl("div", "gl-message nj-message", { "aria-live": "polite" });
     const history = buildHistoryBar(model);
     root.append(body, message, history.bar);
+    root.appendChild(buildPlaytestPanel(model));  // common.js: shown only while board.record(...) records
     const ctx = {
       model, root, body,
       ui: { cards: new Set(), rotation: 0, source: null, card: null, amulet: null },

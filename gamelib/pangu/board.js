@@ -395,6 +395,7 @@ function render({ model, el }) {
   const hintList = htmlEl("ol", "pangu-hint-list");
   controls.append(history.bar, rotate, hintLabel);
   root.append(narration.box, evalBar.box, svg, event, message, controls, narration.options, hintList, moveList.box);
+  root.appendChild(buildPlaytestPanel(model));  // common.js: shown only while board.record(...) records
   el.appendChild(root);
 
   let hovered = null;  // key of the legal action under the pointer or focus (this view only)

@@ -14,6 +14,7 @@ the game's own sheet. Both are real files, read once at import.
 from __future__ import annotations
 
 import html
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ class BoardWidget(anywidget.AnyWidget):
     message_kind = traitlets.Unicode("info").tag(sync=True)
     history = traitlets.Dict().tag(sync=True)
     pick = traitlets.Dict().tag(sync=True)
+    playtest = traitlets.Dict().tag(sync=True)  # the recording's panel (see record() and buildPlaytestPanel in common.js)
 
     def __init__(self, match: Match | Any, **kwargs):
         if not isinstance(match, Match):
@@ -107,6 +109,9 @@ class BoardWidget(anywidget.AnyWidget):
             if pick.get("kind") == "history":
                 self._step_history(pick.get("to", ""))
                 return
+            if pick.get("kind") in ("survey", "skip_survey"):
+                self._take_survey(pick)
+                return
             message = self.handle_pick(pick)
             if message is not None:
                 self.refresh(message)
@@ -123,6 +128,49 @@ class BoardWidget(anywidget.AnyWidget):
         if not isinstance(where, str) or where not in steps:
             raise IllegalMove(f"unknown history step {where!r}")
         steps[where]()
+
+    # ------------------------------------------------------------ playtests
+    def record(self, path: str | Path | None = None, *, seats=None, folder: str | Path = "playtests"):
+        """Record the games played on this board into a playtest file (see :mod:`gamelib.design.playtests`).
+
+        ``seats`` names who sits where (None, or None for a seat: an anonymous code); ``path`` defaults
+        to a new file in ``folder``. When a game ends the board asks its short survey. Returns the recorder.
+        """
+        from gamelib.design.playtests import PlaytestRecorder, anonymous_code, game_module_of
+
+        if path is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+            path = Path(folder) / f"{game_module_of(self.match.state).GAME}-{stamp}-{anonymous_code()[5:]}.jsonl"
+        self.recorder = PlaytestRecorder(self.match, path, seats=seats, bots=lambda: getattr(self, "bots", None) or {})
+        self._watch_playtest(self.match)
+        self._show_playtest()
+        return self.recorder
+
+    def _watch_playtest(self, match: Match) -> None:
+        """Redraw the playtest panel after the recorder has seen each change of ``match`` (it listens first)."""
+        match.observe(lambda changed: self._show_playtest() if changed is self.match else None)
+
+    def _show_playtest(self) -> None:
+        recorder = getattr(self, "recorder", None)
+        if recorder is None:
+            return
+        self.playtest = {"recording": True, "file": recorder.path.name, "game": recorder.game_number,
+                         "finished": len(recorder.finished), "survey": recorder.awaiting_survey,
+                         "seats": [seat["player"] for seat in recorder.seats], "problem": recorder.problem}
+
+    def _take_survey(self, pick: dict) -> None:
+        recorder = getattr(self, "recorder", None)
+        if recorder is None or recorder.awaiting_survey is None:
+            raise IllegalMove("there is no survey to answer: it comes when a recorded game ends")
+        from gamelib.design.playtests import SURVEY_QUESTIONS  # lazily: gamelib.design needs numpy, a board does not
+
+        answers = {} if pick["kind"] == "skip_survey" else {key: pick.get(key) for key in (*SURVEY_QUESTIONS, "comment")}
+        try:
+            recorder.survey(answers)
+        except ValueError as problem:
+            raise IllegalMove(str(problem)) from None
+        self._show_playtest()
+        self.refresh("Thank you: the survey is saved in " + recorder.path.name + ".")
 
     # ------------------------------------------------------------ fallbacks
     def text_fallback(self) -> str:

@@ -153,3 +153,71 @@ function watchForLostKernel() {
 }
 
 watchForLostKernel();
+
+/**
+ * The playtest panel of a board that records (`board.record(...)`, Python): a line saying that the
+ * games are recorded and where, and when a recorded game ends, its short survey (fun, tension,
+ * fairness, clarity on 1-5 and one line of comment). Hidden while the board does not record.
+ * The page only sends the answers; Python checks and saves them. Its listener stops itself once
+ * the panel has left the page (a view closed), so a board needs one line to mount it.
+ */
+const SURVEY_QUESTIONS = [["fun", "Fun"], ["tension", "Tension"], ["fairness", "Fairness"], ["clarity", "Clarity of the rules"]];
+
+function buildPlaytestPanel(model) {
+  const box = htmlEl("div", "gl-playtest", { role: "region", "aria-label": "Playtest recording" });
+  let answered = null;  // the game whose survey this view last drew (keeps half-filled answers across redraws)
+  const draw = () => {
+    const p = model.get("playtest") || {};
+    box.hidden = !p.recording;
+    if (!p.recording) return;
+    box.dataset.survey = p.survey === null || p.survey === undefined ? "none" : String(p.survey);
+    const status = htmlEl("div", "gl-playtest-status", { role: "status" }, p.problem
+      ? `Playtest ${p.file}: ${p.problem} (the games finished before are kept)`
+      : `● Recording playtest: ${p.file} · game ${p.game} · ${p.finished} finished · seats: ${(p.seats || []).join(", ")}`);
+    box.dataset.problem = p.problem ? "yes" : "no";
+    if (p.survey === null || p.survey === undefined || p.problem) { box.replaceChildren(status); answered = null; return; }
+    if (answered === p.survey && box.querySelector("form")) return;
+    answered = p.survey;
+    const form = htmlEl("form", "gl-survey", { "aria-label": `Survey for game ${p.survey}` });
+    form.appendChild(htmlEl("div", "gl-survey-title", {}, `Game ${p.survey} is over: a short survey (1 = not at all, 5 = very; any question may stay empty)`));
+    for (const [key, words] of SURVEY_QUESTIONS) {
+      const set = htmlEl("fieldset", "gl-survey-question", { "data-question": key });
+      set.appendChild(htmlEl("legend", "", {}, words));
+      for (let value = 1; value <= 5; value++) {
+        const label = htmlEl("label", "gl-survey-choice");
+        const input = htmlEl("input", "", { type: "radio", name: `gl-${key}-${p.survey}-${Math.random().toString(36).slice(2)}`,
+          value: String(value), "data-question": key, "aria-label": `${words}: ${value} of 5` });
+        label.append(input, document.createTextNode(" " + value));
+        set.appendChild(label);
+      }
+      form.appendChild(set);
+    }
+    const comment = htmlEl("input", "gl-survey-comment", { type: "text", maxlength: "300",
+      placeholder: "One line of comment (optional)", "aria-label": "One line of comment" });
+    const save = htmlEl("button", "gl-survey-save", { type: "submit" }, "Save the survey");
+    const skip = htmlEl("button", "gl-survey-skip", { type: "button" }, "Skip");
+    const actions = htmlEl("div", "gl-survey-actions");
+    actions.append(comment, save, skip);
+    form.appendChild(actions);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const answers = { kind: "survey", comment: comment.value };
+      for (const [key] of SURVEY_QUESTIONS) {
+        const chosen = form.querySelector(`input[data-question="${key}"]:checked`);
+        answers[key] = chosen ? Number(chosen.value) : null;
+      }
+      sendPick(model, answers);
+    });
+    skip.addEventListener("click", () => sendPick(model, { kind: "skip_survey" }));
+    box.replaceChildren(status, form);
+  };
+  let stop = null;
+  const guarded = () => {
+    if (!box.isConnected && box.dataset.mounted === "yes") { stop(); return; }
+    if (box.isConnected) box.dataset.mounted = "yes";
+    draw();
+  };
+  stop = listen(model, ["playtest"], guarded);
+  draw();
+  return box;
+}
