@@ -61,3 +61,78 @@ def test_compare_guess_asks_for_a_guess_first_and_then_measures_it():
     assert "close" in compare_guess(60, 61.56, "%", close=2)
     assert "11.6% too low" in compare_guess(50, 61.56, "%", close=2)
     assert "not a number" in compare_guess("lots", 61.56)
+
+
+# --------------------------------------------------------------------------- session 4: randomizers, exactly
+
+from fractions import Fraction  # noqa: E402
+from itertools import product  # noqa: E402
+
+from gamelib.course.streaks import (Independent, Pity, Ramp, ShuffleBag, check_drought_design, figures,  # noqa: E402
+                                    first_to_hit, longest_same_face)
+
+
+def brute_force(randomizer, trials):
+    """Every hit/miss sequence weighed by its exact chance: the oracle of ``figures``."""
+    droughts, hits = {}, {}
+    for sequence in product((True, False), repeat=trials):
+        state, weight, run, longest = randomizer.start(), Fraction(1), 0, 0
+        for hit in sequence:
+            p = randomizer.chance(state)
+            weight *= p if hit else 1 - p
+            if not weight:
+                break
+            run = 0 if hit else run + 1
+            longest = max(longest, run)
+            state = randomizer.after(state, hit)
+        if weight:
+            droughts[longest] = droughts.get(longest, 0) + weight
+            hits[sum(sequence)] = hits.get(sum(sequence), 0) + weight
+    return droughts, hits
+
+
+@pytest.mark.parametrize("randomizer", [Independent(Fraction(1, 3)), ShuffleBag(1, 4), Pity(Fraction(1, 5), 3),
+                                        Ramp(Fraction(1, 4))], ids=repr)
+def test_figures_agree_with_brute_force(randomizer):
+    droughts, hits = brute_force(randomizer, 9)
+    found = figures(randomizer, 9)
+    assert dict(found.longest_drought.items()) == droughts
+    assert dict(found.hits.items()) == hits
+
+
+def test_longest_same_face_by_enumeration_of_five_rolls():
+    counts = {}
+    for rolls in product(range(1, 7), repeat=5):
+        run = longest = 1
+        for before, now in zip(rolls, rolls[1:]):
+            run = run + 1 if now == before else 1
+            longest = max(longest, run)
+        counts[longest] = counts.get(longest, 0) + 1
+    assert dict(longest_same_face(5).items()) == {length: Fraction(count, 6 ** 5) for length, count in counts.items()}
+
+
+def test_first_to_hit_of_a_fair_die_is_six_elevenths():
+    # seat 0 wins on its rolls 1, 3, 5, ...: (1/6) / (1 - (5/6)^2) = 6/11 (geometric series)
+    assert first_to_hit(Independent(Fraction(1, 6))) == [Fraction(6, 11), Fraction(5, 11)]
+    assert first_to_hit(ShuffleBag(1, 6)) == [Fraction(1, 2), Fraction(1, 2)]  # the six is equally likely anywhere
+
+
+def test_drought_target_passes_a_bag_and_a_tuned_pity():
+    for design in (ShuffleBag(1, 4), Pity(Fraction(1, 5), 6)):
+        feedback = check_drought_design(design)
+        assert feedback, feedback
+
+
+def test_drought_target_fails_the_plain_stick_on_droughts():
+    feedback = check_drought_design(Independent(Fraction(1, 4)))
+    assert not feedback and "at most 17 (target 8)" in feedback and "9 too long" in feedback
+
+
+def test_drought_target_fails_a_pity_that_adds_hits():
+    feedback = check_drought_design(Pity(Fraction(1, 4), 6))
+    assert not feedback and "11.383" in feedback and "more hits" in feedback and "too long" not in feedback
+
+
+def test_drought_target_names_a_float_chance():
+    feedback = check_drought_design(Independent(0.25))
+    assert not feedback and "exact Fraction" in feedback
