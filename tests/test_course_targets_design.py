@@ -136,3 +136,105 @@ def test_drought_target_fails_a_pity_that_adds_hits():
 def test_drought_target_names_a_float_chance():
     feedback = check_drought_design(Independent(0.25))
     assert not feedback and "exact Fraction" in feedback
+
+
+# --------------------------------------------------------------------------- session 11: the playtest report
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from gamelib.course.playtest_report import check_playtest_report, report_figures  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parents[1] / "notebooks" / "course" / "data" / "playtests"
+
+
+def by_hand(folder):
+    """The report's numbers counted straight from the JSON lines (no loader), the oracle of report_figures."""
+    import statistics
+
+    figures = {}
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        variant = path.stem.rsplit("_", 1)[-1]
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        mine = figures.setdefault(variant, {"games": 0, "seconds": [], "first": 0, "fun": [], "fairness": []})
+        for line in lines:
+            if line["kind"] == "end":
+                mine["games"] += 1
+                mine["first"] += line["save"]["actions"] and _winner_of(line) == 0
+            elif line["kind"] == "decision" and line["by"] == "human":
+                mine["seconds"].append(line["seconds"])
+            elif line["kind"] == "survey":
+                mine["fun"].append(line["fun"])
+                mine["fairness"].append(line["fairness"])
+    return {variant: {"games": f["games"], "decisions": len(f["seconds"]),
+                      "median_seconds": statistics.median(f["seconds"]), "first_seat_wins": f["first"] / f["games"],
+                      "fun": statistics.mean(f["fun"]), "fairness": statistics.mean(f["fairness"])}
+            for variant, f in figures.items()}
+
+
+def _winner_of(end_line):
+    from gamelib.studio.examples import pig
+
+    return pig.State.from_json(json.dumps(end_line["save"])).winners[0]
+
+
+def test_report_figures_agree_with_counting_the_lines_by_hand():
+    found = report_figures(SAMPLE)
+    for variant, expected in by_hand(SAMPLE).items():
+        for field, value in expected.items():
+            assert found[variant][field] == pytest.approx(value), (variant, field)
+        assert 0 < found[variant]["agree_optimal"] < 1
+
+
+def test_playtest_report_passes_the_recomputed_numbers_rounded():
+    report = {variant: {field: round(value, 3) for field, value in figures.items()}
+              for variant, figures in report_figures(SAMPLE).items()}
+    feedback = check_playtest_report(report, SAMPLE)
+    assert feedback, feedback
+
+
+def test_playtest_report_fails_a_mean_for_a_median_and_a_miscount_and_says_which():
+    import statistics
+
+    report = report_figures(SAMPLE)
+    rows_seconds = [line["seconds"] for path in SAMPLE.glob("*_A.jsonl")
+                    for line in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+                    if line["kind"] == "decision"]
+    report["A"] = dict(report["A"], median_seconds=statistics.mean(rows_seconds), decisions=report["A"]["decisions"] + 24)
+    feedback = check_playtest_report(report, SAMPLE)
+    assert not feedback
+    assert "2 of 14 numbers" in feedback and "A.median_seconds" in feedback and "the median, not the mean" in feedback
+    assert "A.decisions" in feedback and "24 too high" in feedback and "chance outcomes are not decisions" in feedback
+
+
+def test_playtest_report_check_reads_the_class_files_it_is_given(tmp_path):
+    for path in SAMPLE.glob("pair1_*.jsonl"):
+        shutil.copy(path, tmp_path / path.name)
+    full = report_figures(SAMPLE)
+    feedback = check_playtest_report(full, tmp_path)
+    assert not feedback and "A.games" in feedback  # pair 1 alone played fewer games than the class
+
+
+def test_playtest_report_names_what_is_missing():
+    feedback = check_playtest_report({"A": {"games": ...}}, SAMPLE)
+    assert not feedback and "A.decisions is not filled in" in feedback and "variant B is missing" in feedback
+
+
+def test_shipped_sample_is_what_the_seeded_tool_writes(tmp_path, monkeypatch):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_course_playtests",
+                                                  SAMPLE.parents[3] / "tools" / "make_course_playtests.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    monkeypatch.setattr(tool, "OUT", tmp_path)
+    tool.main()
+
+    def without_time(path):
+        return [line for line in path.read_text(encoding="utf-8").splitlines() if '"kind":"session"' not in line]
+
+    shipped = sorted(SAMPLE.glob("*.jsonl"))
+    assert [path.name for path in shipped] == sorted(path.name for path in tmp_path.glob("*.jsonl"))
+    for path in shipped:
+        assert without_time(path) == without_time(tmp_path / path.name), path.name
