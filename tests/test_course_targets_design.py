@@ -65,11 +65,19 @@ def test_compare_guess_asks_for_a_guess_first_and_then_measures_it():
 
 # --------------------------------------------------------------------------- session 4: randomizers, exactly
 
-from fractions import Fraction  # noqa: E402
-from itertools import product  # noqa: E402
+from fractions import Fraction
+from itertools import pairwise, product
 
-from gamelib.course.streaks import (Independent, Pity, Ramp, ShuffleBag, check_drought_design, figures,  # noqa: E402
-                                    first_to_hit, longest_same_face)
+from gamelib.course.streaks import (
+    Independent,
+    Pity,
+    Ramp,
+    ShuffleBag,
+    check_drought_design,
+    figures,
+    first_to_hit,
+    longest_same_face,
+)
 
 
 def brute_force(randomizer, trials):
@@ -104,7 +112,7 @@ def test_longest_same_face_by_enumeration_of_five_rolls():
     counts = {}
     for rolls in product(range(1, 7), repeat=5):
         run = longest = 1
-        for before, now in zip(rolls, rolls[1:]):
+        for before, now in pairwise(rolls):
             run = run + 1 if now == before else 1
             longest = max(longest, run)
         counts[longest] = counts.get(longest, 0) + 1
@@ -140,11 +148,11 @@ def test_drought_target_names_a_float_chance():
 
 # --------------------------------------------------------------------------- session 11: the playtest report
 
-import json  # noqa: E402
-import shutil  # noqa: E402
-from pathlib import Path  # noqa: E402
+import json
+import shutil
+from pathlib import Path
 
-from gamelib.course.playtest_report import check_playtest_report, report_figures  # noqa: E402
+from gamelib.course.playtest_report import check_playtest_report, report_figures
 
 SAMPLE = Path(__file__).resolve().parents[1] / "notebooks" / "course" / "data" / "playtests"
 

@@ -221,7 +221,11 @@ def observation_sheet() -> str:
 
 def survey_sheet() -> str:
     """The paper survey: the same questions, scale and comment as the boards' survey (gamelib.design.playtests)."""
-    from gamelib.design.playtests import MAX_COMMENT_CHARS, SURVEY_QUESTIONS, SURVEY_SCALE
+    from gamelib.design.playtests import (
+        MAX_COMMENT_CHARS,
+        SURVEY_QUESTIONS,
+        SURVEY_SCALE,
+    )
 
     scale = "".join(f"<th>{value}</th>" for value in SURVEY_SCALE)
     rows = "".join(f"<tr><td>{html.escape(question)}</td>" + "<td>&#9711;</td>" * len(SURVEY_SCALE) + "</tr>\n"

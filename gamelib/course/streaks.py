@@ -12,9 +12,10 @@ longest drought), so no figure is a simulation.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Hashable
+from typing import Any
 
 from gamelib.dist import Dist
 
