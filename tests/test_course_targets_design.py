@@ -246,3 +246,12 @@ def test_shipped_sample_is_what_the_seeded_tool_writes(tmp_path, monkeypatch):
     assert [path.name for path in shipped] == sorted(path.name for path in tmp_path.glob("*.jsonl"))
     for path in shipped:
         assert without_time(path) == without_time(tmp_path / path.name), path.name
+
+
+def test_paper_survey_asks_the_boards_questions_on_their_scale():
+    from gamelib.design.playtests import SURVEY_QUESTIONS, SURVEY_SCALE
+
+    sheet = (SAMPLE.parents[3] / "docs" / "teaching" / "printables" / "playtest_survey.html").read_text(encoding="utf-8")
+    for question in SURVEY_QUESTIONS:
+        assert sheet.count(f"<td>{question}</td>") == 3  # one row per game on the sheet
+    assert "".join(f"<th>{value}</th>" for value in SURVEY_SCALE) in sheet

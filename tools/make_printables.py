@@ -230,15 +230,17 @@ def survey_sheet() -> str:
     scale = "".join(f"<th>{value}</th>" for value in SURVEY_SCALE)
     rows = "".join(f"<tr><td>{html.escape(question)}</td>" + "<td>&#9711;</td>" * len(SURVEY_SCALE) + "</tr>\n"
                    for question in SURVEY_QUESTIONS)
+    games = "".join(f"<h2>Game {number}</h2>\n"
+                    f'<table class="scale"><tr><th>question</th>{scale}</tr>\n{rows}</table>\n'
+                    f'<p>One line of comment (at most {MAX_COMMENT_CHARS} characters):</p>\n'
+                    '<table><tr><td class="blank"></td></tr></table>\n' for number in range(1, 4))
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Playtest survey</title>"
-            f"<style>{PLAYTEST_CSS}</style></head><body>\n<h1>Playtest survey (one per player, after each game)</h1>\n"
-            "<p>Player code (not your name): ________ &nbsp; Variant: ________ &nbsp; Game number: ____</p>\n"
-            "<p>Circle one number per line: 1 = not at all, 5 = very much. Leave a line empty if you cannot say.</p>\n"
-            f'<table class="scale"><tr><th>question</th>{scale}</tr>\n{rows}</table>\n'
-            f"<h2>One line of comment (at most {MAX_COMMENT_CHARS} characters)</h2>\n"
-            '<table><tr><td class="blank"></td></tr></table>\n'
-            "<p>These are the questions the boards ask (gamelib.design.playtests), so paper and screen answers pool "
-            "into one table.</p>\n</body></html>\n")
+            f"<style>{PLAYTEST_CSS}</style></head><body>\n<h1>Playtest survey (one sheet per player)</h1>\n"
+            "<p>Player code (not your name): ________ &nbsp; Variant: ________</p>\n"
+            "<p>After each game, fill one circle per line: 1 = not at all, 5 = very much. Leave a line empty if you "
+            "cannot say. These are the questions the boards ask (gamelib.design.playtests), so paper and screen "
+            "answers pool into one table.</p>\n"
+            f"{games}</body></html>\n")
 
 
 def pages() -> dict[str, str]:
