@@ -61,7 +61,7 @@ def test_a_solo_games_value_is_its_chance_of_winning():
 # --------------------------------------------------------------------------- positions repeat: a fixed point
 
 
-@pytest.mark.parametrize("goal", [6, 10, 14])
+@pytest.mark.parametrize("goal", [6, 10])
 def test_pig_small_goals_match_plain_value_iteration(goal):
     rules = tiny_pig.Rules(goal=goal)
     solution = solve(tiny_pig, rules, progress=False)
@@ -69,7 +69,7 @@ def test_pig_small_goals_match_plain_value_iteration(goal):
     _every_position_agrees(solution, value_iteration_oracle(tiny_pig.new_game(rules=rules, explicit_chance=True)), 1e-11)
 
 
-@pytest.mark.parametrize("goal", [8, 16])
+@pytest.mark.parametrize("goal", [8, 12])
 def test_the_studio_pig_example_matches_plain_value_iteration(goal):
     rules = pig.Rules(goal=goal)
     solution = solve(pig, rules, progress=False)

@@ -35,7 +35,7 @@ import math
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Iterable, Sequence
@@ -330,21 +330,30 @@ class Decision:
 
 @dataclass(frozen=True)
 class PlaytestGame:
-    """One finished game of a playtest file: its states, decisions, seats and survey."""
+    """One finished game of a playtest file: its start, moves, end, decisions, seats, row and survey.
+
+    Only the start, the moves and the end are kept (a class's pooled games stay small: a 400-move
+    Chakra game would hold about 1.3 MB as states); :attr:`states` plays the moves again."""
 
     path: Path
     line: int  # the line of its end
     game_number: int
     seats: tuple[dict, ...]
-    states: tuple  # every state of the line played, start first
+    start: Any
     actions: tuple
+    final: Any
     decisions: tuple[Decision, ...]
     undone: int  # decisions taken back with undo
+    result: GameResult  # its row of the pooled Results (index 0 until pooled)
     survey: dict | None = None
 
     @property
-    def final(self) -> Any:
-        return self.states[-1]
+    def states(self) -> tuple:
+        """Every state of the line played, start first (replayed: the moves were checked on loading)."""
+        states = [self.start]
+        for action in self.actions:
+            states.append(states[-1].apply(action))
+        return tuple(states)
 
 
 class PlaytestResults(Results):
@@ -405,15 +414,7 @@ def load_playtests(paths: str | Path | Iterable[str | Path], *, errors: str = "r
         found += file_games
         problems += file_problems
         unfinished += file_unfinished
-    kept, rows = [], []
-    for game in found:
-        try:
-            rows.append(_row(game, len(rows)))
-            kept.append(game)
-        except Exception as problem:  # noqa: BLE001 - a game's scores() on a forged end; the game is refused, not the pool
-            problems.append(PlaytestError(game.path, game.line, f"cannot be measured ({type(problem).__name__}: "
-                                                                f"{_short(str(problem))})"))
-    found = kept
+    rows = [replace(game.result, index=index) for index, game in enumerate(found)]
     results = PlaytestResults(rows, found, problems, unfinished)
     if problems and errors == "raise":
         raise PlaytestProblems(problems, results)
@@ -429,11 +430,11 @@ def _expand(paths) -> list[Path]:
     return expanded
 
 
-def _row(game: PlaytestGame, index: int) -> GameResult:
-    rules = getattr(game.states[0], "rules", None)
+def _row(states: list, seats: tuple[dict, ...]) -> GameResult:
+    """The game's row of the Results the metrics read (index 0: the pool numbers its rows)."""
+    rules = getattr(states[0], "rules", None)
     variant = "default rules" if rules is None or str(rules) == "default rules" else str(rules)
-    return result_from_states(list(game.states), index=index, variant=variant,
-                              policies=[seat["player"] for seat in game.seats])
+    return result_from_states(states, index=0, variant=variant, policies=[seat["player"] for seat in seats])
 
 
 # --------------------------------------------------------------------------- one file
@@ -692,18 +693,19 @@ def _replay_checked(path, number, module, seats, game: _Game, data: dict) -> Pla
         raise PlaytestError(path, number, f"its moves stop before the game is over (after {len(moves)} moves)")
     if json.loads(state.to_json()) != json.loads(end.to_json()):
         raise PlaytestError(path, number, "its save is not where its moves lead: the rules cannot reach it from the start")
-    return PlaytestGame(path, number, game.number, seats, tuple(states), tuple(actions),
-                        _decisions(path, seats, states, actions, game), game.undone)
+    return PlaytestGame(path, number, game.number, seats, states[0], tuple(actions), states[-1],
+                        _decisions(path, seats, states, actions, moves, game), game.undone, _row(states, seats))
 
 
-def _decisions(path, seats, states, actions, game: _Game) -> tuple[Decision, ...]:
+def _decisions(path, seats, states, actions, moves, game: _Game) -> tuple[Decision, ...]:
+    """The players' decisions of the line played, each with its decision line's seconds when it agrees."""
     decisions = []
     for ply, (before, action) in enumerate(zip(states, actions)):
         if before.current_player == CHANCE:
             continue
         number, line = game.decisions.get(ply, (None, None))
         seat = before.current_player
-        if line is not None and not _line_agrees(before, action, line):
+        if line is not None and (line["seat"] != seat or line["action"] != moves[ply]):  # the same listing's place
             raise PlaytestError(path, number, f"says seat {line['seat']} chose move {line['action']} at ply {ply}, "
                                               "but the game's moves say otherwise")
         decisions.append(Decision(ply, seat, line["by"] if line else seats[seat]["kind"], seats[seat]["player"], action,
@@ -712,15 +714,7 @@ def _decisions(path, seats, states, actions, game: _Game) -> tuple[Decision, ...
     return tuple(decisions)
 
 
-def _line_agrees(before: Any, action: Any, line: dict) -> bool:
-    """Whether a decision line names the seat to move and the action the game's moves played there."""
-    legal = before.legal_actions()
-    return line["seat"] == before.current_player and line["action"] < len(legal) and legal[line["action"]] == action
-
-
 def _with_survey(game: PlaytestGame, survey: dict) -> PlaytestGame:
-    from dataclasses import replace
-
     return replace(game, survey=survey)
 
 
@@ -735,11 +729,14 @@ def compare_with_bot(playtests: PlaytestResults, policy: Callable, *, seed: int 
     had it, with its own seeded generator (``seed`` and the decision's place make it reproducible).
     """
     rows = []
-    for game, decision in playtests.decisions(by):
-        before = game.states[decision.ply]
-        rng = random.Random(f"{seed}:{game.path.name}:{game.game_number}:{decision.ply}")
-        choice = policy(before, rng)
-        rows.append({"file": game.path.name, "game": game.game_number, "ply": decision.ply, "seat": decision.seat,
-                     "player": decision.player, "seconds": decision.seconds, "move": decision.label,
-                     "bot": _label(before, choice), "agrees": choice == decision.action})
+    for game in playtests.games:
+        decisions = [decision for decision in game.decisions if by in (None, decision.by)]
+        states = game.states if decisions else ()
+        for decision in decisions:
+            before = states[decision.ply]
+            rng = random.Random(f"{seed}:{game.path.name}:{game.game_number}:{decision.ply}")
+            choice = policy(before, rng)
+            rows.append({"file": game.path.name, "game": game.game_number, "ply": decision.ply, "seat": decision.seat,
+                         "player": decision.player, "seconds": decision.seconds, "move": decision.label,
+                         "bot": _label(before, choice), "agrees": choice == decision.action})
     return Table(rows, ["file", "game", "ply", "seat", "player", "seconds", "move", "bot", "agrees"])
