@@ -47,9 +47,11 @@ def _solution(rules: Any):
 def decision_rows(playtests: Any) -> list[dict]:
     """One row per person's decision: variant, seat, turn total, seconds, the move, optimal's move, and the
     chance of winning the move gave away against optimal play (0 when it is an optimal move)."""
-    rows = []
+    rows, replayed = [], {}
     for game, decision in playtests.decisions("human"):
-        before = game.states[decision.ply]
+        if id(game) not in replayed:  # a game's states are replayed from its moves: once per game
+            replayed[id(game)] = game.states
+        before = replayed[id(game)][decision.ply]
         values = dict(_solution(before.rules).action_values(before))
         best = max(values.values())
         optimal = next(action for action, value in values.items() if value == best)
