@@ -52,7 +52,7 @@ def source_for(lesson: str) -> Path:
 def test_every_course_session_has_a_solution_file():
     sessions = {path.stem for path in (ROOT / "notebooks" / "course").glob("[01][0-9]_*.ipynb")} - {"12_capstone_report_template"}
     assert {f"course_{name}" for name in sessions} <= {source.stem for source in SOURCES}
-    assert len(sessions) >= 6  # 12 once the new sessions (issue 23) are merged
+    assert len(sessions) == 12
 
 
 def test_session_exercise_cells_are_tagged():

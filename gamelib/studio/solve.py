@@ -1,6 +1,6 @@
 """The exact value of a small game: every reachable position's winning chances under optimal play.
 
->>> solution = solve(pig, pig.Rules(goal=100))          # about half a million positions
+>>> solution = solve(pig, pig.Rules(goal=100))  # 2,039,004 positions and chance nodes
 >>> solution.value(pig.new_game())                       # (P(seat 0 wins), P(seat 1 wins))
 >>> solution.best_action(state), solution.table()
 
@@ -449,19 +449,29 @@ def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component:
     closing = inside & (finish[targets] >= finish[sources])  # back to a depth-first ancestor (or itself)
     following = inside & ~closing
     returning = np.unique(targets[closing])  # the positions the cycles come back to
-    slot = np.full(len(values), -1)
-    comps, first_of_comp = np.unique(component[returning], return_inverse=True)
-    order_in_comp = np.argsort(first_of_comp, kind="stable")
-    counts = np.bincount(first_of_comp)
+    comps, comp_of_returning = np.unique(component[returning], return_inverse=True)
+    order_in_comp = np.argsort(comp_of_returning, kind="stable")
+    counts = np.bincount(comp_of_returning)
     starts_of_comp = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    slot[returning[order_in_comp]] = np.arange(len(returning)) - np.repeat(starts_of_comp, counts)
+    slot_of_returning = np.empty(len(returning), dtype=np.int64)
+    slot_of_returning[order_in_comp] = np.arange(len(returning)) - np.repeat(starts_of_comp, counts)
     width = int(counts.max()) if len(counts) else 0
     if width == 0 or width > MAX_FEEDBACK:
         return
-    local = np.full(len(values), -1)
-    local[nodes] = np.arange(len(nodes))
-    comp_row = np.full(int(component.max()) + 1, -1)
-    comp_row[comps] = np.arange(len(comps))
+    # positions inside the level by their index in ``nodes`` (looked up by sorting: no array of the whole graph)
+    by_position = np.argsort(nodes)
+    sorted_nodes = nodes[by_position]
+
+    def local(positions: np.ndarray) -> np.ndarray:
+        return by_position[np.searchsorted(sorted_nodes, positions)]
+
+    edge_local = np.zeros(len(edges), dtype=np.int64)
+    edge_local[following] = local(targets[following])
+    edge_slot = np.zeros(len(edges), dtype=np.int64)
+    edge_slot[closing] = slot_of_returning[np.searchsorted(returning, targets[closing])]
+    returning_local = local(returning)
+    node_comp_row = np.minimum(np.searchsorted(comps, component[nodes]), len(comps) - 1)  # rows of comps without
+    # returning positions are never used: their positions' forms are zero
     is_chance = graph.kinds[nodes] == CHANCE_NODE
     is_seat0 = graph.movers[nodes] == 0
     edge_starts = np.concatenate(([0], np.cumsum(degrees)[:-1]))
@@ -488,21 +498,20 @@ def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component:
             first_edge = edge_starts[lower]
             last_edge = edge_starts[upper] if upper < len(nodes) else len(edges)
             span = slice(first_edge, last_edge)
-            edge_constant = np.where(following[span], constant[np.maximum(local[targets[span]], 0)],
+            edge_constant = np.where(following[span], constant[edge_local[span]],
                                      np.where(closing[span], 0.0, values[targets[span]]))
-            edge_forms = np.where(following[span, None], forms[np.maximum(local[targets[span]], 0)], 0.0)
+            edge_forms = np.where(following[span, None], forms[edge_local[span]], 0.0)
             closing_here = np.flatnonzero(closing[span])
-            edge_forms[closing_here, slot[targets[span]][closing_here]] = 1.0
+            edge_forms[closing_here, edge_slot[span][closing_here]] = 1.0
             segment = edge_starts[lower:upper] - first_edge
             constant[lower:upper] = np.add.reduceat(weight[span] * edge_constant, segment)
             forms[lower:upper] = np.add.reduceat(weight[span, None] * edge_forms, segment, axis=0)
         system = np.tile(np.eye(width), (len(comps), 1, 1))
         right = np.zeros((len(comps), width))
-        rows = comp_row[component[returning]]
-        system[rows, slot[returning]] -= forms[local[returning]]
-        right[rows, slot[returning]] = constant[local[returning]]
+        system[comp_of_returning, slot_of_returning] -= forms[returning_local]
+        right[comp_of_returning, slot_of_returning] = constant[returning_local]
         solved = np.linalg.solve(system, right[..., None])[..., 0]
-        values[nodes] = constant + np.einsum("ij,ij->i", forms, solved[comp_row[component[nodes]]])
+        values[nodes] = constant + np.einsum("ij,ij->i", forms, solved[node_comp_row])
 
 
 def _edge_weights(graph: _Graph) -> np.ndarray:
