@@ -29,12 +29,12 @@ def test_a_non_integral_float_is_not_a_whole_number():
         normalise(2.5, "integer")
 
 
-def test_course_04_q2_hints_match_the_mistake():
-    # the answer is games_to_see(1/3, 0.40) = 402 (session 4); 194 is games_to_see(1/2, 0.40), the
+def test_course_06_q2_hints_match_the_mistake():
+    # the answer is games_to_see(1/3, 0.40) = 402 (session 6); 194 is games_to_see(1/2, 0.40), the
     # 1/2-for-1/3 mistake; 401 rounds the formula's 401.x down; 500 is no known mistake
-    assert check_answer("course_04", "q2", 402)
-    assert check_answer("course_04", "q2", 402.0)
-    assert "1/3, not 1/2" in check_answer("course_04", "q2", 194)
-    assert "round up" in check_answer("course_04", "q2", 401)
-    general = check_answer("course_04", "q2", 500)
+    assert check_answer("course_06", "q2", 402)
+    assert check_answer("course_06", "q2", 402.0)
+    assert "1/3, not 1/2" in check_answer("course_06", "q2", 194)
+    assert "round up" in check_answer("course_06", "q2", 401)
+    general = check_answer("course_06", "q2", 500)
     assert not general and "1/2" not in general and "Hint:" in general

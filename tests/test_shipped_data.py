@@ -483,7 +483,7 @@ def replayed(state):
 
 
 def test_damaged_copies_of_the_course_playtest_save_are_refused_or_are_the_game_they_say():
-    """Course session 7 reads this Pangu save with ``State.from_json``, which replays it: a damaged copy is
+    """Course session 10 reads this Pangu save with ``State.from_json``, which replays it: a damaged copy is
     refused with a CorruptSave, or it is a whole game whose printed facts (seed, result, Karma, placements)
     are that game's own, so no edit makes the notebook print a number that is not true of the file."""
     from gamelib import CorruptSave

@@ -47,6 +47,6 @@ def test_the_start_page_and_a_session_open_the_guide_in_the_working_copy(page, l
     assert opened == "my_notebooks/docs/teaching/README.md"
     expect(page.locator(".jp-MainAreaWidget:visible")).to_contain_text("Teaching the game-design course")
     screenshot(page, "make_lab_instructor_guide_link")
-    opened = open_and_follow(page, lab, "my_notebooks/course/03_skill_and_luck.ipynb", "session 3 in docs/teaching/sessions.md")
+    opened = open_and_follow(page, lab, "my_notebooks/course/05_skill_and_luck.ipynb", "session 5 in docs/teaching/sessions.md")
     assert opened == "my_notebooks/docs/teaching/sessions.md"
     expect(page.locator(".jp-MainAreaWidget:visible")).to_contain_text("Skill and luck")

@@ -187,10 +187,68 @@ def deck_sheet() -> str:
             f"<div class=\"sheet\">\n{cards}\n</div>\n</body></html>\n")
 
 
+# --------------------------------------------------------------------------- playtest sheets (course session 11)
+
+PLAYTEST_CSS = """
+@page { size: A4 portrait; margin: 12mm; }
+body { font: 10pt/1.35 "DejaVu Sans", Arial, sans-serif; margin: 0; color: #000; }
+h1 { font-size: 15pt; margin: 0 0 2mm 0; } h2 { font-size: 11pt; margin: 4mm 0 1mm 0; }
+p { margin: 0 0 2mm 0; }
+table { border-collapse: collapse; width: 100%; }
+td, th { border: 0.3mm solid #555; padding: 1.5mm; text-align: left; vertical-align: top; }
+td.blank { height: 9mm; }
+.scale td { text-align: center; width: 13%; }
+"""
+OBSERVATION_COLUMNS = ("time", "seat / player", "what they did or said", "doubt? (rule, move, screen)", "what it tells us")
+
+
+def observation_sheet() -> str:
+    """The observer's sheet: the protocol's reminders and a grid of timed observations."""
+    head = "".join(f"<th>{html.escape(column)}</th>" for column in OBSERVATION_COLUMNS)
+    rows = "".join("<tr>" + '<td class="blank"></td>' * len(OBSERVATION_COLUMNS) + "</tr>\n" for _ in range(16))
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Playtest observation sheet"
+            f"</title><style>{PLAYTEST_CSS}</style></head><body>\n<h1>Playtest observation sheet</h1>\n"
+            "<p>Game and variant (A or B, as the organiser labelled it): ________ &nbsp; Date: ________ &nbsp; "
+            "Observer: ________ &nbsp; Protocol: &#9744; think-aloud &nbsp; &#9744; silent observation</p>\n"
+            "<p><b>Rules for the observer.</b> Do not help, explain or answer questions about the rules during the "
+            "game (write the question down instead). Note what players do and say, not what you think of it. In "
+            "think-aloud, if a player falls silent for a while, prompt only with \"what are you thinking?\". Mark "
+            "every moment of doubt: a rule looked up, a move taken back, a long pause, a surprised word.</p>\n"
+            f"<table><tr>{head}</tr>\n{rows}</table>\n"
+            "<h2>After the game</h2><p>The moment the game felt decided: ____________ &nbsp; The rule asked about most: "
+            "____________</p>\n</body></html>\n")
+
+
+def survey_sheet() -> str:
+    """The paper survey: the same questions, scale and comment as the boards' survey (gamelib.design.playtests)."""
+    from gamelib.design.playtests import (
+        MAX_COMMENT_CHARS,
+        SURVEY_QUESTIONS,
+        SURVEY_SCALE,
+    )
+
+    scale = "".join(f"<th>{value}</th>" for value in SURVEY_SCALE)
+    rows = "".join(f"<tr><td>{html.escape(question)}</td>" + "<td>&#9711;</td>" * len(SURVEY_SCALE) + "</tr>\n"
+                   for question in SURVEY_QUESTIONS)
+    games = "".join(f"<h2>Game {number}</h2>\n"
+                    f'<table class="scale"><tr><th>question</th>{scale}</tr>\n{rows}</table>\n'
+                    f'<p>One line of comment (at most {MAX_COMMENT_CHARS} characters):</p>\n'
+                    '<table><tr><td class="blank"></td></tr></table>\n' for number in range(1, 4))
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Playtest survey</title>"
+            f"<style>{PLAYTEST_CSS}</style></head><body>\n<h1>Playtest survey (one sheet per player)</h1>\n"
+            "<p>Player code (not your name): ________ &nbsp; Variant: ________</p>\n"
+            "<p>After each game, fill one circle per line: 1 = not at all, 5 = very much. Leave a line empty if you "
+            "cannot say. These are the questions the boards ask (gamelib.design.playtests), so paper and screen "
+            "answers pool into one table.</p>\n"
+            f"{games}</body></html>\n")
+
+
 def pages() -> dict[str, str]:
     """Every printable, by file name."""
     made = {f"{game}_rules.html": rules_sheet(game) for game in SECTIONS}
     made["pangu_deck.html"] = deck_sheet()
+    made["playtest_observation.html"] = observation_sheet()
+    made["playtest_survey.html"] = survey_sheet()
     return made
 
 

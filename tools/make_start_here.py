@@ -21,6 +21,7 @@ LESSONS = [
     ("Chakra", "chakra/01_rules_step_by_step.ipynb", "Setup, the three actions and movement on live boards"),
     ("Chakra", "chakra/02_scoring.ipynb", "Scoring, the harmonization bonus race, the value of information"),
     ("Chakra", "chakra/03_play_and_plan.ipynb", "Play against bots, planning by breadth-first search, first-player advantage"),
+    ("Studio", "studio/01_play_pig.ipynb", "The studio board: play any studio game (Pig here), record a playtest, read a class's playtest files"),
 ]
 
 
@@ -100,7 +101,7 @@ def cells():
            "easiest place to see expected value at work), then the others. Each lesson ends with exercises; a cell "
            "checks your answer and gives a hint, never the answer itself."),
         md("## For teachers\n\n"
-           "**The game-design course**: eight sessions in [course/](course/) (start with "
+           "**The game-design course**: twelve sessions in [course/](course/) (start with "
            "[course/01_expected_value.ipynb](course/01_expected_value.ipynb)); the instructor guide, syllabus, "
            "solutions and grading workflow are in `docs/teaching/` of the repository "
            "([docs/teaching/README.md](../docs/teaching/README.md)).\n\n"
