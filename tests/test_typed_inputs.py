@@ -137,7 +137,7 @@ def test_typed_text_is_escaped_in_the_markdown_a_notebook_shows():
 
 
 def test_right_answers_and_the_author_text_are_unchanged():
-    right = check_answer("course_04", "q2", 402)
+    right = check_answer("course_06", "q2", 402)  # session 6 (balance and seats), its second question
     assert right and right._repr_markdown_() == str(right) == repr(right) == "✅ q2: right!"
 
 
