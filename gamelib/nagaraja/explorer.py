@@ -747,7 +747,8 @@ class OddsExplorer:
         html_text = (
             f"<details class='gl-ranges' open><summary><b>What the published rules allow</b>: over all {count} stick "
             f"tables that agree with every published fact (rules page: What is published about the sticks), "
-            f"each number lies in its bar, lowest to highest; <span style='color:#E69F00'>▲</span> marks the "
+            f"each number lies in its bar, lowest to highest; "
+            f"<span style='color:#222;background:#fff;border-radius:3px;padding:0 2px'>▲</span> marks the "
             f"teaching edition (Model A), whose faces are invented.</summary>{''.join(rows)}</details>")
         if self.edition_ranges.value != html_text:
             self.edition_ranges.value = html_text
@@ -856,7 +857,7 @@ def _range_row(label: str, low: Fraction, high: Fraction, teaching: Fraction, cs
             f'<span class="gl-range-bar" style="position:relative;display:inline-block;width:220px;height:8px;'
             f'margin:0 14px 0 8px;vertical-align:middle;border-radius:4px;background:#56B4E9">'
             f'<span class="gl-range-mark" style="position:absolute;left:{at:.1f}%;top:-7px;transform:translateX(-50%);'
-            f'color:#E69F00;font-size:15px;line-height:1;text-shadow:0 0 2px #000" '
+            f'color:#222;font-size:15px;line-height:1;text-shadow:0 0 2px #fff" '
             f'title="teaching edition: {show(teaching)}">▲</span></span>'
             f'<span class="gl-range-high">{show(high)}</span></div>')
 
