@@ -326,3 +326,21 @@ def sum_of(parts: Iterable[Dist]) -> Dist:
     for part in parts[1:]:
         total = total + part
     return total
+
+
+def solve_linear(augmented: list[list[Fraction]]) -> list[Fraction] | None:
+    """Exact Gauss-Jordan elimination: the solution of the square system whose rows are
+    ``[a_1, ..., a_n, b]``, or None when it is singular. The rows are changed in place."""
+    size = len(augmented)
+    for column in range(size):
+        pivot = next((r for r in range(column, size) if augmented[r][column] != 0), None)
+        if pivot is None:
+            return None
+        augmented[column], augmented[pivot] = augmented[pivot], augmented[column]
+        lead = augmented[column][column]
+        augmented[column] = [entry / lead for entry in augmented[column]]
+        for r in range(size):
+            if r != column and augmented[r][column] != 0:
+                factor = augmented[r][column]
+                augmented[r] = [x - factor * y for x, y in zip(augmented[r], augmented[column])]
+    return [row[size] for row in augmented]

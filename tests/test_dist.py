@@ -116,3 +116,13 @@ def test_helpful_errors_for_wrong_arguments():
         Dist({1: 0.5, 2: 0.5})
     with pytest.raises(ValueError, match="fraction such as"):
         Dist({1: "half"})
+
+
+def test_solve_linear_is_exact_and_says_singular():
+    from fractions import Fraction as F
+
+    from gamelib.dist import solve_linear
+
+    # 2x + y = 1, x + 3y = 2  ->  x = 1/5, y = 3/5 (by hand: x = (3*1 - 2) / 5)
+    assert solve_linear([[F(2), F(1), F(1)], [F(1), F(3), F(2)]]) == [F(1, 5), F(3, 5)]
+    assert solve_linear([[F(1), F(2), F(1)], [F(2), F(4), F(2)]]) is None

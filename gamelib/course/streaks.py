@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from gamelib.dist import Dist
+from gamelib.dist import Dist, solve_linear
 
 
 class Randomizer:
@@ -222,22 +222,8 @@ def first_to_hit(randomizer: Randomizer, players: int = 2) -> list[Fraction]:
                 row[index[(randomizer.after(state, False), (seat + 1) % players)]] -= 1 - p
             row[size] = p if seat == winner else Fraction(0)
             rows.append(row)
-        chances.append(_solve(rows)[index[(randomizer.start(), 0)]])
+        chances.append(solve_linear(rows)[index[(randomizer.start(), 0)]])
     return chances
-
-
-def _solve(rows: list[list[Fraction]]) -> list[Fraction]:
-    size = len(rows)
-    for column in range(size):
-        pivot = next(r for r in range(column, size) if rows[r][column] != 0)
-        rows[column], rows[pivot] = rows[pivot], rows[column]
-        lead = rows[column][column]
-        rows[column] = [entry / lead for entry in rows[column]]
-        for r in range(size):
-            if r != column and rows[r][column] != 0:
-                factor = rows[r][column]
-                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[column])]
-    return [row[size] for row in rows]
 
 
 def _chance(randomizer: Randomizer, state: Hashable) -> Fraction:

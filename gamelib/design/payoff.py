@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
+from gamelib.dist import solve_linear
+
 Matrix = Sequence[Sequence[Fraction]]
 
 
@@ -89,19 +91,7 @@ def _solve(block) -> list[Fraction] | None:
     # unknowns w_1..w_k, v: rows  sum_j block[i][j] w_j - v = 0, and sum_j w_j = 1
     system = [list(row) + [Fraction(-1), Fraction(0)] for row in block]
     system.append([Fraction(1)] * size + [Fraction(0), Fraction(1)])
-    unknowns = size + 1
-    for column in range(unknowns):
-        pivot = next((r for r in range(column, unknowns) if system[r][column] != 0), None)
-        if pivot is None:
-            return None
-        system[column], system[pivot] = system[pivot], system[column]
-        lead = system[column][column]
-        system[column] = [entry / lead for entry in system[column]]
-        for r in range(unknowns):
-            if r != column and system[r][column] != 0:
-                factor = system[r][column]
-                system[r] = [x - factor * y for x, y in zip(system[r], system[column])]
-    return [system[r][-1] for r in range(unknowns)]
+    return solve_linear(system)
 
 
 def expected_payoff(matrix, rows, columns) -> Fraction:
