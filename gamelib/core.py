@@ -365,6 +365,51 @@ def read_json_file(path: str | Path, what: str, error: type[ValueError] = Corrup
         raise error(f"{what} {path} is not valid JSON ({problem})") from None
 
 
+# --------------------------------------------------------------------------- building the next state
+
+
+class Draft:
+    """The one way every engine builds its next state: a local, mutable copy of a frozen state's
+    fields, edited as plain attributes, then frozen into a new state of the original's class.
+
+    A draft lives only inside the function that made it, so nothing is shared between games or
+    threads; the state it was copied from is never touched, so a move refused half-way (an
+    :class:`IllegalMove` raised while the draft is edited) leaves the caller's state as it was.
+    Immutable values inside the fields (tuples, frozen seats) are shared, not copied: an edit
+    replaces a field, it never changes what the field held.
+
+    Example::
+
+        draft = Draft(state)
+        draft.turn += 1
+        next_state = draft.freeze()
+
+    A game may subclass it to hold its editing steps (Pangu's placement, Nagaraja's effects), and
+    may keep per-draft bookkeeping (a pending log) in attributes named in ``scratch``, which
+    ``freeze`` leaves out of the new state.
+    """
+
+    __slots__ = ("__dict__", "_made_from")
+    scratch: tuple[str, ...] = ()
+    """Names of draft-only attributes, dropped by :meth:`freeze`."""
+
+    def __init__(self, state: Any) -> None:
+        self._made_from = type(state)
+        self.__dict__.update(state.__dict__)
+
+    def freeze(self, state_class: type | None = None) -> Any:
+        """The new, immutable state holding the draft's fields (of ``state_class``, by default the
+        class of the state the draft was made from). The draft is emptied, so a later edit of it
+        cannot reach the frozen state."""
+        fields = self.__dict__
+        for name in self.scratch:
+            fields.pop(name, None)
+        state = object.__new__(state_class or self._made_from)
+        object.__setattr__(state, "__dict__", fields)
+        self.__dict__ = {}
+        return state
+
+
 # --------------------------------------------------------------------------- shared helpers
 
 
