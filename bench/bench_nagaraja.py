@@ -229,11 +229,11 @@ def bench_commitment() -> None:
 
 
 def bench_tournaments() -> None:
-    rounds = [("heuristic", heuristic_policy, "random", random_policy, 60 if QUICK else 200),
-              ("heuristic A", heuristic_policy, "heuristic B", heuristic_policy, 40 if QUICK else 100),
-              ("random A", random_policy, "random B", random_policy, 200 if QUICK else 1000)]
-    for name_a, a, name_b, b, games in rounds:
-        result = tournament(a, b, games=games, seed=2026, names=(name_a, name_b), show_progress=False)
+    rounds = [("heuristic", heuristic_policy, "random", random_policy, 30 if QUICK else 100),  # deals: 2 games each
+              ("heuristic A", heuristic_policy, "heuristic B", heuristic_policy, 20 if QUICK else 50),
+              ("random A", random_policy, "random B", random_policy, 100 if QUICK else 500)]
+    for name_a, a, name_b, b, deals in rounds:
+        result = tournament(a, b, games=deals, seed=2026, names=(name_a, name_b), show_progress=False)
         print(result.summary())
 
 

@@ -81,14 +81,37 @@ Policy = Callable[[Any, random.Random], Any]
 def chance_rng(seed: int | str | None, draw_number: int) -> random.Random:
     """A generator for the ``draw_number``-th chance event of a game seeded with ``seed``.
 
-    Hashing keeps neighbouring seeds and draw numbers independent of each other.
+    Hashing keeps neighbouring seeds and draw numbers independent of each other, and a state
+    needs no generator of its own to be reproducible.
+
+    Args:
+        seed: the game's seed (a whole number or a text).
+        draw_number: how many chance events the game has resolved before this one.
+
+    Returns:
+        A fresh ``random.Random``; the same arguments always give the same stream.
+
+    Example:
+        >>> chance_rng(7, 0).random() == chance_rng(7, 0).random()
+        True
     """
     digest = hashlib.sha256(f"gamelib:{seed}:{draw_number}".encode()).digest()
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
 def sample_outcome(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
-    """Draw one outcome with exactly the given probabilities (integer arithmetic)."""
+    """Draw one outcome with exactly the given probabilities (integer arithmetic, no float rounding).
+
+    Args:
+        outcomes: ``(outcome, probability)`` pairs, as ``chance_outcomes()`` gives them.
+        rng: the generator to draw with.
+
+    Returns:
+        One of the outcomes.
+
+    Raises:
+        ValueError: no outcomes, or probabilities that do not sum to exactly 1.
+    """
     if not outcomes:
         raise ValueError("a chance node needs at least one outcome")
     denominator = lcm(*(Fraction(p).denominator for _, p in outcomes))
@@ -105,7 +128,11 @@ def sample_outcome(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random)
 
 
 def check_distribution(outcomes: Iterable[tuple[Any, Fraction]]) -> None:
-    """Raise ``ValueError`` unless the probabilities are positive and sum to exactly 1."""
+    """Check a chance node's ``(outcome, probability)`` pairs.
+
+    Raises:
+        ValueError: a probability is not positive, or they do not sum to exactly 1.
+    """
     total = Fraction(0)
     for outcome, probability in outcomes:
         if probability <= 0:
@@ -137,9 +164,26 @@ def play(
 ) -> Any:
     """Play ``state`` to the end and return the final state.
 
-    ``policies`` is one policy for every seat, or a sequence indexed by seat. Chance
-    nodes left to the caller (``explicit_chance``) are sampled with the driver's own
+    Chance nodes left to the caller (``explicit_chance``) are sampled with the driver's own
     seeded generator, so the same seed gives the same game.
+
+    Args:
+        state: the state to start from.
+        policies: one policy for every seat, or a sequence indexed by seat.
+        seed: the seed of the generator handed to the policies and used at chance nodes.
+        max_actions: a safeguard against a game that never ends.
+        on_action: called as ``on_action(state, action)`` before each action is applied.
+
+    Returns:
+        The terminal state.
+
+    Raises:
+        RuntimeError: the game did not end within ``max_actions`` actions.
+
+    Example:
+        >>> from gamelib import pangu
+        >>> play(pangu.new_game(seed=1), random_policy, seed=1).is_terminal
+        True
     """
     rng = random.Random(seed)
     seat_policies = policies if isinstance(policies, Sequence) else None
@@ -299,6 +343,16 @@ def load_json(text: str | bytes | dict, what: str = "saved game") -> dict:
     The input is bounded before and while parsing: at most ``MAX_SAVE_CHARS`` characters,
     no ``NaN``/``Infinity``, nesting at most ``MAX_SAVE_DEPTH`` deep, so a hostile save
     fails fast with a reason instead of a RecursionError, an OverflowError or a memory blow-up.
+
+    Args:
+        text: the JSON text (or an already parsed dict, which is checked the same way).
+        what: how the messages name the document.
+
+    Returns:
+        The parsed JSON object.
+
+    Raises:
+        CorruptSave: not JSON, not an object, too long or nested too deeply; the message says which.
     """
     if not isinstance(text, dict):
         if not isinstance(text, (str, bytes, bytearray)):
@@ -341,8 +395,10 @@ def require_rule_fields(rules: Any, rules_class: type, what: str = "saved game")
     """Raise :class:`CorruptSave` unless a save's rules name every parameter of ``rules_class``.
 
     A save records the whole rule set; one missing a parameter was edited or damaged, and filling in
-    the default would load a game played under other rules (a Chakra save without
-    ``harmonization_bonus`` once loaded with 2).
+    the default would load a game played under other rules.
+
+    Raises:
+        CorruptSave: ``rules`` is not a dict, or lacks a parameter; the message names them.
     """
     if not isinstance(rules, dict):
         raise CorruptSave(f"the rules of this {what} should be an object of rule parameters")
@@ -353,7 +409,19 @@ def require_rule_fields(rules: Any, rules_class: type, what: str = "saved game")
 
 
 def read_json_file(path: str | Path, what: str, error: type[ValueError] = CorruptSave) -> Any:
-    """Parse a JSON data file; a missing file or bad JSON raises ``error`` naming ``what`` and the path."""
+    """Parse a JSON data file.
+
+    Args:
+        path: the file.
+        what: how the messages name the file (``"deck file"``).
+        error: the exception class to raise.
+
+    Returns:
+        The parsed JSON value.
+
+    Raises:
+        error: the file cannot be read or is not valid JSON; the message names ``what`` and the path.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -418,8 +486,15 @@ def replace_fields(value: Any, **changes: Any) -> Any:
 
     Search copies states millions of times, so an instance of a dataclass without ``__post_init__``
     (nothing to re-validate) holding nothing but its fields (no cached property) is copied field
-    dict to field dict, skipping ``__init__``: the object ``dataclasses.replace`` builds, several
-    times faster. Anything else goes through ``dataclasses.replace``.
+    dict to field dict, skipping ``__init__``: the object ``dataclasses.replace`` builds, without
+    its per-field work. Anything else goes through ``dataclasses.replace``.
+
+    Args:
+        value: a frozen dataclass instance.
+        changes: the fields to replace, by name.
+
+    Returns:
+        A new instance of the same class; ``value`` is unchanged.
     """
     cls = value.__class__
     names = _PLAIN_FIELDS.get(cls)
@@ -448,7 +523,11 @@ def _plain_dataclass_fields(cls: type) -> frozenset:
 
 
 def weighted_draw(weights: Sequence[int], rng: random.Random) -> int:
-    """The index of one item drawn with exactly the given non-negative integer weights."""
+    """The index of one item drawn with exactly the given non-negative integer weights.
+
+    Raises:
+        ValueError: no weight is positive.
+    """
     total = sum(weights)
     if total <= 0:
         raise ValueError("a weighted draw needs at least one positive weight")
@@ -478,7 +557,13 @@ def check_seed(seed: Any) -> int | str:
     The one seed check of every game, at ``new_game`` and on loading a save: a whole number of at
     most MAX_SEED_CHARS digits, or a text of at most MAX_SEED_CHARS characters that UTF-8 can write
     (no lone surrogate such as ``"\\ud800"``). Subclasses (an ``IntEnum``, a ``str`` subclass) are
-    recorded as the plain value, which is what a save gives back. Anything else: ``ValueError``.
+    recorded as the plain value, which is what a save gives back.
+
+    Returns:
+        The seed as a plain ``int`` or ``str``.
+
+    Raises:
+        ValueError: any other value, or one too long; the message says what a seed may be.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise ValueError(f"a seed is a whole number or a text, not {type(seed).__name__} "
@@ -505,6 +590,17 @@ def rules_or_default(rules: Any, rules_class: type, default: Any = None) -> Any:
 
     Every game's ``new_game`` calls it, so a wrong ``rules`` argument raises the same
     ``TypeError`` with the same advice in all of them.
+
+    Args:
+        rules: what the caller passed.
+        rules_class: the game's ``Rules``.
+        default: the rules ``None`` stands for (default: ``rules_class()``).
+
+    Returns:
+        The rules to play.
+
+    Raises:
+        TypeError: ``rules`` is neither ``None`` nor a ``rules_class`` value.
     """
     if rules is None:
         return rules_class() if default is None else default
@@ -516,7 +612,11 @@ def rules_or_default(rules: Any, rules_class: type, default: Any = None) -> Any:
 
 
 def returns_for(winners: Sequence[int], players: int) -> list[float]:
-    """The contract's returns: each of k winners gets 1/k, everyone else 0 (all 0 while nobody has won)."""
+    """The contract's returns: each of k winners gets 1/k, everyone else 0 (all 0 while nobody has won).
+
+    >>> returns_for((0, 2), 3)
+    [0.5, 0.0, 0.5]
+    """
     if not winners:
         return [0.0] * players
     share = 1 / len(winners)
@@ -630,7 +730,11 @@ def save_header(game: str, version: int) -> dict:
 
 
 def check_save_header(data: dict, game: str, version: int) -> None:
-    """Raise :class:`CorruptSave` unless ``data`` is a save of ``game`` at ``version``, naming both."""
+    """Check a save's header (:func:`save_header`).
+
+    Raises:
+        CorruptSave: ``data`` is not a save of ``game`` at ``version``; the message names what it is.
+    """
     found_game, found_version = data.get("game"), data.get("version")
     if found_game != game or type(found_version) is not int or found_version != version:
         found = f"game {reprlib.repr(found_game)} version {reprlib.repr(found_version)}"  # briefly: any size arrives
@@ -642,15 +746,30 @@ def check_save_header(data: dict, game: str, version: int) -> None:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game of a tournament: its deal seed, who sat where, and how it ended."""
+    """One game of a tournament, as :func:`tournament` returns it: the deal, the seating and the end.
+
+    The one record of a game played by policies. ``gamelib.design`` keeps its table rows
+    (:class:`gamelib.design.GameResult`) as this record plus the design fields, built by one
+    conversion, :meth:`gamelib.design.GameResult.from_record`.
+
+    Attributes:
+        index: the game's place in the tournament's plan (0, 1, ...).
+        seed: the deal seed; every seating of a deal has the same one.
+        seating: ``seating[seat]`` is the index of the policy in that seat.
+        winners: the winning seats.
+        returns: the contract's returns, by seat.
+        scores: the game's ``scores()`` by seat, or None for a game without scores.
+        length: the actions applied by the players (chance outcomes not counted).
+        final: the final state, kept only when asked (``keep_final``); not compared.
+    """
 
     index: int
     seed: int
-    seating: tuple[int, ...]  # seating[seat] = index of the policy in that seat
-    winners: tuple[int, ...]  # seats
-    returns: tuple[float, ...]  # by seat
-    scores: tuple | None  # by seat, where the game has scores
-    length: int  # actions applied by the players (chance outcomes not counted)
+    seating: tuple[int, ...]
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+    scores: tuple | None
+    length: int
     final: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     def policy_returns(self) -> list[float]:
@@ -666,7 +785,18 @@ def _new_game_function(game: Any) -> Callable[..., Any]:
 
 
 def seatings(players: int, rotate: bool = True) -> list[tuple[int, ...]]:
-    """The seatings a tournament plays on each deal: every rotation of the policies, or only the first."""
+    """The seatings a tournament plays on each deal.
+
+    Args:
+        players: the number of seats.
+        rotate: every rotation of the policies (True) or only the first, policy i in seat i (False).
+
+    Returns:
+        One tuple per seating, ``seating[seat]`` the policy index.
+
+    >>> seatings(3)
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    """
     base = tuple(range(players))
     if not rotate:
         return [base]
@@ -677,9 +807,25 @@ def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[in
                      rules: Any = None, setup: dict | None = None, index: int = 0,
                      keep_final: bool = False,
                      on_action: Callable[[Any, Any], None] | None = None) -> GameRecord:
-    """Play one game: deal ``seed``, ``policies[seating[seat]]`` in each seat. The driver's own
-    generator is derived from the deal seed, so every seating of a deal gets the same deal.
-    ``on_action(state, action)`` is passed to :func:`play` (``gamelib.design`` traces the lead with it)."""
+    """Play one game of a tournament: deal ``seed``, ``policies[seating[seat]]`` in each seat.
+
+    The driver's own generator is derived from the deal seed, so every seating of a deal gets
+    the same deal.
+
+    Args:
+        game: a game module (or its ``new_game``), called as ``new_game(seed, rules, **setup)``.
+        policies: the tournament's policies; ``seating`` says which sits where.
+        seating: ``seating[seat]`` is the index in ``policies`` of the policy in that seat.
+        seed: the deal seed.
+        rules, setup: passed to ``new_game``.
+        index: the game's place in the tournament, copied into the record.
+        keep_final: keep the final state in the record.
+        on_action: called as ``on_action(state, action)`` before every action, chance included
+            (passed to :func:`play`; ``gamelib.design`` traces the lead with it).
+
+    Returns:
+        The game's :class:`GameRecord`.
+    """
     state = _new_game_function(game)(seed, rules, **(setup or {}))
     seat_policies = [policies[i] for i in seating]
     length = 0
@@ -698,32 +844,85 @@ def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[in
 
 
 def tournament_plan(players: int, games: int, seed: int = 0, rotate: bool = True) -> list[tuple[int, tuple[int, ...]]]:
-    """The ``(deal seed, seating)`` of every game of a tournament, in order: each deal once per seating."""
+    """The ``(deal seed, seating)`` of every game of a tournament, in order.
+
+    Args:
+        players: the number of seats.
+        games: the number of deals; each is played once per seating.
+        seed: the master seed the deal seeds derive from (``gamelib.simulate.seeds``; a longer
+            tournament with the same seed starts with the same deals).
+        rotate: see :func:`seatings`.
+
+    Returns:
+        ``games * len(seatings(players, rotate))`` pairs, the seatings of one deal together.
+    """
     from gamelib.simulate import seeds
 
     return [(deal_seed, seating) for deal_seed in seeds(seed, games) for seating in seatings(players, rotate)]
 
 
+PlannedGame = tuple[int, int, tuple[int, ...]]
+"""One game of a tournament's plan as a runner receives it: ``(index, deal seed, seating)``."""
+
+
 def tournament(game: Any, policies: Sequence[Policy], games: int, *, rules: Any = None, seed: int = 0,
                setup: dict | None = None, rotate: bool = True, progress: bool = True,
-               description: str = "games", keep_final: bool = False) -> list[GameRecord]:
-    """Play ``games`` deals, each once per seating (seats rotated, seeds paired), serially.
+               description: str = "games", keep_final: bool = False,
+               runner: Callable[[list[PlannedGame]], Iterable[Any]] | None = None) -> list:
+    """Play a seeded tournament: ``games`` deals, each once per seating. The one tournament function.
 
-    ``game`` is a game module (or its ``new_game``); ``policies`` has one policy per seat.
-    The same ``seed`` gives the same deals for every compared bot or rule set, so differences
-    between them are not luck of the deal. :mod:`gamelib.design` runs the same games in parallel.
-    ``keep_final`` keeps each game's final state in its record (for game-specific summaries).
+    Every tournament of the package goes through here: the games' presets
+    (``pangu.bots.tournament``, ``chakra.bots.tournament``, ``nagaraja.bots.tournament``) summarise
+    its records, and ``gamelib.design.tournament`` passes a ``runner`` that plays the same plan on
+    worker processes and traces the lead. The same ``seed`` gives the same deals for every
+    compared bot or rule set, so differences between them are not luck of the deal.
+
+    Args:
+        game: a game module (or its ``new_game``).
+        policies: one policy per seat.
+        games: the number of DEALS (everywhere in gamelib, ``games`` counts deals). With
+            ``rotate`` each deal is played once per seating, so ``games * len(policies)`` games are
+            played; without it, ``games``.
+        rules, setup: passed to the game's ``new_game``.
+        seed: the master seed of the deals (:func:`tournament_plan`).
+        rotate: rotate the policies through the seats (:func:`seatings`).
+        progress: show a progress bar labelled ``description``.
+        keep_final: keep each game's final state in its record (for game-specific summaries).
+        runner: plays the plan: called with every ``(index, deal seed, seating)`` and yields one
+            record per game, in plan order. Default: :func:`play_seated_game` here, one by one.
+
+    Returns:
+        One :class:`GameRecord` per game in plan order (or what ``runner`` yields).
+
+    Example:
+        >>> from gamelib import pangu
+        >>> records = tournament(pangu, [pangu.greedy_policy], 3, seed=1, progress=False)
+        >>> len(records), records[0].seating
+        (3, (0,))
     """
-    from gamelib.simulate import progress as progress_bar
+    plan = [(index, deal_seed, seating)
+            for index, (deal_seed, seating) in enumerate(tournament_plan(len(policies), games, seed, rotate))]
+    if runner is None:
+        records = (play_seated_game(game, policies, seating, deal_seed, rules, setup, index, keep_final)
+                   for index, deal_seed, seating in plan)
+    else:
+        records = runner(plan)
+    if progress:
+        from gamelib.simulate import progress as progress_bar
 
-    plan = tournament_plan(len(policies), games, seed, rotate)
-    iterator = progress_bar(plan, len(plan), description) if progress else plan
-    return [play_seated_game(game, policies, seating, deal_seed, rules, setup, index, keep_final)
-            for index, (deal_seed, seating) in enumerate(iterator)]
+        records = progress_bar(records, len(plan), description)
+    return list(records)
 
 
 def win_rates(records: Sequence[GameRecord]):
-    """Each policy's mean return (its share of wins) over ``records``, as an :class:`Estimate` with a 95% interval."""
+    """Each policy's mean return (its share of wins) over a tournament's records.
+
+    Args:
+        records: the :class:`GameRecord` list :func:`tournament` returns.
+
+    Returns:
+        One :class:`gamelib.simulate.Estimate` (with its 95% interval) per policy index.
+    """
     from gamelib.simulate import mean
 
     by_policy = list(zip(*(record.policy_returns() for record in records)))

@@ -48,7 +48,7 @@ def test_heuristic_decides_from_the_observation_only():
 
 
 def test_tournament_reports_rates_reasons_length_and_guide_advantage():
-    result = tournament(heuristic_policy, random_policy, games=30, seed=1, show_progress=False)
+    result = tournament(heuristic_policy, random_policy, games=15, seed=1, show_progress=False)  # 15 deals, 30 games
     assert result.wins[0] + result.wins[1] == 30
     assert result.win_rate(0).low > 0.5  # the heuristic bot clearly beats random play
     assert sum(share.value for share in result.reason_shares().values()) == pytest.approx(1)

@@ -98,7 +98,7 @@ def nagaraja() -> None:
     for model in ("A", "B"):
         edition = default_edition(model)
         for opponent_name, opponent in (("heuristic", bots.heuristic_policy), ("random", bots.random_policy)):
-            result = bots.tournament(bots.heuristic_policy, opponent, games=games, seed=SEED, edition=edition,
+            result = bots.tournament(bots.heuristic_policy, opponent, games=games // 2, seed=SEED, edition=edition,  # deals
                                      names=("heuristic", opponent_name), show_progress=False)
             reasons = ", ".join(f"{reason} {share.percent()}" for reason, share in result.reason_shares().items())
             print(f"model {model} | heuristic vs {opponent_name} | first named wins {result.win_rate(0).percent()}"

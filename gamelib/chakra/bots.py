@@ -500,10 +500,22 @@ class TournamentResult:
 
 def tournament(policies: Sequence[Callable] | Callable, games: int = 100, players: int = 2, seed: int = 0,
                rules: Rules | None = None, show_progress: bool = True) -> TournamentResult:
-    """``games`` seeded deals through :func:`gamelib.core.tournament` without seat rotation (policy i
-    always sits in seat i and seat 0 starts), summed up by seat: wins, lengths and scores.
+    """Chakra's preset of :func:`gamelib.core.tournament`, summed up by seat: wins, lengths and scores.
 
-    ``rules`` defaults to the game's rules with ``max_rounds=DEFAULT_MAX_ROUNDS`` as a safeguard.
+    Args:
+        policies: one policy per seat, or one policy for every seat.
+        games: the number of DEALS, as everywhere in gamelib. Seats are not rotated (policy i
+            always sits in seat i and seat 0 starts), so one game per deal.
+        players: the number of seats.
+        seed: the master seed of the deals.
+        rules: default: the game's rules with ``max_rounds=DEFAULT_MAX_ROUNDS`` as a safeguard.
+        show_progress: show a progress bar.
+
+    Returns:
+        A :class:`TournamentResult` by seat.
+
+    Raises:
+        ValueError: the number of policies is not ``players``.
     """
     rules = Rules(max_rounds=DEFAULT_MAX_ROUNDS) if rules is None else rules
     seat_policies = list(policies) if isinstance(policies, Sequence) else [policies] * players

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from gamelib.core import CHANCE, returns_for
+from gamelib.core import CHANCE, GameRecord, returns_for
 
 NO_LEADER = -1
 """The trace's entry when no single seat leads (everybody level, or a tie at the top)."""
@@ -71,7 +71,32 @@ class GameResult:
         return result
 
     def seat_of(self, policy_index: int) -> int:
+        """The seat of policy ``policy_index`` in this game."""
         return self.seating.index(policy_index)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, *, completed: bool = True, first_mover: int | None = None,
+                    trace: Sequence[int] = (), variant: str = "", policies: Sequence[str] = ()) -> "GameResult":
+        """The table row of a game the core played: the one conversion from :class:`gamelib.core.GameRecord`.
+
+        Every row of a design table is built here, from a tournament's record
+        (:func:`gamelib.design.tournament`) or from the states of a game people played
+        (:func:`result_from_states`). The row keeps the record's fields but its returns (they
+        follow from ``winners``) and its final state, and adds the design fields.
+
+        Args:
+            record: the core's record of the game.
+            completed: False when a safeguard, not the rules, ended the game.
+            first_mover: the seat that made the first player action.
+            trace: the seat leading after each player action, the start first (or :data:`NO_LEADER`).
+            variant: the label of the rules played.
+            policies: the label of each policy (by policy index).
+
+        Raises:
+            BadRow: the record cannot be a game (a seat out of range, a winner twice, ...).
+        """
+        return cls(record.index, record.seed, record.seating, record.winners, record.scores, record.length,
+                   completed, first_mover, tuple(trace), variant, tuple(policies))
 
     @property
     def deal(self) -> tuple:
@@ -296,7 +321,8 @@ def _is_whole(value) -> bool:
 
 
 def _csv_row(row: GameResult, number: int) -> list:
-    joined = lambda values: _protect_numbers(" ".join(str(value) for value in values))
+    def joined(values):
+        return _protect_numbers(" ".join(str(value) for value in values))
     cells = [_protect(row.variant), row.index, _seed_cell(row.seed), joined(row.seating),
              _protect(_policies_cell(row.policies)), joined(row.winners),
              "" if row.scores is None else joined(row.scores), row.length, int(row.completed),
@@ -532,9 +558,11 @@ def result_from_states(states: Sequence[Any], *, seating: Sequence[int] | None =
     players = len(final.returns())
     trace = tuple(leader(measure(state)) for state in movers) + (leader(measure(final)),)
     scores = final.scores() if hasattr(final, "scores") else None
-    return GameResult(index, getattr(states[0], "seed", ""), tuple(seating or range(players)), tuple(final.winners),
-                      None if scores is None else tuple(scores), len(movers), ended_by_rules(final),
-                      movers[0].current_player if movers else None, trace, variant, tuple(policies))
+    record = GameRecord(index, getattr(states[0], "seed", ""), tuple(seating or range(players)), tuple(final.winners),
+                        tuple(final.returns()), None if scores is None else tuple(scores), len(movers))
+    return GameResult.from_record(record, completed=ended_by_rules(final),
+                                  first_mover=movers[0].current_player if movers else None, trace=trace,
+                                  variant=variant, policies=policies)
 
 
 def result_from_match(match: Any, **keywords: Any) -> GameResult:

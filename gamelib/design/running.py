@@ -1,7 +1,8 @@
 """Tournaments on every core, or on any ``concurrent.futures.Executor`` (a Dask cluster too).
 
-Each game is the core's :func:`gamelib.core.play_seated_game` on the core's plan
-(:func:`gamelib.core.tournament_plan`: seats rotated, one seed per deal). A worker only ever
+A tournament here is :func:`gamelib.core.tournament` (its plan: seats rotated, one seed per
+deal) with a runner that sends the games to workers; each game is the core's
+:func:`gamelib.core.play_seated_game` with the lead traced. A worker only ever
 receives ``(deal seed, seating)`` pairs, so a game's result does not depend on which worker
 played it, in which order, or how many workers there were.
 """
@@ -18,7 +19,8 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Callable, Iterator, Sequence
 
-from gamelib.core import CHANCE, Policy, play_seated_game, tournament_plan
+from gamelib.core import CHANCE, Policy, play_seated_game, seatings
+from gamelib.core import tournament as core_tournament
 from gamelib.design.results import GameResult, Results, ended_by_rules, leader, score_lead
 
 PARALLEL_FROM = 64
@@ -35,32 +37,51 @@ def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules
                variant: str | None = None, progress: bool = True, description: str | None = None) -> Results:
     """Play ``games`` deals, each once per seating, and return the table of games.
 
-    ``game`` is a game module (or its ``new_game``); ``policies`` is one policy per seat, or one
-    policy for every seat. Seats are rotated (``rotate``) unless every seat holds the same policy,
-    where a rotation would only replay each deal. The same ``seed`` gives the same deals to every
-    compared bot or rule set. ``executor`` is any ``concurrent.futures.Executor`` (a Dask
-    ``distributed.Client`` too); without one, the games run across ``workers`` local processes
-    (default: every core), or here when there are few (fewer than :data:`PARALLEL_FROM`).
-    ``lead`` maps a state to a value per seat for the lead trace (default: the scores; ``False``:
-    no trace). ``completed`` maps a final state to whether the rules ended it (default: the
-    state's ``ended_by_rules``, see :func:`ended_by_rules`). ``names`` label the policies and
-    ``variant`` the rules in the table.
+    :func:`gamelib.core.tournament` with a runner that plays its plan here or on other
+    processes and keeps the design fields of each game (:meth:`GameResult.from_record`).
+
+    Args:
+        game: a game module (or its ``new_game``).
+        policies: one policy per seat, or one policy for every seat.
+        games: the number of DEALS, as in :func:`gamelib.core.tournament`; each is played once
+            per seating.
+        rules: the rule set (default: the game's); ``setup`` goes to ``new_game`` too.
+        seed: the master seed: the same one gives the same deals to every compared bot or rule set.
+        rotate: rotate the seats (default: unless every seat holds the same policy, where a
+            rotation would only replay each deal).
+        executor: any ``concurrent.futures.Executor`` (a Dask ``distributed.Client`` too);
+            without one, the games run across ``workers`` local processes (default: every core),
+            or here when there are few (fewer than :data:`PARALLEL_FROM`) or they cannot be sent.
+        chunk: the games per task sent to the executor (default: several tasks per worker).
+        lead: maps a state to a value per seat for the lead trace (default: the scores;
+            ``False``: no trace).
+        completed: maps a final state to whether the rules ended it (default: the state's
+            ``ended_by_rules``, see :func:`ended_by_rules`).
+        names: label the policies; ``variant`` labels the rules in the table.
+        progress, description: the progress bar and its label.
+
+    Returns:
+        A :class:`Results` table, one row per game in plan order, whatever the executor.
+
+    Example:
+        >>> from gamelib import chakra
+        >>> results = tournament(chakra, chakra.greedy_policy, 200, setup={"players": 3}, seed=1)
+        >>> len(results)  # one policy in every seat: no rotation, one game per deal
+        200
     """
     setup = dict(setup or {})
     policies = _seat_policies(game, policies, rules, setup)
     if rotate is None:
         rotate = len({id(policy) for policy in policies}) > 1
-    plan = tournament_plan(len(policies), games, seed, rotate)
     job = _Job(_game_reference(game), tuple(policies), rules, setup, lead, completed,
                variant or ("default rules" if rules is None else str(rules)),
                tuple(names or (_policy_name(policy) for policy in policies)))
-    label = description or f"{games} deals x {len(plan) // max(games, 1)} seatings"
-    with _executor_for(executor, workers, len(plan), job) as chosen:
-        rows = _run(job, plan, chosen, chunk, workers)
-        if progress:
-            from gamelib.simulate import progress as progress_bar
-
-            rows = progress_bar(rows, len(plan), label)
+    planned = games * len(seatings(len(policies), rotate))
+    label = description or f"{games} deals x {planned // max(games, 1)} seatings"
+    with _executor_for(executor, workers, planned, job) as chosen:
+        rows = core_tournament(game, policies, games, rules=rules, seed=seed, setup=setup, rotate=rotate,
+                               progress=progress, description=label,
+                               runner=lambda plan: _run(job, plan, chosen, chunk, workers))
         return Results(rows)
 
 
@@ -103,16 +124,16 @@ def play_traced_game(game: Any, job: _Job, index: int, deal_seed: int, seating: 
                               keep_final=True, on_action=note)
     if measure is not None:
         trace.append(leader(measure(record.final)))
-    return GameResult(record.index, record.seed, record.seating, record.winners, record.scores, record.length,
-                      (job.completed or ended_by_rules)(record.final), first_mover[0] if first_mover else None, tuple(trace), job.variant,
-                      job.names)
+    return GameResult.from_record(record, completed=(job.completed or ended_by_rules)(record.final),
+                                  first_mover=first_mover[0] if first_mover else None, trace=trace,
+                                  variant=job.variant, policies=job.names)
 
 
 # --------------------------------------------------------------------------- executors
 
 
-def _run(job: _Job, plan: list, executor: Executor | None, chunk: int | None, workers: int | None) -> Iterator[GameResult]:
-    items = [(index, deal_seed, seating) for index, (deal_seed, seating) in enumerate(plan)]
+def _run(job: _Job, items: list, executor: Executor | None, chunk: int | None, workers: int | None) -> Iterator[GameResult]:
+    """Play the planned ``(index, deal seed, seating)`` games here or in chunks on ``executor``, in plan order."""
     if executor is None:
         for item in items:
             yield from play_chunk(job, [item])

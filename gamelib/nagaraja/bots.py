@@ -33,7 +33,7 @@ from gamelib.nagaraja import analysis, rules
 from gamelib.nagaraja.actions import Commit, Keep, Pass, PlaceTile, SwapChoice, UseAmulet, UseNaga
 from gamelib.nagaraja.edition import Edition
 from gamelib.nagaraja.temple import CELL_OF_SPOT, PlacedTile, Temple
-from gamelib.simulate import Estimate, mean, progress, proportion, seeds
+from gamelib.simulate import Estimate, mean, proportion
 
 WIN_TARGET = 0.6  # commit the cheapest set with at least this chance to win the room
 CURSED_LOSS_PENALTY = 60.0  # VP-equivalent cost of losing the game on the spot
@@ -328,33 +328,41 @@ class TournamentResult:
         return "\n".join(lines)
 
 
-def tournament(policy_a, policy_b, games: int = 100, seed: int = 0, edition: Edition | None = None,
+def tournament(policy_a, policy_b, games: int = 50, seed: int = 0, edition: Edition | None = None,
                names: tuple[str, str] | None = None, show_progress: bool = True) -> TournamentResult:
-    """Play ``games`` games between two bots and add Nagaraja's own figures to the win rates.
+    """Nagaraja's preset of :func:`gamelib.core.tournament`: two bots, with Nagaraja's own figures.
 
-    The games are :func:`gamelib.core.tournament`'s: each deal is played twice, once with each
-    bot in seat 0 (seats rotated, seeds paired), so neither bot is luckier in its deals.
+    Args:
+        policy_a, policy_b: the two bots (policy index 0 and 1).
+        games: the number of DEALS, as everywhere in gamelib. Each deal is played twice, once
+            with each bot in seat 0 (seats rotated, seeds paired), so ``2 * games`` games are
+            played and neither bot is luckier in its deals.
+        seed: the master seed of the deals.
+        edition: the edition to play (default: the game's).
+        names: the bots' labels (default: their function names).
+        show_progress: show a progress bar.
+
+    Returns:
+        A :class:`TournamentResult`: wins by bot, how games ended, rounds, the first guide's and
+        the guide's success (its ``games`` is the number of games played).
     """
     names = names or (getattr(policy_a, "__name__", "A"), getattr(policy_b, "__name__", "B"))
     setup = {"edition": edition} if edition is not None else {}
-    plan = [(deal_seed, seating) for deal_seed in seeds(seed, (games + 1) // 2) for seating in core.seatings(2)]
-    plan = plan[:games]
-    iterator = progress(plan, len(plan), "games") if show_progress else plan
+    records = core.tournament(rules, (policy_a, policy_b), games, seed=seed, setup=setup, progress=show_progress,
+                              keep_final=True)
     wins = [0, 0]
     reasons: Counter = Counter()
     rounds, first_guide_wins, rooms, guide_rooms = [], 0, 0, 0
-    for index, (deal_seed, seating) in enumerate(iterator):
-        record = core.play_seated_game(rules, (policy_a, policy_b), seating, deal_seed, setup=setup,
-                                       index=index, keep_final=True)
+    for record in records:
         final = record.final
-        wins[seating[final.winner]] += 1
+        wins[record.seating[final.winner]] += 1
         reasons[final.result.reason] += 1
         rounds.append(final.round)
         guides, room_winners = rooms_and_guides(final)
         first_guide_wins += final.winner == guides[0]
         rooms += len(room_winners)
         guide_rooms += sum(guides[i] == winner for i, winner in enumerate(room_winners))
-    return TournamentResult(names, games, tuple(wins), reasons, rounds, first_guide_wins, rooms, guide_rooms)
+    return TournamentResult(names, len(records), tuple(wins), reasons, rounds, first_guide_wins, rooms, guide_rooms)
 
 
 def rooms_and_guides(final) -> tuple[list[int], list[int]]:

@@ -23,7 +23,7 @@ from gamelib import core
 from gamelib.core import random_policy, replace_fields
 from gamelib.pangu import rules as pangu_rules
 from gamelib.pangu.actions import (LOST, ONGOING, Action, best_recovery, cheapest_die, facing_colours,
-                                   legal_cell_indices, recovery, search_chance, search_successor, settle_karma)
+                                   legal_cell_indices, search_chance, search_successor, settle_karma)
 from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import Rules, State
 from gamelib.simulate import Estimate, mean, proportion
@@ -249,10 +249,17 @@ class TournamentResult:
 
 def tournament(policies: Mapping | None = None, rules: Rules | Mapping[str, Rules] | None = None,
                games: int = 1000, seed: int = 0, show_progress: bool = True) -> list[TournamentResult]:
-    """:func:`gamelib.core.tournament` for every (policy, rule set) pair on the same deals, summarised.
+    """Pangu's preset of :func:`gamelib.core.tournament`: each (policy, rule set) pair on the same deals.
 
-    ``policies`` maps names to policies (default: random, greedy, lookahead); ``rules`` is one
-    ``Rules`` or a mapping of names to ``Rules`` (default: the default rules).
+    Args:
+        policies: maps names to policies (default: random, greedy, lookahead).
+        rules: one ``Rules`` or a mapping of names to ``Rules`` (default: the default rules).
+        games: the number of DEALS, as everywhere in gamelib; Pangu has one seat, so one game per deal.
+        seed: the master seed: every pair plays the same deals.
+        show_progress: show a progress bar per pair.
+
+    Returns:
+        One :class:`TournamentResult` per pair, rule sets outermost, in the mappings' order.
     """
     policies = POLICIES if policies is None else policies
     if rules is None or isinstance(rules, Rules):
