@@ -81,7 +81,8 @@ def main() -> None:
     load_before = os.getloadavg()[0]
 
     rotate = seatings > 1
-    play = lambda **where: (lambda: design.tournament(game, policies, deals, seed=1, progress=False, **where))
+    def play(**where):
+        return (lambda: design.tournament(game, policies, deals, seed=1, progress=False, **where))
     with ProcessPoolExecutor(2) as two, ProcessPoolExecutor(1) as one:
         two.submit(int).result(), one.submit(int).result()  # start the warm pools' workers before timing
         methods = {"naive": lambda: core.tournament(game, policies, deals, seed=1, rotate=rotate, progress=False),

@@ -16,7 +16,8 @@ from gamelib.design import GameResult, Results
 def paired_tables(both, only_a, only_b, neither):
     """Two tables over the same deals whose "seat 0 won" outcomes fall in the four cells as given."""
     cells = [(True, True)] * both + [(True, False)] * only_a + [(False, True)] * only_b + [(False, False)] * neither
-    winner = lambda won: (0,) if won else (1,)
+    def winner(won):
+        return (0,) if won else (1,)
     a = Results(GameResult(i, i, (0, 1), winner(x), None, 1) for i, (x, _) in enumerate(cells))
     b = [GameResult(i, i, (0, 1), winner(y), None, 1) for i, (_, y) in enumerate(cells)]
     return a, Results(reversed(b))  # pairs are found by deal, not by position
@@ -152,7 +153,8 @@ def test_find_target_by_bisection():
     # The mean length rises with the target (exact means by enumeration: 9.90 throws at target 19,
     # 10.44 at 20), so a search for 10 throws must end on 19 or 20, between two neighbours that it
     # measured on either side of 10, and pick the nearer of them.
-    mean_length = lambda results: design.duration(results).mean
+    def mean_length(results):
+        return design.duration(results).mean
     search = design.find_target(toy_game, "target", 10, 30, one_die, 150, target=10.0, metric=mean_length,
                                 metric_name="mean length", workers=1, progress=False)
     assert float(exact_one_die_race(19)[1]) < 10 < float(exact_one_die_race(20)[1])
@@ -166,7 +168,8 @@ def test_find_target_by_bisection():
 
 
 def test_find_target_outside_the_range_gives_the_nearer_end():
-    mean_length = lambda results: design.duration(results).mean
+    def mean_length(results):
+        return design.duration(results).mean
     search = design.find_target(toy_game, "target", 2, 5, one_die, 50, target=100.0, metric=mean_length,
                                 workers=1, progress=False)
     assert search.value == 5 and not search.target_in_interval

@@ -274,7 +274,8 @@ def fuzz_file(rng: random.Random, path) -> bytes:
 def oracle_accepts(row: GameResult) -> bool:
     """What a row must be to be a game, said again plainly (brute force over the rules)."""
     seats = len(row.seating)
-    whole = lambda value: type(value) is int
+    def whole(value):
+        return type(value) is int
     return (seats >= 1 and sorted(row.seating) == list(range(seats))
             and all(whole(w) and 0 <= w < seats for w in row.winners) and len(set(row.winners)) == len(row.winners)
             and (row.scores is None or (len(row.scores) == seats

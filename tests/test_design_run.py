@@ -84,7 +84,8 @@ def test_a_given_executor_is_used_and_left_open():
 
 
 def test_unpicklable_policies_fall_back_to_this_process_with_a_warning():
-    lazy = lambda state, rng: "ONE_DIE"
+    def lazy(state, rng):
+        return "ONE_DIE"
     with pytest.warns(UserWarning, match="cannot be sent"):
         results = design.tournament(toy_game, [lazy, one_die], 40, seed=5, workers=2, progress=False)
     assert [row.winners for row in results] == [row.winners for row in
@@ -102,7 +103,8 @@ def test_the_progress_bar_counts_games(capsys):
 
 
 def test_a_value_function_replaces_the_scores_as_lead_measure():
-    behind = lambda state: [-points for points in state.points]  # "leading" = being behind
+    def behind(state):
+        return [-points for points in state.points]  # "leading" = being behind
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         results = design.tournament(toy_game, POLICIES, 5, seed=3, lead=behind, workers=1, progress=False)

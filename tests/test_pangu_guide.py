@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from gamelib import IllegalMove, Match
-from gamelib.pangu import Action, Rules, new_game, solver
+from gamelib import Match
+from gamelib.pangu import new_game, solver
 from gamelib.pangu.board import Evaluator, PanguBoard, action_key, percent, points, review_match
 from gamelib.pangu.bots import greedy_policy, lookahead_policy, lookahead_values
 from gamelib.pangu.guide import GuidedBoard, first_deal_the_hints_win, hint_line_wins, line_of, review

@@ -46,7 +46,8 @@ def test_mean_interval_and_text():
 
 
 def test_run_many_is_reproducible():
-    play_one = lambda seed: random.Random(seed).random()
+    def play_one(seed):
+        return random.Random(seed).random()
     assert simulate.run_many(play_one, 5, seed=3, show_progress=False) == simulate.run_many(play_one, 5, seed=3)
     assert simulate.seeds(1, 3) != simulate.seeds(2, 3)
 

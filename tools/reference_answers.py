@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gamelib import chakra, design
-from gamelib.chakra.bots import greedy_policy
+from gamelib import chakra, design  # noqa: E402
+from gamelib.chakra.bots import greedy_policy  # noqa: E402
 
 PAGE = ROOT / "docs" / "teaching" / "reference_answers.md"
 SEED = 2026

@@ -7,7 +7,6 @@ solver; nothing decides a rule.
 
 from __future__ import annotations
 
-from typing import Any
 
 from gamelib import core
 from gamelib.core import IllegalMove, Match
