@@ -240,3 +240,21 @@ def test_games_on_several_threads_at_once_are_the_games_played_alone(game):
     finally:
         sys.setswitchinterval(interval)
     assert together == alone
+
+
+def test_scores_are_a_tuple_by_seat_in_every_game(game):
+    """issue 26: ``scores()`` has one type in every game, a tuple with one score per seat (Chakra gave a
+    list), at the start, in the middle and at the end of a game."""
+    state = game.new_game(seed=5)
+    players = len(state.returns())
+    rng = random.Random(5)
+    seen = 0
+    while True:
+        scores = state.scores()
+        assert type(scores) is tuple and len(scores) == players, (type(scores).__name__, scores)
+        seen += 1
+        if state.is_terminal:
+            break
+        state = state.apply(core.random_policy(state, rng) if state.current_player != CHANCE
+                            else state.chance_outcomes()[0][0])
+    assert seen >= 2
