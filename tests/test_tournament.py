@@ -106,7 +106,10 @@ def test_every_tournament_function_goes_through_the_core_one():
             assert not calls & {"tournament_plan", "seeds"}, f"{where} plans its own games"
 
 
-def test_the_core_examples_run():
-    """The examples in gamelib.core's docstrings (core.tournament's among them) give what they show."""
-    results = doctest.testmod(core)
-    assert results.attempted >= 5 and results.failed == 0
+def test_the_public_api_examples_run():
+    """The runnable examples (``>>>``) in the docstrings of gamelib.core and gamelib.design give what they show."""
+    from gamelib.design import compare, payoff
+
+    for module in (core, compare, payoff):
+        results = doctest.testmod(module)
+        assert results.attempted >= 1 and results.failed == 0, module.__name__

@@ -166,11 +166,19 @@ def beside_exact(name: str, estimate: Estimate, exact: float | None) -> Check:
 
 def compare_to_exact(simulated: Mapping[str, Results | Estimate], exact: Mapping[str, Any],
                      metric: Callable[[Results], Estimate] | None = None):
-    """A table of exact values beside simulated rates: for each name, the exact value (a ``Fraction``
-    is shown as a fraction too), the simulated rate with its 95% interval and games, and whether the
-    interval holds the exact value. A :class:`Results` is measured by ``metric`` (default: seat 0's
-    win rate, which is the win rate of a solo game); an :class:`Estimate` is used as it is. A name
-    with an exact value and no simulation, or the reverse, gets a row with the other side empty."""
+    """A table of exact values beside simulated rates, and whether each interval holds its exact value.
+
+    Args:
+        simulated: by name, a :class:`Results` (measured by ``metric``) or an :class:`Estimate`
+            (used as it is).
+        exact: by name, the exact value (a ``Fraction`` is shown as a fraction too).
+        metric: default: seat 0's win rate, which is the win rate of a solo game.
+
+    Returns:
+        A :class:`Table`, one row per name: the exact value, the simulated rate with its 95% interval
+        and games, and whether the interval holds the exact value. A name on one side only gets a row
+        with the other side empty.
+    """
     from gamelib.design.tables import Table
 
     measure = metric or (lambda results: seat_win_rates(results)[0])
@@ -214,7 +222,15 @@ SEATED_METRICS = ("first seat advantage", "first mover advantage", "balance", "d
 
 
 def summary(results: Results, exact: dict[str, float] | None = None):
-    """Every metric of ``results`` as a table (name, value, interval, exact where given, definition)."""
+    """Every metric of :data:`METRICS` measured on ``results``.
+
+    Args:
+        results: a table of games.
+        exact: exact values by metric name, shown beside the simulated ones.
+
+    Returns:
+        A :class:`Table`: name, value, interval, exact value where given, definition.
+    """
     from gamelib.design.tables import Table
 
     exact = exact or {}

@@ -33,7 +33,17 @@ class ScoreTrace:
 
 def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, seed: int = 0,
                  setup: dict | None = None) -> list[ScoreTrace]:
-    """Play ``games`` seeded self-play games of ``policy`` and keep each game's score trace."""
+    """Play seeded self-play games of ``policy`` and keep each game's score trace.
+
+    Args:
+        game: a two-player game module (or its ``new_game``) with ``scores()``.
+        policy: the policy in both seats.
+        games: the number of deals, one game each (policy 0 in seat 0).
+        rules, setup: passed to ``new_game``; ``seed``: the master seed of the deals.
+
+    Returns:
+        One :class:`ScoreTrace` per game, in deal order.
+    """
     traces = []
     for index, deal in enumerate(seeds(seed, games)):
         scores: list[tuple[float, ...]] = []
@@ -50,8 +60,16 @@ def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, 
 
 def comeback_by_deficit(traces: Sequence[ScoreTrace], at: float = 0.5,
                         bands: Sequence[tuple[int, int]] = ((1, 2), (3, 5), (6, 1000))) -> dict[str, Any]:
-    """The share of games won by the player behind at fraction ``at`` of the game, per band of the deficit
-    (``(low, high)`` points, both included), each an Estimate with its 95% interval; bands with no game are left out."""
+    """The share of games won by the player behind at fraction ``at`` of the game, per band of the deficit.
+
+    Args:
+        traces: the games (:func:`score_traces`).
+        at: the point of the game looked at, as a fraction of its length.
+        bands: ``(low, high)`` deficits in points, both included.
+
+    Returns:
+        By band label, an Estimate with its 95% interval; bands with no game are left out.
+    """
     outcomes: dict[tuple[int, int], list[float]] = {band: [] for band in bands}
     for trace in traces:
         if len(trace.winners) != 1 or len(trace.scores) < 2:
@@ -127,8 +145,14 @@ def pacing(traces: Sequence[ScoreTrace]) -> Pacing:
 
 
 def paired_shift(base: Sequence[ScoreTrace], variant: Sequence[ScoreTrace]) -> Any:
-    """Mean shift of the decisive moment (variant minus base, in actions) over the same deals, with its 95%
-    interval; deals without a single winner in either version are left out."""
+    """Mean shift of the decisive moment over the same deals (variant minus base, in actions).
+
+    Args:
+        base, variant: the traces of the same seeded deals under two rule sets.
+
+    Returns:
+        An Estimate with its 95% interval; deals without a single winner in either version are left out.
+    """
     if len(base) != len(variant):
         raise ValueError("pair the same deals: both lists must hold as many games")
     pairs = [(decided_action(b), decided_action(v)) for b, v in zip(base, variant, strict=True)]
@@ -144,10 +168,21 @@ MAX_LENGTH_RATIO = 1.1
 def check_later_decision(game: Any, policy: Callable, rules: Any, *, games: int = 20, seed: int = 2026,
                          later_by: float = LATER_BY, max_length_ratio: float = MAX_LENGTH_RATIO,
                          baseline: Sequence[ScoreTrace] | None = None) -> Feedback:
-    """The design target of session 09: a rule change that moves the decisive moment at least ``later_by``
-    actions later (mean over the same seeded deals) while the mean game stays at most ``max_length_ratio``
-    times as long as under the printed rules. ``baseline`` may pass the printed rules' traces of the same
-    games and seed to save playing them again. The verdict gives both measures with their intervals."""
+    """The design target of session 09: does a rule change move the decisive moment later?
+
+    The target: the decisive moment at least ``later_by`` actions later (mean over the same seeded
+    deals) while the mean game stays at most ``max_length_ratio`` times as long as under the printed rules.
+
+    Args:
+        game, policy: the game and the self-play policy.
+        rules: the changed rules.
+        games: the number of deals; ``seed``: their master seed.
+        later_by, max_length_ratio: the target.
+        baseline: the printed rules' traces of the same deals, to save playing them again.
+
+    Returns:
+        A Feedback whose verdict gives both measures with their intervals.
+    """
     base = list(baseline) if baseline is not None else score_traces(game, policy, games, None, seed=seed)
     if len(base) != games:
         raise ValueError("the baseline must hold the same number of games")

@@ -52,7 +52,20 @@ def as_matrix(matrix) -> list[list[Fraction]]:
 
 
 def solve_zero_sum(matrix) -> Equilibrium:
-    """One exact equilibrium of the zero-sum game with row-player payoffs ``matrix`` (smallest supports first)."""
+    """One exact equilibrium of a zero-sum game (supports tried smallest first).
+
+    Args:
+        matrix: the row player's payoffs, a list of rows of numbers.
+
+    Returns:
+        An :class:`Equilibrium`: both players' mixed strategies and the game's value, as Fractions.
+
+    Raises:
+        ValueError: the matrix is empty or ragged.
+
+    >>> solve_zero_sum([[1, -1], [-1, 1]]).value
+    Fraction(0, 1)
+    """
     a = as_matrix(matrix)
     m, n = len(a), len(a[0])
     for size in range(1, min(m, n) + 1):

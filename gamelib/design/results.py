@@ -207,15 +207,28 @@ _WHOLE = re.compile(r"-?[0-9]+")
 
 
 def save_csv(results: Iterable[GameResult], path: str | Path) -> Path:
+    """Write a table of games to a CSV file (:data:`CSV_COLUMNS`), for pooling with :func:`load_csv`.
+
+    Returns:
+        The path written.
+    """
     return Results(results).to_csv(path)
 
 
 def load_csv(*paths: str | Path, players: int | None = None, bad_rows: str = "raise") -> Results:
     """Read and pool one or more CSV files of results (a class's runs, in order).
 
-    A bad row raises :class:`BadResultsFile` naming the file, the line and the field. With
-    ``bad_rows="skip"`` a bad row, or a whole file that cannot be read, is left out, the other
-    files' games are kept, and ``result.skipped`` lists what was left out and why.
+    Args:
+        paths: the files.
+        players: the number of seats every row must have (default: any).
+        bad_rows: ``"raise"``, or ``"skip"`` to leave out a bad row, or a whole file that cannot be
+            read, keep the other games, and list what was left out and why in ``result.skipped``.
+
+    Returns:
+        The pooled :class:`Results`.
+
+    Raises:
+        BadResultsFile: a bad row or file (with ``bad_rows="raise"``), naming the file, the line and the field.
     """
     pooled = Results()
     for path in paths:
@@ -549,7 +562,19 @@ def ended_by_rules(state: Any) -> bool:
 def result_from_states(states: Sequence[Any], *, seating: Sequence[int] | None = None, index: int = 0,
                        variant: str = "", policies: Sequence[str] = (),
                        lead: Callable[[Any], Sequence[float]] | None = None) -> GameResult:
-    """A row from every state of one finished game, start first (a board's ``match.states``)."""
+    """A row from every state of one finished game, start first (a board's ``match.states``).
+
+    Args:
+        states: every state of the game, the final one terminal.
+        seating, index, variant, policies: as in :class:`GameResult` (default: seat i holds policy i).
+        lead: the lead measure (default: :func:`score_lead`).
+
+    Returns:
+        The game's :class:`GameResult`, built by :meth:`GameResult.from_record`.
+
+    Raises:
+        ValueError: the last state is not terminal.
+    """
     if not states or not states[-1].is_terminal:
         raise ValueError("a result needs a finished game: the last state is not terminal")
     measure = lead or score_lead

@@ -63,11 +63,10 @@ def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules
     Returns:
         A :class:`Results` table, one row per game in plan order, whatever the executor.
 
-    Example:
-        >>> from gamelib import chakra
-        >>> results = tournament(chakra, chakra.greedy_policy, 200, setup={"players": 3}, seed=1)
-        >>> len(results)  # one policy in every seat: no rotation, one game per deal
-        200
+    Example (one policy in every seat: no rotation, so 200 games)::
+
+        results = design.tournament(chakra, chakra.greedy_policy, 200, setup={"players": 3}, seed=1)
+        design.seat_win_rates(results)
     """
     setup = dict(setup or {})
     policies = _seat_policies(game, policies, rules, setup)
@@ -86,7 +85,7 @@ def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules
 
 
 def players_of(game: Any, rules: Any = None, setup: dict | None = None) -> int:
-    """The number of seats of a game set up with ``rules`` and ``setup`` (from its returns)."""
+    """The number of seats of a game set up with ``rules`` and ``setup`` (the length of its returns)."""
     return len(_new_game(game)(0, rules, **(setup or {})).returns())
 
 

@@ -72,9 +72,26 @@ def sweep(game: Any, parameter: str, values: Sequence, policies: Any, games: int
           metric: Metric = first_seat_win_rate, metric_name: str | None = None, rules: Any = None,
           setup: dict | None = None, seed: int = 0, executor: Executor | None = None,
           workers: int | None = None, progress: bool = True, **options: Any) -> Sweep:
-    """Measure ``metric`` at each value of ``parameter``: a field of the game's ``Rules`` (changed from
-    ``rules``, default the game's defaults) or else a setup keyword such as ``players``. Every value
-    is played on the same deals. ``options`` go to :func:`tournament` (``lead``, ``rotate``, ...)."""
+    """Measure ``metric`` at each value of one parameter, every value played on the same deals.
+
+    Args:
+        game, policies: as in :func:`tournament`.
+        parameter: a field of the game's ``Rules`` (changed from ``rules``, default the game's
+            defaults), or else a setup keyword such as ``players``.
+        values: the values to try.
+        games: the number of deals at each value, as in :func:`tournament`.
+        metric: maps a :class:`Results` to an Estimate (default: seat 0's win rate);
+            ``metric_name`` labels it.
+        seed, setup, executor, workers, progress: as in :func:`tournament`.
+        options: passed to :func:`tournament` (``lead``, ``rotate``, ...).
+
+    Returns:
+        A :class:`Sweep` (``.plot()`` draws it).
+
+    Example (which starting Karma gives greedy play which chance)::
+
+        design.sweep(pangu, "starting_karma", range(6, 15), pangu.greedy_policy, 300).plot()
+    """
     estimates, tables = [], []
     for value in values:
         value_rules, value_setup = _with_parameter(game, rules, setup, parameter, value)
@@ -107,9 +124,19 @@ class TargetSearch:
 
 def find_target(game: Any, parameter: str, low: int, high: int, policies: Any, games: int, *,
                 target: float = 0.5, metric: Metric = first_seat_win_rate, **options: Any) -> TargetSearch:
-    """The whole-number value of ``parameter`` in ``low..high`` whose metric is nearest ``target``, by
-    bisection; it assumes the metric rises or falls steadily with the parameter (e.g. which starting
-    Karma makes greedy win 50%). ``options`` go to :func:`sweep`."""
+    """The whole-number value of ``parameter`` in ``low..high`` whose metric is nearest ``target``, by bisection.
+
+    It assumes the metric rises or falls steadily with the parameter (e.g. which starting Karma
+    makes greedy win 50%).
+
+    Args:
+        low, high: the range searched, both included.
+        target: the metric's value wanted.
+        game, parameter, policies, games, metric, options: as in :func:`sweep`.
+
+    Returns:
+        A :class:`TargetSearch`: the value chosen and every value tried with its metric.
+    """
     if low > high:
         raise ValueError(f"the search range {low}..{high} is empty")
     measured: dict[int, tuple[Estimate, Results]] = {}
