@@ -106,6 +106,13 @@ def test_every_tournament_function_goes_through_the_core_one():
             assert not calls & {"tournament_plan", "seeds"}, f"{where} plans its own games"
 
 
+def test_design_plans_no_games_of_its_own():
+    """gamelib.design (its tournaments, sweeps and pacing traces) draws no deal seeds itself: core.tournament does."""
+    for path in sorted((GAMELIB / "design").glob("*.py")):
+        calls = _calls(ast.parse(path.read_text(encoding="utf-8")))
+        assert not calls & {"seeds", "tournament_plan"}, f"{path.name} plans its own games"
+
+
 def test_the_public_api_examples_run():
     """The runnable examples (``>>>``) in the docstrings of gamelib.core and gamelib.design give what they show."""
     from gamelib.design import compare, payoff

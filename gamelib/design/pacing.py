@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from gamelib.core import CHANCE, play_seated_game
+from gamelib.core import CHANCE, play_seated_game, tournament
 from gamelib.design.metrics import share_estimate
 from gamelib.design.results import score_lead
 from gamelib.exercises import Feedback
 from gamelib.simulate import mean as estimate_mean
-from gamelib.simulate import seeds
 
 
 @dataclass(frozen=True)
@@ -44,18 +43,23 @@ def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, 
     Returns:
         One :class:`ScoreTrace` per game, in deal order.
     """
-    traces = []
-    for index, deal in enumerate(seeds(seed, games)):
-        scores: list[tuple[float, ...]] = []
+    policies = [policy, policy]
 
-        def note(state, action, scores=scores):
-            if state.current_player != CHANCE:
-                scores.append(tuple(score_lead(state)))
+    def traced(plan):
+        for index, deal, seating in plan:
+            scores: list[tuple[float, ...]] = []
 
-        record = play_seated_game(game, [policy, policy], (0, 1), deal, rules, setup, index, keep_final=True, on_action=note)
-        scores.append(tuple(score_lead(record.final)))
-        traces.append(ScoreTrace(tuple(scores), tuple(record.winners)))
-    return traces
+            def note(state, action, scores=scores):
+                if state.current_player != CHANCE:
+                    scores.append(tuple(score_lead(state)))
+
+            record = play_seated_game(game, policies, seating, deal, rules, setup, index, keep_final=True,
+                                      on_action=note)
+            scores.append(tuple(score_lead(record.final)))
+            yield ScoreTrace(tuple(scores), tuple(record.winners))
+
+    return tournament(game, policies, games, rules=rules, seed=seed, setup=setup, rotate=False, progress=False,
+                      runner=traced)
 
 
 def comeback_by_deficit(traces: Sequence[ScoreTrace], at: float = 0.5,
