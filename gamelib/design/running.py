@@ -24,7 +24,8 @@ from gamelib.core import tournament as core_tournament
 from gamelib.design.results import GameResult, Results, ended_by_rules, leader, score_lead
 
 PARALLEL_FROM = 64
-"""Below this many games a tournament runs in this process: starting workers would cost more."""
+"""Below this many games to play (deals x seatings) a tournament runs in this process: starting workers
+would cost more."""
 
 LeadMeasure = Callable[[Any], Sequence[float]]
 
@@ -143,21 +144,22 @@ def _run(job: _Job, items: list, executor: Executor | None, chunk: int | None, w
         yield from future.result()
 
 
-def _chunk_size(games: int, workers: int | None) -> int:
-    """Several tasks per worker (so a slow one does not hold the rest back), at most 50 games each."""
-    return max(1, min(50, games // (4 * (workers or os.cpu_count() or 1)) or 1))
+def _chunk_size(planned: int, workers: int | None) -> int:
+    """Games per task for ``planned`` games: several tasks per worker (so a slow one does not hold the rest
+    back), at most 50 games each."""
+    return max(1, min(50, planned // (4 * (workers or os.cpu_count() or 1)) or 1))
 
 
 @contextmanager
-def _executor_for(executor: Executor | None, workers: int | None, games: int, job: _Job):
-    """The executor given, or a local process pool for a big enough tournament, or none (run here)."""
+def _executor_for(executor: Executor | None, workers: int | None, planned: int, job: _Job):
+    """The executor given, or a local process pool for ``planned`` games if enough, or none (run here)."""
     if executor is not None:
         yield executor
         return
     count = workers if workers is not None else (os.cpu_count() or 1)
     if sys.platform == "emscripten":  # Pyodide (the browser-only site) cannot start processes
         count = 1
-    if count <= 1 or (workers is None and games < PARALLEL_FROM) or not _picklable(job):
+    if count <= 1 or (workers is None and planned < PARALLEL_FROM) or not _picklable(job):
         yield None
         return
     pool = ProcessPoolExecutor(max_workers=count)
