@@ -253,15 +253,24 @@ class Match:
 
     @property
     def can_step_back(self) -> bool:
+        """Whether an earlier state exists (the state shown is not the start)."""
         return self._index > 0
 
     @property
     def can_step_forward(self) -> bool:
+        """Whether a recorded later state exists (the state shown is not the latest)."""
         return self._index < len(self._actions)
 
     # changing
     def apply(self, action: Any) -> Any:
-        """Apply ``action`` to the current state; an illegal one raises and changes nothing."""
+        """Apply ``action`` to the state shown; any recorded future after it is replaced.
+
+        Returns:
+            The new state.
+
+        Raises:
+            IllegalMove: the rules forbid the action; the match is unchanged.
+        """
         new_state = self.state.apply(action)
         del self._states[self._index + 1 :]
         del self._actions[self._index :]
@@ -272,7 +281,11 @@ class Match:
         return new_state
 
     def undo(self) -> Any:
-        """Take back the last action for good (it cannot be replayed with forward)."""
+        """Take back the last action for good (it cannot be replayed with forward).
+
+        Raises:
+            IllegalMove: nothing to undo (the start of the game).
+        """
         if not self.can_step_back:
             raise IllegalMove("there is nothing to undo: this is the start of the game")
         del self._states[self._index :]
@@ -282,23 +295,39 @@ class Match:
         return self.state
 
     def step_back(self) -> Any:
+        """Show the state one action earlier (the future is kept for :meth:`step_forward`).
+
+        Raises:
+            IllegalMove: already at the start.
+        """
         if not self.can_step_back:
             raise IllegalMove("already at the start of the game")
         return self.jump(self._index - 1)
 
     def step_forward(self) -> Any:
+        """Show the recorded state one action later.
+
+        Raises:
+            IllegalMove: already at the latest recorded state.
+        """
         if not self.can_step_forward:
             raise IllegalMove("already at the latest move")
         return self.jump(self._index + 1)
 
     def to_start(self) -> Any:
+        """Show the starting state."""
         return self.jump(0)
 
     def to_end(self) -> Any:
+        """Show the latest recorded state."""
         return self.jump(len(self._actions))
 
     def jump(self, index: int) -> Any:
-        """Show the state after ``index`` actions."""
+        """Show the state after ``index`` actions.
+
+        Raises:
+            IllegalMove: no such move in the history (the message gives the range).
+        """
         if not 0 <= index <= len(self._actions):
             raise IllegalMove(f"move {index} does not exist: the history has moves 0 to {len(self._actions)}")
         self._index = index
@@ -307,6 +336,7 @@ class Match:
 
     # listeners
     def observe(self, listener: Callable[["Match"], None]) -> None:
+        """Call ``listener(match)`` after every change (a board redraws with it)."""
         self._listeners.append(listener)
 
     def _notify(self) -> None:
@@ -639,11 +669,17 @@ class RulesBase:
     """
 
     def to_dict(self) -> dict:
+        """Every rule parameter by name (what a save records)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, data: Any):
-        """Rules from a dict such as ``to_dict()`` gives; unknown names are an error."""
+        """Rules from a dict such as ``to_dict()`` gives.
+
+        Raises:
+            ValueError: ``data`` is not a dict or names an unknown parameter (the message lists the known
+                ones), or a value the rules refuse.
+        """
         if not isinstance(data, dict):
             raise ValueError(f"rules should be a dict of parameters, not {type(data).__name__}")
         known = {f.name for f in dataclasses.fields(cls)}
