@@ -240,10 +240,27 @@ def test_later_decision_check_refuses_a_longer_game():
     assert not feedback and "too long" in feedback
 
 
-def test_later_decision_check_accepts_the_session_solution():
-    # the solved notebook's design: ties to the opponent, on the session's 20 deals (seed 2026): +8.8 actions
+def test_later_decision_check_passes_a_shift_whose_interval_lies_above_0():
+    # a made-up baseline of 100-action games decided at action 1: the printed rules' real games (decided around
+    # action 60 of about 88, lengths within the bound) are a shift far past +5 with its whole interval above 0
+    early = pacing.ScoreTrace(tuple((index, 0) for index in range(101)), (0,))
+    feedback = pacing.check_later_decision(nagaraja, heuristic_policy, nagaraja.Rules(), games=4, baseline=[early] * 4)
+    assert feedback and feedback.startswith("Right:") and "lies above 0" in feedback
+
+
+def test_later_decision_check_plays_the_deals_a_short_baseline_lacks():
+    # a baseline of the first 2 deals is extended to 4 by playing deals 3 and 4 (the same as a full run of 4)
+    full = pacing.score_traces(nagaraja, heuristic_policy, 4, seed=7)
+    assert pacing.score_traces(nagaraja, heuristic_policy, 4, seed=7, first=2) == full[2:]
+    with pytest.raises(ValueError, match="more than games=1"):
+        pacing.check_later_decision(nagaraja, heuristic_policy, nagaraja.Rules(), games=1, baseline=full[:2])
+
+
+def test_later_decision_check_refuses_a_mean_shift_that_chance_could_explain():
+    # ties to the opponent on the session's 20 deals (seed 2026): +8.8 actions on average, past the +5 target,
+    # but the 95% interval is -7.3 to +25.0 (the old rule passed it on the mean alone)
     feedback = pacing.check_later_decision(nagaraja, heuristic_policy, nagaraja.Rules(tie_rule="opponent"))
-    assert feedback and feedback.startswith("Right:") and "+8.8" in feedback
+    assert not feedback and "+8.8" in feedback and "reaches down to -7.3" in feedback and "games=40" in feedback
 
 
 def test_session_09_answer_is_the_recomputed_one():

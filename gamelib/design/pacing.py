@@ -31,7 +31,7 @@ class ScoreTrace:
 
 
 def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, seed: int = 0,
-                 setup: dict | None = None) -> list[ScoreTrace]:
+                 setup: dict | None = None, first: int = 0) -> list[ScoreTrace]:
     """Play seeded self-play games of ``policy`` and keep each game's score trace.
 
     Args:
@@ -39,14 +39,16 @@ def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, 
         policy: the policy in both seats.
         games: the number of deals, one game each (policy 0 in seat 0).
         rules, setup: passed to ``new_game``; ``seed``: the master seed of the deals.
+        first: skip the first deals (their traces are not returned): the games from ``first`` on are
+            the same as in a full run, so a caller holding the first traces can extend them.
 
     Returns:
-        One :class:`ScoreTrace` per game, in deal order.
+        One :class:`ScoreTrace` per game played, in deal order.
     """
     policies = [policy, policy]
 
     def traced(plan):
-        for index, deal, seating in plan:
+        for index, deal, seating in plan[first:]:
             scores: list[tuple[float, ...]] = []
 
             def note(state, action, scores=scores):
@@ -164,9 +166,13 @@ def paired_shift(base: Sequence[ScoreTrace], variant: Sequence[ScoreTrace]) -> A
 
 
 LATER_BY = 5
-"""Session 09's target: on the same deals, the decision comes at least this many actions later on average..."""
-MAX_LENGTH_RATIO = 1.1
-"""...while the mean game is at most 10% longer than under the printed rules."""
+"""Session 09's target: on the same deals, the decision comes at least this many actions later on average, with
+the 95% interval of the shift above 0..."""
+MAX_LENGTH_RATIO = 1.15
+"""...while the mean game is at most 15% longer than under the printed rules. (It was 10%; with the interval
+required above 0, no rule change found within 10% showed a significant shift on up to 100 paired deals, and the
+negative loop that does, a loser's deal of 3 cards kept out of 4, lengthens the game by about 12%: see
+docs/teaching/sessions.md, session 9.)"""
 
 
 def check_later_decision(game: Any, policy: Callable, rules: Any, *, games: int = 20, seed: int = 2026,
@@ -175,21 +181,25 @@ def check_later_decision(game: Any, policy: Callable, rules: Any, *, games: int 
     """The design target of session 09: does a rule change move the decisive moment later?
 
     The target: the decisive moment at least ``later_by`` actions later (mean over the same seeded
-    deals) while the mean game stays at most ``max_length_ratio`` times as long as under the printed rules.
+    deals) with the 95% interval of that shift above 0 (a mean shift that chance could explain does
+    not pass: with more ``games`` the interval narrows), while the mean game stays at most
+    ``max_length_ratio`` times as long as under the printed rules.
 
     Args:
         game, policy: the game and the self-play policy.
         rules: the changed rules.
         games: the number of deals; ``seed``: their master seed.
         later_by, max_length_ratio: the target.
-        baseline: the printed rules' traces of the same deals, to save playing them again.
+        baseline: the printed rules' traces of the first deals of the same seed (as many as ``games``
+            or fewer; the rest are played), to save playing them again.
 
     Returns:
         A Feedback whose verdict gives both measures with their intervals.
     """
-    base = list(baseline) if baseline is not None else score_traces(game, policy, games, None, seed=seed)
-    if len(base) != games:
-        raise ValueError("the baseline must hold the same number of games")
+    base = list(baseline) if baseline is not None else []
+    if len(base) > games:
+        raise ValueError(f"the baseline holds {len(base)} games, more than games={games}")
+    base += score_traces(game, policy, games, None, seed=seed, first=len(base))
     yours = score_traces(game, policy, games, rules, seed=seed)
     shift = paired_shift(base, yours)
     base_length = pacing(base).length.value
@@ -197,13 +207,17 @@ def check_later_decision(game: Any, policy: Callable, rules: Any, *, games: int 
     bound = max_length_ratio * base_length
     facts = (f"on the same {games} deals the decision moved {shift.value:+.1f} actions (95% CI {shift.low:+.1f} to "
              f"{shift.high:+.1f}); mean length {length:.1f} against {base_length:.1f} (bound {bound:.1f})")
-    if shift.value >= later_by and length <= bound:
-        return Feedback(f"Right: {facts}. The decision comes later without a game that drags"
-                        + (" (but the interval includes 0: confirm with more games)." if shift.low <= 0 else "."), True)
+    if shift.value >= later_by and shift.low > 0 and length <= bound:
+        return Feedback(f"Right: {facts}. The decision comes later, the interval of the shift lies above 0, and the "
+                        "game does not drag.", True)
     problems = []
     if shift.value < later_by:
         problems.append(f"the target is at least {later_by:+} actions (a rule that helps the player behind, "
                         "or a closer finish, moves the decision later)")
+    elif shift.low <= 0:
+        problems.append(f"the mean shift reaches the target, but its 95% interval reaches down to {shift.low:+.1f}: "
+                        f"on {games} deals chance could explain it; play more deals (games={2 * games}, say) to see "
+                        "whether it holds, or make the change stronger")
     if length > bound:
         problems.append("the games got too long: the decision must come later *within* about the same game")
     return Feedback(f"Not yet: {facts}; " + "; and ".join(problems) + ".", False)
