@@ -142,6 +142,16 @@ def test_release_hides_solutions_and_hidden_tests(graded_course, assignment):
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_release_ships_the_files_beside_the_notebook(graded_course, assignment):
+    # a6's playtest files (data/) go out with the notebook, so the student's code and the autograder read them
+    source = {p.relative_to(COURSE / "source" / assignment) for p in (COURSE / "source" / assignment).rglob("*")
+              if p.is_file()}
+    released = {p.relative_to(graded_course / "release" / assignment)
+                for p in (graded_course / "release" / assignment).rglob("*") if p.is_file()}
+    assert source == released
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_autograder_gives_the_correct_submission_full_marks(graded_course, assignment):
     with Gradebook(f"sqlite:///{graded_course / 'gradebook.db'}") as gradebook:
         correct = gradebook.find_submission(assignment, "correct")
