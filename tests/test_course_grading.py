@@ -168,3 +168,11 @@ def test_autograder_scores_each_check_of_the_sample_submissions(graded_course, a
         scores = {grade.name: grade.score for notebook in submission.notebooks for grade in notebook.grades}
         assert scores == {cell: points for cell, (points, _) in expected["points"].items()}, expected["points"]
         assert submission.score == expected["score"] < submission.max_score
+
+
+def test_the_playtest_report_ships_the_class_files_of_session_11():
+    # a6's data/ is a copy of the files session 11 analyses: if those are regenerated, copy them again
+    shipped = COURSE / "source" / "a6_playtest_report" / "data"
+    session = ROOT / "notebooks" / "course" / "data" / "playtests"
+    assert sorted(p.name for p in shipped.glob("*.jsonl")) == sorted(p.name for p in session.glob("*.jsonl"))
+    assert all((shipped / p.name).read_bytes() == p.read_bytes() for p in session.glob("*.jsonl"))
