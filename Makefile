@@ -94,9 +94,10 @@ frameworks: $(STAMP)
 # The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
 # offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.
 # CI (.ci/run) runs it after `make test`; it needs npm once to fetch Pyodide and the renderers.
+# Its four files share nothing (each starts its own server or build), so they run side by side.
 test-deploy: $(STAMP)
 	$(PY) -m pytest tests/test_deploy_apps.py tests/test_deploy_html.py tests/test_deploy_site.py \
-		tests/test_deploy_pip.py $(PYTEST_ARGS)
+		tests/test_deploy_pip.py --numprocesses auto --dist loadfile $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts build

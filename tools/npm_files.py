@@ -7,9 +7,11 @@ reused from ``build/downloads/`` on later builds, so a rebuild works without the
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,8 +34,10 @@ def tarball(name: str, version: str, cache: Path = CACHE) -> Path:
     if not expected.exists():
         if shutil.which("npm") is None:
             raise SystemExit(f"npm is needed once to fetch {name}@{version} (apt-get install npm)")
-        subprocess.run(["npm", "pack", "--silent", f"{name}@{version}"], cwd=cache, check=True,
-                       stdout=subprocess.DEVNULL)
+        with tempfile.TemporaryDirectory(dir=cache) as fetching:  # whole or absent: builds may run side by side
+            subprocess.run(["npm", "pack", "--silent", f"{name}@{version}"], cwd=fetching, check=True,
+                           stdout=subprocess.DEVNULL)
+            os.replace(Path(fetching) / expected.name, expected)
     return expected
 
 
@@ -41,10 +45,18 @@ def unpack(name: str, version: str, cache: Path = CACHE) -> Path:
     """The unpacked ``package/`` folder of ``name@version``."""
     folder = cache / "unpacked" / f"{name.lstrip('@').replace('/', '-')}-{version}"
     if not (folder / "package" / "package.json").exists():
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        with tarfile.open(tarball(name, version, cache)) as archive:
-            archive.extractall(folder, filter="data")
+        shutil.rmtree(folder, ignore_errors=True)  # what an interrupted unpacking left
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder.parent) as unpacking:  # renamed whole into place
+            with tarfile.open(tarball(name, version, cache)) as archive:
+                archive.extractall(unpacking, filter="data")
+            try:
+                os.rename(unpacking, folder)
+            except OSError:  # another build unpacked the same package first
+                if not (folder / "package" / "package.json").exists():
+                    raise
+            else:
+                os.mkdir(unpacking)  # for TemporaryDirectory's clean-up
     return folder / "package"
 
 
