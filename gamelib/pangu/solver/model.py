@@ -1,4 +1,4 @@
-"""The compact position model of the Pangu solver (research note ``shared/notes/pangu_solver.md`` 3.1).
+"""The compact position model of the Pangu solver (docs/pangu_solver.md, "The model").
 
 A turn-start position is the key ``(F, C, D)`` plus Karma:
 
@@ -10,7 +10,7 @@ A turn-start position is the key ``(F, C, D)`` plus Karma:
 
 Everything the future depends on is kept: which cells are legal, every future ``rec`` (the
 centre colours are fixed; the colour facing an empty cell is in ``C``) and the law of the
-future hands. This module is pure Python; the numba table builder reads its arrays.
+future hands. This module is pure Python; ``arrays`` turns it into the numba kernels' arrays.
 """
 
 from __future__ import annotations
@@ -22,11 +22,27 @@ from math import comb
 from gamelib.pangu.rules import Rules, new_game
 
 EDGE_COUNT = 4
+HAND = 3  # cards revealed per turn while more than one card remains (pangu.md#turns)
 PREV, NEXT = 0, 1  # a ring cell's two ring neighbours
 
 
 def popcount(mask: int) -> int:
     return bin(mask).count("1")
+
+
+def hand_size(left: int) -> int:
+    """The cards revealed at a turn start with ``left`` unseen: three, but the last card is always a
+    turn of its own (pangu.md#turns)."""
+    return min(HAND, left - 1) if left > 1 else 1
+
+
+def turn_sizes(cards: int) -> list[int]:
+    """The hand sizes of a deck of ``cards`` cards (pangu.md#turns: 3, 3, 3, 1 for ten)."""
+    sizes, left = [], cards
+    while left > 0:
+        sizes.append(hand_size(left))
+        left -= sizes[-1]
+    return sizes
 
 
 @dataclass(frozen=True)
