@@ -102,11 +102,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command == "optimal":
         return run_optimal(args.variant, args.write, args.record)
-    if args.primes and args.policy == "random":
+    if args.policy == "random":  # the machine is shared: the random bot's passes run on at most THREADS
         numba.set_num_threads(min(random_bot.THREADS, numba.config.NUMBA_NUM_THREADS))
-        return run_random_primes(args.variant, args.primes)
-    if args.policy == "random":
-        numba.set_num_threads(min(random_bot.THREADS, numba.config.NUMBA_NUM_THREADS))
+        if args.primes:
+            return run_random_primes(args.variant, args.primes)
     return run_bot(args.policy, args.variant, args.record)
 
 

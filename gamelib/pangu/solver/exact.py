@@ -173,6 +173,7 @@ class Solver:
 
 
 def _mask(cards) -> int:
+    """The bit mask of card indices ``cards``."""
     return sum(1 << c for c in cards)
 
 
@@ -226,6 +227,7 @@ default_tables.cache_clear = _TABLES.clear  # forget the load (tests that point 
 
 @lru_cache(maxsize=1)
 def _teaching_deck_name() -> str:
+    """The teaching deck's name (the shipped tables and records are of its cards)."""
     return new_game(explicit_chance=True).cards.name
 
 
@@ -276,6 +278,7 @@ def solver_of(state) -> Solver:
 
 
 def _chance_value(state) -> Fraction:
+    """A chance node's value: a turn start or a roll node from the memo, else the mean over its outcomes."""
     if state.centre_cells and not state.revealed and state.roll is None and _at_turn_start(state):
         filled, colours, unseen, _, _, karma, _ = position_of(state)
         return solver_of(state).turn_start(filled, colours, unseen, karma)
@@ -286,11 +289,13 @@ def _chance_value(state) -> Fraction:
 
 
 def _at_turn_start(state) -> bool:
+    """The chance node draws the next hand (its outcomes are the unseen cards)."""
     outcomes = state.chance_outcomes()
     return len(outcomes) == len(state.unseen_cards()) and all(isinstance(o, str) for o, _ in outcomes)
 
 
 def _waiting_for_roll(state) -> bool:
+    """The chance node rolls the dice (36 outcomes)."""
     return len(state.chance_outcomes()) == 36
 
 

@@ -86,6 +86,7 @@ def _greedy_play(filled, colours, order, count, roll, rowmajor, facing, centre_r
 
 @njit(cache=True)
 def _karma_after(k, steps, used, step):
+    """Karma ``k`` after the first ``used`` placements of a play (their cost and rec in ``steps``); 0 once lost."""
     for t in range(used):
         if k <= 0:
             return 0
@@ -318,7 +319,7 @@ def greedy_action(state):
     return action_of(state, model, roll, i, x, o)
 
 
-def greedyturn_three_value(state) -> Fraction:
+def greedy_turn_three_value(state) -> Fraction:
     """Greedy's exact value at a turn-3 position (decision nodes by ``_greedy_roll``, a turn start by
     ``_greedy_level``, other chance nodes by the engine's outcomes), against the final card's table."""
     from gamelib.pangu.bots import greedy_policy

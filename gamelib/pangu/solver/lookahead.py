@@ -206,6 +206,7 @@ def _la_level(keys, karmas, out, next_table, fc_index, ranks, n_d_next, rowmajor
 
 @njit(cache=True)
 def _la_mark(reached, f, c, after, k, fc_index, ranks, n_d_next, n):
+    """Mark next key (f, c, after) as reached at Karma ``k``."""
     s = dense_slot(f, c, after, fc_index, ranks, n_d_next, n)
     reached[s, 0] = (f | (c << 10) | (after << 20)) + 1
     reached[s, 1] |= 1 << k
@@ -295,6 +296,7 @@ _GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64 (a multiplicative 
 
 @njit(cache=True, inline="always")
 def _memo_home(key, mask):
+    """The first slot probed for ``key`` (a multiplicative hash)."""
     h = key * _GOLDEN
     return (h ^ (h >> 31)) & mask
 
@@ -605,6 +607,7 @@ class Outcomes:
 
 
 def _kernel_args(data: "Arrays", level: int, class_roll) -> tuple:
+    """The arrays and sizes the memoised kernels take after their own arguments: unpacked here, in one place."""
     a = data.arrays
     return (data.fc_index, data.ranks, data.n_d(level + 3), data.rowmajor, a.facing, a.centre_rec, a.touches,
             a.cost, data.step, data.reroll_counts, class_roll, data.karma, data.n, data.cards, data.orients)
@@ -712,7 +715,7 @@ def lookahead_action(state):
     return action_of(state, model, roll, i, x, o)
 
 
-def lookaheadturn_three_value(state, memoised: bool = True) -> Fraction:
+def lookahead_turn_three_value(state, memoised: bool = True) -> Fraction:
     """The lookahead's exact value at a turn-3 position (decisions by ``_la_roll``, a turn start by
     ``la_rows``, the whole-game run's memoised kernel, or with ``memoised=False`` by the plain ``_la_level``;
     other chance nodes by the engine's outcomes), against the final card's table."""

@@ -27,6 +27,7 @@ PREV, NEXT = 0, 1  # a ring cell's two ring neighbours
 
 
 def popcount(mask: int) -> int:
+    """The number of set bits of ``mask``."""
     return bin(mask).count("1")
 
 
@@ -60,10 +61,12 @@ class Model:
 
     @property
     def orientations(self) -> tuple[int, ...]:
+        """The orientations a card may take: 0 only, or 0 and 180 under ``allow_rotation``."""
         return (0, 180) if self.rules.allow_rotation else (0,)
 
     @property
     def size(self) -> int:
+        """The number of ring cells."""
         return len(self.ring)
 
     # ---------------------------------------------------------------- ring arithmetic
@@ -75,6 +78,7 @@ class Model:
                      for x in range(self.size))
 
     def neighbour(self, x: int, side: int) -> int:
+        """The ring cell next to ``x`` on ``side`` (PREV or NEXT)."""
         return (x - 1) % self.size if side == PREV else (x + 1) % self.size
 
     def edge(self, x: int, side: int) -> int:
@@ -82,6 +86,7 @@ class Model:
         return (x - 1) % self.size if side == PREV else x
 
     def legal(self, filled: int, x: int) -> bool:
+        """Ring cell ``x`` is empty and next to the centre or a filled ring cell (pangu.md#placing)."""
         if filled >> x & 1:
             return False
         before, after = self._links[x][0]
@@ -166,6 +171,7 @@ class Model:
 
 
 def _ring_cycle(geometry) -> list[tuple[int, int]]:
+    """The ring cells in cycle order, from the smallest cell, walking neighbour to neighbour."""
     ring = set(geometry.ring)
     start = min(ring)
     order = [start]

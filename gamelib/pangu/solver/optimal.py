@@ -545,6 +545,7 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pai
 
 @njit(cache=True)
 def _relation(ca, oa, xa, cb, ob, xb, facing, n):
+    """Two placements of a turn: 0 not adjacent, 1 adjacent without a colour match, 2 with one."""
     if xb == (xa + 1) % n:
         return 2 if facing[ca, oa, xa, 1] == facing[cb, ob, xb, 0] else 1
     if xa == (xb + 1) % n:

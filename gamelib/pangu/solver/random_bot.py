@@ -26,7 +26,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("evaluating the random bot exactly needs numba: pip install -e '.[solver]'") from error
 
 from gamelib.pangu.rules import Rules
-from gamelib.pangu.solver.arrays import dense_index, model_arrays, rank_table
+from gamelib.pangu.solver.arrays import dense_index, model_arrays, rank_table, slots_of
 from gamelib.pangu.solver.kernels import is_legal, members_of, place_card, placement_rec, unpack_key
 from gamelib.pangu.solver.levels import check_supported
 from gamelib.pangu.solver.model import HAND, Model, build_model, popcount, turn_sizes
@@ -59,6 +59,7 @@ def denominator_bound(model: Model, placed: int = 0) -> int:
 
 
 def prime_factors(number: int) -> set[int]:
+    """The prime factors of ``number`` (by trial division: the bounds' factors are small)."""
     factors, p = set(), 2
     while p * p <= number:
         while number % p == 0:
@@ -111,6 +112,7 @@ def rebuild(residues: list[int], primes: list[int], bound: int) -> Fraction:
 
 @njit(cache=True, inline="always")
 def _bits(mask):
+    """The number of set bits of ``mask``."""
     count = 0
     while mask:
         mask &= mask - 1
@@ -135,6 +137,7 @@ def _dense(filled, colours, unplaced, fc_index, ranks, n_d, n):
 
 @njit(cache=True)
 def _legal_cells(filled, touches, n):
+    """How many ring cells are legal for the next placement."""
     count = 0
     for x in range(n):
         if is_legal(filled, x, touches, n):
@@ -474,9 +477,11 @@ class RandomSolver:
 
     @staticmethod
     def _position(mask: int, card: int) -> int:
+        """The rank of ``card`` among the cards of ``mask``."""
         return bin(mask & ((1 << card) - 1)).count("1")
 
     def n_d(self, level: int) -> int:
+        """How many unplaced sets D a level has."""
         return comb(self.cards, self.cards - level)
 
     def codes(self, level: int) -> np.ndarray:
@@ -486,11 +491,11 @@ class RandomSolver:
         return codes[np.argsort(self.fc_index[codes], kind="stable")].astype(np.int64)
 
     def slots(self, level: int, keys: np.ndarray) -> np.ndarray:
-        n = self.n
-        filled, colours, unplaced = keys & 1023, (keys >> 10) & 1023, (keys >> 20) & 1023
-        return self.fc_index[(filled << n) | colours].astype(np.int64) * self.n_d(level) + self.ranks[unplaced]
+        """The dense slots of ``keys`` at ``level``."""
+        return slots_of(keys, self.fc_index, self.ranks, self.n_d(level), self.n)
 
     def inverses(self, p: int) -> np.ndarray:
+        """``inverse[i]``: 1/i mod p for the action counts i < 512 (0 for i = 0)."""
         return np.array([0] + [pow(i, p - 2, p) for i in range(1, 512)], dtype=np.int64)
 
     def stuck_weights(self, p: int, inverse: np.ndarray) -> np.ndarray:
@@ -508,6 +513,7 @@ class RandomSolver:
         return w * inverse[35] % p
 
     def final_table(self, p: int) -> np.ndarray:
+        """The final card's dense table mod p, every key of the last level."""
         level = self.n - 1
         table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
         _final_table(table, self.codes(level), self.fc_index, self.ranks, self.n_d(level), self.facing,
@@ -584,6 +590,7 @@ class RandomSolver:
         return tables
 
     def root_residue(self, p: int, verbose: bool = False) -> int:
+        """The whole game's value times L, mod p."""
         table = self.tables(p, verbose=verbose)[0]
         return int(table[self.slots(0, self.keys[0])[0], self.karma])
 

@@ -62,6 +62,7 @@ def _recorded_chance(entry: dict, path: Path, where: str) -> Fraction:
 
 
 def _mapping(value, path: Path, where: str) -> dict:
+    """``value`` if it is a JSON object, else the file is damaged."""
     if not isinstance(value, dict):
         raise DamagedTable(f"the solver's record {path} is damaged: {where} should be a JSON object")
     return value

@@ -100,6 +100,7 @@ def rules_tag(rules, centre: str) -> str:
 
 
 def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file, in hex."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -176,6 +177,7 @@ class ShippedTables:
         self.path = path
 
     def has(self, level: int) -> bool:
+        """The tables hold the turn starts with ``level`` cards placed."""
         return level in self.keys
 
     def numerators(self, level: int, filled: int, colours: int, unplaced: int) -> list[int]:
@@ -189,6 +191,7 @@ class ShippedTables:
         return [int(v) for v in self.rows[level][at]]
 
     def value(self, level: int, filled: int, colours: int, unplaced: int, karma: int) -> Fraction:
+        """The exact value of a shipped turn start at ``karma``."""
         if karma <= 0:
             return Fraction(0)
         return Fraction(self.numerators(level, filled, colours, unplaced)[karma - 1], self.scales[level])
