@@ -1,4 +1,5 @@
-"""The numba key listing of the optimal builder (gamelib.pangu.solver.space; make test-long, like the other numba files)."""
+"""The optimal builder's key listing and rows against the shipped tables (gamelib.pangu.solver.space, .optimal; make
+test-long, like the other numba files)."""
 
 from __future__ import annotations
 
@@ -68,3 +69,26 @@ def test_three_single_placements_list_the_same_turn_keys_as_whole_turns(rules):
     if rules == Rules():
         turn_three = space.next_turn_keys(turn_two, 3, fc_all, fc_counts_all, ranks, arrays)
         assert np.array_equal(np.sort(turn_three), solver.default_tables().keys[6])
+
+
+def test_the_builders_turn_three_rows_of_a_sample_equal_the_shipped_rows():
+    """``optimal.solve_level`` on a seeded sample of 40 shipped turn-3 keys, against the final card's rows:
+    its numerators (scale 4 x 36 x 35 x 35) must be the shipped ``data/solver_default.npz`` rows exactly."""
+    from gamelib.pangu.solver import optimal
+
+    model = solver_model.build_model(Rules())
+    arrays = solver_arrays.model_arrays(model)
+    n, cards = model.size, len(model.card_ids)
+    fc_index, fc_counts = solver_arrays.dense_index(model, [0, 3, 6, 9])
+    fc_all, _ = solver_arrays.dense_index(model, list(range(n + 1)))
+    ranks = solver_arrays.rank_table(n)
+    finals = space.every_key(fc_index, ranks, 9, cards, n)
+    rows = kernels.final_card_rows(finals, arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, arrays.karma,
+                                   False, n, cards, arrays.orients)
+    table = optimal.dense_table(rows, solver_arrays.slots_of(finals, fc_index, ranks, n, n), fc_counts[9] * n)
+    shipped = solver.default_tables()
+    picks = np.sort(np.random.default_rng(5).choice(len(shipped.keys[6]), size=40, replace=False))
+    keys = shipped.keys[6][picks].astype(np.int64)
+    kappa, klass, rb = optimal.kappa_of(model, arrays)
+    out, _ = optimal.solve_level(keys, table, fc_index, ranks, n, arrays, kappa, klass, rb, False, fc_all)
+    assert np.array_equal(out[:, 1:].astype(np.int64), shipped.rows[6][picks])

@@ -21,8 +21,8 @@ MAX_REC = 7  # index bound of the step table's rec axis (a placement never score
 
 
 class ModelArrays(NamedTuple):
-    """One model's arrays and sizes, passed whole between the drivers; the jitted kernels take them
-    unpacked (numba compiles plain arrays), see ``kernel_arrays``."""
+    """One model's arrays and sizes, passed whole between the Python drivers; a driver unpacks the fields a
+    kernel reads where it calls it (the jitted kernels take plain arrays and integers)."""
 
     facing: np.ndarray  # int8 [card, orientation, x, PREV/NEXT]: 1 if that half circle is YANG
     centre_rec: np.ndarray  # int8 [card, orientation, x]: the rec the centre gives on cell x

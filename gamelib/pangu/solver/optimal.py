@@ -672,6 +672,14 @@ class Tables:
         return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2 ** 53 for _, rows in self.values.values())
 
 
+def kappa_of(model, arrays: ModelArrays) -> tuple:
+    """``(kappa, klass, rb)`` of a model: the best final Karma of every profile code (deduplicated into
+    classes) and the bound ``rb`` of a base ``rec`` (the centre's best plus two neighbours) in the code."""
+    rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
+    kappa, klass = kappa_classes(_kappa_table(arrays.step, arrays.karma, rb), arrays.karma)
+    return kappa, klass, rb
+
+
 def _checkpointed(saved: Path | None, keys, compute) -> tuple:
     """A level's rows and counters, read back from ``saved`` if it holds these keys (the counters are
     the solving run's), else ``compute()``d and saved there."""
@@ -721,9 +729,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
     karma = rules.starting_karma
     penalty = rules.stuck_rule == "reroll_penalty_1"
     orients = len(model.orientations)
-    max_base = max(max(max(r) for r in card) for card in model.centre_rec) + 2
-    rb = max_base + 1
-    kappa, klass = kappa_classes(_kappa_table(arrays.step, karma, rb), karma)
+    kappa, klass, rb = kappa_of(model, arrays)
     levels = [0, 3, 6, 9]
     fc_index, fc_counts = dense_index(model, levels)
     fc_all, _ = dense_index(model, list(range(n + 1)))  # the reroll blocks sit between turn starts
@@ -768,8 +774,7 @@ def warm_up() -> None:
     model = build_model(Rules())
     arrays = model_arrays(model)
     karma, n = model.rules.starting_karma, model.size
-    rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
-    kappa, klass = kappa_classes(_kappa_table(arrays.step, karma, rb), karma)
+    kappa, klass, rb = kappa_of(model, arrays)
     fc_index, fc_counts = dense_index(model, [0, 3, 6, 9])
     fc_all, fc_counts_all = dense_index(model, list(range(n + 1)))
     ranks = rank_table(n)
