@@ -33,7 +33,7 @@ def main() -> None:
         if state.turn == 2:
             continue  # seconds without the shipped tables: the lesson solves these in advance (Evaluator.warm)
         def fresh_board():
-            solver._SOLVERS.clear()  # a new solver: nothing of this deal memoised yet
+            solver.forget_solvers()  # a new solver: nothing of this deal memoised yet
             return PanguBoard(state, hints=True, evaluator=Evaluator())
 
         cold = statistics.median(cpu(fresh_board) for _ in range(3))
@@ -41,7 +41,7 @@ def main() -> None:
         again = statistics.median(cpu(board.refresh) for _ in range(7))
 
         def uncached_refresh():  # what a refresh costs when nothing is cached: the board, cold, every click
-            solver._SOLVERS.clear()
+            solver.forget_solvers()
             board.evaluate = Evaluator()
             board.refresh()
 

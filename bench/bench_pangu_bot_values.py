@@ -1,4 +1,4 @@
-"""The lookahead's exact evaluator (issue 11, ``gamelib.pangu.solver_policies``): memoised against plain, per slice.
+"""The lookahead's exact evaluator (issue 11, ``gamelib.pangu.solver.lookahead``): memoised against plain, per slice.
 
 Run: ``.venv/bin/python bench/bench_pangu_bot_values.py --pairs 20 --runs 3`` (8.5 minutes wall on the
 shared 2-core machine at load 7; needs the optional numba extra).
@@ -26,8 +26,9 @@ import time
 import numpy as np
 
 from gamelib.pangu.rules import Rules
-from gamelib.pangu.solver_model import build_model
-from gamelib.pangu import solver_policies as sp
+from gamelib.pangu.solver import levels
+from gamelib.pangu.solver import lookahead as sp
+from gamelib.pangu.solver.model import build_model
 
 
 def load() -> str:
@@ -54,8 +55,8 @@ def turn_two_pairs(data, class_roll, count: int, seed: int):
 def plain_reached(data, class_roll, keys, masks):
     a = data.arrays
     reached = np.zeros((2, data.fc_counts[6] * data.n_d(6), 2), dtype=np.int64)
-    sp._la_reached(keys, masks, reached, data.fc_index, data.ranks, data.n_d(6), data.rowmajor, a["facing"],
-                   a["centre_rec"], a["touches"], a["cost"], data.step, data.reroll_counts, class_roll, data.karma,
+    sp._la_reached(keys, masks, reached, data.fc_index, data.ranks, data.n_d(6), data.rowmajor, a.facing,
+                   a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts, class_roll, data.karma,
                    data.n, data.cards, data.orients)
     slot_key = np.maximum(reached[0, :, 0], reached[1, :, 0])
     hit = np.flatnonzero(slot_key)
@@ -66,8 +67,8 @@ def plain_reached(data, class_roll, keys, masks):
 def plain_rows(data, class_roll, keys, masks, table):
     a = data.arrays
     out = np.zeros((len(keys), data.karma + 1), dtype=np.int64)
-    sp._la_level(keys, masks, out, table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor, a["facing"],
-                 a["centre_rec"], a["touches"], a["cost"], data.step, data.reroll_counts, class_roll, data.karma,
+    sp._la_level(keys, masks, out, table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor, a.facing,
+                 a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts, class_roll, data.karma,
                  data.n, data.cards, data.orients)
     return out
 
@@ -84,8 +85,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    data = sp.Arrays(build_model(Rules(), None), keys={})
-    class_roll = sp._class_rolls(data.arrays["cost"])
+    data = levels.Arrays(build_model(Rules(), None), keys={})
+    class_roll = sp._class_rolls(data.arrays.cost)
     keys, masks = turn_two_pairs(data, class_roll, args.pairs, args.seed)
     plain_reached(data, class_roll, keys[:2], masks[:2])  # warm-up: compilation
     sp.la_outcomes(data, 3, keys[:2], masks[:2], class_roll, threads=1)
@@ -97,7 +98,7 @@ def main() -> None:
     print(f"turn 2 forward, {args.pairs} (key, Karma) pairs: plain {plain_cpu:.2f} s CPU, memoised and stored "
           f"{memo_cpu:.2f} s CPU: ratio {plain_cpu / memo_cpu:.1f}x (median of {args.runs}; {load()})", flush=True)
 
-    final_keys = sp.all_keys(data, 9)
+    final_keys = levels.all_keys(data, 9)
     table = data.table(9, final_keys, data.final_rows(final_keys))
     sample = np.arange(0, len(next_keys), max(1, len(next_keys) // args.keys))[:args.keys]
     k6, m6 = next_keys[sample], next_masks[sample]

@@ -6,7 +6,7 @@ machine). ``--runs 0`` skips the full solve, which needs the optional numba extr
 
 * Compile: the first call of the numba builder in this process on a one-key level (machine code
   compiled, or loaded from numba's on-disk cache when it is warm), reported apart.
-* Full solve: ``solver_build.solve(Rules())`` from scratch (no checkpoint), wall and CPU seconds,
+* Full solve: ``optimal.solve(Rules())`` from scratch (no checkpoint), wall and CPU seconds,
   median over the runs, with each level's time and the numbers of reroll blocks; every run's
   root and shipped levels (keys and numerators) must equal ``data/solver_default.npz`` exactly.
 * Per move: ``solver.action_values(state)`` (pure Python on the shipped tables), each with a cold
@@ -60,14 +60,14 @@ def decision_positions(turn: int, count: int, seed: int):
 
 
 def cold_action_values(state):
-    solver._SOLVERS.clear()  # a cold memo: the time of a first look at the position
+    solver.forget_solvers()  # a cold memo: the time of a first look at the position
     return solver.action_values(state)
 
 
 def bench_compile() -> None:
-    from gamelib.pangu import solver_build
+    from gamelib.pangu.solver import optimal
 
-    _, wall, cpu = timed(solver_build.warm_up)
+    _, wall, cpu = timed(optimal.warm_up)
     print(f"numba compile (or load from its cache): {wall:.1f} s wall, {cpu:.1f} s CPU ({load()})", flush=True)
 
 
@@ -85,12 +85,12 @@ def assert_same_as_shipped(tables) -> None:
 
 
 def bench_full_solve(runs: int) -> float:
-    from gamelib.pangu import solver_build
+    from gamelib.pangu.solver import optimal
 
     walls, cpus = [], []
     expected = solver.win_probability(new_game(explicit_chance=True))
     for run in range(runs):
-        tables, wall, cpu = timed(solver_build.solve, Rules(), verbose=False)
+        tables, wall, cpu = timed(optimal.solve, Rules(), verbose=False)
         assert tables.root() == expected, tables.root()
         assert_same_as_shipped(tables)
         walls.append(wall)
@@ -102,7 +102,7 @@ def bench_full_solve(runs: int) -> float:
                            for level, s in stats.items())
         print(f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU ({load()}); {levels}; "
               f"reroll blocks {blocks}", flush=True)
-    print(f"full default solve (numba, {solver_build.numba.get_num_threads()} threads, compile apart): median "
+    print(f"full default solve (numba, {optimal.numba.get_num_threads()} threads, compile apart): median "
           f"{statistics.median(walls):.1f} s wall, {statistics.median(cpus):.1f} s CPU over {runs} runs ({load()})",
           flush=True)
     return statistics.median(cpus)
@@ -151,7 +151,7 @@ def bench_naive(count: int) -> None:
         state = random_turn_three_position(rng, Rules())
         while state.current_player == CHANCE:
             state = state.apply(state.chance_outcomes()[0][0])
-        solver._SOLVERS.clear()
+        solver.forget_solvers()
         a, _, cpu_fast = timed(solver.win_probability, state)
         b, _, cpu_slow = timed(brute_force, state)
         assert a == b

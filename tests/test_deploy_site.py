@@ -143,7 +143,7 @@ def test_the_site_holds_the_lessons_the_apps_and_gamelib(site):
 
 def test_the_pangu_app_plays_offline_and_says_exact_values_need_numpy(offline_page, site):
     # The Pangu board imports the solver, whose table reader imports numpy only when it reads the
-    # table (gamelib/pangu/solver_tables.py). Offline numpy never arrives: the board plays, and the
+    # table (gamelib/pangu/solver/tables.py). Offline numpy never arrives: the board plays, and the
     # evaluation bar of turn 1 says plainly that the exact chance needs numpy here.
     from playwright.sync_api import expect
 

@@ -25,7 +25,7 @@ def test_shipped_values_are_exact_fractions_in_the_skill_order():
     missing = solver.bot_values_missing()
     assert set(values) | set(missing) == {"random", "greedy", "lookahead", "optimal"}
     assert not set(values) & set(missing)
-    assert values["optimal"] == Fraction(3197477701321, 4000752000000)  # research note, section 1
+    assert values["optimal"] == Fraction(3197477701321, 4000752000000)  # docs/pangu_solver.md, reference figures
     ladder = [values[name] for name in ("random", "greedy", "lookahead", "optimal") if name in values]
     assert all(0 < v <= 1 for v in ladder)
     assert ladder == sorted(ladder)
@@ -36,19 +36,19 @@ def test_shipped_values_are_exact_fractions_in_the_skill_order():
 
 
 def test_the_lookahead_lies_strictly_between_greedy_and_perfect_play():
-    # solver_policies.solve_lookahead (its kernels checked against the engine in test_pangu_bot_values_numba.py);
-    # the bounds are greedy's recorded exact value and the research note's optimum (section 1)
+    # lookahead.solve_lookahead (its kernels checked against the engine in test_pangu_bot_values_numba.py);
+    # the bounds are greedy's recorded exact value and the optimum (docs/pangu_solver.md, reference figures)
     values = solver.bot_values()
     assert values["greedy"] == Fraction(1234354255487281, 2032510040064000)
     assert values["greedy"] < values["lookahead"] < values["optimal"]
-    # recorded by python -m gamelib.pangu.solver_policies --policy lookahead --record (333 s CPU, 2 threads)
+    # recorded by python -m gamelib.pangu.solver bot --policy lookahead --record (333 s CPU, 2 threads)
     assert values["lookahead"] == Fraction(191490706075699, 264649744800000)
     # inside the interval of Pangu 04's 120 simulated lookahead games (67.5%, 95% CI 58.7%-75.2%, seed 4)
     assert 0.587 <= float(values["lookahead"]) <= 0.752
 
 
 def test_the_random_bot_lies_below_greedy_and_inside_the_simulated_intervals():
-    # recorded by python -m gamelib.pangu.solver_policies --policy random --record (gamelib.pangu.solver_random: the
+    # recorded by python -m gamelib.pangu.solver bot --policy random --record (gamelib.pangu.solver.random_bot: the
     # value modulo six primes, then the CRT; its kernels checked against the engine in
     # test_pangu_bot_values_random_numba.py, in make test-long)
     values = solver.bot_values()

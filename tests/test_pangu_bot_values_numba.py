@@ -1,4 +1,4 @@
-"""The numba evaluator of the Pangu bots against the engine (issue 11, ``gamelib.pangu.solver_policies``).
+"""The numba evaluator of the Pangu bots against the engine (issue 11, ``gamelib.pangu.solver.greedy`` and ``lookahead``).
 
 * The numba greedy and lookahead kernels choose exactly as ``bots.greedy_policy`` and
   ``bots.lookahead_policy`` (same cell, card, die and orientation: the same tie-breaking) on random
@@ -25,7 +25,7 @@ from gamelib.pangu import Rules, new_game, solver
 from gamelib.pangu import rules as pangu_rules
 from gamelib.pangu.bots import POLICIES, greedy_policy, lookahead_policy
 from gamelib.pangu.rules import SINGLE_VARIANTS
-from gamelib.pangu import solver_policies
+from gamelib.pangu.solver import greedy, levels, lookahead
 from gamelib.simulate import proportion
 from test_pangu_solver import at_next_turn_start, random_turn_three_position, s1_after
 
@@ -51,7 +51,7 @@ def test_the_numba_greedy_chooses_as_the_python_bot(rules):
     rng = random.Random(11)
     for _ in range(150):
         state = random_decision(rng, rules)
-        assert solver_policies.greedy_action(state) == greedy_policy(state, rng), str(state)
+        assert greedy.greedy_action(state) == greedy_policy(state, rng), str(state)
 
 
 def greedy_turn_three_position(rng: random.Random, rules: Rules):
@@ -76,13 +76,13 @@ def test_the_numba_evaluation_agrees_with_evaluate_policy_at_turn_three(seed):
     for _ in range(12):
         state = greedy_turn_three_position(rng, rules)
         expected = solver.evaluate_policy(greedy_policy, state=state)
-        assert solver_policies.greedy_turn_three_value(state) == expected, str(rules)
+        assert greedy.greedy_turn_three_value(state) == expected, str(rules)
         open_positions += 0 < expected < 1
         if open_positions == 3:
             break
     assert open_positions >= 2
     state = random_turn_three_position(rng, rules)  # the solver tests' positions: random play, any node
-    assert solver_policies.greedy_turn_three_value(state) == solver.evaluate_policy(greedy_policy, state=state)
+    assert greedy.greedy_turn_three_value(state) == solver.evaluate_policy(greedy_policy, state=state)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(allow_rotation=True, defeat_check="after_recovery")], ids=str)
@@ -90,7 +90,7 @@ def test_the_numba_lookahead_chooses_as_the_python_bot(rules):
     rng = random.Random(12)
     for _ in range(60):
         state = random_decision(rng, rules)
-        assert solver_policies.lookahead_action(state) == lookahead_policy(state, rng), str(state)
+        assert lookahead.lookahead_action(state) == lookahead_policy(state, rng), str(state)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(cap_rule="before_placement", grid="4x3")], ids=str)
@@ -99,11 +99,11 @@ def test_the_numba_lookahead_evaluation_agrees_with_evaluate_policy_at_turn_thre
     for _ in range(2):
         state = greedy_turn_three_position(rng, rules)
         expected = solver.evaluate_policy(lookahead_policy, state=state)
-        assert solver_policies.lookahead_turn_three_value(state) == expected, str(rules)
+        assert lookahead.lookahead_turn_three_value(state) == expected, str(rules)
     if rules != Rules():
         return
     start = turn_three_start(4)  # a turn start: every ordered hand and roll through _la_level
-    assert solver_policies.lookahead_turn_three_value(start) == solver.evaluate_policy(lookahead_policy, state=start)
+    assert lookahead.lookahead_turn_three_value(start) == solver.evaluate_policy(lookahead_policy, state=start)
 
 
 def turn_three_start(seed: int, placed: int = 6, rules: Rules | None = None):
@@ -126,10 +126,10 @@ def test_a_whole_turn_three_from_its_start_agrees_with_evaluate_policy():
     state = turn_three_start(4)
     assert not state.revealed and state.roll is None
     expected = solver.evaluate_policy(greedy_policy, state=state)
-    assert solver_policies.greedy_turn_three_value(state) == expected
+    assert greedy.greedy_turn_three_value(state) == expected
     for karma in (3, 6, 9):
         lower = core.replace_fields(state, karma=karma, turn_start_karma=karma)
-        assert solver_policies.greedy_turn_three_value(lower) == solver.evaluate_policy(greedy_policy, state=lower)
+        assert greedy.greedy_turn_three_value(lower) == solver.evaluate_policy(greedy_policy, state=lower)
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(cap_rule="before_placement", grid="4x3")], ids=str)
@@ -141,34 +141,34 @@ def test_the_whole_game_runs_stored_plays_give_the_plain_kernels_values(rules):
     from gamelib.pangu.solver import position_of
 
     start = turn_three_start(7, placed=3, rules=rules)
-    data, final_table = solver_policies.late_arrays(start)
+    data, final_table = levels.late_arrays(start)
     filled, colours, unseen, *_ = position_of(start)
     keys = np.array([filled | colours << 10 | unseen << 20], dtype=np.int64)
     karmas = np.array([sum(1 << k for k in (4, 7, data.karma))], dtype=np.int64)
     a = data.arrays
-    class_roll = solver_policies._class_rolls(a["cost"])
-    plain = (data.rowmajor, a["facing"], a["centre_rec"], a["touches"], a["cost"], data.step, data.reroll_counts,
+    class_roll = lookahead._class_rolls(a.cost)
+    plain = (data.rowmajor, a.facing, a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts,
              class_roll, data.karma, data.n, data.cards, data.orients)
 
-    plays = solver_policies.la_outcomes(data, 3, keys, karmas, class_roll, threads=1)
+    plays = lookahead.la_outcomes(data, 3, keys, karmas, class_roll, threads=1)
     next_keys, next_karmas = plays.reached()
     reached = np.zeros((2, data.fc_counts[6] * data.n_d(6), 2), dtype=np.int64)
-    solver_policies._la_reached(keys, karmas, reached, data.fc_index, data.ranks, data.n_d(6), *plain)
+    lookahead._la_reached(keys, karmas, reached, data.fc_index, data.ranks, data.n_d(6), *plain)
     slot_key = np.maximum(reached[0, :, 0], reached[1, :, 0])
     hit = np.flatnonzero(slot_key)
     by_key = np.argsort(slot_key[hit])
     assert np.array_equal(slot_key[hit][by_key] - 1, next_keys)
     assert np.array_equal((reached[0, :, 1] | reached[1, :, 1])[hit][by_key], next_karmas)
 
-    rows6 = solver_policies.la_rows(data, 6, next_keys, next_karmas, final_table, class_roll, threads=1)
+    rows6 = lookahead.la_rows(data, 6, next_keys, next_karmas, final_table, class_roll, threads=1)
     sample = np.arange(0, len(next_keys), max(1, len(next_keys) // 12))
     plain6 = np.zeros((len(sample), data.karma + 1), dtype=np.int64)
-    solver_policies._la_level(next_keys[sample], next_karmas[sample], plain6, final_table, data.fc_index, data.ranks,
+    lookahead._la_level(next_keys[sample], next_karmas[sample], plain6, final_table, data.fc_index, data.ranks,
                               data.n_d(9), *plain)
     assert np.array_equal(rows6[sample], plain6)
 
     table6 = data.table(6, next_keys, rows6)
     plain3 = np.zeros((1, data.karma + 1), dtype=np.int64)
-    solver_policies._la_level(keys, karmas, plain3, table6, data.fc_index, data.ranks, data.n_d(6), *plain)
+    lookahead._la_level(keys, karmas, plain3, table6, data.fc_index, data.ranks, data.n_d(6), *plain)
     assert np.array_equal(plays.rows(data, 3, 1, table6), plain3)
     assert plain3[0, data.karma] > 0

@@ -1,4 +1,4 @@
-"""The modular evaluator of the random bot against the engine (issue 11, ``gamelib.pangu.solver_random``).
+"""The modular evaluator of the random bot against the engine (issue 11, ``gamelib.pangu.solver.random_bot``).
 
 * The bound L: along seeded random games, the product of the action counts and chance counts met
   divides L, and L has no prime factor but 2, 3, 5 and 7 (so the primes of the CRT are invertible).
@@ -21,8 +21,8 @@ import pytest
 
 from gamelib.core import CHANCE, random_policy, replace_fields
 from gamelib.pangu import Rules, new_game, solver
-from gamelib.pangu import solver_random
-from gamelib.pangu.solver_model import build_model
+from gamelib.pangu.solver import random_bot as solver_random
+from gamelib.pangu.solver.model import build_model, turn_sizes
 
 VARIANTS = [Rules(), Rules(allow_rotation=True), Rules(grid="4x3"), Rules(centre_match_counts_as_circle=True),
             Rules(defeat_check="after_recovery", centre_config="YANG_LEFT"), Rules(cap_rule="before_placement")]
@@ -68,8 +68,8 @@ def test_the_bound_is_a_product_of_small_primes_and_the_primes_exceed_it():
         product *= p
     assert product > bound  # the needed primes, then one check prime
     assert product // primes[-2] <= bound  # and no more than needed
-    assert solver_random.turn_sizes(10) == [3, 3, 3, 1]  # pangu.md#turns
-    assert solver_random.turn_sizes(9) == [3, 3, 2, 1]
+    assert turn_sizes(10) == [3, 3, 3, 1]  # pangu.md#turns
+    assert turn_sizes(9) == [3, 3, 2, 1]
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(allow_rotation=True), Rules(grid="4x3")], ids=str)
@@ -81,7 +81,7 @@ def test_every_random_game_path_has_a_denominator_dividing_the_bound(rules):
     bound = solver_random.denominator_bound(build_model(rules))
     rng = random.Random(5)
     hands, left = 1, 10
-    for size in solver_random.turn_sizes(10):
+    for size in turn_sizes(10):
         hands, left = hands * comb(left, size), left - size
     stuck_paths = 0
     for _ in range(80):

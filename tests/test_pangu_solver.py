@@ -1,6 +1,6 @@
-"""The Pangu solver (issue 11) against the research note's figures and an independent brute force.
+"""The Pangu solver (issue 11) against its reference figures and an independent brute force.
 
-Expected numbers cite ``shared/notes/pangu_solver.md`` section 1 (root value, S1 checkpoints)
+Expected numbers cite ``docs/pangu_solver.md`` (reference figures: root value, S1 checkpoints)
 and the rules spec ``shared/rules/pangu.md`` (T7, T10). The brute force below is written from
 the spec alone: (row, col) boards, every card, both dice, every cell and orientation, every
 roll; a free stuck reroll is followed explicitly by its closed form V = S / (36 - blocked)
@@ -19,7 +19,7 @@ import pytest
 from gamelib.core import CHANCE
 from gamelib.pangu import Action, Rules, new_game
 from gamelib.pangu import solver
-from gamelib.pangu.solver_tables import SHIPPED_LEVELS, ShippedTables, SolverTableError, sha256_of, TABLE_PATH, META_PATH
+from gamelib.pangu.solver.tables import SHIPPED_LEVELS, ShippedTables, SolverTableError, sha256_of, TABLE_PATH, META_PATH
 
 S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec T10
 S1_ROLLS = [(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)]
@@ -40,7 +40,7 @@ def at_next_turn_start(state):
     return state.with_explicit_chance()
 
 
-# --------------------------------------------------------------------------- the note's figures
+# --------------------------------------------------------------------------- the reference figures
 
 
 def test_final_card_values_are_spec_t7():
@@ -48,7 +48,7 @@ def test_final_card_values_are_spec_t7():
     state = s1_after(9)  # only A7 (1,6) is left, with its roll (2,3) showing
     assert state.revealed == ("A7",)
     filled, colours, unseen, hand, _, _, _ = solver.position_of(state)
-    exact = solver._solver_of(state)
+    exact = solver.solver_of(state)
     values = [exact.roll_node(filled, colours, unseen, hand, karma, 0) for karma in range(1, 7)]
     assert values == [0, Fraction(11, 35), Fraction(20, 35), Fraction(27, 35), Fraction(32, 35), 1]
 
@@ -237,7 +237,7 @@ def test_on_demand_values_are_monotone_in_karma():
     rng = random.Random(3)
     state = random_turn_three_position(rng, Rules(cap_rule="before_placement"))
     filled, colours, unseen, hand, roll, karma, allowance = solver.position_of(state)
-    s = solver._solver_of(state)
+    s = solver.solver_of(state)
     if not state.revealed:
         values = [s.turn_start(filled, colours, unseen, k) for k in range(1, 11)]
     else:
@@ -247,7 +247,7 @@ def test_on_demand_values_are_monotone_in_karma():
 
 def test_positions_before_turn_three_under_a_variant_are_out_of_reach():
     state = new_game(seed=1, rules=Rules(cap_rule="before_placement"))
-    with pytest.raises(solver.OutOfReach, match="solver_build"):
+    with pytest.raises(solver.OutOfReach, match="python -m gamelib.pangu.solver optimal"):
         solver.win_probability(state)
 
 

@@ -1,6 +1,6 @@
 """The shipped default tables of the Pangu solver (gamelib/pangu/data/solver_default.npz).
 
-Expected numbers cite the research note ``shared/notes/pangu_solver.md`` section 1 (root value,
+Expected numbers cite ``docs/pangu_solver.md``, reference figures (root value,
 S1 checkpoints of spec T10, key counts). Table entries are spot-checked by recomputation with
 the pure-Python expectimax (a different random sample on every run; the seed is in the message).
 """
@@ -17,24 +17,24 @@ import pytest
 from gamelib.pangu import SINGLE_VARIANTS, new_game
 from gamelib.pangu import solver
 from gamelib.pangu.solver import VARIANTS_PATH
-from gamelib.pangu.solver_model import build_model
-from gamelib.pangu.solver_tables import META_PATH, SHIPPED_LEVELS, TABLE_PATH, ShippedTables, SolverTableError, sha256_of
+from gamelib.pangu.solver.model import build_model
+from gamelib.pangu.solver.tables import META_PATH, SHIPPED_LEVELS, TABLE_PATH, ShippedTables, SolverTableError, sha256_of
 from test_pangu_solver import at_next_turn_start, brute_force, s1_after
 
 
 def test_whole_game_value_under_the_default_rules():
-    # note section 1: 3197477701321 / 4000752000000
+    # docs/pangu_solver.md, reference figures: 3197477701321 / 4000752000000
     assert solver.win_probability(new_game(explicit_chance=True)) == Fraction(3197477701321, 4000752000000)
 
 
 def value_before_the_draw(state) -> Fraction:
     """The turn-start value: the next hand not yet drawn (the scripted game has drawn and rolled it)."""
     filled, colours, unseen, hand, _, karma, _ = solver.position_of(state)
-    return solver._solver_of(state).turn_start(filled, colours, unseen | hand, karma)
+    return solver.solver_of(state).turn_start(filled, colours, unseen | hand, karma)
 
 
 def test_s1_checkpoints_after_turns_one_and_two():
-    # note section 1: after turn 1, 1020980411/1111320000; after turn 2, 85187/88200
+    # docs/pangu_solver.md, reference figures: after turn 1, 1020980411/1111320000; after turn 2, 85187/88200
     after_one = s1_after(3)
     assert after_one.turn == 2 and after_one.karma == 10
     assert value_before_the_draw(after_one) == Fraction(1020980411, 1111320000)
@@ -49,7 +49,7 @@ def test_the_s1_turn_three_position_agrees_with_the_brute_force():
 
 
 def test_the_tables_hold_the_notes_key_counts():
-    # note section 1: 30,612 turn-start keys at turn 2 and 1,042,644 at turn 3
+    # docs/pangu_solver.md, reference figures: 30,612 turn-start keys at turn 2 and 1,042,644 at turn 3
     tables = solver.default_tables()
     assert [len(tables.keys[level]) for level in SHIPPED_LEVELS] == [1, 30612, 1042644]
 
@@ -133,7 +133,7 @@ def test_every_single_variant_has_a_value_or_a_reason():
 
 
 def test_the_mirrored_centre_has_the_default_value_and_random_is_their_mean():
-    # note section 1 ("extra"): YANG_LEFT gives the identical fraction (the twin map swaps the dice
+    # docs/pangu_solver.md, reference figures: YANG_LEFT gives the identical fraction (the twin map swaps the dice
     # and inverts every colour); RANDOM draws either configuration with probability 1/2
     values = solver.variant_values()
     default = solver.win_probability(new_game(explicit_chance=True))

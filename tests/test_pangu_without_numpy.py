@@ -18,7 +18,7 @@ PROBE = textwrap.dedent("""
     from gamelib.pangu.board import NO_NUMPY_NOTE, PanguBoard
     from gamelib.pangu.bots import greedy_policy
     from gamelib.pangu.guide import first_deal_the_hints_win
-    from gamelib.pangu.solver_tables import NumpyMissing, ShippedTables
+    from gamelib.pangu.solver.tables import NumpyMissing, ShippedTables
 
     board = PanguBoard(new_game(seed=first_deal_the_hints_win(2024)), label="app", hints=True)  # the app
     first = board.evaluation()

@@ -37,13 +37,13 @@ from gamelib.pangu import SINGLE_VARIANTS, new_game, solver
 from gamelib.pangu import cards as pangu_cards
 from gamelib.pangu.board import PanguBoard
 from gamelib.pangu.cards import DeckError
-from gamelib.pangu.solver_tables import DamagedTable, ShippedTables
+from gamelib.pangu.solver.tables import DamagedTable, ShippedTables
 
 SCALE = 10 if os.environ.get("GAMELIB_LONG_TESTS") == "1" else 1
 PACKAGE = datafiles.PACKAGE
 TABLE, META = "pangu/data/solver_default.npz", "pangu/data/solver_default.json"
 BOTS, VARIANTS, DECK = "pangu/data/solver_bots.json", "pangu/data/solver_variants.json", "pangu/data/deck.json"
-ROOT_VALUE = Fraction(3197477701321, 4000752000000)  # shared/notes/pangu_solver.md section 1
+ROOT_VALUE = Fraction(3197477701321, 4000752000000)  # docs/pangu_solver.md, reference figures
 
 
 # --------------------------------------------------------------------------- a copy of the package's data
@@ -64,8 +64,8 @@ def copy(tmp_path, monkeypatch):
 
 
 def forget_loaded_data(monkeypatch) -> None:
-    monkeypatch.setattr(solver, "_TABLES", [])
-    monkeypatch.setattr(solver, "_SOLVERS", {})
+    monkeypatch.setattr(solver.exact, "_TABLES", [])
+    monkeypatch.setattr(solver.exact, "_SOLVERS", {})
     monkeypatch.setattr(pangu_cards, "_teaching_deck", None)
     sticks._model.cache_clear()
 
@@ -260,12 +260,12 @@ def test_the_variant_record_keeps_no_stale_timings():
 
 
 def test_checkpoints_live_in_the_users_cache_keyed_by_the_code(tmp_path, monkeypatch):
-    from gamelib.pangu import solver_tables
+    from gamelib.pangu.solver import tables as solver_tables
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     folder = solver_tables.checkpoint_folder()
     assert folder.parent == tmp_path / "cache" / "gamelib" / "pangu_solver" and folder.is_dir()
-    here = Path(solver_tables.__file__).parent
+    here = Path(solver_tables.__file__).parent.parent  # gamelib/pangu: the sources are named from there
     digest = hashlib.sha256()
     for name in solver_tables.CHECKPOINT_SOURCES:
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())
@@ -274,14 +274,14 @@ def test_checkpoints_live_in_the_users_cache_keyed_by_the_code(tmp_path, monkeyp
     for name in solver_tables.CHECKPOINT_SOURCES:
         (changed / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(here / name, changed / name)
-    with open(changed / "solver_build.py", "a") as source:
+    with open(changed / "solver" / "optimal.py", "a") as source:
         source.write("# changed\n")
-    monkeypatch.setattr(solver_tables, "__file__", str(changed / "solver_tables.py"))
+    monkeypatch.setattr(solver_tables, "__file__", str(changed / "solver" / "tables.py"))
     assert solver_tables.checkpoint_folder() != folder
     with solver_tables.records_lock():
         assert (tmp_path / "cache" / "gamelib" / "pangu_solver" / "records.lock").exists()
-    for module in ("solver_build", "solver_policies"):
-        assert "/tmp" not in (here / f"{module}.py").read_text()
+    for module in ("optimal", "greedy", "lookahead", "random_bot"):
+        assert "/tmp" not in (here / "solver" / f"{module}.py").read_text()
 
 
 def test_the_cache_follows_the_platform_convention(tmp_path, monkeypatch):
@@ -510,18 +510,18 @@ def test_damaged_copies_of_the_course_playtest_save_are_refused_or_are_the_game_
 
 
 def test_rewriting_the_table_lists_its_new_checksum_and_reads_back(copy, monkeypatch):
-    """``solver_build --write`` (here with the shipped rows) rewrites the checksum list with the files, so the
+    """``python -m gamelib.pangu.solver optimal --write`` (here with the shipped rows) rewrites the checksum list with the files, so the
     loader accepts what the builder wrote and nothing else."""
     import numpy as np
 
-    from gamelib.pangu.solver_tables import write_tables
+    from gamelib.pangu.solver.tables import write_tables
 
     monkeypatch.setattr(datafiles, "MANIFEST", copy / "shipped_data.sha256")
     shutil.copyfile(PACKAGE / "shipped_data.sha256", copy / "shipped_data.sha256")
     shipped = solver.default_tables()
     kept = {0: slice(None), 3: slice(None, None, 50), 6: slice(None, None, 1000)}  # a sample keeps the test short
 
-    class Solved:  # what solver_build.Tables gives write_tables
+    class Solved:  # what optimal.Tables gives write_tables
         values = {level: (shipped.keys[level][kept[level]].astype(np.int64),
                           np.hstack([np.zeros((len(shipped.keys[level][kept[level]]), 1)),
                                      shipped.rows[level][kept[level]].astype(float)]))

@@ -43,7 +43,7 @@ KERNEL_PACKAGES = ["micropip", "ipython", "jedi", "comm", "ipykernel"]
 CDN_ONLY = {"numpy", "matplotlib"}
 PURE_WHEEL = re.compile(r"-(py3|py2\.py3)-none-any\.whl$")
 # gamelib modules that reach numpy when they are *called*, through a lazy import: the Pangu solver
-# reads its shipped table (gamelib/pangu/solver_tables.py) for positions before turn 3. The boards
+# reads its shipped table (gamelib/pangu/solver/tables.py) for positions before turn 3. The boards
 # catch the refusal and say on the evaluation bar that exact values are unavailable, so a notebook
 # that only shows a board runs offline; a notebook whose own cells import the solver asks it for
 # those values and needs the CDN.
@@ -174,7 +174,7 @@ def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
         "unvendored_tests": False, "shared_library": False,
         # numpy and matplotlib stay listed: the kernel loads a package when a cell's own import
         # names it, and the Pangu board reaches numpy only through gamelib, when it reads the
-        # solver's table (a lazy import in solver_tables). Listed here, numpy arrives with gamelib
+        # solver's table (a lazy import in solver/tables.py). Listed here, numpy arrives with gamelib
         # on a site with internet, so the board's exact values work there; without internet the
         # fetch fails and is logged, the board says exact values are unavailable, and only the
         # notebooks that really import numpy or matplotlib (or call the solver, CALLS_NUMPY) stop.

@@ -40,7 +40,7 @@ from gamelib.pangu import solver
 from gamelib.pangu.bots import lookahead_policy, lookahead_values
 from gamelib.pangu.cards import DICE, EDGES
 from gamelib.pangu.rules import Rules, State, new_game
-from gamelib.pangu.solver_tables import DamagedTable, NumpyMissing, SolverTableError
+from gamelib.pangu.solver import DamagedTable, NumpyMissing, SolverTableError
 from gamelib.widgets import BoardWidget, assets
 
 HERE = Path(__file__).parent

@@ -1,4 +1,4 @@
-"""The compact position model of the Pangu solver (research note ``shared/notes/pangu_solver.md`` 3.1).
+"""The compact position model of the Pangu solver (docs/pangu_solver.md, "The model").
 
 A turn-start position is the key ``(F, C, D)`` plus Karma:
 
@@ -10,7 +10,7 @@ A turn-start position is the key ``(F, C, D)`` plus Karma:
 
 Everything the future depends on is kept: which cells are legal, every future ``rec`` (the
 centre colours are fixed; the colour facing an empty cell is in ``C``) and the law of the
-future hands. This module is pure Python; the numba table builder reads its arrays.
+future hands. This module is pure Python; ``arrays`` turns it into the numba kernels' arrays.
 """
 
 from __future__ import annotations
@@ -22,11 +22,28 @@ from math import comb
 from gamelib.pangu.rules import Rules, new_game
 
 EDGE_COUNT = 4
+HAND = 3  # cards revealed per turn while more than one card remains (pangu.md#turns)
 PREV, NEXT = 0, 1  # a ring cell's two ring neighbours
 
 
 def popcount(mask: int) -> int:
+    """The number of set bits of ``mask``."""
     return bin(mask).count("1")
+
+
+def hand_size(left: int) -> int:
+    """The cards revealed at a turn start with ``left`` unseen: three, but the last card is always a
+    turn of its own (pangu.md#turns)."""
+    return min(HAND, left - 1) if left > 1 else 1
+
+
+def turn_sizes(cards: int) -> list[int]:
+    """The hand sizes of a deck of ``cards`` cards (pangu.md#turns: 3, 3, 3, 1 for ten)."""
+    sizes, left = [], cards
+    while left > 0:
+        sizes.append(hand_size(left))
+        left -= sizes[-1]
+    return sizes
 
 
 @dataclass(frozen=True)
@@ -44,10 +61,12 @@ class Model:
 
     @property
     def orientations(self) -> tuple[int, ...]:
+        """The orientations a card may take: 0 only, or 0 and 180 under ``allow_rotation``."""
         return (0, 180) if self.rules.allow_rotation else (0,)
 
     @property
     def size(self) -> int:
+        """The number of ring cells."""
         return len(self.ring)
 
     # ---------------------------------------------------------------- ring arithmetic
@@ -59,6 +78,7 @@ class Model:
                      for x in range(self.size))
 
     def neighbour(self, x: int, side: int) -> int:
+        """The ring cell next to ``x`` on ``side`` (PREV or NEXT)."""
         return (x - 1) % self.size if side == PREV else (x + 1) % self.size
 
     def edge(self, x: int, side: int) -> int:
@@ -66,6 +86,7 @@ class Model:
         return (x - 1) % self.size if side == PREV else x
 
     def legal(self, filled: int, x: int) -> bool:
+        """Ring cell ``x`` is empty and next to the centre or a filled ring cell (pangu.md#placing)."""
         if filled >> x & 1:
             return False
         before, after = self._links[x][0]
@@ -150,6 +171,7 @@ class Model:
 
 
 def _ring_cycle(geometry) -> list[tuple[int, int]]:
+    """The ring cells in cycle order, from the smallest cell, walking neighbour to neighbour."""
     ring = set(geometry.ring)
     start = min(ring)
     order = [start]

@@ -31,7 +31,7 @@ from pathlib import Path
 from gamelib import datafiles
 from gamelib.datafiles import DamagedData
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).parent.parent / "data"  # gamelib/pangu/data, beside the deck
 TABLE_PATH = DATA / "solver_default.npz"
 META_PATH = DATA / "solver_default.json"
 SHIPPED_LEVELS = (0, 3, 6)
@@ -63,9 +63,10 @@ def _numpy():
     return numpy
 
 
-# What a solved level depends on: the builders, the model, the rules engine, the bots and the deck.
-CHECKPOINT_SOURCES = ("solver_build.py", "solver_model.py", "solver_policies.py", "solver_random.py",
-                      "solver_tables.py", "rules.py", "actions.py", "cards.py", "bots.py", "data/deck.json")
+# What a solved level depends on (paths under gamelib/pangu): the solver, the rules engine, the bots and the deck.
+CHECKPOINT_SOURCES = ("solver/model.py", "solver/arrays.py", "solver/kernels.py", "solver/space.py", "solver/optimal.py",
+                      "solver/levels.py", "solver/greedy.py", "solver/lookahead.py", "solver/random_bot.py",
+                      "solver/tables.py", "rules.py", "actions.py", "cards.py", "bots.py", "data/deck.json")
 
 
 def checkpoint_folder() -> Path:
@@ -76,7 +77,7 @@ def checkpoint_folder() -> Path:
     deck, a rerun starts afresh instead of reading levels an older code computed.
     """
     digest = hashlib.sha256()
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     for name in CHECKPOINT_SOURCES:
         digest.update(name.encode() + b"\0" + (here / name).read_bytes())
     return datafiles.cache_dir("pangu_solver", digest.hexdigest()[:16])
@@ -93,12 +94,18 @@ def records_lock():
         yield
 
 
+def rules_tag(rules, centre: str) -> str:
+    """A short name of a rule set and centre for a checkpoint file (the hash of their settings)."""
+    return hashlib.sha256(f"{rules.to_dict()}{centre}".encode()).hexdigest()[:16]
+
+
 def sha256_of(path: Path) -> str:
+    """The SHA-256 of a file, in hex."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_tables(tables, path: Path = TABLE_PATH, meta_path: Path = META_PATH) -> None:
-    """Write the levels of a solved default game (``solver_build.Tables``); values must be whole."""
+    """Write the levels of a solved default game (``optimal.Tables``); values must be whole."""
     np = _numpy()
     arrays, scales = {}, {}
     for level in SHIPPED_LEVELS:
@@ -170,6 +177,7 @@ class ShippedTables:
         self.path = path
 
     def has(self, level: int) -> bool:
+        """The tables hold the turn starts with ``level`` cards placed."""
         return level in self.keys
 
     def numerators(self, level: int, filled: int, colours: int, unplaced: int) -> list[int]:
@@ -183,6 +191,7 @@ class ShippedTables:
         return [int(v) for v in self.rows[level][at]]
 
     def value(self, level: int, filled: int, colours: int, unplaced: int, karma: int) -> Fraction:
+        """The exact value of a shipped turn start at ``karma``."""
         if karma <= 0:
             return Fraction(0)
         return Fraction(self.numerators(level, filled, colours, unplaced)[karma - 1], self.scales[level])
@@ -226,12 +235,3 @@ def _checked_rows(np, level: int, keys, deltas, scale: int, path: Path):
     if len(rows) and rows[:, -1].max() > scale:
         refuse("a value is above 1")
     return rows
-
-
-def record_bot_value(name: str, value: Fraction, meta_path: Path = META_PATH) -> None:
-    """Store a bot's exact whole-game value under the default rules next to the tables."""
-    with records_lock():
-        meta = json.loads(meta_path.read_text())
-        meta.setdefault("bots", {})[name] = str(value)
-        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
-        datafiles.write_manifest()

@@ -1,30 +1,13 @@
-"""Build the solver's turn-start tables with numba (the optional ``solver`` extra).
+"""The optimal values of whole games with numba (the optional ``solver`` extra): the turn-start tables.
 
-    python -m gamelib.pangu.solver_build                 # default rules; prints the root value
-    python -m gamelib.pangu.solver_build --variant NAME  # a SINGLE_VARIANTS entry
-    python -m gamelib.pangu.solver_build --write         # rewrite the shipped default tables
-    python -m gamelib.pangu.solver_build --variant NAME --record   # also into data/solver_variants.json
-    python -m gamelib.pangu.solver_build --greedy [--write]        # the greedy bot of pangu.md#measured, exactly
-
-Each solved level is saved in the per-user cache (``solver_tables.checkpoint_folder``, a folder
-keyed by the hash of the solver's code and the deck) and read back by a rerun of the same rules
-and code, so a build interrupted at turn 2 resumes there.
-
-The algorithm is the research note's (``shared/notes/pangu_solver.md``): turn-start keys
-``(F, C, D)`` with a value row over Karma 0..K, one whole turn as one decision (a plan sigma of
-hand cards to cells grouped by a profile code whose best final Karma comes from the
-precomputed table ``kappa``), and stuck rolls decomposed into "place the unblocked cards, then
-the rerolled rest". The rerolled values R(L', B) are kept in blocks, one per layout L' after the
-unblocked cards, holding R for every blocked set at once: the hands that share their unblocked
-cards share the block, so a key looks up one block per plan of those cards instead of one row
-per hand. Before a level's keys, one pass marks every block they will look up, at its dense
-slot (the turn-start index ``(F, C)`` x rank of D' over every fill count), and the marked
-blocks are computed once, shared by the threads (``solve_level``).
-Values are scaled numerators: a row at a turn start is the winning probability times
-``scale[level]``; the numbers are whole and below 2**53 under the per-turn rules, so float64
-holds them exactly (checked before writing). The exception is ``stuck_rule=reroll_penalty_1``:
-a paid reroll divides by 36 once more at every Karma, so its values are float64 approximations
-(``Tables.exact`` says so; ``rounding_bound`` bounds their error).
+One whole turn is one decision: a plan of the hand's cards to cells, grouped by a profile code whose
+best final Karma comes from the precomputed table ``kappa``; a stuck roll is split into "place the
+unblocked cards, then the rerolled rest", whose values are kept in blocks shared by every hand with
+the same unblocked cards. Values are scaled numerators in float64, whole and below 2**53 under the
+per-turn rules (``Tables.exact``); under ``stuck_rule=reroll_penalty_1`` they only approximate
+(``rounding_bound`` bounds the error). Each solved level is kept in the per-user cache
+(``tables.checkpoint_folder``) so an interrupted build resumes. See docs/pangu_solver.md,
+"The exact value". Command line: ``python -m gamelib.pangu.solver optimal``.
 
 Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule=before_turn``
 (whose gain limit depends on the turn's allowance, a second Karma-like dimension).
@@ -33,14 +16,12 @@ Supported: ``roll_timing=per_turn`` with every other parameter except ``cap_rule
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
 import time
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -51,67 +32,16 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("building the solver tables needs numba: pip install -e '.[solver]'") from error
 
-from gamelib import datafiles
-from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
-from gamelib.pangu.solver_model import Model, build_model, popcount, subset_rank
-from gamelib.pangu.solver_tables import checkpoint_folder, records_lock
+from gamelib.pangu.rules import Rules
+from gamelib.pangu.solver.arrays import MAX_REC, ModelArrays, dense_index, model_arrays, rank_table, slots_of
+from gamelib.pangu.solver.kernels import (dense_slot, final_card_rows, is_legal, members_of, place_card, placement_rec,
+                                          unpack_key)
+from gamelib.pangu.solver.model import build_model, popcount
+from gamelib.pangu.solver.records import record_variant as write_variant
+from gamelib.pangu.solver.space import every_key, next_turn_keys, turn_start_keys
+from gamelib.pangu.solver.tables import checkpoint_folder, rules_tag
 
-MAX_REC = 7  # index bound of the step table's rec axis (a placement never scores more than 4)
-
-
-# --------------------------------------------------------------------------- arrays from the model
-
-
-def model_arrays(model: Model) -> dict:
-    n = model.size
-    cards = len(model.card_ids)
-    orients = len(model.orientations)
-    karma = model.rules.starting_karma
-    facing = np.array(model.facing, dtype=np.int8).reshape(cards, orients, n, 2)
-    centre_rec = np.array(model.centre_rec, dtype=np.int8).reshape(cards, orients, n)
-    touches = np.array(model.touches_centre, dtype=np.int8)
-    rolls = [(b, w) for b in range(1, 7) for w in range(1, 7)]
-    cost = np.array([[model.cheapest_cost(c, r) for r in rolls] for c in range(cards)], dtype=np.int8)
-    step = np.zeros((karma + 1, 6, MAX_REC + 1), dtype=np.int8)
-    for k in range(1, karma + 1):
-        for c in range(1, 6):
-            for r in range(MAX_REC + 1):
-                step[k, c, r] = model.step(k, c, r)
-    same = np.array([[model.numbers[a] == model.numbers[b] for b in range(cards)] for a in range(cards)], np.int8)
-    block_roll = np.array([list(row).index(0) for row in cost], dtype=np.int64)  # the one roll blocking each card
-    reroll_counts = np.array([[list(row).count(c) for c in range(6)] for row in cost], dtype=np.int64)
-    reroll_counts[:, 0] = 0  # the 35 other rolls by the card's cost
-    return dict(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same,
-                block_roll=block_roll, reroll_counts=reroll_counts)
-
-
-def dense_index(model: Model, levels: list[int]) -> tuple[np.ndarray, dict]:
-    """``fc_index[F << 10 | C]``: a dense number per reachable filled set F and frontier colours C."""
-    n = model.size
-    fc_index = np.full(1 << (2 * n), -1, dtype=np.int32)
-    counts = {}
-    for level in levels:
-        count = 0
-        for filled in range(1 << n):
-            if popcount(filled) != level or not model.reachable_filled(filled):
-                continue
-            frontier = model.frontier(filled)
-            sub = frontier
-            while True:  # every subset of the frontier
-                fc_index[filled << n | sub] = count
-                count += 1
-                if sub == 0:
-                    break
-                sub = (sub - 1) & frontier
-        counts[level] = count
-    return fc_index, counts
-
-
-def rank_table(n: int) -> np.ndarray:
-    return np.array([subset_rank(mask) for mask in range(1 << n)], dtype=np.int32)
-
-
-# --------------------------------------------------------------------------- kappa (note 3.2)
+# --------------------------------------------------------------------------- kappa
 
 
 @njit(cache=True)
@@ -187,64 +117,14 @@ def kappa_classes(kappa: np.ndarray, karma: int) -> tuple[np.ndarray, np.ndarray
     """
     flat = kappa.reshape(kappa.shape[0], -1)
     klass = np.full(kappa.shape[0], -1, dtype=np.int32)
-    first = {}  # a slab's bytes -> its number, in order of first appearance (np.unique's row sort took 2.5 s)
+    first = {}  # a slab's bytes -> its number, in order of first appearance (faster than np.unique's row sort)
     for code in np.flatnonzero(kappa[:, 0, karma] >= 0):
         klass[code] = first.setdefault(flat[code].tobytes(), len(first))
     slabs = np.frombuffer(b"".join(first), dtype=kappa.dtype)
     return slabs.reshape(-1, *kappa.shape[1:]).copy(), klass
 
 
-# --------------------------------------------------------------------------- ring helpers (numba)
-
-
-@njit(cache=True, inline="always")
-def _nb(x, side, n):
-    return (x - 1) % n if side == 0 else (x + 1) % n
-
-
-@njit(cache=True, inline="always")
-def _edge(x, side, n):
-    return (x - 1) % n if side == 0 else x
-
-
-@njit(cache=True)
-def _rec(filled, colours, card, o, x, facing, centre_rec, n):
-    rec = centre_rec[card, o, x]
-    for side in range(2):
-        if (filled >> _nb(x, side, n)) & 1:
-            if facing[card, o, x, side] == ((colours >> _edge(x, side, n)) & 1):
-                rec += 1
-    return rec
-
-
-@njit(cache=True)
-def _place(filled, colours, card, o, x, facing, n):
-    filled |= 1 << x
-    for side in range(2):
-        e = _edge(x, side, n)
-        if (filled >> _nb(x, side, n)) & 1:
-            colours &= ~(1 << e)
-        elif facing[card, o, x, side] == 1:
-            colours |= 1 << e
-        else:
-            colours &= ~(1 << e)
-    return filled, colours
-
-
-@njit(cache=True)
-def _legal(filled, x, touches, n):
-    if (filled >> x) & 1:
-        return False
-    return touches[x] == 1 or ((filled >> _nb(x, 0, n)) & 1) == 1 or ((filled >> _nb(x, 1, n)) & 1) == 1
-
-
-@njit(cache=True)
-def _slot(filled, colours, unplaced, fc_index, ranks, n_d, n):
-    fc = fc_index[(filled << n) | colours]
-    return fc * n_d + ranks[unplaced]
-
-
-# --------------------------------------------------------------------------- stuck rolls (note 3.3)
+# --------------------------------------------------------------------------- stuck rolls
 #
 # A roll that blocks the cards B of a hand makes the player place the rest U = hand \ B with it,
 # then reroll for B. The rerolled value R(L', B) depends on the layout L' = (F', C', D') after U
@@ -253,27 +133,10 @@ def _slot(filled, colours, unplaced, fc_index, ranks, n_d, n):
 # (U a single card) it holds R(L', {b1, b2}) for each pair of D' sharing numbers, in the row of
 # b1. A first pass marks the blocks a level needs at their dense slot (``_mark_blocks``), they are
 # computed once for all threads (``_fill_blocks``), and the keys find them by that slot
-# (``_block_at``): no hashing, no per-thread copies (the per-thread hash caches this replaces
-# computed 1.7x the blocks; turn 3 took 70.8 s CPU with them, 57.7 s without).
+# (``_block_at``): no hashing, and no block computed twice by two threads.
 
 SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
 
-
-@njit(cache=True)
-def _unpack(key):
-    """``(F, C, D)`` of a packed turn-start key ``F | C << 10 | D << 20``."""
-    return key & 1023, (key >> 10) & 1023, (key >> 20) & 1023
-
-
-@njit(cache=True)
-def _members_of(mask, cards, members):
-    """The cards of ``mask`` into ``members``, in increasing order; returns how many."""
-    m = 0
-    for c in range(cards):
-        if (mask >> c) & 1:
-            members[m] = c
-            m += 1
-    return m
 
 
 @njit(cache=True)
@@ -316,22 +179,22 @@ def _reroll_row(filled, colours, unplaced, blocked, row, best, next_table, fc_in
         card1 = first if a == 0 else second
         card2 = second if a == 0 else first
         for x1 in range(n):
-            if not _legal(filled, x1, touches, n):
+            if not is_legal(filled, x1, touches, n):
                 continue
             for o1 in range(orients):
-                r1 = _rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
-                f1, c1 = _place(filled, colours, card1, o1, x1, facing, n)
+                r1 = placement_rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
+                f1, c1 = place_card(filled, colours, card1, o1, x1, facing, n)
                 if card2 < 0:
-                    _fold_reroll(best, next_table[_slot(f1, c1, after, fc_index, ranks, n_d_next, n)],
+                    _fold_reroll(best, next_table[dense_slot(f1, c1, after, fc_index, ranks, n_d_next, n)],
                                  reroll_counts[first], step, r1, -1, karma)
                     continue
                 for x2 in range(n):
-                    if not _legal(f1, x2, touches, n):
+                    if not is_legal(f1, x2, touches, n):
                         continue
                     for o2 in range(orients):
-                        r2 = _rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
-                        f2, c2 = _place(f1, c1, card2, o2, x2, facing, n)
-                        _fold_reroll(best, next_table[_slot(f2, c2, after, fc_index, ranks, n_d_next, n)],
+                        r2 = placement_rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
+                        f2, c2 = place_card(f1, c1, card2, o2, x2, facing, n)
+                        _fold_reroll(best, next_table[dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)],
                                      reroll_counts[first], step, r1, r2, karma)
     row[0] = 0.0
     for k in range(1, karma + 1):
@@ -361,7 +224,7 @@ def _partner_after(members, j, m, same):
 def _fill_block(filled, colours, dprime, kind, block, best, members, next_table, fc_index, ranks, n_d_next,
                 facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards, orients):
     """Every row of the block of L' = (F', C', D') of this kind (see the section comment)."""
-    m = _members_of(dprime, cards, members)
+    m = members_of(dprime, cards, members)
     for j in range(m):
         b1 = members[j]
         blocked = 1 << b1
@@ -384,8 +247,8 @@ def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, 
         members = np.zeros(cards, dtype=np.int64)
         members2 = np.zeros(cards, dtype=np.int64)
         for q in range(chunk * 256, min(total, chunk * 256 + 256)):
-            filled, colours, unplaced = _unpack(keys[q])
-            d = _members_of(unplaced, cards, members)
+            filled, colours, unplaced = unpack_key(keys[q])
+            d = members_of(unplaced, cards, members)
             for a in range(d):
                 u1 = members[a]
                 for a2 in range(a + 1, d):
@@ -400,15 +263,15 @@ def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, 
                             if not _pair_playable(filled, x1, x2, touches, n):
                                 continue
                             for o1 in range(orients):
-                                fa, ca = _place(filled, colours, u1, o1, x1, facing, n)
+                                fa, ca = place_card(filled, colours, u1, o1, x1, facing, n)
                                 for o2 in range(orients):
-                                    f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
-                                    single_mark[_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = \
+                                    f2, c2 = place_card(fa, ca, u2, o2, x2, facing, n)
+                                    single_mark[dense_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = \
                                         (f2 | (c2 << 10) | (dprime << 20)) + 1
             for a in range(d):
                 u = members[a]
                 dprime = unplaced & ~(1 << u)
-                m = _members_of(dprime, cards, members2)
+                m = members_of(dprime, cards, members2)
                 pairs = 0
                 for j in range(m):
                     if _partner_after(members2, j, m, same) >= 0:
@@ -416,18 +279,18 @@ def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, 
                 if pairs == 0:
                     continue
                 for x in range(n):
-                    if not _legal(filled, x, touches, n):
+                    if not is_legal(filled, x, touches, n):
                         continue
                     for o in range(orients):
-                        f1, c1 = _place(filled, colours, u, o, x, facing, n)
-                        pair_mark[_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (f1 | (c1 << 10) | (dprime << 20)) + 1
+                        f1, c1 = place_card(filled, colours, u, o, x, facing, n)
+                        pair_mark[dense_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (f1 | (c1 << 10) | (dprime << 20)) + 1
 
 
 @njit(cache=True)
 def _pair_playable(filled, x1, x2, touches, n):
     """Two cards can go on the empty cells x1 and x2 in some order."""
-    first_ok = _legal(filled, x1, touches, n) and _legal(filled | (1 << x1), x2, touches, n)
-    second_ok = _legal(filled, x2, touches, n) and _legal(filled | (1 << x2), x1, touches, n)
+    first_ok = is_legal(filled, x1, touches, n) and is_legal(filled | (1 << x1), x2, touches, n)
+    second_ok = is_legal(filled, x2, touches, n) and is_legal(filled | (1 << x2), x1, touches, n)
     return first_ok or second_ok
 
 
@@ -441,7 +304,7 @@ def _fill_blocks(block_keys, kind, blocks, next_table, fc_index, ranks, n_d_next
         best = np.zeros((6, karma + 1))
         members = np.zeros(cards, dtype=np.int64)
         for i in range(chunk * 256, min(count, (chunk + 1) * 256)):
-            filled, colours, dprime = _unpack(block_keys[i])
+            filled, colours, dprime = unpack_key(block_keys[i])
             _fill_block(filled, colours, dprime, kind, blocks[i], best, members, next_table, fc_index, ranks,
                         n_d_next, facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards,
                         orients)
@@ -450,21 +313,22 @@ def _fill_blocks(block_keys, kind, blocks, next_table, fc_index, ranks, n_d_next
 @njit(cache=True)
 def _block_at(index, blocks, filled, colours, dprime, fc_all, ranks, n_d, n):
     """The precomputed block of L' = (F', C', D') (``_mark_blocks`` marked every one a level looks up)."""
-    at = index[_slot(filled, colours, dprime, fc_all, ranks, n_d, n)]
+    at = index[dense_slot(filled, colours, dprime, fc_all, ranks, n_d, n)]
     if at < 0:
         raise AssertionError("a reroll block was looked up that the marking pass did not mark")
     return blocks[at]
 
 
-# --------------------------------------------------------------------------- one turn (note 3.2)
+# --------------------------------------------------------------------------- one turn
 
 
 @njit(cache=True)
 def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing,
                  centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows, m_codes, members,
                  brec, triple_count, active_cc, best_of, cells):
-    """Add to ``out`` every hand of 3 with every roll that blocks none of its cards (note 3.2)."""
-    d = _members_of(unplaced, cards, members)
+    """Add to ``out`` every hand of 3 with every roll that blocks none of its cards.
+    (Long: one jitted loop nest, plans folded by profile code then rolls, kept whole for numba.)"""
+    d = members_of(unplaced, cards, members)
     # scratch of the thread (no allocation per key: at a million keys it kept the threads from running in
     # parallel): active_cc, best_of = the cost triples of a hand's unblocked rolls and their best values by Karma
     empties = cells[0]
@@ -476,7 +340,7 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
         if not (filled >> x) & 1:
             empties[e_count] = x
             e_count += 1
-            if not _legal(filled, x, touches, n):
+            if not is_legal(filled, x, touches, n):
                 flag[x] = 1
     for i0 in range(d):
         for i1 in range(i0 + 1, d):
@@ -486,23 +350,23 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
                 for x in range(n):
                     if not (filled >> x) & 1:
                         for o in range(orients):
-                            brec[0, x, o] = _rec(filled, colours, h0, o, x, facing, centre_rec, n)
-                            brec[1, x, o] = _rec(filled, colours, h1, o, x, facing, centre_rec, n)
-                            brec[2, x, o] = _rec(filled, colours, h2, o, x, facing, centre_rec, n)
+                            brec[0, x, o] = placement_rec(filled, colours, h0, o, x, facing, centre_rec, n)
+                            brec[1, x, o] = placement_rec(filled, colours, h1, o, x, facing, centre_rec, n)
+                            brec[2, x, o] = placement_rec(filled, colours, h2, o, x, facing, centre_rec, n)
                 # ---- plans sigma grouped by profile code: M[code] = elementwise max of the successor rows
                 present = 0
                 after_rank = ranks[after]
                 for a0 in range(e_count):  # each placement and relation is computed at the loop level it depends on
                     x0 = empties[a0]
                     for o0 in range(orients):
-                        f0, c0 = _place(filled, colours, h0, o0, x0, facing, n)
+                        f0, c0 = place_card(filled, colours, h0, o0, x0, facing, n)
                         for a1 in range(e_count):
                             x1 = empties[a1]
                             if x1 == x0:
                                 continue
                             for o1 in range(orients):
                                 rel01 = _relation(h0, o0, x0, h1, o1, x1, facing, n)
-                                f1, c1 = _place(f0, c0, h1, o1, x1, facing, n)
+                                f1, c1 = place_card(f0, c0, h1, o1, x1, facing, n)
                                 partial = (brec[0, x0, o0] * rb + brec[1, x1, o1]) * rb
                                 partial_low = rel01 * 72 + flag[x0] * 4 + flag[x1] * 2
                                 for a2 in range(e_count):
@@ -517,7 +381,7 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
                                         cl = klass[code]
                                         if cl < 0:
                                             continue
-                                        f, c = _place(f1, c1, h2, o2, x2, facing, n)
+                                        f, c = place_card(f1, c1, h2, o2, x2, facing, n)
                                         row = next_table[fc_index[(f << n) | c] * n_d_next + after_rank]
                                         s = code_slot[cl]
                                         if s < 0:
@@ -568,15 +432,16 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
                      members, members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards,
                      orients, picks):
     """Add every hand {u1, u2, b} with the roll that blocks b alone: u1 and u2 placed with it in either
-    order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans."""
-    d = _members_of(unplaced, cards, members)
+    order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans.
+    (Long: one jitted loop nest over pairs, cells and blocked cards, kept whole for numba.)"""
+    d = members_of(unplaced, cards, members)
     rows_at, costs1, costs2 = picks[0], picks[1], picks[2]  # the block rows of the cards b blocked alone, their costs
     for a in range(d):
         u1 = members[a]
         for a2 in range(a + 1, d):
             u2 = members[a2]
             dprime = unplaced & ~((1 << u1) | (1 << u2))
-            m = _members_of(dprime, cards, members2)
+            m = members_of(dprime, cards, members2)
             alone = 0
             for j in range(m):
                 for k in range(karma + 1):
@@ -596,19 +461,19 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
                 for x2 in range(n):
                     if x2 == x1 or (filled >> x2) & 1:
                         continue
-                    first_ok = _legal(filled, x1, touches, n) and _legal(filled | (1 << x1), x2, touches, n)
-                    second_ok = _legal(filled, x2, touches, n) and _legal(filled | (1 << x2), x1, touches, n)
+                    first_ok = is_legal(filled, x1, touches, n) and is_legal(filled | (1 << x1), x2, touches, n)
+                    second_ok = is_legal(filled, x2, touches, n) and is_legal(filled | (1 << x2), x1, touches, n)
                     if not (first_ok or second_ok):
                         continue
                     for o1 in range(orients):
                         for o2 in range(orients):
-                            ra1 = _rec(filled, colours, u1, o1, x1, facing, centre_rec, n)
-                            fa, ca = _place(filled, colours, u1, o1, x1, facing, n)
-                            ra2 = _rec(fa, ca, u2, o2, x2, facing, centre_rec, n)
-                            rb2 = _rec(filled, colours, u2, o2, x2, facing, centre_rec, n)
-                            fb, cb = _place(filled, colours, u2, o2, x2, facing, n)
-                            rb1 = _rec(fb, cb, u1, o1, x1, facing, centre_rec, n)
-                            f2, c2 = _place(fa, ca, u2, o2, x2, facing, n)
+                            ra1 = placement_rec(filled, colours, u1, o1, x1, facing, centre_rec, n)
+                            fa, ca = place_card(filled, colours, u1, o1, x1, facing, n)
+                            ra2 = placement_rec(fa, ca, u2, o2, x2, facing, centre_rec, n)
+                            rb2 = placement_rec(filled, colours, u2, o2, x2, facing, centre_rec, n)
+                            fb, cb = place_card(filled, colours, u2, o2, x2, facing, n)
+                            rb1 = placement_rec(fb, cb, u1, o1, x1, facing, centre_rec, n)
+                            f2, c2 = place_card(fa, ca, u2, o2, x2, facing, n)
                             block = _block_at(single_index, single_blocks, f2, c2, dprime, fc_all, ranks, n_single,
                                               n)
                             for i in range(alone):
@@ -642,12 +507,12 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pai
                      picks):
     """Add every hand {u, b1, b2} where b1, b2 share numbers, with the roll that blocks both: u placed
     with it, then R(L', {b1, b2})."""
-    d = _members_of(unplaced, cards, members)
+    d = members_of(unplaced, cards, members)
     rows_at, costs1 = picks[0], picks[1]  # the block rows of the pairs blocked together, with u's cost
     for a in range(d):
         u = members[a]
         dprime = unplaced & ~(1 << u)
-        m = _members_of(dprime, cards, members2)
+        m = members_of(dprime, cards, members2)
         pairs = 0
         for j in range(m):
             for k in range(karma + 1):
@@ -659,11 +524,11 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pai
         if pairs == 0:
             continue
         for x in range(n):
-            if not _legal(filled, x, touches, n):
+            if not is_legal(filled, x, touches, n):
                 continue
             for o in range(orients):
-                r1 = _rec(filled, colours, u, o, x, facing, centre_rec, n)
-                f1, c1 = _place(filled, colours, u, o, x, facing, n)
+                r1 = placement_rec(filled, colours, u, o, x, facing, centre_rec, n)
+                f1, c1 = place_card(filled, colours, u, o, x, facing, n)
                 block = _block_at(pair_index, pair_blocks, f1, c1, dprime, fc_all, ranks, n_pair, n)
                 for i in range(pairs):
                     j = rows_at[i]
@@ -680,6 +545,7 @@ def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pai
 
 @njit(cache=True)
 def _relation(ca, oa, xa, cb, ob, xb, facing, n):
+    """Two placements of a turn: 0 not adjacent, 1 adjacent without a colour match, 2 with one."""
     if xb == (xa + 1) % n:
         return 2 if facing[ca, oa, xa, 1] == facing[cb, ob, xb, 0] else 1
     if xa == (xb + 1) % n:
@@ -713,7 +579,7 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, f
         picks = np.zeros((3, cards), dtype=np.int64)
         for run in range(t, runs, threads):
             for q in range(run * 64, min(total, run * 64 + 64)):
-                filled, colours, unplaced = _unpack(keys[q])
+                filled, colours, unplaced = unpack_key(keys[q])
                 row = out[q]
                 _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, klass, rb,
                              facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows,
@@ -726,152 +592,11 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, f
                                  n, cards, orients, picks)
 
 
-@njit(cache=True, parallel=True)
-def _successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, cards, orients):
-    """Mark the next level's keys reachable from ``keys`` by one turn of 3 cards (any legal plan).
-
-    The layout after a turn does not depend on the order of its placements, so this visits each
-    hand once (unordered) and each assignment of its cards to cells once; an assignment has a
-    legal order iff every new cell off the centre has a ring neighbour filled before the turn or
-    new and next to the centre (placed first). Threads may mark the same slot: with the same value.
-    """
-    reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
-    for q in prange(keys.shape[0]):
-        filled, colours, unplaced = _unpack(keys[q])
-        members = np.zeros(cards, dtype=np.int64)
-        d = _members_of(unplaced, cards, members)
-        for i0 in range(d):
-            for i1 in range(i0 + 1, d):
-                for i2 in range(i1 + 1, d):
-                    a, b, c = members[i0], members[i1], members[i2]
-                    after = unplaced & ~((1 << a) | (1 << b) | (1 << c))
-                    for x0 in range(n):
-                        if (filled >> x0) & 1:
-                            continue
-                        for x1 in range(n):
-                            if x1 == x0 or (filled >> x1) & 1:
-                                continue
-                            for x2 in range(n):
-                                if x2 == x0 or x2 == x1 or (filled >> x2) & 1:
-                                    continue
-                                new = (1 << x0) | (1 << x1) | (1 << x2)
-                                if not (_supported(x0, filled, new, touches, n) and _supported(x1, filled, new, touches, n)
-                                        and _supported(x2, filled, new, touches, n)):
-                                    continue
-                                for o0 in range(orients):
-                                    f0, c0 = _place(filled, colours, a, o0, x0, facing, n)
-                                    for o1 in range(orients):
-                                        f1, c1 = _place(f0, c0, b, o1, x1, facing, n)
-                                        for o2 in range(orients):
-                                            f2, c2 = _place(f1, c1, c, o2, x2, facing, n)
-                                            s = _slot(f2, c2, after, fc_index, ranks, n_d_next, n)
-                                            reached[s] = (f2 | (c2 << 10) | (after << 20)) + 1
-    return reached
-
-
-@njit(cache=True, parallel=True)
-def _placement_successors(keys, fc_all, ranks, n_d_next, n_slots, facing, touches, n, cards, orients):
-    """Mark the keys one placement after ``keys``: any unplaced card on any legal cell, in any orientation.
-
-    Three such steps list the next turn start's keys: the same set as ``_successors`` (a turn's layout
-    does not depend on the order of its placements, and a legal turn is three legal placements in a
-    row), with the marks deduplicated after each step. From the 30,612 turn-2 keys that is about 30 M
-    placements instead of the 225 M of ``_successors``' 7,350 (hand, cells) pairs per key."""
-    reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
-    for q in prange(keys.shape[0]):
-        filled, colours, unplaced = _unpack(keys[q])
-        for x in range(n):
-            if not _legal(filled, x, touches, n):
-                continue
-            for card in range(cards):
-                if not (unplaced >> card) & 1:
-                    continue
-                after = unplaced & ~(1 << card)
-                for o in range(orients):
-                    f, c = _place(filled, colours, card, o, x, facing, n)
-                    reached[_slot(f, c, after, fc_all, ranks, n_d_next, n)] = (f | (c << 10) | (after << 20)) + 1
-    return reached
-
-
-def next_turn_keys(keys, level, fc_all, fc_counts_all, ranks, arrays, n, cards, orients):
-    """The turn-start keys one turn (three placements) after the turn-start ``keys`` at fill ``level``, in slot order.
-
-    ``fc_all``/``fc_counts_all``: ``dense_index`` over every fill count; its numbers at a turn-start fill
-    are those of the turn-start index (both number each fill's (F, C) pairs from 0 in the same order)."""
-    for fill in range(level + 1, level + 4):
-        n_d = _comb(cards, cards - fill)
-        reached = _placement_successors(keys, fc_all, ranks, n_d, fc_counts_all[fill] * n_d, arrays["facing"],
-                                        arrays["touches"], n, cards, orients)
-        keys = reached[reached > 0] - 1
-    return keys
-
-
-def turn_start_keys(model: Model, arrays: dict, levels) -> dict:
-    """Every turn-start key some legal play reaches, by level (``levels`` a turn of three placements apart,
-    from the start), each in slot order: what the builder and the bots' evaluators all list."""
-    n, cards, orients = model.size, len(model.card_ids), len(model.orientations)
-    fc_all, fc_counts_all = dense_index(model, list(range(n + 1)))
-    ranks = rank_table(n)
-    keys = {levels[0]: np.array([((1 << cards) - 1) << 20], dtype=np.int64)}
-    for level, following in zip(levels[:-1], levels[1:]):
-        if following != level + 3:
-            raise ValueError(f"turn-start levels must be three placements apart, not {level} and {following}")
-        keys[following] = next_turn_keys(keys[level], level, fc_all, fc_counts_all, ranks, arrays, n, cards, orients)
-    return keys
-
-
-@njit(cache=True)
-def _supported(x, filled, new, touches, n):
-    """A new cell of a turn can be played in some order: next to the centre, or a ring neighbour
-    filled before the turn, or a new ring neighbour next to the centre (played before it)."""
-    if touches[x] == 1:
-        return True
-    for side in range(2):
-        y = _nb(x, side, n)
-        if (filled >> y) & 1 or ((new >> y) & 1 and touches[y] == 1):
-            return True
-    return False
-
-
-@njit(cache=True)
-def _final_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, orients):
-    """The last card alone (turn 4): scaled by 35, the number of unblocked rolls."""
-    out = np.zeros((keys.shape[0], karma + 1))
-    for q in range(keys.shape[0]):
-        filled, colours, unplaced = _unpack(keys[q])
-        card = 0
-        for c in range(cards):
-            if (unplaced >> c) & 1:
-                card = c
-        x = 0
-        for y in range(n):
-            if not (filled >> y) & 1:
-                x = y
-        rec = 0
-        for o in range(orients):
-            r = _rec(filled, colours, card, o, x, facing, centre_rec, n)
-            if r > rec:
-                rec = r
-        for k in range(1, karma + 1):
-            wins = 0.0
-            for r in range(36):
-                c = cost[card, r]
-                if c > 0 and step[k, c, rec] > 0:
-                    wins += 1.0
-            out[q, k] = wins
-        if penalty:
-            paid = np.zeros(karma + 1)
-            for k in range(1, karma + 1):
-                paid[k] = out[q, k] * 35.0 / 36.0 + paid[k - 1] / 36.0
-            out[q] = paid
-    return out
-
-
 # --------------------------------------------------------------------------- driver
 
 
-def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb, karma, penalty, n, cards, orients,
-                fc_all, threads=None):
+def solve_level(keys, table, fc_index, ranks, n_d_next, arrays: ModelArrays, kappa, klass, rb, penalty, fc_all,
+                threads=None):
     """The value rows of ``keys`` (one turn-start level) from the next level's dense ``table``.
 
     First every reroll block the level looks up is marked (``_mark_blocks``) and computed once
@@ -880,37 +605,37 @@ def solve_level(keys, table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb
     the counters ``[[blocks after one placement, blocks after two]]``.
     """
     threads = threads or numba.get_num_threads()
+    karma, n, cards, orients = arrays.karma, arrays.n, arrays.cards, arrays.orients
     left = popcount(int(keys[0]) >> 20 & 1023)
     level = popcount(int(keys[0]) & 1023)
-    n_single, n_pair = _comb(cards, left - 2), _comb(cards, left - 1)
+    n_single, n_pair = comb(cards, left - 2), comb(cards, left - 1)
     fc_counts = _fc_counts(fc_all, n)
     single_mark = np.zeros(fc_counts[level + 2] * n_single, dtype=np.int64)
     pair_mark = np.zeros(fc_counts[level + 1] * n_pair, dtype=np.int64)
-    _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, arrays["facing"], arrays["touches"],
-                 arrays["same"], n, cards, orients)
+    _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, arrays.facing, arrays.touches,
+                 arrays.same, n, cards, orients)
     found = {}
     for name, mark, kind, width in (("single", single_mark, SINGLES, left - 2), ("pair", pair_mark, PAIRS, left - 1)):
         at = np.flatnonzero(mark)
         index = np.full(len(mark), -1, dtype=np.int32)
         index[at] = np.arange(len(at), dtype=np.int32)
         blocks = np.zeros((len(at), max(width, 1), karma + 1))
-        _fill_blocks(mark[at] - 1, kind, blocks, table, fc_index, ranks, n_d_next, arrays["facing"],
-                     arrays["centre_rec"], arrays["touches"], arrays["step"], arrays["same"], arrays["reroll_counts"],
+        _fill_blocks(mark[at] - 1, kind, blocks, table, fc_index, ranks, n_d_next, arrays.facing,
+                     arrays.centre_rec, arrays.touches, arrays.step, arrays.same, arrays.reroll_counts,
                      karma, penalty, n, cards, orients)
         found[name] = (index, blocks)
     del single_mark, pair_mark
     out = np.zeros((len(keys), karma + 1))
     (single_index, single_blocks), (pair_index, pair_blocks) = found["single"], found["pair"]
     width = max(left - 1, 1)
-    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, klass, rb, arrays["facing"], arrays["centre_rec"],
-           arrays["touches"], arrays["cost"], arrays["step"], arrays["same"], arrays["block_roll"], karma, n, cards,
+    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, klass, rb, arrays.facing, arrays.centre_rec,
+           arrays.touches, arrays.cost, arrays.step, arrays.same, arrays.block_roll, karma, n, cards,
            orients, fc_all, single_index, single_blocks, n_single, pair_index, pair_blocks, n_pair, threads, width)
     return out, np.array([[len(pair_blocks), len(single_blocks)]], dtype=np.int64)
 
 
 def dense_table(rows: np.ndarray, slots: np.ndarray, size: int) -> np.ndarray:
-    """The next level's rows at their dense slots (float64; float32 rows padded to one cache line were tried, exact
-    below 2**24, and made no measurable difference)."""
+    """The next level's rows at their dense slots (float64, exact below 2**53)."""
     table = np.zeros((size, rows.shape[1]))
     table[slots] = rows
     return table
@@ -947,32 +672,64 @@ class Tables:
         return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2 ** 53 for _, rows in self.values.values())
 
 
+def kappa_of(model, arrays: ModelArrays) -> tuple:
+    """``(kappa, klass, rb)`` of a model: the best final Karma of every profile code (deduplicated into
+    classes) and the bound ``rb`` of a base ``rec`` (the centre's best plus two neighbours) in the code."""
+    rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
+    kappa, klass = kappa_classes(_kappa_table(arrays.step, arrays.karma, rb), arrays.karma)
+    return kappa, klass, rb
+
+
+def _checkpointed(saved: Path | None, keys, compute) -> tuple:
+    """A level's rows and counters, read back from ``saved`` if it holds these keys (the counters are
+    the solving run's), else ``compute()``d and saved there."""
+    if saved is not None and saved.exists():
+        with np.load(saved) as data:
+            if np.array_equal(data["keys"], keys):
+                return data["rows"], data["stats"]
+    out, stats = compute()
+    if saved is not None:
+        np.savez(saved, keys=keys, rows=out, stats=stats)
+    return out, stats
+
+
+def _report(level: int, count: int, seconds: tuple, stats) -> None:
+    """Print one solved level: its keys, wall and processor seconds, and the reroll blocks it computed."""
+    after_one, after_two = stats.sum(axis=0)
+    print(f"level {level}: {count:,} keys in {seconds[0]:.1f} s wall, {seconds[1]:.1f} s CPU; reroll blocks: "
+          f"{after_one:,} after one placement, {after_two:,} after two", flush=True)
+
+
+def _check_covered(rules: Rules, model) -> None:
+    """Refuse what this builder does not model: a roll per placement, a per-turn gain allowance, other
+    than 10 ring cells and 10 cards (keys are 10-bit masks), or three cards that one roll blocks together."""
+    if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn":
+        raise ValueError(f"the table builder does not cover {rules} (see the module docstring)")
+    if model.size != 10 or len(model.card_ids) != 10:
+        raise ValueError("the table builder packs keys in 10-bit masks: it needs 10 ring cells and 10 cards")
+    for triple in combinations(range(len(model.card_ids)), 3):
+        if all(model.numbers[t] == model.numbers[triple[0]] for t in triple):
+            raise ValueError("three cards share both numbers: a whole hand could be blocked (not modelled)")
+
+
 def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
           checkpoint: Path | None = None) -> Tables:
-    """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (note 3.1-3.3).
+    """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (docs/pangu_solver.md, "The exact value").
 
     ``checkpoint``: a folder where each solved level is saved and, on a rerun with the same
     rules, read back instead of recomputed (a long build survives an interruption).
     """
-    if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn":
-        raise ValueError(f"the table builder does not cover {rules} (see the module docstring)")
     started = time.perf_counter()
     if checkpoint is not None:
         checkpoint.mkdir(parents=True, exist_ok=True)
     model = build_model(rules, centre)
+    _check_covered(rules, model)
     n, cards = model.size, len(model.card_ids)
-    if n != 10 or cards != 10:
-        raise ValueError("the table builder packs keys in 10-bit masks: it needs 10 ring cells and 10 cards")
     arrays = model_arrays(model)
-    for triple in combinations(range(cards), 3):
-        if all(model.numbers[t] == model.numbers[triple[0]] for t in triple):
-            raise ValueError("three cards share both numbers: a whole hand could be blocked (not modelled)")
     karma = rules.starting_karma
     penalty = rules.stuck_rule == "reroll_penalty_1"
     orients = len(model.orientations)
-    max_base = max(max(max(r) for r in card) for card in model.centre_rec) + 2
-    rb = max_base + 1
-    kappa, klass = kappa_classes(_kappa_table(arrays["step"], karma, rb), karma)
+    kappa, klass, rb = kappa_of(model, arrays)
     levels = [0, 3, 6, 9]
     fc_index, fc_counts = dense_index(model, levels)
     fc_all, _ = dense_index(model, list(range(n + 1)))  # the reroll blocks sit between turn starts
@@ -984,38 +741,27 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
             print(f"level {level}: {len(keys[level]):,} turn-start keys", flush=True)
     values, scales, stuck_entries, level_times, stats = {}, {}, {}, {}, {}
     last = levels[-1]
-    finals = _final_rows(keys[last], arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma,
+    finals = final_card_rows(keys[last], arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma,
                          penalty, n, cards, orients)
     values[last] = (keys[last], finals)
     scales[last] = 35
     for level, following in reversed(list(zip(levels[:-1], levels[1:]))):
-        n_d_next = _comb(cards, cards - following)
+        n_d_next = comb(cards, cards - following)
         next_keys, next_rows = values[following]
-        table = dense_table(next_rows, _slots_of(next_keys, fc_index, ranks, n_d_next, n),
+        table = dense_table(next_rows, slots_of(next_keys, fc_index, ranks, n_d_next, n),
                             fc_counts[following] * n_d_next)
-        out = None
         t0, c0 = time.perf_counter(), time.process_time()
-        saved = None if checkpoint is None else checkpoint / f"{_rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}.npz"
-        if saved is not None and saved.exists():
-            with np.load(saved) as data:
-                if np.array_equal(data["keys"], keys[level]):
-                    out, stats[level] = data["rows"], data["stats"]  # the counters of the run that solved it
-        if out is None:
-            out, stats[level] = solve_level(keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb,
-                                            karma, penalty, n, cards, orients, fc_all)
-            if saved is not None:
-                np.savez(saved, keys=keys[level], rows=out, stats=stats[level])
+        saved = None if checkpoint is None else checkpoint / f"{rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}.npz"
+        out, stats[level] = _checkpointed(saved, keys[level], lambda table=table: solve_level(
+            keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb, penalty, fc_all))
         level_times[level] = (time.perf_counter() - t0, time.process_time() - c0)
-        hands = _comb(cards - level, 3)
+        hands = comb(cards - level, 3)
         scales[level] = hands * 36 * 35 * scales[following]
         values[level] = (keys[level], out)
         stuck_entries[level] = int(stats[level].sum())
         del table
         if verbose:
-            after_one, after_two = stats[level].sum(axis=0)
-            print(f"level {level}: {len(keys[level]):,} keys in {level_times[level][0]:.1f} s wall, "
-                  f"{level_times[level][1]:.1f} s CPU; reroll blocks: {after_one:,} after one placement, "
-                  f"{after_two:,} after two", flush=True)
+            _report(level, len(keys[level]), level_times[level], stats[level])
     tables = Tables(model, fc_index, ranks, levels, keys, values, scales, time.perf_counter() - started,
                     stuck_entries)
     tables.level_times = level_times
@@ -1028,48 +774,17 @@ def warm_up() -> None:
     model = build_model(Rules())
     arrays = model_arrays(model)
     karma, n = model.rules.starting_karma, model.size
-    rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
-    kappa, klass = kappa_classes(_kappa_table(arrays["step"], karma, rb), karma)
+    kappa, klass, rb = kappa_of(model, arrays)
     fc_index, fc_counts = dense_index(model, [0, 3, 6, 9])
     fc_all, fc_counts_all = dense_index(model, list(range(n + 1)))
     ranks = rank_table(n)
     keys = np.array([((1 << n) - 1) << 20], dtype=np.int64)
     for level in (0, 3, 6):
-        previous, keys = keys[:1], next_turn_keys(keys[:1], level, fc_all, fc_counts_all, ranks, arrays, n, n, 1)
-    rows = _final_rows(keys, arrays["facing"], arrays["centre_rec"], arrays["cost"], arrays["step"], karma, False, n,
+        previous, keys = keys[:1], next_turn_keys(keys[:1], level, fc_all, fc_counts_all, ranks, arrays)
+    rows = final_card_rows(keys, arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma, False, n,
                        n, 1)
-    table = dense_table(rows, _slots_of(keys, fc_index, ranks, n, n), fc_counts[9] * n)
-    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, karma, False, n, n, 1, fc_all)
-
-
-def _rules_tag(rules: Rules, centre: str) -> str:
-    import hashlib
-    return hashlib.sha256(f"{rules.to_dict()}{centre}".encode()).hexdigest()[:16]
-
-
-def every_key(fc_index, ranks, level, cards, n):
-    """Every key (F, C, D) of ``fc_index``'s dense space at fill ``level``, in slot order, as ``_successors``
-    lists its marks. For the final card this is what the turn-3 keys reach (400 of 400 slots under the
-    defaults; a slot no turn reaches only gets a row nobody reads), without playing a turn from each of the
-    million turn-3 keys (2.6 s)."""
-    codes = np.flatnonzero(fc_index >= 0)  # fc_index is indexed F << n | C
-    codes = codes[[popcount(int(code) >> n) == level for code in codes]]
-    unplaced = np.array([mask for mask in range(1 << cards) if popcount(mask) == cards - level], dtype=np.int64)
-    keys = ((codes >> n) | (codes & ((1 << n) - 1)) << 10)[:, None] | (unplaced << 20)[None, :]
-    keys = keys.ravel().astype(np.int64)
-    return keys[np.argsort(_slots_of(keys, fc_index, ranks, _comb(cards, cards - level), n), kind="stable")]
-
-
-def _slots_of(keys, fc_index, ranks, n_d, n):
-    filled = keys & 1023
-    colours = (keys >> 10) & 1023
-    unplaced = (keys >> 20) & 1023
-    return fc_index[(filled << n) | colours].astype(np.int64) * n_d + ranks[unplaced]
-
-
-def _comb(a, b):
-    from math import comb
-    return comb(a, b)
+    table = dense_table(rows, slots_of(keys, fc_index, ranks, n, n), fc_counts[9] * n)
+    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, False, fc_all)
 
 
 def root_value(rules: Rules, verbose: bool = True) -> tuple[Fraction, float, list]:
@@ -1102,8 +817,6 @@ def rounding_bound(cards: int = 10, karma: int = 10) -> float:
     terms and the paid-reroll recursion 2 K roundings. A sum of N non-negative terms has a relative
     error below (N - 1) u with u = 2**-53, and the errors of the levels add up.
     """
-    from math import comb
-
     unit = 2.0 ** -53
     total = 2 * karma  # the final card's paid-reroll recursion
     for left in range(cards, 3, -3):
@@ -1111,7 +824,6 @@ def rounding_bound(cards: int = 10, karma: int = 10) -> float:
     return 1.01 * total * unit
 
 
-VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
 OUT_OF_REACH = {
     "per_placement": "a fresh roll before every placement makes the memo placement-level (14.26 M mid-turn keys "
                      "x Karma, about 4.8 GB) and needs 128-bit numerators (a factor 1260 per placement); this "
@@ -1125,8 +837,9 @@ APPROXIMATE = ("a paid reroll divides by 36 once more at each Karma, so the nume
 
 
 def record_variant(name: str, value: Fraction, wall: float, cpu: float, exact: bool = True,
-                   samples: list | None = None, path: Path = VARIANTS_PATH) -> None:
-    """Store a variant's whole-game value and the time it took (``--record``); parallel builds may share the file."""
+                   samples: list | None = None) -> None:
+    """Store a variant's whole-game value and the time it took (``--record``), with this builder's reasons
+    for the variants out of its reach."""
     entry = {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "threads": numba.get_num_threads(),
              "load_average": round(os.getloadavg()[0], 1)}
     if exact:
@@ -1138,46 +851,4 @@ def record_variant(name: str, value: Fraction, wall: float, cpu: float, exact: b
         entry["turn3_samples"] = samples
     if name == "RANDOM_centre":
         entry["note"] = "the mean of the two fixed centre configurations (YIN_LEFT, the default, and YANG_LEFT)"
-    with records_lock():
-        data = json.loads(path.read_text()) if path.exists() else {}
-        data.setdefault("command", "python -m gamelib.pangu.solver_build --variant NAME --record")
-        data["out_of_reach"] = {**data.get("out_of_reach", {}), **OUT_OF_REACH}
-        data.setdefault("variants", {})[name] = entry
-        data["out_of_reach"].pop(name, None)
-        path.write_text(json.dumps(data, indent=1) + "\n")
-        datafiles.write_manifest()
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", default="defaults", choices=sorted(SINGLE_VARIANTS))
-    parser.add_argument("--write", action="store_true", help="rewrite the shipped default tables")
-    parser.add_argument("--greedy", action="store_true", help="the greedy bot's exact value instead")
-    parser.add_argument("--record", action="store_true", help="record the value and time in data/solver_variants.json")
-    args = parser.parse_args(argv)
-    if args.variant in OUT_OF_REACH and not args.greedy:
-        print(f"{args.variant} is out of reach of this builder: {OUT_OF_REACH[args.variant]}")
-        return 1
-    rules = SINGLE_VARIANTS[args.variant]
-    cpu = time.process_time()
-    if args.greedy:  # the bots' evaluators live in solver_policies, which imports this module
-        print("the bots' exact values: python -m gamelib.pangu.solver_policies --policy greedy [--variant NAME] --record")
-        return 1
-    elif args.write:
-        from gamelib.pangu.solver_tables import write_tables
-        tables = solve(rules, checkpoint=checkpoint_folder())
-        write_tables(tables)
-        value, seconds, exact = tables.root(), tables.seconds, tables.exact
-    else:
-        value, seconds, solved = root_value(rules)
-        exact = all(tables.exact for tables in solved)
-    cpu = time.process_time() - cpu
-    print(f"{args.variant}: P(WON) = {value} ≈ {float(value):.10f}{'' if exact else ' (approximate)'}; "
-          f"{seconds:.1f} s wall, {cpu:.1f} s CPU, {numba.get_num_threads()} threads, load {os.getloadavg()[0]:.1f}")
-    if args.record and not args.greedy:
-        record_variant(args.variant, value, seconds, cpu, exact, turn_three_samples(solved[-1]) if exact else None)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    write_variant(name, entry, OUT_OF_REACH)

@@ -1,41 +1,26 @@
-"""Pangu solved: the exact optimal chance of winning of any position, and of every move in it.
+"""Pangu solved in pure Python: the exact optimal chance of winning of a position, and of every move.
 
-Public contract::
-
-    from gamelib.pangu import solver
-    solver.win_probability(state)      # Fraction; at a chance node the expectation over its outcomes
-    solver.action_values(state)        # {action: Fraction} for every legal action, then optimal play
-    solver.evaluate_policy(policy, rules=None, state=None)   # a bot's exact chance of winning
-
-How (research note ``shared/notes/pangu_solver.md``): positions are compressed to ``(F, C, D)``
-plus Karma (see ``solver_model``). Under the default rules the package ships the turn-start
-values of turns 1 (the root), 2 and 3 (``data/solver_default.npz``, checksummed, built
-by ``python -m gamelib.pangu.solver_build --write`` with numba); everything else is an exact
-expectimax in pure Python with ``Fraction`` values, memoised, which stops at those tables.
-Under any other rules, positions from turn 3 on are solved on demand the same way (turn 3
-needs no table); the start of a game whose whole-game value is recorded in
-``data/solver_variants.json`` is answered from that record; other earlier positions need tables
-this package does not ship and raise :class:`OutOfReach`, naming the command that computes the
-whole-game value. Every shipped file is checked against the package's checksums before it is used
-(:mod:`gamelib.datafiles`); a damaged one raises :class:`~gamelib.pangu.solver_tables.DamagedTable`.
+An exact expectimax over the compact positions of ``model`` with ``Fraction`` values, memoised per
+rule set, deck and centre. Under the default rules it stops at the shipped turn-start tables of
+turns 1-3 (``tables``); under other rules it answers from turn 3 on (and the start of a game whose
+whole-game value ``records`` holds), and earlier positions raise :class:`OutOfReach` naming the
+command that computes the whole game. See docs/pangu_solver.md.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from pathlib import Path
 
-from gamelib import datafiles
 from gamelib.core import CHANCE
 from gamelib.pangu.cards import ROLLS
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, State, new_game
-from gamelib.pangu.solver_model import Model, build_model, popcount
-from gamelib.pangu.solver_tables import SHIPPED_LEVELS, DamagedTable, ShippedTables, SolverTableError
+from gamelib.pangu.solver.model import Model, build_model, hand_size, popcount
+from gamelib.pangu.solver.records import bot_values, variant_values
+from gamelib.pangu.solver.tables import SHIPPED_LEVELS, ShippedTables, SolverTableError
 
 ONE, ZERO = Fraction(1), Fraction(0)
 
@@ -66,6 +51,7 @@ def position_of(state):
 
 
 def model_for(state) -> Model:
+    """The solver's model of ``state``'s rules, deck and laid centre."""
     centres = state.centre_cells
     first = state.geometry.centre_cells[0]
     centre = "YIN_LEFT" if centres[first] == "YIN" else "YANG_LEFT"
@@ -95,9 +81,11 @@ class Solver:
         self.decision = lru_cache(maxsize=None)(self._decision)
 
     def members(self, mask: int) -> list[int]:
+        """The card indices of ``mask``, in increasing order."""
         return [c for c in range(self.cards) if mask >> c & 1]
 
     def _turn_start(self, filled: int, colours: int, unseen: int, karma: int) -> Fraction:
+        """The mean over the hands a turn start may reveal (a table lookup at the shipped levels)."""
         if karma <= 0:
             return ZERO
         level = popcount(filled)
@@ -111,14 +99,14 @@ class Solver:
         if level < 6 and 6 not in self.table_levels:  # pure Python from turn 1 or 2 would take CPU-hours
             raise OutOfReach(f"the exact value before turn 3 under {self.model.rules} needs whole-game tables, "
                              "which are shipped only for the default rules; the whole game's value is computed by "
-                             "python -m gamelib.pangu.solver_build --variant NAME")
-        size = min(3, left - 1) if left > 1 else 1
-        hands = list(combinations(self.members(unseen), size))
+                             "python -m gamelib.pangu.solver optimal --variant NAME")
+        hands = list(combinations(self.members(unseen), hand_size(left)))
         allowance = self.ceiling - karma if self.before_turn else 0
         total = sum(self.roll_node(filled, colours, unseen & ~_mask(h), _mask(h), karma, allowance) for h in hands)
         return total / len(hands)
 
     def blocks(self, hand: int, roll) -> bool:
+        """The roll blocks every card of ``hand`` (the stuck rule applies)."""
         return all(self.model.cheapest_cost(c, roll) == 0 for c in self.members(hand))
 
     def _roll_node(self, filled, colours, unseen, hand, karma, allowance) -> Fraction:
@@ -138,6 +126,7 @@ class Solver:
         return (total + blocked * self.roll_node(filled, colours, unseen, hand, karma - 1, allowance)) / 36
 
     def _decision(self, filled, colours, unseen, hand, roll, karma, allowance) -> Fraction:
+        """The best placement's value after a roll: every card of the hand, cell and orientation."""
         best = ZERO
         for card in self.members(hand):
             cost = self.model.cheapest_cost(card, roll)  # the cheaper die dominates (pangu.md#karma note)
@@ -184,6 +173,7 @@ class Solver:
 
 
 def _mask(cards) -> int:
+    """The bit mask of card indices ``cards``."""
     return sum(1 << c for c in cards)
 
 
@@ -191,6 +181,8 @@ _SOLVERS: dict = {}
 
 
 def _solver(rules: Rules, centre: str, cards) -> Solver:
+    """The one memoised solver of a rule set, centre and deck; the shipped tables (the defaults) or the
+    recorded whole-game value (a teaching-deck variant) where they exist."""
     key = (rules, centre, cards)
     if key not in _SOLVERS:
         model = build_model(rules, centre, cards)
@@ -200,6 +192,11 @@ def _solver(rules: Rules, centre: str, cards) -> Solver:
         recorded = (lambda: _recorded_root(laid)) if teaching and not shipped else None
         _SOLVERS[key] = Solver(model, default_tables if shipped else None, recorded_root=recorded)
     return _SOLVERS[key]
+
+
+def forget_solvers() -> None:
+    """Drop every memoised solver (a cold start: benches time the first look at a position)."""
+    _SOLVERS.clear()
 
 
 def _recorded_root(rules: Rules) -> Fraction | None:
@@ -230,6 +227,7 @@ default_tables.cache_clear = _TABLES.clear  # forget the load (tests that point 
 
 @lru_cache(maxsize=1)
 def _teaching_deck_name() -> str:
+    """The teaching deck's name (the shipped tables and records are of its cards)."""
     return new_game(explicit_chance=True).cards.name
 
 
@@ -251,7 +249,7 @@ def win_probability(state) -> Fraction:
     if state.current_player == CHANCE:
         return _chance_value(state)
     filled, colours, unseen, hand, roll, karma, allowance = position_of(state)
-    return _solver_of(state).decision(filled, colours, unseen, hand, roll, karma, allowance)
+    return solver_of(state).decision(filled, colours, unseen, hand, roll, karma, allowance)
 
 
 def action_values(state) -> dict:
@@ -259,7 +257,7 @@ def action_values(state) -> dict:
     _check_pangu(state)
     if state.is_terminal or state.current_player == CHANCE:
         return {}
-    solver = _solver_of(state)
+    solver = solver_of(state)
     filled, colours, unseen, hand, roll, karma, allowance = position_of(state)
     model = solver.model
     index = {cell: x for x, cell in enumerate(model.ring)}
@@ -273,27 +271,31 @@ def action_values(state) -> dict:
     return values
 
 
-def _solver_of(state) -> Solver:
+def solver_of(state) -> Solver:
+    """The memoised :class:`Solver` of ``state``'s rules, deck and centre (its nodes are the tests' handle)."""
     model = model_for(state)
     return _solver(state.rules, model.centre, state.cards)
 
 
 def _chance_value(state) -> Fraction:
+    """A chance node's value: a turn start or a roll node from the memo, else the mean over its outcomes."""
     if state.centre_cells and not state.revealed and state.roll is None and _at_turn_start(state):
         filled, colours, unseen, _, _, karma, _ = position_of(state)
-        return _solver_of(state).turn_start(filled, colours, unseen, karma)
+        return solver_of(state).turn_start(filled, colours, unseen, karma)
     if state.centre_cells and state.revealed and state.roll is None and _waiting_for_roll(state):
         filled, colours, unseen, hand, _, karma, allowance = position_of(state)
-        return _solver_of(state).roll_node(filled, colours, unseen, hand, karma, allowance)
+        return solver_of(state).roll_node(filled, colours, unseen, hand, karma, allowance)
     return sum(p * win_probability(state.apply(outcome)) for outcome, p in state.chance_outcomes())
 
 
 def _at_turn_start(state) -> bool:
+    """The chance node draws the next hand (its outcomes are the unseen cards)."""
     outcomes = state.chance_outcomes()
     return len(outcomes) == len(state.unseen_cards()) and all(isinstance(o, str) for o, _ in outcomes)
 
 
 def _waiting_for_roll(state) -> bool:
+    """The chance node rolls the dice (36 outcomes)."""
     return len(state.chance_outcomes()) == 36
 
 
@@ -306,7 +308,8 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     ``policy(state, rng) -> Action`` is called once per distinct decision state (so it must be
     deterministic), except ``random_policy``, which is uniform over the legal actions. From the
     start of a game (``state=None``) the bots' recorded whole-game values (:func:`bot_values`,
-    computed by ``solver_policies`` with numba) are returned; otherwise this enumerates every
+    computed by the numba evaluators ``greedy``, ``lookahead`` and
+    ``random_bot``) are returned; otherwise this enumerates every
     deal and roll the bot meets: exact, but only feasible in pure Python from late positions
     (pass ``state``, e.g. a turn-3 position).
     """
@@ -354,140 +357,3 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
         return result
 
     return value(state)
-
-
-# --------------------------------------------------------------------------- the bots' recorded values
-
-BOTS_PATH = Path(__file__).with_name("data") / "solver_bots.json"
-VARIANTS_PATH = Path(__file__).with_name("data") / "solver_variants.json"
-BOTS_NAME, VARIANTS_NAME = "pangu/data/solver_bots.json", "pangu/data/solver_variants.json"  # in the manifest
-BOT_NAMES = ("random", "greedy", "lookahead", "optimal")
-
-
-def records() -> dict:
-    """The solver's shipped records as they are written, checked against the package's checksums:
-    ``{"bots": data/solver_bots.json, "variants": data/solver_variants.json}`` (each value with its
-    command, and the wall and processor time of the run where one was timed)."""
-    return {"bots": datafiles.read_json(BOTS_NAME, datafiles.PACKAGE / BOTS_NAME, DamagedTable),
-            "variants": datafiles.read_json(VARIANTS_NAME, datafiles.PACKAGE / VARIANTS_NAME, DamagedTable)}
-
-
-def _rules_name(rules) -> str | None:
-    """The ``SINGLE_VARIANTS`` name of ``rules`` (None: the defaults; a name is accepted as is)."""
-    if rules is None:
-        return "defaults"
-    if isinstance(rules, str):
-        return rules
-    return next((name for name, variant in SINGLE_VARIANTS.items() if variant == rules), None)
-
-
-def _recorded_chance(entry: dict, path: Path, where: str) -> Fraction:
-    """A recorded chance of winning: its "value" p/q with 0 <= p/q <= 1, which its "decimal" (written
-    beside it, to 10 places) confirms; anything else is a damaged file."""
-    text, decimal = entry.get("value"), entry.get("decimal")
-    exact = isinstance(text, str) and re.fullmatch(r"[0-9]{1,60}/0*[1-9][0-9]{0,59}", text)  # no zero denominator
-    value = Fraction(text) if exact else None
-    if value is None or not 0 <= value <= 1:
-        raise DamagedTable(f"the solver's record {path} is damaged: {where} should be a chance p/q between 0 and 1, "
-                           f"not {str(text)[:40]!r}")
-    if type(decimal) is not float or abs(float(value) - decimal) > 1e-10:
-        raise DamagedTable(f"the solver's record {path} is damaged: {where} is {text}, but its decimal says "
-                           f"{str(decimal)[:20]}")
-    return value
-
-
-def _mapping(value, path: Path, where: str) -> dict:
-    if not isinstance(value, dict):
-        raise DamagedTable(f"the solver's record {path} is damaged: {where} should be a JSON object")
-    return value
-
-
-def _reasons(value, path: Path, where: str) -> dict:
-    """``{name: sentence}`` (why a value is missing), every entry text."""
-    reasons = _mapping(value, path, where)
-    if not all(isinstance(reason, str) for reason in reasons.values()):
-        raise DamagedTable(f"the solver's record {path} is damaged: every entry of {where} should be a sentence")
-    return reasons
-
-
-def _bots_record() -> tuple[Path, str, dict]:
-    """The bots' record (``data/solver_bots.json``), checked: where it was read, its command and
-    ``{rules name: entry}``."""
-    path = datafiles.PACKAGE / BOTS_NAME
-    data = _mapping(datafiles.read_json(BOTS_NAME, path, DamagedTable), path, "the file")
-    command = data.get("command")
-    if not isinstance(command, str):
-        raise DamagedTable(f"the solver's record {path} is damaged: it names no command")
-    return path, command, _mapping(data.get("rules"), path, "'rules'")
-
-
-def _bot_entries(rules) -> tuple[dict, dict]:
-    """``({bot: Fraction}, {bot: reason})`` for one rule set, from ``data/solver_bots.json`` (and the optimal
-    value of a variant from ``data/solver_variants.json``)."""
-    name = _rules_name(rules)
-    path, command, recorded = _bots_record()
-    entry = _mapping(recorded.get(name, {}) if name else {}, path, f"the entry of {name}")
-    values = {}
-    for bot, item in _mapping(entry.get("values", {}), path, f"{name}'s values").items():
-        where = f"{name}'s value of the {bot} bot"
-        values[bot] = _recorded_chance(_mapping(item, path, where), path, where)
-    missing = dict(_reasons(entry.get("missing", {}), path, f"{name}'s missing values"))
-    if "optimal" not in values and name:
-        variant = variant_values().get(name)
-        if isinstance(variant, Fraction):
-            values["optimal"] = variant
-            missing.pop("optimal", None)
-    beating = [bot for bot, value in values.items() if value > values.get("optimal", ONE)]
-    if beating:  # no bot wins more often than perfect play
-        raise DamagedTable(f"the solver's record {path} is damaged: the {beating[0]} bot's value under {name} "
-                           "is above perfect play's")
-    for bot in BOT_NAMES:
-        if bot not in values and bot not in missing:
-            missing[bot] = (f"no exact value of the {bot} bot is recorded for {rules if name is None else name}; "
-                            f"{command} computes it where supported")
-    return values, missing
-
-
-def bot_values(rules=None) -> dict[str, Fraction]:
-    """The exact whole-game chance of winning of each bot whose value is recorded (keys among
-    "random", "greedy", "lookahead", "optimal"), under ``rules`` (a ``Rules``, a ``SINGLE_VARIANTS``
-    name, or None for the defaults). Computed over every deal and roll, not simulated."""
-    values, _ = _bot_entries(rules)
-    return values
-
-
-def bot_values_missing(rules=None) -> dict[str, str]:
-    """Why each bot absent from :func:`bot_values` has no exact value under ``rules``."""
-    _, missing = _bot_entries(rules)
-    return missing
-
-
-# --------------------------------------------------------------------------- single-variant whole-game values
-
-
-def variant_values(path: Path | None = None) -> dict[str, Fraction | str]:
-    """Each ``SINGLE_VARIANTS`` entry's whole-game optimal value, as recorded by
-    ``python -m gamelib.pangu.solver_build --variant NAME --record`` (numba, not at import).
-
-    Maps a variant's name to its exact ``Fraction``, or to a string saying why it is not an exact
-    value: the reason it is out of reach, or for an approximation, "approximate: ..." with its
-    float value and error bound. The timings and thread counts are in the file itself. ``path``
-    reads a copy standing for the shipped record (checked against the package's checksums all the same).
-    """
-    path = datafiles.PACKAGE / VARIANTS_NAME if path is None else Path(path)
-    data = _mapping(datafiles.read_json(VARIANTS_NAME, path, DamagedTable), path, "the file")
-    values: dict[str, Fraction | str] = {}
-    for name, entry in _mapping(data.get("variants", {}), path, "'variants'").items():
-        entry = _mapping(entry, path, f"the entry of {name}")
-        if entry.get("approximate"):
-            decimal, bound = entry.get("decimal"), entry.get("error_bound")
-            if not all(type(x) is float and 0 <= x <= 1 for x in (decimal, bound)) or not isinstance(
-                    entry["approximate"], str):
-                raise DamagedTable(f"the solver's record {path} is damaged: {name}'s approximation needs a decimal, "
-                                   "an error bound and a sentence")
-            values[name] = f"approximate: {decimal} (error below {bound:.1e}); {entry['approximate']}"
-        else:
-            values[name] = _recorded_chance(entry, path, f"the value of {name}")
-    for name, reason in _reasons(data.get("out_of_reach", {}), path, "'out_of_reach'").items():
-        values.setdefault(name, reason)
-    return values

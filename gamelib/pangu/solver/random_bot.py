@@ -1,82 +1,37 @@
 """The exact whole-game chance of winning of ``bots.random_policy`` (numba, the ``solver`` extra).
 
-    python -m gamelib.pangu.solver_policies --policy random [--variant NAME] [--record]
-    python -m gamelib.pangu.solver_random [--variant NAME] [--primes N]   # the same, with its timings
+The random bot averages over every legal action, so its value has a long denominator: this module
+runs the turn-level dynamic programme modulo primes below 2**31 and rebuilds the fraction with the
+Chinese remainder theorem (``denominator_bound`` bounds the denominator, ``rebuild`` checks the
+result with one prime more than needed). Each turn is three passes (one card left, two cards left,
+the turn start), each a table read by the next. docs/pangu_solver.md, "The random bot", explains
+the bound, the primes and the passes. Command line: ``python -m gamelib.pangu.solver bot --policy
+random``.
 
-The random bot picks uniformly among ``state.legal_actions()``: every (card, die, cell[,
-orientation]) of the revealed cards, the costly die included. Unlike greedy it reaches every
-turn-start key, and at each decision it *averages* its successors instead of picking one, so its
-value has no short denominator: this module computes it modulo primes and rebuilds the fraction.
-
-**Why the denominator is bounded.** A decision's action count is ``n = cells x orientations x
-dice``, where ``cells`` (the legal cells, ``actions.legal_cell_indices``) does not depend on the
-card and ``dice`` is the number of legal dice summed over the cards still in hand. At the t-th
-placement ``cells <= ring - t`` and ``dice <= 2 x cards left in hand``, so ``n`` divides
-``L_t = lcm{c x o x d}`` over those ranges. A chance step divides by the number of hands of the
-turn (C(|D|, 3), a hand being a set: random play does not depend on the revealed order), by 36
-for the roll and by at most one 35 per turn for a stuck reroll (pangu.md#placing: after a reroll
-the cards left were all blocked by the old roll, so they share its numbers, and no new roll blocks
-them again). Every path of the game tree therefore has a probability whose denominator divides
-``L = prod L_t x prod (C(|D|, 3) x 36 x 35)`` (``denominator_bound``: 2.9e44, 148 bits, under the
-defaults, primes 2, 3, 5 and 7 only: five primes below 2**31 suffice), and ``V x L`` is a whole number in ``[0, L]``.
-
-**Why modular.** ``V x L`` does not fit any machine integer, and a float loses it. So the whole
-dynamic programme runs modulo a prime p (the means are sums times the inverse of ``n`` mod p, all
-in int64: residues are below 2**31, a product below 2**62), once per prime of a list whose
-product M exceeds L; the Chinese remainder theorem gives ``V x L mod M = V x L``, and
-``V = (V x L) / L`` exactly. One prime more than needed is run as a check: the fraction rebuilt
-without it must be the same.
-
-**The sub-level memo.** The old estimate (2-4 CPU-hours) walked each turn's tree of about 3,100
-row operations per key, hand and roll. Here a turn at level l (l cards placed, D the unplaced
-cards) is three passes, each a table read by the next:
-
-1. one card left in hand (l + 2 filled; the card e and the rest D'): ``A1[(F, C, D'), e, cost]``
-   = the mean over e's legal cells (and orientations) of the next turn-start row at the Karma
-   settled with that cost and the cell's ``rec``. It is indexed by the die's *cost* (1-5), not by
-   the roll, so a roll only picks which one or two cost rows to average; a stuck card (the roll
-   blocks it) averages the 35 other rolls, a fixed combination of the same five rows
-   (``stuck_weights``);
-2. two cards left (l + 1 filled, pair {a, b}): one roll at a time, for every (F, C, D'') some key
-   of the level reaches after one placement (``_mark_after_one``), the mean over the pair's legal
-   actions of the one-card-left row; a pair both blocked by the roll (twins of equal numbers)
-   averages its 35 other rolls;
-3. the turn start: for each key, each of its hands (and the roll in hand), the mean over the
-   hand's actions of the two-cards-left rows of that roll, summed over hands and rolls. The sums
-   are kept raw per divisor (the hand's legal dice: below 2**50 after 36 rolls) and reduced once
-   at the end. A hand the roll blocks entirely (never with the teaching deck) weighs its 35 other
-   rolls by 36/35.
-
-The final card (turn 4) has one legal cell: its row is the mean over its legal dice (and
-orientations) of winning or not, over the 35 rolls that do not block it.
-
-Supported rules: ``roll_timing=per_turn``, ``stuck_rule=reroll``, a cap rule other than
-``before_turn`` (the Karma step table of ``solver_build`` carries no turn allowance); any grid,
-centre (``RANDOM`` is the mean of the two fixed ones), rotation, defeat check and centre score.
+Supported rules: those of ``levels.check_supported``; any grid, centre (``RANDOM`` is the mean of
+the two fixed ones), rotation, defeat check and centre score.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from fractions import Fraction
-from math import comb, gcd
+from math import comb, lcm
 
 import numpy as np
 
 try:
-    import numba
     from numba import njit, prange
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("evaluating the random bot exactly needs numba: pip install -e '.[solver]'") from error
 
-from gamelib.pangu.rules import SINGLE_VARIANTS, Rules
-from gamelib.pangu.solver_build import (_legal, _members_of, _place, _rec, _unpack, dense_index, model_arrays, rank_table,
-                                        turn_start_keys)
-from gamelib.pangu.solver_model import Model, build_model, popcount
+from gamelib.pangu.rules import Rules
+from gamelib.pangu.solver.arrays import dense_index, model_arrays, rank_table, slots_of
+from gamelib.pangu.solver.kernels import is_legal, members_of, place_card, placement_rec, unpack_key
+from gamelib.pangu.solver.levels import check_supported
+from gamelib.pangu.solver.model import HAND, Model, build_model, popcount, turn_sizes
+from gamelib.pangu.solver.space import turn_start_keys
 
-HAND = 3  # cards revealed per turn while more than one card remains (pangu.md#turns)
 THREADS = 2  # the machine is shared
 # primes just below 2**31, none dividing an action or chance count (checked in ``primes_for``)
 PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
@@ -84,23 +39,6 @@ PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549
 
 
 # --------------------------------------------------------------------------- the bound L and the primes
-
-
-def turn_sizes(cards: int) -> list[int]:
-    """The hand sizes of a deck of ``cards`` cards (pangu.md#turns: 3, 3, 3, 1 for ten)."""
-    sizes, left = [], cards
-    while left > 0:
-        size = min(HAND, left - 1) if left > 1 else 1
-        sizes.append(size)
-        left -= size
-    return sizes
-
-
-def _lcm(values) -> int:
-    out = 1
-    for v in values:
-        out = out * v // gcd(out, v)
-    return out
 
 
 def denominator_bound(model: Model, placed: int = 0) -> int:
@@ -112,7 +50,7 @@ def denominator_bound(model: Model, placed: int = 0) -> int:
         if done >= placed:
             bound *= comb(left, size) * 36 * 35  # the hand, the roll, at most one stuck reroll
             for in_hand in range(size, 0, -1):
-                bound *= _lcm(c * orients * d for c in range(1, ring - done + 1) for d in range(1, 2 * in_hand + 1))
+                bound *= lcm(*(c * orients * d for c in range(1, ring - done + 1) for d in range(1, 2 * in_hand + 1)))
                 done += 1
         else:
             done += size
@@ -121,6 +59,7 @@ def denominator_bound(model: Model, placed: int = 0) -> int:
 
 
 def prime_factors(number: int) -> set[int]:
+    """The prime factors of ``number`` (by trial division: the bounds' factors are small)."""
     factors, p = set(), 2
     while p * p <= number:
         while number % p == 0:
@@ -173,6 +112,7 @@ def rebuild(residues: list[int], primes: list[int], bound: int) -> Fraction:
 
 @njit(cache=True, inline="always")
 def _bits(mask):
+    """The number of set bits of ``mask``."""
     count = 0
     while mask:
         mask &= mask - 1
@@ -188,7 +128,7 @@ def _below(mask, card):
 
 @njit(cache=True, inline="always")
 def _dense(filled, colours, unplaced, fc_index, ranks, n_d, n):
-    """The dense slot of a key (``solver_build._slot``), -1 for an (F, C) outside the index."""
+    """The dense slot of a key (``kernels.dense_slot``), -1 for an (F, C) outside the index."""
     fc = fc_index[(filled << n) | colours]
     if fc < 0:
         return -1
@@ -197,9 +137,10 @@ def _dense(filled, colours, unplaced, fc_index, ranks, n_d, n):
 
 @njit(cache=True)
 def _legal_cells(filled, touches, n):
+    """How many ring cells are legal for the next placement."""
     count = 0
     for x in range(n):
-        if _legal(filled, x, touches, n):
+        if is_legal(filled, x, touches, n):
             count += 1
     return count
 
@@ -211,14 +152,15 @@ def _pair_rank(i, j):
 
 
 @njit(cache=True, inline="always")
-def _triple_rank(i, j, l):
+def _triple_rank(i, j, k):
+    """The rank of the set {i, j, k} among the sets of three (any order of the arguments)."""
     if i > j:
         i, j = j, i
-    if j > l:
-        j, l = l, j
+    if j > k:
+        j, k = k, j
     if i > j:
         i, j = j, i
-    return l * (l - 1) * (l - 2) // 6 + j * (j - 1) // 2 + i
+    return k * (k - 1) * (k - 2) // 6 + j * (j - 1) // 2 + i
 
 
 # --------------------------------------------------------------------------- the final card (turn 4)
@@ -246,7 +188,7 @@ def _final_table(table, codes, fc_index, ranks, n_d, facing, centre_rec, blue_co
                         continue
                     wins = 0
                     for o in range(orients):
-                        rec = _rec(filled, colours, card, o, x, facing, centre_rec, n)
+                        rec = placement_rec(filled, colours, card, o, x, facing, centre_rec, n)
                         for cost in (blue_cost[card, r], white_cost[card, r]):
                             if cost > 0 and step[k, cost, rec] > 0:
                                 wins += 1
@@ -278,11 +220,11 @@ def _one_left(a1, codes, next_table, fc_index, ranks, n_d, n_d_next, size, facin
                 acc[:, :] = 0
                 rest = unplaced & ~(1 << e)
                 for x in range(n):
-                    if not _legal(filled, x, touches, n):
+                    if not is_legal(filled, x, touches, n):
                         continue
                     for o in range(orients):
-                        rec = _rec(filled, colours, e, o, x, facing, centre_rec, n)
-                        f1, c1 = _place(filled, colours, e, o, x, facing, n)
+                        rec = placement_rec(filled, colours, e, o, x, facing, centre_rec, n)
+                        f1, c1 = place_card(filled, colours, e, o, x, facing, n)
                         row = next_table[_dense(f1, c1, rest, fc_index, ranks, n_d_next, n)]
                         for cost in range(1, 6):
                             for k in range(1, karma + 1):
@@ -340,11 +282,11 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
         bc, wc = blue_cost[c, r], white_cost[c, r]
         be, we = blue_cost[e, r] - 1, white_cost[e, r] - 1
         for x in range(n):
-            if not _legal(filled, x, touches, n):
+            if not is_legal(filled, x, touches, n):
                 continue
             for o in range(orients):
-                rec = _rec(filled, colours, c, o, x, facing, centre_rec, n)
-                f1, c1 = _place(filled, colours, c, o, x, facing, n)
+                rec = placement_rec(filled, colours, c, o, x, facing, centre_rec, n)
+                f1, c1 = place_card(filled, colours, c, o, x, facing, n)
                 slot = _dense(f1, c1, rest, fc_index, ranks, n_d1, n)
                 if legal_dice[e, r] > 0:
                     for cost in (bc, wc):
@@ -388,9 +330,9 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
     j = (F, C, D'') of ``keys``. A pair the roll blocks entirely (equal numbers) averages the 35 other rolls."""
     inv35 = inverse[35]
     for j in prange(keys.shape[0]):
-        filled, colours, unplaced = _unpack(keys[j])
+        filled, colours, unplaced = unpack_key(keys[j])
         members = np.zeros(cards, dtype=np.int64)
-        m = _members_of(unplaced, cards, members)
+        m = members_of(unplaced, cards, members)
         out = np.zeros(karma + 1, dtype=np.int64)
         grouped = np.zeros((2, karma + 1), dtype=np.int64)
         t = np.zeros(karma + 1, dtype=np.int64)
@@ -423,16 +365,16 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
 def _mark_after_one(keys, mark, fc_index, ranks, n_d1, facing, touches, n, cards, orients):
     """``mark[slot] = key + 1`` for every (F, C, D'') one placement after a turn-start key of ``keys``."""
     for q in prange(keys.shape[0]):
-        filled, colours, unplaced = _unpack(keys[q])
+        filled, colours, unplaced = unpack_key(keys[q])
         for c in range(cards):
             if not (unplaced >> c) & 1:
                 continue
             rest = unplaced & ~(1 << c)
             for x in range(n):
-                if not _legal(filled, x, touches, n):
+                if not is_legal(filled, x, touches, n):
                     continue
                 for o in range(orients):
-                    f1, c1 = _place(filled, colours, c, o, x, facing, n)
+                    f1, c1 = place_card(filled, colours, c, o, x, facing, n)
                     mark[_dense(f1, c1, rest, fc_index, ranks, n_d1, n)] = f1 | c1 << 10 | rest << 20 | 1 << 40
 
 
@@ -447,9 +389,9 @@ def _turn_start(sums, keys, r, v2, compact, fc_index, ranks, n_d2, numbers_same,
     (1-6), plus 7 for a hand that some roll blocks entirely (three cards of equal numbers: that roll is
     skipped and the others weigh 36/35, its free rerolls). ``_turn_rows`` divides each group."""
     for q in prange(keys.shape[0]):
-        filled, colours, unplaced = _unpack(keys[q])
+        filled, colours, unplaced = unpack_key(keys[q])
         members = np.zeros(cards, dtype=np.int64)
-        m = _members_of(unplaced, cards, members)
+        m = members_of(unplaced, cards, members)
         for ic in range(m):
             c = members[ic]
             if legal_dice[c, r] == 0:
@@ -457,11 +399,11 @@ def _turn_start(sums, keys, r, v2, compact, fc_index, ranks, n_d2, numbers_same,
             rest = unplaced & ~(1 << c)
             bc, wc = blue_cost[c, r], white_cost[c, r]
             for x in range(n):
-                if not _legal(filled, x, touches, n):
+                if not is_legal(filled, x, touches, n):
                     continue
                 for o in range(orients):
-                    rec = _rec(filled, colours, c, o, x, facing, centre_rec, n)
-                    f1, c1 = _place(filled, colours, c, o, x, facing, n)
+                    rec = placement_rec(filled, colours, c, o, x, facing, centre_rec, n)
+                    f1, c1 = place_card(filled, colours, c, o, x, facing, n)
                     j = compact[_dense(f1, c1, rest, fc_index, ranks, n_d2, n)]
                     for jb in range(m):
                         if jb == ic:
@@ -515,8 +457,8 @@ class RandomSolver:
         self.orients = len(model.orientations)
         self.karma = model.rules.starting_karma
         arrays = model_arrays(model)
-        self.facing, self.centre_rec, self.touches = arrays["facing"], arrays["centre_rec"], arrays["touches"]
-        self.step = arrays["step"].astype(np.int64)
+        self.facing, self.centre_rec, self.touches = arrays.facing, arrays.centre_rec, arrays.touches
+        self.step = arrays.step.astype(np.int64)
         self.fc_index, self.fc_counts = dense_index(model, list(range(self.n + 1)))
         self.ranks = rank_table(self.n)
         self.ncells = np.array([sum(model.legal(f, x) for x in range(self.n)) for f in range(1 << self.n)], np.int64)
@@ -535,9 +477,11 @@ class RandomSolver:
 
     @staticmethod
     def _position(mask: int, card: int) -> int:
+        """The rank of ``card`` among the cards of ``mask``."""
         return bin(mask & ((1 << card) - 1)).count("1")
 
     def n_d(self, level: int) -> int:
+        """How many unplaced sets D a level has."""
         return comb(self.cards, self.cards - level)
 
     def codes(self, level: int) -> np.ndarray:
@@ -547,11 +491,11 @@ class RandomSolver:
         return codes[np.argsort(self.fc_index[codes], kind="stable")].astype(np.int64)
 
     def slots(self, level: int, keys: np.ndarray) -> np.ndarray:
-        n = self.n
-        filled, colours, unplaced = keys & 1023, (keys >> 10) & 1023, (keys >> 20) & 1023
-        return self.fc_index[(filled << n) | colours].astype(np.int64) * self.n_d(level) + self.ranks[unplaced]
+        """The dense slots of ``keys`` at ``level``."""
+        return slots_of(keys, self.fc_index, self.ranks, self.n_d(level), self.n)
 
     def inverses(self, p: int) -> np.ndarray:
+        """``inverse[i]``: 1/i mod p for the action counts i < 512 (0 for i = 0)."""
         return np.array([0] + [pow(i, p - 2, p) for i in range(1, 512)], dtype=np.int64)
 
     def stuck_weights(self, p: int, inverse: np.ndarray) -> np.ndarray:
@@ -569,6 +513,7 @@ class RandomSolver:
         return w * inverse[35] % p
 
     def final_table(self, p: int) -> np.ndarray:
+        """The final card's dense table mod p, every key of the last level."""
         level = self.n - 1
         table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
         _final_table(table, self.codes(level), self.fc_index, self.ranks, self.n_d(level), self.facing,
@@ -601,7 +546,7 @@ class RandomSolver:
         weights = self.stuck_weights(p, inverse)
         t0, c0 = time.perf_counter(), time.process_time()
         a1 = self.one_left(level, next_table, p)
-        t1, c1 = time.perf_counter(), time.process_time()
+        c1 = time.process_time()
         after, compact = self.after_one(level, keys)
         size = self.cards - level
         v2 = np.zeros((len(after), comb(size - 1, 2), self.karma + 1), dtype=np.int32)
@@ -645,6 +590,7 @@ class RandomSolver:
         return tables
 
     def root_residue(self, p: int, verbose: bool = False) -> int:
+        """The whole game's value times L, mod p."""
         table = self.tables(p, verbose=verbose)[0]
         return int(table[self.slots(0, self.keys[0])[0], self.karma])
 
@@ -673,8 +619,9 @@ def _placements(model: Model, filled: int, colours: int, cards: list[int]) -> se
 def position_residue(state, p: int) -> int:
     """The random bot's value mod p at a position of ``state``'s rules, computing only the rows it needs: a
     turn 3 start (before the draw), a decision with two or one cards in hand at turn 2 or 3, or the final
-    card's decision (the tests' entry point against ``solver.evaluate_policy``)."""
-    from gamelib.pangu.solver import model_for, position_of
+    card's decision (the tests' entry point against ``solver.evaluate_policy``). (Long: one case per kind
+    of position, each reading the rows the passes of a turn store.)"""
+    from gamelib.pangu.solver.exact import model_for, position_of
 
     model = model_for(state)
     solver, final = _late(model, p)
@@ -733,18 +680,12 @@ def position_residue(state, p: int) -> int:
     return int(out[karma])
 
 
-def check_supported(rules: Rules) -> None:
-    if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn" or rules.stuck_rule != "reroll":
-        raise ValueError(f"the exact random evaluator does not cover {rules}: it needs roll_timing=per_turn, "
-                         "stuck_rule=reroll and a cap rule other than before_turn")
-
-
 def solve_random(rules: Rules, centre: str | None = None, verbose: bool = True, primes: list[int] | None = None,
                  report: dict | None = None) -> Fraction:
     """The exact whole-game value of ``bots.random_policy`` under ``rules``: modulo each prime, then the CRT.
 
     ``report`` (a dict) receives the bound, the primes and each prime's seconds."""
-    check_supported(rules)
+    check_supported(rules, "random")
     if (centre or rules.centre_config) == "RANDOM":
         return sum((solve_random(rules, c, verbose, primes, report) for c in ("YIN_LEFT", "YANG_LEFT")),
                    Fraction(0)) / 2
@@ -772,31 +713,3 @@ def solve_random(rules: Rules, centre: str | None = None, verbose: bool = True, 
         report.setdefault("runs", []).append(dict(centre=model.centre, bound_bits=bound.bit_length(),
                                                   primes=primes, residues=residues, per_prime=per_prime))
     return value
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--variant", default="defaults", choices=sorted(SINGLE_VARIANTS))
-    parser.add_argument("--primes", type=int, default=0, help="run only the first N primes (a timing run)")
-    args = parser.parse_args(argv)
-    numba.set_num_threads(min(THREADS, numba.config.NUMBA_NUM_THREADS))
-    rules = SINGLE_VARIANTS[args.variant]
-    model = build_model(rules, None if rules.centre_config != "RANDOM" else "YIN_LEFT")
-    primes = primes_for(denominator_bound(model))
-    if args.primes:
-        primes = primes[:args.primes]
-        solver = RandomSolver(model)
-        for p in primes:
-            t0, c0 = time.perf_counter(), time.process_time()
-            print(p, solver.root_residue(p, verbose=True), f"{time.perf_counter() - t0:.1f} s wall",
-                  f"{time.process_time() - c0:.1f} s CPU", flush=True)
-        return 0
-    started, cpu = time.perf_counter(), time.process_time()
-    value = solve_random(rules, primes=None)
-    print(f"random under {args.variant}: P(WON) = {value} ≈ {float(value):.10f}; "
-          f"{time.perf_counter() - started:.1f} s wall, {time.process_time() - cpu:.1f} s CPU, {THREADS} threads")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
