@@ -144,7 +144,7 @@ def test_stored_digest_matches_the_recomputed_answer(lesson, question):
 
 @pytest.mark.parametrize("lesson", sorted({lesson for lesson, _ in ANSWERS}))
 def test_every_question_of_a_sheet_is_recomputed(lesson):
-    assert set(load(lesson)) == {q for l, q in ANSWERS if l == lesson}
+    assert set(load(lesson)) == {question for sheet, question in ANSWERS if sheet == lesson}
 
 
 def test_a_wrong_answer_gets_a_hint_not_the_answer():

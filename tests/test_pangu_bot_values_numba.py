@@ -15,19 +15,15 @@ themselves are checked in ``make test`` by test_pangu_bot_values.py.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from gamelib import core
 from gamelib.pangu import Rules, new_game, solver
-from gamelib.pangu import rules as pangu_rules
-from gamelib.pangu.bots import POLICIES, greedy_policy, lookahead_policy
-from gamelib.pangu.rules import SINGLE_VARIANTS
+from gamelib.pangu.bots import greedy_policy, lookahead_policy
 from gamelib.pangu.solver import greedy, levels, lookahead
-from gamelib.simulate import proportion
-from test_pangu_solver import at_next_turn_start, random_turn_three_position, s1_after
+from test_pangu_solver import random_turn_three_position
 
 VARIANTS = [Rules(), Rules(allow_rotation=True), Rules(cap_rule="before_placement"),
             Rules(defeat_check="after_recovery", centre_config="YANG_LEFT"), Rules(grid="4x3", starting_karma=8),

@@ -13,13 +13,11 @@ import random
 from fractions import Fraction
 from functools import lru_cache
 
-import numpy as np
 import pytest
 
 from gamelib.core import CHANCE
 from gamelib.pangu import Action, Rules, new_game
 from gamelib.pangu import solver
-from gamelib.pangu.solver.tables import SHIPPED_LEVELS, ShippedTables, SolverTableError, sha256_of, TABLE_PATH, META_PATH
 
 S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec T10
 S1_ROLLS = [(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)]
