@@ -121,7 +121,8 @@ def parse_faces(colour: str, text: str) -> list[sticks.Face]:
 
 
 def range_row(label: str, low: Fraction, high: Fraction, teaching: Fraction, css: str, chance: bool) -> str:
-    """One number's range as a bar from its lowest to its highest value, the teaching edition marked."""
+    """One number's range as a bar from its lowest to its highest value, the teaching edition marked by a
+    dark triangle on its own white patch (readable on the bar and on either theme's page)."""
     at = 50.0 if high == low else float((teaching - low) / (high - low)) * 100
     show = readable if chance else (lambda v: f"{float(v):.2f}")
     return (f'<div class="gl-range {css}" data-low="{low}" data-high="{high}" data-teaching="{teaching}" '
@@ -131,7 +132,7 @@ def range_row(label: str, low: Fraction, high: Fraction, teaching: Fraction, css
             f'<span class="gl-range-bar" style="position:relative;display:inline-block;width:220px;height:8px;'
             f'margin:0 14px 0 8px;vertical-align:middle;border-radius:4px;background:#56B4E9">'
             f'<span class="gl-range-mark" style="position:absolute;left:{at:.1f}%;top:-7px;transform:translateX(-50%);'
-            f'color:#222;font-size:15px;line-height:1;text-shadow:0 0 2px #fff" '
+            f'color:#222;background:#fff;border-radius:3px;padding:0 1px;font-size:15px;line-height:1" '
             f'title="teaching edition: {show(teaching)}">▲</span></span>'
             f'<span class="gl-range-high">{show(high)}</span></div>')
 
