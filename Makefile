@@ -40,9 +40,10 @@ lab-refresh: $(LAB_STAMP)
 	$(if $(LESSON),,$(error say which: make lab-refresh LESSON=pangu/01_rules_step_by_step.ipynb, or LESSON=all))
 	$(PY) tools/working_copy.py $(if $(filter all,$(LESSON)),--refresh-all,--refresh $(LESSON))
 
-# The apps (notebooks/apps/) as web pages: Voila runs each and shows its board, never its code.
+# The apps (notebooks/apps/) as web pages: Voila runs each and shows its board, never its code; it
+# serves build/app/ (the apps and the rules pages they link to, tools/app_folder.py; voila.json).
 app: $(APP_STAMP)
-	$(VENV)/bin/voila notebooks/apps --strip_sources=True --Voila.ip=127.0.0.1
+	$(PY) tools/app_folder.py --serve
 
 # The browser-only site: build/site/, a static folder for any web host (README, "Publishing the site").
 site: $(SITE_STAMP)

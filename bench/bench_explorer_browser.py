@@ -10,9 +10,10 @@ clock. Where the time goes is printed too: every kernel websocket frame is times
 script wraps WebSocket), the front end marks when it got the data (``data-received-at``) and how
 long each panel took to draw (``data-panel-ms``), and the kernel's CPU time per refresh() is read
 back from ``kernel_ms``. Printed: medians per round, the median of the rounds, their ratio, for
-the rulebook's pools and for 36 sticks a side (free mode, pools of at most 36 sticks). Target:
-median under 100 ms on this machine when idle. This is a figure, not a timed test; the load
-average is printed with it.
+the rulebook's pools, 36 and 100 sticks a side. Target: median under 100 ms on this machine when
+idle. This is a figure, not a timed test; the load average is printed with it, and the kernel's CPU
+time per press (refresh()) and the page's drawing time per panel, which depend far less on the
+other programs sharing the machine.
 
 Run: .venv/bin/python bench/bench_explorer_browser.py [presses per path per round, default 10] [rounds, default 3]
 """

@@ -8,7 +8,6 @@ test-artifacts/timings/apps.json (a record for the notes, not a limit).
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from deploy_support import (commit_two_cards_and_check, isolated_env, move_a_sli
 pytestmark = pytest.mark.browser
 
 sys.path.insert(0, str(ROOT / "tools"))
+import app_folder  # noqa: E402
 import make_apps  # noqa: E402
 
 APP_SEEDS = {"pangu_free_play": 2024, "nagaraja_duel": 2026, "chakra_table": 2024}  # tools/make_apps.py
@@ -33,22 +33,22 @@ class Voila:
         self.url = url
 
     def app_url(self, name: str) -> str:
-        return f"{self.url}/voila/render/{name}.ipynb"
+        return f"{self.url}/{app_folder.app_path(name)}"
 
 
 @pytest.fixture(scope="module")
 def voila(tmp_path_factory):
-    """Voila on 127.0.0.1 and a free port, serving a copy of notebooks/apps/ with `make app`'s flags."""
+    """Voila on 127.0.0.1 and a free port, as `make app` runs it: the folder tools/app_folder.py builds
+    (the apps and the rules pages), its flags, and the repository's voila.json read from the working
+    directory."""
     _require_chromium()
     home = tmp_path_factory.mktemp("voila-home")
-    apps = home / "apps"
-    shutil.copytree(ROOT / "notebooks" / "apps", apps, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    apps = app_folder.build(home / "app")
     port = _free_port()
     log = open(home / "voila.log", "w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(apps), "--no-browser", "--strip_sources=True",
-         "--Voila.ip=127.0.0.1", f"--port={port}"],
-        env=isolated_env(home), stdout=log, stderr=subprocess.STDOUT)
+        [sys.executable, "-m", "voila", str(apps), "--no-browser", *app_folder.VOILA_FLAGS, f"--port={port}"],
+        env=isolated_env(home), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{url}/", server, home / "voila.log")
@@ -130,3 +130,45 @@ def test_odds_explorer_answers_a_slider(page, voila):
     explorer = open_app(page, voila, "odds_explorer", ".gl-explorer")
     move_a_slider_and_check(explorer)
     screenshot(page, "app_odds_explorer")
+
+
+def test_every_apps_rules_link_loads_under_voila(page, voila):
+    """Issue 25: the introduction's rules link, followed from the app Voila shows, answers 200 with the
+    rules page (Voila serves notebooks only from its folder; the rules pages sit beside the apps in
+    build/app/ and voila.json allows them)."""
+    from playwright.sync_api import expect
+
+    for name in make_apps.APP_CELLS:
+        page.goto(voila.app_url(name))
+        link = page.locator(".jp-MarkdownCell a[href*='docs/rules/']")
+        expect(link).to_have_count(1)
+        target = page.evaluate("(a) => a.href", link.element_handle())  # resolved as the browser does
+        page_file = make_apps.APP_INTROS[name][2].split("#")[0]
+        response = page.request.get(target)
+        assert response.status == 200, f"{name}: {target} answered {response.status}"
+        assert response.url.endswith(f"/voila/files/docs/rules/{page_file}"), response.url
+        assert response.body() == app_folder.UTF8_MARK + (ROOT / "docs" / "rules" / page_file).read_bytes()
+    with page.expect_response(lambda r: r.url.endswith(f"/voila/files/docs/rules/{page_file}")) as answer:
+        link.click()  # the last app's link, clicked: the browser follows Voila's redirect to the page
+    assert answer.value.status == 200
+    text = (ROOT / "docs" / "rules" / page_file).read_text(encoding="utf-8")
+    expect(page.locator("body")).to_contain_text(text.splitlines()[0])
+    accented = [line for line in text.splitlines() if any(ord(c) > 127 for c in line)][0]
+    expect(page.locator("body")).to_contain_text(accented.strip())  # read as UTF-8, not Latin-1
+    screenshot(page, "app_rules_link_under_voila")
+
+
+def test_voila_serves_the_rules_pages_and_nothing_else_beside_the_apps():
+    """The allowlist (voila.json) opens the rules pages only; the app folder holds the apps and the rules."""
+    import json
+    import re
+
+    allowed = json.loads((ROOT / "voila.json").read_text())["VoilaConfiguration"]["file_allowlist"]
+
+    def served(path: str) -> bool:  # as Voila's file handler matches
+        return any(re.fullmatch(rule, path, re.IGNORECASE) for rule in allowed)
+
+    for page_file in {intro[2].split("#")[0] for intro in make_apps.APP_INTROS.values()}:
+        assert served(f"docs/rules/{page_file}")
+    assert not served("notebooks/apps/odds_explorer.ipynb") and not served("docs/teaching/README.md")
+    assert app_folder.PARTS == ("notebooks/apps", "docs/rules")

@@ -15,7 +15,7 @@ import pytest
 
 from gamelib.nagaraja import default_edition, sticks
 from gamelib.nagaraja.explorer import (OddsExplorer, check_contest, explore, faces_to_text, parse_faces, percent,
-                                       readable)
+                                       pool_words, readable)
 
 COLOURS = sticks.COLOURS
 EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)"[^>]*>([^<]+)<')
@@ -266,7 +266,9 @@ def test_faces_too_big_for_the_pool_show_an_error_instead_of_raising():
     for box in (*explorer.numbers.values(), explorer.effect_result):
         assert "gl-exact" not in box.value and "not computed for these pools" in box.value
     assert explorer.shown("pwin") is None
-    assert explorer.plots.content == {"absent": explorer.plots.content["absent"], "pools": [[11, 3, 0], [3, 1, 1]]}
+    content = explorer.plots.content
+    assert content == {"absent": content["absent"], "pools": [[11, 3, 0], [3, 1, 1]], "page": content["page"]}
+    assert content["page"]["numbers"] == explorer.number_boxes.value and "gl-exact" not in content["page"]["numbers"]
     assert "at most 1000" in explorer.plots.content["absent"]
     assert "Elodie&#x27;s 11 brown + 3 white: mean points" in explorer.edition_ranges.value  # the sliders' pool
     explorer.sliders[0]["BROWN"].value = 9
@@ -567,3 +569,64 @@ def test_the_explorer_shows_each_headline_range_over_the_published_tables():
     for low, high, teaching in ranges.values():
         assert low <= teaching <= high
     assert "906 stick" in explorer.edition_ranges.value
+
+
+# --------------------------------------------------------------------------- one state message (issue 25)
+
+
+def synced_changes(explorer, move) -> list[str]:
+    """The synced traits of every widget in the explorer's page that change while ``move()`` runs: each
+    change is one message from the kernel to the page (ipywidgets sends a synced trait when it changes)."""
+    seen, changed = [], []
+
+    def walk(widget):
+        if not any(widget is other for other in seen):
+            seen.append(widget)
+            for child in getattr(widget, "children", ()):
+                walk(child)
+
+    walk(explorer.widget)
+    for widget in seen:
+        label = next((c for c in widget._dom_classes if c.startswith("gl-")), type(widget).__name__)
+        widget.observe(lambda change, label=label: changed.append(f"{label}.{change['name']}"),
+                       names=[name for name in widget.keys if name not in ("layout", "style", "children")])
+    move()
+    return changed
+
+
+@pytest.mark.parametrize("pools", [((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12)), ((36, 36, 28), (36, 36, 28))])
+def test_a_slider_step_sends_one_state_message_holding_everything_repainted(pools):
+    """Issue 25: per change the page gets one state message (the plots widget's data), holding the number
+    boxes, the effect's result, the ranges and the plot data; besides it only the moved slider and, where
+    a side's total moved, a neighbour's upper end change."""
+    explorer = explore(free=True, pools=pools)
+    explorer.effect.value = "PLUS2"
+    slider = explorer.sliders[0]["WHITE"]
+    changed = synced_changes(explorer, lambda: setattr(slider, "value", slider.value - 1))
+    assert changed.count("gl-plot.data") == 1, changed
+    others = [c for c in changed if c not in ("gl-plot.data", "gl-slider-0-white.value")]
+    assert all(c.endswith(".max") and c.startswith("gl-slider-0-") for c in others), changed
+    page = explorer.plots.content["page"]
+    assert page == {"numbers": explorer.number_boxes.value, "error": "", "effect": explorer.effect_result.value,
+                    "ranges": explorer.edition_ranges.value}
+    mine = (pools[0][0], pools[0][1] - 1, pools[0][2])
+    assert Fraction(EXACT.search(page["numbers"]).group(1)) == sticks.win_probability(mine, pools[1], True)
+    assert f"Elodie&#x27;s {html.escape(pool_words(mine))}" in page["ranges"]
+    assert "gl-effect-value" in page["effect"]
+
+
+def test_the_text_and_the_lesson_check_live_beside_the_other_games():
+    """Issue 26: explorer.py keeps the widget; its words are in odds_view and its lesson check in
+    lesson_checks (as in Pangu and Chakra), still importable from explorer for the lessons."""
+    import inspect
+
+    from gamelib.nagaraja import explorer, lesson_checks, odds_view
+
+    assert explorer.check_contest is lesson_checks.check_contest
+    for name in ("readable", "percent", "faces_to_text", "parse_faces", "pool_words"):
+        assert getattr(explorer, name) is getattr(odds_view, name)
+    defined = {name for name, value in vars(explorer).items()
+               if inspect.isfunction(value) and value.__module__ == explorer.__name__}
+    assert not defined & {"readable", "check_contest", "parse_faces", "faces_to_text", "pool_words", "_number"}
+    source = inspect.getsource(odds_view)
+    assert "import ipywidgets" not in source and "import anywidget" not in source  # text only, no widget

@@ -82,6 +82,7 @@ def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face
     expect(heat).to_have_attribute("data-cells", str(len(sticks.joint(MARION))))  # cells painted on its canvas
     # Pointing at a cell shows its exact chance: the cell at (points, Nagas) = (0, 0) of Marion's throw.
     (p0, n0), p_cell = next(iter(sticks.joint(MARION).items()))
+    heat.scroll_into_view_if_needed()  # the pointer reaches only what is in the window
     box = heat.locator("image.gx-cells").bounding_box()
     columns = max(p for p, _ in sticks.joint(MARION)) - p0 + 1
     rows = max(n for _, n in sticks.joint(MARION)) + 1

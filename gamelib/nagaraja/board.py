@@ -40,7 +40,7 @@ from gamelib.nagaraja.actions import Commit, Keep, NoParams, Pass, PlaceTile, Us
 from gamelib.nagaraja.bots import heuristic_policy
 from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS
 from gamelib.nagaraja.edition import default_edition
-from gamelib.nagaraja.explorer import readable
+from gamelib.nagaraja.odds_view import readable
 from gamelib.nagaraja.rules import Rules, new_game
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, TRAP, PlacedTile, Temple
 from gamelib.nagaraja.words import effect_title, plain

@@ -1,6 +1,7 @@
-// The fate-stick explorer's plots (anywidget). Python (explorer.py) sends exact integer
-// counts in `data`; this module draws them as SVG: the points bars with the simulated
-// dots, the at-least curves, a points x Nagas heat map and the sweep panels. Exact
+// The fate-stick explorer's numbers and plots (anywidget). Python (explorer.py) sends, in ONE
+// state message per change (`data`), the number boxes, the effect's result and the published
+// ranges as HTML (`data.page`) and exact integer counts; this module draws the counts as SVG:
+// the points bars with the simulated dots, the at-least curves, a points x Nagas heat map and the sweep panels. Exact
 // fractions (for hover titles) are reduced here with BigInt, so the kernel sends only
 // counts, a few kilobytes. No odds are computed here beyond sums of the sent counts.
 //
@@ -382,7 +383,29 @@ function drawSweep(parent, data, modelIndex) {
 
 // ------------------------------------------------------------------ render
 
+/** The parts of the page the kernel writes as HTML (explorer.py's PagePart), in their boxes above the
+ *  plots; a part is rewritten only when its text changed (an opened "exact" stays open). */
+function pageParts(el) {
+  const box = (cls, parent) => {
+    const node = document.createElement("div");
+    node.className = cls;
+    parent.appendChild(node);
+    return node;
+  };
+  const odds = box("gl-odds", el);
+  odds.style.cssText = "border: 1px solid var(--jp-border-color1, #ccc); padding: 2px 10px; margin: 6px 0;";
+  const parts = { numbers: box("gl-numbers", odds), error: box("gl-odds-error", odds), effect: box("gl-effect", el),
+    ranges: box("gl-edition-ranges", el) };
+  return (page) => {
+    for (const [key, node] of Object.entries(parts)) {
+      const text = (page && page[key]) || "";
+      if (node.__text !== text) { node.innerHTML = text; node.__text = text; }
+    }
+  };
+}
+
 function render({ model, el }) {
+  const showParts = pageParts(el);
   const root = document.createElement("div");
   root.className = "gx-root";
   el.appendChild(root);
@@ -392,6 +415,7 @@ function render({ model, el }) {
     const started = performance.now();
     root.dataset.receivedAt = `${started}`;  // performance marks for bench/bench_explorer_browser.py
     const data = JSON.parse(model.get("data") || "{}");
+    showParts(data && data.page);
     root.replaceChildren();
     if (data && data.absent) {  // nothing computed for the sliders' pools: no plot of another pool stays
       const note = document.createElement("div");
@@ -402,7 +426,11 @@ function render({ model, el }) {
       requestAnimationFrame(() => { root.dataset.revision = `${revision}`; });
       return;
     }
-    if (!data || !data.players) return;
+    if (!data || !data.players) {  // numbers only (explorer.plot is False): nothing to draw
+      revision += 1;
+      requestAnimationFrame(() => { root.dataset.revision = `${revision}`; });
+      return;
+    }
     const top = document.createElement("div");
     top.className = "gx-row";
     root.appendChild(top);

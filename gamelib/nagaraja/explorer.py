@@ -11,7 +11,13 @@ their own sticks.
 
 The kernel sends only exact integer counts (a few kilobytes) to the explorer's own
 front end (``explorer.js``, SVG), which draws the plots; matplotlib and numpy are not
-used, so the explorer also runs as a web app and in a browser-only Python.
+used, so the explorer also runs as a web app and in a browser-only Python. Each change
+reaches the page as one state message (the plots widget's ``data``), holding the number
+boxes, the effect's result, the published ranges and the plot data together.
+
+This module is the widget; its words and number boxes are in ``odds_view`` and its lesson
+check (``check_contest``) in ``lesson_checks``, where the other games keep theirs (both
+names are still importable from here, as the lessons do).
 
     >>> explorer = explore()                # Elodie (0, 3, 0) vs Marion (3, 1, 1), nagaraja.md#example
     >>> explorer.shown("pwin")              # the exact fraction in the "P(win)" box
@@ -37,8 +43,22 @@ import ipywidgets as widgets
 import traitlets
 
 from gamelib.core import chance_rng
-from gamelib.exercises import Feedback
 from gamelib.nagaraja import published, sticks
+from gamelib.nagaraja.lesson_checks import check_contest  # noqa: F401  (the lessons import it from here)
+from gamelib.nagaraja.odds_view import (  # noqa: F401  (the lessons and the board import these from here)
+    ABSENT_BOX,
+    EFFECT_WORDS,
+    absent_note,
+    faces_to_text,
+    number_box,
+    number_boxes,
+    parse_faces,
+    percent,
+    pool_words,
+    range_row,
+    ranges_panel,
+    readable,
+)
 from gamelib.simulate import proportion
 from gamelib.widgets import assets
 
@@ -51,73 +71,7 @@ DEFAULT_NAMES = ("Elodie", "Marion")
 DEFAULT_POOLS = ((0, 3, 0), (3, 1, 1))  # the rulebook's example, nagaraja.md#example
 STICK_COLOURS = {"BROWN": "#8B5A2B", "WHITE": "#F4F1E8", "GREEN": "#3A8F5C"}
 STICK_LENGTHS = {"BROWN": 1.0, "WHITE": 0.78, "GREEN": 0.56}  # long, medium, short (nagaraja.md#fate-sticks)
-EFFECT_WORDS = {"PLUS2": "+2 points", "DISCARD2": "discard two sticks", "RETHROW2": "throw two sticks again"}
 _EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)"')
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-# --------------------------------------------------------------------------- face text
-
-
-def faces_to_text(faces: tuple[sticks.Face, ...]) -> str:
-    """One stick's faces as the editor shows them: ``"N,1,2,3"`` (N is a Naga)."""
-    return ",".join("N" if (p, n) == (0, 1) else f"{p}N" if n else str(p) for p, n in faces)
-
-
-def parse_faces(colour: str, text: str) -> list[sticks.Face]:
-    """Read ``"2,3,3,4"`` or ``"N, 1, 2, 3"``; ``2N`` is a face with 2 points and a Naga."""
-    faces = []
-    for token in re.split(r"[,\s;]+", text.strip()):
-        if not token:
-            continue
-        match = re.fullmatch(r"(-?\d{1,12})?\s*\+?\s*(N)?", token.upper())
-        if not match or not any(match.groups()):
-            raise sticks.FaceTableError(
-                f"{colour}: cannot read {token!r}; write each face as a number of points (0, 1, 2, ...) "
-                "or N for a Naga, separated by commas"
-            )
-        faces.append((int(match.group(1) or 0), 1 if match.group(2) else 0))
-    return faces
-
-
-# --------------------------------------------------------------------------- formatting
-
-
-def _power_of_ten(value: float) -> str:
-    mantissa, exponent = f"{value:.1e}".split("e")
-    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
-
-
-def readable(p: Fraction) -> str:
-    """A probability as a short decimal that stays honest: never "100%" for a chance below 1
-    nor "0%" for one above 0 ("1 − 2.9 × 10⁻⁸", "3.1 × 10⁻⁶")."""
-    p = Fraction(p)
-    if p <= 0 or p >= 1:
-        return "0%" if p <= 0 else "100%"
-    value, rest = float(p), float(1 - p)
-    if value < 1e-4:
-        return _power_of_ten(value)
-    if rest < 1e-4:
-        return f"1 − {_power_of_ten(rest)}"
-    if value < 0.01:
-        return f"{value * 100:.2g}%"
-    return f"{value * 100:.2f}%"
-
-
-percent = readable  # the name earlier lessons used
-
-
-def _number(css: str, label: str, value: Fraction, detail: str = "") -> str:
-    """A number box: the short decimal, the exact fraction on demand (a click), a remark."""
-    exact = str(value)
-    digits = sum(len(part) for part in exact.split("/"))
-    size = f" ({len(exact.split('/')[0])}-digit / {len(exact.split('/')[-1])}-digit)" if digits > 24 else ""
-    return (
-        f'<div class="gl-number {css}"><span class="gl-label">{html.escape(label)}</span> '
-        f'<b class="gl-decimal">{readable(value)}</b> '
-        f'<details><summary>exact{size}</summary><span class="gl-exact" data-value="{exact}">{exact}</span></details> '
-        f'<span class="gl-detail">{html.escape(detail)}</span></div>'
-    )
 
 
 # --------------------------------------------------------------------------- the sticks picture (static)
@@ -204,16 +158,18 @@ class StickPlots(anywidget.AnyWidget):
 # --------------------------------------------------------------------------- the explorer
 
 
-class NumberBox:
-    """One number box's HTML (``value``); the explorer sends all six together in one widget."""
+class PagePart:
+    """One part of the page the kernel computes (a number box, the ranges, the effect's result), as HTML in
+    ``value``. Not a widget: every part travels in the plots widget's one state message per change."""
 
     def __init__(self, key: str):
         self.key, self.value = key, ""
 
     def __repr__(self) -> str:
-        return f"NumberBox({self.key!r})"
+        return f"PagePart({self.key!r})"
 
 
+NumberBox = PagePart  # the number boxes' earlier name
 
 class OddsExplorer:
     """Sliders or cards, exact odds, stick effects, a sweep, simulated throws and a face editor."""
@@ -275,7 +231,9 @@ class OddsExplorer:
         self.mode.observe(self._on_mode, names="value")
 
     def _build_cards(self) -> None:
-        from gamelib.nagaraja import default_edition  # the packaged cards (nagaraja.md#card-list)
+        from gamelib.nagaraja import (
+            default_edition,  # the packaged cards (nagaraja.md#card-list)
+        )
 
         self.cards = default_edition().cards
         self.deal_button = widgets.Button(description="deal new hands", icon="refresh")
@@ -322,8 +280,7 @@ class OddsExplorer:
         self.effect_chooser = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)],
                                                     value=1, description="chosen by", style={"button_width": "80px"})
         self.effect_chooser.add_class("gl-effect-chooser")
-        self.effect_result = widgets.HTML()
-        self.effect_result.add_class("gl-effect")
+        self.effect_result = PagePart("effect")  # shown under the number boxes, in the plots widget
         for control in (self.effect, self.effect_target, self.effect_chooser):
             control.observe(lambda _: self.refresh(), names="value")
         self.sweep_choice = widgets.Dropdown(
@@ -335,7 +292,7 @@ class OddsExplorer:
         self.effect_panel = widgets.VBox([
             widgets.HTML("<b>After the throw</b>: one stick effect (rules page: Effects), its sticks chosen by whoever "
                          "activates it, with both throws in view; then the room is resolved."),
-            widgets.HBox([self.effect, self.effect_target, self.effect_chooser]), self.effect_result])
+            widgets.HBox([self.effect, self.effect_target, self.effect_chooser])])
 
     def _build_editor(self) -> None:
         self.face_texts = {}
@@ -365,20 +322,17 @@ class OddsExplorer:
         ])
 
     def _build_layout(self) -> None:
-        # The six number boxes travel as one HTML widget: one message per change, not six (issue 25).
-        self.numbers = {key: NumberBox(key) for key in ("pwin", "plose", "ptie", "pswap", "moments", "nagas")}
-        self.number_boxes = widgets.HTML()
-        self.number_boxes.add_class("gl-numbers")
-        self.odds_error = widgets.HTML()
-        self.odds_error.add_class("gl-odds-error")
-        odds = widgets.VBox([self.number_boxes, self.odds_error],
-                            layout=widgets.Layout(border="1px solid #ccc", padding="2px 10px", margin="6px 0"))
-        odds.add_class("gl-odds")
-        self.edition_ranges = widgets.HTML()
-        self.edition_ranges.add_class("gl-edition-ranges")
+        # Everything a change repaints (the six number boxes, the reason nothing is computed, the effect's
+        # result, the published ranges and the plots) travels in ONE message: the plots widget's state,
+        # drawn by explorer.js in that order (.gl-odds > .gl-numbers + .gl-odds-error, .gl-effect,
+        # .gl-edition-ranges, then the plots). The controls all sit above it.
+        self.numbers = {key: PagePart(key) for key in ("pwin", "plose", "ptie", "pswap", "moments", "nagas")}
+        self.number_boxes = PagePart("numbers")
+        self.odds_error = PagePart("error")
+        self.edition_ranges = PagePart("ranges")
         self.widget = widgets.VBox([
             widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
-            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel, odds, self.edition_ranges,
+            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel,
             self.effect_panel, self.plots, self.sweep_choice,
             widgets.HTML("<b>Design your own sticks</b> (press Enter to apply): "
                          "one entry per face, e.g. <code>2,3,3,4</code>; <code>N</code> is a Naga."),
@@ -578,25 +532,11 @@ class OddsExplorer:
         }
 
     def _show_numbers(self, odds) -> None:
-        first, second = self.names
-        guide_name, other_name = self.names[self.guide.value], self.names[1 - self.guide.value]
-        self.numbers["pwin"].value = _number("gl-pwin-value", f"P({first} wins the room) =", odds["pwin"])
-        self.numbers["plose"].value = _number("gl-plose-value", f"P({second} wins the room) =", odds["plose"])
-        self.numbers["ptie"].value = _number("gl-ptie-value", "P(equal points) =", odds["compare"][1],
-                                             f"ties go to the guide, {guide_name}")
-        self.numbers["pswap"].value = _number("gl-pswap-value", f"If {other_name} were the guide, P({first} wins) =",
-                                              odds["pswap"])
-        spread = "; ".join(
-            f"{name}: mean {m['mean_points']} (≈ {float(m['mean_points']):.2f}), "
-            f"standard deviation ≈ {math.sqrt(m['variance_points']):.2f} (variance {m['variance_points']})"
-            for name, m in zip(self.names, odds["moments"]))
-        self.numbers["moments"].value = f'<div class="gl-number">Points: {html.escape(spread)}</div>'
-        nagas = ", ".join(f"{name} {m['mean_nagas']} (≈ {float(m['mean_nagas']):.2f})"
-                          for name, m in zip(self.names, odds["moments"]))
-        self.numbers["nagas"].value = f'<div class="gl-number">Expected Nagas: {html.escape(nagas)}</div>'
-        self._send_numbers()
+        for key, text in number_boxes(self.names, self.guide.value, odds).items():
+            self.numbers[key].value = text
+        self._join_numbers()
 
-    def _send_numbers(self) -> None:
+    def _join_numbers(self) -> None:
         self.number_boxes.value = "".join(f'<div class="gl-{key}">{box.value}</div>' for key, box in self.numbers.items())
 
     def _show_effect(self, odds) -> None:
@@ -615,14 +555,14 @@ class OddsExplorer:
                "DISCARD2": f"{self.names[target]} loses the two sticks with the most points, chosen by {self.names[chooser]}",
                "RETHROW2": f"{self.names[chooser]} chooses 1 or 2 of {self.names[target]}'s sticks to throw again"}[effect]
         note = " (no stick to act on: the effect cannot be played)" if effect != "PLUS2" and not sum(self.pools[target]) else ""
-        self.effect_result.value = _number(
+        self.effect_result.value = number_box(
             "gl-effect-value", f"After {effect} ({how}): P({self.names[0]} wins) =", after,
             f"{'+' if change >= 0 else '−'}{float(abs(change)) * 100:.2f} percentage points against the raw throw{note}")
 
     # ------------------------------------------------------------- plot data
-    def _plot_data(self) -> str:
-        """The exact counts the front end draws, as JSON: a few kilobytes (integers in hexadecimal)."""
-        key = sticks._faces_key(self.faces)
+    def _plot_data(self) -> dict:
+        """The exact counts the front end draws: a few kilobytes (integers in hexadecimal); the heat map's
+        rows are put in by _send."""
         players = []
         for player, pool in enumerate(self.pools):
             counts, total = sticks.points_counts(pool, self.faces)
@@ -642,13 +582,10 @@ class OddsExplorer:
         for model in sticks.MODELS:
             models.append({"name": model, "values": _sweep(*self._sweep_key(owner, colour), top, model)})
         in_use = self.face_source.replace("Model ", "") if self.face_source.startswith("Model") else ""
-        data = {"names": list(self.names), "guide": self.guide.value, "players": players,
+        return {"names": list(self.names), "guide": self.guide.value, "players": players,
                 "sweep": {"owner": self.names[owner], "colour": colour.lower(),
                           "current": self.pools[owner][sticks.COLOURS.index(colour)], "models": models,
                           "in_use": in_use}}
-        # The heat map's thousand cells are written once per pool (_heat_json), not walked by json.dumps.
-        text = json.dumps(data, separators=(",", ":"))
-        return text.replace(f'"{_HEAT_MARK}"', _heat_json(self.pools[self.plots.heat_player], key), 1)
 
     def _sweep_key(self, owner: int, colour: str) -> tuple:
         """The sweep does not depend on the swept count itself: key it without that count."""
@@ -709,15 +646,15 @@ class OddsExplorer:
 
     # ------------------------------------------------------------- refresh
     def refresh(self) -> None:
-        """Recompute the exact odds and send the plot data; the kernel time is kept in ``kernel_ms``."""
+        """Recompute the exact odds and send the page's one state message; the kernel CPU time is kept in
+        ``kernel_ms``."""
         start = time.process_time()
         self.face_title.value = f"<b>Faces in use:</b> {html.escape(self.face_source)}"
         try:
             with warnings.catch_warnings():  # a points-and-Naga face is reported once, in the editor
                 warnings.simplefilter("ignore")
                 odds = self._odds()
-                if self.plot:  # first: the page's redraw of the plots is the longest, let it start
-                    self.plots.data = self._plot_data()
+                data = self._plot_data() if self.plot else {}
                 self._show_numbers(odds)
                 self._show_ranges()
                 self._show_effect(odds)
@@ -726,7 +663,19 @@ class OddsExplorer:
             self._show_absent(str(problem))
             return
         self.odds_error.value = ""
+        self._send(data)
         self.kernel_ms.append((time.process_time() - start) * 1000)
+
+    def _send(self, data: dict) -> None:
+        """The one state message: the page's parts and the plot data in one JSON string. The heat map's
+        thousand cells are written once per pool (_heat_json), not walked by json.dumps."""
+        data = {**data, "page": {part.key: part.value for part in
+                                 (self.number_boxes, self.odds_error, self.effect_result, self.edition_ranges)}}
+        text = json.dumps(data, separators=(",", ":"))
+        if data.get("players"):
+            text = text.replace(f'"{_HEAT_MARK}"', _heat_json(self.pools[self.plots.heat_player],
+                                                              sticks._faces_key(self.faces)), 1)
+        self.plots.data = text
 
     def _show_ranges(self) -> None:
         """What the published rules allow: each headline number's range over every consistent stick table
@@ -735,37 +684,27 @@ class OddsExplorer:
         rows = []
         for name, pool in zip(self.names, self.pools):
             ranges = published.pool_ranges(pool)
-            rows.append(_range_row(f"{name}'s {pool_words(pool)}: mean points", *ranges["mean"],
+            rows.append(range_row(f"{name}'s {pool_words(pool)}: mean points", *ranges["mean"],
                                    _pool_moments(pool, sticks._faces_key(model_a))["mean_points"], f"range-mean-{len(rows) // 2}",
                                    False))
-            rows.append(_range_row(f"{name}'s {pool_words(pool)}: P(at least one Naga)", *ranges["naga"],
+            rows.append(range_row(f"{name}'s {pool_words(pool)}: P(at least one Naga)", *ranges["naga"],
                                    published._p_naga(pool, model_a), f"range-naga-{len(rows) // 2}", True))
         for key, entry in published.headline_ranges().items():
             if key in ("pwin", "edge"):
-                rows.append(_range_row(entry["label"], entry["low"], entry["high"], entry["teaching"], f"range-{key}", True))
-        count = len(published.consistent_tables())
-        html_text = (
-            f"<details class='gl-ranges' open><summary><b>What the published rules allow</b>: over all {count} stick "
-            f"tables that agree with every published fact (rules page: What is published about the sticks), "
-            f"each number lies in its bar, lowest to highest; "
-            f"<span style='color:#222;background:#fff;border-radius:3px;padding:0 2px'>▲</span> marks the "
-            f"teaching edition (Model A), whose faces are invented.</summary>{''.join(rows)}</details>")
-        if self.edition_ranges.value != html_text:
-            self.edition_ranges.value = html_text
+                rows.append(range_row(entry["label"], entry["low"], entry["high"], entry["teaching"], f"range-{key}", True))
+        self.edition_ranges.value = ranges_panel(rows, len(published.consistent_tables()))
 
     def _show_absent(self, problem: str) -> None:
         """Nothing can be computed for the sliders' pools: every number, plot and bar is taken away (a
         number of the previous pool at full opacity would be read as this pool's), and the reason shown."""
-        self.odds_error.value = (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
-                                 f"{html.escape(problem)}. No odds are shown for these pools.</div>")
+        self.odds_error.value = absent_note(problem)
         for box in (*self.numbers.values(), self.effect_result):
-            box.value = '<div class="gl-number gl-absent"><i>not computed for these pools</i></div>'
-        self._send_numbers()
+            box.value = ABSENT_BOX
+        self._join_numbers()
         self.simulation.value = ""
         self._show_ranges()  # over the published tables, not these faces: they are still the sliders' pools'
-        if self.plot:
-            self.plots.data = json.dumps({"absent": f"Cannot compute: {problem}.",
-                                          "pools": [list(pool) for pool in self.pools]})
+        self._send({"absent": f"Cannot compute: {problem}.", "pools": [list(pool) for pool in self.pools]}
+                   if self.plot else {})
 
     # ------------------------------------------------------------- face editor
     def _on_faces_edited(self, change) -> None:
@@ -840,28 +779,6 @@ class OddsExplorer:
 _HEAT_MARK = "@@gx-heat-rows@@"  # where the heat map's rows go in the JSON text
 
 
-def pool_words(pool) -> str:
-    """(3, 1, 1) -> "3 brown + 1 white + 1 green"; (0, 0, 0) -> "no sticks"."""
-    return " + ".join(f"{k} {c.lower()}" for k, c in zip(pool, sticks.COLOURS) if k) or "no sticks"
-
-
-def _range_row(label: str, low: Fraction, high: Fraction, teaching: Fraction, css: str, chance: bool) -> str:
-    """One number's range as a bar from its lowest to its highest value, the teaching edition marked
-    (inline styles: the page's widget style sheet does not reach an HTML widget's content)."""
-    at = 50.0 if high == low else float((teaching - low) / (high - low)) * 100
-    show = readable if chance else (lambda v: f"{float(v):.2f}")
-    return (f'<div class="gl-range {css}" data-low="{low}" data-high="{high}" data-teaching="{teaching}" '
-            f'style="margin:2px 0 6px">'
-            f'<div class="gl-range-label">{html.escape(label)}: teaching edition <b>{show(teaching)}</b></div>'
-            f'<span class="gl-range-low" style="display:inline-block;min-width:74px;text-align:right">{show(low)}</span> '
-            f'<span class="gl-range-bar" style="position:relative;display:inline-block;width:220px;height:8px;'
-            f'margin:0 14px 0 8px;vertical-align:middle;border-radius:4px;background:#56B4E9">'
-            f'<span class="gl-range-mark" style="position:absolute;left:{at:.1f}%;top:-7px;transform:translateX(-50%);'
-            f'color:#222;font-size:15px;line-height:1;text-shadow:0 0 2px #fff" '
-            f'title="teaching edition: {show(teaching)}">▲</span></span>'
-            f'<span class="gl-range-high">{show(high)}</span></div>')
-
-
 EXACT_TOTAL = 2 ** 64  # pools with more equally likely outcomes (33 sticks of 4 faces) are sent as floats
 
 
@@ -914,30 +831,3 @@ def _sweep(mine, theirs, mine_is_guide: bool, owner: int, colour: str, top: int,
 def explore(faces="A", **options) -> OddsExplorer:
     """The odds explorer, starting from the rulebook's example (Elodie: 3 white; Marion: 3 brown, 1 white, 1 green)."""
     return OddsExplorer(faces=faces, **options)
-
-
-# --------------------------------------------------------------------------- a design exercise
-
-
-def check_contest(hand, laid, opponent, mine_is_guide: bool, low=Fraction(9, 20), high=Fraction(11, 20),
-                  faces="A") -> Feedback:
-    """Check a design target: lay cards of ``hand`` (one symbol) so that P(win) against the
-    ``opponent`` pool lies between ``low`` and ``high`` (45% to 55%: "a 50% contest").
-
-    Any answer that meets the target is right; the verdict is computed, never looked up."""
-    from gamelib.nagaraja import default_edition
-
-    cards = default_edition().cards
-    laid = list(laid)
-    if not laid:
-        return Feedback("Not yet: lay at least one card (rules page: Call of fate).", False)
-    if not set(laid) <= set(hand) or len(set(laid)) != len(laid):
-        return Feedback(f"Not yet: lay cards from the hand {sorted(hand)}, each at most once.", False)
-    if len({cards[c].symbol for c in laid}) > 1:
-        return Feedback("Not yet: cards laid together must share one symbol (rules page: Call of fate).", False)
-    pool = sticks.as_pool([cards[c].sticks for c in laid])
-    chance = sticks.win_probability(pool, opponent, mine_is_guide, faces)
-    if low <= chance <= high:
-        return Feedback(f"Right: {' + '.join(laid)} throws {pool} and wins {readable(chance)} of the time.", True)
-    hint = "more or stronger sticks" if chance < low else "fewer sticks"
-    return Feedback(f"Not yet: {' + '.join(laid)} wins {readable(chance)} of the time. Hint: try {hint}.", False)

@@ -16,6 +16,7 @@ from typing import Callable
 from gamelib.core import IllegalMove
 from gamelib.exercises import Feedback
 from gamelib.nagaraja import sticks
+from gamelib.nagaraja.odds_view import readable
 from gamelib.nagaraja.rules import TIE_RULES
 from gamelib.nagaraja.temple import Temple
 
@@ -140,3 +141,30 @@ def check_room_chance(function: Callable) -> Feedback:
     return Feedback(f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, tie_rule={case[3]!r} your "
                     f"function returns {answer}, which is not the engine's chance. Hint: add "
                     "P(my points = a) x P(their points = b) over the pairs (a, b) that I win.", False)
+
+
+# Lesson 01, a design target on the odds explorer: a 50% contest laid from a dealt hand.
+
+
+def check_contest(hand, laid, opponent, mine_is_guide: bool, low=Fraction(9, 20), high=Fraction(11, 20),
+                  faces="A") -> Feedback:
+    """Check a design target: lay cards of ``hand`` (one symbol) so that P(win) against the
+    ``opponent`` pool lies between ``low`` and ``high`` (45% to 55%: "a 50% contest").
+
+    Any answer that meets the target is right; the verdict is computed, never looked up."""
+    from gamelib.nagaraja import default_edition
+
+    cards = default_edition().cards  # the packaged cards (nagaraja.md#card-list)
+    laid = list(laid)
+    if not laid:
+        return Feedback("Not yet: lay at least one card (rules page: Call of fate).", False)
+    if not set(laid) <= set(hand) or len(set(laid)) != len(laid):
+        return Feedback(f"Not yet: lay cards from the hand {sorted(hand)}, each at most once.", False)
+    if len({cards[c].symbol for c in laid}) > 1:
+        return Feedback("Not yet: cards laid together must share one symbol (rules page: Call of fate).", False)
+    pool = sticks.as_pool([cards[c].sticks for c in laid])
+    chance = sticks.win_probability(pool, opponent, mine_is_guide, faces)
+    if low <= chance <= high:
+        return Feedback(f"Right: {' + '.join(laid)} throws {pool} and wins {readable(chance)} of the time.", True)
+    hint = "more or stronger sticks" if chance < low else "fewer sticks"
+    return Feedback(f"Not yet: {' + '.join(laid)} wins {readable(chance)} of the time. Hint: try {hint}.", False)
