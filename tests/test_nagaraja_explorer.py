@@ -7,7 +7,6 @@ spec's own tables (section 9.3), never from the explorer itself.
 from __future__ import annotations
 
 import html
-import json
 import re
 from fractions import Fraction
 
@@ -228,18 +227,6 @@ def test_changing_a_pool_discards_the_old_throws():
     explorer.sliders[1]["GREEN"].value = 4
     assert explorer.simulated == [{}, {}]
     assert "No throws yet" in explorer.simulation.value
-
-
-# --------------------------------------------------------------------------- display
-
-
-def test_repr_and_fallbacks_are_deterministic():
-    explorer = explore()
-    assert repr(explorer) == "OddsExplorer(Elodie=(0, 3, 0), Marion=(3, 1, 1), guide='Elodie', faces='Model A')"
-    bundle = explorer._repr_mimebundle_()
-    assert bundle["text/plain"] == repr(explorer)
-    assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "35/4096" in bundle["text/html"]  # spec 9.3
 
 
 def test_the_free_design_switch_allows_other_sticks():

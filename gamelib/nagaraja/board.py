@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
