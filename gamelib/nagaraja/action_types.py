@@ -280,6 +280,8 @@ def canonical(action):
     kinds = FIELD_KINDS.get(type(action))
     if kinds is None:
         raise IllegalMove(f"{action!r} is not a Nagaraja action", action)
+    if _IN_CANONICAL_FORM[type(action)](action):
+        return action  # the common case: every field of the exact type, checked without building a reason
     changed = None
     for field, kind in kinds.items():
         value = getattr(action, field, None)
@@ -294,6 +296,36 @@ def canonical(action):
 
 
 _FAST_OK = {_SEAT: int, _TEXT: str, _WHOLE: int, _SWITCH: bool}
+
+# The test that a field of each kind holds its canonical value already, as Python source (``v`` is the value).
+_CANONICAL_TESTS = {
+    _SEAT: "type(v) is int and (v == 0 or v == 1)", _TEXT: "type(v) is str", _WHOLE: "type(v) is int",
+    _SWITCH: "type(v) is bool", _TEXTS: "type(v) is tuple and len(v) <= _MAX_TEXTS and all_texts(v)",
+    _CELL: "type(v) is tuple and len(v) == 2 and type(v[0]) is int and type(v[1]) is int",
+    _PARAMS: "type(v) in _IN_CANONICAL_FORM and _IN_CANONICAL_FORM[type(v)](v)",
+}
+
+
+def _all_texts(values: tuple) -> bool:
+    for value in values:
+        if type(value) is not str:
+            return False
+    return True
+
+
+def _canonical_form_test(kind):
+    """A function telling whether an action or parameter set of type ``kind`` is in canonical form
+    already (then ``canonical`` returns it as it is): the tests of its fields one after the other,
+    written out once per type, since every move a player makes is checked."""
+    lines = "".join(f"    v = action.{name}\n    if not ({_CANONICAL_TESTS[field_kind]}):\n        return False\n"
+                    for name, field_kind in FIELD_KINDS[kind].items())
+    namespace = {"_MAX_TEXTS": _MAX_TEXTS, "all_texts": _all_texts, "_IN_CANONICAL_FORM": _IN_CANONICAL_FORM}
+    exec(f"def in_canonical_form(action):\n{lines}    return True\n", namespace)  # noqa: S102 - field names only
+    return namespace["in_canonical_form"]
+
+
+_IN_CANONICAL_FORM: dict = {}
+_IN_CANONICAL_FORM.update({kind: _canonical_form_test(kind) for kind in ACTION_TYPES + PARAM_TYPES})
 
 
 def made(kind, *fields):

@@ -27,8 +27,8 @@ from gamelib.nagaraja.action_types import (  # noqa: F401 - re-exported: the act
 )
 from gamelib.nagaraja.effects import BUILDS, finish_turn, next_step, start_new_deal, update_temple  # noqa: F401
 from gamelib.nagaraja.listing import (  # noqa: F401 - legal_actions, discardable_sticks, has_non_pass_action re-exported
-    amulet_actions, amulet_usable, discardable_sticks, effect_possible, has_non_pass_action, legal_actions, naga_sources,
-    options, position_for,
+    amulet_actions, amulet_usable, discardable_sticks, effect_possible, has_non_pass_action, legal_actions, options,
+    position_for,
 )
 from gamelib.nagaraja.position import (
     SOURCES, Result, TurnDraft, card_of, face_down_own, face_up_relics, log, replace, seat_name, stick_order,
@@ -157,6 +157,8 @@ def _check_commit(state, action: Commit):
     _require_phase(state, action, "CALL_OF_FATE")
     player, me = action.player, state.players[action.player]
     cards = action.cards
+    if len(cards) == 1 and cards[0] in me.hand:
+        return action  # the most frequent commitment, one card of the hand, breaks no rule below
     missing = [c for c in cards if c not in me.hand]
     if missing:
         raise IllegalMove(f"{missing[0]} is not in {seat_name(player)}'s hand")
@@ -178,22 +180,34 @@ def _check_naga(state, action: UseNaga):
     if state.pending_swap is not None:
         raise IllegalMove("first decide whether to swap the two peeked relics")
     player, me = action.player, state.players[action.player]
-    if action.source not in naga_sources(state, player):
+    if not _holds_naga(me, action.source):
         raise IllegalMove(f"{seat_name(player)} has no {action.source} Naga to use"
                           if action.source in SOURCES else f"{action.source!r} is not a Naga source")
     if action.card not in me.hand:
         raise IllegalMove(f"{action.card} is not in {seat_name(player)}'s hand: only a card still in hand can be activated")
-    effect = card_of(state, action.card).effect
+    effect = state.edition.cards[action.card].effect
     after = position_for(state, player, action.source, effect)  # the options once the Naga is spent
+    allowed = options(after, player, effect)  # none when the effect cannot be activated
+    params = action.params
+    if params in allowed:
+        return action
     if not effect_possible(after, player, effect):
         raise IllegalMove(f"{effect} cannot be activated now: {_why_impossible(effect, after.rules)}")
-    allowed = options(after, player, effect)
-    params = action.params
-    if params not in allowed and _other_order(params) in allowed:
+    if _other_order(params) in allowed:
         params = _other_order(params)  # a swap is the same swap whichever of the two comes first
     if params not in allowed:
         raise IllegalMove(_bad_params_reason(after, player, effect, action.params))
     return action if params is action.params else replace(action, params=params)
+
+
+def _holds_naga(seat, source: str) -> bool:
+    """Whether ``seat`` holds a Naga of ``source`` (``source in naga_sources(...)``, without the list)."""
+    if source == "VIRTUAL":
+        return seat.virtual_nagas > 0
+    for stick in seat.sticks:  # (id, colour, points, naga)
+        if stick[3] and stick[1] == source:
+            return True
+    return False
 
 
 def _other_order(params):
@@ -285,9 +299,10 @@ def _check_pass(state, action: Pass):
 def _check_place(state, action: PlaceTile):
     _require_phase(state, action, "EXPLORATION")
     temple = state.players[action.player].temple
-    if not temple.legal_cells():
+    cells = temple.legal_cells()
+    if not cells:
         raise IllegalMove("the temple is full: the room must be discarded (DiscardTile)")
-    if action.rotation not in (0, 1, 2, 3) or action.cell not in temple.legal_cells():
+    if action.rotation not in (0, 1, 2, 3) or action.cell not in cells:
         temple.place(action.cell, state.current_room, action.rotation, state.room_amulet)  # raises with the reason
     return action
 

@@ -177,21 +177,14 @@ def detached(state):
     return state
 
 
-def _fresh(draft: TurnDraft, seat) -> bool:
-    """Whether ``seat`` was made during the draft's turn (so only the draft holds it)."""
-    for made in draft.fresh_seats:
-        if made is seat:
-            return True
-    return False
-
-
 def changed_seat(state, seat, changes: dict):
     """``seat`` (a Player of ``state``) with the fields ``changes`` replaced: in place when it was made
     in this turn by the draft ``state``, else a copy (made fresh when ``state`` is a draft)."""
     if state.__class__ is TurnDraft:
-        if _fresh(state, seat):
-            seat.__dict__.update(changes)
-            return seat
+        for made in state.fresh_seats:  # made in this turn: only the draft holds it
+            if made is seat:
+                seat.__dict__.update(changes)
+                return seat
         seat = copied(seat, changes)
         state.fresh_seats.append(seat)
         return seat
@@ -222,11 +215,12 @@ def with_player(state, player: int, seat_changes: dict, **changes):
     players = state.players
     seat = players[player]
     if state.__class__ is TurnDraft:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
-        if _fresh(state, seat):
-            seat.__dict__.update(seat_changes)
-            if changes:
-                state.__dict__.update(changes)
-            return state
+        for made in state.fresh_seats:
+            if made is seat:
+                seat.__dict__.update(seat_changes)
+                if changes:
+                    state.__dict__.update(changes)
+                return state
         changed = copied(seat, seat_changes)
         state.fresh_seats.append(changed)
         changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
