@@ -20,6 +20,9 @@ too), the legal actions in :mod:`~gamelib.nagaraja.listing`, what actions do in
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from gamelib.core import IllegalMove
 from gamelib.nagaraja.action_types import (  # noqa: F401 - re-exported: the action types are read here
     ACTION_TYPES, FIELD_KINDS, PARAM_TYPES, Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate,
@@ -189,7 +192,7 @@ def _check_naga(state, action: UseNaga):
     after = position_for(state, player, action.source, effect)  # the options once the Naga is spent
     allowed = options(after, player, effect)  # none when the effect cannot be activated
     params = action.params
-    if params in allowed:
+    if any(map(is_, allowed, repeat(params))) or params in allowed:  # membership by identity first, in C, then by value
         return action
     if not effect_possible(after, player, effect):
         raise IllegalMove(f"{effect} cannot be activated now: {_why_impossible(effect, after.rules)}")

@@ -89,12 +89,23 @@ class TurnDraft(Draft):
 
     def __init__(self, state, **changes) -> None:
         self._made_from = type(state)
-        self.__dict__ = {**state.__dict__, **changes, "fresh_seats": [], "pending_log": []}
+        fields = state.__dict__.copy()  # a dict's own copy: faster than building a new one key by key
+        fields.update(changes)
+        fields["fresh_seats"], fields["pending_log"] = [], []
+        self.__dict__ = fields
 
     def freeze(self, state_class=None):
-        """The new state: the turn's log lines joined to the log, the bookkeeping dropped."""
-        finish_log(self)
-        return super().freeze(state_class)
+        """The new state: the turn's log lines joined to the log, the bookkeeping dropped (as
+        ``Draft.freeze`` does, written out: every turn ends here)."""
+        fields = self.__dict__
+        pending = fields.pop("pending_log")
+        del fields["fresh_seats"]
+        if pending:
+            fields["log"] = fields["log"] + tuple(pending)
+        state = _new(state_class or self._made_from)
+        _set_field(state, "__dict__", fields)
+        self.__dict__ = {}
+        return state
 
     def snapshot(self):
         """A frozen copy of the position so far, for reading what an effect could do without editing
