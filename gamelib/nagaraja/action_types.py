@@ -326,6 +326,9 @@ def _canonical_form_test(kind):
 
 _IN_CANONICAL_FORM: dict = {}
 _IN_CANONICAL_FORM.update({kind: _canonical_form_test(kind) for kind in ACTION_TYPES + PARAM_TYPES})
+CANONICAL_ACTION_TESTS = {kind: _IN_CANONICAL_FORM[kind] for kind in ACTION_TYPES}
+"""Action type -> the test that an action of it is in canonical form already (``checked_action`` would
+return it as it is); a move's check runs it first."""
 
 
 def made(kind, *fields):

@@ -25,8 +25,8 @@ from operator import is_
 
 from gamelib.core import IllegalMove
 from gamelib.nagaraja.action_types import (  # noqa: F401 - re-exported: the action types are read here
-    ACTION_TYPES, FIELD_KINDS, PARAM_TYPES, Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate,
-    Spot, SpotPair, Sticks, Swap, SwapChoice, UseAmulet, UseNaga, canonical, checked_action,
+    ACTION_TYPES, CANONICAL_ACTION_TESTS, FIELD_KINDS, PARAM_TYPES, Cell, Commit, DiscardTile, Keep, Move, NoParams,
+    Pass, PlaceTile, Rotate, Spot, SpotPair, Sticks, Swap, SwapChoice, UseAmulet, UseNaga, canonical, checked_action,
 )
 from gamelib.nagaraja.effects import BUILDS, finish_turn, next_step, start_new_deal, update_temple  # noqa: F401
 from gamelib.nagaraja.listing import (  # noqa: F401 - legal_actions, discardable_sticks, has_non_pass_action re-exported
@@ -45,7 +45,9 @@ from gamelib.nagaraja.temple import RELIC_SPOTS
 def check_action(state, action):
     """``action`` in canonical form if ``state``'s player to act may take it now (a swap's pair in the
     order the listing names it), else IllegalMove with a reason a student can read."""
-    action = checked_action(action)
+    in_canonical_form = CANONICAL_ACTION_TESTS.get(type(action))
+    if in_canonical_form is None or not in_canonical_form(action):
+        action = checked_action(action)  # refuses it with a reason, or rebuilds it in canonical form
     player = action.player
     if player != state.to_act:
         raise IllegalMove(f"it is {seat_name(state.to_act)}'s turn, not {seat_name(player) if player in (0, 1) else player!r}'s",

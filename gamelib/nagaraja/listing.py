@@ -9,7 +9,7 @@ once and shared (``shared``), and a Naga effect's options, which depend on a few
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from operator import itemgetter
 
@@ -81,12 +81,12 @@ def _placements(player: int, cells: tuple) -> tuple:
     return tuple(shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4)) or (DiscardTile(player),)
 
 
-@lru_cache(maxsize=100_000)
+@cache
 def shared(kind, *fields):
     """The action or parameters ``kind(*fields)``, built once: frozen objects are safe to share, and a
     random game lists thousands of the same few placements, passes and commitments, and of the same
     parameters of Naga effects (a move, a swap, a cell, a choice of sticks...) in the options of
-    different positions."""
+    different positions. Unbounded: an edition has finitely many (seats, cells, cards, sticks)."""
     return made(kind, *fields)
 
 
