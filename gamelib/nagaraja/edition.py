@@ -67,6 +67,13 @@ class Edition:
         with the name of what it holds."""
         return {}
 
+    def __getstate__(self) -> dict:
+        """What a pickle or a deep copy keeps: the components, not the engine's caches (``memo``),
+        which the copy fills again as it is played."""
+        fields = dict(self.__dict__)
+        fields.pop("memo", None)
+        return fields
+
     @cached_property
     def relic_by_id(self) -> dict:
         return {relic.id: relic for relic in self.relics}
