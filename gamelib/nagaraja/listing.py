@@ -21,7 +21,10 @@ from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.position import detached, face_down_own, spend_naga
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS
 
+
 def legal_actions(state) -> list:
+    """Every action the seat to act may take in ``state`` (a fresh list; the actions in it are shared,
+    frozen objects), in a fixed order: commitments or Naga uses, amulets, then the phase's own moves."""
     player, phase = state.to_act, state.phase
     actions: list = []
     if phase == "CALL_OF_FATE":
@@ -29,7 +32,7 @@ def legal_actions(state) -> list:
     elif phase == "CONFRONTATION":
         if state.pending_swap is None:
             actions = naga_actions(state, player)
-    if state.players[player].amulets:  # else _amulet_actions lists none
+    if state.players[player].amulets:  # else amulet_actions lists none
         actions += amulet_actions(state, player)
     if phase == "CONFRONTATION":
         if state.pending_swap is not None:
