@@ -1,21 +1,21 @@
-"""The fast paths of ``State.apply`` (issue 8) against the plain ones, over whole seeded games.
+"""The two paths of a Nagaraja move against each other, over whole seeded games, and the oracles of
+the engine's caches and shortcuts.
 
-An action that is one of the very objects ``legal_actions()`` just listed skips the check of its
-shape (it is canonical already) and, for a UseNaga, the second check of its parameters against
-every option; an equal copy of it takes the fully checked path. Both must give the same positions.
+``State.apply`` (``actions.apply_action``) checks every move; ``actions.search_step`` builds the same
+turn without the check, for search that applies only listed actions. Both must give the same
+positions and saves, and an illegal move must leave the state as it was. A turn is built on a draft
+of its own (``position.TurnDraft``), so no state changes once returned and games played on two
+threads at once are the games played one after the other.
 
-``State.apply`` edits one fresh copy of the state in place through the whole turn (copy-on-write)
-instead of copying the state at every edit (and the seats it copies, and its log lines, which join
-the log once the turn ends); switched off, every edit copies, as before. Both must give the same
-games, and no state may change once ``apply`` or ``new_game`` has returned it.
-
-The caches and shortcuts behind them each have their oracle here: the Naga options cached per seat
-against ``_effect_options`` itself, a RETHROW2's possibility against the position once the Naga is
-spent, throws drawn by bisection against ``core.weighted_draw``, legal cells by bitmask against the
-rule written out.
+The caches and shortcuts behind the listing each have their oracle here: the Naga options cached per
+seat against ``effect_options`` itself, a RETHROW2's possibility against the position once the Naga
+is spent, throws drawn by bisection against ``core.weighted_draw``, legal cells by bitmask against
+the rule written out.
 """
 
 import random
+import sys
+import threading
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import replace as copy_of
@@ -23,14 +23,15 @@ from dataclasses import replace as copy_of
 import pytest
 from nagaraja_support import play_game
 from gamelib import IllegalMove, core
-from gamelib.nagaraja import actions, chance, new_game, position, rules, temple
+from gamelib.nagaraja import actions, chance, listing, new_game, position, rules, temple
 from gamelib.nagaraja.bots import heuristic_policy, random_policy
 from gamelib.nagaraja.cards import COLOURS, EFFECTS, commitments
 
 
-def test_every_listed_action_gives_the_position_of_its_checked_copy():
-    """At every decision of 15 random games, up to 8 listed actions of every kind, applied as listed
-    and as a fresh copy: equal states and equal saves."""
+def test_search_step_gives_the_states_of_the_checked_apply():
+    """At every decision of 15 random games, up to 8 listed actions of every kind, applied through
+    ``State.apply`` (checked, as an equal copy and as the listed object) and through
+    ``actions.search_step`` (unchecked): equal states and equal saves."""
     compared, kinds = 0, set()
     for seed in range(15):
         states = []
@@ -38,9 +39,8 @@ def test_every_listed_action_gives_the_position_of_its_checked_copy():
         for state in states:
             for action in state.legal_actions()[:8]:
                 checked = state.apply(copy_of(action))  # a new object: not the listed one
-                state.legal_actions()  # list again, so the next apply sees the listed object
-                listed = state.apply(action)
-                assert listed == checked and listed.to_json() == checked.to_json()
+                fast = actions.search_step(state, action)
+                assert fast == checked == state.apply(action) and fast.to_json() == checked.to_json()
                 compared += 1
                 kinds.add(type(action).__name__)
     assert compared > 2000
@@ -48,46 +48,43 @@ def test_every_listed_action_gives_the_position_of_its_checked_copy():
 
 
 def copying(policy):
-    """``policy``, but the action it returns is handed to ``apply`` as an equal copy (the checked path)."""
+    """``policy``, but the action it returns is handed to ``apply`` as an equal copy."""
     return lambda state, rng: copy_of(policy(state, rng))
 
 
-def test_whole_games_through_the_checked_path_are_the_same_games():
-    """The same seeded games played with listed actions and with copies of them: identical saves."""
+def play_by_search_steps(policies, seed):
+    """``core.play`` with every move applied by ``actions.search_step`` (chance is drawn inside each turn)."""
+    state, rng = new_game(seed=seed), random.Random(seed)
+    while not state.is_terminal:
+        state = actions.search_step(state, policies[state.current_player](state, rng))
+    return state
+
+
+def test_whole_games_by_search_steps_are_the_games_played_with_apply():
+    """The same seeded games played through ``apply`` with the listed actions, with copies of them, and
+    through ``search_step``: identical saves."""
     for seed in range(20):
         for policies in ((random_policy, random_policy), (heuristic_policy, random_policy)):
             fast = play_game(policies, seed)
             checked = play_game(tuple(copying(p) for p in policies), seed)
             assert fast.to_json() == checked.to_json() and fast == checked
+    for seed in range(6):
+        policies = (random_policy, random_policy)
+        assert play_by_search_steps(policies, seed).to_json() == core.play(new_game(seed=seed), list(policies), seed=seed).to_json()
 
 
 def test_a_listing_is_not_served_to_another_state():
-    """Two states listed in turn each get their own actions (the listing is kept by identity)."""
+    """Two states listed in turn each get their own actions."""
     a, b = new_game(seed=1), new_game(seed=2)
     first_a, first_b = a.legal_actions(), b.legal_actions()
     assert a.legal_actions() == first_a and b.legal_actions() == first_b
     assert first_a != first_b  # different hands, so different commitments
 
 
-def copying_at_every_edit(draft, step=None, *args):
-    """``rules._built`` switched off: the turn's edits each copy the state (``core.replace_fields``)."""
-    return rules.State._finish_turn(draft if step is None else step(*args))
-
-
-def test_editing_in_place_gives_the_games_of_copying_at_every_edit(monkeypatch):
-    """The same seeded games (random, and the heuristic bot, which reads hypothetical positions)
-    with the turn's edits made in place and with a copy at every edit: identical saves."""
-    games = [((random_policy, random_policy), seed) for seed in range(25)]
-    games += [((heuristic_policy, random_policy), seed) for seed in range(8)]
-    in_place = [play_game(policies, seed).to_json() for policies, seed in games]
-    monkeypatch.setattr(rules, "_built", copying_at_every_edit)
-    copied = [play_game(policies, seed).to_json() for policies, seed in games]
-    assert in_place == copied
-
-
-def test_no_state_changes_once_returned():
-    """Every state of 10 games keeps its save after later turns were played from it, and a turn that
-    raises IllegalMove (an action of the wrong seat, listed for the other seat) changes nothing either."""
+def test_no_state_changes_once_returned_and_an_illegal_move_changes_nothing():
+    """Every state of 10 games keeps its save after later turns were played from it, and a move that
+    raises IllegalMove (an action of the wrong seat, listed for the other seat; a Naga on a card not
+    in hand) leaves the state's save as it was."""
     seen = []
     refused = 0
     for seed in range(10):
@@ -96,16 +93,55 @@ def test_no_state_changes_once_returned():
         seen += [(state, state.to_json()) for state in states]
         for state in states[::7]:
             if state.current_player in (0, 1) and state.legal_actions():
+                before = state.to_json()
                 wrong = copy_of(state.legal_actions()[0], player=1 - state.current_player)
-                try:
-                    state.apply(wrong)
-                except IllegalMove:
-                    refused += 1
-                assert position.EDITING == [None]  # the refused turn's copy is let go
-                assert position.FRESH_SEATS == {} and position.PENDING_LOG == []  # and its seats and lines
-    assert refused > 50
+                for move in (wrong, actions.UseNaga(state.current_player, "VIRTUAL", "NO-CARD")):
+                    try:
+                        state.apply(move)
+                    except IllegalMove:
+                        refused += 1
+                    assert state.to_json() == before
+    assert refused > 100
     for state, save in seen:
         assert state.to_json() == save
+
+
+def test_games_on_two_threads_at_once_are_the_games_played_one_after_the_other():
+    """Two threads each play 6 seeded games (random, and the heuristic bot, which reads hypothetical
+    positions) at the same time, switching every microsecond: each thread's final saves are those of
+    the same games played alone. A turn's draft and its bookkeeping belong to that turn only."""
+    def finals(seeds):
+        return [play_game((heuristic_policy, random_policy) if seed % 3 == 0 else (random_policy, random_policy),
+                          seed).to_json() for seed in seeds]
+
+    batches = [range(0, 6), range(100, 106)]
+    alone = [finals(seeds) for seeds in batches]
+    together = [None, None]
+    start = threading.Barrier(2)
+
+    def play(index):
+        start.wait()
+        together[index] = finals(batches[index])
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=play, args=(index,)) for index in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone
+
+
+def test_the_engine_keeps_no_turn_state_in_its_modules():
+    """The turn's bookkeeping lives on its draft: no module of the engine holds a state under
+    construction, a listing or a lock."""
+    for module, names in ((position, ("EDITING", "FRESH_SEATS", "PENDING_LOG")), (rules, ("_TURN_LOCK", "_LISTED"))):
+        assert not any(hasattr(module, name) for name in names)
+    assert set(position.TurnDraft.scratch) == {"fresh_seats", "pending_log"}
 
 
 def confrontation_positions(seeds):
@@ -119,16 +155,16 @@ def confrontation_positions(seeds):
 
 
 def test_naga_options_cached_per_seat_are_the_options_of_the_position():
-    """``_options`` (the cache, half per seat for RETHROW2, ROTATE and MOVE_SWAP) gives exactly
-    ``_effect_options`` computed afresh, for every effect, seat and Naga source, over 12 games."""
+    """``listing.options`` (the cache, half per seat for RETHROW2, ROTATE and MOVE_SWAP) gives exactly
+    ``listing.effect_options`` computed afresh, for every effect, seat and Naga source, over 12 games."""
     compared = 0
     for state in confrontation_positions(range(12)):
         for player in (0, 1):
-            for source in actions._naga_sources(state, player) or ["VIRTUAL"]:
+            for source in listing.naga_sources(state, player) or ["VIRTUAL"]:
                 for effect in EFFECTS:
-                    after = actions._position_for(state, player, source, effect) if source != "VIRTUAL" else state
-                    if actions._effect_possible(after, player, effect):
-                        assert actions._options(after, player, effect) == tuple(actions._effect_options(after, player, effect))
+                    after = listing.position_for(state, player, source, effect) if source != "VIRTUAL" else state
+                    if listing.effect_possible(after, player, effect):
+                        assert listing.options(after, player, effect) == tuple(listing.effect_options(after, player, effect))
                         compared += 1
     assert compared > 1000
 
@@ -138,24 +174,23 @@ def naga_uses_written_out(state, player):
     hand, each option of its effect once the Naga is spent (nagaraja.md#confrontation), in that order."""
     cards = state.edition.cards
     return [actions.UseNaga(player, source, card, params)
-            for source in actions._naga_sources(state, player) for card in state.players[player].hand
-            for params in actions._effect_options(actions._position_for(state, player, source, cards[card].effect),
+            for source in listing.naga_sources(state, player) for card in state.players[player].hand
+            for params in listing.effect_options(listing.position_for(state, player, source, cards[card].effect),
                                                   player, cards[card].effect)]
 
 
 def test_naga_uses_shared_by_parameters_are_the_uses_written_out():
-    """``_naga_actions`` (one UseNaga per seat, source, card and parameters, the parameters one object per
+    """``listing.naga_actions`` (one UseNaga per seat, source, card and parameters, the parameters one object per
     value) against the uses built afresh, at every Confrontation of 12 games for both seats; the shared
     parameters and the option caches are let go halfway, as when they reach their size limit."""
     compared = 0
     positions = confrontation_positions(range(12))
     for number, state in enumerate(positions):
         if number == len(positions) // 2:
-            actions._SHARED.clear()
-            actions._OPTIONS.clear()
-            actions._USES.clear()
+            listing.shared.cache_clear()
+            state.edition.memo.clear()
         for player in (0, 1):
-            listed = actions._naga_actions(state, player)
+            listed = listing.naga_actions(state, player)
             assert listed == naga_uses_written_out(state, player)
             assert all(type(use.params) in actions.PARAM_TYPES for use in listed)
             compared += len(listed)
@@ -163,16 +198,16 @@ def test_naga_uses_shared_by_parameters_are_the_uses_written_out():
 
 
 def test_a_rethrow_is_possible_exactly_when_the_spent_position_allows_it():
-    """``_rethrow_possible_after`` (no copy of the position) against ``_effect_possible`` on the
+    """``listing.rethrow_possible_after`` (no copy of the position) against ``listing.effect_possible`` on the
     position once the Naga is spent, for every seat and every Naga it holds."""
     compared = 0
     for state in confrontation_positions(range(12)):
         for player in (0, 1):
-            for source in actions._naga_sources(state, player):
+            for source in listing.naga_sources(state, player):
                 if source == "VIRTUAL":
                     continue  # a virtual Naga spends no stick: the position keeps every stick
-                spent = actions._position_for(state, player, source, "RETHROW2")
-                assert actions._rethrow_possible_after(state, source) == actions._effect_possible(spent, player, "RETHROW2")
+                spent = listing.position_for(state, player, source, "RETHROW2")
+                assert listing.rethrow_possible_after(state, source) == listing.effect_possible(spent, player, "RETHROW2")
                 compared += 1
     assert compared > 50
 
@@ -210,7 +245,7 @@ def test_legal_cells_by_bitmask_follow_the_placement_rule():
 
 def stick_choices_by_counting(sticks, sizes):
     """The choices of sticks up to (colour, face) written out: every multiset of kinds by recursion,
-    each taking the lowest ids of its kinds (the listing before issue 8, the oracle of ``_stick_choices``)."""
+    each taking the lowest ids of its kinds (the listing before issue 8, the oracle of ``listing.stick_choices``)."""
     groups: dict = {}
     for s in sorted(sticks, key=lambda s: position.stick_order(s.id)):
         groups.setdefault((s.colour, s.points, s.naga), []).append(s.id)
@@ -240,13 +275,13 @@ def stick_choices_by_counting(sticks, sizes):
 
 
 def test_stick_choices_are_the_multisets_counted_out():
-    """``_stick_choices`` against the recursive listing, in the same order, for the sticks of both seats
+    """``listing.stick_choices`` against the recursive listing, in the same order, for the sticks of both seats
     in every Confrontation of 12 random games and the sizes RETHROW2, DISCARD2 and AM_RETHROW1 ask for."""
     compared = 0
     for state in confrontation_positions(range(12)):
         for seat in state.players:
             for sizes in ((1,), (2,), (1, 2), (min(2, len(seat.sticks)),)):
-                assert actions._stick_choices(seat.sticks, sizes) == stick_choices_by_counting(seat.sticks, sizes)
+                assert listing.stick_choices(seat.sticks, sizes) == stick_choices_by_counting(seat.sticks, sizes)
                 compared += 1
     assert compared > 1000
 
@@ -292,7 +327,7 @@ def test_a_room_drawn_from_the_bottom_is_the_sampled_room_resolved():
 
 
 def test_commitments_listed_by_symbol_pattern_are_the_commitments_of_the_hand():
-    """``_commit_actions`` (positions cached per pattern of symbols) against ``cards.commitments`` of
+    """``listing.commit_actions`` (positions cached per pattern of symbols) against ``cards.commitments`` of
     the hand's cards, for 2,000 random hands of 0 to 9 cards of the 48 and both seats: the same
     commitments in the same order."""
     state = new_game(seed=0)
@@ -303,7 +338,7 @@ def test_commitments_listed_by_symbol_pattern_are_the_commitments_of_the_hand():
         player = rng.randrange(2)
         seats = list(state.players)
         seats[player] = copy_of(seats[player], hand=hand)
-        listed = actions._commit_actions(copy_of(state, players=tuple(seats)), player)
+        listed = listing.commit_actions(copy_of(state, players=tuple(seats)), player)
         expected = [actions.Commit(player, ids) for ids in commitments([edition.cards[c] for c in hand])]
         assert listed == expected
 

@@ -7,7 +7,6 @@ one, so ``chance_outcomes()`` stays short and exact although a shuffle of 48 car
 
 from __future__ import annotations
 
-import random
 from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
@@ -135,16 +134,13 @@ def _throw_table(faces: tuple, count: int) -> tuple[tuple, tuple]:
     return tuple(outcome for outcome, _ in table), tuple(accumulate(weight for _, weight in table))
 
 
-_EDITION_TABLES: dict = {}
-
-
 def _edition_throw_table(edition, colour: str, count: int) -> tuple[tuple, tuple]:
-    """``_throw_table`` of an edition's sticks, found by the edition's identity (its faces never change)."""
-    key = (id(edition), colour, count)
-    found = _EDITION_TABLES.get(key)
-    if found is None or found[0] is not edition:
-        found = _EDITION_TABLES[key] = (edition, _throw_table(tuple(edition.faces[colour]), count))
-    return found[1]
+    """``_throw_table`` of an edition's sticks, kept on the edition (its faces never change)."""
+    key = ("throw table", colour, count)
+    found = edition.memo.get(key)
+    if found is None:
+        found = edition.memo[key] = _throw_table(tuple(edition.faces[colour]), count)
+    return found
 
 
 def sample(state, rng):
@@ -224,7 +220,7 @@ def drawn_run(state, queue: tuple, rng, changes: dict):
     seat (a new game hides 9 relics in each temple) installed in one temple, STICKS tasks (a Call of Fate
     throws every colour of both seats) in one edit of each seat, DRAW tasks while the pile holds cards (a
     new deal draws 3) in one edit of the pile, the deal and the hands. The same draws and the same
-    position as one ``drawn`` per task. ``State._finish_turn`` calls ``RUN_DRAWN[queue[0].kind]`` itself."""
+    position as one ``drawn`` per task. ``effects.finish_turn`` calls ``RUN_DRAWN[queue[0].kind]`` itself."""
     return RUN_DRAWN[queue[0][0]](state, queue, rng, changes)
 
 
@@ -299,10 +295,10 @@ def _throw_drawn(state, queue: tuple, rng, changes: dict):
     for kind, player, detail in queue:
         if kind != "STICKS":
             break
-        found = _THROWS_BY_DETAIL.get((id(edition), detail))
-        if found is None or found[0] is not edition:
+        found = edition.memo.get(("throw of", detail))
+        if found is None:
             found = _throw_of_detail(edition, detail)
-        _, ids, outcomes, totals = found
+        ids, outcomes, totals = found
         total = totals[-1]  # rng._randbelow(total), inline (random.py's _randbelow_with_getrandbits)
         bits = total.bit_length()
         ticket = rng.getrandbits(bits)
@@ -335,16 +331,11 @@ def _sticks_shown(player: int, sticks: tuple) -> tuple:
     return (PUBLIC, f"{SEAT_NAMES[player]}'s sticks show: {faces or 'nothing'}.")
 
 
-_THROWS_BY_DETAIL: dict = {}  # (edition id, a STICKS task's detail) -> (edition, stick ids, outcomes, running totals)
-
-
 def _throw_of_detail(edition, detail: str) -> tuple:
-    """The sticks a STICKS task names and ``_edition_throw_table`` of their colour and number (the same
-    few details recur: the lowest ids of a colour, taken from a full supply)."""
-    if len(_THROWS_BY_DETAIL) >= 100_000:
-        _THROWS_BY_DETAIL.clear()
+    """The sticks a STICKS task names and ``_edition_throw_table`` of their colour and number, kept on
+    the edition (the same few details recur: the lowest ids of a colour, taken from a full supply)."""
     ids = tuple(detail.split())  # shared by every throw of this detail: never edited
-    found = _THROWS_BY_DETAIL[(id(edition), detail)] = (edition, ids, *_edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids)))
+    found = edition.memo[("throw of", detail)] = (ids, *_edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids)))
     return found
 
 

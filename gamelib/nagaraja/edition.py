@@ -60,6 +60,21 @@ class Edition:
     source: dict = field(hash=False, compare=False, repr=False)  # enough to rebuild it (saved games)
 
     @cached_property
+    def memo(self) -> dict:
+        """The engine's caches of values computed from this edition (its throw tables, the start of a
+        game under each rules, the Naga options listed): the edition never changes, so what they hold
+        stays true, and an edition that is let go takes its caches with it. Each entry's key starts
+        with the name of what it holds."""
+        return {}
+
+    def __getstate__(self) -> dict:
+        """What a pickle or a deep copy keeps: the components, not the engine's caches (``memo``),
+        which the copy fills again as it is played."""
+        fields = dict(self.__dict__)
+        fields.pop("memo", None)
+        return fields
+
+    @cached_property
     def relic_by_id(self) -> dict:
         return {relic.id: relic for relic in self.relics}
 

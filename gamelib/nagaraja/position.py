@@ -9,9 +9,10 @@ of nagaraja.md#round that the tests and the save reader share.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
-from gamelib.core import replace_fields
+from gamelib.core import Draft, replace_fields
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.temple import RELIC_SPOTS, PlacedTile, Temple
 
@@ -70,23 +71,53 @@ class Player:
 
 # --------------------------------------------------------------------------- edits
 
-# The state ``State.apply`` is building (a copy of the state it was called on, that nobody else holds
-# until it is returned), or None. A turn makes a dozen small edits; editing that copy in place instead
-# of copying the whole state at each edit is copy-on-write: the first edit (``State.apply``) copies.
-# Set and cleared by ``rules._built`` under its lock, so one turn at a time, on any thread, uses it
-# (and ``FRESH_SEATS`` and ``PENDING_LOG`` below).
-EDITING: list = [None]
 
-# The seats (Player objects) made during this turn for the state under construction, by id (the dict
-# keeps them alive, so an id names one of them only): only that state holds them, so they too are
-# edited in place. Emptied when the turn ends and whenever the state under construction is copied
-# (``detached``): a copy shares its seats, which must then be copied again before any edit.
-FRESH_SEATS: dict = {}
+class TurnDraft(Draft):
+    """The next state while one turn builds it: a :class:`~gamelib.core.Draft` of the state the turn
+    starts from, edited in place by every step of the turn (the action's effect, chance, the automatic
+    steps), then frozen into the new state.
 
+    Its bookkeeping is its own, so two games built at once (on two threads) never meet:
+    ``fresh_seats`` are the seats made during this turn, which only this draft holds and so may be
+    edited in place (a seat taken from the start state is copied at its first edit), and
+    ``pending_log`` the lines logged this turn, added to the ``log`` tuple in one copy when the turn
+    ends (the log grows to hundreds of lines: adding each line would copy it each time).
+    """
 
-# In place, the fields are replaced in the object's own ``__dict__`` without checking their names:
-# a name that is no field is a bug of this package, which the copying path (``core.replace_fields``,
-# the tests' copy at every edit) refuses with TypeError.
+    __slots__ = ()
+    scratch = ("fresh_seats", "pending_log")
+
+    def __init__(self, state, **changes) -> None:
+        self._made_from = type(state)
+        fields = state.__dict__.copy()  # a dict's own copy: faster than building a new one key by key
+        fields.update(changes)
+        fields["fresh_seats"], fields["pending_log"] = [], []
+        self.__dict__ = fields
+
+    def freeze(self, state_class=None):
+        """The new state: the turn's log lines joined to the log, the bookkeeping dropped (as
+        ``Draft.freeze`` does, written out: every turn ends here)."""
+        fields = self.__dict__
+        pending = fields.pop("pending_log")
+        del fields["fresh_seats"]
+        if pending:
+            fields["log"] = fields["log"] + tuple(pending)
+        state = _new(state_class or self._made_from)
+        _set_field(state, "__dict__", fields)
+        self.__dict__ = {}
+        return state
+
+    def snapshot(self):
+        """A frozen copy of the position so far, for reading what an effect could do without editing
+        the real one; the seats are then shared, so from now on they are copied before an edit."""
+        finish_log(self)
+        self.fresh_seats.clear()
+        fields = dict(self.__dict__)
+        for name in self.scratch:
+            del fields[name]
+        copy = _new(self._made_from)
+        _set_field(copy, "__dict__", fields)
+        return copy
 
 
 def copied(value, changes: dict):
@@ -117,74 +148,71 @@ def combined(value):
     return value
 
 
+# Every edit below takes a state and returns the changed one: a :class:`TurnDraft` is edited in place
+# (and returned), a frozen state is copied (tests and hand-built positions edit frozen states). In
+# place, the fields are replaced in the draft's own ``__dict__`` without checking their names: a name
+# that is no field is a bug of this package, which the copying path refuses with TypeError.
+
+
 def replace(value, **changes):
-    """``value`` with the fields ``changes`` replaced: in place for the state under construction
-    (``EDITING``), else in a copy (``core.replace_fields``)."""
-    if value is EDITING[0]:
+    """``value`` with the fields ``changes`` replaced: in place for a draft, else in a copy
+    (``core.replace_fields``)."""
+    if value.__class__ is TurnDraft:
         value.__dict__.update(changes)
         return value
     return replace_fields(value, **changes)
 
 
-# The log lines of the state under construction not yet in its ``log`` tuple, in order: a turn logs
-# several lines, and adding each to the tuple would copy the whole log every time (it grows to
-# hundreds of lines). ``finish_log`` adds them in one copy when the turn ends (``rules._built``).
-PENDING_LOG: list = []
-
-
 def logged(state, entries: tuple) -> tuple:
-    """The value of ``state.log`` once ``entries`` are logged: for the state under construction its
-    log stays as it is and the entries wait in ``PENDING_LOG``."""
-    if state is EDITING[0]:
-        PENDING_LOG.extend(entries)
+    """The value of ``state.log`` once ``entries`` are logged: for a draft its log stays as it is and
+    the entries wait in its ``pending_log``."""
+    if state.__class__ is TurnDraft:
+        state.pending_log.extend(entries)
         return state.log
     return state.log + entries
 
 
-def finish_log(state) -> None:
-    """Put the waiting lines into the log of ``state``, the state under construction."""
-    if PENDING_LOG:
-        state.__dict__["log"] = state.log + tuple(PENDING_LOG)
-        PENDING_LOG.clear()
+def finish_log(draft: TurnDraft) -> None:
+    """Put the waiting lines of ``draft`` into its log."""
+    pending = draft.pending_log
+    if pending:
+        draft.log = draft.log + tuple(pending)
+        pending.clear()
 
 
 def detached(state):
-    """``state``, or a copy when it is the state under construction: for positions that are only
-    looked at (what an effect could do), which must not edit the real one."""
-    if state is EDITING[0]:
-        FRESH_SEATS.clear()  # the copy shares the seats: from now on they are copied before an edit
-        finish_log(state)  # and its log, which the copy reads as it is
-        return replace_fields(state)
+    """``state``, or a frozen copy of it when it is a draft: for positions that are only looked at
+    (what an effect could do), which must not edit the real one."""
+    if state.__class__ is TurnDraft:
+        return state.snapshot()
     return state
 
 
 def changed_seat(state, seat, changes: dict):
     """``seat`` (a Player of ``state``) with the fields ``changes`` replaced: in place when it was made
-    in this turn for the state under construction, else a copy (made fresh when ``state`` is that one)."""
-    if state is EDITING[0]:
-        if FRESH_SEATS.get(id(seat)) is seat:
-            seat.__dict__.update(changes)
-            return seat
+    in this turn by the draft ``state``, else a copy (made fresh when ``state`` is a draft)."""
+    if state.__class__ is TurnDraft:
+        for made in state.fresh_seats:  # made in this turn: only the draft holds it
+            if made is seat:
+                seat.__dict__.update(changes)
+                return seat
         seat = copied(seat, changes)
-        FRESH_SEATS[id(seat)] = seat
+        state.fresh_seats.append(seat)
         return seat
     return copied(seat, changes)
 
 
 def log(state, *texts: str, audience: int = PUBLIC, **changes):
     """``state`` with ``texts`` logged for ``audience`` and the fields ``changes`` replaced, in one copy."""
-    if state is EDITING[0] and len(texts) == 1:  # the most frequent case: one line, in place
-        PENDING_LOG.append((audience, texts[0]))
+    if state.__class__ is TurnDraft:
+        if len(texts) == 1:  # the most frequent case
+            state.pending_log.append((audience, texts[0]))
+        else:
+            state.pending_log.extend([(audience, t) for t in texts])
         if changes:
             state.__dict__.update(changes)
         return state
-    entries = [(audience, t) for t in texts]
-    if state is EDITING[0]:
-        PENDING_LOG.extend(entries)  # logged(): the log tuple itself is extended when the turn ends
-        if changes:
-            state.__dict__.update(changes)
-        return state
-    changes["log"] = state.log + tuple(entries)
+    changes["log"] = state.log + tuple([(audience, t) for t in texts])
     return copied(state, changes)
 
 
@@ -197,14 +225,15 @@ def with_player(state, player: int, seat_changes: dict, **changes):
     replaced in the same copy (a turn makes many small edits: each copy of the state costs)."""
     players = state.players
     seat = players[player]
-    if state is EDITING[0]:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
-        if FRESH_SEATS.get(id(seat)) is seat:
-            seat.__dict__.update(seat_changes)
-            if changes:
-                state.__dict__.update(changes)
-            return state
+    if state.__class__ is TurnDraft:  # changed_seat(state, seat, seat_changes), inline: the most frequent edit
+        for made in state.fresh_seats:
+            if made is seat:
+                seat.__dict__.update(seat_changes)
+                if changes:
+                    state.__dict__.update(changes)
+                return state
         changed = copied(seat, seat_changes)
-        FRESH_SEATS[id(changed)] = changed
+        state.fresh_seats.append(changed)
         changes["players"] = (changed, players[1]) if player == 0 else (players[0], changed)
         state.__dict__.update(changes)
         return state
@@ -260,6 +289,26 @@ def return_sticks(state, player: int, stick_ids):
     kept = tuple([s for s in me.sticks if s[0] not in leaving])  # by the stick's id
     state = set_player(state, player, sticks=kept)
     return replace(state, supply=tuple(sorted(state.supply + tuple(leaving))))
+
+
+def spend_naga(state, player: int, source: str):
+    """Discard the lowest-id Naga stick of ``source`` (or spend a virtual Naga)."""
+    me = state.players[player]
+    if source == "VIRTUAL":
+        return set_player(state, player, virtual_nagas=me.virtual_nagas - 1)
+    stick = min([s[0] for s in me.sticks if s[3] and s[1] == source])  # (id, colour, points, naga)
+    return return_sticks(state, player, [stick])
+
+
+def fate_total(state, player: int) -> int:
+    """Fate points of ``player`` this round: thrown, undiscarded sticks plus modifiers (a state or a draft)."""
+    me = state.players[player]
+    # the points of the thrown ones (a Stick is (id, colour, points, naga)); filter drops the unthrown's
+    # None and zeros, which add nothing), in C
+    return sum(filter(None, map(_POINTS, me.sticks))) + me.modifier
+
+
+_POINTS = itemgetter(2)  # a Stick's points
 
 
 def stick_order(stick_id: str) -> tuple:

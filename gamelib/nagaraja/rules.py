@@ -2,50 +2,36 @@
 
 Phases: SETUP -> CALL_OF_FATE -> CONFRONTATION -> (RESOLVE) -> EXPLORATION -> NEW_DEAL
 -> CALL_OF_FATE ... ; GAME_OVER can follow any action (nagaraja.md#end). The actions and their
-effects live in :mod:`~gamelib.nagaraja.actions`, chance in :mod:`~gamelib.nagaraja.chance`;
-``State.apply`` applies one action and then finishes the turn: it resolves the chance the
-action set off (from the state's seed, unless ``explicit_chance``) and the automatic steps.
+checks live in :mod:`~gamelib.nagaraja.actions`, chance in :mod:`~gamelib.nagaraja.chance`;
+``State.apply`` checks and applies one action (``actions.apply_action``) or one chance outcome, then
+finishes the turn (``effects.finish_turn``): it resolves the chance the action set off (from the
+state's seed, unless ``explicit_chance``) and the automatic steps, on a draft frozen at the end.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import is_, itemgetter
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_choice, check_int, replace_fields as replace,
+    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int,
     resolve_seed, returns_for, rules_or_default, single_winner,
 )
 from gamelib.nagaraja import actions, chance
+from gamelib.nagaraja.effects import finish_turn
 from gamelib.nagaraja.cards import COLOURS
-from gamelib.nagaraja.chance import RUN_DRAWN, Task
+from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
 from gamelib.nagaraja.position import (
-    EDITING, FRESH_SEATS, PENDING_LOG, PUBLIC, Player, Result, combined, copied, face_up_relics, finish_log,
+    PUBLIC, Player, Result, TurnDraft, combined, face_up_relics, fate_total,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
 
-_POINTS = itemgetter(2)  # a Stick's points
 TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the published rule, or its reverse
 # Which of the opponent's sticks DISCARD2 may take. The Spanish rules' example says the card makes Marion
 # "descartar 2 palos marrones" (discard 2 brown sticks): "any" reads that as the story's choice among any
 # two sticks (the project's reading, the default), "brown" as the card's own limit to brown sticks.
 DISCARD2_STICKS = ("any", "brown")
-
-# The last state whose legal actions were listed (by identity) and those actions. A new listing replaces
-# the whole entry in one store and every reader takes the entry once, so games played on several
-# threads at once never pair one state with another state's actions.
-_LISTED: list = [(None, ())]
-
-# One turn is built at a time in this process (``_built``): the state under construction, its fresh
-# seats and its pending log lines (``position.EDITING``...) are module-level, which keeps the hot
-# paths free of per-thread lookups (a ``threading.local`` cost 5-8% of a random game). Python runs one thread at a time anyway, so turns of games played on several
-# threads (a thread pool, a Dask worker's threads) wait for each other instead of mixing their edits.
-_TURN_LOCK = threading.RLock()  # re-entrant: a turn started inside a turn fails loudly in _built, never hangs
-
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
@@ -134,10 +120,7 @@ class State(StateBase):
     def legal_actions(self) -> list:
         if self.result is not None or self.queue:
             return []
-        entry = _LISTED[0]
-        if entry[0] is not self:  # a bot lists the actions, then applies one: list them once
-            entry = _LISTED[0] = (self, actions.legal_actions(self))  # a fresh list that only the entry holds
-        return list(entry[1])
+        return actions.legal_actions(self)
 
     def chance_outcomes(self) -> list:
         if self.result is not None or not self.queue:
@@ -153,48 +136,10 @@ class State(StateBase):
             if outcome is None:
                 raise IllegalMove(f"{action!r} is not a possible outcome of this chance event "
                                   f"({chance.task_text(self.queue[0])})", action)
-            draft = replace(self, queue=self.queue[1:], moves=self.moves + (outcome,))
-            return _built(draft, chance.resolve, draft, self.queue[0], outcome)
-        listed = self._listed(action)
-        if not listed:
-            action = actions.checked_action(action)
-        draft = copied(self, {"moves": self.moves + (action,)})
-        return _built(draft, actions.apply_action, draft, action, listed, True)
-
-    def _listed(self, action) -> bool:
-        """Whether ``action`` is one of the very objects ``legal_actions()`` just listed for this state:
-        it is then in canonical form already, a Naga's parameters need no second check against every
-        option (only Nagas have many), nor a commitment against the hand. Every other rule is still
-        checked by ``apply_action``."""
-        entry = _LISTED[0]
-        return entry[0] is self and any(map(is_, entry[1], repeat(action)))  # by identity, in C
-
-    @staticmethod
-    def _finish_turn(state: "State") -> "State":
-        """Run everything that needs no decision: chance (unless explicit), automatic steps."""
-        rng = None  # one generator per batch of chance events, derived from (seed, batch number)
-        while state.result is None:
-            queue = state.queue
-            if queue and queue[0][0] in chance.MAY_NOT_HAPPEN and not (queue[0][0] == "DRAW" and state.draw_pile):
-                # (a task's kind first) a draw from a pile that holds cards always happens: nothing to prepare
-                state = chance.prepare_queue(state)
-                queue = state.queue
-            if queue:
-                if state.explicit_chance:
-                    return state
-                # chance.resolve(state, task, chance.sample(state, rng), ...): the sample reads neither
-                # the queue's tail nor the draw count
-                if rng is None:  # chance.drawn_run(state, queue, rng, ...), without the call
-                    rng = chance_rng(state.seed, state.draws)
-                    state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:], "draws": state.draws + 1})
-                else:
-                    state = RUN_DRAWN[queue[0][0]](state, queue, rng, {"queue": queue[1:]})
-                continue
-            following = actions.next_step(state)
-            if following is None:
-                return state
-            state = following
-        return state
+            draft = TurnDraft(self, queue=self.queue[1:], moves=self.moves + (outcome,))
+            chance.resolve(draft, self.queue[0], outcome)
+            return finish_turn(draft)
+        return actions.apply_action(self, action)
 
     # ----------------------------------------------------------------- reading
     def opponent(self, player: int) -> int:
@@ -212,33 +157,11 @@ class State(StateBase):
 
     def total(self, player: int) -> int:
         """Fate points this round: thrown, undiscarded sticks plus modifiers."""
-        me = self.players[player]
-        # the points of the thrown ones (a Stick is (id, colour, points, naga); filter drops the unthrown's None
-        # and zeros, which add nothing), in C
-        return sum(filter(None, map(_POINTS, me.sticks))) + me.modifier
+        return fate_total(self, player)
 
     def events(self, player: int) -> list[str]:
         """The log as player ``player`` may read it."""
         return [text for audience, text in self.log if audience in (PUBLIC, player)]
-
-
-def _built(draft: State, step=None, *args) -> State:
-    """The turn that ``step(*args)`` starts on ``draft`` (a fresh copy nobody else holds; no step: the
-    turn starts from it) and ``State._finish_turn`` finishes, with ``draft`` edited in place by every
-    edit of the turn instead of copied at each (``position.replace``). The draft is let go however the
-    turn ends: an illegal action raises, and the state ``apply`` was called on is untouched."""
-    with _TURN_LOCK:
-        EDITING[0] = draft
-        try:
-            built = State._finish_turn(draft if step is None else step(*args))
-            if built is not draft:  # every edit of the turn is made in place, so the turn returns its draft
-                raise AssertionError("a turn returned another state than the one it built")
-            finish_log(draft)  # the turn's log lines, added to the log tuple in one copy
-            return built
-        finally:
-            EDITING[0] = None
-            FRESH_SEATS.clear()  # the seats made in this turn are the returned state's: no more edits
-            PENDING_LOG.clear()  # a refused turn's lines go with its draft
 
 
 def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
@@ -248,19 +171,19 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
     ``seed=None`` draws a fresh seed, which the state records (``state.seed``).
     """
     start = _start(edition or default_edition(), rules_or_default(rules, Rules, _DEFAULT_RULES))
-    state = copied(start, {"seed": resolve_seed(seed), "explicit_chance": explicit_chance})
-    return _built(state)
+    return finish_turn(TurnDraft(start, seed=resolve_seed(seed), explicit_chance=explicit_chance))
 
 
 _DEFAULT_RULES = Rules()
-_STARTS: dict = {}  # (edition id, rules) -> (the edition, the position before setup's chance)
 
 
 def _start(edition: Edition, rules: Rules) -> State:
     """The position of every new game of ``edition`` under ``rules`` before its chance is drawn: the
-    setup's tasks queued, full piles, blank seats (immutable, so every new game copies one)."""
-    found = _STARTS.get((id(edition), rules))
-    if found is None or found[0] is not edition:
+    setup's tasks queued, full piles, blank seats (immutable, so every new game copies one), kept on
+    the edition."""
+    key = ("start", rules)
+    found = edition.memo.get(key)
+    if found is None:
         supply = tuple(f"{colour[0]}{i:02d}" for colour in COLOURS for i in range(1, rules.sticks_per_colour + 1))
         queue = [Task("RELIC", p, spot) for p in (0, 1) for spot in RELIC_SPOTS]
         queue += [Task("FIRST_GUIDE", p, "2") for p in (0, 1)]
@@ -272,7 +195,5 @@ def _start(edition: Edition, rules: Rules) -> State:
             room_pile=tuple(sorted(edition.tiles)), amulet_pile=tuple(sorted(edition.amulets)), supply=supply,
             queue=tuple(queue), log=((PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
         ))
-        if len(_STARTS) >= 64:  # editions built one by one (read from saves) are let go
-            _STARTS.clear()
-        found = _STARTS[(id(edition), rules)] = (edition, start)
-    return found[1]
+        found = edition.memo[key] = start
+    return found

@@ -219,9 +219,8 @@ class Temple:
         return _searched(masks, frontier, set(frontier), set())
 
     def _cell_masks(self) -> list:
-        tiles = self.tiles  # self._masks(i) for every cell, looked up by the cell's content
-        known = _masks_by_content(tiles)
-        return [found if (found := known.get(content)) is not None else _content_masks(tiles, known, content)
+        tiles = self.tiles  # self._masks(i) for every cell: an empty cell and the trap have none
+        return [_rotated_masks(tiles[content[0]].segments, content[1]) if content.__class__ is PlacedTile else ()
                 for content in self.cells]
 
     def _connectivity_grown(self, before: tuple, index: int) -> tuple[frozenset, frozenset]:
@@ -426,32 +425,11 @@ class Temple:
         return lines
 
 
-_MASK_CACHE: dict = {}
 
 
+@lru_cache(maxsize=4096)
 def _rotated_masks(segments: tuple[str, ...], rotation: int) -> tuple[int, ...]:
-    key = (segments, rotation)
-    masks = _MASK_CACHE.get(key)
-    if masks is None:
-        masks = _MASK_CACHE[key] = tuple(rotate_mask(side_mask(s), rotation) for s in segments)
-    return masks
-
-
-_MASKS_BY_TILES: dict = {}  # id(tiles) -> (tiles, {cell content: its segments' masks})
-
-
-def _masks_by_content(tiles) -> dict:
-    """The segments' masks of each cell content seen so far in temples of these ``tiles`` (an empty
-    cell and the trap have none): ``Temple._masks`` of a cell, found with one lookup."""
-    found = _MASKS_BY_TILES.get(id(tiles))
-    if found is None or found[0] is not tiles:
-        found = _MASKS_BY_TILES[id(tiles)] = (tiles, {None: (), TRAP: ()})
-    return found[1]
-
-
-def _content_masks(tiles, known: dict, content: PlacedTile) -> tuple[int, ...]:
-    masks = known[content] = _rotated_masks(tiles[content.tile_id].segments, content.rotation)
-    return masks
+    return tuple(rotate_mask(side_mask(s), rotation) for s in segments)
 
 
 def brute_force_connectivity(temple: Temple) -> tuple[set, set]:
