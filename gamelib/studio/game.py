@@ -303,18 +303,20 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     else:
         raise GameCodeError(f"{_Where(game, 'chance', position)} returned {_short(returned)}: return None, or a "
                             f"dict {{outcome: Fraction}} (or a list of (outcome, Fraction) pairs)")
-    kinds = tuple(map(type, outcomes))
-    if not _PLAIN_TYPES.issuperset(kinds):  # an outcome the key cannot hold exactly: checked every time
-        return _normalised(game, _Where(game, "chance", position), list(zip(outcomes, probabilities)))
     checked = game._checked_distributions
-    key = (kinds, outcomes)
-    found = checked.get(key)
-    if found is not None and found[0] == probabilities and found[1] == tuple(map(type, probabilities)):
-        return found[2]
+    try:
+        found = checked.get(outcomes)
+    except TypeError:  # an unhashable outcome: the check below refuses it
+        found = None
+    if (found is not None and found[0] == probabilities and found[1] == tuple(map(type, outcomes))
+            and found[2] == tuple(map(type, probabilities))):
+        return found[3]
     normalised = _normalised(game, _Where(game, "chance", position), list(zip(outcomes, probabilities)))
-    if len(checked) > 4096:
-        checked.clear()
-    checked[key] = (probabilities, tuple(map(type, probabilities)), normalised)
+    kinds = tuple(map(type, outcomes))
+    if _PLAIN_TYPES.issuperset(kinds):  # kept only where equal values of these types are the same outcome
+        if len(checked) > 4096:
+            checked.clear()
+        checked[outcomes] = (probabilities, kinds, tuple(map(type, probabilities)), normalised)
     return normalised
 
 
