@@ -1,4 +1,4 @@
-"""The studio's step costs: every position of Pig listed through ``search_successor`` and ``apply``.
+"""The studio's step costs: every position of Pig listed through ``search_step`` and ``apply``.
 
 Run: ``.venv/bin/python bench/bench_studio_steps.py [--goal 100] [--apply]``. It lists every position
 reachable from ``pig.new_game(explicit_chance=True)`` (player positions and chance nodes, each once
@@ -32,7 +32,7 @@ def walk(goal: int, checked: bool) -> tuple[int, int, float]:
                 continue
             options = [outcome for outcome, _ in state.chance_outcomes()] if player == CHANCE else state.legal_actions()
             for action in options:
-                successor = state.apply(action) if checked else state.search_successor(action)
+                successor = state.apply(action) if checked else state.search_step(action)
                 steps += 1
                 if successor.key() not in seen:
                     seen.add(successor.key())
@@ -49,7 +49,7 @@ def main() -> None:
     arguments = parser.parse_args()
     for checked in ([False, True] if arguments.apply else [False]):
         positions, steps, seconds = walk(arguments.goal, checked)
-        step = "apply" if checked else "search_successor"
+        step = "apply" if checked else "search_step"
         print(f"Pig to {arguments.goal} through {step}: {positions:,} positions, {steps:,} steps, "
               f"{seconds:.1f} s CPU ({1e6 * seconds / steps:.2f} us a step, the status of each new position included)")
 

@@ -23,7 +23,7 @@ from gamelib.chakra import (
     Step, new_game, position,
 )
 
-K, R, O, Y, G, L, D, P = range(8)
+K, R, O, Y, G, L, D, P = range(8)  # noqa: E741 - the colour letters of chakra.md (O is orange)
 LETTER = "KROYGLDP"
 LEVEL = ["EARTH", "RED", "ORANGE", "YELLOW", "GREEN", "LIGHT_BLUE", "DARK_BLUE", "PURPLE", "BHAGYA"]
 SPACE_ORDER = ["D3", "D1x3", "D2_D1", "U2", "U1x2", "D1_U1", "U1_or_D1", "SWAP"]
@@ -572,14 +572,14 @@ def finished(boards, rules=None, plenitude=(1, 2, 3, 1, 2, 4, 3)):
 def test_12_bonus_min_run_0_and_1():
     # nobody has RED: no bonus by default, everybody +2 with bonus_min_run 0 (§12, §13)
     boards = [{"ORANGE": "O O O"}, {"EARTH": 1}]
-    assert finished(boards).scores() == [2, 1]
-    assert finished(boards, Rules(bonus_min_run=0)).scores() == [4, 3]
+    assert finished(boards).scores() == (2, 1)
+    assert finished(boards, Rules(bonus_min_run=0)).scores() == (4, 3)
     # with a best run of 1 and bonus_min_run 0 only that player gets it
     boards = [{"RED": "R R R"}, {"ORANGE": "O O O"}]
-    assert finished(boards, Rules(bonus_min_run=0)).scores() == [1 + 2, 2]
-    assert finished(boards).scores() == [3, 2]
+    assert finished(boards, Rules(bonus_min_run=0)).scores() == (1 + 2, 2)
+    assert finished(boards).scores() == (3, 2)
     # bonus_min_run 2: a best run of 1 earns nothing
-    assert finished(boards, Rules(bonus_min_run=2)).scores() == [1, 2]
+    assert finished(boards, Rules(bonus_min_run=2)).scores() == (1, 2)
 
 
 def test_12_ties_share_the_victory_without_tie_breaker():
@@ -587,13 +587,13 @@ def test_12_ties_share_the_victory_without_tie_breaker():
     boards = [{"RED": "R R R", "ORANGE": "O O O"}, {"DARK_BLUE": "D D D", "EARTH": 1},
               {"GREEN": "G G G", "EARTH": 4}]
     state = finished(boards)
-    assert state.scores() == [5, 5, 5] and state.winners == (0, 1, 2) and state.winner is None
+    assert state.scores() == (5, 5, 5) and state.winners == (0, 1, 2) and state.winner is None
     assert state.returns() == [1 / 3, 1 / 3, 1 / 3]  # the victory shared three ways (contract: 1/k each)
 
 
 def test_12_bonus_value_and_block_not_from_red():
     boards = [{"RED": "R R R", "ORANGE": "O O O"}, {"ORANGE": "O O O", "YELLOW": "Y Y Y", "GREEN": "G G G"}]
-    assert finished(boards, Rules(harmonization_bonus=5)).scores() == [1 + 2 + 5, 2 + 3 + 1]
+    assert finished(boards, Rules(harmonization_bonus=5)).scores() == (1 + 2 + 5, 2 + 3 + 1)
 
 
 def test_12_returns_zero_before_the_end_and_winner_none():

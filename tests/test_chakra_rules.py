@@ -13,7 +13,7 @@ from gamelib.chakra import (
 )
 from gamelib.chakra.actions import walk
 
-K, R, O, Y, G, L, D, P = range(8)
+K, R, O, Y, G, L, D, P = range(8)  # noqa: E741 - the colour letters of chakra.md (O is orange)
 WORKED_PLENITUDE = {"RED": 1, "ORANGE": 2, "YELLOW": 3, "GREEN": 1, "LIGHT_BLUE": 2, "DARK_BLUE": 4, "PURPLE": 3}
 
 
@@ -47,9 +47,9 @@ def test_15_1_from_a_finished_state_and_blacks_outside_the_earth_score_nothing()
           "EARTH": 2}
     p2 = {"RED": "R R R", "ORANGE": "O O O", "YELLOW": "Y Y Y", "DARK_BLUE": "D D D", "GREEN": "G G K"}
     state = position([p1, p2], plenitude=(1, 2, 3, 1, 2, 4, 3), finished=True)
-    assert state.scores() == [14, 12]  # §15.1, with P2's GREEN: G G K (blacks off the Earth score 0)
+    assert state.scores() == (14, 12)  # §15.1, with P2's GREEN: G G K (blacks off the Earth score 0)
     assert state.winners == (0,) and state.winner == 0
-    assert state.scores() == [14, 12] and state.returns() == [1.0, 0.0]
+    assert state.scores() == (14, 12) and state.returns() == [1.0, 0.0]
     assert [board.run() for board in state.players] == [0, 3]
 
 

@@ -303,7 +303,7 @@ def test_declarations_and_rule_parameters_name_the_parameter():
 
 @pytest.mark.parametrize("example", EXAMPLES)
 @pytest.mark.parametrize("explicit", [False, True])
-def test_search_successor_gives_the_states_apply_gives(example, explicit):
+def test_search_step_gives_the_states_apply_gives(example, explicit):
     rng = random.Random(7)
     for game_number in range(5):
         state = example.new_game(seed=game_number, explicit_chance=explicit)
@@ -311,7 +311,7 @@ def test_search_successor_gives_the_states_apply_gives(example, explicit):
             options = ([o for o, _ in state.chance_outcomes()] if state.current_player == CHANCE
                        else state.legal_actions())
             for action in options:
-                checked, unchecked = state.apply(action), state.search_successor(action)
+                checked, unchecked = state.apply(action), state.search_step(action)
                 assert checked == unchecked and checked.key() == unchecked.key()  # == compares the histories too
             state = state.apply(rng.choice(options))
         assert state.to_json() == example.State.from_json(state.to_json()).to_json()
@@ -593,14 +593,20 @@ def test_greedy_pig_rolls_below_a_turn_total_of_20_and_holds_above():
     """Pig's default evaluation, one move ahead: rolling at turn total k gains (5/6) x 4 - k/6."""
     policy = pig.bots.greedy_policy
     rng = random.Random(0)
-    at = lambda total: pig.Pig.state_at(pig.Position((30, 40), total, 0))
+
+    def at(total):
+        return pig.Pig.state_at(pig.Position((30, 40), total, 0))
+
     assert policy(at(19), rng) == "roll" and policy(at(21), rng) == "hold"
     assert {policy(at(20), rng) for _ in range(40)} == {"roll", "hold"}  # an exact tie, broken at random
 
 
 def test_greedy_bluff_bets_the_high_card_and_folds_the_low_one_to_a_bet():
     policy, rng = bluff.bots.greedy_policy, random.Random(0)
-    at = lambda cards, moves: bluff.Bluff.state_at(bluff.Position(cards, moves))
+
+    def at(cards, moves):
+        return bluff.Bluff.state_at(bluff.Position(cards, moves))
+
     assert policy(at((3, 1), ()), rng) == "bet" and policy(at((1, 3), ()), rng) == "check"
     assert policy(at((3, 1), ("bet",)), rng) == "fold" and policy(at((3, 2), ("bet",)), rng) == "call"
     # it sees only its own card: the same choice whatever the other card is

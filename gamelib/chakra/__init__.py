@@ -12,7 +12,8 @@ from gamelib.chakra.components import (
     level_id, space_id,
 )
 from gamelib.chakra.actions import Channel, Meditate, Receive, Step, completions, next_steps, swap_colours
-from gamelib.chakra.rules import GAME, SAVE_VERSION, Rules, State, new_game
+from gamelib.chakra.rules import Rules, State, new_game
+from gamelib.chakra.saving import GAME, SAVE_VERSION
 from gamelib.chakra.positions import position
 from gamelib.chakra.scoring import final_scores, run_length, winners
 from gamelib.chakra.bots import greedy_policy, random_policy, tournament

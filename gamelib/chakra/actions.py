@@ -1,10 +1,18 @@
 """The three actions of Chakra: Receive (chakra.md#receive), Channel (chakra.md#channel) and Meditate (chakra.md#meditate).
 
 ``legal_actions(state)`` lists every legal action once, in the order of chakra.md#programmers;
-``apply_action(state, action)`` checks an action and returns the position it leaves (the
-turn not yet finished: ``State.apply`` then refills the Maya and passes the turn), or raises
-``IllegalMove`` with the rule's reason (chakra.md#programmers); ``next_steps`` / ``completions`` serve a
-board that lets a player pick a Channel action step by step (chakra.md#programmers).
+``next_steps`` / ``completions`` serve a board that lets a player pick a Channel action step by
+step (chakra.md#programmers). Every game of gamelib keeps the same four names here (README,
+"Package map"):
+
+* :func:`check_action` validates a move and raises ``IllegalMove`` with the rule's reason;
+* :func:`apply_action` is the checked path ``State.apply`` calls: the check, then the whole turn
+  (the move, the Maya refill after a Receive, chakra.md#refill, and the passing of the turn);
+* :func:`search_step` is the same build without the checks, for moves read off ``legal_actions()``;
+* :func:`check_end` is the rule that ends the game (chakra.md#end).
+
+Both paths build the turn on one :class:`TurnDraft` (a :class:`gamelib.core.Draft` of the state),
+frozen once at the end of the turn.
 """
 
 from __future__ import annotations
@@ -13,7 +21,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from gamelib.core import IllegalMove, replace_fields
+from gamelib import core
+from gamelib.core import IllegalMove, chance_rng, replace_fields, weighted_draw
 from gamelib.chakra.components import (
     BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS,
     SPACES, UP, PlayerBoard, colour_id, colour_word, is_harmonized, level_id, level_word, shown, space_id,
@@ -459,31 +468,40 @@ def next_steps(state, space, prefix=()) -> list:
     return sorted(steps)
 
 
-# --------------------------------------------------------------------------- applying (chakra.md#receive, chakra.md#channel, chakra.md#meditate)
+# --------------------------------------------------------------------------- validating a move (chakra.md#receive, chakra.md#channel, chakra.md#meditate)
 
 
-def apply_action(state, action):
-    """The position ``action`` leaves, before the turn ends (``State.apply`` finishes it); checks every rule."""
+def check_action(state, action):
+    """Validate ``action`` for the player to move; return it or raise IllegalMove with the rule it breaks.
+
+    The action types are already canonical (their constructors turn names into ids), so the
+    action comes back as it was given. A Channel's steps are walked on a copy of the board, each
+    on the board the previous steps left (chakra.md#movement)."""
+    if state.finished:
+        raise IllegalMove("the game is over", action)
+    if state.refill_pending:
+        raise IllegalMove("a Maya refill is pending: the next outcome is a colour drawn from the bag", action)
     problem = malformed(action)
     if problem:
         raise IllegalMove(problem, action)
-    if isinstance(action, Receive):
-        return _apply_receive(state, action)
-    if isinstance(action, Channel):
-        return _apply_channel(state, action)
-    if isinstance(action, Meditate):
-        return _apply_meditate(state, action)
-    raise AssertionError("malformed() lets only the three actions through")
-
-
-def _with_board(state, board: PlayerBoard, **changes):
-    players = list(state.players)
-    players[state.to_move] = board
-    return replace_fields(state, players=tuple(players), **changes)
-
-
-def _apply_receive(state, action: Receive):
     board = state.players[state.to_move]
+    if isinstance(action, Receive):
+        _check_receive(state, board, action)
+    elif isinstance(action, Channel):
+        _check_channel(state, board, action)
+    else:
+        _check_meditate(state, board, action)
+    return action
+
+
+def check_refill(state, colour) -> None:
+    """Raise IllegalMove unless ``colour`` is a refill outcome the pending refill can draw (chakra.md#refill)."""
+    if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 8 or not state.bag[colour]:
+        raise IllegalMove("a Maya refill is pending: the outcome must be a colour id still in the bag, "
+                          f"not {shown(colour)}")
+
+
+def _check_receive(state, board: PlayerBoard, action: Receive) -> None:
     column, colours, destination = action
     if not 0 <= column <= 2:
         raise IllegalMove(f"there is no Maya column {column}: the columns are 0, 1 and 2", action)
@@ -516,20 +534,6 @@ def _apply_receive(state, action: Receive):
     else:
         raise IllegalMove("energies can be received only on the Bhagya or on a chakra", action)
 
-    maya = list(state.maya)
-    remaining = list(shown)
-    for colour in colours:
-        remaining.remove(colour)
-    maya[column] = tuple(remaining)
-    levels = list(board.levels)
-    levels[destination] = tuple(sorted(levels[destination] + tuple(colours)))
-    changes = {"levels": tuple(levels)}
-    if destination != BHAGYA and not is_harmonized(levels[destination], destination):
-        # the token goes into the notch; on harmonization it would come straight back (chakra.md#receive)
-        changes.update(reserve=board.reserve - 1, notches=board.notches | {destination})
-    new_board = replace_fields(board, **changes)
-    return _with_board(state, new_board, maya=tuple(maya))
-
 
 def _bubbles(n: int) -> str:
     return "no free bubble" if n == 0 else f"{n} free bubble" + ("s" if n > 1 else "")
@@ -545,8 +549,7 @@ def _check_cap(state, board, colours, action) -> None:
                               f"(at most {cap} of a colour)", action)
 
 
-def _apply_channel(state, action: Channel):
-    board = state.players[state.to_move]
+def _check_channel(state, board: PlayerBoard, action: Channel) -> None:
     space = action.space
     if space not in _SPACE_ORDER:
         space_id(space)  # raises with the list of spaces
@@ -555,20 +558,20 @@ def _apply_channel(state, action: Channel):
     if space in board.spaces:
         raise IllegalMove(f"space {space} is occupied", action)
     if space == "SWAP":
-        return _apply_swap(state, board, action)
+        _check_swap(state, board, action)
+        return
     if action.bag_colour is not None:
         raise IllegalMove("only SWAP takes an energy from the bag", action)
     pattern = tuple((step.direction, step.distance) for step in action.steps)
     if pattern not in SPACE_PATTERNS[space]:
         raise IllegalMove(f"space {space} moves {SPACE_EFFECTS[space]}", action)
-    return _with_board(state, channel_board(board, action))
+    _check_steps(board, action)
 
 
-def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
-    """The board after the steps of a (non-SWAP) Channel action, each checked by chakra.md#channel, chakra.md#movement on the
-    board the previous steps left; raises IllegalMove. Space and pattern are the caller's checks."""
+def _check_steps(board: PlayerBoard, action: Channel) -> None:
+    """Check each step of a (non-SWAP) Channel action by chakra.md#channel, chakra.md#movement on the
+    board the previous steps left (a working copy); raise IllegalMove at the first that breaks a rule."""
     levels = [list(contents) for contents in board.levels]
-    earth, reserve, notches = board.earth, board.reserve - 1, set(board.notches)
     landed: dict = {}
     for step in action.steps:
         origin, colour = step.level, step.colour
@@ -588,18 +591,11 @@ def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
             raise IllegalMove(reason, action)
         levels[origin].remove(colour)
         landed[(landing, colour)] = landed.get((landing, colour), 0) + 1
-        if landing == EARTH:
-            earth += 1  # alleviated (chakra.md#earth)
-            continue
-        levels[landing].append(colour)
-        if landing in notches and is_harmonized(levels[landing], landing):
-            notches.discard(landing)  # chakra.md#harmonization: the notch token returns at once
-            reserve += 1
-    return replace_fields(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
-                   reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})
+        if landing != EARTH:
+            levels[landing].append(colour)
 
 
-def _apply_swap(state, board, action):
+def _check_swap(state, board: PlayerBoard, action: Channel) -> None:
     if action.steps:
         raise IllegalMove("SWAP moves no energy: name only the colour to take from the bag", action)
     if board.earth < 1:
@@ -609,25 +605,13 @@ def _apply_swap(state, board, action):
     if action.bag_colour is None:
         raise IllegalMove("SWAP needs the colour to take from the bag", action)
     colour = action.bag_colour
-    bag = list(state.bag)
-    removed = state.removed_blacks
-    if state.rules.swap_discard_to_bag:
-        bag[BLACK] += 1
-    else:
-        removed += 1
-    if not bag[colour]:
+    in_bag = state.bag[colour] + (1 if colour == BLACK and state.rules.swap_discard_to_bag else 0)
+    if not in_bag:  # the black given up goes back first when swap_discard_to_bag (chakra.md#parameters)
         raise IllegalMove(f"the bag holds no {colour_word(colour)} energy", action)
     _check_cap(state, board, (colour,), action)
-    bag[colour] -= 1
-    levels = list(board.levels)
-    levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (colour,)))
-    new_board = replace_fields(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
-                        spaces=board.spaces | {"SWAP"})
-    return _with_board(state, new_board, bag=tuple(bag), removed_blacks=removed)
 
 
-def _apply_meditate(state, action: Meditate):
-    board = state.players[state.to_move]
+def _check_meditate(state, board: PlayerBoard, action: Meditate) -> None:
     colour = action.colour
     if state.rules.allow_repeat_meditation:
         if colour is None:
@@ -639,6 +623,184 @@ def _apply_meditate(state, action: Meditate):
         raise IllegalMove(f"you already hold the {colour_word(colour)} Meditation token", action)
     if colour is not None and colour not in CHAKRAS:
         raise IllegalMove("Meditation tokens exist only for the seven chakra colours", action)
-    meditation = board.meditation if colour is None else tuple(sorted(board.meditation + (colour,)))
-    new_board = replace_fields(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(), meditation=meditation)
-    return _with_board(state, new_board)
+
+
+# --------------------------------------------------------------------------- building the next state
+
+
+def apply_action(state, action):
+    """The checked path (``State.apply``): the state after ``action`` and the rest of its turn, or
+    IllegalMove (state unchanged) with the rule's reason. At a pending refill (explicit chance)
+    ``action`` is the colour drawn (chakra.md#refill)."""
+    if state.refill_pending and not state.finished:
+        check_refill(state, action)
+    else:
+        check_action(state, action)
+    return search_step(state, action)
+
+
+def search_step(state, action):
+    """The unchecked path: the state :func:`apply_action` builds, log included, without the checks.
+    ``action`` must come from ``state.legal_actions()`` (or ``chance_outcomes()`` at a refill);
+    anything else gives an undefined state. Tests compare it with ``apply`` on random games."""
+    draft = TurnDraft(state)
+    if state.refill_pending:
+        draft.draw_refill(action)
+    else:
+        draft.play(action)
+    if draft.log is not None:
+        draft.log = draft.log + (action,)  # a save replays the log
+    return draft.freeze()
+
+
+def check_end(draft) -> None:
+    """The rule that ends the game (chakra.md#end), after the turn of ``draft.to_move`` is counted:
+    the end is triggered once a player has harmonized ``end_trigger_harmonized`` chakras, and the
+    game ends when the round closes (the last seat's turn) with the end triggered, or at the
+    ``max_rounds`` safeguard. Sets ``end_triggered`` and ``finished`` on the draft."""
+    actor = draft.to_move
+    rules = draft.rules
+    if not draft.end_triggered and len(draft.players[actor].harmonized_levels()) >= rules.end_trigger_harmonized:
+        draft.end_triggered = True
+    draft.finished = actor == (draft.first_player - 1) % len(draft.players) and (
+        draft.end_triggered or (rules.max_rounds is not None and draft.turns[actor] >= rules.max_rounds))
+
+
+class TurnDraft(core.Draft):
+    """One Chakra turn being built on a :class:`gamelib.core.Draft` of the state: the move, the Maya
+    refill after a Receive and the passing of the turn, each an edit of the draft's fields, then one
+    ``freeze``. Nothing here checks a rule: :func:`check_action` did (or the move was listed)."""
+
+    __slots__ = ()
+
+    def play(self, action) -> None:
+        """Play a move of the player to move, then the rest of the turn."""
+        board = self.players[self.to_move]
+        if isinstance(action, Receive):
+            self.receive(board, action)
+            self.refill()
+            return
+        if isinstance(action, Channel):
+            if action.space == "SWAP":
+                self.swap(board, action)
+            else:
+                self.set_board(moved_board(board, action))
+        else:
+            self.set_board(replace_fields(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(),
+                                          meditation=_meditated(board, action.colour)))
+        self.end_turn()
+
+    def set_board(self, board: PlayerBoard) -> None:
+        players = list(self.players)
+        players[self.to_move] = board
+        self.players = tuple(players)
+
+    def receive(self, board: PlayerBoard, action: Receive) -> None:
+        """chakra.md#receive: the energies leave the Maya column for the destination."""
+        column, colours, destination = action
+        maya = list(self.maya)
+        remaining = list(maya[column])
+        for colour in colours:
+            remaining.remove(colour)
+        maya[column] = tuple(remaining)
+        self.maya = tuple(maya)
+        levels = list(board.levels)
+        levels[destination] = tuple(sorted(levels[destination] + tuple(colours)))
+        changes = {"levels": tuple(levels)}
+        if destination != BHAGYA and not is_harmonized(levels[destination], destination):
+            # the token goes into the notch; on harmonization it would come straight back (chakra.md#receive)
+            changes.update(reserve=board.reserve - 1, notches=board.notches | {destination})
+        self.set_board(replace_fields(board, **changes))
+
+    def swap(self, board: PlayerBoard, action: Channel) -> None:
+        """chakra.md#channel SWAP: an alleviated black given up for a colour from the bag."""
+        colour = action.bag_colour
+        bag = list(self.bag)
+        if self.rules.swap_discard_to_bag:
+            bag[BLACK] += 1
+        else:
+            self.removed_blacks += 1
+        bag[colour] -= 1
+        self.bag = tuple(bag)
+        levels = list(board.levels)
+        levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (colour,)))
+        self.set_board(replace_fields(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
+                                      spaces=board.spaces | {"SWAP"}))
+
+    def refill(self) -> None:
+        """Start the Maya refill after a Receive (chakra.md#refill): drawn from the seed at once, or left
+        pending as chance nodes under explicit chance; then the turn ends."""
+        maya, bag = list(self.maya), list(self.bag)
+        if _needs_refill(maya, bag):
+            if self.explicit_chance:
+                self.refill_pending = True
+                return
+            draws = self.draws
+            while _needs_refill(maya, bag):
+                _draw_into_maya(maya, bag, weighted_draw(bag, chance_rng(self.seed, draws)))  # weights as chance_outcomes
+                draws += 1
+            self.maya, self.bag, self.draws = tuple(maya), tuple(bag), draws
+        self.end_turn()
+
+    def draw_refill(self, colour: int) -> None:
+        """One refill outcome under explicit chance; the turn ends when the Maya is full or the bag empty."""
+        maya, bag = list(self.maya), list(self.bag)
+        _draw_into_maya(maya, bag, colour)
+        self.maya, self.bag = tuple(maya), tuple(bag)
+        if not _needs_refill(maya, bag):
+            self.end_turn()
+
+    def end_turn(self) -> None:
+        """Count the turn, apply :func:`check_end`, and pass to the next seat unless the game ended."""
+        actor = self.to_move
+        turns = list(self.turns)
+        turns[actor] += 1
+        self.turns = tuple(turns)
+        self.refill_pending = False
+        check_end(self)
+        if not self.finished:
+            self.to_move = (actor + 1) % len(self.players)
+
+
+def _meditated(board: PlayerBoard, colour) -> tuple:
+    """The Meditation tokens after meditating on ``colour`` (None: a player holding all 7 takes none)."""
+    return board.meditation if colour is None else tuple(sorted(board.meditation + (colour,)))
+
+
+def _needs_refill(maya, bag) -> bool:
+    return any(bag) and any(len(contents) < CAPACITY for contents in maya)
+
+
+def _draw_into_maya(maya: list, bag: list, colour: int) -> None:
+    """Put one energy of ``colour`` from the bag into the first Maya column with room (chakra.md#refill)."""
+    column = next(i for i, contents in enumerate(maya) if len(contents) < CAPACITY)
+    maya[column] = tuple(sorted(maya[column] + (colour,)))
+    bag[colour] -= 1
+
+
+def channel_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
+    """The board after the steps of a (non-SWAP) Channel action, each checked by chakra.md#channel,
+    chakra.md#movement on the board the previous steps left; raises IllegalMove. Space and pattern
+    are the caller's checks."""
+    _check_steps(board, action)
+    return moved_board(board, action)
+
+
+def moved_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
+    """The board after the steps of a legal (non-SWAP) Channel action, unchecked: the energies move,
+    a harmonized notch gives its token back at once (chakra.md#harmonization), the space is taken."""
+    levels = [list(contents) for contents in board.levels]
+    earth, reserve, notches = board.earth, board.reserve - 1, set(board.notches)
+    for step in action.steps:
+        origin, colour = step.level, step.colour
+        landing = landing_of(levels, origin, step.direction, step.distance)
+        levels[origin].remove(colour)
+        if landing == EARTH:
+            earth += 1  # alleviated (chakra.md#earth)
+            continue
+        levels[landing].append(colour)
+        if landing in notches and is_harmonized(levels[landing], landing):
+            notches.discard(landing)  # chakra.md#harmonization: the notch token returns at once
+            reserve += 1
+    return replace_fields(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
+                          reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})

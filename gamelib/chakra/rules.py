@@ -1,9 +1,10 @@
 """Chakra's rule parameters, its immutable game state and the setup of a new game (chakra.md#setup, chakra.md#refill, chakra.md#end, chakra.md#parameters).
 
-The actions and their legality live in :mod:`gamelib.chakra.actions`, the pieces in
-:mod:`gamelib.chakra.components`, the final count in :mod:`gamelib.chakra.scoring`.
-``State.apply`` checks and applies one action (``actions.apply_action``) and then finishes
-the turn itself: the Maya refill after a Receive (chakra.md#refill) and the end checks of chakra.md#end.
+The actions, their legality and the building of the next state live in
+:mod:`gamelib.chakra.actions` (``State.apply`` is ``actions.apply_action``: the check, the move,
+the Maya refill of chakra.md#refill and the end checks of chakra.md#end, ``actions.check_end``);
+the pieces in :mod:`gamelib.chakra.components`, the final count in :mod:`gamelib.chakra.scoring`,
+``GAME`` and ``SAVE_VERSION`` with the saves in :mod:`gamelib.chakra.saving`.
 """
 
 from __future__ import annotations
@@ -13,22 +14,17 @@ from fractions import Fraction
 from typing import Any
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, chance_rng, check_int, check_switch, replace_fields,
-    resolve_seed, returns_for, rules_or_default, single_winner, weighted_draw,
+    CHANCE, TERMINAL, RulesBase, StateBase, chance_rng, check_int, check_switch, resolve_seed, returns_for,
+    rules_or_default, single_winner, weighted_draw,
 )
 from gamelib.chakra import actions as _actions
 from gamelib.chakra import scoring as _scoring
 from gamelib.chakra.components import (
     CAPACITY, CHAKRAS, COLOUR_NAMES, ENERGIES_PER_COLOUR_PER_PLAYER, MAYA_COLUMNS, MEDITATION_TOKENS_PER_COLOUR,
-    PLENITUDE_TOKENS, PlayerBoard, shown,
+    PLENITUDE_TOKENS, PlayerBoard,
 )
 
-GAME = "chakra"
-SAVE_VERSION = 3  # 3: a save carries the game's log and is replayed on loading; 2: observations are dicts
 MAX_ROUNDS = 1000  # the largest max_rounds: five times the default, twenty times a greedy game
-# The last state whose legal actions were listed (by identity) and those actions. Kept here rather than
-# in a field of the state, so that a State holds only its fields and copies without ``__init__``.
-_LISTED: list = [(None, ())]
 
 
 # --------------------------------------------------------------------------- rule parameters (chakra.md#parameters)
@@ -127,13 +123,11 @@ class State(StateBase):
 
     # ---------------------------------------------------------------- playing
     def legal_actions(self) -> list:
+        """Every legal action of the player to move, in the order of chakra.md#programmers (none at a
+        chance node or at the end)."""
         if self.finished or self.refill_pending:
             return []
-        entry = _LISTED[0]  # taken once and replaced whole: games on several threads never mix their listings
-        if entry[0] is not self:  # a bot lists the actions, then applies one: list them once
-            entry = (self, tuple(_actions.legal_actions(self)))
-            _LISTED[0] = entry
-        return list(entry[1])
+        return _actions.legal_actions(self)
 
     def chance_outcomes(self) -> list:
         """[(colour id, Fraction)] for the next refill draw: weight = energies of that colour in the bag (chakra.md#refill)."""
@@ -142,66 +136,15 @@ class State(StateBase):
         total = sum(self.bag)
         return [(colour, Fraction(count, total)) for colour, count in enumerate(self.bag) if count]
 
-    def apply(self, action) -> "State":
-        """The state after ``action`` (checked; ``IllegalMove`` with the rule's reason otherwise)."""
-        if self.finished:
-            raise IllegalMove("the game is over", action)
-        if self.refill_pending:
-            after = self._apply_refill(action)
-        else:
-            after = self._finish_turn(_actions.apply_action(self, action), isinstance(action, _actions.Receive))
-        if self.log is not None:
-            # ``after`` is a fresh copy nobody else holds yet, so setting its log costs no second copy
-            object.__setattr__(after, "log", self.log + (action,))
-        return after
-
-    def _finish_turn(self, after: "State", received: bool) -> "State":
-        return after._refill() if received else after._end_turn()
-
-    def _apply_refill(self, colour) -> "State":
-        if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 8 or not self.bag[colour]:
-            raise IllegalMove("a Maya refill is pending: the outcome must be a colour id still in the bag, "
-                              f"not {shown(colour)}")
-        maya, bag = list(self.maya), list(self.bag)
-        _draw_into_maya(maya, bag, colour)
-        state = replace_fields(self, maya=tuple(maya), bag=tuple(bag))
-        return state if _needs_refill(maya, bag) else replace_fields(state, refill_pending=False)._end_turn()
-
-    def _refill(self) -> "State":
-        """Start the refill after a Receive (chakra.md#refill); resolve it from the seed unless chance is explicit."""
-        maya, bag = list(self.maya), list(self.bag)
-        if not _needs_refill(maya, bag):
-            return self._end_turn()
-        if self.explicit_chance:
-            return replace_fields(self, refill_pending=True)
-        draws = self.draws
-        while _needs_refill(maya, bag):
-            _draw_into_maya(maya, bag, weighted_draw(bag, chance_rng(self.seed, draws)))  # weights as chance_outcomes
-            draws += 1
-        return replace_fields(self, maya=tuple(maya), bag=tuple(bag), draws=draws)._end_turn()
-
-    def _end_turn(self) -> "State":
-        """chakra.md#end: trigger check, equal turns, safeguard, next seat."""
-        actor = self.to_move
-        turns = list(self.turns)
-        turns[actor] += 1
-        end_triggered = self.end_triggered or (
-            len(self.players[actor].harmonized_levels()) >= self.rules.end_trigger_harmonized
-        )
-        finished = actor == self.last_seat and (
-            end_triggered or (self.rules.max_rounds is not None and turns[actor] >= self.rules.max_rounds)
-        )
-        next_seat = actor if finished else (actor + 1) % len(self.players)
-        return replace_fields(self, turns=tuple(turns), end_triggered=end_triggered, finished=finished,
-                              to_move=next_seat, refill_pending=False)
+    apply = _actions.apply_action  # the state after an action or a refill outcome; checked, pure
 
     # ---------------------------------------------------------------- results
-    def scores(self) -> list[int]:
+    def scores(self) -> tuple[int, ...]:
         """Each player's score (chakra.md#scoring); provisional before the end (as if the game stopped now)."""
         plenitude = {COLOUR_NAMES[level]: self.plenitude[level - 1] for level in CHAKRAS}
         players = [{"harmonized": {COLOUR_NAMES[level] for level in board.harmonized_levels()},
                     "earth": board.earth} for board in self.players]
-        return _scoring.final_scores(plenitude, players, self.rules)
+        return tuple(_scoring.final_scores(plenitude, players, self.rules))
 
     @property
     def winners(self) -> tuple:
@@ -216,17 +159,6 @@ class State(StateBase):
     def returns(self) -> list[float]:
         """1/k for each of the k winners, 0 for the others (all 0 before the end)."""
         return returns_for(self.winners, len(self.players))
-
-
-def _needs_refill(maya, bag) -> bool:
-    return any(bag) and any(len(contents) < CAPACITY for contents in maya)
-
-
-def _draw_into_maya(maya: list, bag: list, colour: int) -> None:
-    """Put one energy of ``colour`` from the bag into the first Maya column with room (chakra.md#refill)."""
-    column = next(i for i, contents in enumerate(maya) if len(contents) < CAPACITY)
-    maya[column] = tuple(sorted(maya[column] + (colour,)))
-    bag[colour] -= 1
 
 
 # --------------------------------------------------------------------------- setup (chakra.md#setup)

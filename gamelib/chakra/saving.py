@@ -21,8 +21,10 @@ from gamelib.chakra.components import (
     BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, LEVEL_NAMES, PLENITUDE_TOKENS, SPACES, UP, PlayerBoard, shown,
 )
 from gamelib.chakra.invariants import invariant_violations
-from gamelib.chakra.rules import GAME, SAVE_VERSION, Rules, State, new_game
+from gamelib.chakra.rules import Rules, State, new_game
 
+GAME = "chakra"
+SAVE_VERSION = 3  # 3: a save carries the game's log and is replayed on loading; 2: observations are dicts
 WHAT = "Chakra save"
 STATE_FIELDS = ("rules", "bag", "maya", "plenitude", "unused_plenitude", "removed_blacks", "first_player",
                 "to_move", "turns", "end_triggered", "refill_pending", "finished", "seed", "draws",

@@ -54,7 +54,7 @@ def text_board(state, viewer: int | None = None) -> str:
 
 def _status_line(state, viewer) -> str:
     if state.current_player == TERMINAL:
-        status = (f"game over after {state.rounds_completed} rounds; scores {state.scores()}, "
+        status = (f"game over after {state.rounds_completed} rounds; scores {list(state.scores())}, "
                   f"winner(s) {list(state.winners)}")
     elif state.current_player == CHANCE:
         status = f"seat {state.to_move} waits for the Maya refill (chance)"

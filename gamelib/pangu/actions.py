@@ -1,11 +1,18 @@
 """Pangu's actions: the action and log-event types, listing the legal actions, applying one (pangu.md#turns).
 
 The functions here read a state's fields and build the next state; they never call back into
-``State``. A move is applied to a :class:`Draft` (a mutable copy of the state's fields), which
-also plays the automatic steps that follow it (new turns, draws, rolls and the stuck rule) and is
-then frozen into a new state of the same class. :func:`apply_action` validates everything;
-:func:`search_successor` and :func:`search_chance` are the unvalidated fast path for search code
-on positions without a log (tests check that both paths reach the same positions).
+``State``. Every game of gamelib keeps the same four names here (README, "Package map"):
+
+* :func:`check_action` validates a move and raises ``IllegalMove`` with a reason a student understands;
+* :func:`apply_action` is the checked path ``State.apply`` calls: the check, then the build;
+* :func:`search_step` is the unchecked path for search, for moves read off ``legal_actions()``;
+* :func:`check_end` is the rule that ends the game (out of Karma, or every card placed).
+
+Both paths build on a :class:`Draft` (a :class:`gamelib.core.Draft`: a mutable copy of the state's
+fields), which also plays the automatic steps that follow the move (new turns, draws, rolls and the
+stuck rule) and is then frozen into a new state of the same class. :func:`search_successor` and
+:func:`search_chance` are the solver's and planner's leaner fast path, on positions without a log
+(tests check that every path reaches the same positions).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, NamedTuple
 
+from gamelib import core
 from gamelib.core import IllegalMove, chance_rng
 from gamelib.pangu.cards import DICE, LAYOUTS, ROLLS, YANG, YIN, Layout
 
@@ -302,7 +310,12 @@ def settle_karma(state, cost: int, rec: int) -> tuple[int, int, bool]:
 
 
 def check_action(state, action) -> tuple:
-    """Validate a placement; return ``(card, die, cell index, orientation)`` or raise IllegalMove."""
+    """Validate a placement (pangu.md#placing); return it in the form the draft places,
+    ``(card, die, cell index, orientation)``, or raise IllegalMove saying which rule it breaks.
+
+    Accepts an :class:`Action` or any 3- or 4-tuple of the same fields (orientation 0 when left
+    out), so that a student's plain tuple is checked like the engine's own actions.
+    """
     if not isinstance(action, tuple) or len(action) not in (3, 4):
         raise IllegalMove(f"an action is Action(card, die, cell, orientation), not {action!r}", action)
     card_id, die, cell = action[0], action[1], action[2]
@@ -387,19 +400,46 @@ def check_chance_outcome(state, outcome) -> None:
 
 
 def apply_action(state, action):
-    """The state after a validated placement and the automatic steps it starts (pangu.md#karma, then 5-6)."""
+    """The checked path (``State.apply``): the state after a placement or a chance outcome and the
+    automatic steps it starts (pangu.md#karma, then 5-6). Everything is validated first, so an
+    illegal move raises IllegalMove and builds nothing."""
     if state.status != ONGOING:
         raise IllegalMove(f"the game is over ({state.status}): no more moves", action)
+    draft = Draft(state)
     if state.pending:
         check_chance_outcome(state, action)
-        draft = Draft(state)
         draft.resolve(state.pending, action)
     else:
-        card, die, index, orientation = check_action(state, action)
-        draft = Draft(state)
-        draft.place(card, die, index, orientation)
+        draft.place(*check_action(state, action))
     draft.advance()
-    return draft.freeze(type(state))
+    return draft.freeze()
+
+
+def search_step(state, action):
+    """The unchecked path: the state :func:`apply_action` would build, log included, without the
+    checks. ``action`` must be read off ``state.legal_actions()`` (or ``chance_outcomes()`` at a
+    chance node); anything else gives an undefined state. Tests compare it with ``apply``."""
+    draft = Draft(state)
+    if state.pending:
+        draft.resolve(state.pending, action)
+    else:
+        layout = LAYOUTS[state.rules.grid]
+        draft.place(state.cards.by_id[action[0]], action[1], layout.index_of[action[2]], action[3])
+    draft.advance()
+    return draft.freeze()
+
+
+def check_end(draft) -> bool:
+    """The rule that ends the game (pangu.md#karma step 2 and 5, pangu.md#setup): lost when the
+    Karma is 0 or less, won when every card is placed. Ends the draft's game (status, no chance
+    pending, a :class:`GameEnd` event) and returns True, or returns False while the game goes on."""
+    if draft.karma <= 0:
+        draft.end(LOST)
+        return True
+    if not draft.revealed and not draft.deck and not draft.to_reveal:  # every card placed: the ring is full
+        draft.end(WON)
+        return True
+    return False
 
 
 def search_successor(state, card, die: str, index: int, orientation: int = 0):
@@ -411,7 +451,7 @@ def search_successor(state, card, die: str, index: int, orientation: int = 0):
     draft = SearchDraft(state)
     draft.place(card, die, index, orientation)
     draft.advance()
-    return draft.freeze(type(state))
+    return draft.freeze()
 
 
 def search_chance(state, outcome):
@@ -419,21 +459,15 @@ def search_chance(state, outcome):
     draft = SearchDraft(state)
     draft.resolve(state.pending, outcome)
     draft.advance()
-    return draft.freeze(type(state))
+    return draft.freeze()
 
 
-class Draft:
-    """A mutable working copy of a state's fields; :meth:`freeze` turns it into a new state."""
+class Draft(core.Draft):
+    """Pangu's editing steps on a :class:`gamelib.core.Draft` of a state: a placement, the chance
+    events and the automatic steps between decisions; ``freeze`` makes the new state."""
 
+    __slots__ = ()
     logging = True  # record every event in the log (pangu.md#programmers)
-
-    def __init__(self, state):
-        self.__dict__.update(state.__dict__)
-
-    def freeze(self, state_class):
-        state = object.__new__(state_class)
-        object.__setattr__(state, "__dict__", self.__dict__)  # the draft's fields become the new frozen state's
-        return state
 
     def record(self, event) -> None:
         if self.logging:
@@ -446,11 +480,11 @@ class Draft:
         rec = recovery(self, card, index, orientation)  # the cell is still empty: only its neighbours count
         karma, gain, placed = settle_karma(self, cost, rec)
         self.karma = karma
-        if not placed:
+        if not placed:  # paying the cost took the last Karma (then karma <= 0: check_end ends the game)
             if self.logging:
                 self.log += (Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, 0, 0,
                                        0, karma, False),)
-            self.end(LOST)
+            check_end(self)
             return
         grid = self.grid
         self.grid = grid[:index] + ((card.id, orientation),) + grid[index + 1:]
@@ -459,11 +493,9 @@ class Draft:
         if self.logging:
             self.log += (Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, rec, gain,
                                    rec - gain, karma, True),)
-        if karma <= 0:  # only reachable under defeat_check = after_recovery
-            self.end(LOST)
-        elif not revealed and not self.deck and not self.to_reveal:  # every card placed: the ring is full
-            self.end(WON)
-        elif revealed and rules.roll_timing == "per_placement":
+        if check_end(self):  # out of Karma (only under defeat_check = after_recovery) or every card placed
+            return
+        if revealed and rules.roll_timing == "per_placement":
             self.roll, self.roll_reason = None, "placement"
 
     def end(self, status: str) -> None:
@@ -497,8 +529,7 @@ class Draft:
                 if self.rules.stuck_rule == "reroll_penalty_1":
                     self.karma -= 1
                     self.record(StuckPenalty(self.karma))
-                    if self.karma <= 0:
-                        self.end(LOST)
+                    if check_end(self):
                         return
                 self.roll, self.roll_reason = None, "stuck"
                 continue

@@ -22,7 +22,7 @@ from typing import Any
 from gamelib.core import (CHANCE, TERMINAL, RulesBase, StateBase, chance_rng, check_choice, check_int,
                           check_switch, resolve_seed, returns_for, rules_or_default, single_winner)
 from gamelib.pangu import actions
-from gamelib.pangu.actions import LOST, ONGOING, WON, Action, Draft, Placement
+from gamelib.pangu.actions import ONGOING, WON, Action, Draft, Placement
 from gamelib.pangu.cards import GEOMETRIES, LAYOUTS, Deck, Geometry, load_deck, teaching_deck
 
 # --------------------------------------------------------------------------- rules (pangu.md#parameters)

@@ -32,6 +32,7 @@ import json
 import random
 import reprlib
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from gamelib.core import (CHANCE, TERMINAL, CorruptSave, IllegalMove, RulesBase, chance_rng, check_choice, check_int,
@@ -223,6 +224,13 @@ class Game:
     def _name(self, where: str) -> str:
         return f"{type(self).__name__}.{where}"
 
+    @cached_property
+    def _checked_distributions(self) -> dict:
+        """The chance distributions this game (under these rules) already checked: exact content ->
+        normalised outcomes. A game often returns the same distribution (a die) at every chance node,
+        and the check (exact sums, saveable outcomes, no outcome twice) costs more than the step."""
+        return {}
+
 
 REQUIRED = ("start", "to_move", "moves", "play", "winners")
 
@@ -276,24 +284,44 @@ def _named(game: Game, name: str, arguments: tuple, error: Exception) -> Excepti
 # --------------------------------------------------------------------------- checking what the student returns
 
 
-_CHECKED_DISTRIBUTIONS: dict[int, tuple[Any, list]] = {}  # id -> (the student's object, kept alive; normalised)
-
-
 def _checked_distribution(game: Game, position: Any, returned: Any) -> list | None:
-    """``chance(position)`` as ``[(outcome, Fraction), ...]``, or None; a bad distribution names the function."""
+    """``chance(position)`` as ``[(outcome, Fraction), ...]``, or None; a bad distribution names the function.
+
+    A game often returns the same distribution (a die) at every chance node, and the check (exact
+    sums, saveable outcomes, no outcome twice) costs more than a step, so the game keeps the ones
+    it checked, found by their content: the outcomes (strings, whole numbers or None) and their
+    types, then the probabilities and their types compared (1, True and 1.0 are equal in Python but
+    are different outcomes, and a float probability must still be refused)."""
     if returned is None:
         return None
-    cached = _CHECKED_DISTRIBUTIONS.get(id(returned))
-    if cached is not None and cached[0] is returned:
-        return cached[1]
-    where = _Where(game, "chance", position)
-    if isinstance(returned, dict):
-        pairs = list(returned.items())
+    if returned.__class__ is dict:
+        outcomes, probabilities = tuple(returned), tuple(returned.values())
     elif isinstance(returned, (list, tuple)) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in returned):
-        pairs = list(returned)
+        outcomes, probabilities = tuple(pair[0] for pair in returned), tuple(pair[1] for pair in returned)
+    elif isinstance(returned, dict):
+        outcomes, probabilities = tuple(returned), tuple(returned.values())
     else:
-        raise GameCodeError(f"{where} returned {_short(returned)}: return None, or a dict {{outcome: Fraction}} "
-                            f"(or a list of (outcome, Fraction) pairs)")
+        raise GameCodeError(f"{_Where(game, 'chance', position)} returned {_short(returned)}: return None, or a "
+                            f"dict {{outcome: Fraction}} (or a list of (outcome, Fraction) pairs)")
+    checked = game._checked_distributions
+    try:
+        found = checked.get(outcomes)
+    except TypeError:  # an unhashable outcome: the check below refuses it
+        found = None
+    if (found is not None and found[0] == probabilities and found[1] == tuple(map(type, outcomes))
+            and found[2] == tuple(map(type, probabilities))):
+        return found[3]
+    normalised = _normalised(game, _Where(game, "chance", position), list(zip(outcomes, probabilities)))
+    kinds = tuple(map(type, outcomes))
+    if _PLAIN_TYPES.issuperset(kinds):  # kept only where equal values of these types are the same outcome
+        if len(checked) > 4096:
+            checked.clear()
+        checked[outcomes] = (probabilities, kinds, tuple(map(type, probabilities)), normalised)
+    return normalised
+
+
+def _normalised(game: Game, where: _Where, pairs: list) -> list:
+    """The checked distribution ``pairs`` as ``[(outcome, Fraction), ...]``; GameCodeError names what is wrong."""
     if not pairs:
         raise GameCodeError(f"{where} returned no outcomes: return None when nothing is left to chance")
     total = Fraction(0)
@@ -314,9 +342,6 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     outcomes = [(outcome, Fraction(probability)) for outcome, probability in pairs]
     if len({_as_json(outcome) for outcome, _ in outcomes}) < len(outcomes):
         raise GameCodeError(f"{where} returned the same outcome twice: merge them into one with the summed probability")
-    if len(_CHECKED_DISTRIBUTIONS) > 4096:
-        _CHECKED_DISTRIBUTIONS.clear()
-    _CHECKED_DISTRIBUTIONS[id(returned)] = (returned, outcomes)
     return outcomes
 
 
@@ -332,6 +357,7 @@ class _Where:
 
 
 _PLAIN = (str, int, bool, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
 
 
 def _as_json(value: Any) -> str:
@@ -395,7 +421,11 @@ class _StateSlots:
 
 class _StateBuilder(_StateSlots):
     """A state under construction: its fields are set plainly, then it becomes the game's ``State``
-    (the same layout), several times faster than setting each through ``object.__setattr__``."""
+    (the same layout), several times faster than setting each through ``object.__setattr__``.
+
+    The engines build their states on :class:`gamelib.core.Draft` (a copy of the state's
+    ``__dict__``); a studio state keeps slots and this builder instead, because a step of a
+    student's game is a few microseconds and the draft cost it a fifth more (issue 26)."""
 
     __slots__ = ()
 
@@ -571,8 +601,9 @@ class GameState(_StateSlots):
                                  None if self._history is None else (self._history, chosen))
         return state if self.explicit_chance else state._resolve_chance()
 
-    def search_successor(self, action):
-        """:meth:`apply` without its checks, for search and solvers: ``action`` must be legal here."""
+    def search_step(self, action):
+        """:meth:`apply` without its checks, for search and solvers (the name every engine gives its
+        unchecked step): ``action`` must be one of ``legal_actions()`` or ``chance_outcomes()`` here."""
         game = self._game
         history = self._history
         state = type(self)._make(game, game.play(self.position, action), self.seed, self.draws,
@@ -777,6 +808,8 @@ def _rebuild(cls, rules, position, seed, draws, explicit_chance, history):
 
 
 _NONE = object()
+
+
 _set_status = _StateSlots._status.__set__  # filled in later: the status, computed once
 _set_drawn = _StateSlots._drawn.__set__  # filled in once the chance events after a move are drawn
 

@@ -129,7 +129,7 @@ _END_VALUES: dict = {}  # returns -> seat 0's exact value (a game has a handful 
 
 class _StateWalker:
     """The contract's way through a game: states, ``key()``, ``legal_actions``, ``chance_outcomes`` and
-    ``search_successor`` (or ``apply``)."""
+    ``search_step`` (or ``apply``)."""
 
     def __init__(self, start: Any, players: int, name: str):
         self.start, self.players, self.name = start, players, name
@@ -142,7 +142,7 @@ class _StateWalker:
 
     def expand(self, state: Any, fixed: Mapping[int, Policy], policy_rng: random.Random) -> tuple:
         """``(kind, mover, end value, actions, probabilities, successors)`` of one position."""
-        step = getattr(state, "search_successor", state.apply)  # unchecked: the actions come from the state itself
+        step = getattr(state, "search_step", state.apply)  # unchecked: the actions come from the state itself
         if state.is_terminal:
             return END, -1, _end_value(state.returns(), self.players, self.name), (), (), ()
         mover = state.current_player
