@@ -11,7 +11,7 @@ from gamelib.chakra import (
     Step, new_game, position,
 )
 
-K, R, O, Y, G, L, D, P = range(8)
+K, R, O, Y, G, L, D, P = range(8)  # noqa: E741 - the colour letters of chakra.md (O is orange)
 
 
 def refused(state, action, reason):

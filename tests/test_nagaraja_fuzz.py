@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from gamelib.core import CorruptSave, IllegalMove, random_policy
 from gamelib.nagaraja import (
     Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Rules, Spot, SpotPair, State, Sticks,
-    Swap, SwapChoice, UseAmulet, UseNaga, load_edition, new_game,
+    SwapChoice, UseAmulet, UseNaga, load_edition, new_game,
 )
 from gamelib.nagaraja.actions import ACTION_TYPES, PARAM_TYPES
 from gamelib.nagaraja.board import NagarajaBoard, TempleBoard, sandbox
