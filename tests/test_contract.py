@@ -221,9 +221,9 @@ def test_board_constructor_shape(engine):
 def test_games_on_several_threads_at_once_are_the_games_played_alone(game):
     """A thread pool or a Dask worker's threads play several games at once (``design.tournament`` takes any
     executor): no engine may let one game's turn or listing leak into another's. 12 seeded random games on 4
-    threads switching every microsecond give the final saves of the same games played one by one. (It fails on
-    Nagaraja before its turns were built under a lock, commit 5f4dcc1: "a turn returned another state than the
-    one it built". Chakra's listing cache had a narrower race of the same kind, fixed too, which it does not catch.)"""
+    threads switching every microsecond give the final saves of the same games played one by one. Every engine
+    builds a turn on its own local draft (``core.Draft``) with no module-level state, so this holds by
+    construction; the test is the outside check of it."""
     import sys
     from concurrent.futures import ThreadPoolExecutor
 

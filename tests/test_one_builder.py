@@ -205,3 +205,39 @@ def test_a_checked_distribution_is_found_by_its_exact_content():
     later = Coin.state_at((2, True), explicit_chance=True)
     with pytest.raises(GameCodeError, match="a float"):
         later.chance_outcomes()
+
+
+def test_the_same_dict_changed_in_place_is_checked_again():
+    """A game that returns one dict at every chance node (a DIE constant) has its check reused only
+    while that dict holds the very same outcome and probability objects: changed in place, it is
+    checked again (a float probability put into it is refused)."""
+    die = {1: Fraction(1, 2), 2: Fraction(1, 2)}
+
+    class Coin(Game):
+        def start(self):
+            return (0, True)
+
+        def to_move(self, position):
+            return 0
+
+        def moves(self, position):
+            return ["flip"]
+
+        def play(self, position, move):
+            return (position[0] + 1, move == "flip")
+
+        def chance(self, position):
+            return die if position[1] else None
+
+        def winners(self, position):
+            return [0] if position[0] >= 4 else None
+
+    first = Coin.state_at((0, True), explicit_chance=True)
+    assert first.chance_outcomes() == [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
+    assert Coin.state_at((1, True), explicit_chance=True).chance_outcomes() == first.chance_outcomes()
+    die[2] = 0.5
+    with pytest.raises(GameCodeError, match="a float"):
+        Coin.state_at((2, True), explicit_chance=True).chance_outcomes()
+    die[2] = Fraction(1, 4)
+    with pytest.raises(GameCodeError):  # no longer sums to 1
+        Coin.state_at((3, True), explicit_chance=True).chance_outcomes()

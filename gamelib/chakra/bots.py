@@ -353,7 +353,10 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
     """Every legal step tuple of ``pattern`` on the board whose level codes are ``codes`` (a list,
     restored after use) with its value, appended to ``search.found`` as (steps, value) when above
     ``search.bound``. The legality is the move generator's (``actions._search_steps``), step for
-    step; the tests check both give the same actions, and the values against :func:`action_value`."""
+    step; the tests check both give the same actions, and the values against :func:`action_value`.
+
+    Long on purpose: it is the greedy search's innermost recursion, kept in one frame so that a step
+    costs no further call."""
     if depth == 2:  # the third step of D1x3: the first two in the other order leave the same board
         first, second = prefix
         either_order = (first, second) if first <= second else (second, first)

@@ -581,6 +581,7 @@ def _whole(path: Path, number: int, data: dict, name: str, low: int, high: int) 
 
 
 def _take_line(path, number, data, module, seats, session_rules, open_games, finished) -> None:
+    """One line after the session line: a game's start, decision, chance, undo, end or survey, checked."""
     kind = data["kind"]
     if kind == "session":
         raise PlaytestError(path, number, "is a second session line: a playtest file holds one session")
@@ -589,18 +590,7 @@ def _take_line(path, number, data, module, seats, session_rules, open_games, fin
     if kind == "start":
         if game is not None:
             raise PlaytestError(path, number, f"starts game {game_number} a second time")
-        start = _load_save(path, number, module, data.get("start"), "start")
-        try:
-            players = _players_of(start)
-        except Exception as problem:  # noqa: BLE001 - a forged start the game's code cannot even count the seats of
-            raise PlaytestError(path, number, f"the game's rules fail on its start ({type(problem).__name__}: "
-                                              f"{_short(str(problem))}): it is not a position they play") from None
-        if players != len(seats):
-            raise PlaytestError(path, number, f"the game has {players} seats, but the session line lists {len(seats)}")
-        rules = getattr(start, "rules", None)
-        if session_rules is not None and hasattr(rules, "to_dict") and json.loads(json.dumps(rules.to_dict())) != session_rules:
-            raise PlaytestError(path, number, "its rules are not the rules the session line names")
-        open_games[game_number] = _Game(game_number, number, start)
+        open_games[game_number] = _started_game(path, number, data, module, seats, session_rules, game_number)
         return
     if game is None:
         raise PlaytestError(path, number, f"belongs to game {game_number}, which has no start line before it")
@@ -618,18 +608,7 @@ def _take_line(path, number, data, module, seats, session_rules, open_games, fin
     if game.problem is not None:
         return  # the game is already refused; its problem is reported once
     if kind == "decision":
-        ply = _whole(path, number, data, "ply", 0, MAX_MOVES)
-        _whole(path, number, data, "seat", 0, len(seats) - 1)
-        _whole(path, number, data, "action", 0, 10**9)
-        if data.get("by") not in ("human", "bot"):
-            raise PlaytestError(path, number, f"its by should be 'human' or 'bot', not {_short(data.get('by'))}")
-        seconds = data.get("seconds")
-        if type(seconds) not in (int, float) or not math.isfinite(seconds) or not 0 <= seconds <= MAX_SECONDS:
-            raise PlaytestError(path, number, f"its seconds should be a time from 0 to {MAX_SECONDS:,}, not {_short(seconds)}")
-        if not isinstance(data.get("label", ""), str):
-            raise PlaytestError(path, number, "its label should be text")
-        game.decisions = {ply_: seen for ply_, seen in game.decisions.items() if ply_ < ply}
-        game.decisions[ply] = (number, data)
+        _take_decision(path, number, data, seats, game)
     elif kind == "chance":
         ply = _whole(path, number, data, "ply", 0, MAX_MOVES)
         _whole(path, number, data, "outcome", 0, 10**9)
@@ -641,6 +620,38 @@ def _take_line(path, number, data, module, seats, session_rules, open_games, fin
     elif kind == "end":
         game.done = True
         finished[game_number] = _replay(path, number, module, seats, game, data)
+
+
+def _started_game(path, number, data, module, seats, session_rules, game_number) -> "_Game":
+    """A game opened by a start line, once its start position is a save of the session's game and rules."""
+    start = _load_save(path, number, module, data.get("start"), "start")
+    try:
+        players = _players_of(start)
+    except Exception as problem:  # noqa: BLE001 - a forged start the game's code cannot even count the seats of
+        raise PlaytestError(path, number, f"the game's rules fail on its start ({type(problem).__name__}: "
+                                          f"{_short(str(problem))}): it is not a position they play") from None
+    if players != len(seats):
+        raise PlaytestError(path, number, f"the game has {players} seats, but the session line lists {len(seats)}")
+    rules = getattr(start, "rules", None)
+    if session_rules is not None and hasattr(rules, "to_dict") and json.loads(json.dumps(rules.to_dict())) != session_rules:
+        raise PlaytestError(path, number, "its rules are not the rules the session line names")
+    return _Game(game_number, number, start)
+
+
+def _take_decision(path, number, data, seats, game) -> None:
+    """A decision line, checked field by field; a later decision at the same ply replaces the earlier."""
+    ply = _whole(path, number, data, "ply", 0, MAX_MOVES)
+    _whole(path, number, data, "seat", 0, len(seats) - 1)
+    _whole(path, number, data, "action", 0, 10**9)
+    if data.get("by") not in ("human", "bot"):
+        raise PlaytestError(path, number, f"its by should be 'human' or 'bot', not {_short(data.get('by'))}")
+    seconds = data.get("seconds")
+    if type(seconds) not in (int, float) or not math.isfinite(seconds) or not 0 <= seconds <= MAX_SECONDS:
+        raise PlaytestError(path, number, f"its seconds should be a time from 0 to {MAX_SECONDS:,}, not {_short(seconds)}")
+    if not isinstance(data.get("label", ""), str):
+        raise PlaytestError(path, number, "its label should be text")
+    game.decisions = {ply_: seen for ply_, seen in game.decisions.items() if ply_ < ply}
+    game.decisions[ply] = (number, data)
 
 
 def _load_save(path: Path, number: int, module: ModuleType, save: Any, what: str) -> Any:

@@ -359,7 +359,8 @@ def guided_game_narration(states: list[State], line: list[Action], evaluate: Eva
 
     The words are written for that deal (they name its cards and its choices); every number in them is
     read from the engine (``preview``, ``lookahead_values``), the bots and the exact ``evaluate``. It lives
-    here so that the lesson shows a one-line call instead of sixty lines of text templates.
+    here so that the lesson shows a one-line call instead of sixty lines of text templates. It is long
+    because it holds the words of the deal's positions, one short branch each.
     """
     if states[0].seed != GUIDED_SEED or len(line) != 10 or len(states) != 11:
         raise ValueError(f"this narration is written for the lookahead's line on deal {GUIDED_SEED} "

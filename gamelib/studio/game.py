@@ -33,6 +33,7 @@ import random
 import reprlib
 from fractions import Fraction
 from functools import cached_property
+from operator import is_
 from typing import Any
 
 from gamelib.core import (CHANCE, TERMINAL, CorruptSave, IllegalMove, RulesBase, chance_rng, check_choice, check_int,
@@ -291,9 +292,14 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     sums, saveable outcomes, no outcome twice) costs more than a step, so the game keeps the ones
     it checked, found by their content: the outcomes (strings, whole numbers or None) and their
     types, then the probabilities and their types compared (1, True and 1.0 are equal in Python but
-    are different outcomes, and a float probability must still be refused)."""
+    are different outcomes, and a float probability must still be refused). The dict returned last
+    time, returned again still holding the very same objects, is the distribution checked last time."""
     if returned is None:
         return None
+    if returned is game.__dict__.get("_studio_last_chance", _NOTHING)[0]:  # the same dict as last time (a DIE constant)
+        last = game._studio_last_chance
+        if len(returned) == len(last[1]) and all(map(is_, returned, last[1])) and all(map(is_, returned.values(), last[2])):
+            return last[3]  # the very same outcome and probability objects: the distribution checked last time
     if returned.__class__ is dict:
         outcomes, probabilities = tuple(returned), tuple(returned.values())
     elif isinstance(returned, (list, tuple)) and all(isinstance(pair, tuple) and len(pair) == 2 for pair in returned):
@@ -310,6 +316,7 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
         found = None
     if (found is not None and found[0] == probabilities and found[1] == tuple(map(type, outcomes))
             and found[2] == tuple(map(type, probabilities))):
+        _remember_last(game, returned, outcomes, probabilities, found[3])
         return found[3]
     normalised = _normalised(game, _Where(game, "chance", position), list(zip(outcomes, probabilities)))
     kinds = tuple(map(type, outcomes))
@@ -317,7 +324,18 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
         if len(checked) > 4096:
             checked.clear()
         checked[outcomes] = (probabilities, kinds, tuple(map(type, probabilities)), normalised)
+        _remember_last(game, returned, outcomes, probabilities, normalised)
     return normalised
+
+
+_NOTHING = (None,)
+
+
+def _remember_last(game: Game, returned: Any, outcomes: tuple, probabilities: tuple, normalised: list) -> None:
+    """Keep the dict ``chance`` just returned, with its outcome and probability objects: when the next
+    call returns that same dict still holding the very same objects (all immutable), its check is this one."""
+    if returned.__class__ is dict:
+        game.__dict__["_studio_last_chance"] = (returned, outcomes, probabilities, normalised)
 
 
 def _normalised(game: Game, where: _Where, pairs: list) -> list:

@@ -443,7 +443,8 @@ def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component:
     the start of each player's turn): one pass through the layers gives those affine forms, a small
     linear system per component gives the returning positions' values, and so every value. The
     moves are then chosen again from the new values, until they no longer change. Value iteration
-    (run after this) checks the result and would finish any level this leaves unconverged."""
+    (run after this) checks the result and would finish any level this leaves unconverged. One
+    function because the steps share a dozen index arrays built once per level."""
     degrees = graph.offsets[nodes + 1] - graph.offsets[nodes]
     edges = _edge_indices(graph, nodes, degrees)
     sources = np.repeat(nodes, degrees)
