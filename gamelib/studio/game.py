@@ -553,13 +553,13 @@ class GameState(_StateSlots):
     def returns(self) -> list[float]:
         return returns_for(self.winners, self._game.players)
 
-    def _student_scores(self) -> list:
+    def _student_scores(self) -> tuple:
         scores = _call(self._game, "scores", self.position)
         if not isinstance(scores, (list, tuple)) or len(scores) != self._game.players or not all(
                 isinstance(score, (int, float, Fraction)) and not isinstance(score, bool) for score in scores):
             raise GameCodeError(f"{type(self._game).__name__}.scores({_short(self.position)}) returned "
                                 f"{_short(scores)}: return one number per player")
-        return list(scores)
+        return tuple(scores)
 
     # ------------------------------------------------------------------ moves and chance
     def legal_actions(self) -> list:
