@@ -6,8 +6,10 @@ spec's own tables (section 9.3), never from the explorer itself.
 
 from __future__ import annotations
 
+import base64
 import html
 import re
+import struct
 from fractions import Fraction
 
 import pytest
@@ -295,10 +297,29 @@ def check_plot(entry, expected, key="points") -> None:
         assert plot_fractions(entry, key) == expected
         return
     assert entry["total"] is None
-    got = {tuple(row[:-1]) if key == "heat" else row[0]: row[-1] for row in entry[key]}
+    if key == "heat":
+        got = dense_heat_chances(entry["heat"])
+        assert got.keys() == expected.keys()
+        for outcome, value in got.items():  # the correctly rounded float of each exact chance
+            assert value == float(expected[outcome])
+        return
+    got = {row[0]: row[-1] for row in entry[key]}
     assert got.keys() == expected.keys()
     for outcome, value in got.items():
         assert value == pytest.approx(float(expected[outcome]), rel=1e-4)
+
+
+def dense_heat_chances(heat) -> dict:
+    """The (points, nagas) -> chance of explorer._dense_heat's rows, read as the page reads them."""
+    values = struct.unpack(f"<{len(heat['f64']) * 3 // 32}d", base64.b64decode(heat["f64"]))
+    chances, at = {}, 0
+    for nagas, first, length in heat["rows"]:
+        for k in range(length):
+            if values[at] > 0:
+                chances[first + k, nagas] = values[at]
+            at += 1
+    assert at == len(values)
+    return chances
 
 
 @pytest.mark.parametrize("mine, theirs", [((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12)), ((0, 0, 0), (2, 0, 9)),
@@ -600,6 +621,22 @@ def test_a_slider_step_sends_one_state_message_holding_everything_repainted(pool
     assert Fraction(EXACT.search(page["numbers"]).group(1)) == sticks.win_probability(mine, pools[1], True)
     assert f"Elodie&#x27;s {html.escape(pool_words(mine))}" in page["ranges"]
     assert "gl-effect-value" in page["effect"]
+
+
+def test_a_slider_step_at_100_a_side_sends_the_heat_map_as_dense_rows():
+    """Issue 25: at 100 sticks a side the heat map's 8,093 cells go as dense rows of float64 in base64
+    (explorer._dense_heat), 8 bytes a cell; as ``[p,n,1.2345e-12]`` triples the message was 151 kB
+    (bench/bench_explorer_browser.py before this change), which this bound fails."""
+    explorer = explore(free=True, pools=((36, 36, 28), (36, 36, 28)))
+    slider = explorer.sliders[0]["WHITE"]
+    slider.value -= 1
+    data = explorer.plots.content
+    heat = data["players"][0]["heat"]
+    assert set(heat) == {"rows", "f64"}
+    cells = sum(length for _, _, length in heat["rows"])
+    assert len(heat["f64"]) == 4 * -(-8 * cells // 3)  # base64 of 8 bytes a cell, nothing else
+    check_plot(data["players"][0], sticks.joint((36, 35, 28)), "heat")
+    assert len(explorer.plots.data) < 125_000
 
 
 def test_the_text_and_the_lesson_check_live_beside_the_other_games():

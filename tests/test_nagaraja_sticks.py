@@ -539,3 +539,69 @@ def test_no_numpy_in_sticks():
     code = "import sys; sys.modules['numpy'] = None; from gamelib.nagaraja import sticks; print(sticks.compare((3, 1, 1), (0, 3, 0)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "(Fraction(4061, 4096), Fraction(209, 32768), Fraction(71, 32768))"  # spec 9.3
+
+
+# --------------------------------------------------------------------------- a slider step (issue 25)
+
+
+def walk_pools(rng, start, steps, most):
+    """Pools one stick apart, as a slider moves them: each step one colour up or down by one, to a pool
+    not met before (a pool met before is answered by joint_table's cache, not stepped)."""
+    pool, pools = list(start), [tuple(start)]
+    for _ in range(100 * steps):  # a walk boxed in by pools met before stops short
+        if len(pools) > steps:
+            break
+        index, step = rng.randrange(3), rng.choice((-1, 1))
+        near = tuple(count + (step if i == index else 0) for i, count in enumerate(pool))
+        if 0 <= near[index] and sum(near) <= most and near not in pools:
+            pool = list(near)
+            pools.append(near)
+    return pools
+
+
+def stepped_tables(pools, table):
+    """Each pool's table made from the one before it (_from_neighbour), with the table of every pool
+    from scratch (_sorted_counts) beside it; also how many came from a step."""
+    key = sticks._faces_key(table)
+    sticks._joint_counts_cached.cache_clear()
+    sticks._RECENT_JOINT.clear()
+    sticks._joint_counts_cached(pools[0], key)
+    pairs, stepped = [], 0
+    for pool in pools[1:]:
+        stepped += sticks._from_neighbour(pool, key) is not None
+        got = sticks._joint_counts_cached(pool, key)
+        outcomes, counts, total = sticks._sorted_counts(pool, sticks.load_faces(table))
+        pairs.append((pool, got, (tuple(outcomes), tuple(counts), total)))
+    return pairs, stepped
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_a_slider_step_gives_the_table_from_scratch_up_to_100_sticks(model):
+    """joint_table's step from the pool one stick away (a packed multiplication or exact division)
+    equals the whole computation, on walks through small, 36-stick and 100-stick pools."""
+    rng = random.Random(25)
+    for start, steps, most in (((1, 2, 1), 20, 8), ((12, 12, 12), 12, 40), ((36, 36, 28), 6, 100)):
+        pairs, stepped = stepped_tables(walk_pools(rng, start, steps, most), model)
+        assert stepped == len(pairs)  # every table of the walk came from a step
+        for pool, got, expected in pairs:
+            assert got == expected, pool
+            if sum(pool) <= 5:
+                outcomes, counts, total = got
+                assert {o: F(c, total) for o, c in zip(outcomes, counts)} == sticks.brute_force_joint(pool, model)
+
+
+@pytest.mark.filterwarnings(SCORING_NAGA)
+def test_a_slider_step_matches_brute_force_on_any_valid_table():
+    """The same on wild tables (Nagas with points, repeated faces, one-face sticks): where a step cannot
+    divide (a Naga face beside a plain one of equal points) the table is computed whole, still equal."""
+    rng = random.Random(2025)
+    stepped_any = 0
+    for _ in range(30):
+        table = wild_table(rng)
+        pairs, stepped = stepped_tables(walk_pools(rng, (1, 1, 1), 8, 5), table)
+        stepped_any += stepped
+        for pool, got, expected in pairs:
+            assert got == expected, (table, pool)
+            outcomes, counts, total = got
+            assert {o: F(c, total) for o, c in zip(outcomes, counts)} == sticks.brute_force_joint(pool, table)
+    assert stepped_any > 100  # most steps were made by the step, not from scratch

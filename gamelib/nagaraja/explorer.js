@@ -279,17 +279,32 @@ function viridis(t) {
   return VIRIDIS_TABLE[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
 }
 
+// Past 2**64 outcomes the heat map arrives as dense rows of float chances (explorer._dense_heat):
+// {rows: [[nagas, first points, length], ...], f64: base64 of little-endian float64}; 0 = impossible.
+function denseCells({ rows, f64 }) {
+  const text = atob(f64), bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const view = new DataView(bytes.buffer), cells = [];
+  let at = 0;
+  for (const [n, first, length] of rows) {
+    for (let k = 0; k < length; k++, at += 8) {
+      const value = view.getFloat64(at, true);
+      if (value > 0) cells.push([first + k, n, null, value]);  // a float chance: no exact count
+    }
+  }
+  return cells;
+}
+
 function drawHeat(parent, data, playerIndex) {
   const player = data.players[playerIndex];
   const svg = newSvg(parent, "gx-heat");
   svg.setAttribute("aria-label", `joint chance of points and Nagas for ${data.names[playerIndex]}`);
   svg.setAttribute("data-player", playerIndex);
   const total = player.total === null ? null : big(player.total);
-  const cells = player.heat.map(([p, n, count]) => {
-    if (total === null) return [p, n, null, count];  // a float chance
+  const cells = Array.isArray(player.heat) ? player.heat.map(([p, n, count]) => {
     const c = big(count);
     return [p, n, c, ratio(c, total)];
-  });
+  }) : denseCells(player.heat);
   if (!cells.length) return;  // the heat player just changed: the kernel's counts are on their way
   let pmin = Infinity, pmax = -Infinity, nmax = 0, highest = 0;
   for (const [p, n, , value] of cells) {

@@ -24,6 +24,7 @@ import sys
 import warnings
 from fractions import Fraction
 from functools import lru_cache
+from itertools import compress
 from math import comb, gcd, prod
 from operator import itemgetter, mul
 from typing import Iterable, Mapping
@@ -755,8 +756,126 @@ def joint_table(pool, faces=None) -> tuple[tuple[Face, ...], tuple[int, ...], in
 
 @lru_cache(maxsize=1024)
 def _joint_counts_cached(pool: Pool, faces_key: tuple):
-    outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
-    return tuple(outcomes), tuple(counts), total
+    """The joint table of a pool; one slider step from a pool just computed, by one packed
+    multiplication or exact division by one stick (_step_joint), else from the start."""
+    entry = _from_neighbour(pool, faces_key)
+    if entry is None:
+        outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
+        entry = (tuple(outcomes), tuple(counts), total), None
+    _RECENT_JOINT[pool, faces_key] = entry
+    while len(_RECENT_JOINT) > _RECENT_SIZE:
+        del _RECENT_JOINT[next(iter(_RECENT_JOINT))]
+    return entry[0]
+
+
+# The last few joint tables computed, oldest first: where a pool one stick away is looked for. A slider
+# moves one stick a step, so at 100 sticks a side a step costs one multiplication or division of packed
+# integers (a few ms) instead of the whole product (about 25 ms; issue 25). Bounded, and a pure cache:
+# each table in it is the exact table of its pool, whichever way it was made.
+_RECENT_SIZE = 8
+_RECENT_JOINT: dict = {}
+
+
+def _from_neighbour(pool: Pool, faces_key: tuple):
+    """The pool's table stepped from a recent table of the pool with one stick fewer or more, or None."""
+    check_pool_size(pool)
+    highest = sum(count * max(p for p, _ in faces) for faces, count in zip(faces_key, pool))
+    if highest > MAX_TOTAL_POINTS:
+        return None  # _sorted_counts says why it cannot be computed
+    for index, faces in enumerate(faces_key):
+        for step in (-1, 1):
+            near = tuple(count + (step if i == index else 0) for i, count in enumerate(pool))
+            entry = _RECENT_JOINT.get((near, faces_key)) if near[index] >= 0 else None
+            if entry is not None:
+                return _step_joint(entry, faces, grow=step < 0)
+    return None
+
+
+def _step_joint(entry, faces: tuple[Face, ...], grow: bool):
+    """A recent (table, packed) entry with one stick of ``faces`` added (``grow``) or taken away, or None.
+
+    A table is packed on a grid, slot = (points - lowest points) * stride + Nagas, each count in a field
+    wide enough for the larger pool's total, so no field carries into the next: the packed larger
+    table is exactly the packed smaller one times the stick's few terms. Adding a stick is that sum of
+    shifted copies; taking one away is the exact division, block by block (_divide_packed). The packed
+    bytes are kept with the table, so a run of steps packs the table once."""
+    (outcomes, counts, total), packed = entry
+    sides = len(faces)
+    stick_low, stick_high = min(p for p, _ in faces), max(p for p, _ in faces)
+    large_total = total * sides if grow else total
+    nagas_high = max(n for _, n in outcomes) + (max(n for _, n in faces) if grow else 0)
+    stride = 32 * -(-(nagas_high + 1) // 32)  # 32 slots at least between a stick's terms; rarely changes
+    width = 8 * -(-max(large_total.bit_length(), 1) // 64)
+    rows = outcomes[-1][0] - outcomes[0][0] + 1  # points values the table spans
+    if packed is None or packed[2:] != (stride, width):
+        packed = _pack_table(outcomes, counts, rows, stride, width), outcomes[0][0], stride, width
+    raw, lowest = packed[:2]
+    terms: dict[int, int] = {}
+    for p, n in faces:  # the stick's polynomial: slot -> how many faces
+        slot = (p - stick_low) * stride + n
+        terms[slot] = terms.get(slot, 0) + 1
+    if grow:
+        number = int.from_bytes(raw, "little")
+        number = sum((number * times) << 8 * width * slot for slot, times in terms.items())
+        lowest, total, rows = lowest + stick_low, large_total, rows + stick_high - stick_low
+    else:
+        number = _divide_packed(raw, sorted(terms.items()), width)
+        if number is None:
+            return None
+        lowest, total, rows = lowest - stick_low, total // sides, rows - stick_high + stick_low
+    raw = number.to_bytes(rows * stride * width, "little")
+    coefficients = [int.from_bytes(raw[at:at + width], "little") for at in range(0, len(raw), width)]
+    return ((tuple(compress(_grid(lowest, rows, stride), coefficients)), tuple(compress(coefficients, coefficients)),
+             total), (raw, lowest, stride, width))
+
+
+def _pack_table(outcomes, counts, rows: int, stride: int, width: int) -> bytearray:
+    """The counts at slot (points - lowest) * stride + Nagas, ``width`` bytes each, little-endian."""
+    lowest = outcomes[0][0]
+    packed = bytearray(rows * stride * width)
+    for (p, n), count in zip(outcomes, counts):
+        at = ((p - lowest) * stride + n) * width
+        packed[at:at + width] = count.to_bytes(width, "little")
+    return packed
+
+
+@lru_cache(maxsize=64)
+def _grid(lowest: int, rows: int, stride: int) -> list[Face]:
+    """(points, Nagas) of every slot of a packed table, in slot order."""
+    return [(p, n) for p in range(lowest, lowest + rows) for n in range(stride)]
+
+
+def _divide_packed(packed: bytes, terms: list[tuple[int, int]], width: int) -> int | None:
+    """The packed quotient q of p = q * s, s given as its (slot, coefficient) terms, lowest slot first.
+
+    From p[i + s0] = a0 q[i] + sum of a q[i + s0 - s] over the other terms, q is found lowest slot
+    first; the other terms reach back at least ``gap`` slots, so ``gap`` slots of q at a time come from
+    one packed subtraction and one division (no field borrows: each field's result is a0 q[i] >= 0).
+    None when the terms lie closer than 16 slots (a Naga face and a plain one of equal points)."""
+    (first, lead), rest = terms[0], terms[1:]
+    gap = min((slot - first for slot, _ in rest), default=len(packed) // width)
+    if gap < 16:
+        return None
+    field = 8 * width
+    slots = len(packed) // width - first
+    quotient = bytearray(slots * width)
+    for start in range(0, slots, gap):
+        size = min(gap, slots - start)
+        block = int.from_bytes(packed[(start + first) * width:(start + first + size) * width], "little")
+        for slot, times in rest:
+            back = start + first - slot  # q's slot that p's block starts from, for this term
+            if back + size > 0:
+                low = max(back, 0)
+                earlier = int.from_bytes(quotient[low * width:(back + size) * width], "little")
+                block -= (times * earlier) << field * (low - back)
+        if lead != 1:
+            block, left = divmod(block, lead)
+            if left:
+                raise ArithmeticError("a joint table stepped down must divide exactly")
+        if block < 0:
+            raise ArithmeticError("a joint table stepped down must divide exactly")
+        quotient[start * width:(start + size) * width] = block.to_bytes(size * width, "little")
+    return int.from_bytes(quotient, "little")
 
 
 def sweep(mine, theirs, mine_is_guide: bool, player: int, colour: str, counts: range,
