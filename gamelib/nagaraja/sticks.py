@@ -764,7 +764,10 @@ def _joint_counts_cached(pool: Pool, faces_key: tuple):
         entry = (tuple(outcomes), tuple(counts), total), None
     _RECENT_JOINT[pool, faces_key] = entry
     while len(_RECENT_JOINT) > _RECENT_SIZE:
-        del _RECENT_JOINT[next(iter(_RECENT_JOINT))]
+        try:  # another thread may be evicting too: whichever removes the oldest, the dict stays bounded
+            _RECENT_JOINT.pop(next(iter(_RECENT_JOINT)), None)
+        except (RuntimeError, StopIteration):
+            continue
     return entry[0]
 
 
