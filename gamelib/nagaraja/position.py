@@ -102,8 +102,12 @@ class TurnDraft(Draft):
         del fields["fresh_seats"]
         if pending:
             fields["log"] = fields["log"] + tuple(pending)
-        state = _new(state_class or self._made_from)
+        made = state_class or self._made_from
+        state = _new(made)
         _set_field(state, "__dict__", fields)
+        not_listed = getattr(made, "listed", None)  # the state's slot for its legal actions, empty yet:
+        if not_listed is not None:  # set, so that reading it never fails (a failed read costs an exception)
+            not_listed.__set__(state, None)
         self.__dict__ = {}
         return state
 
