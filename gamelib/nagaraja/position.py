@@ -164,6 +164,8 @@ def replace(value, **changes):
     if value.__class__ is TurnDraft:
         value.__dict__.update(changes)
         return value
+    if "listed" in value.__class__.__dict__:  # a State: its __dict__ holds its fields only (its listing is a
+        return copied(value, changes)  # slot, left empty in the copy), which ``replace_fields`` cannot know
     return replace_fields(value, **changes)
 
 
