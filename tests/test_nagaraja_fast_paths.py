@@ -81,6 +81,62 @@ def test_a_listing_is_not_served_to_another_state():
     assert first_a != first_b  # different hands, so different commitments
 
 
+def test_the_listing_kept_on_a_state_stays_out_of_its_fields_saves_and_successors():
+    """``State.legal_actions`` keeps the listing in a slot, not a field: a listed state has the same
+    save, equality, field dict and pickle as the same position never listed, and neither a draft of
+    it, a copy of it nor the next state carries the listing."""
+    import pickle
+
+    for seed in range(3):
+        states = []
+        play_game((random_policy, random_policy), seed, on_state=states.append)
+        for state in states[::5]:
+            if state.current_player not in (0, 1):
+                continue
+            fields = dict(state.__dict__)
+            unlisted = position.copied(state, {})  # the same position, never listed
+            assert actions.listed_actions(unlisted) is None
+            listed = state.legal_actions()
+            assert actions.listed_actions(state) == tuple(listed) and state.legal_actions() == listed
+            assert "listed" not in state.__dict__ and state.__dict__ == fields
+            assert state == unlisted and state.to_json() == unlisted.to_json()
+            assert pickle.dumps(state) == pickle.dumps(unlisted)
+            assert actions.listed_actions(pickle.loads(pickle.dumps(state))) is None
+            assert actions.listed_actions(position.copied(state, {})) is None
+            assert "listed" not in position.TurnDraft(state).__dict__
+            assert actions.listed_actions(state.apply(listed[0])) is None
+
+
+def test_a_listed_state_checks_every_move_as_a_state_never_listed():
+    """The check of a move on a listed state (a membership test in its listing) gives what the full
+    check gives on the same position never listed: the same canonical action for every listed action,
+    a copy of it, the other order of a swap's pair; the same refusal for another seat's action."""
+    compared = refused = 0
+    for seed in range(8):
+        states = []
+        play_game((random_policy, random_policy), seed, on_state=states.append)
+        for state in states:
+            if state.current_player not in (0, 1):
+                continue
+            unlisted = position.copied(state, {})
+            listed = state.legal_actions()
+            moves = list(listed) + [copy_of(action) for action in listed[:3]]
+            moves += [copy_of(a, params=actions._other_order(a.params)) for a in listed
+                      if isinstance(a, actions.UseNaga) and actions._other_order(a.params) is not None][:2]
+            moves.append(copy_of(listed[0], player=1 - state.current_player))
+            for move in moves:
+                outcomes = []
+                for where in (state, unlisted):
+                    try:
+                        outcomes.append(actions.check_action(where, move))
+                    except IllegalMove as error:
+                        outcomes.append(str(error))
+                assert outcomes[0] == outcomes[1]
+                compared += 1
+                refused += isinstance(outcomes[0], str)
+    assert compared > 1000 and refused > 100
+
+
 def test_no_state_changes_once_returned_and_an_illegal_move_changes_nothing():
     """Every state of 10 games keeps its save after later turns were played from it, and a move that
     raises IllegalMove (an action of the wrong seat, listed for the other seat; a Naga on a card not

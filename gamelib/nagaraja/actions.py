@@ -44,8 +44,20 @@ from gamelib.nagaraja.temple import RELIC_SPOTS
 
 def check_action(state, action):
     """``action`` in canonical form if ``state``'s player to act may take it now (a swap's pair in the
-    order the listing names it), else IllegalMove with a reason a student can read."""
+    order the listing names it), else IllegalMove with a reason a student can read.
+
+    When the position's legal actions were listed already (a bot picks its move from
+    ``state.legal_actions()``, which keeps them on the state), the check is a membership test in that
+    list: a listed action is legal and canonical. Any other action, or any action on a position never
+    listed, takes the checks below, which accept exactly the listed actions (and the other order of a
+    swap's pair), and give the reason of a refusal."""
     in_canonical_form = CANONICAL_ACTION_TESTS.get(type(action))
+    listed = listed_actions(state)
+    if listed is not None and in_canonical_form is not None:
+        # membership by value, the object listed itself found first (in C; it equals itself): the same
+        # test as ``in_canonical_form(action) and action in listed``
+        if any(map(is_, listed, repeat(action))) or (in_canonical_form(action) and action in listed):
+            return action
     if in_canonical_form is None or not in_canonical_form(action):
         action = checked_action(action)  # refuses it with a reason, or rebuilds it in canonical form
     player = action.player
@@ -58,6 +70,12 @@ def check_action(state, action):
         if error.action is None:
             error.action = action
         raise
+
+
+def listed_actions(state) -> tuple | None:
+    """The legal actions of ``state`` if they were listed already (kept on the state by
+    ``State.legal_actions``), else None (a draft, or a position never listed)."""
+    return getattr(state, "listed", None)
 
 
 def apply_action(state, action):

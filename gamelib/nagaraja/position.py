@@ -102,8 +102,12 @@ class TurnDraft(Draft):
         del fields["fresh_seats"]
         if pending:
             fields["log"] = fields["log"] + tuple(pending)
-        state = _new(state_class or self._made_from)
+        made = state_class or self._made_from
+        state = _new(made)
         _set_field(state, "__dict__", fields)
+        not_listed = getattr(made, "listed", None)  # the state's slot for its legal actions, empty yet:
+        if not_listed is not None:  # set, so that reading it never fails (a failed read costs an exception)
+            not_listed.__set__(state, None)
         self.__dict__ = {}
         return state
 
@@ -160,6 +164,8 @@ def replace(value, **changes):
     if value.__class__ is TurnDraft:
         value.__dict__.update(changes)
         return value
+    if "listed" in value.__class__.__dict__:  # a State: its __dict__ holds its fields only (its listing is a
+        return copied(value, changes)  # slot, left empty in the copy), which ``replace_fields`` cannot know
     return replace_fields(value, **changes)
 
 

@@ -89,6 +89,15 @@ class State(StateBase):
     result: Result | None = None
     moves: tuple = field(default=(), compare=False)  # every action and explicit chance outcome applied: a save replays them
 
+    # The legal actions of this position once listed (``legal_actions``), kept for the check of the move
+    # chosen from them (``actions.check_action``). A slot, not a field: it lives outside ``__dict__``,
+    # so a draft (which copies ``__dict__``), a save, ``==``, ``hash`` and pickling never see it.
+    __slots__ = ("listed",)
+
+    def __getstate__(self) -> dict:
+        """Pickle and copy the fields only (the listing is worked out again when asked for)."""
+        return self.__dict__
+
     # ----------------------------------------------------------------- contract
     @property
     def current_player(self) -> int:
@@ -118,9 +127,19 @@ class State(StateBase):
         return (self.score(0), self.score(1))
 
     def legal_actions(self) -> list:
+        """The legal actions of the seat to act (a fresh list), listed once per position: a bot asks
+        for them, then the check of the move it picks finds it among them (``actions.check_action``)."""
         if self.result is not None or self.queue:
             return []
-        return actions.legal_actions(self)
+        try:
+            listed = self.listed
+        except AttributeError:  # a state not made by a turn (``copied``, ``State(...)``, a pickle) until listed
+            listed = None
+        if listed is None:
+            listing = actions.legal_actions(self)
+            object.__setattr__(self, "listed", tuple(listing))  # the frozen dataclass refuses a plain set
+            return listing
+        return list(listed)
 
     def chance_outcomes(self) -> list:
         if self.result is not None or not self.queue:
