@@ -175,9 +175,8 @@ def test_chakra_keeps_no_listing_cache_and_its_names_where_the_other_games_keep_
     assert type(final.scores()) is tuple and type(pangu.new_game(8).scores()) is tuple
 
 
-def test_a_checked_distribution_is_found_by_its_exact_content():
-    """The studio keeps checked chance distributions by content, never by id(): a distribution equal
-    to one already checked but with float probabilities is still refused."""
+def _coin(chance_of):
+    """A one-seat studio game whose chance nodes return ``chance_of(position)``."""
 
     class Coin(Game):
         def start(self):
@@ -193,13 +192,24 @@ def test_a_checked_distribution_is_found_by_its_exact_content():
             return (position[0] + 1, move == "flip")
 
         def chance(self, position):
-            if not position[1]:
-                return None
-            return {1: Fraction(1, 2), 2: Fraction(1, 2)} if position[0] < 2 else {1: 0.5, 2: 0.5}
+            return chance_of(position)
 
         def winners(self, position):
             return [0] if position[0] >= 4 else None
 
+    return Coin
+
+
+def test_a_checked_distribution_is_found_by_its_exact_content():
+    """The studio keeps checked chance distributions by content, never by id(): a distribution equal
+    to one already checked but with float probabilities is still refused."""
+
+    def chance_of(position):
+        if not position[1]:
+            return None
+        return {1: Fraction(1, 2), 2: Fraction(1, 2)} if position[0] < 2 else {1: 0.5, 2: 0.5}
+
+    Coin = _coin(chance_of)
     state = Coin.new_game(seed=0, explicit_chance=True).apply("flip")
     assert state.chance_outcomes() == [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
     later = Coin.state_at((2, True), explicit_chance=True)
@@ -212,26 +222,7 @@ def test_the_same_dict_changed_in_place_is_checked_again():
     while that dict holds the very same outcome and probability objects: changed in place, it is
     checked again (a float probability put into it is refused)."""
     die = {1: Fraction(1, 2), 2: Fraction(1, 2)}
-
-    class Coin(Game):
-        def start(self):
-            return (0, True)
-
-        def to_move(self, position):
-            return 0
-
-        def moves(self, position):
-            return ["flip"]
-
-        def play(self, position, move):
-            return (position[0] + 1, move == "flip")
-
-        def chance(self, position):
-            return die if position[1] else None
-
-        def winners(self, position):
-            return [0] if position[0] >= 4 else None
-
+    Coin = _coin(lambda position: die if position[1] else None)
     first = Coin.state_at((0, True), explicit_chance=True)
     assert first.chance_outcomes() == [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
     assert Coin.state_at((1, True), explicit_chance=True).chance_outcomes() == first.chance_outcomes()
