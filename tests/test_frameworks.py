@@ -464,14 +464,37 @@ def test_random_play_through_every_adapter_offers_only_legal_moves(setup):
 
 
 def play_randomly(game, options, seeds):
-    """Random games through the AEC env and OpenSpiel: nothing raises and every number offered (mask or
-    legal_actions) decodes to a move gamelib applies (illegal_action='raise' and gamelib's own apply would raise
-    IllegalMove otherwise). The single-agent env is the AEC env's numbering with bots in the other seats."""
-    spiel_game = load(game, options)
-    numbering_of = shape_of(game, options).numbering
+    """Random games through the AEC env and OpenSpiel (see the two functions below). The single-agent env is
+    the AEC env's numbering with bots in the other seats."""
+    play_pettingzoo_randomly(game, options, seeds)
+    play_openspiel_randomly(game, options, seeds)
+
+
+def play_pettingzoo_randomly(game, options, seeds):
+    """Random games through the AEC env built with illegal_action='raise': a number of the mask that gamelib
+    calls illegal raises IllegalMove; the mask offers exactly as many numbers as gamelib lists moves."""
     for seed in seeds:
-        final = play_pettingzoo(game, options, 50_000 + seed)
-        assert final.is_terminal
+        env = pettingzoo_env.env(game, illegal_action="raise", **options)
+        env.reset(seed=50_000 + seed)
+        rng = random.Random(50_000 + seed)
+        for agent in env.agent_iter():
+            observation, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            offered = np.flatnonzero(observation["action_mask"]).tolist()
+            assert len(offered) == len(env.state_.legal_actions())
+            env.step(rng.choice(offered))
+        assert env.state_.is_terminal
+
+
+def play_openspiel_randomly(game, options, seeds):
+    """Random games through the registered OpenSpiel game, chance drawn by its float probabilities: nothing
+    raises, and every number legal_actions() offers stands for a move gamelib lists; the chosen one is applied
+    through gamelib's checked State.apply (GamelibState._apply_action), which raises IllegalMove on an illegal
+    move."""
+    spiel_game = load(game, options)
+    for seed in seeds:
         state = spiel_game.new_initial_state()
         rng = random.Random(seed)
         while not state.is_terminal():
@@ -479,10 +502,9 @@ def play_randomly(game, options, seeds):
                 outcomes, probabilities = zip(*state.chance_outcomes())
                 state.apply_action(rng.choices(outcomes, probabilities)[0])
                 continue
-            choice = rng.choice(state.legal_actions())
-            inner = state.gamelib_state
-            inner.apply(numbering_of.action(inner, choice))  # gamelib's own checks
-            state.apply_action(choice)
+            offered = state.legal_actions()
+            assert len(offered) == len(state.gamelib_state.legal_actions())
+            state.apply_action(rng.choice(offered))
 
 
 # --------------------------------------------------------------------------- value iteration

@@ -39,7 +39,7 @@ import numpy as np
 
 from gamelib.core import CHANCE, TERMINAL
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import GameShape, observation_text, shape as game_shape
+from gamelib.frameworks.numbering import GameShape, Listings, observation_text, shape as game_shape
 
 pyspiel = require("pyspiel")
 
@@ -132,6 +132,7 @@ class GamelibState(pyspiel.State):
         # ...up to the moves in this chain of (earlier link, state after, mover, number), folded in when a string is
         # asked for; immutable and shared, so a clone does not copy a long history
         self._unrecalled = _Shared(None)
+        self._listings = Listings()  # legal_actions and apply_action read one listing of a position
 
     @property
     def gamelib_state(self):
@@ -146,18 +147,20 @@ class GamelibState(pyspiel.State):
         return player
 
     def _legal_actions(self, player):
-        return self._shape.value.numbering.legal_numbers(self._state.value)
+        state = self._state.value
+        return self._shape.value.numbering.legal_numbers(state, self._listings.actions(state))
 
     def chance_outcomes(self):
-        return [(index, float(probability))
-                for index, (_, probability) in enumerate(self._shape.value.chance.outcomes(self._state.value))]
+        state = self._state.value
+        outcomes = self._shape.value.chance.outcomes(state, self._listings.outcomes(state))
+        return [(index, probability.numerator / probability.denominator) for index, (_, probability) in enumerate(outcomes)]
 
     def gamelib_move(self, number):
         """The gamelib action or chance outcome a number stands for here."""
         shape, state = self._shape.value, self._state.value
         if state.current_player == CHANCE:
-            return shape.chance.outcome(state, number)
-        return shape.numbering.action(state, number)
+            return shape.chance.outcome(state, number, self._listings.outcomes(state))
+        return shape.numbering.action(state, number, self._listings.actions(state))
 
     def _apply_action(self, number):
         before = self._state.value
