@@ -24,8 +24,11 @@ What OpenSpiel is told, and why:
   bytes as a float tensor zero-padded to the game's bound. Information-state string: the player's
   current observation plus a SHA-256 chain over every observation the player received and every
   number they played (perfect recall, one hash instead of the whole history's text, so a state's
-  string costs the same at move 1 and move 900). No information-state tensor: a perfect-recall history
-  of gamelib observations has no fixed size (the game type says so).
+  string costs the same at move 1 and move 900). Information-state tensor: the observation tensor followed by
+  the 256 bits of that hash (a perfect-recall history of gamelib observations has no fixed size; its hash has):
+  equal information states give equal tensors, different ones different tensors (but for a SHA-256
+  collision). Exact, not a learner's feature set: the bytes keep the observation's text, the bits only tell
+  histories apart.
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ def game_type(short_name: str, shape: GameShape, parameters: dict) -> "pyspiel.G
         max_num_players=shape.players if not parameters else 4,
         min_num_players=shape.players if not parameters else 2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=parameters,
@@ -215,22 +218,31 @@ def _chained(digest: str, observation: str, own_move) -> str:
 
 
 class GamelibObserver:
-    """OpenSpiel's PyObserver: ``observation(player)`` as JSON text and bytes; perfect recall adds the hash chain."""
+    """OpenSpiel's PyObserver: ``observation(player)`` as JSON text and bytes; perfect recall (the information
+    state) adds the hash chain of the player's history, as text and as its 256 bits."""
+
+    DIGEST_BITS = 256
 
     def __init__(self, shape: GameShape, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.shape = shape
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(shape.observation_bytes, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = np.zeros(shape.observation_bytes + (self.DIGEST_BITS if self.perfect_recall else 0), np.float32)
+        self.dict = {"observation": self.tensor[: shape.observation_bytes]}
+        if self.perfect_recall:
+            self.dict["history_digest"] = self.tensor[shape.observation_bytes:]
 
     def set_from(self, state, player):
         data = observation_text(state.gamelib_state.observation(player)).encode()
-        if len(data) > self.tensor.size:
-            raise ValueError(f"this observation takes {len(data)} bytes, more than the {self.tensor.size} allowed")
-        self.tensor.fill(0)
-        self.tensor[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        seen = self.dict["observation"]
+        if len(data) > seen.size:
+            raise ValueError(f"this observation takes {len(data)} bytes, more than the {seen.size} allowed")
+        seen.fill(0)
+        seen[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        if self.perfect_recall:
+            digest = bytes.fromhex(state.recall_digest(player)) or bytes(32)  # an empty history: no hash yet, 0 bits
+            self.dict["history_digest"][:] = np.unpackbits(np.frombuffer(digest, dtype=np.uint8))
 
     def string_from(self, state, player):
         text = observation_text(state.gamelib_state.observation(player))
