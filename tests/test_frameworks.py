@@ -523,6 +523,35 @@ def test_openspiel_seeded_games_give_gamelibs_saves(setup):
         assert through.returns() == pytest.approx([r - shift for r in direct.returns()])
 
 
+@pytest.mark.parametrize("game, options, every", [("nagaraja", {}, 7), ("chakra", {"players": 3}, 7), (bluff, {}, 1)],
+                         ids=["nagaraja", "chakra3", "bluff"])
+def test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart(game, options, every):
+    """OpenSpiel's information-set MCTS (open_spiel.python.algorithms.ismcts) with openspiel_game's resampler: every
+    sample looks the same to the player to move (same observation), the hidden part is dealt again (over the
+    samples, some differ from the real state), and the bot returns a legal number. Three simulations a move with
+    random rollouts: a check that it runs and is sound, not of its strength."""
+    from open_spiel.python.algorithms import ismcts
+
+    spiel_game = load(game, options)
+    resample = openspiel_game.determinising_resampler(spiel_game, seed=3)
+    bot = ismcts.ISMCTSBot(spiel_game, openspiel_game.rollout_evaluator(core.random_policy, seed=1), 1.0, 3,
+                           random_state=np.random.RandomState(1), use_observation_string=True,
+                           allow_inconsistent_action_sets=True)
+    bot.set_resampler(resample)
+    searched = 0
+    for state in spiel_states(spiel_game, 3, seed=5, every=every):
+        if searched == 2:
+            break
+        player = state.current_player()
+        samples = [resample(state, player) for _ in range(6)]
+        assert all(sample.observation_string(player) == state.observation_string(player) for sample in samples)
+        if game is not bluff:  # a Bluff deal may leave nothing to redeal after the cards are seen
+            assert any(sample.gamelib_state.to_json() != state.gamelib_state.to_json() for sample in samples)
+        assert bot.step(state) in state.legal_actions()
+        searched += 1
+    assert searched == 2
+
+
 # --------------------------------------------------------------------------- random play
 
 

@@ -346,3 +346,34 @@ def search_policy(spiel_game, bot):
         return searched.gamelib_move(bot.step(searched))
 
     return policy
+
+
+def determinising_resampler(spiel_game, seed: int = 0):
+    """A resampler for OpenSpiel's ``ismcts.ISMCTSBot`` (``bot.set_resampler(...)``): ``(state, player) ->`` an
+    OpenSpiel state the player cannot tell from ``state``, what they cannot know dealt again by gamelib's own
+    determinisation (``gamelib.studio.determinise.determinised``: Chakra's unseen plenitude values, Nagaraja's
+    unseen cards, relics and amulets, a studio game's ``sample_hidden``), with a fresh future.
+
+    The sample keeps the game's log where the observation shows it (Nagaraja's events: the determinisation drops
+    the log for search speed), so the player's observation is the same; a sample with a different observation
+    raises ValueError. Build the bot with ``use_observation_string=True``: the sample has no history of its own,
+    so its tree is keyed by the observation (which in Nagaraja carries the game's events), not by the
+    perfect-recall information state."""
+    import random
+
+    from gamelib.core import replace_fields
+    from gamelib.studio.determinise import determinised
+
+    rng = random.Random(seed)
+
+    def resample(state, player):
+        inner = state.gamelib_state
+        seen = inner.observation(player)
+        sampled = determinised(inner, player, rng)
+        if sampled.observation(player) != seen and hasattr(inner, "log"):
+            sampled = replace_fields(sampled, log=inner.log)
+        if sampled.observation(player) != seen:
+            raise ValueError(f"the determinised {type(inner).__name__} does not look the same to seat {player}")
+        return GamelibState(spiel_game, sampled)
+
+    return resample
