@@ -167,18 +167,19 @@ class ChanceNumbering:
 
 
 class Listings:
-    """The legal actions and the chance outcomes of the last position asked about, for one adapter.
+    """The legal actions, the chance outcomes and an observation of the last position asked about, for one adapter.
 
     An adapter needs a position's listing two or three times a move (the mask or ``legal_actions``, then the
     number's action); listing a Chakra position costs about a millisecond. The position is held (compared by
     identity, ``is``, with a strong reference, so it cannot be mistaken for another), and replaced whole by the
     next one: nothing grows. Gamelib states are immutable, so a listing read off one stays true."""
 
-    __slots__ = ("_actions", "_outcomes")
+    __slots__ = ("_actions", "_outcomes", "_seen")
 
     def __init__(self):
         self._actions = (None, None)
         self._outcomes = (None, None)
+        self._seen = (None, None, None)
 
     def actions(self, state) -> list:
         held, actions = self._actions
@@ -193,6 +194,15 @@ class Listings:
             outcomes = state.chance_outcomes()
             self._outcomes = (state, outcomes)
         return outcomes
+
+    def observation(self, state, seat: int) -> dict:
+        """``state.observation(seat)``, built once for the last state and seat asked about (the PettingZoo env
+        reads it for the infos and for the encoded observation of the same move)."""
+        held, held_seat, seen = self._seen
+        if held is not state or held_seat != seat:
+            seen = state.observation(seat)
+            self._seen = (state, seat, seen)
+        return seen
 
     def __deepcopy__(self, memo):
         return Listings()  # a copy (OpenSpiel's clone) starts empty rather than copying a held position

@@ -87,7 +87,8 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         if self.state_.current_player == seat and not self.state_.is_terminal:
             mask[self.shape_.numbering.legal_numbers(self.state_, self._listings.actions(self.state_))] = 1
-        return {"observation": encode_observation(self.state_.observation(seat), self.shape_.observation_bytes),
+        return {"observation": encode_observation(self._listings.observation(self.state_, seat),
+                                                  self.shape_.observation_bytes),
                 "action_mask": mask}
 
     def step(self, action):
@@ -122,7 +123,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         if state.current_player != TERMINAL:
             self.agent_selection = agent_name(state.current_player)
-            self.infos[self.agent_selection] = {"observation": state.observation(state.current_player)}
+            self.infos[self.agent_selection] = {"observation": self._listings.observation(state, state.current_player)}
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
 
