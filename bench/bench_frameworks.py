@@ -94,7 +94,7 @@ def speeds(games_by_game: dict) -> None:
         shape = numbering.shape(game, **setup)
         games = games_by_game[game]
         base = rate(lambda seeds: direct(shape, seeds), games)
-        explicit = rate(lambda seeds: direct_explicit(shape, seeds), games)
+        explicit = rate(lambda seeds, shape=shape: direct_explicit(shape, seeds), games)
         # the adapters are built before the clock starts (building a shape plays a game)
         aec, single, spiel_game = (pettingzoo_env.env(game, **setup), SingleAgentEnv(game, opponent=core.random_policy, **setup),
                                    spiel_game_of(game, setup))

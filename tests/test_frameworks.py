@@ -232,7 +232,7 @@ def play_directly(game, options, seed, explicit_chance=False):
     return state
 
 
-CHAKRA_SEATS = {2: range(0, 34), 3: range(34, 67), 4: range(67, 100)}  # Chakra's 100 seeds shared by its player counts
+CHAKRA_SEATS = {2: range(34), 3: range(34, 67), 4: range(67, 100)}  # Chakra's 100 seeds shared by its player counts
 
 
 def cross_seeds(game, options) -> range:
@@ -576,7 +576,7 @@ def play_pettingzoo_randomly(game, options, seeds):
         env.reset(seed=50_000 + seed)
         rng = random.Random(50_000 + seed)
         for agent in env.agent_iter():
-            observation, reward, terminated, truncated, info = env.last()
+            observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
