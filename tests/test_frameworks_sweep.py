@@ -4,10 +4,12 @@ CI (``make test-long``) plays 10,000 random games of Pangu, the toy race, the st
 for any contract game) through the OpenSpiel game, the path where every offered number is decoded and applied
 by gamelib's checked ``State.apply`` (tests/test_frameworks.py's play_openspiel_randomly), and fewer through the
 PettingZoo env, whose mask must equal gamelib's listing (play_pettingzoo_randomly). Nagaraja and Chakra get the
-sizes in ``OPENSPIEL_CI`` and ``PETTINGZOO_CI``: the adapter costs them almost nothing over gamelib (OpenSpiel's
-path is gamelib's own explicit-chance game, bench/bench_frameworks.py), but a random game of gamelib itself is
-about 0.1 s in Nagaraja's explicit-chance mode and 0.3 to 0.5 s in Chakra (400 to 900 moves, a millisecond to list
-each position's moves), so their 10,000 games would take about 20 minutes and an hour on one core.
+sizes in ``OPENSPIEL_CI`` and ``PETTINGZOO_CI``: the adapter costs them little over gamelib (OpenSpiel's path
+is gamelib's own explicit-chance game, bench/bench_frameworks.py), but a random game of gamelib itself is long.
+Measured in CPU time through OpenSpiel on this 2-core machine: Nagaraja 34 ms a game, Chakra 0.14, 0.24 and
+0.34 s with 2, 3 and 4 players (up to 600 decisions); their 10,000 games would take about 6 and 40 minutes of
+one core, against 4 minutes of CPU (6 minutes beside another test run on 2 cores) for this whole file as
+sized for CI, 2 of them OpenSpiel's random_sim_test on Chakra.
 ``GAMELIB_FRAMEWORK_SWEEP=full`` plays 10,000 games per game through both adapters (Chakra's shared between its
 player counts: 3,334 with 2 players, 3,333 with 3 and with 4). Chunks of 2,500 games so that a failure names its
 seeds.
