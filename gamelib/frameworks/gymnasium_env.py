@@ -20,7 +20,7 @@ import numpy as np
 
 from gamelib.core import IllegalMove
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import encode_observation, shape as game_shape
+from gamelib.frameworks.numbering import Listings, encode_observation, shape as game_shape
 
 _gym = require("gymnasium")
 
@@ -49,6 +49,7 @@ class SingleAgentEnv(_gym.Env):
             "action_mask": _gym.spaces.Box(0, 1, (self.game_shape.num_actions,), np.int8),
         })
         self._seeds = random.Random()
+        self._listings = Listings()  # the mask and the step read one listing of a position
         self.state = None
 
     def reset(self, *, seed=None, options=None):
@@ -64,7 +65,7 @@ class SingleAgentEnv(_gym.Env):
 
     def step(self, action):
         try:
-            move = self.game_shape.numbering.action(self.state, action)
+            move = self.game_shape.numbering.action(self.state, action, self._listings.actions(self.state))
             self.state = self.state.apply(move)
         except IllegalMove as illegal:
             if self.illegal_action == "raise":
@@ -83,7 +84,7 @@ class SingleAgentEnv(_gym.Env):
     def _observation(self):
         mask = np.zeros(self.game_shape.num_actions, dtype=np.int8)
         if not self.state.is_terminal and self.state.current_player == self.seat:
-            mask[self.game_shape.numbering.legal_numbers(self.state)] = 1
+            mask[self.game_shape.numbering.legal_numbers(self.state, self._listings.actions(self.state))] = 1
         return {"observation": encode_observation(self.state.observation(self.seat), self.game_shape.observation_bytes),
                 "action_mask": mask}
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from gamelib.core import IllegalMove, TERMINAL, new_seed
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import GameShape, encode_observation, shape as game_shape
+from gamelib.frameworks.numbering import GameShape, Listings, encode_observation, shape as game_shape
 
 _pettingzoo = require("pettingzoo")
 _spaces = require("gymnasium.spaces")
@@ -54,6 +54,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
             "action_mask": _spaces.Box(0, 1, (shape.num_actions,), np.int8),
         }) for agent in self.possible_agents}
         self._seeds = random.Random()
+        self._listings = Listings()  # the mask and the step read one listing of a position
         self.state_ = None
 
     def observation_space(self, agent):
@@ -85,8 +86,9 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         seat = self._seat[agent]
         mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         if self.state_.current_player == seat and not self.state_.is_terminal:
-            mask[self.shape_.numbering.legal_numbers(self.state_)] = 1
-        return {"observation": encode_observation(self.state_.observation(seat), self.shape_.observation_bytes),
+            mask[self.shape_.numbering.legal_numbers(self.state_, self._listings.actions(self.state_))] = 1
+        return {"observation": encode_observation(self._listings.observation(self.state_, seat),
+                                                  self.shape_.observation_bytes),
                 "action_mask": mask}
 
     def step(self, action):
@@ -97,7 +99,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         try:
-            move = self.shape_.numbering.action(self.state_, action)
+            move = self.shape_.numbering.action(self.state_, action, self._listings.actions(self.state_))
             self.state_ = self.state_.apply(move)
         except IllegalMove as illegal:
             if self.illegal_action == "raise":
@@ -121,7 +123,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         if state.current_player != TERMINAL:
             self.agent_selection = agent_name(state.current_player)
-            self.infos[self.agent_selection] = {"observation": state.observation(state.current_player)}
+            self.infos[self.agent_selection] = {"observation": self._listings.observation(state, state.current_player)}
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
 
