@@ -529,12 +529,12 @@ def test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart(game, o
     """OpenSpiel's information-set MCTS (open_spiel.python.algorithms.ismcts) with openspiel_game's resampler: every
     sample looks the same to the player to move (same observation), the hidden part is dealt again (over the
     samples, some differ from the real state), and the bot returns a legal number. Three simulations a move with
-    random rollouts: a check that it runs and is sound, not of its strength."""
+    the score-lead leaf evaluator: a check that it runs and is sound, not of its strength."""
     from open_spiel.python.algorithms import ismcts
 
     spiel_game = load(game, options)
     resample = openspiel_game.determinising_resampler(spiel_game, seed=3)
-    bot = ismcts.ISMCTSBot(spiel_game, openspiel_game.rollout_evaluator(core.random_policy, seed=1), 1.0, 3,
+    bot = ismcts.ISMCTSBot(spiel_game, openspiel_game.score_lead_evaluator(), 1.0, 3,
                            random_state=np.random.RandomState(1), use_observation_string=True,
                            allow_inconsistent_action_sets=True)
     bot.set_resampler(resample)
@@ -550,6 +550,79 @@ def test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart(game, o
         assert bot.step(state) in state.legal_actions()
         searched += 1
     assert searched == 2
+
+
+@pytest.mark.parametrize("game, options, games", [("nagaraja", {}, 3), ("chakra", {"players": 3}, 1), (bluff, {}, 20)],
+                         ids=["nagaraja", "chakra3", "bluff"])
+def test_score_lead_evaluator_is_a_return_and_is_the_returns_at_the_end(game, options, games):
+    """openspiel_game.score_lead_evaluator: at every decision of random games its values lie between the game's least
+    and greatest return (GameInfo's min and max utility, inside [-1, 1]) and sum to 0 like the zero-sum returns; at
+    the end they are exactly the OpenSpiel returns (gamelib's returns minus 1/n, openspiel_game's docstring). Bluff
+    has no scores: 0 for every seat before the end."""
+    spiel_game = load(game, options)
+    evaluator = openspiel_game.score_lead_evaluator()
+    low, high = spiel_game.min_utility(), spiel_game.max_utility()
+    assert -1 <= low < high <= 1
+    for seed in range(games):
+        state = spiel_game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+                continue
+            values = evaluator.evaluate(state)
+            assert len(values) == spiel_game.num_players()
+            assert all(low - 1e-12 <= value <= high + 1e-12 for value in values)
+            assert sum(values) == pytest.approx(0.0, abs=1e-12)
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert list(evaluator.evaluate(state)) == state.returns()
+        players = spiel_game.num_players()
+        assert state.returns() == pytest.approx([float(r) - 1 / players for r in state.gamelib_state.returns()])
+
+
+def test_lead_values_follow_the_score_lead():
+    """Before the end the seat ahead on scores() gets the larger value, equal scores equal values (by hand: a
+    softmax over 3 points of scores 8 and 11 gives e/(1+e) = 0.731 to the leader)."""
+    from gamelib import nagaraja
+    from gamelib.core import random_policy
+
+    state, rng = nagaraja.new_game(3), random.Random(0)
+    assert openspiel_game.lead_values(state) == [0.0, 0.0]  # 0 to 0 at the start
+    while state.scores()[0] == state.scores()[1]:
+        state = state.apply(random_policy(state, rng))
+    values = openspiel_game.lead_values(state)
+    leader = 0 if state.scores()[0] > state.scores()[1] else 1
+    assert values[leader] > 0 > values[1 - leader]
+    lead = abs(state.scores()[0] - state.scores()[1])
+    assert values[leader] == pytest.approx(1 / (1 + np.exp(-lead / 3)) - 0.5)
+
+
+@pytest.mark.parametrize("game, options", [("nagaraja", {})], ids=["nagaraja"])
+def test_ismcts_policy_with_the_score_lead_evaluator_plays_only_legal_moves(game, options):
+    """openspiel_game.ismcts_policy (OpenSpiel's ISMCTSBot, the resampler, the score-lead evaluator) plays a whole
+    seeded game against gamelib's random bot: every move it returns is one gamelib lists in that position (and
+    core.play applies it through the checked State.apply), and a second run replays the same game. (Chakra's
+    searched moves are checked by test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart; a whole
+    Chakra game against random play costs about ten times a Nagaraja one.)"""
+    module = module_of(game)
+    spiel_game = load(game, options)
+    searcher = openspiel_game.ismcts_policy(spiel_game, 4, seed=1)
+    chosen = []
+
+    def checked(state, rng):
+        move = searcher(state, rng)
+        assert move in state.legal_actions()
+        chosen.append(move)
+        return move
+
+    def play_once():
+        return core.play(module.new_game(9, **options), [checked, core.random_policy], seed=9)
+
+    final = play_once()
+    assert final.is_terminal and chosen
+    first_run, chosen[:] = list(chosen), []
+    assert play_once().to_json() == final.to_json() and chosen == first_run
 
 
 # --------------------------------------------------------------------------- random play

@@ -377,3 +377,92 @@ def determinising_resampler(spiel_game, seed: int = 0):
         return GamelibState(spiel_game, sampled)
 
     return resample
+
+
+def score_lead_evaluator(temperature: float = 3.0, rollout_policy=None, rollout_actions: int = 0, seed: int = 0):
+    """A cheap leaf evaluator for OpenSpiel's MCTS and ISMCTS (``mcts.Evaluator``: ``evaluate`` and ``prior``).
+
+    At a terminal state it returns the game's OpenSpiel returns exactly. Elsewhere it reads the lead in
+    ``scores()`` (gamelib's provisional score, "as if the game stopped now": Chakra's and Nagaraja's ``scores``) and
+    turns it into shares of the win that sum to 1, a softmax of the scores over ``temperature`` points
+    (``exp(score / temperature)`` normalised: equal scores share equally, a lead of ``temperature`` points is worth
+    e = 2.7 times the share), minus ``1/n`` like the returns. So every value lies between the game's least and
+    greatest return (``-1/n`` and ``1 - 1/n``, inside [-1, 1]) and the values sum to 0, as the zero-sum returns do.
+    With ``rollout_policy`` (gamelib's greedy bot, say) it first plays up to ``rollout_actions`` actions of it from
+    the leaf, chance drawn from the state's seed or its listed outcomes. A game without ``scores`` scores 0 for all.
+    The prior is uniform over the legal actions (OpenSpiel's random-rollout evaluator's), the chance outcomes'
+    probabilities at chance nodes. Costs one ``scores()`` (plus the rollout), against a whole random game for
+    ``rollout_evaluator(random_policy)``."""
+    import random
+
+    from open_spiel.python.algorithms import mcts
+
+    from gamelib.core import sample_outcome
+
+    class ScoreLeadEvaluator(mcts.Evaluator):
+        def __init__(self):
+            self.rng = random.Random(seed)
+
+        def evaluate(self, state):
+            if state.is_terminal():
+                return np.array(state.returns())
+            inner = state.gamelib_state
+            for _ in range(rollout_actions if rollout_policy is not None else 0):
+                if inner.is_terminal:
+                    break
+                if inner.current_player == CHANCE:
+                    inner = inner.apply(sample_outcome(inner.chance_outcomes(), self.rng))
+                else:
+                    inner = inner.apply(rollout_policy(inner, self.rng))
+            return np.array(lead_values(inner, temperature))
+
+        def prior(self, state):
+            if state.is_chance_node():
+                return state.chance_outcomes()
+            legal = state.legal_actions(state.current_player())
+            return [(action, 1.0 / len(legal)) for action in legal]
+
+    return ScoreLeadEvaluator()
+
+
+def lead_values(state, temperature: float = 3.0) -> list[float]:
+    """OpenSpiel values of a gamelib state: its returns minus ``1/n`` at the end; before the end a softmax of
+    ``scores()`` over ``temperature`` minus ``1/n`` (see :func:`score_lead_evaluator`)."""
+    import math
+
+    players = len(state.returns())
+    shift = 0.0 if players == 1 else 1 / players
+    if state.is_terminal:
+        return [float(value) - shift for value in state.returns()]
+    if players == 1 or not hasattr(state, "scores"):
+        return [0.0] * players
+    scores = state.scores()
+    top = max(scores)
+    weights = [math.exp((score - top) / temperature) for score in scores]
+    total = sum(weights)
+    return [weight / total - shift for weight in weights]
+
+
+def ismcts_policy(spiel_game, simulations: int, evaluator=None, seed: int = 0, uct_c: float = 1.0):
+    """A gamelib policy ``(state, rng) -> action``: OpenSpiel's information-set MCTS (``ismcts.ISMCTSBot``, UCT,
+    most-visited move) with ``simulations`` simulations a move, :func:`determinising_resampler` for the worlds it
+    searches and :func:`score_lead_evaluator` at the leaves unless ``evaluator`` is given. Every simulation starts
+    from a fresh determinisation (hidden part and future chance redrawn), so the bot never reads what its seat
+    cannot see, even from a default-mode gamelib state. Its own generators are seeded from ``seed`` and the ``rng``
+    of each call, so a seeded tournament replays exactly."""
+    from open_spiel.python.algorithms import ismcts
+
+    evaluator = evaluator or score_lead_evaluator(seed=seed)
+
+    def policy(state, rng):
+        call_seed = rng.getrandbits(32)
+        bot = ismcts.ISMCTSBot(spiel_game, evaluator, uct_c, simulations,
+                               random_state=np.random.RandomState((seed * 7919 + call_seed) % 2**32),
+                               use_observation_string=True, allow_inconsistent_action_sets=True)
+        bot.set_resampler(determinising_resampler(spiel_game, seed=call_seed))
+        searched = GamelibState(spiel_game, state)
+        return searched.gamelib_move(bot.step(searched))
+
+    policy.__name__ = f"ismcts_{simulations}"
+    policy.__qualname__ = policy.__name__
+    return policy
