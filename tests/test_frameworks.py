@@ -153,6 +153,66 @@ def test_a_missing_framework_names_the_extra():
         require("no_such_framework_module")
 
 
+FEATURE_SETUPS = [("pangu", {}, 4, 1), ("chakra", {"players": 2}, 1, 3), ("chakra", {"players": 3}, 1, 4),
+                  ("chakra", {"players": 4}, 1, 5), ("nagaraja", {}, 2, 2)]
+FEATURE_IDS = ["pangu", "chakra2", "chakra3", "chakra4", "nagaraja"]
+
+
+@pytest.mark.parametrize("game, options, games, every", FEATURE_SETUPS, ids=FEATURE_IDS)
+def test_numeric_features_are_equal_exactly_when_observations_are(game, options, games, every):
+    """gamelib.frameworks.features: over every seat's observation at random positions of games the schema was not
+    measured on (other seeds; Chakra's first 240 positions), equal observations give equal vectors and different ones different vectors
+    (one_to_one), every vector has the schema's fixed length and float32 holds it exactly, and a hidden field
+    (None) differs from a shown 0. Consecutive positions differ only a little, so the check is not an easy one."""
+    from gamelib.frameworks import features
+
+    shape = shape_of(game, options)
+    encoding = features.schema_of(shape)
+    pairs = []
+    for index, state in enumerate(positions(shape, games=games, seed=777)):
+        if index == 240:  # a Chakra game is longer: its first 240 positions
+            break
+        if index % every:
+            continue
+        for player in range(shape.players):
+            seen = state.observation(player)
+            vector = encoding.encode(seen)
+            assert vector.shape == (encoding.size,) and vector.dtype == np.float32
+            pairs.append(((player, numbering.observation_text(seen)), (player, vector)))
+    keys, _ = one_to_one(pairs)
+    assert keys > 20
+    hidden = features.Field()
+    for value in (None, 0):
+        hidden.meet(value)
+    slots = hidden.freeze()
+    vectors = []
+    for value in (None, 0):
+        out = np.zeros(slots.size, np.float32)
+        slots.fill(value, out, 0, "x")
+        vectors.append(out.tolist())
+    assert vectors == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+
+
+def test_numeric_features_refuse_what_the_schema_never_met_by_name():
+    from gamelib.frameworks import features
+
+    encoding = features.schema_of(shape_of("pangu", {}))
+    seen = shape_of("pangu", {}).new_game(1).observation(0)
+    with pytest.raises(ValueError, match=r"\.karma holds a str"):
+        encoding.encode({**seen, "karma": "ten"})
+    with pytest.raises(ValueError, match="never met"):
+        encoding.encode({**seen, "surprise": 1})
+    assert ".karma: int" in encoding.describe()
+
+
+@pytest.mark.parametrize("game, options", [(game, options) for game, options, _, _ in FEATURE_SETUPS], ids=FEATURE_IDS)
+def test_numeric_features_pass_pettingzoo_and_gymnasium_checks(game, options):
+    """features="numeric": PettingZoo's api_test (the observation lies in its Box) and Gymnasium's check_env."""
+    env = pettingzoo_env.env(game, features="numeric", **options)
+    api_test(env, num_cycles=100)
+    check_env(SingleAgentEnv(game, features="numeric", **options), skip_render_check=True)
+
+
 # --------------------------------------------------------------------------- PettingZoo
 
 

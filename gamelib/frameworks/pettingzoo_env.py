@@ -2,7 +2,9 @@
 
 ``env("chakra", players=3)`` is a ``pettingzoo.AECEnv``. Agents are ``player_0``... in seat order.
 Each observation is ``{"observation": uint8 bytes of observation(player)'s JSON, "action_mask": int8}``
-(:mod:`gamelib.frameworks.numbering`); ``infos[agent]["observation"]`` holds the readable dict. Actions
+(:mod:`gamelib.frameworks.numbering`), or with ``features="numeric"`` a float32 vector with one fixed slot per
+field of the observation (:mod:`gamelib.frameworks.features`); ``infos[agent]["observation"]`` holds the readable
+dict. Actions
 are the game's numbers (``numbering.describe()``). ``reset(seed=s)`` plays gamelib's game
 ``new_game(seed=s)``: chance is resolved from the seed exactly as in gamelib, so the same seed and the
 same moves give the same final save. Rewards are gamelib's ``returns()`` (1/k to each of k winners),
@@ -19,7 +21,8 @@ import numpy as np
 
 from gamelib.core import IllegalMove, TERMINAL, new_seed
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import GameShape, Listings, encode_observation, shape as game_shape
+from gamelib.frameworks.features import observation_box
+from gamelib.frameworks.numbering import GameShape, Listings, shape as game_shape
 
 _pettingzoo = require("pettingzoo")
 _spaces = require("gymnasium.spaces")
@@ -35,7 +38,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "gamelib", "is_parallelizable": False}
 
     def __init__(self, shape: GameShape, render_mode: str | None = None, max_cycles: int | None = None,
-                 illegal_action: str = "penalise"):
+                 illegal_action: str = "penalise", features: str = "bytes"):
         super().__init__()
         if illegal_action not in ("penalise", "raise"):
             raise ValueError(f"illegal_action is 'penalise' or 'raise', not {illegal_action!r}")
@@ -49,8 +52,9 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         self.possible_agents = [agent_name(seat) for seat in range(shape.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._action_spaces = {agent: _spaces.Discrete(shape.num_actions) for agent in self.possible_agents}
+        box, self._encode = observation_box(shape, features)
         self._observation_spaces = {agent: _spaces.Dict({
-            "observation": _spaces.Box(0, 255, (shape.observation_bytes,), np.uint8),
+            "observation": box,
             "action_mask": _spaces.Box(0, 1, (shape.num_actions,), np.int8),
         }) for agent in self.possible_agents}
         self._seeds = random.Random()
@@ -87,8 +91,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         if self.state_.current_player == seat and not self.state_.is_terminal:
             mask[self.shape_.numbering.legal_numbers(self.state_, self._listings.actions(self.state_))] = 1
-        return {"observation": encode_observation(self._listings.observation(self.state_, seat),
-                                                  self.shape_.observation_bytes),
+        return {"observation": self._encode(self._listings.observation(self.state_, seat)),
                 "action_mask": mask}
 
     def step(self, action):
@@ -151,8 +154,9 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         return self.metadata["name"]
 
 
-def env(game="pangu", rules=None, *, render_mode=None, max_cycles=None, illegal_action="penalise", **setup):
+def env(game="pangu", rules=None, *, render_mode=None, max_cycles=None, illegal_action="penalise",
+        features="bytes", **setup):
     """The AEC env of ``game`` ("pangu", "chakra", "nagaraja" or a contract game module); ``setup``
-    is passed to ``new_game`` (``players=3`` for Chakra)."""
+    is passed to ``new_game`` (``players=3`` for Chakra); ``features`` is "bytes" or "numeric"."""
     return GamelibAECEnv(game_shape(game, rules, **setup), render_mode=render_mode, max_cycles=max_cycles,
-                         illegal_action=illegal_action)
+                         illegal_action=illegal_action, features=features)
