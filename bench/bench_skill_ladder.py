@@ -8,13 +8,14 @@ Rungs: random, greedy (Nagaraja's greedy bot is its heuristic bot), OpenSpiel's 
 (``ismcts.ISMCTSBot``) with the determinising resampler and the score-lead leaf evaluator, for each budget
 (:mod:`gamelib.frameworks.ladder`). Every pairing plays the same seeded deals, each twice with the seats
 swapped; the table gives each bot's share of the wins with its 95% interval (Wilson's when nothing tied) and
-the CPU seconds of the pairing.
+the CPU seconds of the pairing, one row as each pairing ends.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from itertools import combinations
 
 from gamelib.frameworks.ladder import ladder_bots, ladder_table, play_ladder
 
@@ -25,15 +26,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--simulations", type=int, nargs="+", default=[4, 16])
-    parser.add_argument("--games", nargs="+", default=["chakra", "nagaraja"])
+    parser.add_argument("--games", nargs="+", default=["nagaraja", "chakra"])
     options = parser.parse_args()
     for game in options.games:
         bots = ladder_bots(game, tuple(options.simulations), seed=SEED)
-        start = time.process_time()
-        results = play_ladder(game, bots, options.deals, seed=SEED)
-        print(f"\n## {game}: {options.deals} deals per pairing, seats swapped "
-              f"({time.process_time() - start:.0f} CPU s)\n")
-        print(ladder_table(results))
+        print(f"\n## {game}: {options.deals} deals per pairing, seats swapped\n")
+        header, rule = ladder_table([]).splitlines()
+        print(f"{header} CPU s |\n{rule}---|", flush=True)
+        for pairing in combinations(bots, 2):  # one row at a time, as each pairing ends
+            start = time.process_time()
+            row = ladder_table(play_ladder(game, bots, options.deals, seed=SEED, pairings=[pairing])).splitlines()[-1]
+            print(f"{row} {time.process_time() - start:.0f} |", flush=True)
 
 
 if __name__ == "__main__":
