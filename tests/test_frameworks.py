@@ -153,9 +153,10 @@ def test_a_missing_framework_names_the_extra():
         require("no_such_framework_module")
 
 
-FEATURE_SETUPS = [("pangu", {}, 4, 1), ("chakra", {"players": 2}, 1, 3), ("chakra", {"players": 3}, 1, 4),
-                  ("chakra", {"players": 4}, 1, 5), ("nagaraja", {}, 2, 2)]
-FEATURE_IDS = ["pangu", "chakra2", "chakra3", "chakra4", "nagaraja"]
+# Chakra with 2 and 4 players (3 lies between: the same fields, one more player's slots)
+FEATURE_SETUPS = [("pangu", {}, 4, 1), ("chakra", {"players": 2}, 1, 3), ("chakra", {"players": 4}, 1, 5),
+                  ("nagaraja", {}, 2, 2)]
+FEATURE_IDS = ["pangu", "chakra2", "chakra4", "nagaraja"]
 
 
 @pytest.mark.parametrize("game, options, games, every", FEATURE_SETUPS, ids=FEATURE_IDS)
