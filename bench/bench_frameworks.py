@@ -5,7 +5,8 @@
 Every line plays the same seeded random games (uniform random moves, chance as the game draws it) in one
 run, one way after the other, so the ratios compare like with like on the same machine:
 
-* gamelib: ``core.play(new_game(seed), random_policy)``, default mode (chance from the seed);
+* gamelib: ``core.play(new_game(seed), random_policy)``, default mode (chance from the seed), and the same in
+  explicit-chance mode (every chance event drawn from ``chance_outcomes()``), the mode OpenSpiel plays;
 * PettingZoo: the AEC env, a random choice among the mask each turn (``last()`` builds the observation
   bytes and the mask, as a learner would read them);
 * Gymnasium: the single-agent env (Pangu; Chakra and Nagaraja against gamelib's random policy);
@@ -36,6 +37,11 @@ SETUPS = [("pangu", {}), ("chakra", {"players": 2}), ("chakra", {"players": 3}),
 def direct(shape, seeds):
     for seed in seeds:
         core.play(shape.new_game(seed), core.random_policy, seed=seed)
+
+
+def direct_explicit(shape, seeds):
+    for seed in seeds:
+        core.play(shape.new_game(0, explicit_chance=True), core.random_policy, seed=seed)
 
 
 def through_pettingzoo(env, seeds):
@@ -82,20 +88,21 @@ def rate(run, games: int) -> float:
 
 
 def speeds(games_by_game: dict) -> None:
-    print(f"{'game':10} {'games':>5} {'gamelib/s':>10} {'PettingZoo/s':>13} {'Gymnasium/s':>12} {'OpenSpiel/s':>12}"
-          f"   ratios to gamelib (PZ, Gym, OS)")
+    print(f"{'game':10} {'games':>5} {'gamelib/s':>10} {'explicit/s':>10} {'PettingZoo/s':>13} {'Gymnasium/s':>12} "
+          f"{'OpenSpiel/s':>12}   ratios to gamelib (PZ, Gym, OS; OS to gamelib explicit)")
     for game, setup in SETUPS:
         shape = numbering.shape(game, **setup)
         games = games_by_game[game]
         base = rate(lambda seeds: direct(shape, seeds), games)
+        explicit = rate(lambda seeds, shape=shape: direct_explicit(shape, seeds), games)
         # the adapters are built before the clock starts (building a shape plays a game)
         aec, single, spiel_game = (pettingzoo_env.env(game, **setup), SingleAgentEnv(game, opponent=core.random_policy, **setup),
                                    spiel_game_of(game, setup))
         pz = rate(lambda seeds: through_pettingzoo(aec, seeds), games)
         gym = rate(lambda seeds: through_gymnasium(single, seeds), games)
         spiel = rate(lambda seeds: through_openspiel(spiel_game, seeds), games)
-        print(f"{shape.name:10} {games:5} {base:10.1f} {pz:13.1f} {gym:12.1f} {spiel:12.1f}"
-              f"   {pz / base:.2f}, {gym / base:.2f}, {spiel / base:.2f}")
+        print(f"{shape.name:10} {games:5} {base:10.1f} {explicit:10.1f} {pz:13.1f} {gym:12.1f} {spiel:12.1f}"
+              f"   {pz / base:.2f}, {gym / base:.2f}, {spiel / base:.2f}; {spiel / explicit:.2f}", flush=True)
 
 
 def bounds(games: int) -> None:

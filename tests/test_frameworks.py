@@ -3,7 +3,8 @@
 PettingZoo's ``api_test`` and ``seed_test``, Gymnasium's ``check_env`` and OpenSpiel's ``random_sim_test``
 (with serialisation) are the frameworks' code, not ours: passing them is an outside check of the contract.
 The cross-checks against gamelib played directly are ours. ``make test`` runs short loops; under
-GAMELIB_LONG_TESTS=1 (``make test-long``) the cross-checks play 100 seeds (10 for each Chakra player count);
+GAMELIB_LONG_TESTS=1 (``make test-long``) the cross-checks play 100 seeds per game (Chakra's shared between
+its player counts, see cross_seeds);
 tests/test_frameworks_sweep.py plays the random sweeps.
 
 The frameworks are an optional extra: without it this file is skipped with a message, except where
@@ -152,6 +153,67 @@ def test_a_missing_framework_names_the_extra():
         require("no_such_framework_module")
 
 
+# Chakra with 2 and 4 players (3 lies between: the same fields, one more player's slots)
+FEATURE_SETUPS = [("pangu", {}, 4, 1), ("chakra", {"players": 2}, 1, 3), ("chakra", {"players": 4}, 1, 5),
+                  ("nagaraja", {}, 2, 2)]
+FEATURE_IDS = ["pangu", "chakra2", "chakra4", "nagaraja"]
+
+
+@pytest.mark.parametrize("game, options, games, every", FEATURE_SETUPS, ids=FEATURE_IDS)
+def test_numeric_features_are_equal_exactly_when_observations_are(game, options, games, every):
+    """gamelib.frameworks.features: over every seat's observation at random positions of games the schema was not
+    measured on (other seeds; Chakra's first 240 positions), equal observations give equal vectors and different ones different vectors
+    (one_to_one), every vector has the schema's fixed length and float32 holds it exactly, and a hidden field
+    (None) differs from a shown 0. Consecutive positions differ only a little, so the check is not an easy one."""
+    from gamelib.frameworks import features
+
+    shape = shape_of(game, options)
+    encoding = features.schema_of(shape)
+    pairs = []
+    for index, state in enumerate(positions(shape, games=games, seed=777)):
+        if index == 240:  # a Chakra game is longer: its first 240 positions
+            break
+        if index % every:
+            continue
+        for player in range(shape.players):
+            seen = state.observation(player)
+            vector = encoding.encode(seen)
+            assert vector.shape == (encoding.size,) and vector.dtype == np.float32
+            pairs.append(((player, numbering.observation_text(seen)), (player, vector)))
+    keys, _ = one_to_one(pairs)
+    assert keys > 20
+    hidden = features.Field()
+    for value in (None, 0):
+        hidden.meet(value)
+    slots = hidden.freeze()
+    vectors = []
+    for value in (None, 0):
+        out = np.zeros(slots.size, np.float32)
+        slots.fill(value, out, 0, "x")
+        vectors.append(out.tolist())
+    assert vectors == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+
+
+def test_numeric_features_refuse_what_the_schema_never_met_by_name():
+    from gamelib.frameworks import features
+
+    encoding = features.schema_of(shape_of("pangu", {}))
+    seen = shape_of("pangu", {}).new_game(1).observation(0)
+    with pytest.raises(ValueError, match=r"\.karma holds a str"):
+        encoding.encode({**seen, "karma": "ten"})
+    with pytest.raises(ValueError, match="never met"):
+        encoding.encode({**seen, "surprise": 1})
+    assert ".karma: int" in encoding.describe()
+
+
+@pytest.mark.parametrize("game, options", [(game, options) for game, options, _, _ in FEATURE_SETUPS], ids=FEATURE_IDS)
+def test_numeric_features_pass_pettingzoo_and_gymnasium_checks(game, options):
+    """features="numeric": PettingZoo's api_test (the observation lies in its Box) and Gymnasium's check_env."""
+    env = pettingzoo_env.env(game, features="numeric", **options)
+    api_test(env, num_cycles=100)
+    check_env(SingleAgentEnv(game, features="numeric", **options), skip_render_check=True)
+
+
 # --------------------------------------------------------------------------- PettingZoo
 
 
@@ -231,19 +293,27 @@ def play_directly(game, options, seed, explicit_chance=False):
     return state
 
 
-CHAKRA_CROSS_SEEDS = 10 if LONG else 1  # a random Chakra game is 400-900 moves, about a second through an adapter
+CHAKRA_SEATS = {2: range(34), 3: range(34, 67), 4: range(67, 100)}  # Chakra's 100 seeds shared by its player counts
 
 
-def cross_seeds(game) -> range:
-    """The seeds of the cross-checks: 100 in make test-long (10 for Chakra, per player count, to stay within CI's
-    time); in make test 3, and 1 for Chakra."""
-    return range(CHAKRA_CROSS_SEEDS) if game == "chakra" else range(CROSS_SEEDS)
+def cross_seeds(game, options) -> range:
+    """The seeds of the cross-checks: 100 per game in make test-long, Chakra's shared between its player counts
+    (34, 33 and 33 distinct seeds: a random Chakra game is 400 to 900 moves, 0.3 to 0.5 s in gamelib itself and as
+    much again through an adapter), 100 per Chakra player count with GAMELIB_FRAMEWORK_SWEEP=full; in make test 3,
+    and 1 per Chakra player count."""
+    if game != "chakra":
+        return range(CROSS_SEEDS)
+    if not LONG:
+        return range(1)
+    if os.environ.get("GAMELIB_FRAMEWORK_SWEEP") == "full":
+        return range(100)
+    return CHAKRA_SEATS[options["players"]]
 
 
 def test_pettingzoo_seeded_games_give_gamelibs_saves(setup):
     """reset(seed=s) and the same choices give the final save of gamelib's new_game(seed=s) played directly."""
     game, options = setup
-    for seed in cross_seeds(game):
+    for seed in cross_seeds(game, options):
         assert play_pettingzoo(game, options, seed).to_json() == play_directly(game, options, seed).to_json()
 
 
@@ -289,8 +359,9 @@ def test_gymnasium_pangu_is_gamelibs_seeded_game_and_pays_1_for_a_win():
     assert env.state.to_json() == pangu.State.from_json(env.state.to_json()).to_json()
 
 
-@pytest.mark.parametrize("game, options", [("chakra", {"players": 3, "seat": 1}), ("nagaraja", {"seat": 1})],
-                         ids=["chakra3", "nagaraja"])
+@pytest.mark.parametrize("game, options", [("chakra", {"players": 2, "seat": 0}), ("chakra", {"players": 3, "seat": 1}),
+                                           ("chakra", {"players": 4, "seat": 3}), ("nagaraja", {"seat": 1})],
+                         ids=["chakra2", "chakra3", "chakra4", "nagaraja"])
 def test_gymnasium_opponent_games_are_gamelibs_games(game, options):
     """Against the greedy bot: the same final save as core.play with the learner's choices in its seat and
     the bot (on the env's generator, seeded with the game's seed) in the others."""
@@ -298,7 +369,7 @@ def test_gymnasium_opponent_games_are_gamelibs_games(game, options):
     setup = {key: value for key, value in options.items() if key != "seat"}
     bots = importlib.import_module(f"gamelib.{game}.bots")
     shape = shape_of(game, setup)
-    for seed in cross_seeds(game):
+    for seed in cross_seeds(game, setup):
         env = SingleAgentEnv(game, illegal_action="raise", **options)
         observation, _ = env.reset(seed=seed)
         learner = random.Random(seed + 1000)
@@ -339,7 +410,7 @@ def test_openspiel_game_types():
         assert kind.dynamics == Type.Dynamics.SEQUENTIAL and kind.reward_model == Type.RewardModel.TERMINAL
         assert (kind.information, kind.utility, game.num_players()) == (information, utility, players)
         assert kind.provides_information_state_string and kind.provides_observation_string
-        assert kind.provides_observation_tensor and not kind.provides_information_state_tensor
+        assert kind.provides_observation_tensor and kind.provides_information_state_tensor
     assert load("chakra", {"players": 4}).num_players() == 4
     assert load("pangu", {}).num_distinct_actions() == 480
 
@@ -408,6 +479,65 @@ def test_openspiel_observations_show_only_gamelibs_observation():
     assert state.observation_string(0) != state.observation_string(1)
 
 
+def spiel_states(spiel_game, games, seed, every=1):
+    """Decision states of random games through OpenSpiel (every ``every``-th one), each read by the caller before
+    the game goes on (not clones: a state's information-state string extends its hash chain by the moves since it
+    was last asked for, a clone's would start again from where the chain was last extended)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = spiel_game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+                continue
+            if moves % every == 0:
+                yield state
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+
+
+def one_to_one(pairs) -> tuple[int, int]:
+    """Asserts that equal keys go with equal tensors and different keys with different tensors, for each player
+    (pairs of (player, key) and (player, tensor): tensors are per player, as OpenSpiel's are); returns how many
+    keys there were and how many of them more than one state shared."""
+    tensor_of, key_of, seen = {}, {}, {}
+    for (player, key), (_, tensor) in pairs:
+        key, tensor = (player, key), (player, np.asarray(tensor, dtype=np.float32).tobytes())
+        assert tensor_of.setdefault(key, tensor) == tensor, "equal observations, different tensors"
+        assert key_of.setdefault(tensor, key) == key, "different observations, equal tensors"
+        seen[key] = seen.get(key, 0) + 1
+    return len(seen), sum(count > 1 for count in seen.values())
+
+
+@pytest.mark.parametrize("game, options, games, every", [("nagaraja", {}, 4, 4), ("chakra", {"players": 3}, 1, 20),
+                                                          (bluff, {}, 300, 1)], ids=["nagaraja", "chakra3", "bluff"])
+def test_tensors_are_equal_exactly_when_what_the_player_knows_is(game, options, games, every):
+    """Over random states of the games that hide information: OpenSpiel's observation tensor and the PettingZoo /
+    Gymnasium observation are equal for two states exactly when observation(player) is (the tensors hold exactly
+    the observation), and the information-state tensor exactly when the information-state string is. Bluff's
+    deals and Nagaraja's openings give many different states that a player cannot tell apart; random states
+    where the observations differ must give different tensors."""
+    spiel_game = load(game, options)
+    shape = shape_of(game, options)
+    observations, information, aec = [], [], []
+    for state in spiel_states(spiel_game, games, seed=8, every=every):
+        for player in range(spiel_game.num_players()):
+            seen = numbering.observation_text(state.gamelib_state.observation(player))
+            observations.append(((player, seen), (player, state.observation_tensor(player))))
+            aec.append(((player, seen),
+                        (player, numbering.encode_observation(state.gamelib_state.observation(player), shape.observation_bytes))))
+            information.append(((player, state.information_state_string(player)),
+                                (player, state.information_state_tensor(player))))
+    kinds, shared = one_to_one(observations)
+    assert kinds > 10 and one_to_one(aec) == (kinds, shared)
+    information_kinds, information_shared = one_to_one(information)
+    assert information_kinds >= kinds
+    if game is bluff:
+        assert shared > 0 and information_shared > 0  # states that differ only in what is hidden
+
+
 def test_openspiel_equal_information_states_list_the_same_moves():
     """The soundness of listing numbers (numbering's docstring): where two histories give a player the same
     information state, the same numbers are legal and mean the same moves. Nagaraja's opening: every deal
@@ -445,13 +575,115 @@ def test_openspiel_seeded_games_give_gamelibs_saves(setup):
     """The same chance draws and choices through OpenSpiel and through core.play on gamelib's explicit-chance game
     give the same final save; OpenSpiel's returns are gamelib's less 1/n (zero-sum), Pangu's are gamelib's."""
     game, options = setup
-    for seed in cross_seeds(game):
+    for seed in cross_seeds(game, options):
         through = play_openspiel(game, options, seed)
         direct = core.play(shape_of(game, options).new_game(0, explicit_chance=True), core.random_policy, seed=seed)
         assert through.gamelib_state.to_json() == direct.to_json()
         players = len(direct.returns())
         shift = 0.0 if players == 1 else 1 / players
         assert through.returns() == pytest.approx([r - shift for r in direct.returns()])
+
+
+@pytest.mark.parametrize("game, options, every", [("nagaraja", {}, 7), ("chakra", {"players": 3}, 7), (bluff, {}, 1)],
+                         ids=["nagaraja", "chakra3", "bluff"])
+def test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart(game, options, every):
+    """OpenSpiel's information-set MCTS (open_spiel.python.algorithms.ismcts) with openspiel_game's resampler: every
+    sample looks the same to the player to move (same observation), the hidden part is dealt again (over the
+    samples, some differ from the real state), and the bot returns a legal number. Three simulations a move with
+    the score-lead leaf evaluator: a check that it runs and is sound, not of its strength."""
+    from open_spiel.python.algorithms import ismcts
+
+    spiel_game = load(game, options)
+    resample = openspiel_game.determinising_resampler(spiel_game, seed=3)
+    bot = ismcts.ISMCTSBot(spiel_game, openspiel_game.score_lead_evaluator(), 1.0, 3,
+                           random_state=np.random.RandomState(1), use_observation_string=True,
+                           allow_inconsistent_action_sets=True)
+    bot.set_resampler(resample)
+    searched = 0
+    for state in spiel_states(spiel_game, 3, seed=5, every=every):
+        if searched == 2:
+            break
+        player = state.current_player()
+        samples = [resample(state, player) for _ in range(6)]
+        assert all(sample.observation_string(player) == state.observation_string(player) for sample in samples)
+        if game is not bluff:  # a Bluff deal may leave nothing to redeal after the cards are seen
+            assert any(sample.gamelib_state.to_json() != state.gamelib_state.to_json() for sample in samples)
+        assert bot.step(state) in state.legal_actions()
+        searched += 1
+    assert searched == 2
+
+
+@pytest.mark.parametrize("game, options, games", [("nagaraja", {}, 3), ("chakra", {"players": 3}, 1), (bluff, {}, 20)],
+                         ids=["nagaraja", "chakra3", "bluff"])
+def test_score_lead_evaluator_is_a_return_and_is_the_returns_at_the_end(game, options, games):
+    """openspiel_game.score_lead_evaluator: at every decision of random games its values lie between the game's least
+    and greatest return (GameInfo's min and max utility, inside [-1, 1]) and sum to 0 like the zero-sum returns; at
+    the end they are exactly the OpenSpiel returns (gamelib's returns minus 1/n, openspiel_game's docstring). Bluff
+    has no scores: 0 for every seat before the end."""
+    spiel_game = load(game, options)
+    evaluator = openspiel_game.score_lead_evaluator()
+    low, high = spiel_game.min_utility(), spiel_game.max_utility()
+    assert -1 <= low < high <= 1
+    for seed in range(games):
+        state = spiel_game.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+                continue
+            values = evaluator.evaluate(state)
+            assert len(values) == spiel_game.num_players()
+            assert all(low - 1e-12 <= value <= high + 1e-12 for value in values)
+            assert sum(values) == pytest.approx(0.0, abs=1e-12)
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert list(evaluator.evaluate(state)) == state.returns()
+        players = spiel_game.num_players()
+        assert state.returns() == pytest.approx([float(r) - 1 / players for r in state.gamelib_state.returns()])
+
+
+def test_lead_values_follow_the_score_lead():
+    """Before the end the seat ahead on scores() gets the larger value, equal scores equal values (by hand: a
+    softmax over 3 points of scores 8 and 11 gives e/(1+e) = 0.731 to the leader)."""
+    from gamelib import nagaraja
+    from gamelib.core import random_policy
+
+    state, rng = nagaraja.new_game(3), random.Random(0)
+    assert openspiel_game.lead_values(state) == [0.0, 0.0]  # 0 to 0 at the start
+    while state.scores()[0] == state.scores()[1]:
+        state = state.apply(random_policy(state, rng))
+    values = openspiel_game.lead_values(state)
+    leader = 0 if state.scores()[0] > state.scores()[1] else 1
+    assert values[leader] > 0 > values[1 - leader]
+    lead = abs(state.scores()[0] - state.scores()[1])
+    assert values[leader] == pytest.approx(1 / (1 + np.exp(-lead / 3)) - 0.5)
+
+
+@pytest.mark.parametrize("game, options", [("nagaraja", {})], ids=["nagaraja"])
+def test_ismcts_policy_with_the_score_lead_evaluator_plays_only_legal_moves(game, options):
+    """openspiel_game.ismcts_policy (OpenSpiel's ISMCTSBot, the resampler, the score-lead evaluator) plays a whole
+    seeded game against gamelib's random bot: every move it returns is one gamelib lists in that position (and
+    core.play applies it through the checked State.apply), and a second run replays the same game. (Chakra's
+    searched moves are checked by test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart; a whole
+    Chakra game against random play costs about ten times a Nagaraja one.)"""
+    module = module_of(game)
+    spiel_game = load(game, options)
+    searcher = openspiel_game.ismcts_policy(spiel_game, 4, seed=1)
+    chosen = []
+
+    def checked(state, rng):
+        move = searcher(state, rng)
+        assert move in state.legal_actions()
+        chosen.append(move)
+        return move
+
+    def play_once():
+        return core.play(module.new_game(9, **options), [checked, core.random_policy], seed=9)
+
+    final = play_once()
+    assert final.is_terminal and chosen
+    first_run, chosen[:] = list(chosen), []
+    assert play_once().to_json() == final.to_json() and chosen == first_run
 
 
 # --------------------------------------------------------------------------- random play
@@ -464,14 +696,37 @@ def test_random_play_through_every_adapter_offers_only_legal_moves(setup):
 
 
 def play_randomly(game, options, seeds):
-    """Random games through the AEC env and OpenSpiel: nothing raises and every number offered (mask or
-    legal_actions) decodes to a move gamelib applies (illegal_action='raise' and gamelib's own apply would raise
-    IllegalMove otherwise). The single-agent env is the AEC env's numbering with bots in the other seats."""
-    spiel_game = load(game, options)
-    numbering_of = shape_of(game, options).numbering
+    """Random games through the AEC env and OpenSpiel (see the two functions below). The single-agent env is
+    the AEC env's numbering with bots in the other seats."""
+    play_pettingzoo_randomly(game, options, seeds)
+    play_openspiel_randomly(game, options, seeds)
+
+
+def play_pettingzoo_randomly(game, options, seeds):
+    """Random games through the AEC env built with illegal_action='raise': a number of the mask that gamelib
+    calls illegal raises IllegalMove; the mask offers exactly as many numbers as gamelib lists moves."""
     for seed in seeds:
-        final = play_pettingzoo(game, options, 50_000 + seed)
-        assert final.is_terminal
+        env = pettingzoo_env.env(game, illegal_action="raise", **options)
+        env.reset(seed=50_000 + seed)
+        rng = random.Random(50_000 + seed)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            offered = np.flatnonzero(observation["action_mask"]).tolist()
+            assert len(offered) == len(env.state_.legal_actions())
+            env.step(rng.choice(offered))
+        assert env.state_.is_terminal
+
+
+def play_openspiel_randomly(game, options, seeds):
+    """Random games through the registered OpenSpiel game, chance drawn by its float probabilities: nothing
+    raises, and every number legal_actions() offers stands for a move gamelib lists; the chosen one is applied
+    through gamelib's checked State.apply (GamelibState._apply_action), which raises IllegalMove on an illegal
+    move."""
+    spiel_game = load(game, options)
+    for seed in seeds:
         state = spiel_game.new_initial_state()
         rng = random.Random(seed)
         while not state.is_terminal():
@@ -479,10 +734,9 @@ def play_randomly(game, options, seeds):
                 outcomes, probabilities = zip(*state.chance_outcomes())
                 state.apply_action(rng.choices(outcomes, probabilities)[0])
                 continue
-            choice = rng.choice(state.legal_actions())
-            inner = state.gamelib_state
-            inner.apply(numbering_of.action(inner, choice))  # gamelib's own checks
-            state.apply_action(choice)
+            offered = state.legal_actions()
+            assert len(offered) == len(state.gamelib_state.legal_actions())
+            state.apply_action(rng.choice(offered))
 
 
 # --------------------------------------------------------------------------- value iteration

@@ -5,7 +5,8 @@ The learner sits in ``seat``; every other seat is played by ``opponent`` (a game
 ``(state, rng) -> action``, by default the game's ``greedy_policy``), with a generator seeded from the
 game's seed, so ``reset(seed=s)`` gives gamelib's ``new_game(seed=s)`` and the same opponent moves every
 time. Observations and actions are those of the PettingZoo env (:mod:`gamelib.frameworks.numbering`):
-``{"observation": bytes of the JSON, "action_mask": int8}``, ``Discrete(n)``; ``info["observation"]``
+``{"observation": bytes of the JSON, "action_mask": int8}`` (or with ``features="numeric"`` the float32 vector of
+:mod:`gamelib.frameworks.features`), ``Discrete(n)``; ``info["observation"]``
 holds the readable dict. The reward is the seat's share of the win when the game ends (Pangu: 1 for a
 win, 0 for a loss). An action outside the mask ends the episode with reward -1 and
 ``info["illegal_move"]`` (the engine's reason), or raises with ``illegal_action="raise"``.
@@ -20,7 +21,8 @@ import numpy as np
 
 from gamelib.core import IllegalMove
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import encode_observation, shape as game_shape
+from gamelib.frameworks.features import observation_box
+from gamelib.frameworks.numbering import Listings, shape as game_shape
 
 _gym = require("gymnasium")
 
@@ -31,7 +33,7 @@ class SingleAgentEnv(_gym.Env):
     metadata = {"render_modes": ["human", "ansi"]}
 
     def __init__(self, game="pangu", rules=None, *, seat: int = 0, opponent=None, render_mode=None,
-                 illegal_action: str = "end", **setup):
+                 illegal_action: str = "end", features: str = "bytes", **setup):
         if illegal_action not in ("end", "raise"):
             raise ValueError(f"illegal_action is 'end' or 'raise', not {illegal_action!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -44,11 +46,13 @@ class SingleAgentEnv(_gym.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.action_space = _gym.spaces.Discrete(self.game_shape.num_actions)
+        box, self._encode = observation_box(self.game_shape, features)
         self.observation_space = _gym.spaces.Dict({
-            "observation": _gym.spaces.Box(0, 255, (self.game_shape.observation_bytes,), np.uint8),
+            "observation": box,
             "action_mask": _gym.spaces.Box(0, 1, (self.game_shape.num_actions,), np.int8),
         })
         self._seeds = random.Random()
+        self._listings = Listings()  # the mask and the step read one listing of a position
         self.state = None
 
     def reset(self, *, seed=None, options=None):
@@ -64,7 +68,7 @@ class SingleAgentEnv(_gym.Env):
 
     def step(self, action):
         try:
-            move = self.game_shape.numbering.action(self.state, action)
+            move = self.game_shape.numbering.action(self.state, action, self._listings.actions(self.state))
             self.state = self.state.apply(move)
         except IllegalMove as illegal:
             if self.illegal_action == "raise":
@@ -83,8 +87,8 @@ class SingleAgentEnv(_gym.Env):
     def _observation(self):
         mask = np.zeros(self.game_shape.num_actions, dtype=np.int8)
         if not self.state.is_terminal and self.state.current_player == self.seat:
-            mask[self.game_shape.numbering.legal_numbers(self.state)] = 1
-        return {"observation": encode_observation(self.state.observation(self.seat), self.game_shape.observation_bytes),
+            mask[self.game_shape.numbering.legal_numbers(self.state, self._listings.actions(self.state))] = 1
+        return {"observation": self._encode(self.state.observation(self.seat)),
                 "action_mask": mask}
 
     def _info(self):

@@ -50,32 +50,36 @@ from gamelib.core import CHANCE, IllegalMove, sample_outcome
 
 
 class ListingNumbering:
-    """Number ``k`` = the ``k``-th action of ``state.legal_actions()`` (for games too large to number move by move)."""
+    """Number ``k`` = the ``k``-th action of ``state.legal_actions()`` (for games too large to number move by move).
+
+    Every method takes the listing as ``actions`` when the caller has it already (the adapters list a position
+    once per move: :class:`Listings`), else lists ``state`` itself."""
 
     def __init__(self, size: int):
         self.size = size
 
-    def _listing(self, state) -> list:
-        actions = state.legal_actions()
+    def _listing(self, state, actions=None) -> list:
+        if actions is None:
+            actions = state.legal_actions()
         if len(actions) > self.size:
             raise ValueError(f"this position lists {len(actions)} legal actions, more than the {self.size} "
                              f"the numbering allows; build the adapter with a larger max_actions")
         return actions
 
-    def legal_numbers(self, state) -> list[int]:
+    def legal_numbers(self, state, actions=None) -> list[int]:
         """The numbers of the legal actions, ascending."""
-        return list(range(len(self._listing(state))))
+        return list(range(len(self._listing(state, actions))))
 
-    def number(self, state, action) -> int:
+    def number(self, state, action, actions=None) -> int:
         """The number of a legal ``action`` in ``state``."""
-        for index, legal in enumerate(self._listing(state)):
+        for index, legal in enumerate(self._listing(state, actions)):
             if legal == action:
                 return index
         raise IllegalMove(f"{action} is not a legal action here, so it has no number", action)
 
-    def action(self, state, number) -> Any:
+    def action(self, state, number, actions=None) -> Any:
         """The action numbered ``number`` in ``state``; a number with no legal action raises IllegalMove."""
-        actions = self._listing(state)
+        actions = self._listing(state, actions)
         if not _is_index(number, len(actions)):
             raise IllegalMove(f"action number {number!r} is not legal here: this position has actions 0 to "
                               f"{len(actions) - 1}", number)
@@ -91,68 +95,120 @@ def _is_index(number, length: int) -> bool:
 
 
 class PanguNumbering:
-    """Every placement of a Pangu deck numbered once: ((card * 2 + die) * cells + cell) * 2 + turned."""
+    """Every placement of a Pangu deck numbered once: ((card * 2 + die) * cells + cell) * 2 + turned.
+
+    The table of every placement and its number is built once per deck and grid (480 entries for the
+    teaching deck), so numbering a listing is one dictionary look-up per move."""
 
     DICE = ("BLUE", "WHITE")
 
     def __init__(self, card_ids, cells):
-        self.card_ids = tuple(card_ids)
-        self.cells = tuple(tuple(cell) for cell in cells)
-        self._card_index = {card: i for i, card in enumerate(self.card_ids)}
-        self._cell_index = {cell: i for i, cell in enumerate(self.cells)}
-        self.size = len(self.card_ids) * 2 * len(self.cells) * 2
-
-    def number(self, state, action) -> int:
-        card, die, cell, orientation = action
-        return (((self._card_index[card] * 2 + self.DICE.index(die)) * len(self.cells)
-                 + self._cell_index[tuple(cell)]) * 2 + (orientation == 180))
-
-    def action(self, state, number) -> Any:
         from gamelib.pangu.actions import Action
 
+        self.card_ids = tuple(card_ids)
+        self.cells = tuple(tuple(cell) for cell in cells)
+        self.size = len(self.card_ids) * 2 * len(self.cells) * 2
+        self._placements = tuple(Action(card, die, cell, turned)
+                                 for card in self.card_ids for die in self.DICE for cell in self.cells
+                                 for turned in (0, 180))  # in number order: the formula's digits, outermost first
+        self._numbers = {placement: n for n, placement in enumerate(self._placements)}
+
+    def number(self, state, action, actions=None) -> int:
+        card, die, cell, orientation = action
+        return self._numbers[(card, die, tuple(cell), 180 if orientation == 180 else 0)]
+
+    def action(self, state, number, actions=None) -> Any:
         if not _is_index(number, self.size):
             raise IllegalMove(f"action number {number!r} is outside Pangu's 0 to {self.size - 1}", number)
-        rest, turned = divmod(int(number), 2)
-        rest, cell = divmod(rest, len(self.cells))
-        card, die = divmod(rest, 2)
-        action = Action(self.card_ids[card], self.DICE[die], self.cells[cell], 180 if turned else 0)
-        if action not in state.legal_actions():
+        action = self._placements[int(number)]
+        if action not in (state.legal_actions() if actions is None else actions):
             raise IllegalMove(f"action {number} ({action}) is not legal here", number)
         return action
 
-    def legal_numbers(self, state) -> list[int]:
-        return sorted(self.number(state, action) for action in state.legal_actions())
+    def legal_numbers(self, state, actions=None) -> list[int]:
+        numbers = self._numbers
+        return sorted(numbers[action] for action in (state.legal_actions() if actions is None else actions))
 
     def describe(self) -> str:
         return (f"Discrete({self.size}): number = ((card * 2 + die) * {len(self.cells)} + cell) * 2 + turned, "
                 f"card = place in the deck {self.card_ids}, die 0 BLUE / 1 WHITE, cell = row-major index of "
                 f"{self.cells}, turned 1 for 180 degrees")
 
+    def __reduce__(self):
+        return (PanguNumbering, (self.card_ids, self.cells))
+
 
 class ChanceNumbering:
-    """Chance outcome number ``k`` = the ``k``-th outcome of ``chance_outcomes()``."""
+    """Chance outcome number ``k`` = the ``k``-th outcome of ``chance_outcomes()`` (``outcomes``: that listing
+    when the caller has it already)."""
 
     def __init__(self, size: int):
         self.size = size
 
-    def outcomes(self, state) -> list:
-        outcomes = state.chance_outcomes()
+    def outcomes(self, state, outcomes=None) -> list:
+        if outcomes is None:
+            outcomes = state.chance_outcomes()
         if len(outcomes) > self.size:
             raise ValueError(f"this chance node has {len(outcomes)} outcomes, more than the {self.size} the "
                              f"numbering allows; build the adapter with a larger max_chance_outcomes")
         return outcomes
 
-    def outcome(self, state, number):
-        outcomes = self.outcomes(state)
+    def outcome(self, state, number, outcomes=None):
+        outcomes = self.outcomes(state, outcomes)
         if not _is_index(number, len(outcomes)):
             raise IllegalMove(f"chance outcome {number!r} does not exist here (0 to {len(outcomes) - 1})", number)
         return outcomes[int(number)][0]
 
-    def number(self, state, outcome) -> int:
-        for index, (candidate, _) in enumerate(self.outcomes(state)):
+    def number(self, state, outcome, outcomes=None) -> int:
+        for index, (candidate, _) in enumerate(self.outcomes(state, outcomes)):
             if candidate == outcome:
                 return index
         raise IllegalMove(f"{outcome!r} is not an outcome of this chance node", outcome)
+
+
+class Listings:
+    """The legal actions, the chance outcomes and an observation of the last position asked about, for one adapter.
+
+    An adapter needs a position's listing two or three times a move (the mask or ``legal_actions``, then the
+    number's action); listing a Chakra position costs about a millisecond. The position is held (compared by
+    identity, ``is``, with a strong reference, so it cannot be mistaken for another), and replaced whole by the
+    next one: nothing grows. Gamelib states are immutable, so a listing read off one stays true."""
+
+    __slots__ = ("_actions", "_outcomes", "_seen")
+
+    def __init__(self):
+        self._actions = (None, None)
+        self._outcomes = (None, None)
+        self._seen = (None, None, None)
+
+    def actions(self, state) -> list:
+        held, actions = self._actions
+        if held is not state:
+            actions = state.legal_actions()
+            self._actions = (state, actions)
+        return actions
+
+    def outcomes(self, state) -> list:
+        held, outcomes = self._outcomes
+        if held is not state:
+            outcomes = state.chance_outcomes()
+            self._outcomes = (state, outcomes)
+        return outcomes
+
+    def observation(self, state, seat: int) -> dict:
+        """``state.observation(seat)``, built once for the last state and seat asked about (the PettingZoo env
+        reads it for the infos and for the encoded observation of the same move)."""
+        held, held_seat, seen = self._seen
+        if held is not state or held_seat != seat:
+            seen = state.observation(seat)
+            self._seen = (state, seat, seen)
+        return seen
+
+    def __deepcopy__(self, memo):
+        return Listings()  # a copy (OpenSpiel's clone) starts empty rather than copying a held position
+
+    def __reduce__(self):
+        return (Listings, ())
 
 
 # --------------------------------------------------------------------------- observations

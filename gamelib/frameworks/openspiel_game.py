@@ -24,8 +24,11 @@ What OpenSpiel is told, and why:
   bytes as a float tensor zero-padded to the game's bound. Information-state string: the player's
   current observation plus a SHA-256 chain over every observation the player received and every
   number they played (perfect recall, one hash instead of the whole history's text, so a state's
-  string costs the same at move 1 and move 900). No information-state tensor: a perfect-recall history
-  of gamelib observations has no fixed size (the game type says so).
+  string costs the same at move 1 and move 900). Information-state tensor: the observation tensor followed by
+  the 256 bits of that hash (a perfect-recall history of gamelib observations has no fixed size; its hash has):
+  equal information states give equal tensors, different ones different tensors (but for a SHA-256
+  collision). Exact, not a learner's feature set: the bytes keep the observation's text, the bits only tell
+  histories apart.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import numpy as np
 
 from gamelib.core import CHANCE, TERMINAL
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import GameShape, observation_text, shape as game_shape
+from gamelib.frameworks.numbering import GameShape, Listings, observation_text, shape as game_shape
 
 pyspiel = require("pyspiel")
 
@@ -76,7 +79,7 @@ def game_type(short_name: str, shape: GameShape, parameters: dict) -> "pyspiel.G
         max_num_players=shape.players if not parameters else 4,
         min_num_players=shape.players if not parameters else 2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=parameters,
@@ -132,6 +135,7 @@ class GamelibState(pyspiel.State):
         # ...up to the moves in this chain of (earlier link, state after, mover, number), folded in when a string is
         # asked for; immutable and shared, so a clone does not copy a long history
         self._unrecalled = _Shared(None)
+        self._listings = Listings()  # legal_actions and apply_action read one listing of a position
 
     @property
     def gamelib_state(self):
@@ -146,18 +150,20 @@ class GamelibState(pyspiel.State):
         return player
 
     def _legal_actions(self, player):
-        return self._shape.value.numbering.legal_numbers(self._state.value)
+        state = self._state.value
+        return self._shape.value.numbering.legal_numbers(state, self._listings.actions(state))
 
     def chance_outcomes(self):
-        return [(index, float(probability))
-                for index, (_, probability) in enumerate(self._shape.value.chance.outcomes(self._state.value))]
+        state = self._state.value
+        outcomes = self._shape.value.chance.outcomes(state, self._listings.outcomes(state))
+        return [(index, probability.numerator / probability.denominator) for index, (_, probability) in enumerate(outcomes)]
 
     def gamelib_move(self, number):
         """The gamelib action or chance outcome a number stands for here."""
         shape, state = self._shape.value, self._state.value
         if state.current_player == CHANCE:
-            return shape.chance.outcome(state, number)
-        return shape.numbering.action(state, number)
+            return shape.chance.outcome(state, number, self._listings.outcomes(state))
+        return shape.numbering.action(state, number, self._listings.actions(state))
 
     def _apply_action(self, number):
         before = self._state.value
@@ -212,22 +218,31 @@ def _chained(digest: str, observation: str, own_move) -> str:
 
 
 class GamelibObserver:
-    """OpenSpiel's PyObserver: ``observation(player)`` as JSON text and bytes; perfect recall adds the hash chain."""
+    """OpenSpiel's PyObserver: ``observation(player)`` as JSON text and bytes; perfect recall (the information
+    state) adds the hash chain of the player's history, as text and as its 256 bits."""
+
+    DIGEST_BITS = 256
 
     def __init__(self, shape: GameShape, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.shape = shape
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(shape.observation_bytes, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = np.zeros(shape.observation_bytes + (self.DIGEST_BITS if self.perfect_recall else 0), np.float32)
+        self.dict = {"observation": self.tensor[: shape.observation_bytes]}
+        if self.perfect_recall:
+            self.dict["history_digest"] = self.tensor[shape.observation_bytes:]
 
     def set_from(self, state, player):
         data = observation_text(state.gamelib_state.observation(player)).encode()
-        if len(data) > self.tensor.size:
-            raise ValueError(f"this observation takes {len(data)} bytes, more than the {self.tensor.size} allowed")
-        self.tensor.fill(0)
-        self.tensor[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        seen = self.dict["observation"]
+        if len(data) > seen.size:
+            raise ValueError(f"this observation takes {len(data)} bytes, more than the {seen.size} allowed")
+        seen.fill(0)
+        seen[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        if self.perfect_recall:
+            digest = bytes.fromhex(state.recall_digest(player)) or bytes(32)  # an empty history: no hash yet, 0 bits
+            self.dict["history_digest"][:] = np.unpackbits(np.frombuffer(digest, dtype=np.uint8))
 
     def string_from(self, state, player):
         text = observation_text(state.gamelib_state.observation(player))
@@ -330,4 +345,124 @@ def search_policy(spiel_game, bot):
         searched = GamelibState(spiel_game, state.with_explicit_chance())
         return searched.gamelib_move(bot.step(searched))
 
+    return policy
+
+
+def determinising_resampler(spiel_game, seed: int = 0):
+    """A resampler for OpenSpiel's ``ismcts.ISMCTSBot`` (``bot.set_resampler(...)``): ``(state, player) ->`` an
+    OpenSpiel state the player cannot tell from ``state``, what they cannot know dealt again by gamelib's own
+    determinisation (``gamelib.studio.determinise.determinised``: Chakra's unseen plenitude values, Nagaraja's
+    unseen cards, relics and amulets, a studio game's ``sample_hidden``), with a fresh future.
+
+    The sample keeps the game's log where the observation shows it (Nagaraja's events: the determinisation drops
+    the log for search speed), so the player's observation is the same; a sample with a different observation
+    raises ValueError. Build the bot with ``use_observation_string=True``: the sample has no history of its own,
+    so its tree is keyed by the observation (which in Nagaraja carries the game's events), not by the
+    perfect-recall information state."""
+    import random
+
+    from gamelib.core import replace_fields
+    from gamelib.studio.determinise import determinised
+
+    rng = random.Random(seed)
+
+    def resample(state, player):
+        inner = state.gamelib_state
+        seen = inner.observation(player)
+        sampled = determinised(inner, player, rng)
+        if sampled.observation(player) != seen and hasattr(inner, "log"):
+            sampled = replace_fields(sampled, log=inner.log)
+        if sampled.observation(player) != seen:
+            raise ValueError(f"the determinised {type(inner).__name__} does not look the same to seat {player}")
+        return GamelibState(spiel_game, sampled)
+
+    return resample
+
+
+def score_lead_evaluator(temperature: float = 3.0, rollout_policy=None, rollout_actions: int = 0, seed: int = 0):
+    """A cheap leaf evaluator for OpenSpiel's MCTS and ISMCTS (``mcts.Evaluator``: ``evaluate`` and ``prior``).
+
+    At a terminal state it returns the game's OpenSpiel returns exactly. Elsewhere it reads the lead in
+    ``scores()`` (gamelib's provisional score, "as if the game stopped now": Chakra's and Nagaraja's ``scores``) and
+    turns it into shares of the win that sum to 1, a softmax of the scores over ``temperature`` points
+    (``exp(score / temperature)`` normalised: equal scores share equally, a lead of ``temperature`` points is worth
+    e = 2.7 times the share), minus ``1/n`` like the returns. So every value lies between the game's least and
+    greatest return (``-1/n`` and ``1 - 1/n``, inside [-1, 1]) and the values sum to 0, as the zero-sum returns do.
+    With ``rollout_policy`` (gamelib's greedy bot, say) it first plays up to ``rollout_actions`` actions of it from
+    the leaf, chance drawn from the state's seed or its listed outcomes. A game without ``scores`` scores 0 for all.
+    The prior is uniform over the legal actions (OpenSpiel's random-rollout evaluator's), the chance outcomes'
+    probabilities at chance nodes. Costs one ``scores()`` (plus the rollout), against a whole random game for
+    ``rollout_evaluator(random_policy)``."""
+    import random
+
+    from open_spiel.python.algorithms import mcts
+
+    from gamelib.core import sample_outcome
+
+    class ScoreLeadEvaluator(mcts.Evaluator):
+        def __init__(self):
+            self.rng = random.Random(seed)
+
+        def evaluate(self, state):
+            if state.is_terminal():
+                return np.array(state.returns())
+            inner = state.gamelib_state
+            for _ in range(rollout_actions if rollout_policy is not None else 0):
+                if inner.is_terminal:
+                    break
+                if inner.current_player == CHANCE:
+                    inner = inner.apply(sample_outcome(inner.chance_outcomes(), self.rng))
+                else:
+                    inner = inner.apply(rollout_policy(inner, self.rng))
+            return np.array(lead_values(inner, temperature))
+
+        def prior(self, state):
+            if state.is_chance_node():
+                return state.chance_outcomes()
+            legal = state.legal_actions(state.current_player())
+            return [(action, 1.0 / len(legal)) for action in legal]
+
+    return ScoreLeadEvaluator()
+
+
+def lead_values(state, temperature: float = 3.0) -> list[float]:
+    """OpenSpiel values of a gamelib state: its returns minus ``1/n`` at the end; before the end a softmax of
+    ``scores()`` over ``temperature`` minus ``1/n`` (see :func:`score_lead_evaluator`)."""
+    import math
+
+    players = len(state.returns())
+    shift = 0.0 if players == 1 else 1 / players
+    if state.is_terminal:
+        return [float(value) - shift for value in state.returns()]
+    if players == 1 or not hasattr(state, "scores"):
+        return [0.0] * players
+    scores = state.scores()
+    top = max(scores)
+    weights = [math.exp((score - top) / temperature) for score in scores]
+    total = sum(weights)
+    return [weight / total - shift for weight in weights]
+
+
+def ismcts_policy(spiel_game, simulations: int, evaluator=None, seed: int = 0, uct_c: float = 1.0):
+    """A gamelib policy ``(state, rng) -> action``: OpenSpiel's information-set MCTS (``ismcts.ISMCTSBot``, UCT,
+    most-visited move) with ``simulations`` simulations a move, :func:`determinising_resampler` for the worlds it
+    searches and :func:`score_lead_evaluator` at the leaves unless ``evaluator`` is given. Every simulation starts
+    from a fresh determinisation (hidden part and future chance redrawn), so the bot never reads what its seat
+    cannot see, even from a default-mode gamelib state. Its own generators are seeded from ``seed`` and the ``rng``
+    of each call, so a seeded tournament replays exactly."""
+    from open_spiel.python.algorithms import ismcts
+
+    evaluator = evaluator or score_lead_evaluator(seed=seed)
+
+    def policy(state, rng):
+        call_seed = rng.getrandbits(32)
+        bot = ismcts.ISMCTSBot(spiel_game, evaluator, uct_c, simulations,
+                               random_state=np.random.RandomState((seed * 7919 + call_seed) % 2**32),
+                               use_observation_string=True, allow_inconsistent_action_sets=True)
+        bot.set_resampler(determinising_resampler(spiel_game, seed=call_seed))
+        searched = GamelibState(spiel_game, state)
+        return searched.gamelib_move(bot.step(searched))
+
+    policy.__name__ = f"ismcts_{simulations}"
+    policy.__qualname__ = policy.__name__
     return policy

@@ -2,7 +2,9 @@
 
 ``env("chakra", players=3)`` is a ``pettingzoo.AECEnv``. Agents are ``player_0``... in seat order.
 Each observation is ``{"observation": uint8 bytes of observation(player)'s JSON, "action_mask": int8}``
-(:mod:`gamelib.frameworks.numbering`); ``infos[agent]["observation"]`` holds the readable dict. Actions
+(:mod:`gamelib.frameworks.numbering`), or with ``features="numeric"`` a float32 vector with one fixed slot per
+field of the observation (:mod:`gamelib.frameworks.features`); ``infos[agent]["observation"]`` holds the readable
+dict. Actions
 are the game's numbers (``numbering.describe()``). ``reset(seed=s)`` plays gamelib's game
 ``new_game(seed=s)``: chance is resolved from the seed exactly as in gamelib, so the same seed and the
 same moves give the same final save. Rewards are gamelib's ``returns()`` (1/k to each of k winners),
@@ -19,7 +21,8 @@ import numpy as np
 
 from gamelib.core import IllegalMove, TERMINAL, new_seed
 from gamelib.frameworks import require
-from gamelib.frameworks.numbering import GameShape, encode_observation, shape as game_shape
+from gamelib.frameworks.features import observation_box
+from gamelib.frameworks.numbering import GameShape, Listings, shape as game_shape
 
 _pettingzoo = require("pettingzoo")
 _spaces = require("gymnasium.spaces")
@@ -35,7 +38,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "gamelib", "is_parallelizable": False}
 
     def __init__(self, shape: GameShape, render_mode: str | None = None, max_cycles: int | None = None,
-                 illegal_action: str = "penalise"):
+                 illegal_action: str = "penalise", features: str = "bytes"):
         super().__init__()
         if illegal_action not in ("penalise", "raise"):
             raise ValueError(f"illegal_action is 'penalise' or 'raise', not {illegal_action!r}")
@@ -49,11 +52,13 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         self.possible_agents = [agent_name(seat) for seat in range(shape.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._action_spaces = {agent: _spaces.Discrete(shape.num_actions) for agent in self.possible_agents}
+        box, self._encode = observation_box(shape, features)
         self._observation_spaces = {agent: _spaces.Dict({
-            "observation": _spaces.Box(0, 255, (shape.observation_bytes,), np.uint8),
+            "observation": box,
             "action_mask": _spaces.Box(0, 1, (shape.num_actions,), np.int8),
         }) for agent in self.possible_agents}
         self._seeds = random.Random()
+        self._listings = Listings()  # the mask and the step read one listing of a position
         self.state_ = None
 
     def observation_space(self, agent):
@@ -85,8 +90,8 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         seat = self._seat[agent]
         mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         if self.state_.current_player == seat and not self.state_.is_terminal:
-            mask[self.shape_.numbering.legal_numbers(self.state_)] = 1
-        return {"observation": encode_observation(self.state_.observation(seat), self.shape_.observation_bytes),
+            mask[self.shape_.numbering.legal_numbers(self.state_, self._listings.actions(self.state_))] = 1
+        return {"observation": self._encode(self._listings.observation(self.state_, seat)),
                 "action_mask": mask}
 
     def step(self, action):
@@ -97,7 +102,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         try:
-            move = self.shape_.numbering.action(self.state_, action)
+            move = self.shape_.numbering.action(self.state_, action, self._listings.actions(self.state_))
             self.state_ = self.state_.apply(move)
         except IllegalMove as illegal:
             if self.illegal_action == "raise":
@@ -121,7 +126,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         if state.current_player != TERMINAL:
             self.agent_selection = agent_name(state.current_player)
-            self.infos[self.agent_selection] = {"observation": state.observation(state.current_player)}
+            self.infos[self.agent_selection] = {"observation": self._listings.observation(state, state.current_player)}
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
 
@@ -149,8 +154,9 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         return self.metadata["name"]
 
 
-def env(game="pangu", rules=None, *, render_mode=None, max_cycles=None, illegal_action="penalise", **setup):
+def env(game="pangu", rules=None, *, render_mode=None, max_cycles=None, illegal_action="penalise",
+        features="bytes", **setup):
     """The AEC env of ``game`` ("pangu", "chakra", "nagaraja" or a contract game module); ``setup``
-    is passed to ``new_game`` (``players=3`` for Chakra)."""
+    is passed to ``new_game`` (``players=3`` for Chakra); ``features`` is "bytes" or "numeric"."""
     return GamelibAECEnv(game_shape(game, rules, **setup), render_mode=render_mode, max_cycles=max_cycles,
-                         illegal_action=illegal_action)
+                         illegal_action=illegal_action, features=features)
