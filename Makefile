@@ -80,6 +80,8 @@ LONG_ONLY_FILES += tests/test_studio_solve_pig100.py
 # The framework adapters (issue 27): their tests (cross-checks on 100 seeds in long mode, the frameworks' own
 # test suites) and random play through them (CI's sizes; GAMELIB_FRAMEWORK_SWEEP=full plays 10,000 games a game)
 LONG_ONLY_FILES += tests/test_frameworks.py tests/test_frameworks_sweep.py
+# and their lesson (OpenSpiel's ISMCTS on a skill ladder: the longest notebook, and it needs that extra)
+LONG_ONLY_FILES += notebooks/course/frameworks_search_bots.ipynb
 LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/test_nagaraja_fuzz.py \
 	tests/test_nagaraja_invariants.py tests/test_pangu_fuzz.py tests/test_pangu_invariants.py $(LONG_ONLY_FILES)
 LONG_TEST_FILES += tests/test_shipped_data.py
