@@ -8,11 +8,13 @@ that climbs out of it would fail here as it does under `make lab`.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
 from browser_support import screenshot
-from conftest import ROOT
+
+ROOT = Path(__file__).resolve().parents[1]  # not `from conftest`: beside notebooks/ another conftest may hold that name
 
 sys.path.insert(0, str(ROOT / "tools"))
 import working_copy  # noqa: E402
