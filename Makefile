@@ -134,12 +134,14 @@ $(LAB_STAMP) $(APP_STAMP) $(SITE_STAMP) $(INSTRUCTOR_STAMP): pyproject.toml
 student-edition:
 	python3 tools/student_edition.py --output build/student
 
-# Lint (issue 26; CONTRIBUTING.md), the first step of `make test`: ruff's checks ([tool.ruff] in
-# pyproject.toml) on the code, and `ruff format --check` on the files already formatted. FORMATTED
-# grows a file at a time, each formatted in a commit of its own (CONTRIBUTING.md says when).
-FORMATTED := tests/test_tournament.py
+# Lint (issue 26; CONTRIBUTING.md), the first step of `make test`: ruff's checks and ruff's format
+# check ([tool.ruff] in pyproject.toml) on all the code. `make format` formats it.
+LINTED := gamelib tests tools bench
 .PHONY: lint
 lint: $(STAMP)
-	$(PY) -m ruff check gamelib tests tools bench
-	$(PY) -m ruff format --check $(FORMATTED)
+	$(PY) -m ruff check $(LINTED)
+	$(PY) -m ruff format --check $(LINTED)
+.PHONY: format
+format: $(STAMP)
+	$(PY) -m ruff format $(LINTED)
 test: lint

@@ -83,8 +83,10 @@ def cold_legal_actions(state):
 def bench_enumeration(runs: int, quick: bool) -> None:
     positions = mid_game_positions(2, 4 if quick else 10, 1) + mid_game_positions(4, 2 if quick else 5, 2)
     sizes = [len(p.legal_actions()) for p in positions]
-    print(f"mid-game positions: {len(positions)}, legal actions per position: median {statistics.median(sizes)}, "
-          f"max {max(sizes)}")
+    print(
+        f"mid-game positions: {len(positions)}, legal actions per position: median {statistics.median(sizes)}, "
+        f"max {max(sizes)}"
+    )
 
     def all_cold():
         for p in positions:
@@ -99,17 +101,23 @@ def bench_enumeration(runs: int, quick: bool) -> None:
     per_fast = median_time(all_cold, runs) / len(positions)
     per_brute = median_time(all_brute, max(1, runs // 2)) / len(brute_sample)
     worst = max(median_time(lambda p=p: cold_legal_actions(p), runs) for p in positions)
-    print(f"legal_actions: {per_fast * 1e3:.3f} ms per position (median of {runs} runs; "
-          f"slowest position {worst * 1e3:.3f} ms; target < 5 ms)")
-    print(f"  brute-force oracle: {per_brute * 1e3:.1f} ms per position, same process "
-          f"(ratio {per_brute / per_fast:.0f}x, {len(brute_sample)} positions)")
+    print(
+        f"legal_actions: {per_fast * 1e3:.3f} ms per position (median of {runs} runs; "
+        f"slowest position {worst * 1e3:.3f} ms; target < 5 ms)"
+    )
+    print(
+        f"  brute-force oracle: {per_brute * 1e3:.1f} ms per position, same process "
+        f"(ratio {per_brute / per_fast:.0f}x, {len(brute_sample)} positions)"
+    )
 
 
 def bench_games(runs: int, quick: bool) -> None:
     games = 10 if quick else 40
     for players in (2, 4):
-        for name, policy, max_rounds in (("random", random_policy, RANDOM_MAX_ROUNDS),
-                                         ("greedy", greedy_policy, DEFAULT_MAX_ROUNDS)):
+        for name, policy, max_rounds in (
+            ("random", random_policy, RANDOM_MAX_ROUNDS),
+            ("greedy", greedy_policy, DEFAULT_MAX_ROUNDS),
+        ):
             count = games if name == "random" else max(4, games // 4)
             game_seeds = seeds(10 + players, count)
             rules = Rules(max_rounds=max_rounds)
@@ -121,21 +129,28 @@ def bench_games(runs: int, quick: bool) -> None:
             rounds = statistics.mean(f.rounds_completed for f in finals)
             natural = sum(f.end_triggered for f in finals)
             fast = median_time(play_all, runs) / count
-            print(f"{name} {players}-player games: {1 / fast:.1f} games/s ({fast * 1e3:.1f} ms per game, "
-                  f"median of {runs} runs; {rounds:.1f} rounds on average, {natural}/{count} ended by the rules, "
-                  f"max_rounds {max_rounds})")
+            print(
+                f"{name} {players}-player games: {1 / fast:.1f} games/s ({fast * 1e3:.1f} ms per game, "
+                f"median of {runs} runs; {rounds:.1f} rounds on average, {natural}/{count} ended by the rules, "
+                f"max_rounds {max_rounds})"
+            )
             if name == "random":
                 naive = median_time(lambda: play_all(brute_force_random_policy, game_seeds[:1]), 1)
-                print(f"  naive random player (brute-force legal actions), one game: {naive * 1e3:.0f} ms "
-                      f"(ratio {naive / fast:.0f}x)")
+                print(
+                    f"  naive random player (brute-force legal actions), one game: {naive * 1e3:.0f} ms "
+                    f"(ratio {naive / fast:.0f}x)"
+                )
             else:
-                for label, naive_policy in (("before issue 8 (today's method, kept in the bench)", reference_greedy_policy),
-                                            ("plain lookahead (simulate, then score the whole board)",
-                                             plain_greedy_policy)):
+                for label, naive_policy in (
+                    ("before issue 8 (today's method, kept in the bench)", reference_greedy_policy),
+                    ("plain lookahead (simulate, then score the whole board)", plain_greedy_policy),
+                ):
                     naive_finals = play_all(naive_policy)
                     assert [f.to_json() for f in naive_finals] == [f.to_json() for f in finals]  # same games
                     naive = median_time(lambda p=naive_policy: play_all(p), runs) / count
-                    print(f"  {label}: {naive * 1e3:.1f} ms per game (ratio {naive / fast:.2f}x, identical games; {load()})")
+                    print(
+                        f"  {label}: {naive * 1e3:.1f} ms per game (ratio {naive / fast:.2f}x, identical games; {load()})"
+                    )
 
 
 # The old engine itself (BASELINE_COMMIT, before issue 8), taken from git and timed in its own process
@@ -176,8 +191,14 @@ print(json.dumps({"cpu": cpu, "finals": [digest(f) for f in finals]}))
 
 def engine_batch(script: str, folder: Path, players: int, first: int, games: int) -> tuple[float, list]:
     environment = dict(os.environ, PYTHONPATH=str(folder))
-    result = subprocess.run([sys.executable, "-c", script + POSITION_DIGEST, str(players), str(first), str(games)],
-                            cwd=folder, env=environment, capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", script + POSITION_DIGEST, str(players), str(first), str(games)],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(result.stdout)
     return data["cpu"], data["finals"]
 
@@ -188,7 +209,9 @@ def bench_old_engine(runs: int, quick: bool) -> None:
     slow spell of this shared machine slows both batches of a pair)."""
     folder = Path(tempfile.mkdtemp(prefix="chakra-baseline-"))
     try:
-        archive = subprocess.run(["git", "archive", BASELINE_COMMIT, "gamelib"], cwd=ROOT, capture_output=True, check=True)
+        archive = subprocess.run(
+            ["git", "archive", BASELINE_COMMIT, "gamelib"], cwd=ROOT, capture_output=True, check=True
+        )
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     except (OSError, subprocess.CalledProcessError):
         print("greedy games against the old engine: no git, so no old engine to compare with")
@@ -208,10 +231,12 @@ def bench_old_engine(runs: int, quick: bool) -> None:
             theirs.append(games / their_cpu)
             ours.append(games / our_cpu)
             ratios.append(their_cpu / our_cpu)
-        print(f"greedy {players}-player games: {statistics.median(ours):.1f} games per CPU second, the engine of "
-              f"{BASELINE_COMMIT} {statistics.median(theirs):.1f} on the same seeds (identical final positions; {runs} "
-              f"pairs of batches of {games} games, each engine in a fresh process): {statistics.median(ratios):.2f}x, "
-              f"the median of the pairs' ratios (from {min(ratios):.2f}x to {max(ratios):.2f}x; target >= 3x; {load()})")
+        print(
+            f"greedy {players}-player games: {statistics.median(ours):.1f} games per CPU second, the engine of "
+            f"{BASELINE_COMMIT} {statistics.median(theirs):.1f} on the same seeds (identical final positions; {runs} "
+            f"pairs of batches of {games} games, each engine in a fresh process): {statistics.median(ratios):.2f}x, "
+            f"the median of the pairs' ratios (from {min(ratios):.2f}x to {max(ratios):.2f}x; target >= 3x; {load()})"
+        )
 
 
 def bench_seats(quick: bool) -> None:
@@ -220,8 +245,10 @@ def bench_seats(quick: bool) -> None:
         result = tournament(greedy_policy, games=games, players=players, seed=2024, show_progress=False)
         print(f"greedy vs greedy, {players} players ({time.perf_counter() - start:.0f} s):")
         print("  " + result.summary().replace("\n", "\n  "))
-        print("  score distribution (all seats): "
-              + ", ".join(f"{score}:{n}" for score, n in sorted(result.score_distribution().items())))
+        print(
+            "  score distribution (all seats): "
+            + ", ".join(f"{score}:{n}" for score, n in sorted(result.score_distribution().items()))
+        )
 
 
 def main() -> None:
@@ -230,8 +257,10 @@ def main() -> None:
     parser.add_argument("--skip-seats", action="store_true", help="skip the seat win-rate tournaments")
     args = parser.parse_args()
     runs = 3 if args.quick else 5
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
-          "times are CPU time of this process")
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; "
+        "times are CPU time of this process"
+    )
     bench_enumeration(runs, args.quick)
     bench_games(runs, args.quick)
     bench_old_engine(runs, args.quick)

@@ -43,8 +43,10 @@ def interleaved_medians(methods: dict, runs: int) -> tuple[dict, dict]:
         for name, function in methods.items():
             cpu, wall, results[name] = timed(function)
             samples[name].append((cpu, wall))
-    medians = {name: (statistics.median(c for c, _ in pairs), statistics.median(w for _, w in pairs))
-               for name, pairs in samples.items()}
+    medians = {
+        name: (statistics.median(c for c, _ in pairs), statistics.median(w for _, w in pairs))
+        for name, pairs in samples.items()
+    }
     return medians, results
 
 
@@ -76,18 +78,26 @@ def main() -> None:
     policies = policies_for(game)
     seatings = len(core.seatings(len(policies), len({id(p) for p in policies}) > 1))
     games = deals * seatings
-    print(f"{game.__name__}: {deals} deals x {seatings} seatings = {games} games per run, median of {runs} runs, "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (others' jobs share the cores)")
+    print(
+        f"{game.__name__}: {deals} deals x {seatings} seatings = {games} games per run, median of {runs} runs, "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (others' jobs share the cores)"
+    )
     load_before = os.getloadavg()[0]
 
     rotate = seatings > 1
+
     def play(**where):
-        return (lambda: design.tournament(game, policies, deals, seed=1, progress=False, **where))
+        return lambda: design.tournament(game, policies, deals, seed=1, progress=False, **where)
+
     with ProcessPoolExecutor(2) as two, ProcessPoolExecutor(1) as one:
         two.submit(int).result(), one.submit(int).result()  # start the warm pools' workers before timing
-        methods = {"naive": lambda: core.tournament(game, policies, deals, seed=1, rotate=rotate, progress=False),
-                   "serial": play(workers=1), "parallel": play(workers=2), "warm": play(executor=two),
-                   "one": play(executor=one)}
+        methods = {
+            "naive": lambda: core.tournament(game, policies, deals, seed=1, rotate=rotate, progress=False),
+            "serial": play(workers=1),
+            "parallel": play(workers=2),
+            "warm": play(executor=two),
+            "one": play(executor=one),
+        }
         timings, results = interleaved_medians(methods, runs)
     if not same_games(results):
         raise SystemExit("the executors disagree: a tournament must give the same games on any executor")
@@ -96,20 +106,32 @@ def main() -> None:
     one_cpu, one_wall = timings["one"]
 
     print(f"naive core.tournament (serial, no trace): {games / naive_cpu:8.1f} games/s CPU")
-    print(f"design.tournament serial (lead trace):    {games / serial_cpu:8.1f} games/s CPU "
-          f"({naive_cpu / serial_cpu:.2f}x the naive rate: the lead trace costs little)")
+    print(
+        f"design.tournament serial (lead trace):    {games / serial_cpu:8.1f} games/s CPU "
+        f"({naive_cpu / serial_cpu:.2f}x the naive rate: the lead trace costs little)"
+    )
     print(f"design.tournament serial, wall clock:     {games / serial_wall:8.1f} games/s")
-    print(f"design.tournament on 2 worker processes:  {games / parallel_wall:8.1f} games/s wall "
-          f"(ratio 2 workers / serial: {serial_wall / parallel_wall:.2f}x)")
-    print(f"  the same on a pool already started:     {games / warm_wall:8.1f} games/s wall "
-          f"(ratio {serial_wall / warm_wall:.2f}x; the difference is starting 2 processes per tournament)")
-    print(f"  2 worker processes vs 1 (both started):  ratio {one_wall / warm_wall:.2f}x wall "
-          f"({games / one_wall:.3g} vs {games / warm_wall:.3g} games/s)")
-    print("checked: every path gave the same games, game by game (serial, 2 workers, pools of 1 and 2; "
-          "the naive method the same winners)")
-    print(f"executor overhead per game (1 worker process vs here): "
-          f"{(one_wall - serial_wall) / games * 1e6:+.0f} us wall, this process's CPU {one_cpu / games * 1e6:.0f} us "
-          f"(vs {serial_cpu / games * 1e6:.0f} us to play a game here)")
+    print(
+        f"design.tournament on 2 worker processes:  {games / parallel_wall:8.1f} games/s wall "
+        f"(ratio 2 workers / serial: {serial_wall / parallel_wall:.2f}x)"
+    )
+    print(
+        f"  the same on a pool already started:     {games / warm_wall:8.1f} games/s wall "
+        f"(ratio {serial_wall / warm_wall:.2f}x; the difference is starting 2 processes per tournament)"
+    )
+    print(
+        f"  2 worker processes vs 1 (both started):  ratio {one_wall / warm_wall:.2f}x wall "
+        f"({games / one_wall:.3g} vs {games / warm_wall:.3g} games/s)"
+    )
+    print(
+        "checked: every path gave the same games, game by game (serial, 2 workers, pools of 1 and 2; "
+        "the naive method the same winners)"
+    )
+    print(
+        f"executor overhead per game (1 worker process vs here): "
+        f"{(one_wall - serial_wall) / games * 1e6:+.0f} us wall, this process's CPU {one_cpu / games * 1e6:.0f} us "
+        f"(vs {serial_cpu / games * 1e6:.0f} us to play a game here)"
+    )
     print(f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after (1-minute; 2 = both cores busy)")
 
 

@@ -76,20 +76,29 @@ def previous(**options):
 
 
 def previous_js() -> str:
-    text = subprocess.run(["git", "show", f"{BASELINE}:gamelib/nagaraja/explorer.js"], cwd=ROOT, check=True,
-                          capture_output=True, text=True).stdout
-    return text.replace("const big = (hex) => BigInt(`0x${hex}`);",
-                        "const big = (hex) => BigInt(hex[1] === 'x' ? hex : `0x${hex}`);")
+    text = subprocess.run(
+        ["git", "show", f"{BASELINE}:gamelib/nagaraja/explorer.js"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return text.replace(
+        "const big = (hex) => BigInt(`0x${hex}`);", "const big = (hex) => BigInt(hex[1] === 'x' ? hex : `0x${hex}`);"
+    )
 
 
 def notebook(options: str) -> dict:
     setup = f"PREVIOUS_JS = {previous_js()!r}\n{PREVIOUS_PATH}"
-    cells = [setup,
-             f"current = X.explore({options})\ncurrent.widget.add_class('bench-current')\ncurrent"]
-    return {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c}
-                      for c in cells],
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}
+    cells = [setup, f"current = X.explore({options})\ncurrent.widget.add_class('bench-current')\ncurrent"]
+    return {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c} for c in cells
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def start_lab(home: Path):
@@ -101,19 +110,41 @@ def start_lab(home: Path):
     settings.mkdir()
     (settings / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
     env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
-                 "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+    for name in (
+        "JUPYTER_CONFIG_DIR",
+        "JUPYTER_DATA_DIR",
+        "JUPYTER_RUNTIME_DIR",
+        "IPYTHONDIR",
+        "MPLCONFIGDIR",
+        "XDG_CACHE_HOME",
+        "XDG_CONFIG_HOME",
+    ):
         (home / name.lower()).mkdir()
         env[name] = str(home / name.lower())
     port, token = _free_port(), secrets.token_hex(16)
     log = open(home / "lab.log", "w")
-    server = subprocess.Popen([
-        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--allow-root",
-        "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly", f"--LabApp.app_settings_dir={settings}",
-    ], env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}",
+            "--allow-root",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.extension_manager=readonly",
+            f"--LabApp.app_settings_dir={settings}",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     _wait_for_server(url, token, server, home / "lab.log")
     return server, log, url, token
@@ -163,8 +194,11 @@ MARKS = """(scope) => {
 
 def open_case(page, url: str, token: str, path: str) -> None:
     page.goto(f"{url}/lab/tree/{path}?token={token}&reset")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=60_000)
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext",
+        timeout=60_000,
+    )
     page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.ready; }")
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     for scope in PATHS.values():
@@ -187,8 +221,11 @@ def key_to_paint(page, scope: str, presses: int):
         revision = int(root.get_attribute("data-revision"))
         handle.press("ArrowRight" if direction > 0 else "ArrowLeft")
         value += direction
-        page.wait_for_function("([s, r]) => +document.querySelector(s + ' .gx-root').dataset.revision > r",
-                               arg=[scope, revision], timeout=30_000)
+        page.wait_for_function(
+            "([s, r]) => +document.querySelector(s + ' .gx-root').dataset.revision > r",
+            arg=[scope, revision],
+            timeout=30_000,
+        )
         marks.append(page.evaluate(MARKS, scope))
     return marks
 
@@ -206,8 +243,10 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
             page = browser.new_page(viewport={"width": 1280, "height": 1400})
             page.add_init_script(WEBSOCKET_MARKS)
-            print(f"load average at start: {os.getloadavg()[0]:.2f}; {presses} presses per path per round, {rounds} rounds, "
-                  "the paths alternating in one page and one kernel")
+            print(
+                f"load average at start: {os.getloadavg()[0]:.2f}; {presses} presses per path per round, {rounds} rounds, "
+                "the paths alternating in one page and one kernel"
+            )
             for i, name in enumerate(CASES):
                 open_case(page, url, token, f"case{i}.ipynb")
                 runs = {path: [] for path in PATHS}
@@ -218,21 +257,32 @@ def main() -> None:
                         runs[path].append(statistics.median(m["painted"] for m in marks))
                         every[path] += marks
                 now = statistics.median(runs["current"])
-                print(f"{name}: key press to repainted plot, medians per round: "
-                      f"{', '.join(f'{v:.0f}' for v in runs['current'])} ms. Median {now:.0f} ms "
-                      f"(target < 100 ms); max {max(m['painted'] for m in every['current']):.0f} ms")
+                print(
+                    f"{name}: key press to repainted plot, medians per round: "
+                    f"{', '.join(f'{v:.0f}' for v in runs['current'])} ms. Median {now:.0f} ms "
+                    f"(target < 100 ms); max {max(m['painted'] for m in every['current']):.0f} ms"
+                )
                 kernel = {"current": json.loads(page.evaluate(KERNEL_MS, "current").strip())}
                 marks = every["current"]
-                print(f"  kernel messages per press (median): {statistics.median(m['messagesIn'] for m in marks):.0f}, "
-                      f"{statistics.median(m['bytesIn'] for m in marks) / 1000:.1f} kB")
+                print(
+                    f"  kernel messages per press (median): {statistics.median(m['messagesIn'] for m in marks):.0f}, "
+                    f"{statistics.median(m['bytesIn'] for m in marks) / 1000:.1f} kB"
+                )
                 med = lambda key: statistics.median(m[key] for m in marks)  # noqa: E731
-                print(f"  current path, medians after the key press: message sent {med('sent'):.1f} ms, first reply frame "
-                      f"{med('firstIn'):.1f}, last frame before the plot data handled {med('dataIn'):.1f} "
-                      f"({statistics.median(m['framesIn'] for m in marks):.0f} frames in), data handled "
-                      f"{med('received'):.1f}, drawn {med('drawn'):.1f}, painted {med('painted'):.1f}; kernel refresh() CPU "
-                      f"{statistics.median(kernel['current']):.2f} ms")
-                print("  current path, drawing medians by panel: " + ", ".join(
-                    f"{panel} {statistics.median(m['panels'][panel] for m in marks):.1f} ms" for panel in marks[0]["panels"]))
+                print(
+                    f"  current path, medians after the key press: message sent {med('sent'):.1f} ms, first reply frame "
+                    f"{med('firstIn'):.1f}, last frame before the plot data handled {med('dataIn'):.1f} "
+                    f"({statistics.median(m['framesIn'] for m in marks):.0f} frames in), data handled "
+                    f"{med('received'):.1f}, drawn {med('drawn'):.1f}, painted {med('painted'):.1f}; kernel refresh() CPU "
+                    f"{statistics.median(kernel['current']):.2f} ms"
+                )
+                print(
+                    "  current path, drawing medians by panel: "
+                    + ", ".join(
+                        f"{panel} {statistics.median(m['panels'][panel] for m in marks):.1f} ms"
+                        for panel in marks[0]["panels"]
+                    )
+                )
             print(f"load average at end: {os.getloadavg()[0]:.2f}")
             browser.close()
     finally:

@@ -30,8 +30,13 @@ from gamelib import core
 from gamelib.frameworks import numbering, openspiel_game, pettingzoo_env
 from gamelib.frameworks.gymnasium_env import SingleAgentEnv
 
-SETUPS = [("pangu", {}), ("chakra", {"players": 2}), ("chakra", {"players": 3}), ("chakra", {"players": 4}),
-          ("nagaraja", {})]
+SETUPS = [
+    ("pangu", {}),
+    ("chakra", {"players": 2}),
+    ("chakra", {"players": 3}),
+    ("chakra", {"players": 4}),
+    ("nagaraja", {}),
+]
 
 
 def direct(shape, seeds):
@@ -50,7 +55,9 @@ def through_pettingzoo(env, seeds):
         rng = random.Random(seed)
         for agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
-            env.step(None if terminated or truncated else rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            env.step(
+                None if terminated or truncated else rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            )
 
 
 def through_gymnasium(env, seeds):
@@ -88,21 +95,29 @@ def rate(run, games: int) -> float:
 
 
 def speeds(games_by_game: dict) -> None:
-    print(f"{'game':10} {'games':>5} {'gamelib/s':>10} {'explicit/s':>10} {'PettingZoo/s':>13} {'Gymnasium/s':>12} "
-          f"{'OpenSpiel/s':>12}   ratios to gamelib (PZ, Gym, OS; OS to gamelib explicit)")
+    print(
+        f"{'game':10} {'games':>5} {'gamelib/s':>10} {'explicit/s':>10} {'PettingZoo/s':>13} {'Gymnasium/s':>12} "
+        f"{'OpenSpiel/s':>12}   ratios to gamelib (PZ, Gym, OS; OS to gamelib explicit)"
+    )
     for game, setup in SETUPS:
         shape = numbering.shape(game, **setup)
         games = games_by_game[game]
         base = rate(lambda seeds: direct(shape, seeds), games)
         explicit = rate(lambda seeds, shape=shape: direct_explicit(shape, seeds), games)
         # the adapters are built before the clock starts (building a shape plays a game)
-        aec, single, spiel_game = (pettingzoo_env.env(game, **setup), SingleAgentEnv(game, opponent=core.random_policy, **setup),
-                                   spiel_game_of(game, setup))
+        aec, single, spiel_game = (
+            pettingzoo_env.env(game, **setup),
+            SingleAgentEnv(game, opponent=core.random_policy, **setup),
+            spiel_game_of(game, setup),
+        )
         pz = rate(lambda seeds: through_pettingzoo(aec, seeds), games)
         gym = rate(lambda seeds: through_gymnasium(single, seeds), games)
         spiel = rate(lambda seeds: through_openspiel(spiel_game, seeds), games)
-        print(f"{shape.name:10} {games:5} {base:10.1f} {explicit:10.1f} {pz:13.1f} {gym:12.1f} {spiel:12.1f}"
-              f"   {pz / base:.2f}, {gym / base:.2f}, {spiel / base:.2f}; {spiel / explicit:.2f}", flush=True)
+        print(
+            f"{shape.name:10} {games:5} {base:10.1f} {explicit:10.1f} {pz:13.1f} {gym:12.1f} {spiel:12.1f}"
+            f"   {pz / base:.2f}, {gym / base:.2f}, {spiel / base:.2f}; {spiel / explicit:.2f}",
+            flush=True,
+        )
 
 
 def bounds(games: int) -> None:
@@ -121,19 +136,25 @@ def bounds(games: int) -> None:
                 else:
                     actions = state.legal_actions()
                     most_actions = max(most_actions, len(actions))
-                    widest = max(widest, *(len(numbering.observation_text(state.observation(p)).encode())
-                                           for p in range(shape.players)))
+                    widest = max(
+                        widest,
+                        *(len(numbering.observation_text(state.observation(p)).encode()) for p in range(shape.players)),
+                    )
                     state = state.apply(rng.choice(actions))
                 length += 1
             longest = max(longest, length)
-        print(f"{shape.name:10} actions {most_actions:5} (bound {shape.num_actions}), chance {most_outcomes:3} "
-              f"(bound {shape.chance.size}), observation {widest:5} bytes (bound {shape.observation_bytes}), "
-              f"length {longest:5} (bound {shape.max_game_length})")
+        print(
+            f"{shape.name:10} actions {most_actions:5} (bound {shape.num_actions}), chance {most_outcomes:3} "
+            f"(bound {shape.chance.size}), observation {widest:5} bytes (bound {shape.observation_bytes}), "
+            f"length {longest:5} (bound {shape.max_game_length})"
+        )
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=0, help="games per game and way (default: 200 Pangu, 20 Chakra, 50 Nagaraja)")
+    parser.add_argument(
+        "--games", type=int, default=0, help="games per game and way (default: 200 Pangu, 20 Chakra, 50 Nagaraja)"
+    )
     parser.add_argument("--bounds", action="store_true", help="print the bounds random games meet instead")
     arguments = parser.parse_args()
     if arguments.bounds:

@@ -46,8 +46,7 @@ def solo_ladder(module, budget: int, deals: int, rollout_limit) -> str:
     mcts_wins = [record.returns[0] for record in mcts_games]
     greedy_wins = [record.returns[0] for record in greedy_games]
     difference = mean([a - b for a, b in zip(mcts_wins, greedy_wins)])
-    return (f"MCTS {share_estimate(mcts_wins)}; greedy {share_estimate(greedy_wins)}; "
-            f"MCTS - greedy {difference}")
+    return f"MCTS {share_estimate(mcts_wins)}; greedy {share_estimate(greedy_wins)}; MCTS - greedy {difference}"
 
 
 def duel_ladder(module, budget: int, deals: int, rollout_limit) -> str:
@@ -72,8 +71,11 @@ def main() -> None:
             started = time.perf_counter()
             ladder = solo_ladder if name == "pangu" else duel_ladder
             line = ladder(module, budget, deals, rollout_limit)
-            print(f"{name:9} MCTS {budget:3} simulations (rollout limit {rollout_limit}), {deals} deals: {line} "
-                  f"[{time.perf_counter() - started:.0f} s]", flush=True)
+            print(
+                f"{name:9} MCTS {budget:3} simulations (rollout limit {rollout_limit}), {deals} deals: {line} "
+                f"[{time.perf_counter() - started:.0f} s]",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

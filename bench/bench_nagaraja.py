@@ -91,7 +91,9 @@ def baseline_engine() -> Path | None:
     """The engine of BASELINE_COMMIT in a temporary folder (None without git)."""
     folder = Path(tempfile.mkdtemp(prefix="nagaraja-baseline-"))
     try:
-        archive = subprocess.run(["git", "archive", BASELINE_COMMIT, "gamelib"], cwd=ROOT, capture_output=True, check=True)
+        archive = subprocess.run(
+            ["git", "archive", BASELINE_COMMIT, "gamelib"], cwd=ROOT, capture_output=True, check=True
+        )
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
     except (OSError, subprocess.CalledProcessError):
         return None
@@ -105,8 +107,14 @@ def baseline_batch(folder: Path, first: int, games: int) -> tuple[float, list[st
 
 def batch(script: str, folder: Path, first: int, games: int) -> tuple[float, list[str]]:
     environment = dict(os.environ, PYTHONPATH=str(folder))
-    result = subprocess.run([sys.executable, "-c", script, str(first), str(games)], cwd=folder,
-                            env=environment, capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(first), str(games)],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(result.stdout)
     return data["cpu"], data["saves"]
 
@@ -162,10 +170,12 @@ def bench_against_baseline(games: int, runs: int) -> None:
         theirs.append(games / their_cpu)
         ours.append(games / our_cpu)
         ratios.append(their_cpu / our_cpu)
-    print(f"random vs random: {statistics.median(ours):.0f} games per CPU second, the engine of {BASELINE_COMMIT} "
-          f"{statistics.median(theirs):.0f} on the same seeds (identical final saves; {runs} pairs of batches of "
-          f"{games} games, each engine in a fresh process): {statistics.median(ratios):.2f}x, the median of the "
-          f"pairs' ratios (from {min(ratios):.2f}x to {max(ratios):.2f}x; target >= 2x; {load()})")
+    print(
+        f"random vs random: {statistics.median(ours):.0f} games per CPU second, the engine of {BASELINE_COMMIT} "
+        f"{statistics.median(theirs):.0f} on the same seeds (identical final saves; {runs} pairs of batches of "
+        f"{games} games, each engine in a fresh process): {statistics.median(ratios):.2f}x, the median of the "
+        f"pairs' ratios (from {min(ratios):.2f}x to {max(ratios):.2f}x; target >= 2x; {load()})"
+    )
 
 
 # --------------------------------------------------------------------------- connectivity
@@ -201,8 +211,10 @@ def bench_connectivity() -> None:
 
     fast = median_time(fresh_graph_search, 7) / len(layouts)
     slow = median_time(naive, 5) / len(layouts)
-    print(f"connectivity of a full temple: {fast * 1e6:.1f} µs CPU per recomputation "
-          f"(naive fixed-point {slow * 1e6:.1f} µs, {slow / fast:.1f}x slower; {load()})")
+    print(
+        f"connectivity of a full temple: {fast * 1e6:.1f} µs CPU per recomputation "
+        f"(naive fixed-point {slow * 1e6:.1f} µs, {slow / fast:.1f}x slower; {load()})"
+    )
 
 
 # --------------------------------------------------------------------------- commitment analysis
@@ -220,18 +232,22 @@ def bench_commitment() -> None:
     fast_cold = median_time(cold, 7)
     fast_warm = median_time(lambda: analysis.commitment_table(hand, 2, True), 7)
     naive = median_time(lambda: analysis.naive_commitment_table(hand, 2, True), 3)
-    print(f"commitment analysis, 5-card hand vs 2 unknown cards: {fast_cold * 1000:.1f} ms cold, "
-          f"{fast_warm * 1000:.1f} ms warm (target < 100 ms); naive per-set method {naive * 1000:.0f} ms "
-          f"({naive / fast_cold:.0f}x slower than cold; CPU time, {load()})")
+    print(
+        f"commitment analysis, 5-card hand vs 2 unknown cards: {fast_cold * 1000:.1f} ms cold, "
+        f"{fast_warm * 1000:.1f} ms warm (target < 100 ms); naive per-set method {naive * 1000:.0f} ms "
+        f"({naive / fast_cold:.0f}x slower than cold; CPU time, {load()})"
+    )
 
 
 # --------------------------------------------------------------------------- tournaments
 
 
 def bench_tournaments() -> None:
-    rounds = [("heuristic", heuristic_policy, "random", random_policy, 30 if QUICK else 100),  # deals: 2 games each
-              ("heuristic A", heuristic_policy, "heuristic B", heuristic_policy, 20 if QUICK else 50),
-              ("random A", random_policy, "random B", random_policy, 100 if QUICK else 500)]
+    rounds = [
+        ("heuristic", heuristic_policy, "random", random_policy, 30 if QUICK else 100),  # deals: 2 games each
+        ("heuristic A", heuristic_policy, "heuristic B", heuristic_policy, 20 if QUICK else 50),
+        ("random A", random_policy, "random B", random_policy, 100 if QUICK else 500),
+    ]
     for name_a, a, name_b, b, deals in rounds:
         result = tournament(a, b, games=deals, seed=2026, names=(name_a, name_b), show_progress=False)
         print(result.summary())

@@ -35,9 +35,19 @@ from gamelib.simulate import seeds
 BEFORE_DECISIONS_PER_SECOND = {2: 248.6, 3: 17.8}
 
 SPEC_12 = {"random": "≈3%", "greedy": "≈61%", "lookahead": "≈70%"}
-SPEC_12_GREEDY = {"defaults": "≈61%", "per_placement": "≈88%", "before_placement": "≈54%", "before_turn": "≈23%",
-                  "after_recovery": "≈71%", "rotation": "≈65%", "reroll_penalty_1": "≈58%", "centre_match_2": "≈92%",
-                  "YANG_LEFT": "≈61%", "RANDOM_centre": "(not given)", "4x3": "≈62%"}
+SPEC_12_GREEDY = {
+    "defaults": "≈61%",
+    "per_placement": "≈88%",
+    "before_placement": "≈54%",
+    "before_turn": "≈23%",
+    "after_recovery": "≈71%",
+    "rotation": "≈65%",
+    "reroll_penalty_1": "≈58%",
+    "centre_match_2": "≈92%",
+    "YANG_LEFT": "≈61%",
+    "RANDOM_centre": "(not given)",
+    "4x3": "≈62%",
+}
 
 
 # --------------------------------------------------------------------------- the plain engine (default rules)
@@ -46,8 +56,11 @@ ROWS, COLS = 3, 4
 YIN_CELL, YANG_CELL = 5, 6  # (1,1) and (1,2), row-major
 RING = [i for i in range(ROWS * COLS) if i not in (YIN_CELL, YANG_CELL)]
 STEPS = ((0, -1, 0), (1, 0, 1), (2, 1, 0), (3, 0, -1))  # edge TOP, RIGHT, BOTTOM, LEFT; dr, dc
-NEIGHBOURS = [[(edge, (r + dr) * COLS + c + dc) for edge, dr, dc in STEPS
-               if 0 <= r + dr < ROWS and 0 <= c + dc < COLS] for r in range(ROWS) for c in range(COLS)]
+NEIGHBOURS = [
+    [(edge, (r + dr) * COLS + c + dc) for edge, dr, dc in STEPS if 0 <= r + dr < ROWS and 0 <= c + dc < COLS]
+    for r in range(ROWS)
+    for c in range(COLS)
+]
 ROLLS = [(blue, white) for blue in range(1, 7) for white in range(1, 7)]
 EDGES = ("TOP", "RIGHT", "BOTTOM", "LEFT")
 
@@ -174,8 +187,11 @@ def plain_greedy(game, rng=None):
     cells = game.legal_cells()
     for card in game.revealed:
         blue, white, _ = CARDS[card]
-        options = [(die, game.cost(card, die)) for die, value, number in
-                   (("BLUE", game.roll[0], blue), ("WHITE", game.roll[1], white)) if value != number]
+        options = [
+            (die, game.cost(card, die))
+            for die, value, number in (("BLUE", game.roll[0], blue), ("WHITE", game.roll[1], white))
+            if value != number
+        ]
         if not options:
             continue
         die, cost = min(options, key=lambda option: option[1])
@@ -211,8 +227,12 @@ def median_rate(work, count: int, runs: int) -> float:
 
 def gamelib_moves(seed, policy):
     moves = []
-    final = core.play(new_game(seed=seed), policy, seed=seed,
-                      on_action=lambda _state, action: moves.append((action.card, action.die, action.cell)))
+    final = core.play(
+        new_game(seed=seed),
+        policy,
+        seed=seed,
+        on_action=lambda _state, action: moves.append((action.card, action.die, action.cell)),
+    )
     return final, moves
 
 
@@ -245,22 +265,30 @@ def bench_speed(quick: bool) -> None:
     runs = 3 if quick else 7
     games = 300 if quick else 1000
     game_seeds = seeds(1, games)
-    check_identical_moves(game_seeds[:100 if quick else 300])
+    check_identical_moves(game_seeds[: 100 if quick else 300])
     print(f"== Speed (median of {runs} runs, CPU time, one core) ==")
     print(f"the plain engine and gamelib made identical moves on {100 if quick else 300} deals (random and greedy)")
-    for name, policy, plain_policy in (("random", random_policy, random_policy), ("greedy", greedy_policy, plain_greedy)):
+    for name, policy, plain_policy in (
+        ("random", random_policy, random_policy),
+        ("greedy", greedy_policy, plain_greedy),
+    ):
         ours = median_rate(lambda: [core.play(new_game(seed=s), policy, seed=s) for s in game_seeds], games, runs)
-        plain = median_rate(lambda: [plain_play(PlainChance(s), plain_policy, random.Random(s)) for s in game_seeds],
-                            games, runs)
-        print(f"{name:7s} play: gamelib {ours:7.0f} games/s, plain engine {plain:7.0f} games/s "
-              f"-> the plain engine is {plain / ours:.2f}x faster")
+        plain = median_rate(
+            lambda: [plain_play(PlainChance(s), plain_policy, random.Random(s)) for s in game_seeds], games, runs
+        )
+        print(
+            f"{name:7s} play: gamelib {ours:7.0f} games/s, plain engine {plain:7.0f} games/s "
+            f"-> the plain engine is {plain / ours:.2f}x faster"
+        )
 
     for cards_left, count in ((2, 12), (3, 20)):  # the positions BEFORE_DECISIONS_PER_SECOND was measured on
         states = decision_states(count, cards_left)
         rate = median_rate(lambda: [TurnPlanner().best_action(s) for s in states], len(states), runs)
         before = BEFORE_DECISIONS_PER_SECOND[cards_left]
-        print(f"lookahead, {cards_left} cards left: {rate:7.1f} decisions/s; before issue 8 {before:6.1f}/s "
-              f"-> {rate / before:.1f}x faster   (target >= 4x)")
+        print(
+            f"lookahead, {cards_left} cards left: {rate:7.1f} decisions/s; before issue 8 {before:6.1f}/s "
+            f"-> {rate / before:.1f}x faster   (target >= 4x)"
+        )
     two_left = decision_states(4, cards_left=2)
     naive = median_rate(lambda: [TurnPlanner(naive=True).best_action(s) for s in two_left], len(two_left), 1)
     fast = median_rate(lambda: [TurnPlanner().best_action(s) for s in two_left], len(two_left), runs)
@@ -272,12 +300,16 @@ def bench_speed(quick: bool) -> None:
         seed = next(lookahead_seeds)
         core.play(new_game(seed=seed), lookahead_policy, seed=seed)
 
-    print(f"lookahead policy in play: {median_rate(one_fresh_game, 1, runs * 2):6.1f} games/s "
-          "(10 decisions each; memo shared within a game)")
+    print(
+        f"lookahead policy in play: {median_rate(one_fresh_game, 1, runs * 2):6.1f} games/s "
+        "(10 decisions each; memo shared within a game)"
+    )
     start, cpu_start = time.perf_counter(), time.process_time()
     tournament({"greedy": greedy_policy}, Rules(), games=10_000, seed=2, show_progress=False)
-    print(f"10,000-game greedy tournament: {time.process_time() - cpu_start:.2f} s CPU, "
-          f"{time.perf_counter() - start:.2f} s wall")
+    print(
+        f"10,000-game greedy tournament: {time.process_time() - cpu_start:.2f} s CPU, "
+        f"{time.perf_counter() - start:.2f} s wall"
+    )
 
 
 def bench_win_rates(quick: bool) -> None:
@@ -290,8 +322,10 @@ def bench_win_rates(quick: bool) -> None:
         start = time.perf_counter()
         result = tournament({name: policy}, Rules(), games=sizes[name], seed=12, show_progress=False)[0]
         spread = sorted(result.final_karma.items())
-        print(f"{name:10s} {result.win_rate.percent():40s} spec 12 {SPEC_12[name]:>5s}  "
-              f"({time.perf_counter() - start:.0f} s)")
+        print(
+            f"{name:10s} {result.win_rate.percent():40s} spec 12 {SPEC_12[name]:>5s}  "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
         print(f"{'':10s} final Karma -> games: {dict(spread)}")
     print("\n== Greedy under each one-parameter variant ==")
     games = 500 if quick else 4000

@@ -32,6 +32,7 @@ def main() -> None:
     for index, state in enumerate(states[:-1]):
         if state.turn == 2:
             continue  # seconds without the shipped tables: the lesson solves these in advance (Evaluator.warm)
+
         def fresh_board():
             solver.forget_solvers()  # a new solver: nothing of this deal memoised yet
             return PanguBoard(state, hints=True, evaluator=Evaluator())
@@ -48,12 +49,16 @@ def main() -> None:
         naive = statistics.median(cpu(uncached_refresh) for _ in range(3))
         exact = board.state["evaluation"]["exact"]
         rows.append((index, state.turn, cold, again, naive, exact))
-        print(f"position {index:2} (turn {state.turn}): first display {cold * 1000:7.1f} ms, "
-              f"cached refresh {again * 1000:6.1f} ms, uncached refresh {naive * 1000:6.1f} ms, exact: {exact}")
+        print(
+            f"position {index:2} (turn {state.turn}): first display {cold * 1000:7.1f} ms, "
+            f"cached refresh {again * 1000:6.1f} ms, uncached refresh {naive * 1000:6.1f} ms, exact: {exact}"
+        )
     colds = [row[2] for row in rows]
     agains = [row[3] for row in rows]
-    print(f"median first display {statistics.median(colds) * 1000:.1f} ms (max {max(colds) * 1000:.1f} ms), "
-          f"median cached refresh {statistics.median(agains) * 1000:.1f} ms")
+    print(
+        f"median first display {statistics.median(colds) * 1000:.1f} ms (max {max(colds) * 1000:.1f} ms), "
+        f"median cached refresh {statistics.median(agains) * 1000:.1f} ms"
+    )
     late = [row for row in rows if row[1] >= 3]
     ratio = statistics.median(r[4] for r in late) / statistics.median(r[3] for r in late)
     print(f"from turn 3: an uncached refresh takes {ratio:.1f}x the time of a cached one")

@@ -44,20 +44,40 @@ def cpu_of(function) -> tuple[object, float]:
 def turn_two_pairs(data, class_roll, count: int, seed: int):
     """``count`` seeded turn-2 (key, Karma) pairs the lookahead reaches: keys and one-Karma masks."""
     start = np.array([((1 << data.cards) - 1) << 20], dtype=np.int64)
-    keys, masks = sp.la_outcomes(data, 0, start, np.array([1 << data.karma], dtype=np.int64), class_roll,
-                                 threads=1).reached()
+    keys, masks = sp.la_outcomes(
+        data, 0, start, np.array([1 << data.karma], dtype=np.int64), class_roll, threads=1
+    ).reached()
     pairs = [(key, k) for key, mask in zip(keys, masks) for k in range(1, data.karma + 1) if (int(mask) >> k) & 1]
     chosen = sorted(np.random.default_rng(seed).choice(len(pairs), count, replace=False))
-    return (np.array([pairs[i][0] for i in chosen], dtype=np.int64),
-            np.array([1 << pairs[i][1] for i in chosen], dtype=np.int64))
+    return (
+        np.array([pairs[i][0] for i in chosen], dtype=np.int64),
+        np.array([1 << pairs[i][1] for i in chosen], dtype=np.int64),
+    )
 
 
 def plain_reached(data, class_roll, keys, masks):
     a = data.arrays
     reached = np.zeros((2, data.fc_counts[6] * data.n_d(6), 2), dtype=np.int64)
-    sp._la_reached(keys, masks, reached, data.fc_index, data.ranks, data.n_d(6), data.rowmajor, a.facing,
-                   a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts, class_roll, data.karma,
-                   data.n, data.cards, data.orients)
+    sp._la_reached(
+        keys,
+        masks,
+        reached,
+        data.fc_index,
+        data.ranks,
+        data.n_d(6),
+        data.rowmajor,
+        a.facing,
+        a.centre_rec,
+        a.touches,
+        a.cost,
+        data.step,
+        data.reroll_counts,
+        class_roll,
+        data.karma,
+        data.n,
+        data.cards,
+        data.orients,
+    )
     slot_key = np.maximum(reached[0, :, 0], reached[1, :, 0])
     hit = np.flatnonzero(slot_key)
     by_key = np.argsort(slot_key[hit])
@@ -67,9 +87,27 @@ def plain_reached(data, class_roll, keys, masks):
 def plain_rows(data, class_roll, keys, masks, table):
     a = data.arrays
     out = np.zeros((len(keys), data.karma + 1), dtype=np.int64)
-    sp._la_level(keys, masks, out, table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor, a.facing,
-                 a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts, class_roll, data.karma,
-                 data.n, data.cards, data.orients)
+    sp._la_level(
+        keys,
+        masks,
+        out,
+        table,
+        data.fc_index,
+        data.ranks,
+        data.n_d(9),
+        data.rowmajor,
+        a.facing,
+        a.centre_rec,
+        a.touches,
+        a.cost,
+        data.step,
+        data.reroll_counts,
+        class_roll,
+        data.karma,
+        data.n,
+        data.cards,
+        data.orients,
+    )
     return out
 
 
@@ -95,19 +133,25 @@ def main() -> None:
     stored, memo_cpu = median_cpu(lambda: sp.la_outcomes(data, 3, keys, masks, class_roll, threads=1), args.runs)
     next_keys, next_masks = stored.reached()
     assert np.array_equal(plain[0], next_keys) and np.array_equal(plain[1], next_masks)
-    print(f"turn 2 forward, {args.pairs} (key, Karma) pairs: plain {plain_cpu:.2f} s CPU, memoised and stored "
-          f"{memo_cpu:.2f} s CPU: ratio {plain_cpu / memo_cpu:.1f}x (median of {args.runs}; {load()})", flush=True)
+    print(
+        f"turn 2 forward, {args.pairs} (key, Karma) pairs: plain {plain_cpu:.2f} s CPU, memoised and stored "
+        f"{memo_cpu:.2f} s CPU: ratio {plain_cpu / memo_cpu:.1f}x (median of {args.runs}; {load()})",
+        flush=True,
+    )
 
     final_keys = levels.all_keys(data, 9)
     table = data.table(9, final_keys, data.final_rows(final_keys))
-    sample = np.arange(0, len(next_keys), max(1, len(next_keys) // args.keys))[:args.keys]
+    sample = np.arange(0, len(next_keys), max(1, len(next_keys) // args.keys))[: args.keys]
     k6, m6 = next_keys[sample], next_masks[sample]
     pairs6 = sum(bin(int(m)).count("1") for m in m6)
     plain_row, plain6_cpu = median_cpu(lambda: plain_rows(data, class_roll, k6, m6, table), args.runs)
     memo_row, memo6_cpu = median_cpu(lambda: sp.la_rows(data, 6, k6, m6, table, class_roll, threads=1), args.runs)
     assert np.array_equal(plain_row, memo_row)
-    print(f"turn 3 values, {len(k6)} keys ({pairs6} pairs): plain {plain6_cpu:.2f} s CPU, memoised {memo6_cpu:.2f} s "
-          f"CPU: ratio {plain6_cpu / memo6_cpu:.1f}x (median of {args.runs}; {load()})", flush=True)
+    print(
+        f"turn 3 values, {len(k6)} keys ({pairs6} pairs): plain {plain6_cpu:.2f} s CPU, memoised {memo6_cpu:.2f} s "
+        f"CPU: ratio {plain6_cpu / memo6_cpu:.1f}x (median of {args.runs}; {load()})",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

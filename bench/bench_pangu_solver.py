@@ -51,7 +51,7 @@ def decision_positions(turn: int, count: int, seed: int):
     rng = random.Random(seed)
     positions = []
     while len(positions) < count:
-        state = new_game(seed=rng.randrange(10 ** 6))
+        state = new_game(seed=rng.randrange(10**6))
         while state.status == "ONGOING" and state.turn < turn:
             state = state.apply(rng.choice(state.legal_actions()))
         if state.status == "ONGOING" and state.turn == turn:
@@ -95,16 +95,24 @@ def bench_full_solve(runs: int) -> float:
         assert_same_as_shipped(tables)
         walls.append(wall)
         cpus.append(cpu)
-        levels = ", ".join(f"turn {level // 3 + 1} {w:.1f} s wall / {c:.1f} s CPU"
-                           for level, (w, c) in sorted(tables.level_times.items(), reverse=True))
+        levels = ", ".join(
+            f"turn {level // 3 + 1} {w:.1f} s wall / {c:.1f} s CPU"
+            for level, (w, c) in sorted(tables.level_times.items(), reverse=True)
+        )
         stats = {level: tables.cache_stats[level].sum(axis=0) for level in sorted(tables.cache_stats)}
-        blocks = "; ".join(f"turn {level // 3 + 1}: {s[0]:,} after one placement, {s[1]:,} after two"
-                           for level, s in stats.items())
-        print(f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU ({load()}); {levels}; "
-              f"reroll blocks {blocks}", flush=True)
-    print(f"full default solve (numba, {optimal.numba.get_num_threads()} threads, compile apart): median "
-          f"{statistics.median(walls):.1f} s wall, {statistics.median(cpus):.1f} s CPU over {runs} runs ({load()})",
-          flush=True)
+        blocks = "; ".join(
+            f"turn {level // 3 + 1}: {s[0]:,} after one placement, {s[1]:,} after two" for level, s in stats.items()
+        )
+        print(
+            f"  run {run + 1}: root {tables.root()} in {wall:.1f} s wall, {cpu:.1f} s CPU ({load()}); {levels}; "
+            f"reroll blocks {blocks}",
+            flush=True,
+        )
+    print(
+        f"full default solve (numba, {optimal.numba.get_num_threads()} threads, compile apart): median "
+        f"{statistics.median(walls):.1f} s wall, {statistics.median(cpus):.1f} s CPU over {runs} runs ({load()})",
+        flush=True,
+    )
     return statistics.median(cpus)
 
 
@@ -117,14 +125,18 @@ def bench_pure_python_turn_three(builder_cpu: float, keys: int) -> None:
     for at in rng.sample(range(len(tables.keys[6])), keys):
         key = int(tables.keys[6][at])
         fresh = solver.Solver(model, None)
-        _, _, cpu = timed(lambda: [fresh.turn_start(key & 1023, key >> 10 & 1023, key >> 20 & 1023, k)
-                                   for k in range(1, 11)])
+        _, _, cpu = timed(
+            lambda: [fresh.turn_start(key & 1023, key >> 10 & 1023, key >> 20 & 1023, k) for k in range(1, 11)]
+        )
         cpus.append(cpu)
     per_key = statistics.median(cpus)
     whole = per_key * len(tables.keys[6])
-    print(f"pure Python, one turn-3 key (10 Karma values): median {per_key * 1000:.0f} ms CPU over {keys} keys "
-          f"({load()}); x {len(tables.keys[6]):,} keys = {whole / 3600:.1f} CPU-hours for turn 3 alone, "
-          f"{whole / builder_cpu:.0f}x the builder's CPU time for the whole game", flush=True)
+    print(
+        f"pure Python, one turn-3 key (10 Karma values): median {per_key * 1000:.0f} ms CPU over {keys} keys "
+        f"({load()}); x {len(tables.keys[6]):,} keys = {whole / 3600:.1f} CPU-hours for turn 3 alone, "
+        f"{whole / builder_cpu:.0f}x the builder's CPU time for the whole game",
+        flush=True,
+    )
 
 
 def bench_per_move(count: int) -> None:
@@ -138,10 +150,13 @@ def bench_per_move(count: int) -> None:
             walls.append(wall)
             cpus.append(cpu)
             sizes.append(len(values))
-        print(f"per move, turn {turn}: median {statistics.median(walls) * 1000:.1f} ms wall, "
-              f"{statistics.median(cpus) * 1000:.1f} ms CPU; max {max(walls) * 1000:.1f} ms wall, "
-              f"{max(cpus) * 1000:.1f} ms CPU ({count} positions, {statistics.median(sizes):.0f} actions each; "
-              f"{load()})", flush=True)
+        print(
+            f"per move, turn {turn}: median {statistics.median(walls) * 1000:.1f} ms wall, "
+            f"{statistics.median(cpus) * 1000:.1f} ms CPU; max {max(walls) * 1000:.1f} ms wall, "
+            f"{max(cpus) * 1000:.1f} ms CPU ({count} positions, {statistics.median(sizes):.0f} actions each; "
+            f"{load()})",
+            flush=True,
+        )
 
 
 def bench_naive(count: int) -> None:
@@ -157,9 +172,12 @@ def bench_naive(count: int) -> None:
         assert a == b
         fast.append(cpu_fast)
         slow.append(cpu_slow)
-    print(f"turn-3 decision, solver {statistics.median(fast) * 1000:.1f} ms CPU vs brute force "
-          f"{statistics.median(slow) * 1000:.1f} ms CPU: ratio {statistics.median(slow) / statistics.median(fast):.1f}x "
-          f"(median of {count}; {load()})", flush=True)
+    print(
+        f"turn-3 decision, solver {statistics.median(fast) * 1000:.1f} ms CPU vs brute force "
+        f"{statistics.median(slow) * 1000:.1f} ms CPU: ratio {statistics.median(slow) / statistics.median(fast):.1f}x "
+        f"(median of {count}; {load()})",
+        flush=True,
+    )
 
 
 def main() -> None:

@@ -71,8 +71,10 @@ def naive_convolution(pool, model: str = "A") -> Dist:
 
 
 def main() -> None:
-    print(f"{'sticks':>6} {'joint ms':>10} {'win_prob ms':>12} {'brute ms':>10} {'x faster':>9} "
-          f"{'naive conv ms':>14} {'x faster':>9}")
+    print(
+        f"{'sticks':>6} {'joint ms':>10} {'win_prob ms':>12} {'brute ms':>10} {'x faster':>9} "
+        f"{'naive conv ms':>14} {'x faster':>9}"
+    )
     for size, pool in POOLS.items():
         joint_ms = median_ms(lambda: sticks.joint(*pool))
         win_ms = median_ms(lambda: sticks.win_probability(pool, pool, True))
@@ -89,8 +91,10 @@ def main() -> None:
         worst_ms, worst = worst_pool(model)
         naive_ms = median_ms(lambda: naive_convolution(worst, model), repeats=3)
         assert Dist(sticks.joint(*worst, faces=model)) == naive_convolution(worst, model)
-        print(f"worst of all {len(ALL_POOLS)} pools of up to 36 sticks, Model {model}: joint {worst_ms:.3f} ms "
-              f"for {worst} (target < 5 ms); naive conv {naive_ms:.2f} ms, {naive_ms / worst_ms:.0f}x slower")
+        print(
+            f"worst of all {len(ALL_POOLS)} pools of up to 36 sticks, Model {model}: joint {worst_ms:.3f} ms "
+            f"for {worst} (target < 5 ms); naive conv {naive_ms:.2f} ms, {naive_ms / worst_ms:.0f}x slower"
+        )
     bench_explorer()
 
 
@@ -116,9 +120,11 @@ def bench_explorer() -> None:
             kernel.append(explorer.kernel_ms[-1])
             odds.append(cpu_ms(lambda: sticks.compare(*explorer.pools)))
         k, o = statistics.median(kernel), statistics.median(odds)
-        print(f"explorer, Elodie's {colour.lower()} slider 0-12 against 12+12+12 (every cache cleared): kernel "
-              f"{k:.2f} ms per change (max {max(kernel):.2f}; target <= 5), odds alone {o:.2f} ms, ratio {k / o:.1f}; "
-              f"{len(explorer.plots.data) / 1000:.1f} kB sent")
+        print(
+            f"explorer, Elodie's {colour.lower()} slider 0-12 against 12+12+12 (every cache cleared): kernel "
+            f"{k:.2f} ms per change (max {max(kernel):.2f}; target <= 5), odds alone {o:.2f} ms, ratio {k / o:.1f}; "
+            f"{len(explorer.plots.data) / 1000:.1f} kB sent"
+        )
         clear_caches()
         fresh = explore(free=True)
         fresh.set_pool(1, (12, 12, 12))
@@ -126,8 +132,10 @@ def bench_explorer() -> None:
         fresh.kernel_ms.clear()
         for value in range(11, -1, -1):  # each pool seen for the first time; Marion's tables stay cached
             fresh.sliders[0][colour].value = value
-        print(f"  as used (each of Elodie's pools new, Marion's cached): kernel {statistics.median(fresh.kernel_ms):.2f} ms "
-              f"per change (max {max(fresh.kernel_ms):.2f}), ratio {statistics.median(fresh.kernel_ms) / o:.1f}")
+        print(
+            f"  as used (each of Elodie's pools new, Marion's cached): kernel {statistics.median(fresh.kernel_ms):.2f} ms "
+            f"per change (max {max(fresh.kernel_ms):.2f}), ratio {statistics.median(fresh.kernel_ms) / o:.1f}"
+        )
     bench_explorer_against_previous_path()
     for effect, chooser in (("PLUS2", None), ("DISCARD2", None), ("RETHROW2", "mine"), ("RETHROW2", "theirs")):
         for pools in (((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12))):
@@ -149,8 +157,13 @@ def previous_explorer_work(explorer) -> str:
     players = []
     for player, pool in enumerate(explorer.pools):
         counts, total = sticks.points_counts(pool, explorer.faces)
-        entry = {"pool": list(pool), "total": f"{total:x}", "points": [[p, f"{c:x}"] for p, c in sorted(counts.items())],
-                 "sim": [], "heat": []}
+        entry = {
+            "pool": list(pool),
+            "total": f"{total:x}",
+            "points": [[p, f"{c:x}"] for p, c in sorted(counts.items())],
+            "sim": [],
+            "heat": [],
+        }
         if player == explorer.plots.heat_player:
             outcomes, joint_counts, _ = sticks.joint_table(pool, explorer.faces)
             entry["heat"] = [[p, n, f"{c:x}"] for (p, n), c in zip(outcomes, joint_counts)]
@@ -181,10 +194,12 @@ def bench_explorer_against_previous_path(rounds: int = 5) -> None:
         for name in runs:
             runs[name].append(statistics.median(per_round[name]))
     now, before = (statistics.median(runs[name]) for name in ("current", "previous"))
-    print(f"explorer kernel work (odds + plot data), Elodie (k,12,12) for k = 0..12 v 12+12+12, every cache cleared, "
-          f"{rounds} rounds: medians per round current {', '.join(f'{v:.2f}' for v in runs['current'])} ms; "
-          f"previous path {', '.join(f'{v:.2f}' for v in runs['previous'])} ms; median {now:.2f} v {before:.2f} ms, "
-          f"{before / now:.2f}x faster")
+    print(
+        f"explorer kernel work (odds + plot data), Elodie (k,12,12) for k = 0..12 v 12+12+12, every cache cleared, "
+        f"{rounds} rounds: medians per round current {', '.join(f'{v:.2f}' for v in runs['current'])} ms; "
+        f"previous path {', '.join(f'{v:.2f}' for v in runs['previous'])} ms; median {now:.2f} v {before:.2f} ms, "
+        f"{before / now:.2f}x faster"
+    )
 
 
 if __name__ == "__main__":

@@ -73,15 +73,22 @@ def main() -> None:
         started = time.perf_counter()
         reference = reference_pig(arguments.goal)
         reference_times.append(time.perf_counter() - started)
-        print(f"run {run + 1}: solver {solver_times[-1]:.1f} s ({', '.join(f'{k} {v:.1f} s' for k, v in solution.timings.items())}); "
-              f"plain reference {reference_times[-1]:.1f} s", flush=True)
+        print(
+            f"run {run + 1}: solver {solver_times[-1]:.1f} s ({', '.join(f'{k} {v:.1f} s' for k, v in solution.timings.items())}); "
+            f"plain reference {reference_times[-1]:.1f} s",
+            flush=True,
+        )
     print(solution)
-    print(f"first player's chance under optimal play: solver {float(solution.start_value[0]):.12f}, "
-          f"reference {reference:.12f}, difference {abs(float(solution.start_value[0]) - reference):.1e}")
+    print(
+        f"first player's chance under optimal play: solver {float(solution.start_value[0]):.12f}, "
+        f"reference {reference:.12f}, difference {abs(float(solution.start_value[0]) - reference):.1e}"
+    )
     solver, plain = statistics.median(solver_times), statistics.median(reference_times)
-    print(f"Pig to {arguments.goal}: solver median {solver:.1f} s over {arguments.runs} run(s) "
-          f"({solution.positions:,} positions); plain reference median {plain:.1f} s; ratio solver/reference "
-          f"{solver / plain:.2f}; target: at most 180 s")
+    print(
+        f"Pig to {arguments.goal}: solver median {solver:.1f} s over {arguments.runs} run(s) "
+        f"({solution.positions:,} positions); plain reference median {plain:.1f} s; ratio solver/reference "
+        f"{solver / plain:.2f}; target: at most 180 s"
+    )
 
 
 if __name__ == "__main__":

@@ -47,11 +47,13 @@ def main() -> None:
     parser.add_argument("--goal", type=int, default=100)
     parser.add_argument("--apply", action="store_true", help="walk with the checked apply too")
     arguments = parser.parse_args()
-    for checked in ([False, True] if arguments.apply else [False]):
+    for checked in [False, True] if arguments.apply else [False]:
         positions, steps, seconds = walk(arguments.goal, checked)
         step = "apply" if checked else "search_step"
-        print(f"Pig to {arguments.goal} through {step}: {positions:,} positions, {steps:,} steps, "
-              f"{seconds:.1f} s CPU ({1e6 * seconds / steps:.2f} us a step, the status of each new position included)")
+        print(
+            f"Pig to {arguments.goal} through {step}: {positions:,} positions, {steps:,} steps, "
+            f"{seconds:.1f} s CPU ({1e6 * seconds / steps:.2f} us a step, the status of each new position included)"
+        )
 
 
 if __name__ == "__main__":

@@ -13,7 +13,12 @@ import random
 from gamelib.chakra import actions as moves
 from gamelib.chakra.actions import _STEP_TABLE, _channel
 from gamelib.chakra.bots import (
-    FULL_BHAGYA_COST, RUN_STEP, _level_score, _token_value, action_value, expected_plenitude,
+    FULL_BHAGYA_COST,
+    RUN_STEP,
+    _level_score,
+    _token_value,
+    action_value,
+    expected_plenitude,
 )
 from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, EARTH, SPACE_PATTERNS, SPACES, run_of
 from gamelib.chakra.components import is_harmonized as _is_harmonized
@@ -36,8 +41,13 @@ def _search_steps(levels, pattern, depth, prefix, landed, found, score=None, eff
         contents = levels[origin]
         if not contents:
             continue
-        if (origin != BHAGYA and len(contents) == 3 and contents[0] == origin and contents[1] == origin
-                and contents[2] == origin):
+        if (
+            origin != BHAGYA
+            and len(contents) == 3
+            and contents[0] == origin
+            and contents[1] == origin
+            and contents[2] == origin
+        ):
             continue  # locked (§7.5.1)
         # the walk of §7.5, inlined for speed (see ``walk`` for the readable version); where the
         # energy lands does not depend on its colour, except that only black may enter the Earth
@@ -139,7 +149,6 @@ def scored_channel_actions(levels: tuple, space: str, score) -> list:
     return [(_channel(space, steps), effect) for steps, effect in found]
 
 
-
 def reference_greedy_policy(state, rng: random.Random):
     """The legal action with the best one-action lookahead value (ties at random); sees only its observation."""
     player = state.current_player
@@ -171,10 +180,14 @@ def lookahead_values(observation, player: int) -> list:
     if board.reserve >= 1:
         values += base.channel_values()
         if "SWAP" not in board.spaces:
-            values += [(action, action_value(observation, player, action, base.worth))
-                       for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(observation, board))]
-    values += [(action, action_value(observation, player, action, base.worth))
-               for action in moves.meditate_actions(observation, board)]
+            values += [
+                (action, action_value(observation, player, action, base.worth))
+                for action in (moves.Channel("SWAP", (), c) for c in moves.swap_colours(observation, board))
+            ]
+    values += [
+        (action, action_value(observation, player, action, base.worth))
+        for action in moves.meditate_actions(observation, board)
+    ]
     return values
 
 
@@ -190,8 +203,13 @@ class _Base:
 
     def value(self, level_change, harmonized, earth, reserve, spaces, bhagya_size) -> float:
         run = _run_of(self.harmonized.union(harmonized)) if harmonized else self.run
-        return (self.levels_total + level_change + _token_value(earth, reserve, spaces)
-                + (FULL_BHAGYA_COST if bhagya_size == 3 else 0.0) + RUN_STEP * run)
+        return (
+            self.levels_total
+            + level_change
+            + _token_value(earth, reserve, spaces)
+            + (FULL_BHAGYA_COST if bhagya_size == 3 else 0.0)
+            + RUN_STEP * run
+        )
 
     def receive_value(self, action) -> float:
         board, destination = self.board, action.destination
@@ -220,11 +238,20 @@ class _Base:
             if space in board.spaces:
                 continue
             for action, (change, alleviated, harmonized, from_bhagya) in scored_channel_actions(
-                    board.levels, space, score):
+                board.levels, space, score
+            ):
                 returned = sum(1 for level in harmonized if level in board.notches) if harmonized else 0
-                values.append((action, self.value(change, harmonized, board.earth + alleviated,
-                                                  board.reserve - 1 + returned, len(board.spaces) + 1,
-                                                  bhagya - from_bhagya)))
+                values.append(
+                    (
+                        action,
+                        self.value(
+                            change,
+                            harmonized,
+                            board.earth + alleviated,
+                            board.reserve - 1 + returned,
+                            len(board.spaces) + 1,
+                            bhagya - from_bhagya,
+                        ),
+                    )
+                )
         return values
-
-

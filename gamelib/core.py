@@ -434,8 +434,10 @@ def require_rule_fields(rules: Any, rules_class: type, what: str = "saved game")
         raise CorruptSave(f"the rules of this {what} should be an object of rule parameters")
     missing = [field.name for field in dataclasses.fields(rules_class) if field.name not in rules]
     if missing:
-        raise CorruptSave(f"the rules of this {what} lack {', '.join(missing)}: a save names every rule, so "
-                          "this one was edited or damaged")
+        raise CorruptSave(
+            f"the rules of this {what} lack {', '.join(missing)}: a save names every rule, so "
+            "this one was edited or damaged"
+        )
 
 
 def read_json_file(path: str | Path, what: str, error: type[ValueError] = CorruptSave) -> Any:
@@ -596,13 +598,16 @@ def check_seed(seed: Any) -> int | str:
         ValueError: any other value, or one too long; the message says what a seed may be.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise ValueError(f"a seed is a whole number or a text, not {type(seed).__name__} "
-                         "(to use another value, pass str(value))")
+        raise ValueError(
+            f"a seed is a whole number or a text, not {type(seed).__name__} (to use another value, pass str(value))"
+        )
     if isinstance(seed, int):
         seed = int(seed)
-        if not -10**MAX_SEED_CHARS < seed < 10**MAX_SEED_CHARS:
-            raise ValueError(f"a seed number has at most {MAX_SEED_CHARS:,} digits; this one has about "
-                             f"{int(seed.bit_length() * 0.30103) + 1:,}")
+        if not -(10**MAX_SEED_CHARS) < seed < 10**MAX_SEED_CHARS:
+            raise ValueError(
+                f"a seed number has at most {MAX_SEED_CHARS:,} digits; this one has about "
+                f"{int(seed.bit_length() * 0.30103) + 1:,}"
+            )
         return seed
     seed = str(seed)
     if len(seed) > MAX_SEED_CHARS:
@@ -610,8 +615,10 @@ def check_seed(seed: Any) -> int | str:
     try:
         seed.encode("utf-8")
     except UnicodeEncodeError as problem:
-        raise ValueError(f"a seed text must be writable as UTF-8: character {problem.start} is a lone surrogate "
-                         f"{seed[problem.start]!a}, which no text file can hold") from None
+        raise ValueError(
+            f"a seed text must be writable as UTF-8: character {problem.start} is a lone surrogate "
+            f"{seed[problem.start]!a}, which no text file can hold"
+        ) from None
     return seed
 
 
@@ -636,8 +643,10 @@ def rules_or_default(rules: Any, rules_class: type, default: Any = None) -> Any:
         return rules_class() if default is None else default
     if not isinstance(rules, rules_class):
         game = rules_class.__module__.rsplit(".", 1)[0]
-        raise TypeError(f"rules must be a {game}.Rules value, not {type(rules).__name__}: build one with "
-                        f"Rules(name=value, ...), or Rules.from_dict(...) from a dict")
+        raise TypeError(
+            f"rules must be a {game}.Rules value, not {type(rules).__name__}: build one with "
+            f"Rules(name=value, ...), or Rules.from_dict(...) from a dict"
+        )
     return rules
 
 
@@ -697,8 +706,9 @@ class RulesBase:
         changed = self.changes()
         if not changed:
             return "default rules"
-        return ", ".join(f"{name}={value!r}" if isinstance(value, str) else f"{name}={value}"
-                         for name, value in changed.items())
+        return ", ".join(
+            f"{name}={value!r}" if isinstance(value, str) else f"{name}={value}" for name, value in changed.items()
+        )
 
 
 def check_int(name: str, value: Any, low: int, high: int, allow_none: bool = False) -> None:
@@ -839,10 +849,17 @@ def seatings(players: int, rotate: bool = True) -> list[tuple[int, ...]]:
     return [base[shift:] + base[:shift] for shift in range(players)]
 
 
-def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[int], seed: int,
-                     rules: Any = None, setup: dict | None = None, index: int = 0,
-                     keep_final: bool = False,
-                     on_action: Callable[[Any, Any], None] | None = None) -> GameRecord:
+def play_seated_game(
+    game: Any,
+    policies: Sequence[Policy],
+    seating: Sequence[int],
+    seed: int,
+    rules: Any = None,
+    setup: dict | None = None,
+    index: int = 0,
+    keep_final: bool = False,
+    on_action: Callable[[Any, Any], None] | None = None,
+) -> GameRecord:
     """Play one game of a tournament: deal ``seed``, ``policies[seating[seat]]`` in each seat.
 
     The driver's own generator is derived from the deal seed, so every seating of a deal gets
@@ -875,8 +892,16 @@ def play_seated_game(game: Any, policies: Sequence[Policy], seating: Sequence[in
 
     final = play(state, seat_policies, seed=seed, on_action=count)
     scores = final.scores() if hasattr(final, "scores") else None
-    return GameRecord(index, seed, tuple(seating), tuple(final.winners), tuple(final.returns()),
-                      None if scores is None else tuple(scores), length, final if keep_final else None)
+    return GameRecord(
+        index,
+        seed,
+        tuple(seating),
+        tuple(final.winners),
+        tuple(final.returns()),
+        None if scores is None else tuple(scores),
+        length,
+        final if keep_final else None,
+    )
 
 
 def tournament_plan(players: int, games: int, seed: int = 0, rotate: bool = True) -> list[tuple[int, tuple[int, ...]]]:
@@ -901,10 +926,20 @@ PlannedGame = tuple[int, int, tuple[int, ...]]
 """One game of a tournament's plan as a runner receives it: ``(index, deal seed, seating)``."""
 
 
-def tournament(game: Any, policies: Sequence[Policy], games: int, *, rules: Any = None, seed: int = 0,
-               setup: dict | None = None, rotate: bool = True, progress: bool = True,
-               description: str = "games", keep_final: bool = False,
-               runner: Callable[[list[PlannedGame]], Iterable[Any]] | None = None) -> list:
+def tournament(
+    game: Any,
+    policies: Sequence[Policy],
+    games: int,
+    *,
+    rules: Any = None,
+    seed: int = 0,
+    setup: dict | None = None,
+    rotate: bool = True,
+    progress: bool = True,
+    description: str = "games",
+    keep_final: bool = False,
+    runner: Callable[[list[PlannedGame]], Iterable[Any]] | None = None,
+) -> list:
     """Play a seeded tournament: ``games`` deals, each once per seating. The one tournament function.
 
     Every tournament of the package goes through here: the games' presets
@@ -936,11 +971,15 @@ def tournament(game: Any, policies: Sequence[Policy], games: int, *, rules: Any 
         >>> len(records), records[0].seating
         (3, (0,))
     """
-    plan = [(index, deal_seed, seating)
-            for index, (deal_seed, seating) in enumerate(tournament_plan(len(policies), games, seed, rotate))]
+    plan = [
+        (index, deal_seed, seating)
+        for index, (deal_seed, seating) in enumerate(tournament_plan(len(policies), games, seed, rotate))
+    ]
     if runner is None:
-        records = (play_seated_game(game, policies, seating, deal_seed, rules, setup, index, keep_final)
-                   for index, deal_seed, seating in plan)
+        records = (
+            play_seated_game(game, policies, seating, deal_seed, rules, setup, index, keep_final)
+            for index, deal_seed, seating in plan
+        )
     else:
         records = runner(plan)
     if progress:

@@ -41,9 +41,15 @@ def _digest(data: bytes) -> str:
 def shipped_names() -> list[str]:
     """Every data file the package holds (any file but code and the manifest), as a path relative to
     ``gamelib/``: the manifest's names."""
-    return sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*")
-                  if path.is_file() and path.suffix not in CODE_SUFFIXES and path.name != MANIFEST.name
-                  and not path.name.endswith(".new") and not {"__pycache__", ".ipynb_checkpoints"} & set(path.parts))
+    return sorted(
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*")
+        if path.is_file()
+        and path.suffix not in CODE_SUFFIXES
+        and path.name != MANIFEST.name
+        and not path.name.endswith(".new")
+        and not {"__pycache__", ".ipynb_checkpoints"} & set(path.parts)
+    )
 
 
 def expected_digests(manifest: Path | None = None) -> dict[str, str]:
@@ -52,14 +58,16 @@ def expected_digests(manifest: Path | None = None) -> dict[str, str]:
     try:
         text = manifest.read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError) as problem:
-        raise DamagedData(f"the list of the data files' checksums {manifest} cannot be read ({problem}): "
-                          "reinstall the package") from None
+        raise DamagedData(
+            f"the list of the data files' checksums {manifest} cannot be read ({problem}): reinstall the package"
+        ) from None
     digests = {}
     for number, line in enumerate(text.splitlines(), 1):
         match = _LINE.fullmatch(line)
         if match is None or match["name"] in digests:
-            raise DamagedData(f"the list of the data files' checksums {manifest} is damaged at line {number}: "
-                              "reinstall the package")
+            raise DamagedData(
+                f"the list of the data files' checksums {manifest} is damaged at line {number}: reinstall the package"
+            )
         digests[match["name"]] = match["digest"]
     return digests
 
@@ -77,13 +85,16 @@ def read_bytes(name: str, path: str | Path | None = None, error: type[DamagedDat
     try:
         data = path.read_bytes()
     except OSError as problem:
-        raise error(f"the data file {path} cannot be read ({problem.strerror or problem}): "
-                    "reinstall the package") from None
+        raise error(
+            f"the data file {path} cannot be read ({problem.strerror or problem}): reinstall the package"
+        ) from None
     actual = _digest(data)
     if actual != expected:
-        raise error(f"the data file {path} is damaged or edited: its SHA-256 is {actual[:16]}..., the package was "
-                    f"built with {expected[:16]}... (reinstall the package; after rebuilding it on purpose, "
-                    "run python -m gamelib.datafiles --write)")
+        raise error(
+            f"the data file {path} is damaged or edited: its SHA-256 is {actual[:16]}..., the package was "
+            f"built with {expected[:16]}... (reinstall the package; after rebuilding it on purpose, "
+            "run python -m gamelib.datafiles --write)"
+        )
     return data
 
 

@@ -25,9 +25,11 @@ MAX_TABLE_ROWS = 100_000
 
 def _check_pairs(pairs: int) -> None:
     if pairs > MAX_PAIRS:
-        raise ValueError(f"this sum pairs up {pairs:,} outcomes, too many to compute exactly at once (at most "
-                         f"{MAX_PAIRS:,}): add smaller distributions, or simulate the sum (gamelib.simulate) "
-                         "for an estimate with its interval")
+        raise ValueError(
+            f"this sum pairs up {pairs:,} outcomes, too many to compute exactly at once (at most "
+            f"{MAX_PAIRS:,}): add smaller distributions, or simulate the sum (gamelib.simulate) "
+            "for an estimate with its interval"
+        )
 
 
 def _add_outcomes(a, b):
@@ -44,8 +46,9 @@ def _zero_like(outcome):
 
 def _probability(outcome, value) -> Fraction:
     if isinstance(value, (bool, float)) or not isinstance(value, (int, Fraction, str)):
-        raise TypeError(f"the probability of {outcome!r} should be an exact number such as Fraction(1, 6), "
-                        f"not {value!r}")
+        raise TypeError(
+            f"the probability of {outcome!r} should be an exact number such as Fraction(1, 6), not {value!r}"
+        )
     try:
         return Fraction(value)
     except (ValueError, ZeroDivisionError):
@@ -59,11 +62,15 @@ class Dist:
 
     def __init__(self, probabilities: Mapping[Outcome, Fraction | int]):
         if not isinstance(probabilities, Mapping):
-            raise TypeError("Dist takes a mapping {outcome: probability}, such as Dist({1: Fraction(1, 2), 2: "
-                            "Fraction(1, 2)}); for equally likely faces use Dist.uniform([1, 2])")
+            raise TypeError(
+                "Dist takes a mapping {outcome: probability}, such as Dist({1: Fraction(1, 2), 2: "
+                "Fraction(1, 2)}); for equally likely faces use Dist.uniform([1, 2])"
+            )
         if len(probabilities) > MAX_OUTCOMES:
-            raise ValueError(f"{len(probabilities):,} outcomes are more than an exact distribution holds here "
-                             f"({MAX_OUTCOMES:,}); group outcomes together or simulate instead")
+            raise ValueError(
+                f"{len(probabilities):,} outcomes are more than an exact distribution holds here "
+                f"({MAX_OUTCOMES:,}); group outcomes together or simulate instead"
+            )
         cleaned: dict = {}
         for outcome, probability in probabilities.items():
             probability = _probability(outcome, probability)
@@ -89,14 +96,18 @@ class Dist:
     def uniform(cls, faces: Iterable[Outcome]) -> "Dist":
         """Each listed face equally likely; repeated faces count twice (like a die's sides)."""
         if hasattr(faces, "__len__") and len(faces) > MAX_OUTCOMES:
-            raise ValueError(f"{len(faces):,} faces are more than an exact distribution holds here "
-                             f"({MAX_OUTCOMES:,}); simulate draws instead (random.choice)")
+            raise ValueError(
+                f"{len(faces):,} faces are more than an exact distribution holds here "
+                f"({MAX_OUTCOMES:,}); simulate draws instead (random.choice)"
+            )
         weights: dict = {}
         for face in faces:
             weights[face] = weights.get(face, 0) + 1
             if len(weights) > MAX_OUTCOMES:
-                raise ValueError(f"more than {MAX_OUTCOMES:,} different faces are more than an exact distribution "
-                                 "holds here; simulate draws instead (random.choice)")
+                raise ValueError(
+                    f"more than {MAX_OUTCOMES:,} different faces are more than an exact distribution "
+                    "holds here; simulate draws instead (random.choice)"
+                )
         if not weights:
             raise ValueError("a die or stick needs at least one face")
         return cls.from_weights(weights)
@@ -143,9 +154,11 @@ class Dist:
         self._require_numbers("at_least_table")
         rows = max(self._probabilities) - min(self._probabilities) + 1
         if rows > MAX_TABLE_ROWS:
-            raise ValueError(f"a table from {min(self._probabilities)} to {max(self._probabilities)} would have "
-                             f"{rows:,} rows, more than {MAX_TABLE_ROWS:,}: ask for single thresholds with "
-                             "at_least(k), or build the table over the outcomes only")
+            raise ValueError(
+                f"a table from {min(self._probabilities)} to {max(self._probabilities)} would have "
+                f"{rows:,} rows, more than {MAX_TABLE_ROWS:,}: ask for single thresholds with "
+                "at_least(k), or build the table over the outcomes only"
+            )
         table, remaining = {}, Fraction(1)
         for k in range(min(self._probabilities), max(self._probabilities) + 1):
             table[k] = remaining
@@ -229,9 +242,11 @@ class Dist:
         """Refuse, before any work, a sum of copies whose exact odds are too large to compute at once."""
         outcomes = self._outcomes_of_copies(times)
         if outcomes > MAX_OUTCOMES:
-            raise ValueError(f"the sum of {times:,} copies has up to {outcomes:,} outcomes, too many to compute "
-                             f"exactly at once (at most {MAX_OUTCOMES:,}): use fewer copies, or simulate the "
-                             "sum (gamelib.simulate) for an estimate with its interval")
+            raise ValueError(
+                f"the sum of {times:,} copies has up to {outcomes:,} outcomes, too many to compute "
+                f"exactly at once (at most {MAX_OUTCOMES:,}): use fewer copies, or simulate the "
+                "sum (gamelib.simulate) for an estimate with its interval"
+            )
         # the additions repeat() will make, counted on copies: (copies in result, copies in power)
         widest, result, power, left = (1, 1), 0, 1, times
         while left:
@@ -243,9 +258,11 @@ class Dist:
                 widest = max(widest, (self._outcomes_of_copies(power),) * 2, key=prod)
                 power *= 2
         if prod(widest) > MAX_PAIRS:
-            raise ValueError(f"adding {times:,} copies pairs up to {widest[0]:,} x {widest[1]:,} outcomes, too many "
-                             f"to compute exactly at once (at most {MAX_PAIRS:,} pairs): use fewer copies, or "
-                             "simulate the sum (gamelib.simulate) for an estimate with its interval")
+            raise ValueError(
+                f"adding {times:,} copies pairs up to {widest[0]:,} x {widest[1]:,} outcomes, too many "
+                f"to compute exactly at once (at most {MAX_PAIRS:,} pairs): use fewer copies, or "
+                "simulate the sum (gamelib.simulate) for an estimate with its interval"
+            )
 
     def _outcomes_of_copies(self, times: int) -> int:
         """An upper bound on the number of outcomes of the sum of ``times`` copies."""
@@ -254,8 +271,10 @@ class Dist:
         count = comb(times + len(self) - 1, len(self) - 1)  # the multisets of outcomes: any sum is one
         first = next(iter(self._probabilities))
         if isinstance(first, tuple):
-            spans = [max(o[i] for o in self._probabilities) - min(o[i] for o in self._probabilities)
-                     for i in range(len(first))]
+            spans = [
+                max(o[i] for o in self._probabilities) - min(o[i] for o in self._probabilities)
+                for i in range(len(first))
+            ]
             if all(isinstance(span, int) for span in spans):
                 count = min(count, prod(span * times + 1 for span in spans))
         elif all(isinstance(o, int) for o in self._probabilities):
@@ -296,8 +315,9 @@ class Dist:
 
     def to_markdown(self, header: Sequence[str] = ("outcome", "probability", "percent")) -> str:
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(html.escape(cell).replace("|", "\\|") for cell in row) + " |"
-                  for row in self.table_rows()]
+        lines += [
+            "| " + " | ".join(html.escape(cell).replace("|", "\\|") for cell in row) + " |" for row in self.table_rows()
+        ]
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:

@@ -64,8 +64,11 @@ def echoed(template: str, correct: bool, **typed: Any) -> Feedback:
     repr (``reprlib``), so a 10 MB string or a huge number cannot flood the page or break the text.
     """
     shown = {name: _brief(value) for name, value in typed.items()}
-    return Feedback(template.format(**shown), correct,
-                    template.format(**{name: markdown_escape(text) for name, text in shown.items()}))
+    return Feedback(
+        template.format(**shown),
+        correct,
+        template.format(**{name: markdown_escape(text) for name, text in shown.items()}),
+    )
 
 
 def markdown_escape(text: str) -> str:
@@ -179,12 +182,14 @@ def load(lesson: str) -> dict:
 def check_answer(lesson: str, question: str, answer: Any) -> Feedback:
     """Say whether ``answer`` is right; when wrong, give a hint (aimed at the mistake when it is a common one)."""
     if not isinstance(lesson, str) or lesson not in lessons():
-        return echoed("There is no lesson {lesson} with exercises (try " + ", ".join(lessons()) + ").", False,
-                      lesson=lesson)
+        return echoed(
+            "There is no lesson {lesson} with exercises (try " + ", ".join(lessons()) + ").", False, lesson=lesson
+        )
     sheet = load(lesson)
     if not isinstance(question, str) or question not in sheet:
-        return echoed("There is no question {question} in this lesson (try " + ", ".join(sheet) + ").", False,
-                      question=question)
+        return echoed(
+            "There is no question {question} in this lesson (try " + ", ".join(sheet) + ").", False, question=question
+        )
     entry = sheet[question]
     if answer is None or answer is Ellipsis:
         return Feedback(f"{question}: not answered yet. Replace the ... with your answer.", False)

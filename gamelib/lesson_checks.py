@@ -21,27 +21,45 @@ def check_same_sums(die_a, die_b) -> Feedback:
         if problem:
             return Feedback(f"Not yet: {name} {problem}.", False)
     if tuple(sorted(die_a)) == ORDINARY and tuple(sorted(die_b)) == ORDINARY:
-        return Feedback("Not yet: those are the ordinary dice. Change the faces of both: one die alone cannot "
-                        "do it (try it: the other must then be ordinary too).", False)
+        return Feedback(
+            "Not yet: those are the ordinary dice. Change the faces of both: one die alone cannot "
+            "do it (try it: the other must then be ordinary too).",
+            False,
+        )
     ordinary = Dist.uniform(ORDINARY) + Dist.uniform(ORDINARY)
     yours = Dist.uniform(list(die_a)) + Dist.uniform(list(die_b))
     if yours.probability(2) == 0:
-        return Feedback("Not yet: the sum 2 is impossible with your dice, but ordinary dice throw it 1 time in 36: "
-                        "both dice need a 1.", False)
+        return Feedback(
+            "Not yet: the sum 2 is impossible with your dice, but ordinary dice throw it 1 time in 36: "
+            "both dice need a 1.",
+            False,
+        )
     if sum(die_a) + sum(die_b) != 42:
-        return Feedback(f"Not yet: the faces add up to {sum(die_a) + sum(die_b)}. Two ordinary dice average 7, so "
-                        "the twelve faces together must add up to 6 x 7 = 42.", False)
-    differ = [total for total in range(2, 13 + max(max(die_a), max(die_b)))
-              if yours.probability(total) != ordinary.probability(total)]
+        return Feedback(
+            f"Not yet: the faces add up to {sum(die_a) + sum(die_b)}. Two ordinary dice average 7, so "
+            "the twelve faces together must add up to 6 x 7 = 42.",
+            False,
+        )
+    differ = [
+        total
+        for total in range(2, 13 + max(max(die_a), max(die_b)))
+        if yours.probability(total) != ordinary.probability(total)
+    ]
     if differ:
         total = differ[0]
-        return Feedback(f"Not yet: the sum {total} comes up with chance {yours.probability(total)} with your dice, "
-                        f"but {ordinary.probability(total)} with ordinary ones ({len(differ)} sums differ). "
-                        "Count how many ways each sum can be made: ordinary dice make 2 one way, 3 two ways, "
-                        "4 three ways...", False)
-    return Feedback(f"Right: {sorted(die_a)} and {sorted(die_b)} throw every sum from 2 to 12 exactly as often as "
-                    "ordinary dice (they are called Sicherman dice, and no other pair with faces of at least 1 "
-                    "does it).", True)
+        return Feedback(
+            f"Not yet: the sum {total} comes up with chance {yours.probability(total)} with your dice, "
+            f"but {ordinary.probability(total)} with ordinary ones ({len(differ)} sums differ). "
+            "Count how many ways each sum can be made: ordinary dice make 2 one way, 3 two ways, "
+            "4 three ways...",
+            False,
+        )
+    return Feedback(
+        f"Right: {sorted(die_a)} and {sorted(die_b)} throw every sum from 2 to 12 exactly as often as "
+        "ordinary dice (they are called Sicherman dice, and no other pair with faces of at least 1 "
+        "does it).",
+        True,
+    )
 
 
 def _face_problem(die) -> str:

@@ -109,8 +109,15 @@ def steps(
     """
     markers = "osD^vP"
     for i, (name, data) in enumerate(series.items()):
-        ax.step(list(data), [float(v) for v in data.values()], where="post", label=name,
-                color=SERIES[i % len(SERIES)], marker=markers[i % len(markers)], markersize=3)
+        ax.step(
+            list(data),
+            [float(v) for v in data.values()],
+            where="post",
+            label=name,
+            color=SERIES[i % len(SERIES)],
+            marker=markers[i % len(markers)],
+            markersize=3,
+        )
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(-0.02, 1.02)
     if len(series) > 1:
@@ -129,6 +136,12 @@ def interval_bars(
 ) -> Axes:
     """Bars with 95% confidence intervals as error bars (for simulated rates)."""
     errors = [[v - lo for v, lo in zip(values, lows)], [hi - v for v, hi in zip(values, highs)]]
-    ax.bar(names, values, color=[SERIES[i % len(SERIES)] for i in range(len(names))],
-           yerr=errors, capsize=4, edgecolor="white")
+    ax.bar(
+        names,
+        values,
+        color=[SERIES[i % len(SERIES)] for i in range(len(names))],
+        yerr=errors,
+        capsize=4,
+        edgecolor="white",
+    )
     return label(ax, "", ylabel, title)

@@ -34,9 +34,11 @@ def open_notebook(page, lab, path: str, through: str | None = None, only: tuple[
         return
     if through is not None:
         # 'run-all-above' runs the cells above the active one, so the cell after the last is made active
-        page.evaluate("(next) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = next;"
-                      " return window.jupyterapp.commands.execute('notebook:run-all-above'); }",
-                      _first_cell(lab, path, through) + 1)
+        page.evaluate(
+            "(next) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = next;"
+            " return window.jupyterapp.commands.execute('notebook:run-all-above'); }",
+            _first_cell(lab, path, through) + 1,
+        )
     run_cells(page, lab, path, *only)
 
 
@@ -47,8 +49,11 @@ def run_cells(page, lab, path: str, *texts: str) -> None:
     tests of one file can share one opened notebook: opening it (Lab's page, a new kernel, the
     cells above) costs about ten seconds a time, running one cell a fraction of one."""
     for text in texts:
-        page.evaluate("(index) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = index;"
-                      " return window.jupyterapp.commands.execute('notebook:run-cell'); }", _first_cell(lab, path, text))
+        page.evaluate(
+            "(index) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = index;"
+            " return window.jupyterapp.commands.execute('notebook:run-cell'); }",
+            _first_cell(lab, path, text),
+        )
     wait_for_kernel_idle(page)
 
 
@@ -65,7 +70,9 @@ def set_theme(page, name: str) -> None:
     colour = "() => getComputedStyle(document.body).getPropertyValue('--jp-layout-color0')"
     before = page.evaluate(colour)
     page.evaluate("(name) => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})", name)
-    page.wait_for_function(f"(before) => document.body.dataset.jpThemeName === {name!r} && ({colour})() !== before", arg=before)
+    page.wait_for_function(
+        f"(before) => document.body.dataset.jpThemeName === {name!r} && ({colour})() !== before", arg=before
+    )
 
 
 def wait_for_kernel_idle(page, timeout_ms: int = 120_000) -> None:

@@ -90,8 +90,15 @@ def lab(tmp_path_factory):
     settings.mkdir()
     (settings / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
     env = dict(os.environ)
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
-                 "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+    for name in (
+        "JUPYTER_CONFIG_DIR",
+        "JUPYTER_DATA_DIR",
+        "JUPYTER_RUNTIME_DIR",
+        "IPYTHONDIR",
+        "MPLCONFIGDIR",
+        "XDG_CACHE_HOME",
+        "XDG_CONFIG_HOME",
+    ):
         path = home / name.lower()
         path.mkdir()
         env[name] = str(path)
@@ -99,11 +106,21 @@ def lab(tmp_path_factory):
     env.pop("MPLBACKEND", None)
     port, token = _free_port(), secrets.token_hex(16)
     command = [
-        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--allow-root",
-        "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        "--allow-root",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly", f"--LabApp.app_settings_dir={settings}",
+        "--LabApp.extension_manager=readonly",
+        f"--LabApp.app_settings_dir={settings}",
     ]
     log = open(home / "lab.log", "w")
     server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -11,8 +11,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMINGS = ROOT / "test-artifacts" / "timings"
-STATE_VARIABLES = ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
-                   "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
+STATE_VARIABLES = (
+    "JUPYTER_CONFIG_DIR",
+    "JUPYTER_DATA_DIR",
+    "JUPYTER_RUNTIME_DIR",
+    "IPYTHONDIR",
+    "MPLCONFIGDIR",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+)
 
 
 def isolated_env(home: Path) -> dict:
@@ -76,7 +83,8 @@ def commit_two_cards_and_check(board, seed: int) -> None:
     expect(board.locator(".nj-event-list li").last).to_have_text(observation["events"][-1])
     expect(board).to_have_attribute("data-phase", observation["phase"])
     expect(board.locator(".nj-player-me .nj-hand .nj-card-id")).to_have_text(
-        [card["id"] for card in observation["players"][0]["hand"]])
+        [card["id"] for card in observation["players"][0]["hand"]]
+    )
 
 
 def place_a_card_and_check(board, seed: int) -> None:
@@ -88,15 +96,19 @@ def place_a_card_and_check(board, seed: int) -> None:
     from gamelib.pangu.guide import first_deal_the_hints_win
 
     state = new_game(seed=first_deal_the_hints_win(seed))  # the app deals as tools/make_apps.py does
-    action = next(a for a in state.legal_actions() if state.cheapest_die(a.card)[0] == a.die
-                  and state.apply(a).karma != state.karma)
+    action = next(
+        a
+        for a in state.legal_actions()
+        if state.cheapest_die(a.card)[0] == a.die and state.apply(a).karma != state.karma
+    )
     after = state.apply(action)
     board.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
     expect(board.locator(f'.pangu-die-selected[data-die="{action.die}"]')).to_have_count(1)
     board.locator(f'.pangu-cell[data-cell="{action.cell[0]},{action.cell[1]}"]').click()
     expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
     expect(board.locator(f'.pangu-placed[data-card="{action.card}"]')).to_have_attribute(
-        "data-cell", f"{action.cell[0]},{action.cell[1]}")
+        "data-cell", f"{action.cell[0]},{action.cell[1]}"
+    )
 
 
 def move_a_slider_and_check(explorer) -> None:

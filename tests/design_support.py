@@ -29,13 +29,23 @@ def exact_one_die_race(target: int) -> tuple[Fraction, Fraction]:
 
     @lru_cache(maxsize=None)
     def mover_wins(mover: int, other: int) -> Fraction:
-        return sum((Fraction(1, 6) * (1 if mover + face >= target else 1 - mover_wins(other, mover + face))
-                    for face in range(1, 7)), Fraction(0))
+        return sum(
+            (
+                Fraction(1, 6) * (1 if mover + face >= target else 1 - mover_wins(other, mover + face))
+                for face in range(1, 7)
+            ),
+            Fraction(0),
+        )
 
     @lru_cache(maxsize=None)
     def throws_left(mover: int, other: int) -> Fraction:
-        return 1 + sum((Fraction(1, 6) * (0 if mover + face >= target else throws_left(other, mover + face))
-                        for face in range(1, 7)), Fraction(0))
+        return 1 + sum(
+            (
+                Fraction(1, 6) * (0 if mover + face >= target else throws_left(other, mover + face))
+                for face in range(1, 7)
+            ),
+            Fraction(0),
+        )
 
     return mover_wins(0, 0), throws_left(0, 0)
 

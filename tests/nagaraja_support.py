@@ -17,10 +17,26 @@ DEFAULT_RELICS = dict(zip(RELIC_SPOTS, ["S3a", "S3b", "S4a", "S4b", "S5a", "S5b"
 COLOUR = {"B": "BROWN", "W": "WHITE", "G": "GREEN"}
 
 
-def make_state(phase="CONFRONTATION", to_act=0, guide=0, hands=((), ()), held_sticks=((), ()), tiles=({}, {}),
-               relics=(None, None), amulets=((), ()), current_room="R17", room_amulet=None, room_pile=None,
-               room_bottom=(), draw_pile=None, discard=(), committed=((), ()), edition=ED, explicit_chance=False,
-               **changes) -> State:
+def make_state(
+    phase="CONFRONTATION",
+    to_act=0,
+    guide=0,
+    hands=((), ()),
+    held_sticks=((), ()),
+    tiles=({}, {}),
+    relics=(None, None),
+    amulets=((), ()),
+    current_room="R17",
+    room_amulet=None,
+    room_pile=None,
+    room_bottom=(),
+    draw_pile=None,
+    discard=(),
+    committed=((), ()),
+    edition=ED,
+    explicit_chance=False,
+    **changes,
+) -> State:
     """A legal position built by hand; cards, tiles, amulets and sticks not named go to their piles."""
     players = []
     used_tiles, used_amulets = [current_room] if current_room else [], list(room_amulet and [room_amulet] or [])
@@ -42,9 +58,16 @@ def make_state(phase="CONFRONTATION", to_act=0, guide=0, hands=((), ()), held_st
         players.append((temple, seen, stick_list))
     everyone_sees = frozenset().union(*(seen for _, seen, _ in players))
     players = tuple(
-        Player(temple, hand=tuple(sorted(hands[s])), amulets=tuple(amulets[s]), sticks=stick_list,
-               committed=committed[s], knowledge=everyone_sees)
-        for s, (temple, _, stick_list) in enumerate(players))
+        Player(
+            temple,
+            hand=tuple(sorted(hands[s])),
+            amulets=tuple(amulets[s]),
+            sticks=stick_list,
+            committed=committed[s],
+            knowledge=everyone_sees,
+        )
+        for s, (temple, _, stick_list) in enumerate(players)
+    )
     in_hands = [c for h in hands for c in h] + [c for cards in committed if cards for c in cards] + list(discard)
     in_hands += list(changes.get("deal") or ())
     rest = [c for c in sorted(edition.cards) if c not in in_hands]
@@ -59,13 +82,27 @@ def make_state(phase="CONFRONTATION", to_act=0, guide=0, hands=((), ()), held_st
     base = new_game(seed=0, edition=edition, explicit_chance=explicit_chance)
     changes.setdefault("queue", ())
     state = replace(
-        base, players=players, phase=phase, to_act=to_act, guide=guide, round=1, draw_pile=tuple(draw_pile),
-        discard_pile=tuple(discard) + tuple(extra_discard), room_pile=tuple(room_pile), room_bottom=tuple(room_bottom),
-        current_room=current_room, room_amulet=room_amulet, supply=supply, log=(),
+        base,
+        players=players,
+        phase=phase,
+        to_act=to_act,
+        guide=guide,
+        round=1,
+        draw_pile=tuple(draw_pile),
+        discard_pile=tuple(discard) + tuple(extra_discard),
+        room_pile=tuple(room_pile),
+        room_bottom=tuple(room_bottom),
+        current_room=current_room,
+        room_amulet=room_amulet,
+        supply=supply,
+        log=(),
         amulet_pile=tuple(a for a in sorted(edition.amulets) if a not in used_amulets),
-        out_of_game=tuple(t for t in sorted(edition.tiles) if t not in used_tiles and t not in room_pile
-                          and t not in room_bottom),
-        room_winner=to_act if phase == "EXPLORATION" else None, **changes)
+        out_of_game=tuple(
+            t for t in sorted(edition.tiles) if t not in used_tiles and t not in room_pile and t not in room_bottom
+        ),
+        room_winner=to_act if phase == "EXPLORATION" else None,
+        **changes,
+    )
     check_invariants(state)
     return state
 
@@ -79,10 +116,17 @@ def unchanged_after(state, action, match):
 
 def eight_room_temple():
     """Eight rooms at rotation 0; no entrance-row room opens south, so nothing is connected."""
-    ids = {(2, 0): "R07", (2, 1): "R08", (2, 2): "R10", (1, 0): "R01", (1, 1): "R02", (1, 2): "R03",
-           (0, 1): "R04", (0, 2): "R05"}
+    ids = {
+        (2, 0): "R07",
+        (2, 1): "R08",
+        (2, 2): "R10",
+        (1, 0): "R01",
+        (1, 1): "R02",
+        (1, 2): "R03",
+        (0, 1): "R04",
+        (0, 2): "R05",
+    }
     return {cell: (tile, 0) for cell, tile in ids.items()}
-
 
 
 def play_game(policies, seed, edition=None, on_state=None):

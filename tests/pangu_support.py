@@ -10,9 +10,18 @@ from gamelib.pangu import Action, Rules, new_game
 # spec 11, T10: scripted game S1 (a win with waste and a stuck reroll)
 S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]
 S1_ROLLS = [(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)]
-S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)), ("A1", "BLUE", (0, 0)),
-            ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)), ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)),
-            ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
+S1_MOVES = [
+    ("A6", "BLUE", (0, 1)),
+    ("A3", "BLUE", (1, 0)),
+    ("A5", "WHITE", (2, 1)),
+    ("A1", "BLUE", (0, 0)),
+    ("A2", "WHITE", (0, 2)),
+    ("A10", "BLUE", (2, 0)),
+    ("A9", "BLUE", (1, 3)),
+    ("A4", "BLUE", (0, 3)),
+    ("A8", "BLUE", (2, 2)),
+    ("A7", "BLUE", (2, 3)),
+]
 S1_KARMA = [10, 10, 10, 10, 10, 9, 6, 7, 8, 9]  # spec 11, T10, column "karma"
 S1 = dict(deck=S1_DECK, rolls=S1_ROLLS)  # the setup keywords of new_game
 

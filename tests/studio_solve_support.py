@@ -96,7 +96,9 @@ class PigState(_Base):
         return [] if self.current_player < 0 else ["roll", "hold"]
 
     def chance_outcomes(self):
-        return [(face, Fraction(1, self.rules.sides)) for face in range(1, self.rules.sides + 1)] if self.rolling else []
+        return (
+            [(face, Fraction(1, self.rules.sides)) for face in range(1, self.rules.sides + 1)] if self.rolling else []
+        )
 
     def _move(self, action):
         if action == "roll":
@@ -177,9 +179,14 @@ class DashState(_Base):
         return self._advance(distance)
 
 
-dash = SimpleNamespace(GAME="dash", Rules=DashRules, State=DashState,
-                       new_game=lambda seed=None, rules=None, *, explicit_chance=False: DashState(
-                           seed=resolve_seed(seed), explicit_chance=explicit_chance, rules=rules or DashRules()))
+dash = SimpleNamespace(
+    GAME="dash",
+    Rules=DashRules,
+    State=DashState,
+    new_game=lambda seed=None, rules=None, *, explicit_chance=False: DashState(
+        seed=resolve_seed(seed), explicit_chance=explicit_chance, rules=rules or DashRules()
+    ),
+)
 
 
 # --------------------------------------------------------------------------- Sticks
@@ -219,10 +226,17 @@ class SticksState(_Base):
         return dataclasses.replace(self, left=self.left - take, to_move=1 - self.to_move, last_taker=self.to_move)
 
 
-sticks = SimpleNamespace(GAME="sticks", Rules=SticksRules, State=SticksState,
-                         new_game=lambda seed=None, rules=None, *, explicit_chance=False: SticksState(
-                             seed=resolve_seed(seed), explicit_chance=explicit_chance,
-                             rules=rules or SticksRules(), left=(rules or SticksRules()).sticks))
+sticks = SimpleNamespace(
+    GAME="sticks",
+    Rules=SticksRules,
+    State=SticksState,
+    new_game=lambda seed=None, rules=None, *, explicit_chance=False: SticksState(
+        seed=resolve_seed(seed),
+        explicit_chance=explicit_chance,
+        rules=rules or SticksRules(),
+        left=(rules or SticksRules()).sticks,
+    ),
+)
 
 
 # --------------------------------------------------------------------------- Target (solo)
@@ -267,9 +281,14 @@ class TargetState(_Base):
         return dataclasses.replace(self, total=self.total + face, rolling=False)
 
 
-target = SimpleNamespace(GAME="target", Rules=TargetRules, State=TargetState,
-                         new_game=lambda seed=None, rules=None, *, explicit_chance=False: TargetState(
-                             seed=resolve_seed(seed), explicit_chance=explicit_chance, rules=rules or TargetRules()))
+target = SimpleNamespace(
+    GAME="target",
+    Rules=TargetRules,
+    State=TargetState,
+    new_game=lambda seed=None, rules=None, *, explicit_chance=False: TargetState(
+        seed=resolve_seed(seed), explicit_chance=explicit_chance, rules=rules or TargetRules()
+    ),
+)
 
 
 # --------------------------------------------------------------------------- oracles, written plainly

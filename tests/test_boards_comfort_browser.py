@@ -37,13 +37,28 @@ CELLS = [
     "explorer = explore()\nexplorer",
 ]
 NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": f"comfort-{i}", "metadata": {}, "outputs": [],
-               "source": source} for i, source in enumerate(CELLS)],
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": f"comfort-{i}",
+            "metadata": {},
+            "outputs": [],
+            "source": source,
+        }
+        for i, source in enumerate(CELLS)
+    ],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5,
+    "nbformat": 4,
+    "nbformat_minor": 5,
 }
-BOARDS = {"pangu": ".pangu-board", "chakra": ".ck-board", "duel": ".nj-board >> nth=0",
-          "temple": ".nj-board >> nth=1", "explorer": ".gl-explorer"}
+BOARDS = {
+    "pangu": ".pangu-board",
+    "chakra": ".ck-board",
+    "duel": ".nj-board >> nth=0",
+    "temple": ".nj-board >> nth=1",
+    "explorer": ".gl-explorer",
+}
 
 # For each text-bearing element and button of a board: its colour, what is painted behind its
 # centre, and the WCAG contrast ratio of the two. Disabled controls are exempt (WCAG 1.4.3).
@@ -132,7 +147,6 @@ CONTRAST = """(root) => {
 MEASURED: dict = {}  # every ratio measured, saved beside the screenshots for a reader
 
 
-
 @pytest.fixture(scope="module")
 def boards(module_page, lab):
     """The notebook of boards, run once for this file's three tests, in a window tall enough to
@@ -179,8 +193,11 @@ def check_contrast(page, theme: str) -> list[str]:
         results = measured(page, board)
         assert len(results) >= 5, f"{name}: too few text elements measured ({len(results)}): is the board drawn?"
         MEASURED.setdefault(theme, {})[name] = results
-        failures += [f"{theme} {name}: {r['ratio']}:1 for {r['tag']}.{r['cls']} {r['text']!r} ({r['ink']} on {r['bg']})"
-                     for r in results if r["ratio"] < AA]
+        failures += [
+            f"{theme} {name}: {r['ratio']}:1 for {r['tag']}.{r['cls']} {r['text']!r} ({r['ink']} on {r['bg']})"
+            for r in results
+            if r["ratio"] < AA
+        ]
         screenshot(board, f"comfort_{name}_{'light' if theme.endswith('Light') else 'dark'}")
     return failures
 
@@ -280,8 +297,10 @@ def test_boards_stay_usable_in_a_900_px_window_with_the_file_browser_open(boards
     for name, selector in BOARDS.items():
         board = page.locator(selector).first
         page.evaluate("(el) => el.scrollIntoView({block: 'start'})", board.element_handle())
-        problems += [f"{name}: {p}" for p in board.evaluate(NARROW.replace("([smallest]) => ", "")
-                                                                   .replace("smallest", str(SMALLEST_TEXT_PX)))]
+        problems += [
+            f"{name}: {p}"
+            for p in board.evaluate(NARROW.replace("([smallest]) => ", "").replace("smallest", str(SMALLEST_TEXT_PX)))
+        ]
         problems += [f"{name}: {p}" for p in board.evaluate(FITS)]
         screenshot(board, f"comfort_{name}_900px")
     screenshot(page, "comfort_page_900px")
@@ -290,13 +309,16 @@ def test_boards_stay_usable_in_a_900_px_window_with_the_file_browser_open(boards
 
 # --------------------------------------------------------------------------- after a kernel restart
 
+
 def test_a_board_left_from_before_a_kernel_restart_says_the_kernel_is_gone(boards):
     from playwright.sync_api import expect
 
     page = boards
     page.set_viewport_size({"width": 1280, "height": 1400})  # the full width again, after the narrow-window test
     page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
-    page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }")
+    page.evaluate(
+        "async () => { await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }"
+    )
     wait_for_kernel_idle(page)
     pangu = page.locator(BOARDS["pangu"]).first
     pangu.scroll_into_view_if_needed()

@@ -113,8 +113,10 @@ def test_channel_next_steps_are_the_engines():  # §14.4
     board = board_for([{"GREEN": "Y K", "YELLOW": "Y Y"}])
     board.pick = {"kind": "space", "space": "D2_D1"}
     from gamelib.chakra.actions import next_steps
-    assert [s["text"].split(" → ")[0] for s in board.state["hints"]["steps"]] == \
-        [str(step) for step in next_steps(board.match.state, "D2_D1")]
+
+    assert [s["text"].split(" → ")[0] for s in board.state["hints"]["steps"]] == [
+        str(step) for step in next_steps(board.match.state, "D2_D1")
+    ]
 
 
 def test_step_buttons_apply_a_single_step_space():  # spec 15.4 C2
@@ -126,16 +128,24 @@ def test_step_buttons_apply_a_single_step_space():  # spec 15.4 C2
     assert track(board, 0, "LIGHT_BLUE") == ["R"] and board.state["players"][0]["spaces"] == ["U1_or_D1"]
 
 
-@pytest.mark.parametrize("players, space, energy, reason", [
-    # §7.5 / M3-M4: a black must land exactly in the Earth
-    ([{"GREEN": "K", "RED": "K"}], "D3", ("RED", "K"), "the black energy would overshoot the Earth"),
-    # §7.5 / M6: colour never enters the Earth
-    ([{"GREEN": "K", "ORANGE": "R"}], "D3", ("ORANGE", "R"), "only black energy can enter the Earth"),
-    # §7.5.1 / M13: a harmonized chakra is locked
-    ([{"YELLOW": "Y Y Y", "GREEN": "R"}], "U1_or_D1", ("YELLOW", "Y"), "energies of a harmonized chakra cannot move"),
-    # §7.5 / M9: nothing moves into the Bhagya
-    ([{"PURPLE": "R", "GREEN": "G"}], "U2", ("PURPLE", "R"), "nothing can move into the Bhagya"),
-])
+@pytest.mark.parametrize(
+    "players, space, energy, reason",
+    [
+        # §7.5 / M3-M4: a black must land exactly in the Earth
+        ([{"GREEN": "K", "RED": "K"}], "D3", ("RED", "K"), "the black energy would overshoot the Earth"),
+        # §7.5 / M6: colour never enters the Earth
+        ([{"GREEN": "K", "ORANGE": "R"}], "D3", ("ORANGE", "R"), "only black energy can enter the Earth"),
+        # §7.5.1 / M13: a harmonized chakra is locked
+        (
+            [{"YELLOW": "Y Y Y", "GREEN": "R"}],
+            "U1_or_D1",
+            ("YELLOW", "Y"),
+            "energies of a harmonized chakra cannot move",
+        ),
+        # §7.5 / M9: nothing moves into the Bhagya
+        ([{"PURPLE": "R", "GREEN": "G"}], "U2", ("PURPLE", "R"), "nothing can move into the Bhagya"),
+    ],
+)
 def test_an_energy_that_cannot_move_shows_the_rule(players, space, energy, reason):
     board = board_for(players)
     board.pick = {"kind": "space", "space": space}
@@ -171,8 +181,9 @@ def test_swap_c4():  # spec 15.4 C4
 
 
 def test_meditate_by_pick():  # spec 15.6 T1
-    board = board_for([{"GREEN": "R", "RED": "K", "reserve": 0, "spaces": ["D3", "U2", "SWAP"],
-                        "notches": ["GREEN", "RED"]}])
+    board = board_for(
+        [{"GREEN": "R", "RED": "K", "reserve": 0, "spaces": ["D3", "U2", "SWAP"], "notches": ["GREEN", "RED"]}]
+    )
     board.pick = {"kind": "meditate", "colour": "PURPLE"}
     seat0 = board.match.state.players[0]
     assert seat0.reserve == 3 and not seat0.spaces and seat0.notches == {1, 4}
@@ -198,7 +209,9 @@ def test_viewer_sees_only_their_meditation_values():
     board = ChakraBoard(state, viewer=0)
     known = {state.players[0].meditation[0]}
     for level, value in enumerate(state.plenitude, start=1):
-        shown = shown_values(board)[["RED", "ORANGE", "YELLOW", "GREEN", "LIGHT_BLUE", "DARK_BLUE", "PURPLE"][level - 1]]
+        shown = shown_values(board)[
+            ["RED", "ORANGE", "YELLOW", "GREEN", "LIGHT_BLUE", "DARK_BLUE", "PURPLE"][level - 1]
+        ]
         assert shown == (value if level in known else None)
     assert board.state["unused"] is None
 
@@ -208,8 +221,9 @@ def test_switching_the_viewer_follows_the_observation():
     board = ChakraBoard(state, viewer=0)
     board.pick = {"kind": "viewer", "seat": "1"}
     assert board.state["viewer"] == 1
-    assert [v for v in shown_values(board).values() if v is not None] == \
-        [state.plenitude[c - 1] for c in state.players[1].meditation]
+    assert [v for v in shown_values(board).values() if v is not None] == [
+        state.plenitude[c - 1] for c in state.players[1].meditation
+    ]
     board.pick = {"kind": "viewer", "seat": "all"}
     assert list(shown_values(board).values()) == list(state.plenitude)
     assert board.state["unused"] == state.unused_plenitude
@@ -267,8 +281,7 @@ def test_a_pick_after_stepping_back_replaces_the_future():
     board = ChakraBoard(new_game(seed=5))
     play_some(board, 3)
     board.pick = {"kind": "history", "to": "start"}
-    board.pick = {"kind": "meditate", "colour": next(
-        name for name in board.state["hints"]["meditate"])}
+    board.pick = {"kind": "meditate", "colour": next(name for name in board.state["hints"]["meditate"])}
     assert board.history["length"] == 1
 
 

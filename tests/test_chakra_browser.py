@@ -100,8 +100,9 @@ def test_channel_by_clicking_in_the_c3_position(rules_lesson, lab):
     seat0 = board.locator(".ck-player[data-seat='0']")
     seat0.locator(".ck-space[data-space='D2_D1']").click()
     expect(board).to_have_attribute("data-mode", "channel")
-    c3 = position([{"GREEN": "Y K", "YELLOW": "Y Y", "EARTH": 1, "notches": ["YELLOW"]}],
-                  maya=["K R Y", "G G L", "O P D"])  # as in the notebook
+    c3 = position(
+        [{"GREEN": "Y K", "YELLOW": "Y Y", "EARTH": 1, "notches": ["YELLOW"]}], maya=["K R Y", "G G L", "O P D"]
+    )  # as in the notebook
     expect(board.locator(".ck-step")).to_have_count(len(next_steps(c3, "D2_D1")))
     seat0.locator(".ck-chakra[data-level='GREEN'] .ck-energy[data-colour='Y']").click()
     seat0.locator(".ck-chakra[data-level='YELLOW']").click()
@@ -128,7 +129,8 @@ def test_bot_answers_a_clicked_meditation(page, lab):
     expect(board.locator(".gl-history-where")).to_have_text("move 2 of 2")
     expect(board).to_have_attribute("data-to-move", "0")
     expect(board.locator(".ck-player[data-seat='0'] .ck-meditation")).to_have_attribute(
-        "data-meditation", " ".join(LETTERS[c] for c in sorted(start.players[0].meditation + (colour,))))
+        "data-meditation", " ".join(LETTERS[c] for c in sorted(start.players[0].meditation + (colour,)))
+    )
     expect(board.locator(".ck-last")).to_contain_text("Seat 1 (bot)")
     screenshot(board, "chakra_board_bot_answered")
 

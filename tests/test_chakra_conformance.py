@@ -19,8 +19,22 @@ import pytest
 
 from gamelib import CHANCE, IllegalMove
 from gamelib.chakra import (
-    BHAGYA, BLACK, COLOUR_NAMES, EARTH, GREEN, LIGHT_BLUE, PURPLE, RED, YELLOW, Channel, Meditate, Receive, Rules,
-    Step, new_game, position,
+    BHAGYA,
+    BLACK,
+    COLOUR_NAMES,
+    EARTH,
+    GREEN,
+    LIGHT_BLUE,
+    PURPLE,
+    RED,
+    YELLOW,
+    Channel,
+    Meditate,
+    Receive,
+    Rules,
+    Step,
+    new_game,
+    position,
 )
 
 K, R, O, Y, G, L, D, P = range(8)  # noqa: E741 - the colour letters of chakra.md (O is orange)
@@ -109,8 +123,10 @@ def ref_channel_actions(state):
     """Every legal non-SWAP Channel action, by trying every step sequence over (level, colour) pairs
     present at the start, including the Earth (which must be refused)."""
     board = state.players[state.to_move]
-    pairs = sorted({(level, c) for level in range(1, 9) for c in board.levels[level]}
-                   | ({(EARTH, BLACK)} if board.earth else set()))
+    pairs = sorted(
+        {(level, c) for level in range(1, 9) for c in board.levels[level]}
+        | ({(EARTH, BLACK)} if board.earth else set())
+    )
     legal = []
     for space, patterns in PATTERNS.items():
         for pattern in patterns:
@@ -129,8 +145,11 @@ def ref_swap_actions(state):
     bag = list(state.bag)
     if rules.swap_discard_to_bag:
         bag[BLACK] += 1
-    return [Channel("SWAP", (), c) for c in range(8)
-            if bag[c] >= 1 and (c == BLACK or rules.colour_cap is None or board.count(c) < rules.colour_cap)]
+    return [
+        Channel("SWAP", (), c)
+        for c in range(8)
+        if bag[c] >= 1 and (c == BLACK or rules.colour_cap is None or board.count(c) < rules.colour_cap)
+    ]
 
 
 def ref_receive_actions(state):
@@ -183,8 +202,9 @@ def spec_order(action):
 
 
 def ref_legal_actions(state):
-    actions = ref_receive_actions(state) + ref_channel_actions(state) + ref_swap_actions(state) \
-        + ref_meditate_actions(state)
+    actions = (
+        ref_receive_actions(state) + ref_channel_actions(state) + ref_swap_actions(state) + ref_meditate_actions(state)
+    )
     return sorted(actions, key=spec_order)
 
 
@@ -213,19 +233,32 @@ def random_state(rng, rules=None):
             spec[LEVEL[level]] = " ".join(c for c in colours if c)
     spec["EARTH"] = min(pool[BLACK], rng.choice([0, 0, 1, 2]))
     pool[BLACK] -= spec["EARTH"]
-    notches = [LEVEL[level] for level in range(1, 8) if rng.random() < 0.15
-               and spec.get(LEVEL[level], "").split() != [LETTER[level]] * 3]
+    notches = [
+        LEVEL[level]
+        for level in range(1, 8)
+        if rng.random() < 0.15 and spec.get(LEVEL[level], "").split() != [LETTER[level]] * 3
+    ]
     out = rng.randint(0, 5 - len(notches)) if len(notches) < 5 else 0
     spec["NOTCHES"] = notches
     spec["SPACES"] = rng.sample(SPACE_ORDER, out)
     spec["MEDITATION"] = rng.sample(range(1, 8), rng.choice([1, 2, 7]))
-    maya = [" ".join(c for c in (take(rng.choice([0, rng.randrange(8)])) for _ in range(rng.choice([0, 2, 3, 3])))
-                     if c) for _ in range(3)]
+    maya = [
+        " ".join(c for c in (take(rng.choice([0, rng.randrange(8)])) for _ in range(rng.choice([0, 2, 3, 3]))) if c)
+        for _ in range(3)
+    ]
     return position([spec], num_players=4, maya=maya, rules=rules)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(colour_cap=None), Rules(swap_discard_to_bag=True),
-                                   Rules(allow_repeat_meditation=True), Rules(colour_cap=1)])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(colour_cap=None),
+        Rules(swap_discard_to_bag=True),
+        Rules(allow_repeat_meditation=True),
+        Rules(colour_cap=1),
+    ],
+)
 def test_14_1_legal_actions_equal_an_independent_reference_in_spec_order(rules):
     """§6.2, §7.3-7.7, §10.1 and the order of §14.3, on 150 random boards per rule set."""
     rng = random.Random(2024)
@@ -246,8 +279,12 @@ def test_7_4_channel_results_equal_the_reference():
                 continue
             after = state.apply(action).players[0]
             levels, earth, reserve, notches = ref_channel(board, action.space, action.steps)
-            assert ([tuple(sorted(c)) for c in after.levels[1:]], after.earth, after.reserve, after.notches) \
-                == (levels, earth, reserve, notches), str(action)
+            assert ([tuple(sorted(c)) for c in after.levels[1:]], after.earth, after.reserve, after.notches) == (
+                levels,
+                earth,
+                reserve,
+                notches,
+            ), str(action)
             assert after.spaces == board.spaces | {action.space}
             checked += 1
     assert checked > 1000
@@ -340,8 +377,7 @@ def test_4_6_first_player_moves_first(players):
 
 def test_6_2_receive_destinations_and_capacity():
     # §6.2.4-5: BHAGYA needs free bubbles, a chakra also a reserve token and a free notch
-    state = position([{"BHAGYA": "R", "GREEN": "G G", "YELLOW": "K", "NOTCHES": ["ORANGE"]}],
-                     maya=["L D P", "", ""])
+    state = position([{"BHAGYA": "R", "GREEN": "G G", "YELLOW": "K", "NOTCHES": ["ORANGE"]}], maya=["L D P", "", ""])
     dests = Counter(a.destination for a in state.legal_actions() if isinstance(a, Receive) and len(a.colours) == 3)
     assert set(dests) == {RED, LIGHT_BLUE, 6, PURPLE}  # not BHAGYA (2 free), GREEN (1), YELLOW (2), ORANGE (notch)
     pairs = {a.destination for a in state.legal_actions() if isinstance(a, Receive) and len(a.colours) == 2}
@@ -386,8 +422,7 @@ def test_6_4_refill_fills_columns_in_order_0_1_2():
     # Column 0 was left empty by an empty bag; a SWAP under swap_discard_to_bag puts a black back
     # into the bag (and takes a red out); the next refill serves column 0 first (§6.4).
     rules = Rules(swap_discard_to_bag=True)
-    state = position([{"EARTH": 1}, {}], maya=["", "G L D", "P K R"], bag={"R": 1}, rules=rules,
-                     explicit_chance=True)
+    state = position([{"EARTH": 1}, {}], maya=["", "G L D", "P K R"], bag={"R": 1}, rules=rules, explicit_chance=True)
     state = state.apply(Channel("SWAP", (), "R"))
     assert state.bag[BLACK] == 1 and state.bag[R] == 0
     state = state.apply(Receive(1, {G}, BHAGYA))
@@ -431,8 +466,17 @@ def test_7_5_harmonized_by_an_earlier_step_is_skipped_and_locked():
 
 def test_8_notch_token_returns_only_to_the_harmonized_chakra_and_only_once():
     # Tokens in GREEN's and LIGHT_BLUE's notches; harmonizing LIGHT_BLUE returns exactly that one
-    state = position([{"GREEN": "L", "LIGHT_BLUE": "L L", "NOTCHES": ["GREEN", "LIGHT_BLUE"], "RESERVE": 1,
-                         "SPACES": ["D3", "D1x3"]}])
+    state = position(
+        [
+            {
+                "GREEN": "L",
+                "LIGHT_BLUE": "L L",
+                "NOTCHES": ["GREEN", "LIGHT_BLUE"],
+                "RESERVE": 1,
+                "SPACES": ["D3", "D1x3"],
+            }
+        ]
+    )
     after = state.apply(Channel("U1_or_D1", [Step(GREEN, L, 1, 1)])).players[0]
     assert after.notches == frozenset({GREEN}) and after.reserve == 1  # -1 for the space, +1 from the notch
     assert "U1_or_D1" in after.spaces
@@ -485,8 +529,9 @@ def test_10_meditate_is_legal_without_tokens_on_spaces_and_keeps_notches():
 
 
 def test_10_2_meditate_returns_every_space_token_and_no_notch_token():
-    state = position([{"RED": "R", "NOTCHES": ["RED", "GREEN"], "SPACES": ["D3", "SWAP", "U1x2"],
-                       "MEDITATION": ["GREEN"]}])
+    state = position(
+        [{"RED": "R", "NOTCHES": ["RED", "GREEN"], "SPACES": ["D3", "SWAP", "U1x2"], "MEDITATION": ["GREEN"]}]
+    )
     assert state.players[0].reserve == 0
     after = state.apply(Meditate(RED)).players[0]
     assert after.reserve == 3 and after.spaces == frozenset() and after.notches == frozenset({RED, GREEN})
@@ -514,8 +559,7 @@ def test_10_1_none_and_repeat_meditation():
 def trigger_position(players, first, trigger_seat):
     """``trigger_seat`` holds 4 harmonized chakras and LIGHT_BLUE: L L; column 0 offers an L."""
     specs = [{} for _ in range(players)]
-    specs[trigger_seat] = {"RED": "R R R", "ORANGE": "O O O", "YELLOW": "Y Y Y", "GREEN": "G G G",
-                           "LIGHT_BLUE": "L L"}
+    specs[trigger_seat] = {"RED": "R R R", "ORANGE": "O O O", "YELLOW": "Y Y Y", "GREEN": "G G G", "LIGHT_BLUE": "L L"}
     return position(specs, num_players=players, maya=["L P", "D D", "P"], first_player=first, to_move=first)
 
 
@@ -584,8 +628,7 @@ def test_12_bonus_min_run_0_and_1():
 
 def test_12_ties_share_the_victory_without_tie_breaker():
     # P0: RED ORANGE (1+2+2 bonus) = 5; P1: DARK_BLUE (4) + 1 black = 5; P2: GREEN (1) + 4 blacks = 5
-    boards = [{"RED": "R R R", "ORANGE": "O O O"}, {"DARK_BLUE": "D D D", "EARTH": 1},
-              {"GREEN": "G G G", "EARTH": 4}]
+    boards = [{"RED": "R R R", "ORANGE": "O O O"}, {"DARK_BLUE": "D D D", "EARTH": 1}, {"GREEN": "G G G", "EARTH": 4}]
     state = finished(boards)
     assert state.scores() == (5, 5, 5) and state.winners == (0, 1, 2) and state.winner is None
     assert state.returns() == [1 / 3, 1 / 3, 1 / 3]  # the victory shared three ways (contract: 1/k each)
@@ -614,17 +657,28 @@ def test_13_inspiration_tokens_limit_actions():
 
 
 def test_13_rules_defaults_are_the_spec():
-    assert Rules() == Rules(swap_discard_to_bag=False, allow_repeat_meditation=False, colour_cap=3,
-                            bonus_min_run=1, inspiration_tokens=5, end_trigger_harmonized=5,
-                            harmonization_bonus=2, max_rounds=200)  # spec: None (see Rules)
+    assert Rules() == Rules(
+        swap_discard_to_bag=False,
+        allow_repeat_meditation=False,
+        colour_cap=3,
+        bonus_min_run=1,
+        inspiration_tokens=5,
+        end_trigger_harmonized=5,
+        harmonization_bonus=2,
+        max_rounds=200,
+    )  # spec: None (see Rules)
 
 
 # =========================================================================== §14.6 observation, §14.7 text
 
 
 def test_14_6_observation_hides_exactly_the_unknown_values():
-    state = position([{"MEDITATION": ["RED", "GREEN"]}, {"MEDITATION": ["PURPLE"]}],
-                     plenitude=(1, 2, 3, 1, 2, 4, 3), unused_plenitude=4, maya=["K R", "", ""])
+    state = position(
+        [{"MEDITATION": ["RED", "GREEN"]}, {"MEDITATION": ["PURPLE"]}],
+        plenitude=(1, 2, 3, 1, 2, 4, 3),
+        unused_plenitude=4,
+        maya=["K R", "", ""],
+    )
     view = state.observation(0)
     assert list(view["plenitude"].values()) == [1, None, None, 1, None, None, None] and view["unused_plenitude"] is None
     other = state.observation(1)
@@ -639,8 +693,10 @@ def test_14_6_observation_hides_exactly_the_unknown_values():
 
 def test_14_7_text_of_actions_exactly_as_the_spec():
     assert str(Receive(0, {K, R}, BHAGYA)) == "Receive c0 {K,R} -> BHAGYA"
-    assert str(Channel("D2_D1", [Step(GREEN, Y, -1, 1), Step(GREEN, K, -1, 2)])) \
+    assert (
+        str(Channel("D2_D1", [Step(GREEN, Y, -1, 1), Step(GREEN, K, -1, 2)]))
         == "Channel D2_D1: GREEN Y down 1; GREEN K down 2"
+    )
     assert str(Channel("SWAP", (), Y)) == "Channel SWAP: take Y"
     assert str(Meditate(PURPLE)) == "Meditate PURPLE"
 

@@ -30,7 +30,16 @@ def test_design_completion_reads_it_without_a_completed_argument():
     # the rules and cut the others (measured: 3 of the 6)
     rules = Rules(max_rounds=15, end_trigger_harmonized=2)
     own = design.tournament(chakra, greedy_policy, 6, rules, seed=3, setup={"players": 2}, workers=1, progress=False)
-    told = design.tournament(chakra, greedy_policy, 6, rules, seed=3, setup={"players": 2}, workers=1, progress=False,
-                             completed=lambda state: state.finished and state.end_triggered)
+    told = design.tournament(
+        chakra,
+        greedy_policy,
+        6,
+        rules,
+        seed=3,
+        setup={"players": 2},
+        workers=1,
+        progress=False,
+        completed=lambda state: state.finished and state.end_triggered,
+    )
     assert [row.completed for row in own] == [row.completed for row in told]
     assert 0 < design.completion(own).value < 1

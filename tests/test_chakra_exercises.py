@@ -14,13 +14,22 @@ import pytest
 
 from gamelib import exercises
 from gamelib.chakra import (
-    BLACK, DOWN, LEVEL_NAMES, Receive, completions, final_scores, level_id, new_game, position,
+    BLACK,
+    DOWN,
+    LEVEL_NAMES,
+    Receive,
+    completions,
+    final_scores,
+    level_id,
+    new_game,
+    position,
 )
 from gamelib.chakra.actions import walk
 from gamelib.chakra.planning import fewest_actions
 
 
 # ------------------------------------------------------------------ chakra_01 (rules)
+
 
 def chakra_01_q1():  # Receive actions from column 1 of the seed-9 game (§6.2, §14.2)
     game = new_game(players=2, seed=9)
@@ -45,8 +54,15 @@ def chakra_01_q4():  # §5, spec 15.6 T4: only Meditate is left, never an empty 
 
 # ------------------------------------------------------------------ chakra_02 (scoring, hidden values)
 
-WORKED_PLENITUDE = {"RED": 1, "ORANGE": 2, "YELLOW": 3, "GREEN": 1, "LIGHT_BLUE": 2, "DARK_BLUE": 4,
-                    "PURPLE": 3}  # spec 15.1 / 15.2
+WORKED_PLENITUDE = {
+    "RED": 1,
+    "ORANGE": 2,
+    "YELLOW": 3,
+    "GREEN": 1,
+    "LIGHT_BLUE": 2,
+    "DARK_BLUE": 4,
+    "PURPLE": 3,
+}  # spec 15.1 / 15.2
 TOKENS = (1, 1, 2, 2, 3, 3, 4, 4)  # §2
 
 
@@ -60,8 +76,10 @@ def unseen_token(known_values) -> dict:
 
 
 def chakra_02_q1():  # §12: runs 2 and 1, bonus to player 1
-    players = [{"harmonized": {"RED", "ORANGE", "PURPLE"}, "earth": 1},
-               {"harmonized": {"RED", "GREEN", "LIGHT_BLUE", "DARK_BLUE"}, "earth": 0}]
+    players = [
+        {"harmonized": {"RED", "ORANGE", "PURPLE"}, "earth": 1},
+        {"harmonized": {"RED", "GREEN", "LIGHT_BLUE", "DARK_BLUE"}, "earth": 0},
+    ]
     return final_scores(WORKED_PLENITUDE, players)[0]
 
 

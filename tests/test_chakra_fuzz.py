@@ -21,7 +21,18 @@ from hypothesis import strategies as st
 
 from gamelib.core import CorruptSave, IllegalMove, sample_outcome
 from gamelib.chakra import (
-    BHAGYA, GREEN, RED, Channel, Meditate, Receive, Rules, State, Step, greedy_policy, new_game, position,
+    BHAGYA,
+    GREEN,
+    RED,
+    Channel,
+    Meditate,
+    Receive,
+    Rules,
+    State,
+    Step,
+    greedy_policy,
+    new_game,
+    position,
     random_policy,
 )
 from gamelib.chakra.board import ChakraBoard
@@ -66,8 +77,14 @@ def canonical(text) -> str:
 # The largest value of each parameter: spec §13 gives the meaning, the bound is what the pieces allow
 # (§1: 3 energies of a colour per player, 4 players; 7 chakras; 8 spaces + 7 notches for tokens) or,
 # for the two design knobs without a physical limit, a value far past any sensible design.
-UPPER_BOUNDS = {"colour_cap": 12, "bonus_min_run": 7, "inspiration_tokens": 15, "end_trigger_harmonized": 7,
-                "harmonization_bonus": 100, "max_rounds": MAX_ROUNDS}
+UPPER_BOUNDS = {
+    "colour_cap": 12,
+    "bonus_min_run": 7,
+    "inspiration_tokens": 15,
+    "end_trigger_harmonized": 7,
+    "harmonization_bonus": 100,
+    "max_rounds": MAX_ROUNDS,
+}
 
 
 def test_2_every_number_rule_has_an_upper_bound_in_rules_itself():
@@ -75,7 +92,7 @@ def test_2_every_number_rule_has_an_upper_bound_in_rules_itself():
     assert sorted(numeric) == sorted(UPPER_BOUNDS)  # every parameter that is not a switch is listed here
     for name, bound in UPPER_BOUNDS.items():
         assert getattr(Rules(**{name: bound}), name) == bound
-        for value in (bound + 1, 10 ** 9):
+        for value in (bound + 1, 10**9):
             with pytest.raises(ValueError, match=name):
                 Rules(**{name: value})
     assert MAX_ROUNDS == 1000  # five times the default safeguard of 200 rounds (§11.4)
@@ -84,10 +101,11 @@ def test_2_every_number_rule_has_an_upper_bound_in_rules_itself():
 def test_2_a_save_cannot_carry_a_rule_past_its_bound():
     for name in UPPER_BOUNDS:
         with pytest.raises(CorruptSave, match=name):
-            State.from_json(edited(new_game(seed=1), lambda d: d["rules"].update({name: 10 ** 9})))
+            State.from_json(edited(new_game(seed=1), lambda d: d["rules"].update({name: 10**9})))
 
 
 # --------------------------------------------------------------------------- 4. forged saves
+
 
 def swap_plenitude(plenitude: dict) -> None:
     """Swap RED's hidden value with the first chakra whose value differs."""
@@ -105,14 +123,15 @@ FORGERIES = {
     "an empty meditation": lambda d: d["players"][0].update(meditation=[]),
     "a duplicated meditation": lambda d: d["players"][0].update(meditation=d["players"][0]["meditation"] * 2),
     "a second meditation token": lambda d: d["players"][0].update(
-        meditation=sorted({"RED", "PURPLE"} - set(d["players"][0]["meditation"]))[:1] + d["players"][0]["meditation"]),
+        meditation=sorted({"RED", "PURPLE"} - set(d["players"][0]["meditation"]))[:1] + d["players"][0]["meditation"]
+    ),
     "end triggered with no trigger": lambda d: d.update(end_triggered=True),
     "plenitude 1.0": lambda d: d["plenitude"].update(RED=1.0),
     "plenitude true": lambda d: d["plenitude"].update(RED=True),
     "plenitude values swapped": lambda d: swap_plenitude(d["plenitude"]),
     "a list as the seed": lambda d: d.update(seed=[1]),
     "another seed": lambda d: d.update(seed=d["seed"] + 1),
-    "a huge seed": lambda d: d.update(seed=10 ** 200),
+    "a huge seed": lambda d: d.update(seed=10**200),
     "draws": lambda d: d.update(draws=d["draws"] + 1),
     "Maya reordered": lambda d: d.update(maya=d["maya"][::-1]),
     "no log (a hand-made position)": lambda d: d.update(log=None),
@@ -142,12 +161,16 @@ def test_4_edits_of_the_log_or_of_a_played_position_are_refused():
     state = played(seed=8, players=3, actions=25)
     data = json.loads(state.to_json())
     assert len(data["log"]) == 25
-    edits = [lambda d: d["log"].pop(), lambda d: d["log"].pop(0), lambda d: d["log"].append(d["log"][-1]),
-             lambda d: d["players"][1].update(earth=d["players"][1]["earth"] + 1),
-             lambda d: d["players"][0]["levels"].update(BHAGYA=[]),
-             lambda d: d["bag"].update(RED=d["bag"]["RED"] - 1, GREEN=d["bag"]["GREEN"] + 1),
-             lambda d: d.update(turns=[t + 1 for t in d["turns"]]),
-             lambda d: d.update(explicit_chance=True)]  # the log then lacks the refill outcomes
+    edits = [
+        lambda d: d["log"].pop(),
+        lambda d: d["log"].pop(0),
+        lambda d: d["log"].append(d["log"][-1]),
+        lambda d: d["players"][1].update(earth=d["players"][1]["earth"] + 1),
+        lambda d: d["players"][0]["levels"].update(BHAGYA=[]),
+        lambda d: d["bag"].update(RED=d["bag"]["RED"] - 1, GREEN=d["bag"]["GREEN"] + 1),
+        lambda d: d.update(turns=[t + 1 for t in d["turns"]]),
+        lambda d: d.update(explicit_chance=True),
+    ]  # the log then lacks the refill outcomes
     for edit in edits:
         with pytest.raises(CorruptSave):
             State.from_json(edited(state, edit))
@@ -177,7 +200,9 @@ def test_4_loaded_games_continue_exactly_as_the_original():
 MALFORMED = {
     "deep list": "[" * 100_000 + "]" * 100_000,
     "deep object": '{"a":' * 100_000 + "1" + "}" * 100_000,
-    "deep inside a field": edited(new_game(seed=1), lambda d: d.update(rules="@")).replace('"@"', "[" * 50_000 + "]" * 50_000),
+    "deep inside a field": edited(new_game(seed=1), lambda d: d.update(rules="@")).replace(
+        '"@"', "[" * 50_000 + "]" * 50_000
+    ),
     "NaN": edited(new_game(seed=1), lambda d: d.update(draws="@")).replace('"@"', "NaN"),
     "1e999": edited(new_game(seed=1), lambda d: d.update(draws="@")).replace('"@"', "1e999"),
     "a 5000-digit number": edited(new_game(seed=1), lambda d: d.update(draws="@")).replace('"@"', "9" * 5000),
@@ -271,7 +296,7 @@ def test_7_malformed_chance_outcomes_are_refused():
     state = new_game(seed=2, players=2, explicit_chance=True)
     pending = state.apply(next(a for a in state.legal_actions() if isinstance(a, Receive)))
     colour = pending.chance_outcomes()[0][0]
-    for outcome in (float(colour), True, str(colour), None, [colour], (colour, 1), -1, 8, 10 ** 40):
+    for outcome in (float(colour), True, str(colour), None, [colour], (colour, 1), -1, 8, 10**40):
         with pytest.raises(IllegalMove):
             pending.apply(outcome)
     assert State.from_json(pending.apply(colour).to_json()) == pending.apply(colour)
@@ -281,8 +306,11 @@ def test_7_actions_given_in_other_spellings_are_stored_canonically_and_round_tri
     state = new_game(seed=3, players=2)
     legal = set(state.legal_actions())
     receive = next(a for a in state.legal_actions() if isinstance(a, Receive))
-    spelled = Receive(receive.column, [("KROYGLDP"[c]) for c in receive.colours], "BHAGYA" if receive.destination
-                      == BHAGYA else receive.destination)
+    spelled = Receive(
+        receive.column,
+        [("KROYGLDP"[c]) for c in receive.colours],
+        "BHAGYA" if receive.destination == BHAGYA else receive.destination,
+    )
     assert spelled == receive and spelled in legal
     after = state.apply(spelled)
     assert State.from_json(after.to_json()).to_json() == after.to_json()
@@ -292,11 +320,21 @@ def test_7_actions_given_in_other_spellings_are_stored_canonically_and_round_tri
 
 
 def test_8_the_picks_of_the_issue_show_a_reason():
-    for pick in ({"kind": "maya", "column": 5}, {"kind": "maya", "column": 5, "colour": "R"},
-                 {"kind": "space", "space": "nonsense"}, {"kind": "space", "space": ["D3"]},
-                 {"kind": "viewer", "seat": "x"}, {"kind": "viewer", "seat": 9}, {"kind": "history", "to": []},
-                 {"kind": []}, {"kind": "step", "index": "x"}, {"kind": "level"}, {"kind": "energy", "level": {}},
-                 {"kind": "meditate", "colour": [1]}, {"kind": "swap", "colour": 2.5}):
+    for pick in (
+        {"kind": "maya", "column": 5},
+        {"kind": "maya", "column": 5, "colour": "R"},
+        {"kind": "space", "space": "nonsense"},
+        {"kind": "space", "space": ["D3"]},
+        {"kind": "viewer", "seat": "x"},
+        {"kind": "viewer", "seat": 9},
+        {"kind": "history", "to": []},
+        {"kind": []},
+        {"kind": "step", "index": "x"},
+        {"kind": "level"},
+        {"kind": "energy", "level": {}},
+        {"kind": "meditate", "colour": [1]},
+        {"kind": "swap", "colour": 2.5},
+    ):
         board = ChakraBoard(new_game(seed=1))
         before = board.match.state
         board.pick = pick
@@ -305,18 +343,53 @@ def test_8_the_picks_of_the_issue_show_a_reason():
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 12) | st.integers() | st.floats(allow_nan=False)
-    | st.sampled_from(["D3", "SWAP", "help:3", "GREEN", "BHAGYA", "EARTH", "K", "R", "Y", "NONE", "all", "auto",
-                       "back", "start", "forward", "end", "nonsense", ""]) | st.text(max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 12)
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.sampled_from(
+        [
+            "D3",
+            "SWAP",
+            "help:3",
+            "GREEN",
+            "BHAGYA",
+            "EARTH",
+            "K",
+            "R",
+            "Y",
+            "NONE",
+            "all",
+            "auto",
+            "back",
+            "start",
+            "forward",
+            "end",
+            "nonsense",
+            "",
+        ]
+    )
+    | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-    max_leaves=5)
-KINDS = st.sampled_from(["maya", "level", "space", "energy", "step", "swap", "meditate", "cancel", "viewer", "bot",
-                         "history"]) | JSON_VALUES
+    max_leaves=5,
+)
+KINDS = (
+    st.sampled_from(
+        ["maya", "level", "space", "energy", "step", "swap", "meditate", "cancel", "viewer", "bot", "history"]
+    )
+    | JSON_VALUES
+)
 FIELDS = ("column", "colour", "level", "space", "index", "seat", "to")
-PICKS = st.builds(lambda kind, extra: {"kind": kind, **extra}, KINDS,
-                  st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=3))
-BOARD_STATES = [played(seed=seed, players=players, actions=actions)
-                for seed, players, actions in ((1, 2, 0), (2, 3, 17), (3, 4, 40), (4, 2, 70))]
+PICKS = st.builds(
+    lambda kind, extra: {"kind": kind, **extra},
+    KINDS,
+    st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=3),
+)
+BOARD_STATES = [
+    played(seed=seed, players=players, actions=actions)
+    for seed, players, actions in ((1, 2, 0), (2, 3, 17), (3, 4, 40), (4, 2, 70))
+]
 picks_tried = Counter()
 
 
@@ -327,8 +400,12 @@ def report_picks():
         print(f"\nboard picks: {picks_tried['picks']} sent, {picks_tried['reasons']} answered with a reason")
 
 
-@settings(max_examples=150 * SCALE, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=150 * SCALE,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(st.sampled_from(range(len(BOARD_STATES))), st.lists(PICKS, min_size=1, max_size=6))
 def test_8_random_picks_end_in_a_position_or_a_reason(start, picks):
     """Whatever a pick holds, the board either moves to a new position or shows a reason (no exception)."""
@@ -345,17 +422,31 @@ def test_8_random_picks_end_in_a_position_or_a_reason(start, picks):
 
 # --------------------------------------------------------------------------- the sweep
 
-VARIANTS = [Rules(), Rules(swap_discard_to_bag=True), Rules(allow_repeat_meditation=True), Rules(colour_cap=None),
-            Rules(bonus_min_run=0), Rules(inspiration_tokens=2), Rules(inspiration_tokens=15),
-            Rules(end_trigger_harmonized=1), Rules(harmonization_bonus=0), Rules(max_rounds=1), Rules(colour_cap=1)]
+VARIANTS = [
+    Rules(),
+    Rules(swap_discard_to_bag=True),
+    Rules(allow_repeat_meditation=True),
+    Rules(colour_cap=None),
+    Rules(bonus_min_run=0),
+    Rules(inspiration_tokens=2),
+    Rules(inspiration_tokens=15),
+    Rules(end_trigger_harmonized=1),
+    Rules(harmonization_bonus=0),
+    Rules(max_rounds=1),
+    Rules(colour_cap=1),
+]
 
 
 def sweep_games():
     """(rules, players, explicit chance, seed) for every variant: 2-4 players, both chance modes."""
     for index, rules in enumerate(VARIANTS):
         for game in range(2 * SCALE):
-            yield (dataclasses.replace(rules, max_rounds=min(rules.max_rounds or 12, 12)), 2 + (index + game) % 3,
-                   game % 2 == 1, 1000 * index + game)
+            yield (
+                dataclasses.replace(rules, max_rounds=min(rules.max_rounds or 12, 12)),
+                2 + (index + game) % 3,
+                game % 2 == 1,
+                1000 * index + game,
+            )
 
 
 def test_sweep_random_play_round_trips_and_replays_under_every_variant():
@@ -382,16 +473,52 @@ def test_sweep_random_play_round_trips_and_replays_under_every_variant():
 
 def garbage(rng, state):
     """A random malformed or illegal action, built in many ways."""
-    values = [None, True, False, 0, 1, 2, 3, -1, 8, 9, 1.0, 2.5, 10 ** 30, "", "R", "K", "GREEN", "BHAGYA", "D3",
-              "SWAP", "x", [], [1], (1, 2), {}, {"a": 1}, frozenset({1}), frozenset({1.0}), b"R"]
+    values = [
+        None,
+        True,
+        False,
+        0,
+        1,
+        2,
+        3,
+        -1,
+        8,
+        9,
+        1.0,
+        2.5,
+        10**30,
+        "",
+        "R",
+        "K",
+        "GREEN",
+        "BHAGYA",
+        "D3",
+        "SWAP",
+        "x",
+        [],
+        [1],
+        (1, 2),
+        {},
+        {"a": 1},
+        frozenset({1}),
+        frozenset({1.0}),
+        b"R",
+    ]
     pick = rng.choice
     makers = [
         lambda: Receive(pick(values), pick(values), pick(values)),
-        lambda: Receive(rng.randrange(-1, 4), frozenset(rng.sample(range(8), rng.randrange(0, 5))), rng.randrange(-1, 10)),
+        lambda: Receive(
+            rng.randrange(-1, 4), frozenset(rng.sample(range(8), rng.randrange(0, 5))), rng.randrange(-1, 10)
+        ),
         lambda: Channel(pick(values), pick(values), pick(values)),
-        lambda: Channel(pick(["D3", "D1x3", "U2", "D1_U1", "SWAP"]),
-                        [Step(rng.randrange(9), rng.randrange(8), pick((-1, 1)), rng.randrange(1, 4))
-                         for _ in range(rng.randrange(4))], pick([None, 0, 3])),
+        lambda: Channel(
+            pick(["D3", "D1x3", "U2", "D1_U1", "SWAP"]),
+            [
+                Step(rng.randrange(9), rng.randrange(8), pick((-1, 1)), rng.randrange(1, 4))
+                for _ in range(rng.randrange(4))
+            ],
+            pick([None, 0, 3]),
+        ),
         lambda: Step(pick(values), pick(values), pick(values), pick(values)),
         lambda: Meditate(pick(values)),
         lambda: Receive._make((pick(values), pick(values), pick(values))),
@@ -433,7 +560,7 @@ def damaged(text: str, rng) -> str | bytes:
     """The save with one random kind of damage."""
     kind = rng.randrange(5)
     if kind == 0:  # truncation
-        return text[:rng.randrange(len(text))]
+        return text[: rng.randrange(len(text))]
     if kind == 1:  # byte flips
         data = bytearray(text.encode())
         for _ in range(rng.randrange(1, 4)):
@@ -443,8 +570,9 @@ def damaged(text: str, rng) -> str | bytes:
     container, key = random_node(data, rng)
     old = container[key]
     if kind == 2:  # wrong types, huge numbers, deep nesting
-        container[key] = rng.choice([None, True, 1.5, -1, 10 ** 40, -10 ** 40, "x", [], {}, [[[[[]]]]],
-                                     "RED" * 1000, [old, old], {"old": old}])
+        container[key] = rng.choice(
+            [None, True, 1.5, -1, 10**40, -(10**40), "x", [], {}, [[[[[]]]]], "RED" * 1000, [old, old], {"old": old}]
+        )
     elif kind == 3:  # forged values of the right type
         container[key] = forged(old, rng)
     else:  # a key removed or added
@@ -462,8 +590,9 @@ def same_game(loaded, original) -> bool:
     """A damaged save that loads is the original game (spelled differently: whitespace, the order of a
     set), or the same moves under a setup the moves so far cannot show: a rule change (max_rounds 200 ->
     201 at round 3) or explicit chance switched before the first Receive."""
-    setup_aside = [{**json.loads(state.to_json()), "rules": None, "explicit_chance": None}
-                   for state in (loaded, original)]
+    setup_aside = [
+        {**json.loads(state.to_json()), "rules": None, "explicit_chance": None} for state in (loaded, original)
+    ]
     return setup_aside[0] == setup_aside[1]
 
 
@@ -493,8 +622,13 @@ def test_sweep_damaged_saves_are_refused_or_load_exactly_what_they_say():
     counts = Counter()
     rng = random.Random(21)
     for seed in range(8 * SCALE):
-        state = played(seed=seed, players=2 + seed % 3, actions=rng.randrange(80), explicit_chance=seed % 2 == 0,
-                       rules=rng.choice(VARIANTS))
+        state = played(
+            seed=seed,
+            players=2 + seed % 3,
+            actions=rng.randrange(80),
+            explicit_chance=seed % 2 == 0,
+            rules=rng.choice(VARIANTS),
+        )
         text = state.to_json()
         for _ in range(60):
             bad = damaged(text, rng)

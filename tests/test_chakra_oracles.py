@@ -18,8 +18,10 @@ def test_legal_actions_equal_brute_force_in_the_same_order():
 
 def test_brute_force_on_the_spec_positions():
     c3 = position([{"GREEN": "Y K", "YELLOW": "Y Y", "NOTCHES": ["YELLOW"]}], maya=["K R Y", "G G L", "O P D"])
-    r6 = position([{"BHAGYA": "R K", "ORANGE": "O O K", "YELLOW": "Y Y Y", "GREEN": "G K", "RESERVE": 1,
-                    "NOTCHES": ["GREEN"]}], maya=["K Y G", "R R K", "P D L"])
+    r6 = position(
+        [{"BHAGYA": "R K", "ORANGE": "O O K", "YELLOW": "Y Y Y", "GREEN": "G K", "RESERVE": 1, "NOTCHES": ["GREEN"]}],
+        maya=["K Y G", "R R K", "P D L"],
+    )
     for state in (c3, r6):
         assert state.legal_actions() == brute_force_legal_actions(state)
 

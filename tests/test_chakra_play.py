@@ -66,8 +66,10 @@ def test_illegal_variants_of_legal_actions_raise():
                     variants = [Receive(action.column, action.colours, d) for d in range(9)]
                 elif isinstance(action, Channel) and action.steps:
                     first = action.steps[0]
-                    variants = [Channel(action.space, (Step(first.level, first.colour, first.direction, n),)
-                                        + action.steps[1:]) for n in range(1, 4)]
+                    variants = [
+                        Channel(action.space, (Step(first.level, first.colour, first.direction, n),) + action.steps[1:])
+                        for n in range(1, 4)
+                    ]
                 else:
                     continue
                 for variant in variants:
@@ -77,10 +79,19 @@ def test_illegal_variants_of_legal_actions_raise():
             state = state.apply(greedy_policy(state, rng))
 
 
-@pytest.mark.parametrize("variant", [
-    {"swap_discard_to_bag": True}, {"allow_repeat_meditation": True}, {"colour_cap": None}, {"colour_cap": 2},
-    {"bonus_min_run": 0}, {"inspiration_tokens": 3}, {"end_trigger_harmonized": 2}, {"harmonization_bonus": 5},
-])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"swap_discard_to_bag": True},
+        {"allow_repeat_meditation": True},
+        {"colour_cap": None},
+        {"colour_cap": 2},
+        {"bonus_min_run": 0},
+        {"inspiration_tokens": 3},
+        {"end_trigger_harmonized": 2},
+        {"harmonization_bonus": 5},
+    ],
+)
 def test_variants_keep_the_invariants(variant):
     """Every rule parameter of §13 under random and greedy play (the invariants adapt to the rules)."""
     natural = 0

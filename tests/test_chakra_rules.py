@@ -8,8 +8,29 @@ import pytest
 
 from gamelib import CHANCE, IllegalMove
 from gamelib.chakra import (
-    BHAGYA, BLACK, COLOUR_NAMES, DARK_BLUE, DOWN, EARTH, GREEN, LIGHT_BLUE, ORANGE, PURPLE, RED, UP, YELLOW, Channel,
-    Meditate, Receive, Rules, Step, final_scores, new_game, position, run_length, winners,
+    BHAGYA,
+    BLACK,
+    COLOUR_NAMES,
+    DARK_BLUE,
+    DOWN,
+    EARTH,
+    GREEN,
+    LIGHT_BLUE,
+    ORANGE,
+    PURPLE,
+    RED,
+    UP,
+    YELLOW,
+    Channel,
+    Meditate,
+    Receive,
+    Rules,
+    Step,
+    final_scores,
+    new_game,
+    position,
+    run_length,
+    winners,
 )
 from gamelib.chakra.actions import walk
 
@@ -43,8 +64,14 @@ def test_15_1_worked_example_scores_14_to_12():
 
 
 def test_15_1_from_a_finished_state_and_blacks_outside_the_earth_score_nothing():
-    p1 = {"ORANGE": "O O O", "YELLOW": "Y Y Y", "GREEN": "G G G", "LIGHT_BLUE": "L L L", "DARK_BLUE": "D D D",
-          "EARTH": 2}
+    p1 = {
+        "ORANGE": "O O O",
+        "YELLOW": "Y Y Y",
+        "GREEN": "G G G",
+        "LIGHT_BLUE": "L L L",
+        "DARK_BLUE": "D D D",
+        "EARTH": 2,
+    }
     p2 = {"RED": "R R R", "ORANGE": "O O O", "YELLOW": "Y Y Y", "DARK_BLUE": "D D D", "GREEN": "G G K"}
     state = position([p1, p2], plenitude=(1, 2, 3, 1, 2, 4, 3), finished=True)
     assert state.scores() == (14, 12)  # §15.1, with P2's GREEN: G G K (blacks off the Earth score 0)
@@ -64,8 +91,11 @@ def test_15_2_runs():
 
 def test_15_2_bonus_to_every_player_with_the_best_run():
     three = {"RED", "ORANGE", "YELLOW"}
-    players = [{"harmonized": three, "earth": 0}, {"harmonized": three, "earth": 0},
-               {"harmonized": {"RED"}, "earth": 0}]
+    players = [
+        {"harmonized": three, "earth": 0},
+        {"harmonized": three, "earth": 0},
+        {"harmonized": {"RED"}, "earth": 0},
+    ]
     assert final_scores(WORKED_PLENITUDE, players) == [6 + 2, 6 + 2, 1]  # §15.2 runs (3, 3, 1)
 
 
@@ -95,33 +125,39 @@ def land(board, level, colour, direction, distance):
     return walk(state.players[0].levels, level, colour, direction, distance)
 
 
-@pytest.mark.parametrize("board, step, expected", [
-    ({"YELLOW": "Y Y Y", "GREEN": "K"}, (GREEN, K, DOWN, 1), ORANGE),  # M1: YELLOW skipped
-    ({"YELLOW": "Y Y Y", "GREEN": "K"}, (GREEN, K, DOWN, 2), RED),  # M2
-    ({"YELLOW": "Y Y Y", "GREEN": "K"}, (GREEN, K, DOWN, 3), EARTH),  # M2
-    ({"RED": "K"}, (RED, K, DOWN, 1), EARTH),  # M3
-    ({"ORANGE": "K"}, (ORANGE, K, DOWN, 2), EARTH),  # M4
-    ({"LIGHT_BLUE": "R", "DARK_BLUE": "D D D"}, (LIGHT_BLUE, R, UP, 1), PURPLE),  # M10
-    ({"BHAGYA": "R"}, (BHAGYA, R, DOWN, 1), PURPLE),  # M11
-    ({"BHAGYA": "R", "PURPLE": "P P P"}, (BHAGYA, R, DOWN, 1), DARK_BLUE),  # M12
-])
+@pytest.mark.parametrize(
+    "board, step, expected",
+    [
+        ({"YELLOW": "Y Y Y", "GREEN": "K"}, (GREEN, K, DOWN, 1), ORANGE),  # M1: YELLOW skipped
+        ({"YELLOW": "Y Y Y", "GREEN": "K"}, (GREEN, K, DOWN, 2), RED),  # M2
+        ({"YELLOW": "Y Y Y", "GREEN": "K"}, (GREEN, K, DOWN, 3), EARTH),  # M2
+        ({"RED": "K"}, (RED, K, DOWN, 1), EARTH),  # M3
+        ({"ORANGE": "K"}, (ORANGE, K, DOWN, 2), EARTH),  # M4
+        ({"LIGHT_BLUE": "R", "DARK_BLUE": "D D D"}, (LIGHT_BLUE, R, UP, 1), PURPLE),  # M10
+        ({"BHAGYA": "R"}, (BHAGYA, R, DOWN, 1), PURPLE),  # M11
+        ({"BHAGYA": "R", "PURPLE": "P P P"}, (BHAGYA, R, DOWN, 1), DARK_BLUE),  # M12
+    ],
+)
 def test_15_3_legal_single_steps(board, step, expected):
     assert land(board, *step) == (expected, None)
 
 
-@pytest.mark.parametrize("board, step, reason", [
-    ({"RED": "K"}, (RED, K, DOWN, 2), "the black energy would overshoot the Earth"),  # M3
-    ({"ORANGE": "K"}, (ORANGE, K, DOWN, 3), "the black energy would overshoot the Earth"),  # M4
-    ({"ORANGE": "K", "RED": "R G K"}, (ORANGE, K, DOWN, 2), "the red chakra is full"),  # M5
-    ({"RED": "R"}, (RED, R, DOWN, 1), "only black energy can enter the Earth"),  # M6
-    ({"ORANGE": "G", "RED": "R R R"}, (ORANGE, G, DOWN, 1), "only black energy can enter the Earth"),  # M7
-    ({"GREEN": "R", "YELLOW": "R K Y"}, (GREEN, R, DOWN, 1), "the yellow chakra is full"),  # M8 reached
-    ({"GREEN": "R", "YELLOW": "R K Y"}, (GREEN, R, DOWN, 2), "the yellow chakra is full"),  # M8 crossed
-    ({"PURPLE": "R", "DARK_BLUE": "G"}, (PURPLE, R, UP, 1), "nothing can move into the Bhagya"),  # M9
-    ({"PURPLE": "R", "DARK_BLUE": "G"}, (DARK_BLUE, G, UP, 2), "nothing can move into the Bhagya"),  # M9
-    ({"LIGHT_BLUE": "R", "DARK_BLUE": "D D D"}, (LIGHT_BLUE, R, UP, 2), "nothing can move into the Bhagya"),  # M10
-    ({"BHAGYA": "R"}, (BHAGYA, R, UP, 1), "nothing can move into the Bhagya"),  # M11
-])
+@pytest.mark.parametrize(
+    "board, step, reason",
+    [
+        ({"RED": "K"}, (RED, K, DOWN, 2), "the black energy would overshoot the Earth"),  # M3
+        ({"ORANGE": "K"}, (ORANGE, K, DOWN, 3), "the black energy would overshoot the Earth"),  # M4
+        ({"ORANGE": "K", "RED": "R G K"}, (ORANGE, K, DOWN, 2), "the red chakra is full"),  # M5
+        ({"RED": "R"}, (RED, R, DOWN, 1), "only black energy can enter the Earth"),  # M6
+        ({"ORANGE": "G", "RED": "R R R"}, (ORANGE, G, DOWN, 1), "only black energy can enter the Earth"),  # M7
+        ({"GREEN": "R", "YELLOW": "R K Y"}, (GREEN, R, DOWN, 1), "the yellow chakra is full"),  # M8 reached
+        ({"GREEN": "R", "YELLOW": "R K Y"}, (GREEN, R, DOWN, 2), "the yellow chakra is full"),  # M8 crossed
+        ({"PURPLE": "R", "DARK_BLUE": "G"}, (PURPLE, R, UP, 1), "nothing can move into the Bhagya"),  # M9
+        ({"PURPLE": "R", "DARK_BLUE": "G"}, (DARK_BLUE, G, UP, 2), "nothing can move into the Bhagya"),  # M9
+        ({"LIGHT_BLUE": "R", "DARK_BLUE": "D D D"}, (LIGHT_BLUE, R, UP, 2), "nothing can move into the Bhagya"),  # M10
+        ({"BHAGYA": "R"}, (BHAGYA, R, UP, 1), "nothing can move into the Bhagya"),  # M11
+    ],
+)
 def test_15_3_illegal_single_steps(board, step, reason):
     assert land(board, *step) == (-1, reason)
 
@@ -204,7 +240,8 @@ def test_15_4_c4_swap():
     assert not [a for a in only_yellow.legal_actions() if getattr(a, "space", None) == "SWAP"]
     with_variant = position([board], bag={"Y": 2}, rules=variant)
     assert [a for a in with_variant.legal_actions() if getattr(a, "space", None) == "SWAP"] == [
-        Channel("SWAP", (), "K")]
+        Channel("SWAP", (), "K")
+    ]
     no_earth = position([{**board, "EARTH": 0}], bag={"Y": 2, "K": 1})
     full_bhagya = position([{**board, "BHAGYA": "R K G"}], bag={"Y": 2, "K": 1})
     for state in (no_earth, full_bhagya):
@@ -242,15 +279,15 @@ def test_15_5_r5_fresh_game_118_actions():
 
 
 def test_15_5_r6_49_receives():
-    board = {"BHAGYA": "R K", "ORANGE": "O O K", "YELLOW": "Y Y Y", "GREEN": "G K", "RESERVE": 1,
-             "NOTCHES": ["GREEN"]}
+    board = {"BHAGYA": "R K", "ORANGE": "O O K", "YELLOW": "Y Y Y", "GREEN": "G K", "RESERVE": 1, "NOTCHES": ["GREEN"]}
     state = position([board], maya=["K Y G", "R R K", "P D L"])
     by_column = Counter(a.column for a in receives(state))
     assert by_column == {0: 9, 1: 9, 2: 31}  # §15.5 R6
     assert sum(by_column.values()) == 49
     column0 = {(tuple(sorted(a.colours)), a.destination) for a in receives(state) if a.column == 0}
     assert column0 == {((K,), d) for d in (BHAGYA, RED, LIGHT_BLUE, DARK_BLUE, PURPLE)} | {
-        ((K, G), d) for d in (RED, LIGHT_BLUE, DARK_BLUE, PURPLE)}
+        ((K, G), d) for d in (RED, LIGHT_BLUE, DARK_BLUE, PURPLE)
+    }
 
 
 def test_15_5_r7_direct_harmonization_costs_no_token_but_needs_one():
@@ -290,15 +327,21 @@ def test_15_6_t1_meditate_returns_space_tokens_only():
 def test_15_6_t2_meditate_choices():
     def meditations(state):
         return [a for a in state.legal_actions() if isinstance(a, Meditate)]
+
     assert len(meditations(position([{"MEDITATION": ["RED"]}]))) == 6  # §15.6 T2
     assert len(meditations(position([{"MEDITATION": ["RED"]}], rules=Rules(allow_repeat_meditation=True)))) == 7
-    everything = position([{"MEDITATION": ["RED", "ORANGE", "YELLOW", "GREEN", "LIGHT_BLUE", "DARK_BLUE",
-                                           "PURPLE"]}])
+    everything = position([{"MEDITATION": ["RED", "ORANGE", "YELLOW", "GREEN", "LIGHT_BLUE", "DARK_BLUE", "PURPLE"]}])
     assert meditations(everything) == [Meditate(None)]
 
 
-FOUR_HARMONIZED = {"RED": "R R R", "ORANGE": "O O O", "YELLOW": "Y Y Y", "GREEN": "G G G",
-                   "LIGHT_BLUE": "L L", "DARK_BLUE": "L"}
+FOUR_HARMONIZED = {
+    "RED": "R R R",
+    "ORANGE": "O O O",
+    "YELLOW": "Y Y Y",
+    "GREEN": "G G G",
+    "LIGHT_BLUE": "L L",
+    "DARK_BLUE": "L",
+}
 FIFTH = Channel("U1_or_D1", [Step(DARK_BLUE, L, DOWN, 1)])
 
 
@@ -447,8 +490,9 @@ def test_6_4_two_draw_refill_matches_brute_force_over_ordered_draws():
 
 
 def test_14_3_order_is_deterministic_and_as_specified():
-    state = position([{"GREEN": "R", "YELLOW": "O", "EARTH": 2, "MEDITATION": ["GREEN"]}],
-                     maya=["K R Y", "G G L", "O P D"])
+    state = position(
+        [{"GREEN": "R", "YELLOW": "O", "EARTH": 2, "MEDITATION": ["GREEN"]}], maya=["K R Y", "G G L", "O P D"]
+    )
     actions = state.legal_actions()
     assert len(actions) == len(set(actions))  # §14.1 each exactly once
     kinds = [type(a).__name__ for a in actions]
@@ -480,7 +524,8 @@ def test_14_4_next_steps_and_completions():
     assert len(completions(state, "D2_D1")) == 12
     assert next_steps(state, "bga:3") == first  # BGA's number 3 is D2_D1 (§7.1)
     assert completions(state, "D2_D1", [Step(GREEN, Y, DOWN, 1), Step(GREEN, K, DOWN, 2)]) == [
-        Channel("D2_D1", [Step(GREEN, Y, DOWN, 1), Step(GREEN, K, DOWN, 2)])]
+        Channel("D2_D1", [Step(GREEN, Y, DOWN, 1), Step(GREEN, K, DOWN, 2)])
+    ]
 
 
 def test_7_1_space_aliases():
@@ -496,8 +541,10 @@ def test_7_1_space_aliases():
 
 def test_14_7_text_of_actions():
     assert str(Receive(0, {"K", "R"}, "BHAGYA")) == "Receive c0 {K,R} -> BHAGYA"
-    assert str(Channel("D2_D1", [Step(GREEN, Y, DOWN, 1), Step(GREEN, K, DOWN, 2)])) == \
-        "Channel D2_D1: GREEN Y down 1; GREEN K down 2"
+    assert (
+        str(Channel("D2_D1", [Step(GREEN, Y, DOWN, 1), Step(GREEN, K, DOWN, 2)]))
+        == "Channel D2_D1: GREEN Y down 1; GREEN K down 2"
+    )
     assert str(Channel("SWAP", (), "Y")) == "Channel SWAP: take Y"
     assert str(Meditate(PURPLE)) == "Meditate PURPLE"
 

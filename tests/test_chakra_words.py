@@ -9,15 +9,19 @@ from gamelib.chakra.view import describe_action, text_board
 
 
 def test_receive_in_words():
-    assert describe_action(Receive(2, {"K", "D", "P"}, "BHAGYA")) == \
-        "receive black, dark blue and purple from Maya column 2 onto the Bhagya"
+    assert (
+        describe_action(Receive(2, {"K", "D", "P"}, "BHAGYA"))
+        == "receive black, dark blue and purple from Maya column 2 onto the Bhagya"
+    )
     assert describe_action(Receive(0, {"G"}, "GREEN")) == "receive green from Maya column 0 onto the green chakra"
 
 
 def test_channel_swap_and_meditate_in_words():
     two = Channel("D2_D1", [Step("GREEN", "Y", DOWN, 1), Step("LIGHT_BLUE", "Y", DOWN, 2)])
-    assert describe_action(two) == ("channel “down 2 and down 1”: the yellow energy on the green chakra down 1, "
-                                    "then the yellow energy on the light blue chakra down 2")
+    assert describe_action(two) == (
+        "channel “down 2 and down 1”: the yellow energy on the green chakra down 1, "
+        "then the yellow energy on the light blue chakra down 2"
+    )
     assert describe_action(Channel("U1_or_D1", [Step("RED", "R", UP, 1)])).startswith("channel “up 1 or down 1”")
     assert "red energy from the bag" in describe_action(Channel("SWAP", (), "R"))
     assert describe_action(Meditate("PURPLE")).endswith("the purple Meditation token")

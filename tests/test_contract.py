@@ -76,7 +76,9 @@ def one_changed_rule(rules_class):
     """The first parameter that can be changed alone by flipping a switch or adding one."""
     for field in dataclasses.fields(rules_class):
         default = getattr(rules_class(), field.name)
-        candidates = [not default] if type(default) is bool else [default + 1, default - 1] if type(default) is int else []
+        candidates = (
+            [not default] if type(default) is bool else [default + 1, default - 1] if type(default) is int else []
+        )
         for value in candidates:
             try:
                 return field.name, value, rules_class(**{field.name: value})
@@ -161,9 +163,11 @@ def test_saves_round_trip_with_a_checked_header(game):
         again = game.State.from_json(text)
         assert again.to_json() == text
     data = json.loads(middle.to_json())
-    for forged, words in (({"game": "othello"}, ["othello", game.GAME]),
-                          ({"version": game.SAVE_VERSION + 1}, [str(game.SAVE_VERSION + 1), game.GAME]),
-                          ({"version": None}, [game.GAME])):
+    for forged, words in (
+        ({"game": "othello"}, ["othello", game.GAME]),
+        ({"version": game.SAVE_VERSION + 1}, [str(game.SAVE_VERSION + 1), game.GAME]),
+        ({"version": None}, [game.GAME]),
+    ):
         with pytest.raises(CorruptSave) as raised:
             game.State.from_json(json.dumps({**data, **forged}))
         for word in words:
@@ -255,6 +259,7 @@ def test_scores_are_a_tuple_by_seat_in_every_game(game):
         seen += 1
         if state.is_terminal:
             break
-        state = state.apply(core.random_policy(state, rng) if state.current_player != CHANCE
-                            else state.chance_outcomes()[0][0])
+        state = state.apply(
+            core.random_policy(state, rng) if state.current_player != CHANCE else state.chance_outcomes()[0][0]
+        )
     assert seen >= 2

@@ -135,8 +135,10 @@ def test_play_gives_up_on_endless_games():
     class Forever:
         is_terminal = False
         current_player = 0
+
         def apply(self, action):
             return self
+
     with pytest.raises(RuntimeError, match="did not end"):
         play(Forever(), always(None), max_actions=10)
 

@@ -16,8 +16,12 @@ TRIVIAL = 25  # shorter lines (a return, a counter) are common code, not a solut
 
 def code_lines(notebook: Path) -> set[str]:
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-    return {re.sub(r"\s+", "", line) for cell in cells if cell["cell_type"] == "code"
-            for line in "".join(cell["source"]).splitlines()}
+    return {
+        re.sub(r"\s+", "", line)
+        for cell in cells
+        if cell["cell_type"] == "code"
+        for line in "".join(cell["source"]).splitlines()
+    }
 
 
 def solution_lines(notebook: Path) -> list[str]:

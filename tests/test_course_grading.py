@@ -32,8 +32,10 @@ from nbgrader.api import Gradebook
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "notebooks" / "course" / "assignments"
-SAMPLES = {name: json.loads((ROOT / "tests" / "data" / "course" / f"{file}.json").read_text(encoding="utf-8"))
-           for name, file in (("wrong", "wrong_answers"), ("oneliner", "one_liner_answers"))}
+SAMPLES = {
+    name: json.loads((ROOT / "tests" / "data" / "course" / f"{file}.json").read_text(encoding="utf-8"))
+    for name, file in (("wrong", "wrong_answers"), ("oneliner", "one_liner_answers"))
+}
 WRONG = SAMPLES["wrong"]
 STUDENTS = ("correct", *SAMPLES)
 ASSIGNMENTS = sorted(path.name for path in (COURSE / "source").iterdir() if path.is_dir())
@@ -43,8 +45,14 @@ HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOT
 def nbgrader(course: Path, *arguments: str) -> None:
     environment = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     environment.pop("STUDENT_SEED", None)  # each submission's variant comes from its student id
-    result = subprocess.run([sys.executable, "-m", "nbgrader", *arguments], cwd=course, env=environment,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *arguments],
+        cwd=course,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     # The exit code is the verdict: ipykernel may log a harmless error while a grading kernel shuts
     # down (a ZMQError on a closed socket), and whether each notebook really ran is judged by the
     # scores in the gradebook below, which a failed execution cannot fake.
@@ -90,8 +98,11 @@ def graded_course(tmp_path_factory):
 def grade_cells(assignment: str) -> dict[str, float]:
     """The grade cells of an assignment's source and their points."""
     notebook = nbformat.read(COURSE / "source" / assignment / f"{assignment}.ipynb", as_version=4)
-    return {cell.metadata["nbgrader"]["grade_id"]: cell.metadata["nbgrader"]["points"] for cell in notebook.cells
-            if cell.metadata.get("nbgrader", {}).get("grade")}
+    return {
+        cell.metadata["nbgrader"]["grade_id"]: cell.metadata["nbgrader"]["points"]
+        for cell in notebook.cells
+        if cell.metadata.get("nbgrader", {}).get("grade")
+    }
 
 
 def test_the_round_trip_released_and_graded_every_assignment_for_every_student(graded_course):
@@ -122,17 +133,29 @@ def test_points_per_sub_check_a_variant_and_no_bare_assert(assignment):
     assert "STUDENT_SEED" in notebook.cells[1].source, f"{assignment} draws no per-student variant"
     for cell in notebook.cells:
         if cell.metadata.get("nbgrader", {}).get("grade"):
-            bare = [node.lineno for node in ast.walk(ast.parse(cell.source))
-                    if isinstance(node, ast.Assert) and node.msg is None]
-            assert not bare, f"{assignment} {cell.metadata['nbgrader']['grade_id']}: assert without a message, line {bare}"
-            assert "### BEGIN HIDDEN TESTS" in cell.source, f"{cell.metadata['nbgrader']['grade_id']} has no hidden test"
+            bare = [
+                node.lineno
+                for node in ast.walk(ast.parse(cell.source))
+                if isinstance(node, ast.Assert) and node.msg is None
+            ]
+            assert not bare, (
+                f"{assignment} {cell.metadata['nbgrader']['grade_id']}: assert without a message, line {bare}"
+            )
+            assert "### BEGIN HIDDEN TESTS" in cell.source, (
+                f"{cell.metadata['nbgrader']['grade_id']} has no hidden test"
+            )
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_release_hides_solutions_and_hidden_tests(graded_course, assignment):
     source = nbformat.read(COURSE / "source" / assignment / f"{assignment}.ipynb", as_version=4)
-    hidden_lines = {line.strip() for cell in source.cells for block in HIDDEN.findall(cell.source)
-                    for line in block.splitlines() if len(line.strip()) > 30}
+    hidden_lines = {
+        line.strip()
+        for cell in source.cells
+        for block in HIDDEN.findall(cell.source)
+        for line in block.splitlines()
+        if len(line.strip()) > 30
+    }
     for notebook in (graded_course / "release" / assignment).glob("*.ipynb"):
         text = notebook.read_text(encoding="utf-8")
         assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
@@ -144,10 +167,16 @@ def test_release_hides_solutions_and_hidden_tests(graded_course, assignment):
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_release_ships_the_files_beside_the_notebook(graded_course, assignment):
     # a6's playtest files (data/) go out with the notebook, so the student's code and the autograder read them
-    source = {p.relative_to(COURSE / "source" / assignment) for p in (COURSE / "source" / assignment).rglob("*")
-              if p.is_file()}
-    released = {p.relative_to(graded_course / "release" / assignment)
-                for p in (graded_course / "release" / assignment).rglob("*") if p.is_file()}
+    source = {
+        p.relative_to(COURSE / "source" / assignment)
+        for p in (COURSE / "source" / assignment).rglob("*")
+        if p.is_file()
+    }
+    released = {
+        p.relative_to(graded_course / "release" / assignment)
+        for p in (graded_course / "release" / assignment).rglob("*")
+        if p.is_file()
+    }
     assert source == released
 
 

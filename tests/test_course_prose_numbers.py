@@ -42,6 +42,8 @@ def test_no_printed_result_is_typed_into_the_prose(session):
 
 def test_the_scan_finds_a_typed_result():
     # the capstone's old interpretation paragraph (26.0% typed beside the output that prints it) is caught
-    cells = [{"cell_type": "code", "source": "", "outputs": [{"output_type": "stream", "text": "variant 26.0% (n=300)"}]},
-             {"cell_type": "markdown", "source": "The variant's win rate is 26.0% on 300 deals, 9/256 of them."}]
+    cells = [
+        {"cell_type": "code", "source": "", "outputs": [{"output_type": "stream", "text": "variant 26.0% (n=300)"}]},
+        {"cell_type": "markdown", "source": "The variant's win rate is 26.0% on 300 deals, 9/256 of them."},
+    ]
     assert typed_results(cells) == [(1, "26.0%")]

@@ -43,14 +43,19 @@ def shown_text(cell) -> str:
 
 def source_for(lesson: str) -> Path:
     """The solution data file of a lesson (``notebooks/<lesson>``)."""
-    found = [source for source in SOURCES
-             if json.loads(source.read_text(encoding="utf-8"))["notebook"] == f"notebooks/{lesson}"]
+    found = [
+        source
+        for source in SOURCES
+        if json.loads(source.read_text(encoding="utf-8"))["notebook"] == f"notebooks/{lesson}"
+    ]
     assert len(found) == 1, f"{lesson} has {len(found)} solution files"
     return found[0]
 
 
 def test_every_course_session_has_a_solution_file():
-    sessions = {path.stem for path in (ROOT / "notebooks" / "course").glob("[01][0-9]_*.ipynb")} - {"12_capstone_report_template"}
+    sessions = {path.stem for path in (ROOT / "notebooks" / "course").glob("[01][0-9]_*.ipynb")} - {
+        "12_capstone_report_template"
+    }
     assert {f"course_{name}" for name in sessions} <= {source.stem for source in SOURCES}
     assert len(sessions) == 12
 
@@ -66,9 +71,12 @@ def test_session_exercise_cells_are_tagged():
 def test_every_richer_check_is_a_tagged_exercise_with_a_solved_cell(lesson):
     notebook = nbformat.read(ROOT / "notebooks" / lesson, as_version=4)
     tagged = dict(TOOL.tagged_cells(notebook))
-    calling = [index for index, cell in enumerate(notebook.cells)
-               if cell.cell_type == "code" and RICHER[lesson] in cell.source]
-    assert calling and all(index in tagged for index in calling), f"{lesson}: tag the {RICHER[lesson]}...) cell exercise:<id>"
+    calling = [
+        index for index, cell in enumerate(notebook.cells) if cell.cell_type == "code" and RICHER[lesson] in cell.source
+    ]
+    assert calling and all(index in tagged for index in calling), (
+        f"{lesson}: tag the {RICHER[lesson]}...) cell exercise:<id>"
+    )
     cells = json.loads(source_for(lesson).read_text(encoding="utf-8")).get("cells", {})
     for index in calling:
         assert RICHER[lesson] in cells.get(tagged[index], ""), f"{lesson}: no solved cell for {tagged[index]}"
@@ -95,7 +103,7 @@ def test_a_solved_cell_without_a_tag_is_refused(tmp_path):
 def test_a_tagged_cell_is_replaced_whole():
     notebook, _ = TOOL.solved(TOOL.SOURCES / "chakra_02_scoring.json")
     cells = json.loads((TOOL.SOURCES / "chakra_02_scoring.json").read_text(encoding="utf-8"))["cells"]
-    (index, exercise_id), = TOOL.tagged_cells(notebook)
+    ((index, exercise_id),) = TOOL.tagged_cells(notebook)
     assert notebook.cells[index].source == cells[exercise_id]
 
 

@@ -18,15 +18,21 @@ from test_course_solutions import RIGHT, ROOT, SOURCES, TOOL, shown_text
 def test_solved_notebook_runs_and_every_check_says_right(source):
     notebook, student = TOOL.solved(source)
     # the solved copy has the banner cell first, so each exercise sits one cell further down
-    exercises = [(index + 1, question, variable)
-                 for index, question, variable in TOOL.exercise_cells(nbformat.read(ROOT / student, as_version=4))]
+    exercises = [
+        (index + 1, question, variable)
+        for index, question, variable in TOOL.exercise_cells(nbformat.read(ROOT / student, as_version=4))
+    ]
     assert exercises or TOOL.tagged_cells(notebook)
-    NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str((ROOT / student).parent)}}).execute()
+    NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str((ROOT / student).parent)}}
+    ).execute()
     for index, question, _ in exercises:
         shown = shown_text(notebook.cells[index])
         assert f"{question}: right!" in shown, f"{source.stem} {question}: {shown!r}"
     for index, exercise_id in TOOL.tagged_cells(notebook):
-        verdicts = [line for line in shown_text(notebook.cells[index]).splitlines()
-                    if line.startswith(("✅", "❌", "Right", "Found it", "Not yet"))]
+        verdicts = [
+            line
+            for line in shown_text(notebook.cells[index]).splitlines()
+            if line.startswith(("✅", "❌", "Right", "Found it", "Not yet"))
+        ]
         assert verdicts and all(RIGHT.match(line) for line in verdicts), f"{source.stem} {exercise_id}: {verdicts!r}"

@@ -21,8 +21,14 @@ from gamelib.nagaraja.bots import heuristic_policy
 
 def test_stick_value_is_the_mean_of_the_exact_room_chances():
     # by hand from the definition: BB against each reference set, as guide and not
-    expected = sum(sticks.win_probability("BB", theirs, guide) for theirs in cost_curve.reference_sets()
-                   for guide in (True, False)) / 24
+    expected = (
+        sum(
+            sticks.win_probability("BB", theirs, guide)
+            for theirs in cost_curve.reference_sets()
+            for guide in (True, False)
+        )
+        / 24
+    )
     assert cost_curve.stick_value("BB") == expected
 
 
@@ -47,13 +53,16 @@ def test_card_on_curve_check_accepts_a_priced_card():
     assert feedback and feedback.startswith("Right:")
 
 
-@pytest.mark.parametrize("card, letters, words", [
-    ("STK-09", "GGG", "too weak (over-costed)"),  # the printed card: 41.8 points below
-    ("STK-09", "BBW", "too strong (under-costed)"),
-    ("STK-09", "BBBB", "2 or 3"),
-    ("STK-09", "BXW", "not a stick set"),
-    ("STK-99", "BW", "not a stick card"),
-])
+@pytest.mark.parametrize(
+    "card, letters, words",
+    [
+        ("STK-09", "GGG", "too weak (over-costed)"),  # the printed card: 41.8 points below
+        ("STK-09", "BBW", "too strong (under-costed)"),
+        ("STK-09", "BBBB", "2 or 3"),
+        ("STK-09", "BXW", "not a stick set"),
+        ("STK-99", "BW", "not a stick card"),
+    ],
+)
 def test_card_on_curve_check_refuses_with_a_reason(card, letters, words):
     feedback = cost_curve.check_card_on_curve(card, letters)
     assert not feedback and words in feedback
@@ -67,7 +76,9 @@ def test_a_refused_card_gets_the_effect_of_each_stick_swap():
 def test_every_stick_card_can_reach_the_curve_with_two_or_three_sticks():
     sets = ["".join(s) for n in (2, 3) for s in product("BWG", repeat=n)]
     for card_id, _, _ in cost_curve.stick_cards():
-        assert any(abs(cost_curve.residual_against_others(card_id, s)[0]) <= cost_curve.TOLERANCE for s in sets), card_id
+        assert any(abs(cost_curve.residual_against_others(card_id, s)[0]) <= cost_curve.TOLERANCE for s in sets), (
+            card_id
+        )
 
 
 def test_edition_with_changes_one_card_only():
@@ -100,7 +111,11 @@ def test_a_two_by_two_game_matches_the_closed_form():
 
 def test_a_saddle_point_is_found_as_a_pure_equilibrium():
     found = payoff.solve_zero_sum([[4, 2, 5], [1, 0, 6]])
-    assert found.rows == (1, 0) and found.columns == (0, 1, 0) and payoff.pure_saddle_points([[4, 2, 5], [1, 0, 6]]) == [(0, 1)]
+    assert (
+        found.rows == (1, 0)
+        and found.columns == (0, 1, 0)
+        and payoff.pure_saddle_points([[4, 2, 5], [1, 0, 6]]) == [(0, 1)]
+    )
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -159,14 +174,17 @@ def test_mixed_call_check_accepts_a_mixing_price():
     assert feedback and "BBW" in feedback
 
 
-@pytest.mark.parametrize("room, card, tie_rule, words", [
-    (3, 1, "guide", "pure: BBW+WW+GGG"),  # the starting price of the session: all three cards always
-    (3, 0, "guide", "is pure"),
-    (0, 1, "guide", "more than 0"),
-    (3, 2, "nobody", "tie rule"),
-    ("x", 1, "guide", "as numbers"),
-    (3, Fraction(3, 2), "opponent", "only 1 commitment"),  # BBW 78.7%, BBW+WW 21.3%: a mix too thin
-])
+@pytest.mark.parametrize(
+    "room, card, tie_rule, words",
+    [
+        (3, 1, "guide", "pure: BBW+WW+GGG"),  # the starting price of the session: all three cards always
+        (3, 0, "guide", "is pure"),
+        (0, 1, "guide", "more than 0"),
+        (3, 2, "nobody", "tie rule"),
+        ("x", 1, "guide", "as numbers"),
+        (3, Fraction(3, 2), "opponent", "only 1 commitment"),  # BBW 78.7%, BBW+WW 21.3%: a mix too thin
+    ],
+)
 def test_mixed_call_check_refuses_with_a_reason(room, card, tie_rule, words):
     feedback = fate_matrix.check_mixed_call(room, card, tie_rule)
     assert not feedback and words in feedback
@@ -193,7 +211,9 @@ def test_session_08_answers_are_the_recomputed_ones():
     scissors_pays_three = [[0, -1, 1], [1, 0, -3], [-1, 3, 0]]
     assert sheet["q1"]["digest"] == digest(payoff.solve_zero_sum(scissors_pays_three).rows[2], "exact")
     assert sheet["q2"]["digest"] == digest(fate_matrix.fate_game(tie_rule="opponent").equilibrium.value, "exact")
-    assert "third row" in check_answer("course_08_payoff_matrices", "q1", payoff.solve_zero_sum(scissors_pays_three).rows[0])
+    assert "third row" in check_answer(
+        "course_08_payoff_matrices", "q1", payoff.solve_zero_sum(scissors_pays_three).rows[0]
+    )
 
 
 # ------------------------------------------------------------------ session 09: feedback and pacing
@@ -216,7 +236,9 @@ def test_lead_changes_skip_tied_moments():
 
 def test_comeback_by_deficit_counts_the_player_behind_at_half_time():
     behind_wins = COMEBACK  # at action 3 of 6 seat 0 leads 3-2: not a comeback, deficit band 1-2
-    lost_lead = pacing.ScoreTrace(((0, 0), (0, 4), (0, 4), (0, 4), (5, 4)), (0,))  # at half time 0-4: seat 0 behind by 4, wins
+    lost_lead = pacing.ScoreTrace(
+        ((0, 0), (0, 4), (0, 4), (0, 4), (5, 4)), (0,)
+    )  # at half time 0-4: seat 0 behind by 4, wins
     rates = pacing.comeback_by_deficit([behind_wins, lost_lead])
     assert rates["1-2"].value == 0 and rates["1-2"].samples == 1
     assert rates["3-5"].value == 1 and rates["3-5"].samples == 1
@@ -298,7 +320,7 @@ def test_each_balance_session_ends_with_its_tagged_design_target(lesson):
     assert len(calling) == 1 and calling[0] is [cell for cell in cells if cell["cell_type"] == "code"][-1]
     (tag,) = [tag for tag in calling[0]["metadata"].get("tags", []) if tag.startswith("exercise:")]
     source = root / "docs" / "teaching" / "solutions" / "source" / f"course_{Path(lesson).stem}.json"
-    assert TARGETS[lesson] in json.loads(source.read_text(encoding="utf-8"))["cells"][tag[len("exercise:"):]]
+    assert TARGETS[lesson] in json.loads(source.read_text(encoding="utf-8"))["cells"][tag[len("exercise:") :]]
 
 
 def test_paired_shift_is_the_mean_difference_of_decisive_actions_by_deal():

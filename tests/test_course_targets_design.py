@@ -99,8 +99,11 @@ def brute_force(randomizer, trials):
     return droughts, hits
 
 
-@pytest.mark.parametrize("randomizer", [Independent(Fraction(1, 3)), ShuffleBag(1, 4), Pity(Fraction(1, 5), 3),
-                                        Ramp(Fraction(1, 4))], ids=repr)
+@pytest.mark.parametrize(
+    "randomizer",
+    [Independent(Fraction(1, 3)), ShuffleBag(1, 4), Pity(Fraction(1, 5), 3), Ramp(Fraction(1, 4))],
+    ids=repr,
+)
 def test_figures_agree_with_brute_force(randomizer):
     droughts, hits = brute_force(randomizer, 9)
     found = figures(randomizer, 9)
@@ -116,7 +119,7 @@ def test_longest_same_face_by_enumeration_of_five_rolls():
             run = run + 1 if now == before else 1
             longest = max(longest, run)
         counts[longest] = counts.get(longest, 0) + 1
-    assert dict(longest_same_face(5).items()) == {length: Fraction(count, 6 ** 5) for length, count in counts.items()}
+    assert dict(longest_same_face(5).items()) == {length: Fraction(count, 6**5) for length, count in counts.items()}
 
 
 def test_first_to_hit_of_a_fair_die_is_six_elevenths():
@@ -175,10 +178,17 @@ def by_hand(folder):
             elif line["kind"] == "survey":
                 mine["fun"].append(line["fun"])
                 mine["fairness"].append(line["fairness"])
-    return {variant: {"games": f["games"], "decisions": len(f["seconds"]),
-                      "median_seconds": statistics.median(f["seconds"]), "first_seat_wins": f["first"] / f["games"],
-                      "fun": statistics.mean(f["fun"]), "fairness": statistics.mean(f["fairness"])}
-            for variant, f in figures.items()}
+    return {
+        variant: {
+            "games": f["games"],
+            "decisions": len(f["seconds"]),
+            "median_seconds": statistics.median(f["seconds"]),
+            "first_seat_wins": f["first"] / f["games"],
+            "fun": statistics.mean(f["fun"]),
+            "fairness": statistics.mean(f["fairness"]),
+        }
+        for variant, f in figures.items()
+    }
 
 
 def _winner_of(end_line):
@@ -196,8 +206,10 @@ def test_report_figures_agree_with_counting_the_lines_by_hand():
 
 
 def test_playtest_report_passes_the_recomputed_numbers_rounded():
-    report = {variant: {field: round(value, 3) for field, value in figures.items()}
-              for variant, figures in report_figures(SAMPLE).items()}
+    report = {
+        variant: {field: round(value, 3) for field, value in figures.items()}
+        for variant, figures in report_figures(SAMPLE).items()
+    }
     feedback = check_playtest_report(report, SAMPLE)
     assert feedback, feedback
 
@@ -206,10 +218,15 @@ def test_playtest_report_fails_a_mean_for_a_median_and_a_miscount_and_says_which
     import statistics
 
     report = report_figures(SAMPLE)
-    rows_seconds = [line["seconds"] for path in SAMPLE.glob("*_A.jsonl")
-                    for line in map(json.loads, path.read_text(encoding="utf-8").splitlines())
-                    if line["kind"] == "decision"]
-    report["A"] = dict(report["A"], median_seconds=statistics.mean(rows_seconds), decisions=report["A"]["decisions"] + 24)
+    rows_seconds = [
+        line["seconds"]
+        for path in SAMPLE.glob("*_A.jsonl")
+        for line in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+        if line["kind"] == "decision"
+    ]
+    report["A"] = dict(
+        report["A"], median_seconds=statistics.mean(rows_seconds), decisions=report["A"]["decisions"] + 24
+    )
     feedback = check_playtest_report(report, SAMPLE)
     assert not feedback
     assert "2 of 14 numbers" in feedback and "A.median_seconds" in feedback and "the median, not the mean" in feedback
@@ -232,8 +249,9 @@ def test_playtest_report_names_what_is_missing():
 def test_shipped_sample_is_what_the_seeded_tool_writes(tmp_path, monkeypatch):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("make_course_playtests",
-                                                  SAMPLE.parents[3] / "tools" / "make_course_playtests.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_course_playtests", SAMPLE.parents[3] / "tools" / "make_course_playtests.py"
+    )
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     monkeypatch.setattr(tool, "OUT", tmp_path)
@@ -251,7 +269,9 @@ def test_shipped_sample_is_what_the_seeded_tool_writes(tmp_path, monkeypatch):
 def test_paper_survey_asks_the_boards_questions_on_their_scale():
     from gamelib.design.playtests import SURVEY_QUESTIONS, SURVEY_SCALE
 
-    sheet = (SAMPLE.parents[3] / "docs" / "teaching" / "printables" / "playtest_survey.html").read_text(encoding="utf-8")
+    sheet = (SAMPLE.parents[3] / "docs" / "teaching" / "printables" / "playtest_survey.html").read_text(
+        encoding="utf-8"
+    )
     for question in SURVEY_QUESTIONS:
         assert sheet.count(f"<td>{question}</td>") == 3  # one row per game on the sheet
     assert "".join(f"<th>{value}</th>" for value in SURVEY_SCALE) in sheet

@@ -44,8 +44,8 @@ def test_a_later_run_keeps_the_users_work_adds_new_lessons_and_names_changed_ori
     source, copy = originals(tmp_path), tmp_path / "my_notebooks"
     TOOL.top_up(source, copy)
     (copy / "pangu" / "01.ipynb").write_text("pangu v1, with my answers")  # Lab's autosave
-    (source / "pangu" / "01.ipynb").write_text("pangu v2")                  # git pull
-    (source / "pangu" / "02.ipynb").write_text("pangu 02 v1")               # a new lesson
+    (source / "pangu" / "01.ipynb").write_text("pangu v2")  # git pull
+    (source / "pangu" / "02.ipynb").write_text("pangu 02 v1")  # a new lesson
     copied, changed = TOOL.top_up(source, copy)
     assert copied == ["pangu/02.ipynb"]
     assert changed == ["pangu/01.ipynb"]

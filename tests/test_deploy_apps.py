@@ -16,8 +16,14 @@ import pytest
 
 from browser_support import screenshot
 from conftest import ROOT, _free_port, _require_chromium  # the Lab tier's launch rules
-from deploy_support import (commit_two_cards_and_check, isolated_env, move_a_slider_and_check,
-                            place_a_card_and_check, record_timing, wait_for_http)
+from deploy_support import (
+    commit_two_cards_and_check,
+    isolated_env,
+    move_a_slider_and_check,
+    place_a_card_and_check,
+    record_timing,
+    wait_for_http,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +54,11 @@ def voila(tmp_path_factory):
     log = open(home / "voila.log", "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "voila", str(apps), "--no-browser", *app_folder.VOILA_FLAGS, f"--port={port}"],
-        env=isolated_env(home), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        env=isolated_env(home),
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{url}/", server, home / "voila.log")

@@ -53,14 +53,17 @@ def offline_page(page):
 def saved_states(notebook: Path, model_name: str) -> list[dict]:
     """The saved state of every widget of one class in a notebook, in the order they were made."""
     widgets = json.loads(notebook.read_text())["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]
-    return [m["state"] for m in widgets["state"].values()
-            if m["state"].get("_anywidget_id", "").endswith("." + model_name)]
+    return [
+        m["state"] for m in widgets["state"].values() if m["state"].get("_anywidget_id", "").endswith("." + model_name)
+    ]
 
 
 def test_every_lesson_and_app_is_exported_with_the_renderer_files(exported):
-    notebooks = sorted(p.relative_to(ROOT / "notebooks").with_suffix(".html")
-                       for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
-                       and p.relative_to(ROOT / "notebooks").parts[0] != "course")  # solutions stay unpublished
+    notebooks = sorted(
+        p.relative_to(ROOT / "notebooks").with_suffix(".html")
+        for p in (ROOT / "notebooks").rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts and p.relative_to(ROOT / "notebooks").parts[0] != "course"
+    )  # solutions stay unpublished
     assert sorted(p.relative_to(exported) for p in exported.rglob("*.html") if p.name != "index.html") == notebooks
     for name in ("require.js", "embed-amd.js", "anywidget.js"):
         assert (exported / "_static" / name).stat().st_size > 1000
@@ -79,8 +82,10 @@ def test_a_lesson_opened_from_disk_offline_shows_its_saved_boards(exported, offl
     assert saved, "the lesson should be committed with its boards' state"
     expect(boards).to_have_count(len(saved))
     expect(boards.locator(".pangu-karma")).to_have_count(len(saved))
-    drawn = sorted((boards.nth(i).get_attribute("data-board"),
-                    boards.nth(i).locator(".pangu-karma").get_attribute("data-karma")) for i in range(len(saved)))
+    drawn = sorted(
+        (boards.nth(i).get_attribute("data-board"), boards.nth(i).locator(".pangu-karma").get_attribute("data-karma"))
+        for i in range(len(saved))
+    )
     assert drawn == sorted((state["label"], str(state["state"]["karma"])) for state in saved)
     boards.first.scroll_into_view_if_needed()
     screenshot(boards.first, "html_offline_pangu_board")
@@ -93,7 +98,9 @@ def test_the_odds_explorer_and_plots_show_offline(exported, offline_page):
     page = offline_page
     page.goto((exported / "nagaraja" / "01_fate_sticks.html").as_uri())
     explorer = page.locator(".gl-explorer")
-    expect(explorer.locator(".gl-pwin .gl-exact")).to_have_attribute("data-value", "35/4096")  # the saved start, spec 9.3
+    expect(explorer.locator(".gl-pwin .gl-exact")).to_have_attribute(
+        "data-value", "35/4096"
+    )  # the saved start, spec 9.3
     cells = json.loads((ROOT / "notebooks" / "nagaraja" / "01_fate_sticks.ipynb").read_text())["cells"]
     figures = sum("image/png" in output.get("data", {}) for cell in cells for output in cell.get("outputs", []))
     expect(page.locator(".jp-OutputArea-output img")).to_have_count(figures)  # every saved figure

@@ -17,8 +17,14 @@ import pytest
 
 from browser_support import screenshot
 from conftest import _free_port, _require_chromium
-from deploy_support import (ROOT, commit_two_cards_and_check, move_a_slider_and_check, place_a_card_and_check,
-                            record_timing, wait_for_http)
+from deploy_support import (
+    ROOT,
+    commit_two_cards_and_check,
+    move_a_slider_and_check,
+    place_a_card_and_check,
+    record_timing,
+    wait_for_http,
+)
 
 sys.path.insert(0, str(ROOT / "tools"))
 import build_site  # noqa: E402
@@ -26,8 +32,11 @@ import build_site  # noqa: E402
 pytestmark = pytest.mark.browser
 
 # Every lesson that imports neither numpy nor matplotlib (README's list is the complement).
-OFFLINE_LESSONS = sorted(name for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items()
-                         if not heavy and not name.startswith("apps/"))
+OFFLINE_LESSONS = sorted(
+    name
+    for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items()
+    if not heavy and not name.startswith("apps/")
+)
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +58,11 @@ def site(built_site):
     port = _free_port()
     log_path = built_site.parent / f"http-{port}.log"
     with open(log_path, "w") as log:
-        server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(built_site), str(port)],
-                                  stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(built_site), str(port)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_for_http(f"{url}/lab/index.html", server, log_path)
@@ -91,7 +103,8 @@ def open_and_run(page, site: str, notebook: str) -> float:
         "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
         " && window.jupyterapp.shell.currentWidget.sessionContext"
         f" && window.jupyterapp.shell.currentWidget.context.path.endsWith({notebook.split('/')[-1]!r})",
-        timeout=120_000)
+        timeout=120_000,
+    )
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.isReady", timeout=120_000)
     # Start the run without awaiting the command's promise (no timeout applies to an evaluate): the
     # wait below, which has one, reads the cells' execution counts instead.
@@ -107,7 +120,9 @@ def open_and_run(page, site: str, notebook: str) -> float:
                 if (cell.type === 'code' && !cell.executionCount) return false;
             }
             return kernel && kernel.status === 'idle';
-        }""", timeout=300_000)
+        }""",
+        timeout=300_000,
+    )
     return time.monotonic() - started
 
 
@@ -190,23 +205,36 @@ def test_the_odds_explorer_app_answers_a_slider_offline(offline_page, site):
 
 
 def test_every_app_runs_offline():
-    apps = {name: heavy for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items()
-            if name.startswith("apps/")}
+    apps = {
+        name: heavy
+        for name, heavy in build_site.needs_cdn(build_site.lesson_notebooks()).items()
+        if name.startswith("apps/")
+    }
     # The Pangu board reaches numpy only when it reads the solver's table (a lazy import).
-    assert apps == {"apps/chakra_table.ipynb": False, "apps/nagaraja_duel.ipynb": False,
-                    "apps/odds_explorer.ipynb": False, "apps/pangu_free_play.ipynb": False}
+    assert apps == {
+        "apps/chakra_table.ipynb": False,
+        "apps/nagaraja_duel.ipynb": False,
+        "apps/odds_explorer.ipynb": False,
+        "apps/pangu_free_play.ipynb": False,
+    }
 
 
 def test_a_lazy_import_does_not_count_and_an_import_time_one_does(tmp_path):
     module = tmp_path / "m.py"
-    module.write_text("import json\nif True:\n    from gamelib import dist\n"
-                      "def figure():\n    import matplotlib\nclass A:\n    import numpy\n")
+    module.write_text(
+        "import json\nif True:\n    from gamelib import dist\n"
+        "def figure():\n    import matplotlib\nclass A:\n    import numpy\n"
+    )
     assert build_site.import_time_imports(module, "gamelib.m") == {"json", "gamelib", "gamelib.dist", "numpy"}
 
 
 def test_the_offline_lessons_are_the_expected_ones():
-    assert OFFLINE_LESSONS == ["00_start_here.ipynb", "chakra/01_rules_step_by_step.ipynb", "chakra/02_scoring.ipynb",
-                               "pangu/01_rules_step_by_step.ipynb"]
+    assert OFFLINE_LESSONS == [
+        "00_start_here.ipynb",
+        "chakra/01_rules_step_by_step.ipynb",
+        "chakra/02_scoring.ipynb",
+        "pangu/01_rules_step_by_step.ipynb",
+    ]
 
 
 @pytest.mark.parametrize("lesson", OFFLINE_LESSONS)
@@ -270,9 +298,12 @@ def test_a_lesson_needing_numpy_stops_offline_with_one_sentence(offline_page, si
     page = offline_page
     lesson = "nagaraja/01_fate_sticks.ipynb"
     page.goto(f"{site}/lab/index.html?path={lesson}")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext.isReady", timeout=120_000)
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        " && window.jupyterapp.shell.currentWidget.sessionContext"
+        " && window.jupyterapp.shell.currentWidget.sessionContext.isReady",
+        timeout=120_000,
+    )
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     first = page.locator(".jp-CodeCell").first.locator(".jp-OutputArea-output")
     expect(first).to_contain_text("This lesson needs the internet on this site", timeout=300_000)

@@ -16,12 +16,14 @@ from gamelib.simulate import mean, proportion
 
 # Two deals, each in both seatings. Hand-made: the winners, lengths, completion flags, first movers
 # and leader traces (trace[i] = seat leading after i actions, -1 = nobody alone) below are the data.
-SYNTHETIC = Results([
-    GameResult(0, 1, (0, 1), (0,), (5, 3), 4, True, 0, (-1, 0, 1, 0, 0)),
-    GameResult(1, 1, (1, 0), (0,), (6, 2), 2, True, 0, (-1, 0, 0)),
-    GameResult(2, 2, (0, 1), (1,), (2, 7), 4, True, 0, (-1, 0, -1, 1, 1)),
-    GameResult(3, 2, (1, 0), (0, 1), (4, 4), 3, False, 1, (-1, 0, 1, -1)),
-])
+SYNTHETIC = Results(
+    [
+        GameResult(0, 1, (0, 1), (0,), (5, 3), 4, True, 0, (-1, 0, 1, 0, 0)),
+        GameResult(1, 1, (1, 0), (0,), (6, 2), 2, True, 0, (-1, 0, 0)),
+        GameResult(2, 2, (0, 1), (1,), (2, 7), 4, True, 0, (-1, 0, -1, 1, 1)),
+        GameResult(3, 2, (1, 0), (0, 1), (4, 4), 3, False, 1, (-1, 0, 1, -1)),
+    ]
+)
 
 
 def test_win_rates_by_seat_and_policy_on_the_synthetic_table():
@@ -90,9 +92,19 @@ def test_summary_lists_every_metric_with_its_definition_and_exact_value():
 
 
 def test_every_metric_has_a_one_line_definition():
-    for metric in (design.seat_win_rates, design.seat_advantage, design.balance, design.draw_rate,
-                   design.completion, design.duration, design.decisiveness, design.lead_changes,
-                   design.skill_trace, design.first_mover_advantage, design.policy_win_rates):
+    for metric in (
+        design.seat_win_rates,
+        design.seat_advantage,
+        design.balance,
+        design.draw_rate,
+        design.completion,
+        design.duration,
+        design.decisiveness,
+        design.lead_changes,
+        design.skill_trace,
+        design.first_mover_advantage,
+        design.policy_win_rates,
+    ):
         first_line = metric.__doc__.strip().splitlines()[0]
         name, _, definition = first_line.partition(": ")
         assert name and definition.endswith((".", ")")), metric.__name__
@@ -109,20 +121,31 @@ def test_compare_to_exact_by_hand():
     # 3 wins in 4 solo games: Wilson's 95% interval 0.3006-0.9544 (p = 3/4, z = 1.96, n = 4:
     # centre (0.75 + 0.4801) / 1.9604 = 0.6275, margin 1.96 sqrt(0.046875 + 0.0600) / 1.9604 = 0.3268)
     solo = Results(GameResult(i, i, (0,), (0,) if i < 3 else (), None, 10) for i in range(4))
-    table = design.compare_to_exact({"greedy": solo, "random": proportion(30, 100)},
-                                    {"greedy": Fraction(1, 2), "random": Fraction(1, 2), "optimal": Fraction(4, 5)})
+    table = design.compare_to_exact(
+        {"greedy": solo, "random": proportion(30, 100)},
+        {"greedy": Fraction(1, 2), "random": Fraction(1, 2), "optimal": Fraction(4, 5)},
+    )
     greedy, random_row, optimal = table.rows
     assert greedy["simulated"] == 0.75 and greedy["games"] == 4
     assert greedy["low"] == pytest.approx(0.3006, abs=1e-4) and greedy["high"] == pytest.approx(0.9544, abs=1e-4)
     assert greedy["exact"] == "0.5000 (1/2)" and greedy["exact in interval"] == "yes"
     # 30 of 100: Wilson 0.2189-0.3958, which leaves 1/2 out
     assert random_row["high"] == pytest.approx(0.3958, abs=1e-4) and random_row["exact in interval"] == "NO"
-    assert optimal == {"name": "optimal", "exact": "0.8000 (4/5)", "simulated": "", "low": "", "high": "",
-                       "games": "", "exact in interval": ""}  # exact only: no simulation to set beside it
+    assert optimal == {
+        "name": "optimal",
+        "exact": "0.8000 (4/5)",
+        "simulated": "",
+        "low": "",
+        "high": "",
+        "games": "",
+        "exact in interval": "",
+    }  # exact only: no simulation to set beside it
 
 
 def test_compare_to_exact_takes_any_metric_and_plain_numbers():
-    table = design.compare_to_exact({"first seat": SYNTHETIC}, {"first seat": 0.625}, metric=design.first_mover_win_rate)
+    table = design.compare_to_exact(
+        {"first seat": SYNTHETIC}, {"first seat": 0.625}, metric=design.first_mover_win_rate
+    )
     # the first movers of SYNTHETIC win 1, 1, 0 and half of the shared game: 0.625
     assert table.rows[0]["simulated"] == 0.625 and table.rows[0]["exact"] == "0.6250"
     assert table.rows[0]["exact in interval"] == "yes"

@@ -16,8 +16,10 @@ from gamelib.design import GameResult, Results
 def paired_tables(both, only_a, only_b, neither):
     """Two tables over the same deals whose "seat 0 won" outcomes fall in the four cells as given."""
     cells = [(True, True)] * both + [(True, False)] * only_a + [(False, True)] * only_b + [(False, False)] * neither
+
     def winner(won):
         return (0,) if won else (1,)
+
     a = Results(GameResult(i, i, (0, 1), winner(x), None, 1) for i, (x, _) in enumerate(cells))
     b = [GameResult(i, i, (0, 1), winner(y), None, 1) for i, (_, y) in enumerate(cells)]
     return a, Results(reversed(b))  # pairs are found by deal, not by position
@@ -137,12 +139,22 @@ def test_sweep_of_the_race_target_against_enumeration():
 
 def test_sweep_a_setup_keyword_and_plot_in_the_house_style():
     matplotlib.use("Agg", force=True)
-    result = design.sweep(toy_game, "explicit_chance", [False, True], [two_dice, one_die], 30, seed=1,
-                          metric=design.draw_rate, workers=1, progress=False)
+    result = design.sweep(
+        toy_game,
+        "explicit_chance",
+        [False, True],
+        [two_dice, one_die],
+        30,
+        seed=1,
+        metric=design.draw_rate,
+        workers=1,
+        progress=False,
+    )
     assert result.results[1][0].variant == "explicit_chance=True"
     assert [estimate.value for estimate in result.estimates] == [0, 0]  # a race is never drawn
-    ax = design.sweep(toy_game, "target", [6, 12], one_die, 50, workers=1, progress=False).plot(target=0.6,
-                                                                                                   exact=[0.7, 0.65])
+    ax = design.sweep(toy_game, "target", [6, 12], one_die, 50, workers=1, progress=False).plot(
+        target=0.6, exact=[0.7, 0.65]
+    )
     assert ax.get_xlabel() == "target" and ax.get_ylabel() == "first seat win rate"
     assert ax.get_legend() is not None and len(ax.lines) >= 2
     assert list(ax.get_xticks()) == [6, 12]  # a whole-number parameter gets ticks at its values only
@@ -155,12 +167,26 @@ def test_find_target_by_bisection():
     # measured on either side of 10, and pick the nearer of them.
     def mean_length(results):
         return design.duration(results).mean
-    search = design.find_target(toy_game, "target", 10, 30, one_die, 150, target=10.0, metric=mean_length,
-                                metric_name="mean length", workers=1, progress=False)
+
+    search = design.find_target(
+        toy_game,
+        "target",
+        10,
+        30,
+        one_die,
+        150,
+        target=10.0,
+        metric=mean_length,
+        metric_name="mean length",
+        workers=1,
+        progress=False,
+    )
     assert float(exact_one_die_race(19)[1]) < 10 < float(exact_one_die_race(20)[1])
     assert search.value in (19, 20)
     measured = dict(zip(search.tried.values, (estimate.value for estimate in search.tried.estimates)))
-    below, above = (search.value - 1, search.value) if measured[search.value] >= 10 else (search.value, search.value + 1)
+    below, above = (
+        (search.value - 1, search.value) if measured[search.value] >= 10 else (search.value, search.value + 1)
+    )
     assert measured[below] < 10 <= measured[above]
     assert abs(measured[search.value] - 10) == min(abs(measured[below] - 10), abs(measured[above] - 10))
     assert len(search.tried.values) <= 7  # both ends and a bisection, not a scan of 21 values
@@ -170,6 +196,8 @@ def test_find_target_by_bisection():
 def test_find_target_outside_the_range_gives_the_nearer_end():
     def mean_length(results):
         return design.duration(results).mean
-    search = design.find_target(toy_game, "target", 2, 5, one_die, 50, target=100.0, metric=mean_length,
-                                workers=1, progress=False)
+
+    search = design.find_target(
+        toy_game, "target", 2, 5, one_die, 50, target=100.0, metric=mean_length, workers=1, progress=False
+    )
     assert search.value == 5 and not search.target_in_interval

@@ -26,9 +26,19 @@ from gamelib.design.results import CSV_COLUMNS
 LONG = os.environ.get("GAMELIB_LONG_TESTS") == "1"
 SCALE = 10 if LONG else 1
 
-GOOD = {"variant": "default rules", "index": "0", "seed": "17", "seating": "0 1", "policies": "a|b",
-        "winners": "1", "scores": "3 5", "length": "3", "completed": "1", "first_mover": "0",
-        "trace": "-1 0 1 1"}
+GOOD = {
+    "variant": "default rules",
+    "index": "0",
+    "seed": "17",
+    "seating": "0 1",
+    "policies": "a|b",
+    "winners": "1",
+    "scores": "3 5",
+    "length": "3",
+    "completed": "1",
+    "first_mover": "0",
+    "trace": "-1 0 1 1",
+}
 
 
 def write_rows(path, rows, header=CSV_COLUMNS, encoding="utf-8"):
@@ -47,13 +57,34 @@ def with_cell(**changes):
 # ------------------------------------------------------------------ the reported rows, one by one
 
 IMPOSSIBLE = [
-    ("winners", "0 0 0"), ("winners", "7"), ("winners", "0.5"), ("winners", "-1"),
-    ("seating", "0 0"), ("seating", "0 7"), ("seating", ""), ("seating", "1 2"),
-    ("scores", "nan 1"), ("scores", "inf 1"), ("scores", "1"), ("scores", "1 2 3"), ("scores", "-inf 2"),
-    ("length", "-1"), ("length", "2.5"), ("length", "x"), ("length", str(10**10)),
-    ("trace", "garbage"), ("trace", "0 1 7 0"), ("trace", "0 1"), ("trace", "-2 0 0 0"),
-    ("first_mover", "9"), ("first_mover", "-1"), ("first_mover", "0.5"),
-    ("completed", "maybe"), ("index", "-3"), ("index", "zero"), ("policies", "a|b|c"),
+    ("winners", "0 0 0"),
+    ("winners", "7"),
+    ("winners", "0.5"),
+    ("winners", "-1"),
+    ("seating", "0 0"),
+    ("seating", "0 7"),
+    ("seating", ""),
+    ("seating", "1 2"),
+    ("scores", "nan 1"),
+    ("scores", "inf 1"),
+    ("scores", "1"),
+    ("scores", "1 2 3"),
+    ("scores", "-inf 2"),
+    ("length", "-1"),
+    ("length", "2.5"),
+    ("length", "x"),
+    ("length", str(10**10)),
+    ("trace", "garbage"),
+    ("trace", "0 1 7 0"),
+    ("trace", "0 1"),
+    ("trace", "-2 0 0 0"),
+    ("first_mover", "9"),
+    ("first_mover", "-1"),
+    ("first_mover", "0.5"),
+    ("completed", "maybe"),
+    ("index", "-3"),
+    ("index", "zero"),
+    ("policies", "a|b|c"),
 ]
 
 
@@ -134,14 +165,34 @@ def test_rows_the_metrics_cannot_measure_are_refused_where_they_are_made():
 
 # ------------------------------------------------------------------ spreadsheet-safe export, exact round trip
 
-NAMES = ["=1+1", '=HYPERLINK("http://x","y")', "@SUM(1)", "+cmd|' /C calc'!A0", "-2+3", "\tTAB", "\rCR",
-         "'=already quoted", "''@two", "'plain", "a|b", "[not json", '["json"]', "", " spaced ", "naïve 名前",
-         "line\nbreak", 'quote "x"', "\\back\\slash"]
+NAMES = [
+    "=1+1",
+    '=HYPERLINK("http://x","y")',
+    "@SUM(1)",
+    "+cmd|' /C calc'!A0",
+    "-2+3",
+    "\tTAB",
+    "\rCR",
+    "'=already quoted",
+    "''@two",
+    "'plain",
+    "a|b",
+    "[not json",
+    '["json"]',
+    "",
+    " spaced ",
+    "naïve 名前",
+    "line\nbreak",
+    'quote "x"',
+    "\\back\\slash",
+]
 
 
 def test_formula_prefixes_are_neutralised_in_every_text_cell(tmp_path):
-    rows = [GameResult(i, name, (0, 1), (0,), (-1, 2), 1, True, 0, (-1, 0), name, (name, "b"))
-            for i, name in enumerate(NAMES)]
+    rows = [
+        GameResult(i, name, (0, 1), (0,), (-1, 2), 1, True, 0, (-1, 0), name, (name, "b"))
+        for i, name in enumerate(NAMES)
+    ]
     path = Results(rows).to_csv(tmp_path / "export.csv")
     with path.open(newline="", encoding="utf-8") as file:
         cells = [cell for line in csv.reader(file) for cell in line]
@@ -150,10 +201,16 @@ def test_formula_prefixes_are_neutralised_in_every_text_cell(tmp_path):
 
 
 def test_every_name_and_seed_comes_back_exactly(tmp_path):
-    rows = [GameResult(i, seed, (0, 1), (0,), None, 1, True, 0, (-1, 0), name, policies)
-            for i, (name, seed, policies) in enumerate([
+    rows = [
+        GameResult(i, seed, (0, 1), (0,), None, 1, True, 0, (-1, 0), name, policies)
+        for i, (name, seed, policies) in enumerate(
+            [
                 (name, seed, (name, other))
-                for name in NAMES for seed, other in [(name, "b"), ("12", "|"), ("-5", "x|y"), (-5, "")]])]
+                for name in NAMES
+                for seed, other in [(name, "b"), ("12", "|"), ("-5", "x|y"), (-5, "")]
+            ]
+        )
+    ]
     rows.append(GameResult(999, "007", (0,), (), None, 0, policies=("",)))
     rows.append(GameResult(998, 3, (0,), (0,), None, 0, policies=("one|policy",)))
     table = Results(rows)
@@ -194,12 +251,15 @@ def random_table(games: int, seats: int, seed: int) -> Results:
     return Results(rows)
 
 
-STATISTICS = [(lambda row: (1, *row.returns()), metrics._balance_of),
-              (lambda row: (1, row.length, row.length**2), metrics._standard_deviation_of)]
+STATISTICS = [
+    (lambda row: (1, *row.returns()), metrics._balance_of),
+    (lambda row: (1, row.length, row.length**2), metrics._standard_deviation_of),
+]
 
 
-@pytest.mark.parametrize("games, seats, block", [(1, 2, 65536), (7, 2, 65536), (150, 3, 65536), (40, 2, 7),
-                                                 (33, 4, 5), (300, 2, 64)])
+@pytest.mark.parametrize(
+    "games, seats, block", [(1, 2, 65536), (7, 2, 65536), (150, 3, 65536), (40, 2, 7), (33, 4, 5), (300, 2, 64)]
+)
 def test_the_streamed_bootstrap_gives_the_original_figures(monkeypatch, games, seats, block):
     monkeypatch.setattr(metrics, "BOOTSTRAP_BLOCK", block)
     table = random_table(games, seats, seed=games)
@@ -234,14 +294,44 @@ def test_the_bootstrap_of_a_large_pool_stays_in_bounded_memory():
 
 # ------------------------------------------------------------------ fuzz: random rows and encodings
 
-CELL_JUNK = ["", " ", "0", "1", "-1", "7", "0 0", "0 1", "1 0", "0.5", "nan", "inf", "-inf", "1e400", "x", "|",
-             "'=1", "=1+1", "@A", "\x00", "é", "٣", "1_0", "+1", "0x1", "9" * 5000, "0 1 2", "True", "'-1 0"]
+CELL_JUNK = [
+    "",
+    " ",
+    "0",
+    "1",
+    "-1",
+    "7",
+    "0 0",
+    "0 1",
+    "1 0",
+    "0.5",
+    "nan",
+    "inf",
+    "-inf",
+    "1e400",
+    "x",
+    "|",
+    "'=1",
+    "=1+1",
+    "@A",
+    "\x00",
+    "é",
+    "٣",
+    "1_0",
+    "+1",
+    "0x1",
+    "9" * 5000,
+    "0 1 2",
+    "True",
+    "'-1 0",
+]
 
 
 def fuzz_cell(rng: random.Random) -> str:
     if rng.random() < 0.1:
-        return "".join(chr(rng.choice([rng.randrange(32, 127), rng.randrange(0x80, 0x3000)]))
-                       for _ in range(rng.randrange(0, 12)))
+        return "".join(
+            chr(rng.choice([rng.randrange(32, 127), rng.randrange(0x80, 0x3000)])) for _ in range(rng.randrange(0, 12))
+        )
     return rng.choice(CELL_JUNK)
 
 
@@ -274,17 +364,27 @@ def fuzz_file(rng: random.Random, path) -> bytes:
 def oracle_accepts(row: GameResult) -> bool:
     """What a row must be to be a game, said again plainly (brute force over the rules)."""
     seats = len(row.seating)
+
     def whole(value):
         return type(value) is int
-    return (seats >= 1 and sorted(row.seating) == list(range(seats))
-            and all(whole(w) and 0 <= w < seats for w in row.winners) and len(set(row.winners)) == len(row.winners)
-            and (row.scores is None or (len(row.scores) == seats
-                                        and all(math.isfinite(s) and abs(s) <= 10**15 for s in row.scores)))
-            and whole(row.length) and 0 <= row.length <= 10**9 and row.index >= 0
-            and (row.first_mover is None or 0 <= row.first_mover < seats)
-            and all(-1 <= seat < seats for seat in row.trace)
-            and (not row.trace or len(row.trace) == row.length + 1)
-            and (not row.policies or len(row.policies) == seats))
+
+    return (
+        seats >= 1
+        and sorted(row.seating) == list(range(seats))
+        and all(whole(w) and 0 <= w < seats for w in row.winners)
+        and len(set(row.winners)) == len(row.winners)
+        and (
+            row.scores is None
+            or (len(row.scores) == seats and all(math.isfinite(s) and abs(s) <= 10**15 for s in row.scores))
+        )
+        and whole(row.length)
+        and 0 <= row.length <= 10**9
+        and row.index >= 0
+        and (row.first_mover is None or 0 <= row.first_mover < seats)
+        and all(-1 <= seat < seats for seat in row.trace)
+        and (not row.trace or len(row.trace) == row.length + 1)
+        and (not row.policies or len(row.policies) == seats)
+    )
 
 
 def test_fuzzed_files_load_right_or_fail_by_name(tmp_path):
@@ -311,10 +411,13 @@ def test_fuzzed_files_load_right_or_fail_by_name(tmp_path):
     assert tried == loaded + refused and loaded > 0 and refused > 0
 
 
-@settings(max_examples=150 * SCALE, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(names=st.lists(st.text(), min_size=1, max_size=3), variant=st.text(),
-       seed=st.one_of(st.integers(), st.text()))
+@settings(
+    max_examples=150 * SCALE,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(names=st.lists(st.text(), min_size=1, max_size=3), variant=st.text(), seed=st.one_of(st.integers(), st.text()))
 def test_any_names_round_trip_exactly(tmp_path, names, variant, seed):
     seats = len(names)
     try:

@@ -44,7 +44,9 @@ def test_the_same_seed_deals_the_same_game_for_every_seating_and_variant():
     assert longer[0].variant == "target=30" and plain[0].variant == "default rules"
     for row in plain:
         # the deal: the same first throw whoever sits down and whatever the target
-        first = [toy_game.new_game(row.seed, rules).apply("TWO_DICE").points for rules in (None, toy_game.Rules(target=30))]
+        first = [
+            toy_game.new_game(row.seed, rules).apply("TWO_DICE").points for rules in (None, toy_game.Rules(target=30))
+        ]
         assert first[0] == first[1]
         # and the same game as the core's own play_seated_game
         record = core.play_seated_game(toy_game, POLICIES, row.seating, row.seed)
@@ -54,8 +56,9 @@ def test_the_same_seed_deals_the_same_game_for_every_seating_and_variant():
 def test_design_tournament_plays_the_core_tournaments_games():
     ours = small(workers=1)
     cores = core.tournament(toy_game, POLICIES, 40, seed=5, progress=False)
-    assert [(r.seed, r.seating, r.winners, r.scores, r.length) for r in ours] == \
-           [(r.seed, r.seating, r.winners, r.scores, r.length) for r in cores]
+    assert [(r.seed, r.seating, r.winners, r.scores, r.length) for r in ours] == [
+        (r.seed, r.seating, r.winners, r.scores, r.length) for r in cores
+    ]
 
 
 # ------------------------------------------------------------------ executors
@@ -67,8 +70,10 @@ def test_serial_two_processes_and_a_local_dask_cluster_give_identical_results():
     serial = small(workers=1)
     two_processes = small(workers=2)
     odd_chunks = small(workers=2, chunk=7)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         on_dask = small(executor=client)
     assert serial == two_processes == odd_chunks == on_dask
     assert len({row.seed for row in serial}) == 40
@@ -86,11 +91,13 @@ def test_a_given_executor_is_used_and_left_open():
 def test_unpicklable_policies_fall_back_to_this_process_with_a_warning():
     def lazy(state, rng):
         return "ONE_DIE"
+
     with pytest.warns(UserWarning, match="cannot be sent"):
         results = design.tournament(toy_game, [lazy, one_die], 40, seed=5, workers=2, progress=False)
-    assert [row.winners for row in results] == [row.winners for row in
-                                                design.tournament(toy_game, [one_die, one_die], 40, seed=5,
-                                                                  rotate=True, workers=1, progress=False)]
+    assert [row.winners for row in results] == [
+        row.winners
+        for row in design.tournament(toy_game, [one_die, one_die], 40, seed=5, rotate=True, workers=1, progress=False)
+    ]
 
 
 def test_the_progress_bar_counts_games(capsys):
@@ -105,6 +112,7 @@ def test_the_progress_bar_counts_games(capsys):
 def test_a_value_function_replaces_the_scores_as_lead_measure():
     def behind(state):
         return [-points for points in state.points]  # "leading" = being behind
+
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         results = design.tournament(toy_game, POLICIES, 5, seed=3, lead=behind, workers=1, progress=False)
@@ -203,8 +211,7 @@ def test_design_runs_every_game_on_the_contract(name, tmp_path):
 
     game = importlib.import_module(name)
     players = design.players_of(game)
-    results = design.tournament(game, [core.random_policy] * players, 2, seed=7, rotate=True, workers=1,
-                                progress=False)
+    results = design.tournament(game, [core.random_policy] * players, 2, seed=7, rotate=True, workers=1, progress=False)
     assert len(results) == 2 * players and results.players == players
     for row in results:
         record = core.play_seated_game(game, [core.random_policy] * players, row.seating, row.seed)

@@ -61,8 +61,7 @@ def test_spec_map_covers_every_game():
 
 
 def test_spec_map_anchors_exist():
-    missing = [f"{page}#{anchor}" for page, anchor in spec_map_links()
-               if anchor not in anchors(RULES_DIR / page)]
+    missing = [f"{page}#{anchor}" for page, anchor in spec_map_links() if anchor not in anchors(RULES_DIR / page)]
     assert not missing, f"spec_sections.md names anchors that no heading gives: {missing}"
 
 
@@ -117,12 +116,14 @@ def lessons() -> list[Path]:
 
 def cell_sources(notebook: Path) -> list[str]:
     import json
+
     return ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]]
 
 
 def spec_citations(notebook: Path) -> list[str]:
-    return [line.strip() for source in cell_sources(notebook) for line in source.splitlines()
-            if SPEC_CITATION.search(line)]
+    return [
+        line.strip() for source in cell_sources(notebook) for line in source.splitlines() if SPEC_CITATION.search(line)
+    ]
 
 
 def test_the_spec_citation_pattern():
@@ -158,25 +159,34 @@ def student_visible_strings(path: Path) -> list[tuple[int, str]]:
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {id(node.value) for node in ast.walk(tree)
-                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
-    return [(node.lineno, node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+    docstrings = {
+        id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
 
 
 def test_messages_students_see_name_the_rules_pages_not_the_spec():
     """Error messages, hints and widget text in gamelib cite no spec section (issue 10)."""
     package = RULES_DIR.parents[1] / "gamelib"
-    found = [f"{path.relative_to(package)}:{line}: {text.strip()[:80]!r}"
-             for path in sorted(package.rglob("*.py")) for line, text in student_visible_strings(path)
-             if SPEC_CITATION.search(text)]
+    found = [
+        f"{path.relative_to(package)}:{line}: {text.strip()[:80]!r}"
+        for path in sorted(package.rglob("*.py"))
+        for line, text in student_visible_strings(path)
+        if SPEC_CITATION.search(text)
+    ]
     assert not found, f"strings a student can see cite the spec: {found}"
 
 
 def test_the_message_scan_sees_messages_and_skips_docstrings(tmp_path):
     module = tmp_path / "sample.py"
-    module.write_text('"""Cites spec 3."""\n\ndef f():\n    """Also spec 4."""\n'
-                      '    raise ValueError(f"a card (spec {2}.5)")\n', encoding="utf-8")
+    module.write_text(
+        '"""Cites spec 3."""\n\ndef f():\n    """Also spec 4."""\n    raise ValueError(f"a card (spec {2}.5)")\n',
+        encoding="utf-8",
+    )
     assert [text for _, text in student_visible_strings(module)] == ["a card (spec ", ".5)"]
 
 
@@ -188,10 +198,13 @@ CODE_SPEC_CITATION = re.compile(r"§|\bspec(?:'s)?\s+(?:§|\d|sections?\b)|\bthe
 def test_code_comments_and_docstrings_link_the_rules_pages_not_the_spec():
     """Docstrings and comments name a rules-page section (``chakra.md#movement``), not the spec (issue 10)."""
     package = RULES_DIR.parents[1] / "gamelib"
-    found = [f"{path.relative_to(package)}:{number}: {line.strip()[:80]!r}"
-             for path in sorted(package.rglob("*")) if path.suffix in {".py", ".js", ".css", ".json"}
-             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if CODE_SPEC_CITATION.search(line)]
+    found = [
+        f"{path.relative_to(package)}:{number}: {line.strip()[:80]!r}"
+        for path in sorted(package.rglob("*"))
+        if path.suffix in {".py", ".js", ".css", ".json"}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if CODE_SPEC_CITATION.search(line)
+    ]
     assert not found, f"gamelib cites the spec, which is not in the repository: {found}"
 
 

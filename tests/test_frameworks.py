@@ -27,8 +27,10 @@ import pytest
 
 MISSING = [name for name in ("pyspiel", "pettingzoo", "gymnasium") if importlib.util.find_spec(name) is None]
 if MISSING:
-    _why = (f"the optional frameworks extra is not installed ({', '.join(MISSING)} missing): "
-            'pip install -e ".[frameworks]" or make frameworks')
+    _why = (
+        f"the optional frameworks extra is not installed ({', '.join(MISSING)} missing): "
+        'pip install -e ".[frameworks]" or make frameworks'
+    )
     if os.environ.get("GAMELIB_REQUIRE_FRAMEWORKS") == "1":
         raise RuntimeError(f"GAMELIB_REQUIRE_FRAMEWORKS=1 but {_why}")
     pytest.skip(_why, allow_module_level=True)
@@ -53,8 +55,16 @@ from gamelib.studio.examples import bluff, pig  # noqa: E402
 
 # every game and player count: (game, setup); the toy race, Pig and Bluff (studio games, Bluff hiding the cards)
 # stand for any contract game
-SETUPS = [("pangu", {}), ("chakra", {"players": 2}), ("chakra", {"players": 3}), ("chakra", {"players": 4}),
-          ("nagaraja", {}), (toy_game, {}), (pig, {}), (bluff, {})]
+SETUPS = [
+    ("pangu", {}),
+    ("chakra", {"players": 2}),
+    ("chakra", {"players": 3}),
+    ("chakra", {"players": 4}),
+    ("nagaraja", {}),
+    (toy_game, {}),
+    (pig, {}),
+    (bluff, {}),
+]
 IDS = ["pangu", "chakra2", "chakra3", "chakra4", "nagaraja", "toy_race", "pig", "bluff"]
 
 
@@ -121,7 +131,9 @@ def test_pangu_numbers_are_the_documented_formula():
     scheme = shape_of("pangu", {}).numbering
     assert scheme.size == 10 * 2 * 12 * 2
     assert scheme.action.__self__.card_ids[:2] == ("A1", "A2")
-    state = core.play(module_of("pangu").new_game(seed=1), core.random_policy, seed=1)  # any state: the formula is fixed
+    state = core.play(
+        module_of("pangu").new_game(seed=1), core.random_policy, seed=1
+    )  # any state: the formula is fixed
     assert scheme.number(state, Action("A1", "BLUE", (0, 0), 0)) == 0
     assert scheme.number(state, Action("A1", "BLUE", (0, 0), 180)) == 1
     assert scheme.number(state, Action("A1", "BLUE", (0, 1), 0)) == 2
@@ -154,8 +166,12 @@ def test_a_missing_framework_names_the_extra():
 
 
 # Chakra with 2 and 4 players (3 lies between: the same fields, one more player's slots)
-FEATURE_SETUPS = [("pangu", {}, 4, 1), ("chakra", {"players": 2}, 1, 3), ("chakra", {"players": 4}, 1, 5),
-                  ("nagaraja", {}, 2, 2)]
+FEATURE_SETUPS = [
+    ("pangu", {}, 4, 1),
+    ("chakra", {"players": 2}, 1, 3),
+    ("chakra", {"players": 4}, 1, 5),
+    ("nagaraja", {}, 2, 2),
+]
 FEATURE_IDS = ["pangu", "chakra2", "chakra4", "nagaraja"]
 
 
@@ -332,12 +348,19 @@ def test_pettingzoo_rewards_are_gamelibs_returns():
 # --------------------------------------------------------------------------- Gymnasium
 
 
-GYM_SETUPS = [("pangu", {}), ("chakra", {"players": 2}), ("chakra", {"players": 3, "seat": 2}),
-              ("chakra", {"players": 4, "seat": 1}), ("nagaraja", {}), ("nagaraja", {"seat": 1})]
+GYM_SETUPS = [
+    ("pangu", {}),
+    ("chakra", {"players": 2}),
+    ("chakra", {"players": 3, "seat": 2}),
+    ("chakra", {"players": 4, "seat": 1}),
+    ("nagaraja", {}),
+    ("nagaraja", {"seat": 1}),
+]
 
 
-@pytest.mark.parametrize("game, options", GYM_SETUPS, ids=["pangu", "chakra2", "chakra3s2", "chakra4s1", "nagaraja",
-                                                          "nagaraja_s1"])
+@pytest.mark.parametrize(
+    "game, options", GYM_SETUPS, ids=["pangu", "chakra2", "chakra3s2", "chakra4s1", "nagaraja", "nagaraja_s1"]
+)
 def test_gymnasium_check_env(game, options):
     env = SingleAgentEnv(game, **options)
     check_env(env, skip_render_check=True)
@@ -352,16 +375,25 @@ def test_gymnasium_pangu_is_gamelibs_seeded_game_and_pays_1_for_a_win():
         rng = random.Random(seed)
         reward, done = 0.0, False
         while not done:
-            observation, reward, done, truncated, info = env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            observation, reward, done, truncated, info = env.step(
+                rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            )
         assert env.state.to_json() == play_directly("pangu", {}, seed).to_json()
         assert reward == (1.0 if env.state.winners == (0,) else 0.0)
         assert info["observation"] == env.state.observation(0)
     assert env.state.to_json() == pangu.State.from_json(env.state.to_json()).to_json()
 
 
-@pytest.mark.parametrize("game, options", [("chakra", {"players": 2, "seat": 0}), ("chakra", {"players": 3, "seat": 1}),
-                                           ("chakra", {"players": 4, "seat": 3}), ("nagaraja", {"seat": 1})],
-                         ids=["chakra2", "chakra3", "chakra4", "nagaraja"])
+@pytest.mark.parametrize(
+    "game, options",
+    [
+        ("chakra", {"players": 2, "seat": 0}),
+        ("chakra", {"players": 3, "seat": 1}),
+        ("chakra", {"players": 4, "seat": 3}),
+        ("nagaraja", {"seat": 1}),
+    ],
+    ids=["chakra2", "chakra3", "chakra4", "nagaraja"],
+)
 def test_gymnasium_opponent_games_are_gamelibs_games(game, options):
     """Against the greedy bot: the same final save as core.play with the learner's choices in its seat and
     the bot (on the env's generator, seeded with the game's seed) in the others."""
@@ -375,7 +407,9 @@ def test_gymnasium_opponent_games_are_gamelibs_games(game, options):
         learner = random.Random(seed + 1000)
         done = False
         while not done:
-            observation, reward, done, _, _ = env.step(learner.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            observation, reward, done, _, _ = env.step(
+                learner.choice(np.flatnonzero(observation["action_mask"]).tolist())
+            )
         state, bot_rng, learner = shape.new_game(seed), random.Random(seed), random.Random(seed + 1000)
         while not state.is_terminal:
             if state.current_player == seat:
@@ -400,9 +434,11 @@ def load(game, options):
 def test_openspiel_game_types():
     """Chance mode, information, utility and reward model as openspiel_game's docstring argues them."""
     Type = pyspiel.GameType
-    expected = {"pangu": (Type.Information.PERFECT_INFORMATION, Type.Utility.GENERAL_SUM, 1),
-                "chakra": (Type.Information.IMPERFECT_INFORMATION, Type.Utility.ZERO_SUM, 2),
-                "nagaraja": (Type.Information.IMPERFECT_INFORMATION, Type.Utility.ZERO_SUM, 2)}
+    expected = {
+        "pangu": (Type.Information.PERFECT_INFORMATION, Type.Utility.GENERAL_SUM, 1),
+        "chakra": (Type.Information.IMPERFECT_INFORMATION, Type.Utility.ZERO_SUM, 2),
+        "nagaraja": (Type.Information.IMPERFECT_INFORMATION, Type.Utility.ZERO_SUM, 2),
+    }
     for name, (information, utility, players) in expected.items():
         game = load(name, {})
         kind = game.get_type()
@@ -423,7 +459,9 @@ def test_openspiel_random_sim_test_with_serialisation(game, options):
     # Chakra's (13 to 35 s a game) is in tests/test_frameworks_sweep.py, which only make test-long runs
 
 
-@pytest.mark.parametrize("game, options", SETUPS[:5:2] + [SETUPS[1], SETUPS[7]], ids=["pangu", "chakra3", "nagaraja", "chakra2", "bluff"])
+@pytest.mark.parametrize(
+    "game, options", SETUPS[:5:2] + [SETUPS[1], SETUPS[7]], ids=["pangu", "chakra3", "nagaraja", "chakra2", "bluff"]
+)
 def test_openspiel_python_game_conventions(game, options):
     """What OpenSpiel's own Python games' tests check (open_spiel/python/games/tic_tac_toe_test.py, kuhn_poker_test.py):
     pickling the game and a state, serialize_game_and_state round trips, clones match and are independent."""
@@ -434,8 +472,11 @@ def test_openspiel_python_game_conventions(game, options):
     for _ in range(12):
         if state.is_terminal():
             break
-        state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]) if state.is_chance_node()
-                           else rng.choice(state.legal_actions()))
+        state.apply_action(
+            rng.choice([o for o, _ in state.chance_outcomes()])
+            if state.is_chance_node()
+            else rng.choice(state.legal_actions())
+        )
     new_game, new_state = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(spiel_game, state))
     assert str(new_game) == str(spiel_game) and str(new_state) == str(state)
     assert str(pickle.loads(pickle.dumps(state))) == str(state)
@@ -468,8 +509,11 @@ def test_openspiel_observations_show_only_gamelibs_observation():
     state = spiel_game.new_initial_state()
     rng = random.Random(2)
     while state.is_chance_node() or len(state.history()) < 40:
-        state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]) if state.is_chance_node()
-                           else rng.choice(state.legal_actions()))
+        state.apply_action(
+            rng.choice([o for o, _ in state.chance_outcomes()])
+            if state.is_chance_node()
+            else rng.choice(state.legal_actions())
+        )
     for player in (0, 1):
         seen = state.gamelib_state.observation(player)
         assert json.loads(state.observation_string(player)) == json.loads(json.dumps(seen))
@@ -511,8 +555,11 @@ def one_to_one(pairs) -> tuple[int, int]:
     return len(seen), sum(count > 1 for count in seen.values())
 
 
-@pytest.mark.parametrize("game, options, games, every", [("nagaraja", {}, 4, 4), ("chakra", {"players": 3}, 1, 20),
-                                                          (bluff, {}, 300, 1)], ids=["nagaraja", "chakra3", "bluff"])
+@pytest.mark.parametrize(
+    "game, options, games, every",
+    [("nagaraja", {}, 4, 4), ("chakra", {"players": 3}, 1, 20), (bluff, {}, 300, 1)],
+    ids=["nagaraja", "chakra3", "bluff"],
+)
 def test_tensors_are_equal_exactly_when_what_the_player_knows_is(game, options, games, every):
     """Over random states of the games that hide information: OpenSpiel's observation tensor and the PettingZoo /
     Gymnasium observation are equal for two states exactly when observation(player) is (the tensors hold exactly
@@ -526,10 +573,18 @@ def test_tensors_are_equal_exactly_when_what_the_player_knows_is(game, options, 
         for player in range(spiel_game.num_players()):
             seen = numbering.observation_text(state.gamelib_state.observation(player))
             observations.append(((player, seen), (player, state.observation_tensor(player))))
-            aec.append(((player, seen),
-                        (player, numbering.encode_observation(state.gamelib_state.observation(player), shape.observation_bytes))))
-            information.append(((player, state.information_state_string(player)),
-                                (player, state.information_state_tensor(player))))
+            aec.append(
+                (
+                    (player, seen),
+                    (
+                        player,
+                        numbering.encode_observation(state.gamelib_state.observation(player), shape.observation_bytes),
+                    ),
+                )
+            )
+            information.append(
+                ((player, state.information_state_string(player)), (player, state.information_state_tensor(player)))
+            )
     kinds, shared = one_to_one(observations)
     assert kinds > 10 and one_to_one(aec) == (kinds, shared)
     information_kinds, information_shared = one_to_one(information)
@@ -584,8 +639,11 @@ def test_openspiel_seeded_games_give_gamelibs_saves(setup):
         assert through.returns() == pytest.approx([r - shift for r in direct.returns()])
 
 
-@pytest.mark.parametrize("game, options, every", [("nagaraja", {}, 7), ("chakra", {"players": 3}, 7), (bluff, {}, 1)],
-                         ids=["nagaraja", "chakra3", "bluff"])
+@pytest.mark.parametrize(
+    "game, options, every",
+    [("nagaraja", {}, 7), ("chakra", {"players": 3}, 7), (bluff, {}, 1)],
+    ids=["nagaraja", "chakra3", "bluff"],
+)
 def test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart(game, options, every):
     """OpenSpiel's information-set MCTS (open_spiel.python.algorithms.ismcts) with openspiel_game's resampler: every
     sample looks the same to the player to move (same observation), the hidden part is dealt again (over the
@@ -595,9 +653,15 @@ def test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart(game, o
 
     spiel_game = load(game, options)
     resample = openspiel_game.determinising_resampler(spiel_game, seed=3)
-    bot = ismcts.ISMCTSBot(spiel_game, openspiel_game.score_lead_evaluator(), 1.0, 3,
-                           random_state=np.random.RandomState(1), use_observation_string=True,
-                           allow_inconsistent_action_sets=True)
+    bot = ismcts.ISMCTSBot(
+        spiel_game,
+        openspiel_game.score_lead_evaluator(),
+        1.0,
+        3,
+        random_state=np.random.RandomState(1),
+        use_observation_string=True,
+        allow_inconsistent_action_sets=True,
+    )
     bot.set_resampler(resample)
     searched = 0
     for state in spiel_states(spiel_game, 3, seed=5, every=every):
@@ -613,8 +677,11 @@ def test_ismcts_searches_determinised_deals_the_player_cannot_tell_apart(game, o
     assert searched == 2
 
 
-@pytest.mark.parametrize("game, options, games", [("nagaraja", {}, 3), ("chakra", {"players": 3}, 1), (bluff, {}, 20)],
-                         ids=["nagaraja", "chakra3", "bluff"])
+@pytest.mark.parametrize(
+    "game, options, games",
+    [("nagaraja", {}, 3), ("chakra", {"players": 3}, 1), (bluff, {}, 20)],
+    ids=["nagaraja", "chakra3", "bluff"],
+)
 def test_score_lead_evaluator_is_a_return_and_is_the_returns_at_the_end(game, options, games):
     """openspiel_game.score_lead_evaluator: at every decision of random games its values lie between the game's least
     and greatest return (GameInfo's min and max utility, inside [-1, 1]) and sum to 0 like the zero-sum returns; at
@@ -747,6 +814,7 @@ def bellman_values(module, rules, sweeps_threshold=1e-12):
     over gamelib's own positions (enumerated from new_game through legal_actions, chance_outcomes and apply, and told
     apart by their observation, which shows everything in a perfect-information game): the oracle, written without
     OpenSpiel."""
+
     def key(state):
         return observation_key(state)
 
@@ -756,18 +824,27 @@ def bellman_values(module, rules, sweeps_threshold=1e-12):
         state = frontier.pop()
         if state.is_terminal:
             continue
-        moves = ([outcome for outcome, _ in state.chance_outcomes()] if state.current_player == CHANCE
-                 else state.legal_actions())
+        moves = (
+            [outcome for outcome, _ in state.chance_outcomes()]
+            if state.current_player == CHANCE
+            else state.legal_actions()
+        )
         for move in moves:
             after = state.apply(move)
             if key(after) not in positions:
                 positions[key(after)] = after
                 frontier.append(after)
     values = {k: (state.returns()[0] if state.is_terminal else 0.0) for k, state in positions.items()}
-    steps = {k: (state.current_player,
-                 [(float(p), key(state.apply(o))) for o, p in state.chance_outcomes()] if state.current_player == CHANCE
-                 else [key(state.apply(a)) for a in state.legal_actions()])
-             for k, state in positions.items() if not state.is_terminal}
+    steps = {
+        k: (
+            state.current_player,
+            [(float(p), key(state.apply(o))) for o, p in state.chance_outcomes()]
+            if state.current_player == CHANCE
+            else [key(state.apply(a)) for a in state.legal_actions()],
+        )
+        for k, state in positions.items()
+        if not state.is_terminal
+    }
     change = 1.0
     while change > sweeps_threshold:
         change = 0.0
@@ -793,8 +870,9 @@ def test_openspiel_value_iteration_agrees_with_a_plain_bellman_oracle():
     from open_spiel.python.algorithms import value_iteration
 
     rules = toy_game.Rules(target=12 if LONG else 4)
-    name = openspiel_game.register(toy_game, short_name=f"python_gamelib_race_to_{rules.target}", rules=rules,
-                                   perfect_information=True)
+    name = openspiel_game.register(
+        toy_game, short_name=f"python_gamelib_race_to_{rules.target}", rules=rules, perfect_information=True
+    )
     spiel_game = pyspiel.load_game(name)
     assert spiel_game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     spiel_values = value_iteration.value_iteration(spiel_game, depth_limit=-1, threshold=1e-10, cyclic_game=True)
@@ -802,7 +880,9 @@ def test_openspiel_value_iteration_agrees_with_a_plain_bellman_oracle():
     by_position = {}
     for text, value in spiel_values.items():
         by_position[text.split("\n", 1)[1].split("\n", 1)[0]] = value  # the first player's observation line
-    decisions = {k for k, state in positions.items() if state.current_player != CHANCE}  # get_all_states leaves chance out
+    decisions = {
+        k for k, state in positions.items() if state.current_player != CHANCE
+    }  # get_all_states leaves chance out
     assert set(by_position) == decisions
     for k in decisions:
         win = oracle[k]
@@ -822,8 +902,9 @@ def test_openspiel_value_iteration_on_pig_agrees_with_studio_solve():
     from gamelib.studio.solve import solve
 
     rules = pig.Rules(goal=20 if LONG else 10)
-    spiel_game = pyspiel.load_game(openspiel_game.register(pig, short_name=f"python_gamelib_pig_to_{rules.goal}",
-                                                           rules=rules))
+    spiel_game = pyspiel.load_game(
+        openspiel_game.register(pig, short_name=f"python_gamelib_pig_to_{rules.goal}", rules=rules)
+    )
     assert spiel_game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     spiel_values = value_iteration.value_iteration(spiel_game, depth_limit=-1, threshold=1e-12, cyclic_game=True)
     states = get_all_states(spiel_game, -1, True, False, to_string=str, stop_if_encountered=True)

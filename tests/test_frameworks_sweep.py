@@ -21,14 +21,44 @@ import os
 
 import pytest
 
-from test_frameworks import IDS, SETUPS, load, play_openspiel_randomly, play_pettingzoo_randomly  # skips (or fails in CI) without the extra
+from test_frameworks import (
+    IDS,
+    SETUPS,
+    load,
+    play_openspiel_randomly,
+    play_pettingzoo_randomly,
+)  # skips (or fails in CI) without the extra
 
-FULL_GAMES = {"pangu": 10_000, "chakra2": 3_334, "chakra3": 3_333, "chakra4": 3_333, "nagaraja": 10_000,
-              "toy_race": 10_000, "pig": 10_000, "bluff": 10_000}
-OPENSPIEL_CI = {"pangu": 10_000, "chakra2": 20, "chakra3": 20, "chakra4": 20, "nagaraja": 1_000, "toy_race": 10_000,
-                "pig": 10_000, "bluff": 10_000}
-PETTINGZOO_CI = {"pangu": 1_000, "chakra2": 5, "chakra3": 5, "chakra4": 5, "nagaraja": 100, "toy_race": 1_000,
-                 "pig": 1_000, "bluff": 1_000}
+FULL_GAMES = {
+    "pangu": 10_000,
+    "chakra2": 3_334,
+    "chakra3": 3_333,
+    "chakra4": 3_333,
+    "nagaraja": 10_000,
+    "toy_race": 10_000,
+    "pig": 10_000,
+    "bluff": 10_000,
+}
+OPENSPIEL_CI = {
+    "pangu": 10_000,
+    "chakra2": 20,
+    "chakra3": 20,
+    "chakra4": 20,
+    "nagaraja": 1_000,
+    "toy_race": 10_000,
+    "pig": 10_000,
+    "bluff": 10_000,
+}
+PETTINGZOO_CI = {
+    "pangu": 1_000,
+    "chakra2": 5,
+    "chakra3": 5,
+    "chakra4": 5,
+    "nagaraja": 100,
+    "toy_race": 1_000,
+    "pig": 1_000,
+    "bluff": 1_000,
+}
 FULL = os.environ.get("GAMELIB_FRAMEWORK_SWEEP") == "full"
 CHUNK = 2_500
 PLAYERS = {"openspiel": play_openspiel_randomly, "pettingzoo": play_pettingzoo_randomly}
@@ -39,8 +69,9 @@ def cases():
         for name, setup in zip(IDS, SETUPS):
             games = FULL_GAMES[name] if FULL else sizes[name]
             for start in range(0, games, CHUNK):
-                yield pytest.param(adapter, setup, range(start, min(start + CHUNK, games)),
-                                   id=f"{adapter}-{name}-{start}")
+                yield pytest.param(
+                    adapter, setup, range(start, min(start + CHUNK, games)), id=f"{adapter}-{name}-{start}"
+                )
 
 
 @pytest.mark.parametrize("adapter, setup, seeds", list(cases()))

@@ -83,8 +83,9 @@ def test_duel_messages_in_the_cards_words_and_silent_clicks_explained(page, lab)
     expect(board.locator(".nj-hint").first).to_contain_text("now click the card to activate")
     mine.locator(f'.nj-played-card[data-card="{COMMIT[0]}"]').click()
     message = board.locator(".gl-message")
-    expect(message).to_have_text(f"{COMMIT[0]} is already in play (it was committed this round): "
-                                 "a Naga activates a card still in your hand")
+    expect(message).to_have_text(
+        f"{COMMIT[0]} is already in play (it was committed this round): a Naga activates a card still in your hand"
+    )
     expect(message).to_have_attribute("data-kind", "error")
     three_shots(page, board, "nagaraja_card_in_play_explained")
 

@@ -39,13 +39,21 @@ def test_pangu_cost_check_accepts_the_rule():
     assert pangu_checks.check_cheapest_cost(cheapest_cost)
 
 
-@pytest.mark.parametrize("wrong, hint", [
-    (lambda numbers, roll: min(abs(d - n) for d, n in zip(roll, numbers)), "forbidden"),  # the ban forgotten
-    (lambda numbers, roll: max(abs(d - n) for d, n in zip(roll, numbers) if d != n) if numbers != roll else None,
-     "cheaper"),
-    (blank, "does not block"),
-    (lambda numbers, roll: cheapest_cost(numbers, roll[::-1]), "blocked"),  # dice crossed: wrong first on a blocked roll
-])
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (lambda numbers, roll: min(abs(d - n) for d, n in zip(roll, numbers)), "forbidden"),  # the ban forgotten
+        (
+            lambda numbers, roll: max(abs(d - n) for d, n in zip(roll, numbers) if d != n) if numbers != roll else None,
+            "cheaper",
+        ),
+        (blank, "does not block"),
+        (
+            lambda numbers, roll: cheapest_cost(numbers, roll[::-1]),
+            "blocked",
+        ),  # dice crossed: wrong first on a blocked roll
+    ],
+)
 def test_pangu_cost_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = pangu_checks.check_cheapest_cost(wrong)
     assert not feedback and hint in feedback
@@ -72,12 +80,15 @@ def test_pangu_final_card_check_knows_a_value_of_the_lesson():
     assert final_card_chance((2, 5), 3) == Fraction(27, 35)  # lesson 03's table, row (2, 5), Karma 3
 
 
-@pytest.mark.parametrize("wrong, hint", [
-    (lambda n, k: Fraction(sum(c <= k for r in ROLLS if (c := cheapest_cost(n, r)) is not None), 35), "less"),
-    (lambda n, k: Fraction(sum(c < k for r in ROLLS if (c := cheapest_cost(n, r)) is not None), 36), "35"),
-    (lambda n, k: float(final_card_chance(n, k)), "exact Fraction"),
-    (blank, "list the 36 rolls"),
-])
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (lambda n, k: Fraction(sum(c <= k for r in ROLLS if (c := cheapest_cost(n, r)) is not None), 35), "less"),
+        (lambda n, k: Fraction(sum(c < k for r in ROLLS if (c := cheapest_cost(n, r)) is not None), 36), "35"),
+        (lambda n, k: float(final_card_chance(n, k)), "exact Fraction"),
+        (blank, "list the 36 rolls"),
+    ],
+)
 def test_pangu_final_card_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = pangu_checks.check_final_card_chance(wrong)
     assert not feedback and hint in feedback
@@ -101,15 +112,21 @@ def test_pangu_cost_in_chance_positions_are_late_and_include_costly_moves():
     assert any(cost_in_chance(state, action) > 0 for state, action, _ in cases)
 
 
-@pytest.mark.parametrize("wrong, hint", [
-    (lambda state, action: -cost_in_chance(state, action), "never negative"),
-    (lambda state, action: solver.action_values(state)[action], "chance of winning after the move"),
-    (lambda state, action: 100 * cost_in_chance(state, action), "percentage points"),
-    (lambda state, action: float(cost_in_chance(state, action)), "exact Fraction"),
-    (lambda state, action: Fraction(0), "costs something"),
-    (lambda state, action: solver.action_values(state)[action] - min(solver.action_values(state).values()), "not the worst"),
-    (blank, "solver.action_values"),
-])
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (lambda state, action: -cost_in_chance(state, action), "never negative"),
+        (lambda state, action: solver.action_values(state)[action], "chance of winning after the move"),
+        (lambda state, action: 100 * cost_in_chance(state, action), "percentage points"),
+        (lambda state, action: float(cost_in_chance(state, action)), "exact Fraction"),
+        (lambda state, action: Fraction(0), "costs something"),
+        (
+            lambda state, action: solver.action_values(state)[action] - min(solver.action_values(state).values()),
+            "not the worst",
+        ),
+        (blank, "solver.action_values"),
+    ],
+)
 def test_pangu_cost_in_chance_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = pangu_checks.check_cost_in_chance(wrong)
     assert not feedback and hint in feedback
@@ -128,13 +145,16 @@ def test_pangu_beat_greedy_check_accepts_a_better_policy_exactly():
     assert feedback and "69.20%" in feedback and "greedy 68.83%" in feedback  # exact, over the 4 positions
 
 
-@pytest.mark.parametrize("wrong, hint", [
-    (greedy_policy, "same choices"),
-    (lambda state, rng=None: state.legal_actions()[-1], "dearer die"),
-    (lambda state, rng=None: "A1", "not one of state.legal_actions()"),
-    (lambda state, rng=None: 1 / 0, "ZeroDivisionError"),
-    (lambda state, rng=None: max(state.legal_actions(), key=lambda action: ...), "replace the ..."),  # the template
-])
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (greedy_policy, "same choices"),
+        (lambda state, rng=None: state.legal_actions()[-1], "dearer die"),
+        (lambda state, rng=None: "A1", "not one of state.legal_actions()"),
+        (lambda state, rng=None: 1 / 0, "ZeroDivisionError"),
+        (lambda state, rng=None: max(state.legal_actions(), key=lambda action: ...), "replace the ..."),  # the template
+    ],
+)
 def test_pangu_beat_greedy_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = pangu_checks.check_beats_greedy(wrong)
     assert not feedback and hint in feedback
@@ -147,11 +167,14 @@ def test_chakra_walk_bug_is_found_by_an_overshooting_black():
     assert chakra_checks.check_walk_bug({"RED": "K"}, Step("RED", "K", DOWN, 2))  # the rules page: no overshoot
 
 
-@pytest.mark.parametrize("board, step", [
-    ({"RED": "K"}, Step("RED", "K", DOWN, 1)),  # a black reaching the Earth exactly: both agree
-    ({"GREEN": "K", "YELLOW": "Y Y Y"}, Step("GREEN", "K", DOWN, 1)),  # the lesson's skip: both agree
-    ({"YELLOW": "Y"}, Step("YELLOW", "Y", UP, 2)),
-])
+@pytest.mark.parametrize(
+    "board, step",
+    [
+        ({"RED": "K"}, Step("RED", "K", DOWN, 1)),  # a black reaching the Earth exactly: both agree
+        ({"GREEN": "K", "YELLOW": "Y Y Y"}, Step("GREEN", "K", DOWN, 1)),  # the lesson's skip: both agree
+        ({"YELLOW": "Y"}, Step("YELLOW", "Y", UP, 2)),
+    ],
+)
 def test_chakra_walk_bug_check_refuses_cases_where_both_agree(board, step):
     assert not chakra_checks.check_walk_bug(board, step)
 
@@ -169,10 +192,13 @@ def test_chakra_scoring_bug_is_found_when_nobody_has_red():
     assert chakra_checks.check_scoring_bug(PLENITUDE, nobody_red)
 
 
-@pytest.mark.parametrize("players", [
-    [{"harmonized": {"RED"}, "earth": 0}, {"harmonized": set(), "earth": 1}],
-    [{"harmonized": {"RED", "ORANGE"}, "earth": 0}, {"harmonized": {"RED", "ORANGE"}, "earth": 2}],  # a tie
-])
+@pytest.mark.parametrize(
+    "players",
+    [
+        [{"harmonized": {"RED"}, "earth": 0}, {"harmonized": set(), "earth": 1}],
+        [{"harmonized": {"RED", "ORANGE"}, "earth": 0}, {"harmonized": {"RED", "ORANGE"}, "earth": 2}],  # a tie
+    ],
+)
 def test_chakra_scoring_bug_check_refuses_tables_where_both_agree(players):
     assert not chakra_checks.check_scoring_bug(PLENITUDE, players)
 
@@ -196,12 +222,15 @@ def test_nagaraja_design_check_accepts_a_best_layout():
     assert nagaraja_checks.check_relic_design(TILES, THREE_UP)
 
 
-@pytest.mark.parametrize("placements, says", [
-    ([], "exactly once"),
-    ([("R13", (2, 1), 0), ("R02", (1, 1), 0), ("R10", (0, 1), 0)], "can turn up 3"),  # legal, but 0 up
-    ([("R13", (0, 0), 0), ("R02", (1, 0), 0), ("R10", (2, 0), 0)], "not legal"),  # not from the entrance row
-    ([("R13", (2, 0), 0), ("R13", (1, 0), 0), ("R10", (0, 0), 3)], "exactly once"),
-])
+@pytest.mark.parametrize(
+    "placements, says",
+    [
+        ([], "exactly once"),
+        ([("R13", (2, 1), 0), ("R02", (1, 1), 0), ("R10", (0, 1), 0)], "can turn up 3"),  # legal, but 0 up
+        ([("R13", (0, 0), 0), ("R02", (1, 0), 0), ("R10", (2, 0), 0)], "not legal"),  # not from the entrance row
+        ([("R13", (2, 0), 0), ("R13", (1, 0), 0), ("R10", (0, 0), 3)], "exactly once"),
+    ],
+)
 def test_nagaraja_design_check_refuses_wrong_layouts(placements, says):
     feedback = nagaraja_checks.check_relic_design(TILES, placements)
     assert not feedback and says in feedback
@@ -223,18 +252,22 @@ def test_chakra_planner_bug_is_found_where_the_plan_must_meditate():
     assert chakra_checks.check_planner_bug(one_token, YELLOW)
 
 
-@pytest.mark.parametrize("board, chakra, says", [
-    ({"LIGHT_BLUE": "Y", "GREEN": "Y", "YELLOW": "Y K"}, "YELLOW", "both planners find a plan of 2"),  # puzzle A
-    ({"YELLOW": "Y Y Y"}, "YELLOW", "already harmonized"),
-    ({"BHAGYA": "R"}, "RED", "neither planner"),  # eight levels down, at most 3 a move: out of reach in 6
-    ({"RED": "R"}, "EARTH", "cannot be tried"),
-    ("RED", "RED", "cannot be tried"),
-])
+@pytest.mark.parametrize(
+    "board, chakra, says",
+    [
+        ({"LIGHT_BLUE": "Y", "GREEN": "Y", "YELLOW": "Y K"}, "YELLOW", "both planners find a plan of 2"),  # puzzle A
+        ({"YELLOW": "Y Y Y"}, "YELLOW", "already harmonized"),
+        ({"BHAGYA": "R"}, "RED", "neither planner"),  # eight levels down, at most 3 a move: out of reach in 6
+        ({"RED": "R"}, "EARTH", "cannot be tried"),
+        ("RED", "RED", "cannot be tried"),
+    ],
+)
 def test_chakra_planner_bug_check_refuses_puzzles_that_hide_it(board, chakra, says):
     from gamelib.chakra import position
 
-    feedback = chakra_checks.check_planner_bug(position([board, {}], maya=MAYA) if isinstance(board, dict) else board,
-                                               chakra)
+    feedback = chakra_checks.check_planner_bug(
+        position([board, {}], maya=MAYA) if isinstance(board, dict) else board, chakra
+    )
     assert not feedback and says in feedback
 
 
@@ -275,8 +308,9 @@ def test_nagaraja_room_chance_ties_follow_the_engines_room_rule():
     from nagaraja_support import make_state
 
     for rule in ("guide", "opponent"):
-        state = make_state(guide=0, to_act=0, held_sticks=([("B01", 3, 0)], [("B02", 3, 0)]),
-                           rules=Rules(tie_rule=rule))
+        state = make_state(
+            guide=0, to_act=0, held_sticks=([("B01", 3, 0)], [("B02", 3, 0)]), rules=Rules(tie_rule=rule)
+        )
         while state.phase == "CONFRONTATION":  # nobody holds a Naga: the passes end it at once
             state = state.apply(Pass(state.to_act))
         assert (state.room_winner == 0) == nagaraja_checks.wins_ties(True, rule)
@@ -286,15 +320,18 @@ def blank_room(mine, theirs, i_am_guide, tie_rule):  # the notebook's template
     ...
 
 
-@pytest.mark.parametrize("wrong, hint", [
-    (lambda m, t, g, r: room_chance(m, t, g, "guide"), "follow the tie rule"),  # the tie rule ignored
-    (lambda m, t, g, r: room_chance(m, t, True, "opponent"), "lost by both"),  # ties to nobody
-    (lambda m, t, g, r: room_chance(m, t, True, "guide"), "only when the rule"),  # ties always mine
-    (lambda m, t, g, r: 1 - room_chance(m, t, g, r), "other player's chance"),
-    (lambda m, t, g, r: float(room_chance(m, t, g, r)), "exact Fraction"),
-    (blank_room, "returns None"),
-    (lambda m, t, g, r: room_chance(m, t, g, r) if sum(m) < 3 else Fraction(0), "not the engine's chance"),
-])
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (lambda m, t, g, r: room_chance(m, t, g, "guide"), "follow the tie rule"),  # the tie rule ignored
+        (lambda m, t, g, r: room_chance(m, t, True, "opponent"), "lost by both"),  # ties to nobody
+        (lambda m, t, g, r: room_chance(m, t, True, "guide"), "only when the rule"),  # ties always mine
+        (lambda m, t, g, r: 1 - room_chance(m, t, g, r), "other player's chance"),
+        (lambda m, t, g, r: float(room_chance(m, t, g, r)), "exact Fraction"),
+        (blank_room, "returns None"),
+        (lambda m, t, g, r: room_chance(m, t, g, r) if sum(m) < 3 else Fraction(0), "not the engine's chance"),
+    ],
+)
 def test_nagaraja_room_chance_check_refuses_mistakes_with_their_hint(wrong, hint):
     feedback = nagaraja_checks.check_room_chance(wrong)
     assert not feedback and hint in feedback
@@ -335,23 +372,30 @@ def test_start_page_dice_check_accepts_the_only_other_pair_and_the_claim_holds()
     # brute force over every die with faces 1-11 (a face of 12 or more would make a sum above 12): the
     # check's "no other pair" is true, the pair found is the one the check accepts
     from itertools import combinations_with_replacement
-    found = {tuple(sorted((die, partner_die(die)))) for die in combinations_with_replacement(range(1, 12), 6)
-             if partner_die(die)}
+
+    found = {
+        tuple(sorted((die, partner_die(die))))
+        for die in combinations_with_replacement(range(1, 12), 6)
+        if partner_die(die)
+    }
     assert found == {((1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6)), ((1, 2, 2, 3, 3, 4), (1, 3, 4, 5, 6, 8))}
     assert start_checks.check_same_sums([1, 3, 4, 5, 6, 8], [1, 2, 2, 3, 3, 4])
     assert start_checks.check_same_sums((4, 3, 3, 2, 2, 1), (8, 6, 5, 4, 3, 1))
 
 
-@pytest.mark.parametrize("die_a, die_b, hint", [
-    ([1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], "ordinary dice"),
-    ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6], "has 5 faces"),
-    ([0, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 7], "below 1"),
-    ([1, 2, 3, 4, 5, 6.5], [1, 2, 3, 4, 5, 6], "whole-number"),
-    ("123456", [1, 2, 3, 4, 5, 6], "list of six faces"),
-    ([2, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], "both dice need a 1"),
-    ([1, 2, 2, 3, 3, 4], [1, 3, 4, 5, 6, 9], "add up to 43"),
-    ([1, 1, 3, 4, 6, 6], [1, 2, 3, 4, 5, 6], "comes up with chance"),
-])
+@pytest.mark.parametrize(
+    "die_a, die_b, hint",
+    [
+        ([1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1], "ordinary dice"),
+        ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6], "has 5 faces"),
+        ([0, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 7], "below 1"),
+        ([1, 2, 3, 4, 5, 6.5], [1, 2, 3, 4, 5, 6], "whole-number"),
+        ("123456", [1, 2, 3, 4, 5, 6], "list of six faces"),
+        ([2, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6], "both dice need a 1"),
+        ([1, 2, 2, 3, 3, 4], [1, 3, 4, 5, 6, 9], "add up to 43"),
+        ([1, 1, 3, 4, 6, 6], [1, 2, 3, 4, 5, 6], "comes up with chance"),
+    ],
+)
 def test_start_page_dice_check_refuses_mistakes_with_their_hint(die_a, die_b, hint):
     feedback = start_checks.check_same_sums(die_a, die_b)
     assert not feedback and hint in feedback
@@ -378,8 +422,11 @@ def test_each_lesson_has_a_richer_exercise(lesson):
     from pathlib import Path
 
     notebook = Path(__file__).resolve().parents[1] / "notebooks" / lesson
-    code = ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
-            if cell["cell_type"] == "code"]
+    code = [
+        "".join(cell["source"])
+        for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "code"
+    ]
     assert any(RICHER[lesson] in source for source in code), f"{lesson} lost its richer exercise"
 
 

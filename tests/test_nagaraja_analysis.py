@@ -43,11 +43,14 @@ def test_opponent_model_counts_one_symbol_sets():
     assert sum(analysis.opponent_pools(1, unseen).values()) == 45
 
 
-@pytest.mark.parametrize("hand, count, guide, left", [
-    (["STK-09", "STK-11", "REL-12"], 1, False, None),
-    (["STK-09", "STK-11", "REL-12"], 1, True, None),
-    (["CRD-07", "CRD-12", "STK-03"], 2, True, ("REL-07", "REL-12", "REL-09", "ROM-11", "ROM-05", "ROM-09")),
-])
+@pytest.mark.parametrize(
+    "hand, count, guide, left",
+    [
+        (["STK-09", "STK-11", "REL-12"], 1, False, None),
+        (["STK-09", "STK-11", "REL-12"], 1, True, None),
+        (["CRD-07", "CRD-12", "STK-03"], 2, True, ("REL-07", "REL-12", "REL-09", "ROM-11", "ROM-05", "ROM-09")),
+    ],
+)
 def test_commitment_table_matches_brute_force(hand, count, guide, left):
     seen = only_unseen(*left) if left else ()
     table = analysis.commitment_table(hand, count, guide, seen=seen)
@@ -70,13 +73,22 @@ def cursed_oracle(obs, owner, spots=None):
     cursed_left = 3 - sum(1 for r in relics.values() if r["vp"] is not None and r["cursed"])
     patterns = list(combinations(unknown, cursed_left))
     if spots is None:
-        return {s: (Fraction(int(r["cursed"])) if r["vp"] is not None else
-                    Fraction(sum(s in p for p in patterns), len(patterns)))
-                for s, r in relics.items() if not r["face_up"]}
+        return {
+            s: (
+                Fraction(int(r["cursed"]))
+                if r["vp"] is not None
+                else Fraction(sum(s in p for p in patterns), len(patterns))
+            )
+            for s, r in relics.items()
+            if not r["face_up"]
+        }
     losing = 0
     for pattern in patterns:
-        cursed_up = sum(1 for s in set(spots) | {s for s, r in relics.items() if r["face_up"]}
-                        if (relics[s]["vp"] is not None and relics[s]["cursed"]) or s in pattern)
+        cursed_up = sum(
+            1
+            for s in set(spots) | {s for s, r in relics.items() if r["face_up"]}
+            if (relics[s]["vp"] is not None and relics[s]["cursed"]) or s in pattern
+        )
         losing += cursed_up >= 3
     return Fraction(losing, len(patterns))
 
@@ -102,8 +114,20 @@ def test_cursed_chances_match_enumeration():
 
 def test_fresh_temple_cursed_chance_is_one_third():  # 3 cursed among 9 hidden relics
     obs = play_game((random_policy, random_policy), 0, on_state=lambda s: None).observation(0)
-    fresh = {**obs, "players": [{**p, "temple": {**p["temple"], "relics": {
-        s: {"face_up": False, "known": False, "vp": None, "cursed": None} for s in p["temple"]["relics"]}}}
-        for p in obs["players"]]}
+    fresh = {
+        **obs,
+        "players": [
+            {
+                **p,
+                "temple": {
+                    **p["temple"],
+                    "relics": {
+                        s: {"face_up": False, "known": False, "vp": None, "cursed": None} for s in p["temple"]["relics"]
+                    },
+                },
+            }
+            for p in obs["players"]
+        ],
+    }
     assert set(analysis.cursed_chance(fresh, 0).values()) == {Fraction(1, 3)}
     assert analysis.cursed_loss_chance(fresh, ["LEFT_0", "LEFT_1", "LEFT_2"], 0) == Fraction(1, comb(9, 3))

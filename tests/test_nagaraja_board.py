@@ -110,7 +110,12 @@ def test_a_naga_on_a_card_without_legal_parameters_reports_why():
     state = board.game_state
     board.pick = {"kind": "naga", "source": "GREEN", "card": board.state["players"][board.viewer]["hand"][0]["id"]}
     assert board.message_kind == "error"
-    assert board.message == engine_reason(state, nagaraja.UseNaga(board.viewer, "GREEN", board.state["players"][board.viewer]["hand"][0]["id"], nagaraja.NoParams()))
+    assert board.message == engine_reason(
+        state,
+        nagaraja.UseNaga(
+            board.viewer, "GREEN", board.state["players"][board.viewer]["hand"][0]["id"], nagaraja.NoParams()
+        ),
+    )
 
 
 def test_a_stale_move_index_is_refused_with_a_reason():
@@ -181,7 +186,9 @@ def test_the_page_never_receives_what_the_viewer_may_not_know(seed):
         data = json.loads(page_data(board))
         events = data["state"].pop("events")
         if events:
-            assert events == [plain(e) for e in state.events(viewer)[-len(events):]]  # the engine's own filtered log, in the cards' words
+            assert events == [
+                plain(e) for e in state.events(viewer)[-len(events) :]
+            ]  # the engine's own filtered log, in the cards' words
         text = json.dumps(data)
         for token in hidden_tokens(state, viewer):
             assert f'"{token}"' not in text, f"{token} leaked to the page"

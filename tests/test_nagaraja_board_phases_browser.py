@@ -21,27 +21,41 @@ pytestmark = pytest.mark.browser
 SEED = 2026  # the duel app's seed; first legal moves reach every phase (to_phase returns True, asserted)
 PHASES = ("CALL_OF_FATE", "CONFRONTATION", "NEW_DEAL", "EXPLORATION", "GAME_OVER")
 CELLS = [
-    ("from gamelib.nagaraja.board import NagarajaBoard\n"
-     f"duel = NagarajaBoard(seed={SEED})\n"
-     "duel.show_analysis = True  # the odds overlay too: the widest thing the board can show\n"
-     "duel"),
-    ("def to_phase(board, phase, limit=600):\n"
-    "    '''Play the first legal move of each decision (the bot answers) until the board shows phase.'''\n"
-    "    for _ in range(limit):\n"
-    "        if board.state['phase'] == phase:\n"
-    "            return True\n"
-    "        state = board.match.state\n"
-    "        if state.is_terminal:\n"
-    "            return False\n"
-    "        board.apply(state.legal_actions()[0])\n"
-    "        board.play_bots()\n"
-    "    return False"),
+    (
+        "from gamelib.nagaraja.board import NagarajaBoard\n"
+        f"duel = NagarajaBoard(seed={SEED})\n"
+        "duel.show_analysis = True  # the odds overlay too: the widest thing the board can show\n"
+        "duel"
+    ),
+    (
+        "def to_phase(board, phase, limit=600):\n"
+        "    '''Play the first legal move of each decision (the bot answers) until the board shows phase.'''\n"
+        "    for _ in range(limit):\n"
+        "        if board.state['phase'] == phase:\n"
+        "            return True\n"
+        "        state = board.match.state\n"
+        "        if state.is_terminal:\n"
+        "            return False\n"
+        "        board.apply(state.legal_actions()[0])\n"
+        "        board.play_bots()\n"
+        "    return False"
+    ),
 ]
 NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": f"phases-{i}", "metadata": {}, "outputs": [],
-               "source": source} for i, source in enumerate(CELLS)],
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": f"phases-{i}",
+            "metadata": {},
+            "outputs": [],
+            "source": source,
+        }
+        for i, source in enumerate(CELLS)
+    ],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5,
+    "nbformat": 4,
+    "nbformat_minor": 5,
 }
 
 # Every laid-out element of the board (SVG drawings as a whole: their insides are clipped by the

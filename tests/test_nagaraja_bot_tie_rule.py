@@ -13,8 +13,13 @@ OPPONENT_TIES = Rules(tie_rule="opponent")
 def tied_confrontation(**changes):
     """P0 is the guide and acts; 3 points each (brown 3 + a white Naga against brown 3); P0 holds
     STK-01, whose Naga effect PLUS2 adds 2 points (nagaraja.md#winning-the-room: the guide wins ties)."""
-    return make_state(guide=0, to_act=0, hands=(("STK-01",), ()),
-                      held_sticks=([("B01", 3, 0), ("W01", 0, 1)], [("B02", 3, 0)]), **changes)
+    return make_state(
+        guide=0,
+        to_act=0,
+        hands=(("STK-01",), ()),
+        held_sticks=([("B01", 3, 0), ("W01", 0, 1)], [("B02", 3, 0)]),
+        **changes,
+    )
 
 
 def test_a_guide_that_wins_ties_keeps_its_naga_on_a_tie():

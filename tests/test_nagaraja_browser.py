@@ -168,6 +168,7 @@ def pick_parameters(board, label, count):
         board.locator(".nj-option-select").select_option(label=label)
         board.locator(".nj-options .nj-option").click()
 
+
 def test_a_call_of_fate_and_confrontation_played_by_clicking_show_the_engines_states(duel, lab):
     """Commit two cards of one symbol, use the Naga thrown on a card with parameters, pass.
 

@@ -11,8 +11,23 @@ from itertools import combinations
 from gamelib import CHANCE
 from gamelib.nagaraja import Rules, new_game
 from gamelib.nagaraja.actions import (
-    ACTION_TYPES, Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Spot, SpotPair,
-    Sticks, Swap, SwapChoice, UseAmulet, UseNaga,
+    ACTION_TYPES,
+    Cell,
+    Commit,
+    DiscardTile,
+    Keep,
+    Move,
+    NoParams,
+    Pass,
+    PlaceTile,
+    Rotate,
+    Spot,
+    SpotPair,
+    Sticks,
+    Swap,
+    SwapChoice,
+    UseAmulet,
+    UseNaga,
 )
 from gamelib.nagaraja.bots import random_policy
 from gamelib.nagaraja.chance import Task
@@ -35,8 +50,14 @@ def passes(state, viewer=0):
 
 
 def test_5_4_confrontation_starts_with_the_guide_and_alternates():
-    state = make_state(phase="CALL_OF_FATE", to_act=0, guide=1, committed=(None, ("STK-05",)),
-                       hands=(("STK-11", PLUS2), (DRAW2,)), explicit_chance=True)
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=0,
+        guide=1,
+        committed=(None, ("STK-05",)),
+        hands=(("STK-11", PLUS2), (DRAW2,)),
+        explicit_chance=True,
+    )
     state = state.apply(Commit(0, ("STK-11",)))  # the opponent commits second
     assert state.phase == "CONFRONTATION" and state.pass_streak == 0
     state = state.apply(((2, 0), (3, 0))).apply(((0, 1), (3, 0)))  # P1 (guide) BB: 2, 3; P0 WW: Naga, 3
@@ -48,8 +69,7 @@ def test_5_4_confrontation_starts_with_the_guide_and_alternates():
 
 
 def test_5_4_a_use_resets_pass_streak_and_gives_the_opponent_a_turn():
-    state = make_state(hands=((PLUS2,), (DRAW2,)),
-                       held_sticks=([("W01", 0, 1), ("W02", 0, 1)], [("G01", 0, 1)]))
+    state = make_state(hands=((PLUS2,), (DRAW2,)), held_sticks=([("W01", 0, 1), ("W02", 0, 1)], [("G01", 0, 1)]))
     state = state.apply(Pass(0))
     assert state.pass_streak == 1 and state.to_act == 1
     state = state.apply(UseNaga(1, "GREEN", DRAW2, NoParams()))
@@ -71,8 +91,9 @@ def test_5_4_use_amulet_resets_pass_streak_and_keeps_the_turn():
 
 
 def test_5_4_a_lone_naga_holder_uses_them_on_consecutive_turns():
-    state = make_state(hands=((PLUS2, "STK-02"), (DRAW2,)),
-                       held_sticks=([("W01", 0, 1), ("G01", 0, 1)], [("B01", 3, 0)]))
+    state = make_state(
+        hands=((PLUS2, "STK-02"), (DRAW2,)), held_sticks=([("W01", 0, 1), ("G01", 0, 1)], [("B01", 3, 0)])
+    )
     state = state.apply(UseNaga(0, "WHITE", PLUS2, NoParams()))
     assert state.to_act == 0 and passes(state) == ["P1 passes (nothing to use)."]
     state = state.apply(UseNaga(0, "GREEN", "STK-02", NoParams()))
@@ -82,8 +103,14 @@ def test_5_4_a_lone_naga_holder_uses_them_on_consecutive_turns():
 
 
 def test_5_4_nobody_has_a_naga_so_the_step_is_skipped_without_passes():
-    state = make_state(phase="CALL_OF_FATE", to_act=1, guide=0, committed=(("STK-05",), None),
-                       hands=((PLUS2,), ("STK-07",)), explicit_chance=True)
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=1,
+        guide=0,
+        committed=(("STK-05",), None),
+        hands=((PLUS2,), ("STK-07",)),
+        explicit_chance=True,
+    )
     state = state.apply(Commit(1, ("STK-07",)))
     state = state.apply(((3, 0), (3, 0))).apply(((4, 0),)).apply(((3, 0),))  # P0 BB 6; P1 B 4 + W 3
     assert state.phase == "EXPLORATION" and passes(state) == []
@@ -98,8 +125,14 @@ def test_5_4_the_phase_ends_at_once_when_the_last_naga_is_used():
 
 def test_5_4_a_naga_whose_cards_have_no_legal_target_is_passed_for():  # spec 5.9
     # the guide P0 keeps only ROTATE and no temple has a room tile; P1 keeps DRAW2
-    state = make_state(phase="CALL_OF_FATE", to_act=1, guide=0, committed=(("STK-11",), None),
-                       hands=((ROTATE,), ("CRD-11", DRAW2)), explicit_chance=True)
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=1,
+        guide=0,
+        committed=(("STK-11",), None),
+        hands=((ROTATE,), ("CRD-11", DRAW2)),
+        explicit_chance=True,
+    )
     state = state.apply(Commit(1, ("CRD-11",)))
     state = state.apply(((0, 1), (3, 0))).apply(((0, 1), (2, 0)))  # both throw a Naga
     assert passes(state) == ["P0 passes (nothing to use)."]
@@ -111,8 +144,11 @@ def test_5_4_a_naga_whose_cards_have_no_legal_target_is_passed_for():  # spec 5.
 
 
 def test_3_4_rethrow2_on_own_stick_can_give_a_new_usable_naga():
-    state = make_state(hands=((RETHROW2, PLUS2), (DRAW2,)), held_sticks=([("W01", 0, 1), ("W02", 2, 0)], [("B02", 4, 0)]),
-                       explicit_chance=True)
+    state = make_state(
+        hands=((RETHROW2, PLUS2), (DRAW2,)),
+        held_sticks=([("W01", 0, 1), ("W02", 2, 0)], [("B02", 4, 0)]),
+        explicit_chance=True,
+    )
     state = state.apply(UseNaga(0, "WHITE", RETHROW2, Sticks(0, ("W02",))))
     assert state.current_player == CHANCE
     assert [o for o, _ in state.chance_outcomes()] == [((0, 1),), ((1, 0),), ((2, 0),), ((3, 0),)]
@@ -122,8 +158,9 @@ def test_3_4_rethrow2_on_own_stick_can_give_a_new_usable_naga():
 
 
 def test_3_4_rethrow2_on_the_opponent_can_hand_them_a_naga():
-    state = make_state(hands=((RETHROW2,), (PLUS2,)), held_sticks=([("W01", 0, 1)], [("W02", 3, 0)]),
-                       explicit_chance=True)
+    state = make_state(
+        hands=((RETHROW2,), (PLUS2,)), held_sticks=([("W01", 0, 1)], [("W02", 3, 0)]), explicit_chance=True
+    )
     state = state.apply(UseNaga(0, "WHITE", RETHROW2, Sticks(1, ("W02",)))).apply(((0, 1),))
     assert state.to_act == 1 and state.legal_actions() == [UseNaga(1, "WHITE", PLUS2, NoParams()), Pass(1)]
     assert state.total(1) == 0
@@ -135,8 +172,7 @@ def test_3_4_rethrow2_cannot_pick_the_naga_stick_it_was_paid_with():
 
 
 def test_3_4_discard2_of_a_naga_stick_removes_the_opponents_naga():
-    state = make_state(hands=((DISCARD2,), (DRAW2,)),
-                       held_sticks=([("W01", 0, 1)], [("B01", 3, 0), ("G01", 0, 1)]))
+    state = make_state(hands=((DISCARD2,), (DRAW2,)), held_sticks=([("W01", 0, 1)], [("B01", 3, 0), ("G01", 0, 1)]))
     state = state.apply(UseNaga(0, "WHITE", DISCARD2, Sticks(1, ("B01", "G01"))))
     # n = 2 so both go; P1 lost its Naga and nobody can act: RESOLVE at once, 0 to 0, guide P0 wins
     assert state.phase == "EXPLORATION" and state.to_act == 0 and len(state.supply) == 36
@@ -146,8 +182,11 @@ def test_3_4_discard2_of_a_naga_stick_removes_the_opponents_naga():
 
 
 def test_3_4_peek2_swap_offers_only_swap_choice_and_am_peek_in_table_order():
-    state = make_state(hands=((PEEK2_SWAP, PLUS2), (DRAW2,)), amulets=(("A09", "A12"), ()),
-                       held_sticks=([("W01", 0, 1), ("G01", 0, 1)], [("G02", 0, 1)]))
+    state = make_state(
+        hands=((PEEK2_SWAP, PLUS2), (DRAW2,)),
+        amulets=(("A09", "A12"), ()),
+        held_sticks=([("W01", 0, 1), ("G01", 0, 1)], [("G02", 0, 1)]),
+    )
     state = state.apply(UseNaga(0, "WHITE", PEEK2_SWAP, SpotPair(0, "LEFT_0", "RIGHT_0")))
     actions = state.legal_actions()
     peeks = [UseAmulet(0, "A12", Spot(s)) for s in RELIC_SPOTS]
@@ -178,8 +217,9 @@ def test_7_which_spots_were_peeked_and_the_swap_choice_are_public_but_not_the_re
 
 def test_7_a_relic_seen_face_up_is_followed_through_a_public_swap_by_the_opponent():
     # P0's LEFT_2 (S4a) is face up, so P1 has seen it; P0's own SWAP moves it to a face-down spot
-    state = make_state(hands=((SWAP,), (DRAW2,)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({(2, 0): ("R06", 2)}, {}))
+    state = make_state(
+        hands=((SWAP,), (DRAW2,)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]), tiles=({(2, 0): ("R06", 2)}, {})
+    )
     state = state.apply(UseNaga(0, "WHITE", SWAP, SpotPair(0, "LEFT_2", "TOP_0")))
     theirs = state.observation(1)["players"][0]["temple"]["relics"]
     assert theirs["TOP_0"] == {"face_up": False, "known": True, "vp": 4, "cursed": False}
@@ -196,8 +236,12 @@ def test_3_4_trap_lifts_the_trap_from_the_activators_own_temple():
 
 
 def test_3_4_trap_moves_the_trap_within_the_opponents_temple_and_sends_the_room_last():
-    state = make_state(hands=((TRAP_CARD,), ()), held_sticks=([("W01", 0, 1)], []),
-                       tiles=({}, {(2, 0): TRAP, (2, 2): ("R02", 0), (1, 2): ("R06", 1)}), explicit_chance=True)
+    state = make_state(
+        hands=((TRAP_CARD,), ()),
+        held_sticks=([("W01", 0, 1)], []),
+        tiles=({}, {(2, 0): TRAP, (2, 2): ("R02", 0), (1, 2): ("R06", 1)}),
+        explicit_chance=True,
+    )
     assert state.score(1) == 6  # RIGHT_1 (C6b) face up
     state = state.apply(UseNaga(0, "WHITE", TRAP_CARD, Cell((2, 2))))
     temple = state.players[1].temple
@@ -208,19 +252,28 @@ def test_3_4_trap_moves_the_trap_within_the_opponents_temple_and_sends_the_room_
 
 
 def test_3_4_trap_on_a_tile_whose_amulet_was_collected_leaves_the_amulet_with_its_owner():  # spec 5.9
-    state = make_state(phase="EXPLORATION", to_act=1, current_room="R16", room_amulet="A05",
-                       hands=((TRAP_CARD,), ()))
+    state = make_state(phase="EXPLORATION", to_act=1, current_room="R16", room_amulet="A05", hands=((TRAP_CARD,), ()))
     state = state.apply(PlaceTile(1, (2, 0), 0))  # the chamber opens onto ENTRANCE_0: A05 collected
     assert state.players[1].amulets == ("A05",)
-    trapping = make_state(hands=((TRAP_CARD,), ()), held_sticks=([("W01", 0, 1)], []), amulets=((), ("A05",)),
-                          tiles=({}, {(2, 0): ("R16", 0)}))
+    trapping = make_state(
+        hands=((TRAP_CARD,), ()),
+        held_sticks=([("W01", 0, 1)], []),
+        amulets=((), ("A05",)),
+        tiles=({}, {(2, 0): ("R16", 0)}),
+    )
     after = trapping.apply(UseNaga(0, "WHITE", TRAP_CARD, Cell((2, 0))))
     assert after.players[1].amulets == ("A05",) and after.score(1) == 2 and "A05" not in after.out_of_game
 
 
 def test_3_4_a_trapped_room_comes_back_only_after_the_pile():
-    state = make_state(phase="NEW_DEAL", current_room=None, room_pile=("R03",), room_bottom=("R04",),
-                       explicit_chance=True, queue=(Task("ROOM"),))
+    state = make_state(
+        phase="NEW_DEAL",
+        current_room=None,
+        room_pile=("R03",),
+        room_bottom=("R04",),
+        explicit_chance=True,
+        queue=(Task("ROOM"),),
+    )
     assert state.chance_outcomes() == [("R03", Fraction(1))]
 
 
@@ -232,8 +285,11 @@ def test_3_4_move_destinations_match_a_brute_force_reading_of_the_rule():
     ]
     for layout in layouts:
         state = make_state(hands=((MOVE_SWAP,), ()), held_sticks=([("W01", 0, 1)], []), tiles=({}, layout))
-        offered = {(a.params.origin, a.params.destination) for a in state.legal_actions()
-                   if isinstance(a, UseNaga) and isinstance(a.params, Move)}
+        offered = {
+            (a.params.origin, a.params.destination)
+            for a in state.legal_actions()
+            if isinstance(a, UseNaga) and isinstance(a.params, Move)
+        }
         expected = set()
         for origin in layout:
             rest = set(layout) - {origin}
@@ -241,15 +297,21 @@ def test_3_4_move_destinations_match_a_brute_force_reading_of_the_rule():
                 if cell not in rest and cell != origin and (cell[0] == 2 or any(n in rest for n in neighbours(cell))):
                     expected.add((origin, cell))
         assert offered == expected, layout
-        swaps = {(a.params.a, a.params.b) for a in state.legal_actions()
-                 if isinstance(a, UseNaga) and isinstance(a.params, Swap)}
+        swaps = {
+            (a.params.a, a.params.b)
+            for a in state.legal_actions()
+            if isinstance(a, UseNaga) and isinstance(a.params, Swap)
+        }
         assert swaps == set(combinations(sorted(layout), 2))
 
 
 def test_3_4_a_moved_tile_carries_its_rotation_and_amulet_and_the_owner_collects_it():  # spec 4.3
     # R14 (two corners) at (1,1), rotation 1: segment 0 {E,S} carries A06, nothing below it
-    state = make_state(hands=((MOVE_SWAP,), ()), held_sticks=([("W01", 0, 1)], []),
-                       tiles=({}, {(2, 0): ("R02", 1), (1, 1): ("R14", 1, "A06")}))
+    state = make_state(
+        hands=((MOVE_SWAP,), ()),
+        held_sticks=([("W01", 0, 1)], []),
+        tiles=({}, {(2, 0): ("R02", 1), (1, 1): ("R14", 1, "A06")}),
+    )
     assert state.players[1].amulets == ()
     moved = state.apply(UseNaga(0, "WHITE", MOVE_SWAP, Move(1, (1, 1), (2, 1))))
     # at (2,1) segment 0 opens S onto ENTRANCE_1: the temple's owner P1 collects the amulet
@@ -259,8 +321,11 @@ def test_3_4_a_moved_tile_carries_its_rotation_and_amulet_and_the_owner_collects
 
 
 def test_3_4_rotate_can_reveal_and_hide_then_reveal_again():  # spec 4.3, 5.9: scores stop and resume
-    state = make_state(hands=((ROTATE, "ROM-02"), (DRAW2,)), held_sticks=([("W01", 0, 1), ("W02", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({(2, 0): ("R06", 2)}, {}))
+    state = make_state(
+        hands=((ROTATE, "ROM-02"), (DRAW2,)),
+        held_sticks=([("W01", 0, 1), ("W02", 0, 1)], [("G01", 0, 1)]),
+        tiles=({(2, 0): ("R06", 2)}, {}),
+    )
     assert state.score(0) == 4
     state = state.apply(UseNaga(0, "WHITE", ROTATE, Rotate(0, (2, 0), 1)))  # {N,W}: LEFT_2 down
     assert state.score(0) == 0
@@ -284,35 +349,96 @@ def test_5_8_both_players_cursed_the_acting_player_loses():
 def test_5_8_both_players_at_25_the_acting_player_wins():
     # P0 already has 25 (scripted); P1 reaches 25 with its placement
     p0 = {(2, 0): ("R12", 0), (1, 0): ("R13", 0), (0, 0): ("R10", 3)}  # LEFT_0..2 and TOP_0 face up
-    p0_relics = {"LEFT_0": "C6a", "LEFT_1": "C6b", "LEFT_2": "S5a", "TOP_0": "S5b",
-                 "TOP_1": "S3a", "TOP_2": "S3b", "RIGHT_0": "S4a", "RIGHT_1": "S4b", "RIGHT_2": "C6c"}
+    p0_relics = {
+        "LEFT_0": "C6a",
+        "LEFT_1": "C6b",
+        "LEFT_2": "S5a",
+        "TOP_0": "S5b",
+        "TOP_1": "S3a",
+        "TOP_2": "S3b",
+        "RIGHT_0": "S4a",
+        "RIGHT_1": "S4b",
+        "RIGHT_2": "C6c",
+    }
     p1 = {(2, 0): ("R08", 3), (1, 0): ("R11", 3)}  # {N,S,W}: LEFT_2 and LEFT_1 face up
-    p1_relics = {"LEFT_0": "S5b", "LEFT_1": "S5a", "LEFT_2": "C6a", "TOP_0": "S3a", "TOP_1": "S3b", "TOP_2": "S4a",
-                 "RIGHT_0": "S4b", "RIGHT_1": "C6b", "RIGHT_2": "C6c"}
-    state = make_state(phase="EXPLORATION", to_act=1, current_room="R09", tiles=(p0, p1),
-                       relics=(p0_relics, p1_relics), amulets=(("A01", "A02", "A03"), ("A04", "A05", "A06", "A07", "A08")))
+    p1_relics = {
+        "LEFT_0": "S5b",
+        "LEFT_1": "S5a",
+        "LEFT_2": "C6a",
+        "TOP_0": "S3a",
+        "TOP_1": "S3b",
+        "TOP_2": "S4a",
+        "RIGHT_0": "S4b",
+        "RIGHT_1": "C6b",
+        "RIGHT_2": "C6c",
+    }
+    state = make_state(
+        phase="EXPLORATION",
+        to_act=1,
+        current_room="R09",
+        tiles=(p0, p1),
+        relics=(p0_relics, p1_relics),
+        amulets=(("A01", "A02", "A03"), ("A04", "A05", "A06", "A07", "A08")),
+    )
     assert (state.score(0), state.score(1)) == (25, 20)
     final = state.apply(PlaceTile(1, (0, 0), 2))  # {E,S,W}: LEFT_0 (5) joins
     assert final.result == (1, "REACHED_25", (25, 25))
 
 
 def test_5_8_rule_2_is_checked_before_rule_3():
-    layout = {(2, 0): ("R08", 3), (2, 1): ("R02", 1), (2, 2): ("R03", 1), (1, 0): ("R11", 3), (1, 1): ("R04", 0),
-              (1, 2): ("R05", 0), (0, 1): ("R06", 0), (0, 2): ("R07", 0)}  # LEFT_2, LEFT_1 face up
-    relics = {"LEFT_0": "S5b", "LEFT_1": "S5a", "LEFT_2": "C6a", "TOP_0": "S3a", "TOP_1": "S3b", "TOP_2": "S4a",
-              "RIGHT_0": "S4b", "RIGHT_1": "C6b", "RIGHT_2": "C6c"}
-    state = make_state(phase="EXPLORATION", to_act=0, current_room="R09", tiles=(layout, {}), relics=(relics, None),
-                       amulets=(("A02", "A03", "A04", "A05", "A06", "A07"), ()))
+    layout = {
+        (2, 0): ("R08", 3),
+        (2, 1): ("R02", 1),
+        (2, 2): ("R03", 1),
+        (1, 0): ("R11", 3),
+        (1, 1): ("R04", 0),
+        (1, 2): ("R05", 0),
+        (0, 1): ("R06", 0),
+        (0, 2): ("R07", 0),
+    }  # LEFT_2, LEFT_1 face up
+    relics = {
+        "LEFT_0": "S5b",
+        "LEFT_1": "S5a",
+        "LEFT_2": "C6a",
+        "TOP_0": "S3a",
+        "TOP_1": "S3b",
+        "TOP_2": "S4a",
+        "RIGHT_0": "S4b",
+        "RIGHT_1": "C6b",
+        "RIGHT_2": "C6c",
+    }
+    state = make_state(
+        phase="EXPLORATION",
+        to_act=0,
+        current_room="R09",
+        tiles=(layout, {}),
+        relics=(relics, None),
+        amulets=(("A02", "A03", "A04", "A05", "A06", "A07"), ()),
+    )
     assert state.score(0) == 20
     final = state.apply(PlaceTile(0, (0, 0), 2))  # the ninth room, and LEFT_0 joins: 25
     assert final.result == (0, "REACHED_25", (25, 0))
 
 
 def test_5_8_rule_3_is_checked_before_rule_4():
-    ids = {(2, 0): "R07", (2, 1): "R08", (2, 2): "R10", (1, 0): "R01", (1, 1): "R02", (1, 2): "R03",
-           (0, 1): "R04", (0, 2): "R05"}
-    state = make_state(phase="EXPLORATION", to_act=1, current_room="R11", room_pile=(),
-                       tiles=({}, {cell: (tile, 0) for cell, tile in ids.items()}), amulets=(("A01",), ()))
+    ids = {
+        (2, 0): "R07",
+        (2, 1): "R08",
+        (2, 2): "R10",
+        (1, 0): "R01",
+        (1, 1): "R02",
+        (1, 2): "R03",
+        (0, 1): "R04",
+        (0, 2): "R05",
+    }
+    state = make_state(
+        phase="EXPLORATION",
+        to_act=1,
+        current_room="R11",
+        room_pile=(),
+        tiles=({}, {cell: (tile, 0) for cell, tile in ids.items()}),
+        amulets=(("A01",), ()),
+    )
     final = state.apply(PlaceTile(1, (0, 0), 0))  # the last room is also P1's ninth
     assert final.result == (0, "NINTH_TILE", (1, 0))  # higher score wins, not the placer
 
@@ -346,8 +472,14 @@ def _after_a_room(draw_pile, discard=()):
     """P0 places the room it won; every card not in the piles sits in P1's hand."""
     in_piles = set(draw_pile) | set(discard)
     rest = tuple(c for c in sorted(ED.cards) if c not in in_piles)
-    state = make_state(phase="EXPLORATION", to_act=0, current_room="R02", hands=((), rest), draw_pile=list(draw_pile),
-                       discard=tuple(discard))
+    state = make_state(
+        phase="EXPLORATION",
+        to_act=0,
+        current_room="R02",
+        hands=((), rest),
+        draw_pile=list(draw_pile),
+        discard=tuple(discard),
+    )
     return state.apply(PlaceTile(0, (2, 1), 1))
 
 
@@ -401,8 +533,14 @@ def test_5_2_first_guide_is_picked_uniformly_after_the_tie_limit():
 
 
 def test_5_3_an_empty_handed_guide_commits_nothing_but_the_opponent_must_commit():
-    state = make_state(phase="CALL_OF_FATE", to_act=0, guide=0, committed=(None, None), hands=((), (PLUS2, DRAW2)),
-                       explicit_chance=True)
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=0,
+        guide=0,
+        committed=(None, None),
+        hands=((), (PLUS2, DRAW2)),
+        explicit_chance=True,
+    )
     assert state.legal_actions() == [Commit(0, ())]
     state = state.apply(Commit(0, ()))
     assert state.observation(1)["players"][0]["committed_count"] == 0 and state.players[0].committed == ()
@@ -414,8 +552,9 @@ def test_5_3_an_empty_handed_guide_commits_nothing_but_the_opponent_must_commit(
 
 def test_5_3_short_supply_of_white_the_guide_is_served_first():
     guide = ("STK-01", "STK-02", "STK-03", "STK-06", "STK-07", "STK-08", "STK-11")  # 11 white sticks
-    state = make_state(phase="CALL_OF_FATE", to_act=1, guide=0, committed=(guide, None),
-                       hands=((), ("REL-03",)), explicit_chance=True)
+    state = make_state(
+        phase="CALL_OF_FATE", to_act=1, guide=0, committed=(guide, None), hands=((), ("REL-03",)), explicit_chance=True
+    )
     state = state.apply(Commit(1, ("REL-03",)))  # wants WWW: one white is left
     assert sum(s.colour == "WHITE" for s in state.players[0].sticks) == 11
     assert [s.colour for s in state.players[1].sticks] == ["WHITE"]
@@ -423,8 +562,11 @@ def test_5_3_short_supply_of_white_the_guide_is_served_first():
 
 
 def test_5_5_resolve_discards_committed_and_activated_cards_and_returns_all_sticks():
-    state = make_state(hands=((PLUS2,), ()), committed=(("STK-05",), ("STK-11",)),
-                       held_sticks=([("B01", 2, 0), ("B02", 2, 0), ("W03", 0, 1)], [("W01", 3, 0), ("W02", 2, 0)]))
+    state = make_state(
+        hands=((PLUS2,), ()),
+        committed=(("STK-05",), ("STK-11",)),
+        held_sticks=([("B01", 2, 0), ("B02", 2, 0), ("W03", 0, 1)], [("W01", 3, 0), ("W02", 2, 0)]),
+    )
     state = state.apply(UseNaga(0, "WHITE", PLUS2, NoParams()))
     # 4 + 2 = 6 against 5: P0 wins; every stick is back, every played card in the discard pile
     assert state.phase == "EXPLORATION" and state.to_act == 0
@@ -436,8 +578,12 @@ def test_5_5_resolve_discards_committed_and_activated_cards_and_returns_all_stic
 
 
 def test_3_6_am_rethrow1_can_give_a_naga_used_in_the_same_turn():
-    state = make_state(hands=((PLUS2,), (DRAW2,)), amulets=(("A10",), ()),
-                       held_sticks=([("W01", 2, 0)], [("G01", 0, 1)]), explicit_chance=True)
+    state = make_state(
+        hands=((PLUS2,), (DRAW2,)),
+        amulets=(("A10",), ()),
+        held_sticks=([("W01", 2, 0)], [("G01", 0, 1)]),
+        explicit_chance=True,
+    )
     assert [type(a) for a in state.legal_actions()] == [UseAmulet, Pass]
     state = state.apply(UseAmulet(0, "A10", Sticks(0, ("W01",)))).apply(((0, 1),))
     assert state.to_act == 0 and state.legal_actions()[0] == UseNaga(0, "WHITE", PLUS2, NoParams())
@@ -450,7 +596,9 @@ def test_3_6_am_peek_is_offered_at_every_decision_of_its_owner_and_only_then():
         make_state(phase="CALL_OF_FATE", to_act=0, guide=1, committed=(None, (DRAW2,)), hands=((PLUS2,), ()), **holder),
         make_state(hands=((), ()), held_sticks=([("B01", 2, 0)], []), **holder),
         make_state(phase="EXPLORATION", to_act=0, current_room="R02", **holder),
-        make_state(phase="NEW_DEAL", to_act=0, guide=0, current_room=None, deal=("STK-01", "STK-02", "STK-03"), **holder),
+        make_state(
+            phase="NEW_DEAL", to_act=0, guide=0, current_room=None, deal=("STK-01", "STK-02", "STK-03"), **holder
+        ),
     ]
     for state in positions:
         peeks = [a for a in state.legal_actions() if isinstance(a, UseAmulet)]
@@ -482,8 +630,9 @@ def test_3_6_vp_amulets_count_at_once_and_toward_25():
 
 
 def test_3_4_opp_discard_is_public():  # spec 7: an OPP_DISCARD card is public
-    state = make_state(hands=((OPP_DISCARD,), ("REL-01", "ROM-01")), held_sticks=([("W01", 0, 1)], []),
-                       explicit_chance=True)
+    state = make_state(
+        hands=((OPP_DISCARD,), ("REL-01", "ROM-01")), held_sticks=([("W01", 0, 1)], []), explicit_chance=True
+    )
     state = state.apply(UseNaga(0, "WHITE", OPP_DISCARD, NoParams())).apply("REL-01")
     for viewer in (0, 1):
         assert "P1 discards REL-01 [BBW | PEEK] face up." in state.events(viewer)
@@ -514,14 +663,20 @@ def test_6_legal_actions_come_by_type_in_table_order_then_by_parameters():
         assert len(actions) == len(set(actions)), "an action is listed twice"
         assert [_order_key(a) for a in actions] == sorted(_order_key(a) for a in actions)
         assert actions == state.legal_actions()
-        for kind, key in ((PlaceTile, lambda a: (a.cell, a.rotation)), (Keep, lambda a: a.cards),
-                          (Commit, lambda a: a.cards), (SwapChoice, lambda a: a.swap),
-                          (UseAmulet, lambda a: a.amulet)):
+        for kind, key in (
+            (PlaceTile, lambda a: (a.cell, a.rotation)),
+            (Keep, lambda a: a.cards),
+            (Commit, lambda a: a.cards),
+            (SwapChoice, lambda a: a.swap),
+            (UseAmulet, lambda a: a.amulet),
+        ):
             same = [key(a) for a in actions if isinstance(a, kind)]
             assert same == sorted(same), kind.__name__
         nagas = [a for a in actions if isinstance(a, UseNaga)]
         sources = ["BROWN", "WHITE", "GREEN", "VIRTUAL"]
-        assert [(sources.index(a.source), a.card) for a in nagas] == sorted((sources.index(a.source), a.card) for a in nagas)
+        assert [(sources.index(a.source), a.card) for a in nagas] == sorted(
+            (sources.index(a.source), a.card) for a in nagas
+        )
         checked.update(type(a).__name__ for a in actions)
 
     for seed in range(40):
@@ -535,8 +690,9 @@ def test_6_place_tile_lists_all_four_rotations_even_for_a_cross():
 
 
 def test_6_use_naga_sources_name_a_colour_and_the_lowest_id_stick_is_spent():
-    state = make_state(hands=((PLUS2,), (DRAW2,)),
-                       held_sticks=([("W03", 0, 1), ("W01", 0, 1), ("G02", 0, 1)], [("G03", 0, 1)]))
+    state = make_state(
+        hands=((PLUS2,), (DRAW2,)), held_sticks=([("W03", 0, 1), ("W01", 0, 1), ("G02", 0, 1)], [("G03", 0, 1)])
+    )
     nagas = [a for a in state.legal_actions() if isinstance(a, UseNaga)]
     assert nagas == [UseNaga(0, "WHITE", PLUS2, NoParams()), UseNaga(0, "GREEN", PLUS2, NoParams())]
     after = state.apply(nagas[0])
@@ -548,10 +704,17 @@ def test_6_use_naga_sources_name_a_colour_and_the_lowest_id_stick_is_spent():
 
 
 def test_7_observation_table():
-    state = make_state(phase="CALL_OF_FATE", to_act=1, guide=0, committed=((PLUS2, "STK-02"), None),
-                       hands=(("REL-01",), (DRAW2,)), amulets=(("A05", "A12"), ()),
-                       tiles=({(2, 0): ("R06", 2), (2, 1): ("R14", 1, "A07")}, {}), current_room="R04",
-                       room_amulet="A03")
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=1,
+        guide=0,
+        committed=((PLUS2, "STK-02"), None),
+        hands=(("REL-01",), (DRAW2,)),
+        amulets=(("A05", "A12"), ()),
+        tiles=({(2, 0): ("R06", 2), (2, 1): ("R14", 1, "A07")}, {}),
+        current_room="R04",
+        room_amulet="A03",
+    )
     mine, theirs = state.observation(0), state.observation(1)
     me_seen_by_them = theirs["players"][0]
     # own hand: all cards / the opponent: its size

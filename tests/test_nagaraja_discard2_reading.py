@@ -38,18 +38,23 @@ def test_brown_reading_takes_only_brown_sticks():
     after = one_brown.apply(UseNaga(0, "WHITE", "STK-06", Sticks(1, ("B02",))))
     assert any(text.endswith("loses B02.") for _, text in after.log)  # the white 3 and the green 1 stay
     assert after.room_winner == 1  # 4 points against P0's 0
-    two_browns = make_state(hands=(("STK-06",), ()), rules=BROWN,
-                            held_sticks=([("W01", 0, 1)], [("B02", 4, 0), ("B03", 2, 0), ("W02", 3, 0)]))
+    two_browns = make_state(
+        hands=(("STK-06",), ()),
+        rules=BROWN,
+        held_sticks=([("W01", 0, 1)], [("B02", 4, 0), ("B03", 2, 0), ("W02", 3, 0)]),
+    )
     assert discard_options(two_browns) == [("B02", "B03")]
 
 
 def test_brown_reading_needs_a_brown_stick():
-    no_brown = make_state(hands=(("STK-06",), ("CRD-01",)), rules=BROWN,
-                          held_sticks=([("W01", 0, 1)], [("W02", 3, 0), ("G01", 1, 0)]))
+    no_brown = make_state(
+        hands=(("STK-06",), ("CRD-01",)), rules=BROWN, held_sticks=([("W01", 0, 1)], [("W02", 3, 0), ("G01", 1, 0)])
+    )
     assert discard_options(no_brown) == []
     unchanged_after(no_brown, UseNaga(0, "WHITE", "STK-06", Sticks(1, ("W02", "G01"))), "no brown stick")
-    any_reading = make_state(hands=(("STK-06",), ("CRD-01",)),
-                             held_sticks=([("W01", 0, 1)], [("W02", 3, 0), ("G01", 1, 0)]))
+    any_reading = make_state(
+        hands=(("STK-06",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("W02", 3, 0), ("G01", 1, 0)])
+    )
     assert discard_options(any_reading) == [("W02", "G01")]
 
 

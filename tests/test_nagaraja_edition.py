@@ -59,8 +59,12 @@ def test_stick_models_come_from_the_calculator_and_match_the_rules_text(model): 
 def test_check_against_rules_text_flags_a_bad_table():  # spec 3.1
     flat = {"BROWN": [[1, 0]] * 4, "WHITE": [[1, 0]] * 4, "GREEN": [[0, 1]] * 4}
     report = check_against_rules_text(load_edition(flat))
-    assert report == {"elodie_throw_possible": False, "marion_throw_possible": False,
-                      "mean_points_brown_gt_white_gt_green": False, "nagas_brown_le_white_le_green": True}
+    assert report == {
+        "elodie_throw_possible": False,
+        "marion_throw_possible": False,
+        "mean_points_brown_gt_white_gt_green": False,
+        "nagas_brown_le_white_le_green": True,
+    }
 
 
 def test_user_edition_from_a_folder(tmp_path):
@@ -78,20 +82,29 @@ def _cards_doc(mutate):
     return doc
 
 
-@pytest.mark.parametrize("kind, document, message", [
-    ("cards", _cards_doc(lambda cards: cards.pop()), "has 47 cards; an edition needs exactly 48"),
-    ("cards", _cards_doc(lambda cards: cards[0].update(effect="FLY")), "unknown effect 'FLY'"),
-    ("cards", _cards_doc(lambda cards: cards[0].update(effect="PEEK")), "effect PEEK belongs to REL"),
-    ("cards", _cards_doc(lambda cards: cards[0].update(sticks="BXW")), "letters B, W, G"),
-    ("cards", _cards_doc(lambda cards: cards[1].update(id=cards[0]["id"])), "used twice"),
-    ("tiles", {"tiles": [{"id": f"R{i:02d}", "segments": ["NE", "ES"], "special": None} for i in range(17)]},
-     "must not share a side"),
-    ("tiles", {"tiles": [{"id": f"R{i:02d}", "segments": ["NE"], "special": 1} for i in range(17)]},
-     "special location 1"),
-    ("tiles", {"tiles": [{"id": f"R{i:02d}", "segments": [], "special": None} for i in range(17)]}, "non-empty"),
-    ("amulets", {"amulets": [{"id": f"A{i:02d}", "vp": -1, "effect": None} for i in range(12)]}, "0 or more"),
-    ("relics", {"relics": [{"id": f"X{i}", "vp": 3, "cursed": i < 2} for i in range(9)]}, "2 relics are cursed"),
-])
+@pytest.mark.parametrize(
+    "kind, document, message",
+    [
+        ("cards", _cards_doc(lambda cards: cards.pop()), "has 47 cards; an edition needs exactly 48"),
+        ("cards", _cards_doc(lambda cards: cards[0].update(effect="FLY")), "unknown effect 'FLY'"),
+        ("cards", _cards_doc(lambda cards: cards[0].update(effect="PEEK")), "effect PEEK belongs to REL"),
+        ("cards", _cards_doc(lambda cards: cards[0].update(sticks="BXW")), "letters B, W, G"),
+        ("cards", _cards_doc(lambda cards: cards[1].update(id=cards[0]["id"])), "used twice"),
+        (
+            "tiles",
+            {"tiles": [{"id": f"R{i:02d}", "segments": ["NE", "ES"], "special": None} for i in range(17)]},
+            "must not share a side",
+        ),
+        (
+            "tiles",
+            {"tiles": [{"id": f"R{i:02d}", "segments": ["NE"], "special": 1} for i in range(17)]},
+            "special location 1",
+        ),
+        ("tiles", {"tiles": [{"id": f"R{i:02d}", "segments": [], "special": None} for i in range(17)]}, "non-empty"),
+        ("amulets", {"amulets": [{"id": f"A{i:02d}", "vp": -1, "effect": None} for i in range(12)]}, "0 or more"),
+        ("relics", {"relics": [{"id": f"X{i}", "vp": 3, "cursed": i < 2} for i in range(9)]}, "2 relics are cursed"),
+    ],
+)
 def test_bad_files_get_clear_errors(kind, document, message):
     with pytest.raises(EditionError, match=message):
         load_edition("A", **{kind: document})
@@ -107,8 +120,13 @@ def test_engine_rejects_a_naga_face_with_points():  # spec 3.1: the calculator a
 
 def test_engine_warns_about_sticks_without_four_faces():  # spec 3.1 SHOULD
     with pytest.warns(UserWarning, match="GREEN sticks have 2 faces"):
-        load_edition({"BROWN": [[2, 0], [3, 0], [3, 0], [4, 0]], "WHITE": [[0, 1], [1, 0], [2, 0], [3, 0]],
-                      "GREEN": [[0, 1], [1, 0]]})
+        load_edition(
+            {
+                "BROWN": [[2, 0], [3, 0], [3, 0], [4, 0]],
+                "WHITE": [[0, 1], [1, 0], [2, 0], [3, 0]],
+                "GREEN": [[0, 1], [1, 0]],
+            }
+        )
 
 
 def test_unreadable_files_name_the_file(tmp_path):

@@ -15,8 +15,16 @@ from fractions import Fraction
 import pytest
 
 from gamelib.nagaraja import default_edition, sticks
-from gamelib.nagaraja.explorer import (OddsExplorer, check_contest, explore, faces_to_text, parse_faces, percent,
-                                       pool_words, readable)
+from gamelib.nagaraja.explorer import (
+    OddsExplorer,
+    check_contest,
+    explore,
+    faces_to_text,
+    parse_faces,
+    percent,
+    pool_words,
+    readable,
+)
 
 COLOURS = sticks.COLOURS
 EXACT = re.compile(r'class="gl-exact"[^>]*data-value="([^"]+)"[^>]*>([^<]+)<')
@@ -276,7 +284,10 @@ def test_mean_spread_and_nagas_are_the_library_values(pool, model):
     summary = sticks.summary(pool, faces=model)  # from the full joint table, an independent route
     text = explorer.numbers["moments"].value
     assert f"mean {summary['mean_points']} " in text
-    assert f"standard deviation ≈ {float(summary['variance_points']) ** 0.5:.2f} (variance {summary['variance_points']})" in text
+    assert (
+        f"standard deviation ≈ {float(summary['variance_points']) ** 0.5:.2f} (variance {summary['variance_points']})"
+        in text
+    )
     assert f"Elodie {summary['mean_nagas']} " in explorer.numbers["nagas"].value
     assert sticks.moments(pool, faces=model) == {k: summary[k] for k in sticks.moments(pool, faces=model)}
 
@@ -322,8 +333,10 @@ def dense_heat_chances(heat) -> dict:
     return chances
 
 
-@pytest.mark.parametrize("mine, theirs", [((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12)), ((0, 0, 0), (2, 0, 9)),
-                                          ((12, 12, 8), (11, 11, 10))])
+@pytest.mark.parametrize(
+    "mine, theirs",
+    [((0, 3, 0), (3, 1, 1)), ((12, 12, 12), (12, 12, 12)), ((0, 0, 0), (2, 0, 9)), ((12, 12, 8), (11, 11, 10))],
+)
 @pytest.mark.parametrize("model", ["A", "B"])
 def test_the_plot_data_is_the_exact_library_tables(mine, theirs, model):
     explorer = explore(faces=model, free=True)
@@ -448,7 +461,10 @@ def test_cards_beyond_the_supply_give_the_guide_first():
     explorer = explore()
     cards = default_edition().cards
     # two brown-heavy hands, given instead of dealt
-    explorer.hands = [["STK-01", "STK-05", "STK-10", "STK-07", "STK-04"], ["REL-01", "REL-05", "REL-10", "REL-07", "REL-04"]]
+    explorer.hands = [
+        ["STK-01", "STK-05", "STK-10", "STK-07", "STK-04"],
+        ["REL-01", "REL-05", "REL-10", "REL-07", "REL-04"],
+    ]
     for player, hand in enumerate(explorer.hands):
         for button, card_id in zip(explorer.card_buttons[player], hand):
             button.description = f"{cards[card_id].sticks} · {card_id}"
@@ -493,9 +509,11 @@ def test_the_explorer_needs_neither_matplotlib_nor_numpy():
     import subprocess
     import sys
 
-    code = ("import sys; import gamelib.nagaraja.explorer as e; x = e.explore(); x.throw(10); "
-            "x.set_pool(0, (1, 2, 3)); "
-            "print('ran')")  # an import of either would raise ImportError
+    code = (
+        "import sys; import gamelib.nagaraja.explorer as e; x = e.explore(); x.throw(10); "
+        "x.set_pool(0, (1, 2, 3)); "
+        "print('ran')"
+    )  # an import of either would raise ImportError
     blocked = "import sys; sys.modules['matplotlib'] = None; sys.modules['numpy'] = None; "
     out = subprocess.run([sys.executable, "-c", blocked + code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ran"
@@ -596,8 +614,10 @@ def synced_changes(explorer, move) -> list[str]:
     walk(explorer.widget)
     for widget in seen:
         label = next((c for c in widget._dom_classes if c.startswith("gl-")), type(widget).__name__)
-        widget.observe(lambda change, label=label: changed.append(f"{label}.{change['name']}"),
-                       names=[name for name in widget.keys if name not in ("layout", "style", "children")])
+        widget.observe(
+            lambda change, label=label: changed.append(f"{label}.{change['name']}"),
+            names=[name for name in widget.keys if name not in ("layout", "style", "children")],
+        )
     move()
     return changed
 
@@ -615,8 +635,12 @@ def test_a_slider_step_sends_one_state_message_holding_everything_repainted(pool
     others = [c for c in changed if c not in ("gl-plot.data", "gl-slider-0-white.value")]
     assert all(c.endswith(".max") and c.startswith("gl-slider-0-") for c in others), changed
     page = explorer.plots.content["page"]
-    assert page == {"numbers": explorer.number_boxes.value, "error": "", "effect": explorer.effect_result.value,
-                    "ranges": explorer.edition_ranges.value}
+    assert page == {
+        "numbers": explorer.number_boxes.value,
+        "error": "",
+        "effect": explorer.effect_result.value,
+        "ranges": explorer.edition_ranges.value,
+    }
     mine = (pools[0][0], pools[0][1] - 1, pools[0][2])
     assert Fraction(EXACT.search(page["numbers"]).group(1)) == sticks.win_probability(mine, pools[1], True)
     assert f"Elodie&#x27;s {html.escape(pool_words(mine))}" in page["ranges"]
@@ -649,8 +673,11 @@ def test_the_text_and_the_lesson_check_live_beside_the_other_games():
     assert explorer.check_contest is lesson_checks.check_contest
     for name in ("readable", "percent", "faces_to_text", "parse_faces", "pool_words"):
         assert getattr(explorer, name) is getattr(odds_view, name)
-    defined = {name for name, value in vars(explorer).items()
-               if inspect.isfunction(value) and value.__module__ == explorer.__name__}
+    defined = {
+        name
+        for name, value in vars(explorer).items()
+        if inspect.isfunction(value) and value.__module__ == explorer.__name__
+    }
     assert not defined & {"readable", "check_contest", "parse_faces", "faces_to_text", "pool_words", "_number"}
     source = inspect.getsource(odds_view)
     assert "import ipywidgets" not in source and "import anywidget" not in source  # text only, no widget

@@ -70,7 +70,10 @@ def test_whole_games_by_search_steps_are_the_games_played_with_apply():
             assert fast.to_json() == checked.to_json() and fast == checked
     for seed in range(6):
         policies = (random_policy, random_policy)
-        assert play_by_search_steps(policies, seed).to_json() == core.play(new_game(seed=seed), list(policies), seed=seed).to_json()
+        assert (
+            play_by_search_steps(policies, seed).to_json()
+            == core.play(new_game(seed=seed), list(policies), seed=seed).to_json()
+        )
 
 
 def test_a_listing_is_not_served_to_another_state():
@@ -121,8 +124,11 @@ def test_a_listed_state_checks_every_move_as_a_state_never_listed():
             unlisted = position.copied(state, {})
             listed = state.legal_actions()
             moves = list(listed) + [copy_of(action) for action in listed[:3]]
-            moves += [copy_of(a, params=actions._other_order(a.params)) for a in listed
-                      if isinstance(a, actions.UseNaga) and actions._other_order(a.params) is not None][:2]
+            moves += [
+                copy_of(a, params=actions._other_order(a.params))
+                for a in listed
+                if isinstance(a, actions.UseNaga) and actions._other_order(a.params) is not None
+            ][:2]
             moves.append(copy_of(listed[0], player=1 - state.current_player))
             for move in moves:
                 outcomes = []
@@ -166,9 +172,14 @@ def test_games_on_two_threads_at_once_are_the_games_played_one_after_the_other()
     """Two threads each play 6 seeded games (random, and the heuristic bot, which reads hypothetical
     positions) at the same time, switching every microsecond: each thread's final saves are those of
     the same games played alone. A turn's draft and its bookkeeping belong to that turn only."""
+
     def finals(seeds):
-        return [play_game((heuristic_policy, random_policy) if seed % 3 == 0 else (random_policy, random_policy),
-                          seed).to_json() for seed in seeds]
+        return [
+            play_game(
+                (heuristic_policy, random_policy) if seed % 3 == 0 else (random_policy, random_policy), seed
+            ).to_json()
+            for seed in seeds
+        ]
 
     batches = [range(0, 6), range(100, 106)]
     alone = [finals(seeds) for seeds in batches]
@@ -220,7 +231,9 @@ def test_naga_options_cached_per_seat_are_the_options_of_the_position():
                 for effect in EFFECTS:
                     after = listing.position_for(state, player, source, effect) if source != "VIRTUAL" else state
                     if listing.effect_possible(after, player, effect):
-                        assert listing.options(after, player, effect) == tuple(listing.effect_options(after, player, effect))
+                        assert listing.options(after, player, effect) == tuple(
+                            listing.effect_options(after, player, effect)
+                        )
                         compared += 1
     assert compared > 1000
 
@@ -229,10 +242,14 @@ def naga_uses_written_out(state, player):
     """Every UseNaga of ``player`` built afresh with the constructor: each Naga source, each card of the
     hand, each option of its effect once the Naga is spent (nagaraja.md#confrontation), in that order."""
     cards = state.edition.cards
-    return [actions.UseNaga(player, source, card, params)
-            for source in listing.naga_sources(state, player) for card in state.players[player].hand
-            for params in listing.effect_options(listing.position_for(state, player, source, cards[card].effect),
-                                                  player, cards[card].effect)]
+    return [
+        actions.UseNaga(player, source, card, params)
+        for source in listing.naga_sources(state, player)
+        for card in state.players[player].hand
+        for params in listing.effect_options(
+            listing.position_for(state, player, source, cards[card].effect), player, cards[card].effect
+        )
+    ]
 
 
 def test_naga_uses_shared_by_parameters_are_the_uses_written_out():
@@ -263,7 +280,9 @@ def test_a_rethrow_is_possible_exactly_when_the_spent_position_allows_it():
                 if source == "VIRTUAL":
                     continue  # a virtual Naga spends no stick: the position keeps every stick
                 spent = listing.position_for(state, player, source, "RETHROW2")
-                assert listing.rethrow_possible_after(state, source) == listing.effect_possible(spent, player, "RETHROW2")
+                assert listing.rethrow_possible_after(state, source) == listing.effect_possible(
+                    spent, player, "RETHROW2"
+                )
                 compared += 1
     assert compared > 50
 
@@ -294,8 +313,11 @@ def test_legal_cells_by_bitmask_follow_the_placement_rule():
     for occupancy in range(512):
         for lifted in [None, *range(9)]:
             occupied = {cell for i, cell in enumerate(temple.CELLS) if occupancy >> i & 1 and i != lifted}
-            expected = tuple(cell for cell in temple.CELLS if cell not in occupied
-                             and (cell[0] == 2 or any(n in occupied for n in temple.neighbours(cell))))
+            expected = tuple(
+                cell
+                for cell in temple.CELLS
+                if cell not in occupied and (cell[0] == 2 or any(n in occupied for n in temple.neighbours(cell)))
+            )
             assert temple._legal_cells_of(occupancy, lifted) == expected
 
 
@@ -350,8 +372,12 @@ def test_a_chance_event_drawn_and_applied_at_once_is_the_sampled_outcome_resolve
     kinds = set()
     for seed in range(10):
         states = []
-        core.play(new_game(seed=seed, explicit_chance=True), random_policy, seed=seed,
-                  on_action=lambda state, action: states.append(state))
+        core.play(
+            new_game(seed=seed, explicit_chance=True),
+            random_policy,
+            seed=seed,
+            on_action=lambda state, action: states.append(state),
+        )
         for state in states:
             if state.current_player != core.CHANCE:
                 continue
@@ -497,9 +523,13 @@ def test_the_amulet_cells_kept_through_placements_and_collections_are_those_of_t
             assert "_amulet_cells" in layout.__dict__
             fresh = temple.Temple(layout.tiles, layout.cells, layout.relics)
             assert layout._amulet_cells == fresh._amulet_cells
-            joined = [content.amulet for cell, content in zip(temple.CELLS, layout.cells)
-                      if isinstance(content, temple.PlacedTile) and content.amulet
-                      and (cell, layout.tiles[content.tile_id].special) in fresh.connected_nodes()]
+            joined = [
+                content.amulet
+                for cell, content in zip(temple.CELLS, layout.cells)
+                if isinstance(content, temple.PlacedTile)
+                and content.amulet
+                and (cell, layout.tiles[content.tile_id].special) in fresh.connected_nodes()
+            ]
             layout, collected = layout.collect_amulets()
             assert collected == joined
             assert layout._amulet_cells == temple.Temple(layout.tiles, layout.cells, layout.relics)._amulet_cells

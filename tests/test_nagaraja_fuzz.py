@@ -22,8 +22,25 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from gamelib.core import CorruptSave, IllegalMove, random_policy
 from gamelib.nagaraja import (
-    Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Rules, Spot, SpotPair, State, Sticks,
-    SwapChoice, UseAmulet, UseNaga, load_edition, new_game,
+    Cell,
+    Commit,
+    DiscardTile,
+    Keep,
+    Move,
+    NoParams,
+    Pass,
+    PlaceTile,
+    Rotate,
+    Rules,
+    Spot,
+    SpotPair,
+    State,
+    Sticks,
+    SwapChoice,
+    UseAmulet,
+    UseNaga,
+    load_edition,
+    new_game,
 )
 from gamelib.nagaraja.actions import ACTION_TYPES, PARAM_TYPES
 from gamelib.nagaraja.board import NagarajaBoard, TempleBoard, sandbox
@@ -91,11 +108,23 @@ def test_an_inline_edition_still_loads():
 # =========================================================================== 2. rule bounds
 
 
-@pytest.mark.parametrize("name, value", [
-    ("deal_draw", 10**9), ("starting_hand", 10**5), ("sticks_per_colour", 10**7), ("win_score", 10**9),
-    ("max_first_guide_ties", 10**12), ("deal_keep", 10**6), ("starting_hand", 25), ("starting_hand", True),
-    ("deal_draw", 3.0), ("tie_rule", "nobody"), ("tie_rule", None), ("tie_rule", 0),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("deal_draw", 10**9),
+        ("starting_hand", 10**5),
+        ("sticks_per_colour", 10**7),
+        ("win_score", 10**9),
+        ("max_first_guide_ties", 10**12),
+        ("deal_keep", 10**6),
+        ("starting_hand", 25),
+        ("starting_hand", True),
+        ("deal_draw", 3.0),
+        ("tie_rule", "nobody"),
+        ("tie_rule", None),
+        ("tie_rule", 0),
+    ],
+)
 def test_rules_refuse_out_of_range_parameters_by_name(name, value):
     with pytest.raises(ValueError, match=name):
         Rules(**{name: value})
@@ -116,8 +145,9 @@ def _forge(data: dict, edit) -> str:
 FORGERIES = {
     "version 99": lambda d: d.update(version=99),
     "no version": lambda d: d.pop("version"),
-    "winner in round 1": lambda d: d.update(result={"winner": 1, "reason": "REACHED_25", "scores": [0, 25]},
-                                            phase="GAME_OVER", to_act=None),
+    "winner in round 1": lambda d: d.update(
+        result={"winner": 1, "reason": "REACHED_25", "scores": [0, 25]}, phase="GAME_OVER", to_act=None
+    ),
     "ten copies of one amulet": lambda d: d["players"][0].update(amulets=["AM01"] * 10),
     "modifier 50": lambda d: d["players"][0].update(modifier=50),
     "virtual nagas 9": lambda d: d["players"][1].update(virtual_nagas=9),
@@ -159,30 +189,47 @@ def test_forged_saves_of_a_finished_game_are_refused():
 # =========================================================================== 6. malformed input
 
 
-@pytest.mark.parametrize("text, words", [
-    ("[" * 100_000 + "]" * 100_000, "nested"),
-    ('{"a":' * 5_000 + "1" + "}" * 5_000, "nested"),
-    ('{"game": "nagaraja", "version": 2, "to_act": Infinity}', "not valid JSON"),
-    ('{"game": "nagaraja", "version": 2, "to_act": NaN}', "not valid JSON"),
-    ('{"game": "nagaraja", "version": 2, "x": 1' + "0" * 5000 + "}", "not valid JSON"),
-    (" " * 5_000_000, "characters long"),
-    (b"\xff\xfe\x00", "not valid JSON"),
-    (None, "JSON text"),
-    (12, "JSON text"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested"),
+        ('{"a":' * 5_000 + "1" + "}" * 5_000, "nested"),
+        ('{"game": "nagaraja", "version": 2, "to_act": Infinity}', "not valid JSON"),
+        ('{"game": "nagaraja", "version": 2, "to_act": NaN}', "not valid JSON"),
+        ('{"game": "nagaraja", "version": 2, "x": 1' + "0" * 5000 + "}", "not valid JSON"),
+        (" " * 5_000_000, "characters long"),
+        (b"\xff\xfe\x00", "not valid JSON"),
+        (None, "JSON text"),
+        (12, "JSON text"),
+    ],
+)
 def test_malformed_json_gives_corrupt_save(text, words):
     assert words in refused(text)
 
 
-@pytest.mark.parametrize("field, value", [
-    ("draw_pile", [1, "a", None]), ("players", [{"hand": [1.5]}, 3]), ("seed", [1]), ("seed", 1e308),
-    ("moves", [{"action": "Commit", "player": 0, "cards": [[], {}]}]), ("moves", [{"outcome": {"x": []}}]),
-    ("moves", [{"action": [], "player": 0}]), ("moves", [{"action": "UseNaga", "player": 0, "source": "W", "card": "x",
-                                                          "params": {"params": []}}]),
-    ("moves", [{"action": "Commit"}]), ("moves", "all"), ("moves", [7]), ("explicit_chance", "yes"),
-    ("edition", {"sticks": {"BROWN": "x"}}), ("edition", [1]), ("rules", {"win_score": "high"}), ("rules", {"7": 1}),
-    ("rules", [1]), ("log", [[1e999]]),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("draw_pile", [1, "a", None]),
+        ("players", [{"hand": [1.5]}, 3]),
+        ("seed", [1]),
+        ("seed", 1e308),
+        ("moves", [{"action": "Commit", "player": 0, "cards": [[], {}]}]),
+        ("moves", [{"outcome": {"x": []}}]),
+        ("moves", [{"action": [], "player": 0}]),
+        ("moves", [{"action": "UseNaga", "player": 0, "source": "W", "card": "x", "params": {"params": []}}]),
+        ("moves", [{"action": "Commit"}]),
+        ("moves", "all"),
+        ("moves", [7]),
+        ("explicit_chance", "yes"),
+        ("edition", {"sticks": {"BROWN": "x"}}),
+        ("edition", [1]),
+        ("rules", {"win_score": "high"}),
+        ("rules", {"7": 1}),
+        ("rules", [1]),
+        ("log", [[1e999]]),
+    ],
+)
 def test_mixed_types_give_corrupt_save(field, value):
     data = json.loads(played(2, 30).to_json())
     data[field] = value
@@ -196,14 +243,36 @@ def _bad_actions(state):
     hand = state.players[0].hand
     card = hand[0] if hand else "CRD-01"
     return [
-        Commit(1.0, (card,)), Commit(True, (card,)), Commit(0, [[1], "x"]), Commit(0, card), Pass(0.0), Pass(False),
-        UseNaga(0, "WHITE", card, Sticks(1.0, ("W01",))), UseNaga(0, "WHITE", card, SpotPair(1.0, "LEFT_0", "TOP_0")),
-        UseNaga(0, "WHITE", card, Rotate(0, (2, 1), 1.0)), UseNaga(0, "WHITE", card, Rotate(0, (2, True), 1)),
-        UseNaga(0, "WHITE", card, "params"), UseNaga(0, ["WHITE"], card), UseNaga(0, "WHITE", {card: 1}),
-        PlaceTile(0, (2, 1), True), PlaceTile(0, (2.0, 1), 0), PlaceTile(0, (2, 1, 0), 0), PlaceTile(0, None, 0),
-        Keep(0, ([1], [2])), Keep(0, None), SwapChoice(0, 1), SwapChoice(0.0, True), DiscardTile(None),
-        UseAmulet(0, 7), UseAmulet(0, "AM01", Spot(3)), UseAmulet(0, "AM01", Cell([0, "x"])),
-        Move(0, (0, 0), (1, 1)), Spot("LEFT_0"), "pass", None, 0,
+        Commit(1.0, (card,)),
+        Commit(True, (card,)),
+        Commit(0, [[1], "x"]),
+        Commit(0, card),
+        Pass(0.0),
+        Pass(False),
+        UseNaga(0, "WHITE", card, Sticks(1.0, ("W01",))),
+        UseNaga(0, "WHITE", card, SpotPair(1.0, "LEFT_0", "TOP_0")),
+        UseNaga(0, "WHITE", card, Rotate(0, (2, 1), 1.0)),
+        UseNaga(0, "WHITE", card, Rotate(0, (2, True), 1)),
+        UseNaga(0, "WHITE", card, "params"),
+        UseNaga(0, ["WHITE"], card),
+        UseNaga(0, "WHITE", {card: 1}),
+        PlaceTile(0, (2, 1), True),
+        PlaceTile(0, (2.0, 1), 0),
+        PlaceTile(0, (2, 1, 0), 0),
+        PlaceTile(0, None, 0),
+        Keep(0, ([1], [2])),
+        Keep(0, None),
+        SwapChoice(0, 1),
+        SwapChoice(0.0, True),
+        DiscardTile(None),
+        UseAmulet(0, 7),
+        UseAmulet(0, "AM01", Spot(3)),
+        UseAmulet(0, "AM01", Cell([0, "x"])),
+        Move(0, (0, 0), (1, 1)),
+        Spot("LEFT_0"),
+        "pass",
+        None,
+        0,
     ]
 
 
@@ -253,13 +322,27 @@ def test_malformed_chance_outcomes_raise_illegal_move():
 
 
 ODD_PICKS = [
-    {"kind": []}, {"kind": {}}, {"kind": None}, {"kind": 3.5}, {"kind": "history", "to": []},
-    {"kind": "history", "to": {"a": 1}}, {"kind": "history", "to": None}, {"kind": "commit", "cards": 5},
-    {"kind": "commit", "cards": [1, "a"]}, {"kind": "commit", "cards": [[]]}, {"kind": "keep", "cards": "ab"},
-    {"kind": "place", "cell": 5}, {"kind": "place", "cell": [1]}, {"kind": "place", "cell": [[], {}]},
-    {"kind": "place", "cell": [2, 1], "rotation": []}, {"kind": "place", "cell": [2, 1], "rotation": True},
-    {"kind": "naga", "source": [], "card": {}}, {"kind": "action", "index": True}, {"kind": "action", "index": 10**30},
-    {"kind": "action", "index": "0"}, {"kind": "bot", "x": []},
+    {"kind": []},
+    {"kind": {}},
+    {"kind": None},
+    {"kind": 3.5},
+    {"kind": "history", "to": []},
+    {"kind": "history", "to": {"a": 1}},
+    {"kind": "history", "to": None},
+    {"kind": "commit", "cards": 5},
+    {"kind": "commit", "cards": [1, "a"]},
+    {"kind": "commit", "cards": [[]]},
+    {"kind": "keep", "cards": "ab"},
+    {"kind": "place", "cell": 5},
+    {"kind": "place", "cell": [1]},
+    {"kind": "place", "cell": [[], {}]},
+    {"kind": "place", "cell": [2, 1], "rotation": []},
+    {"kind": "place", "cell": [2, 1], "rotation": True},
+    {"kind": "naga", "source": [], "card": {}},
+    {"kind": "action", "index": True},
+    {"kind": "action", "index": 10**30},
+    {"kind": "action", "index": "0"},
+    {"kind": "bot", "x": []},
 ]
 
 
@@ -276,14 +359,50 @@ def test_odd_picks_end_in_a_reason_on_the_board(pick):
 # =========================================================================== the audit, reproducible
 
 VARIANTS = [
-    dict(), dict(rules=Rules(starting_hand=1, deal_draw=1, deal_keep=0)), dict(rules=Rules(starting_hand=20)),
-    dict(rules=Rules(sticks_per_colour=1)), dict(rules=Rules(win_score=1)), dict(rules=Rules(max_first_guide_ties=1)),
-    dict(rules=Rules(deal_draw=20, deal_keep=20, win_score=40)), dict(edition="B"), dict(explicit_chance=True),
-    dict(explicit_chance=True, rules=Rules(sticks_per_colour=2, starting_hand=2)), dict(rules=Rules(tie_rule="opponent")),
+    dict(),
+    dict(rules=Rules(starting_hand=1, deal_draw=1, deal_keep=0)),
+    dict(rules=Rules(starting_hand=20)),
+    dict(rules=Rules(sticks_per_colour=1)),
+    dict(rules=Rules(win_score=1)),
+    dict(rules=Rules(max_first_guide_ties=1)),
+    dict(rules=Rules(deal_draw=20, deal_keep=20, win_score=40)),
+    dict(edition="B"),
+    dict(explicit_chance=True),
+    dict(explicit_chance=True, rules=Rules(sticks_per_colour=2, starting_hand=2)),
+    dict(rules=Rules(tie_rule="opponent")),
 ]
 
-JUNK = [None, True, False, 0, 1, -1, 2, 1.0, 0.5, float("inf"), 10**30, "", "x", "P0", "LEFT_0", "WHITE", "R01",
-        (), [], (0,), (2, 1), [2, 1], (1.0, 0), ("W01",), ["W01", "W01"], {}, {"a": 1}, NoParams(), Spot("TOP_0")]
+JUNK = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    1.0,
+    0.5,
+    float("inf"),
+    10**30,
+    "",
+    "x",
+    "P0",
+    "LEFT_0",
+    "WHITE",
+    "R01",
+    (),
+    [],
+    (0,),
+    (2, 1),
+    [2, 1],
+    (1.0, 0),
+    ("W01",),
+    ["W01", "W01"],
+    {},
+    {"a": 1},
+    NoParams(),
+    Spot("TOP_0"),
+]
 
 
 def _mutants(action, rng: random.Random, count: int):
@@ -322,13 +441,27 @@ def _corruptions(text: str, rng: random.Random, count: int):
             yield text[: rng.randrange(len(text))]
         elif how == 1:
             i = rng.randrange(len(text))
-            yield text[:i] + chr(rng.randrange(32, 127)) + text[i + 1:]
+            yield text[:i] + chr(rng.randrange(32, 127)) + text[i + 1 :]
         elif how == 2:
             yield "[" * rng.randrange(30, 3000) + text + "]" * rng.randrange(0, 3000)
         else:
             path = rng.choice(paths)
-            junk = rng.choice([None, True, 1.0, -1, 10**rng.randrange(5, 400), "x", [], {}, [[[[[]]]]], [1, "a"],
-                               "/dev/zero", {"sticks": "/etc/passwd"}])
+            junk = rng.choice(
+                [
+                    None,
+                    True,
+                    1.0,
+                    -1,
+                    10 ** rng.randrange(5, 400),
+                    "x",
+                    [],
+                    {},
+                    [[[[[]]]]],
+                    [1, "a"],
+                    "/dev/zero",
+                    {"sticks": "/etc/passwd"},
+                ]
+            )
             yield json.dumps(_set(json.loads(text), path, junk))
 
 
@@ -365,8 +498,11 @@ def fuzz_games(games: int, seed: int) -> Counter:
             legal = [o for o, _ in outcomes] if outcomes else state.legal_actions()
             if rng.random() < 0.08:
                 before = state.to_json()
-                tries = list(_mutants(rng.choice(legal), rng, 3)) if not outcomes else [
-                    rng.choice(JUNK), tuple(rng.choice(JUNK) for _ in range(2))]
+                tries = (
+                    list(_mutants(rng.choice(legal), rng, 3))
+                    if not outcomes
+                    else [rng.choice(JUNK), tuple(rng.choice(JUNK) for _ in range(2))]
+                )
                 tries.append(_random_action(rng))
                 for bad in tries:
                     counts["garbage actions tried"] += 1
@@ -408,17 +544,45 @@ def test_fuzz_random_play_every_variant():
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10, 10) | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
-    | st.sampled_from(["commit", "keep", "place", "pass", "naga", "action", "bot", "history", "back", "start", "end",
-                       "forward", "WHITE", "R16"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-10, 10)
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8)
+    | st.sampled_from(
+        [
+            "commit",
+            "keep",
+            "place",
+            "pass",
+            "naga",
+            "action",
+            "bot",
+            "history",
+            "back",
+            "start",
+            "end",
+            "forward",
+            "WHITE",
+            "R16",
+        ]
+    ),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=3),
     max_leaves=8,
 )
 PICKS = st.fixed_dictionaries(
     {"kind": st.sampled_from(["commit", "keep", "place", "pass", "naga", "action", "bot", "history"]) | JSON_VALUES},
-    optional={"cards": JSON_VALUES, "cell": st.lists(JSON_VALUES, max_size=3) | JSON_VALUES, "rotation": JSON_VALUES,
-              "index": st.integers(-2, 40) | JSON_VALUES, "source": JSON_VALUES, "card": JSON_VALUES, "to": JSON_VALUES,
-              "nonce": JSON_VALUES},
+    optional={
+        "cards": JSON_VALUES,
+        "cell": st.lists(JSON_VALUES, max_size=3) | JSON_VALUES,
+        "rotation": JSON_VALUES,
+        "index": st.integers(-2, 40) | JSON_VALUES,
+        "source": JSON_VALUES,
+        "card": JSON_VALUES,
+        "to": JSON_VALUES,
+        "nonce": JSON_VALUES,
+    },
 )
 _BOARDS: dict = {}
 
@@ -426,8 +590,11 @@ _BOARDS: dict = {}
 def _board(kind: str):
     board = _BOARDS.get(kind)
     if board is None or board.game_state.is_terminal:
-        board = _BOARDS[kind] = (NagarajaBoard(new_game(seed=len(_BOARDS)), seed=1, bots=random_policy)
-                                 if kind == "game" else TempleBoard(sandbox(tiles=("R16", "R02", "R05", "R08"))))
+        board = _BOARDS[kind] = (
+            NagarajaBoard(new_game(seed=len(_BOARDS)), seed=1, bots=random_policy)
+            if kind == "game"
+            else TempleBoard(sandbox(tiles=("R16", "R02", "R05", "R08")))
+        )
     return board
 
 
@@ -436,7 +603,10 @@ def _board(kind: str):
 def test_random_picks_never_raise_out_of_the_board(pick, which, legal):
     board = _board(which)
     if legal and board.legal and pick.get("kind") != "history":  # half the time, a move that is on offer
-        pick = {"kind": "action", "index": 0} if which == "game" else {
-            "kind": "place", "cell": board.legal[0]["cell"], "rotation": board.legal[0]["rotation"]}
+        pick = (
+            {"kind": "action", "index": 0}
+            if which == "game"
+            else {"kind": "place", "cell": board.legal[0]["cell"], "rotation": board.legal[0]["rotation"]}
+        )
     board.pick = pick
     assert board.message_kind in ("info", "error")

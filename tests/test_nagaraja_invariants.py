@@ -21,10 +21,12 @@ HEURISTIC_GAMES = 200 if LONG_TESTS else 60
 
 def play_checked(seed, policies, on_state=None):
     """Play one game, checking the conservation invariants before every decision."""
+
     def check(state):
         check_invariants(state)
         if on_state:
             on_state(state)
+
     final = play_game(policies, seed, on_state=check)
     check_invariants(final)
     return final
@@ -57,6 +59,7 @@ def test_only_pass_is_offered_exactly_when_nothing_else_is_possible():  # spec 5
             others = [a for a in state.legal_actions() if not isinstance(a, Pass)]
             assert bool(others) == has_non_pass_action(state, state.to_act)
             assert others, "a player with only Pass should have passed automatically"
+
     for seed in range(60):
         play_checked(seed, (random_policy, random_policy), on_state=check)
 
@@ -83,8 +86,11 @@ class KnowledgeTracker:
 
     def before(self, state, action):
         if isinstance(action, (UseNaga, UseAmulet)):
-            effect = (state.edition.cards[action.card].effect if isinstance(action, UseNaga)
-                      else state.edition.amulets[action.amulet].effect)
+            effect = (
+                state.edition.cards[action.card].effect
+                if isinstance(action, UseNaga)
+                else state.edition.amulets[action.amulet].effect
+            )
             temple = state.players[action.player].temple
             if effect in ("PEEK", "AM_PEEK"):
                 self.known[action.player].add((action.player, temple.relic_at(action.params.spot)))

@@ -67,13 +67,15 @@ def test_the_explorer_answers_a_slider_the_throw_button_the_effects_and_the_face
     # The guide toggle: Marion becomes guide, so Elodie no longer wins ties.
     explorer.locator(".gl-guide").get_by_role("button", name="Marion").click()
     expect(pwin).to_have_attribute("data-value", str(sticks.win_probability((0, 4, 0), MARION, False)))
-    expect(explorer.locator(".gl-ptie .gl-exact")).to_have_attribute("data-value",
-                                                                     str(sticks.compare((0, 4, 0), MARION)[1]))
+    expect(explorer.locator(".gl-ptie .gl-exact")).to_have_attribute(
+        "data-value", str(sticks.compare((0, 4, 0), MARION)[1])
+    )
 
     # A stick effect: Elodie's DISCARD2 on Marion (the default target).
     explorer.locator(".gl-effect-choice select").select_option(label="DISCARD2: discard two sticks")
     expect(explorer.locator(".gl-effect .gl-exact")).to_have_attribute(
-        "data-value", str(sticks.win_probability_after((0, 4, 0), MARION, False, "DISCARD2", "theirs")))
+        "data-value", str(sticks.win_probability_after((0, 4, 0), MARION, False, "DISCARD2", "theirs"))
+    )
 
     # The heat map follows the button over it (drawn in the page from the joint counts).
     explorer.get_by_role("button", name="Marion's throw").click()

@@ -69,9 +69,13 @@ def test_call_of_fate_values_equal_the_library_for_every_commitment(seed):
 
 def test_the_follower_sees_one_column_for_the_count_the_guide_committed():
     # seat 0 follows: the guide (seat 1) has committed 2 STK cards; the follower holds two symbols
-    state = make_state(phase="CALL_OF_FATE", to_act=0, guide=1,
-                       hands=(("REL-03", "REL-05", "STK-01"), ("ROM-01",)),
-                       committed=(None, ("STK-02", "STK-05")))
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=0,
+        guide=1,
+        hands=(("REL-03", "REL-05", "STK-01"), ("ROM-01",)),
+        committed=(None, ("STK-02", "STK-05")),
+    )
     board = NagarajaBoard(state, bots={1: random_policy})
     board.show_analysis = True
     assert board.analysis["columns"] == ["they committed 2"]
@@ -80,17 +84,22 @@ def test_the_follower_sees_one_column_for_the_count_the_guide_committed():
     for row in analysis.commitment_table(("REL-03", "REL-05", "STK-01"), 2, False, seen=state.discard_pile):
         assert shown[" + ".join(row.cards)] == [row.p_win]
     # and the library's brute force agrees on the one-card commitment (every set, every face)
-    assert shown["STK-01"] == [analysis.brute_force_win(("STK-01",), 2, False, ("REL-03", "REL-05", "STK-01"),
-                                                        seen=state.discard_pile)]
+    assert shown["STK-01"] == [
+        analysis.brute_force_win(("STK-01",), 2, False, ("REL-03", "REL-05", "STK-01"), seen=state.discard_pile)
+    ]
 
 
 def test_call_of_fate_overlay_is_the_same_when_only_hidden_cards_differ():
     guide_cards = [("STK-02", "STK-05"), ("CRD-07", "CRD-09"), ("REL-01", "REL-12")]
     overlays = []
     for committed in guide_cards:
-        state = make_state(phase="CALL_OF_FATE", to_act=0, guide=1,
-                           hands=(("REL-03", "REL-05", "STK-01"), ("ROM-01", "ROM-02")),
-                           committed=(None, committed))
+        state = make_state(
+            phase="CALL_OF_FATE",
+            to_act=0,
+            guide=1,
+            hands=(("REL-03", "REL-05", "STK-01"), ("ROM-01", "ROM-02")),
+            committed=(None, committed),
+        )
         board = NagarajaBoard(state, bots={1: random_policy})
         board.show_analysis = True
         overlays.append(board.analysis)
@@ -105,8 +114,15 @@ HAND = ("STK-01", "STK-03", "STK-06", "REL-01")  # PLUS2, RETHROW2, DISCARD2 and
 
 
 def confrontation(hands=(HAND, ("ROM-05",)), guide=0, sticks=STICKS):
-    return make_state(phase="CONFRONTATION", to_act=0, guide=guide, hands=hands, held_sticks=sticks,
-                      committed=((), ()), explicit_chance=True)
+    return make_state(
+        phase="CONFRONTATION",
+        to_act=0,
+        guide=guide,
+        hands=hands,
+        held_sticks=sticks,
+        committed=((), ()),
+        explicit_chance=True,
+    )
 
 
 def engine_win_chance(state, viewer=0):
@@ -145,15 +161,15 @@ def test_confrontation_numbers_worked_by_hand():
     shown = {row["label"]: Fraction(row["cells"][0]["p"]) for row in board.analysis["rows"]}
     naga = "P0 uses a white Naga on "  # the board's words for the engine's "WHITE"
     expected = {
-        "P0 passes": Fraction(0),                       # 4 < 6
-        naga + "STK-01": Fraction(1),                   # PLUS2: 6 = 6, the guide wins the tie
+        "P0 passes": Fraction(0),  # 4 < 6
+        naga + "STK-01": Fraction(1),  # PLUS2: 6 = 6, the guide wins the tie
         naga + "STK-06 (B02, B03 of P1)": Fraction(1),  # DISCARD2: 4 against 0
         naga + "STK-06 (B03, G02 of P1)": Fraction(1),  # 4 against 4, tie to the guide
-        naga + "STK-03 (B01 of P0)": Fraction(0),       # 1 + brown >= 6 needs a 5
-        naga + "STK-03 (B02 of P1)": Fraction(1, 4),    # 2 + brown <= 4: the brown shows 2
+        naga + "STK-03 (B01 of P0)": Fraction(0),  # 1 + brown >= 6 needs a 5
+        naga + "STK-03 (B02 of P1)": Fraction(1, 4),  # 2 + brown <= 4: the brown shows 2
         naga + "STK-03 (B02, B03 of P1)": Fraction(1, 16),  # both browns show 2
-        naga + "STK-03 (B02, G02 of P1)": Fraction(1, 8),   # brown 2 (1/4) and green Naga (1/2)
-        naga + "STK-03 (G02 of P1)": Fraction(0),       # 6 + green >= 6 whatever it shows
+        naga + "STK-03 (B02, G02 of P1)": Fraction(1, 8),  # brown 2 (1/4) and green Naga (1/2)
+        naga + "STK-03 (G02 of P1)": Fraction(0),  # 6 + green >= 6 whatever it shows
     }
     assert {label: shown[label] for label in expected} == expected
     best = [row["label"] for row in board.analysis["rows"] if row["cells"][0]["best"]]
@@ -170,8 +186,9 @@ def test_confrontation_overlay_is_the_same_when_only_the_opponents_hand_differs(
 
 
 def test_the_overlay_is_quiet_when_the_bot_is_to_act():
-    state = make_state(phase="CONFRONTATION", to_act=1, guide=1, hands=(HAND, ("ROM-05",)), held_sticks=STICKS,
-                       committed=((), ()))
+    state = make_state(
+        phase="CONFRONTATION", to_act=1, guide=1, hands=(HAND, ("ROM-05",)), held_sticks=STICKS, committed=((), ())
+    )
     board = NagarajaBoard(Match(state), bots={1: random_policy})  # on a Match the bot waits for the press
     assert board.game_state.to_act == 1
     board.show_analysis = True

@@ -31,14 +31,17 @@ def test_both_teaching_models_agree_with_every_published_fact(model):
     assert published.canonical(table) in published.consistent_tables()
 
 
-@pytest.mark.parametrize("fact, change", [
-    ("green_two_nagas", {"GREEN": ((0, 1), (1, 0), (1, 0), (1, 0))}),
-    ("elodie_throw", {"WHITE": ((0, 1), (1, 0), (1, 0), (1, 0))}),  # two white faces can never show 5
-    ("marion_throw", {"BROWN": ((2, 0), (3, 0), (3, 0), (3, 0))}),  # no two browns show 7
-    ("points_order", {"BROWN": ((0, 1), (1, 0), (1, 0), (4, 0))}),
-    ("points_or_naga", {"WHITE": ((0, 0), (2, 0), (3, 0), (0, 1))}),  # a blank face
-    ("four_faces", {"GREEN": ((0, 1), (0, 1), (1, 0))}),
-])
+@pytest.mark.parametrize(
+    "fact, change",
+    [
+        ("green_two_nagas", {"GREEN": ((0, 1), (1, 0), (1, 0), (1, 0))}),
+        ("elodie_throw", {"WHITE": ((0, 1), (1, 0), (1, 0), (1, 0))}),  # two white faces can never show 5
+        ("marion_throw", {"BROWN": ((2, 0), (3, 0), (3, 0), (3, 0))}),  # no two browns show 7
+        ("points_order", {"BROWN": ((0, 1), (1, 0), (1, 0), (4, 0))}),
+        ("points_or_naga", {"WHITE": ((0, 0), (2, 0), (3, 0), (0, 1))}),  # a blank face
+        ("four_faces", {"GREEN": ((0, 1), (0, 1), (1, 0))}),
+    ],
+)
 def test_each_fact_can_fail(fact, change):
     table = {**sticks.load_faces("A"), **change}
     report = published.satisfies(table)
@@ -103,9 +106,12 @@ def test_the_rules_page_states_the_computed_count_and_ranges():
     assert f"**{len(published.consistent_tables())} tables**" in page
     assert f"3550 with at most 5 dots, {len(published.consistent_tables(6))} with at most 6" in page
     assert len(published.consistent_tables(5)) == 3550
-    rows = {"elodie_mean": "Elodie's 3 white: mean points", "pwin": "P(Elodie, the guide, wins the example's raw throw)",
-            "edge": "the guide's edge from winning ties (P(equal points)) in the example",
-            "marion_naga": "Marion's pool: P(at least one Naga)"}
+    rows = {
+        "elodie_mean": "Elodie's 3 white: mean points",
+        "pwin": "P(Elodie, the guide, wins the example's raw throw)",
+        "edge": "the guide's edge from winning ties (P(equal points)) in the example",
+        "marion_naga": "Marion's pool: P(at least one Naga)",
+    }
     for key, label in rows.items():
         entry = published.headline_ranges()[key]
         assert f"| {label} | {entry['low']} | {entry['teaching']} | {entry['high']} |" in page, key

@@ -11,8 +11,22 @@ from gamelib.nagaraja import sticks
 from gamelib.nagaraja.edition import load_edition
 from gamelib.nagaraja import Rules, State, new_game
 from gamelib.nagaraja.actions import (
-    Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Spot, SpotPair, Sticks, Swap, SwapChoice,
-    UseAmulet, UseNaga,
+    Cell,
+    Commit,
+    DiscardTile,
+    Keep,
+    Move,
+    NoParams,
+    Pass,
+    PlaceTile,
+    Rotate,
+    Spot,
+    SpotPair,
+    Sticks,
+    Swap,
+    SwapChoice,
+    UseAmulet,
+    UseNaga,
 )
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.temple import RELIC_SPOTS, TRAP, PlacedTile
@@ -23,9 +37,15 @@ from nagaraja_support import DEFAULT_RELICS, ED, eight_room_temple, make_state, 
 
 def test_rules_text_example_elodie_beats_marion():  # spec 2.7 / 9.4: 5 vs 11, DISCARD2 leaves 4
     state = make_state(
-        guide=0, to_act=0, hands=(("STK-12",), ("CRD-01",)), committed=(("STK-03",), ("STK-02", "STK-05")),
-        held_sticks=([("W01", 0, 1), ("W02", 2, 0), ("W03", 3, 0)],
-                     [("B01", 3, 0), ("B02", 4, 0), ("B03", 3, 0), ("W04", 1, 0), ("G01", 0, 1)]))
+        guide=0,
+        to_act=0,
+        hands=(("STK-12",), ("CRD-01",)),
+        committed=(("STK-03",), ("STK-02", "STK-05")),
+        held_sticks=(
+            [("W01", 0, 1), ("W02", 2, 0), ("W03", 3, 0)],
+            [("B01", 3, 0), ("B02", 4, 0), ("B03", 3, 0), ("W04", 1, 0), ("G01", 0, 1)],
+        ),
+    )
     assert (state.total(0), state.total(1)) == (5, 11)
     discard = UseNaga(0, "WHITE", "STK-12", Sticks(1, ("B01", "B02")))  # the 3 and the 4
     assert discard in state.legal_actions()
@@ -48,8 +68,11 @@ def test_plus2_and_automatic_end_of_confrontation():  # spec 3.4 PLUS2, 5.4
 
 
 def test_rethrow2_is_an_exact_chance_node():  # spec 3.4 RETHROW2, 9.2 (2 brown)
-    state = make_state(hands=(("STK-03",), ("CRD-01",)), held_sticks=([("B01", 2, 0), ("W01", 0, 1)],
-                       [("B02", 4, 0), ("B03", 4, 0), ("G01", 0, 1)]), explicit_chance=True)
+    state = make_state(
+        hands=(("STK-03",), ("CRD-01",)),
+        held_sticks=([("B01", 2, 0), ("W01", 0, 1)], [("B02", 4, 0), ("B03", 4, 0), ("G01", 0, 1)]),
+        explicit_chance=True,
+    )
     options = [a.params for a in state.legal_actions() if isinstance(a, UseNaga)]
     assert Sticks(1, ("B02", "B03")) in options and Sticks(0, ("B01",)) in options
     assert Sticks(1, ("B03",)) not in options  # same colour and face as B02: canonical lowest id only
@@ -60,13 +83,21 @@ def test_rethrow2_is_an_exact_chance_node():  # spec 3.4 RETHROW2, 9.2 (2 brown)
     by_points = {}
     for faces, p in outcomes:
         by_points[sum(f[0] for f in faces)] = by_points.get(sum(f[0] for f in faces), 0) + p
-    assert by_points == {4: Fraction(1, 16), 5: Fraction(1, 4), 6: Fraction(3, 8), 7: Fraction(1, 4), 8: Fraction(1, 16)}
+    assert by_points == {
+        4: Fraction(1, 16),
+        5: Fraction(1, 4),
+        6: Fraction(3, 8),
+        7: Fraction(1, 4),
+        8: Fraction(1, 16),
+    }
     state = state.apply(((2, 0), (3, 0)))
     assert state.total(1) == 5 and state.current_player == 1
 
 
 def test_discard2_takes_min_2_n_and_needs_a_stick():  # spec 3.4 DISCARD2
-    three = make_state(hands=(("STK-06",), ()), held_sticks=([("W01", 0, 1)], [("B02", 4, 0), ("W02", 2, 0), ("G01", 1, 0)]))
+    three = make_state(
+        hands=(("STK-06",), ()), held_sticks=([("W01", 0, 1)], [("B02", 4, 0), ("W02", 2, 0), ("G01", 1, 0)])
+    )
     params = [a.params for a in three.legal_actions() if isinstance(a, UseNaga)]
     assert sorted(p.stick_ids for p in params) == [("B02", "G01"), ("B02", "W02"), ("W02", "G01")]
     one = make_state(hands=(("STK-06",), ()), held_sticks=([("W01", 0, 1)], [("B02", 4, 0)]))
@@ -91,8 +122,11 @@ def test_peek_is_private():  # spec 3.4 PEEK, spec 7
 
 
 def test_swap_recomputes_faces_and_knowledge_follows_the_token():  # spec 3.4 SWAP, 4.3, 7
-    state = make_state(hands=(("REL-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({}, {(2, 0): ("R06", 2)}))  # P1's LEFT_2 (S4a, 4 VP) is face up
+    state = make_state(
+        hands=(("REL-03",), ("CRD-01",)),
+        held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+        tiles=({}, {(2, 0): ("R06", 2)}),
+    )  # P1's LEFT_2 (S4a, 4 VP) is face up
     assert state.score(1) == 4
     state = state.apply(UseNaga(0, "WHITE", "REL-03", SpotPair(1, "LEFT_2", "RIGHT_0")))
     assert state.score(1) == 6  # the cursed C6a now sits on the connected spot
@@ -101,8 +135,9 @@ def test_swap_recomputes_faces_and_knowledge_follows_the_token():  # spec 3.4 SW
 
 
 def test_peek2_swap_then_swap_choice():  # spec 3.4 PEEK2_SWAP, 5.4
-    state = make_state(hands=(("REL-06",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       amulets=(("A12",), ()))
+    state = make_state(
+        hands=(("REL-06",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]), amulets=(("A12",), ())
+    )
     state = state.apply(UseNaga(0, "WHITE", "REL-06", SpotPair(0, "LEFT_0", "RIGHT_0")))
     actions = state.legal_actions()
     assert {type(a) for a in actions} == {SwapChoice, UseAmulet}  # only the choice and AM_PEEK
@@ -113,15 +148,26 @@ def test_peek2_swap_then_swap_choice():  # spec 3.4 PEEK2_SWAP, 5.4
 
 
 def test_relic_effects_need_face_down_relics():  # spec 3.4 preconditions, 5.9
-    crosses = load_edition("A", tiles={"tiles": [{"id": f"R{i:02d}", "shape": "cross", "segments": ["NESW"],
-                                                  "special": None} for i in range(1, 17)]
-                                       + [{"id": "R17", "shape": "straight", "segments": ["NS"], "special": None}]})
+    crosses = load_edition(
+        "A",
+        tiles={
+            "tiles": [
+                {"id": f"R{i:02d}", "shape": "cross", "segments": ["NESW"], "special": None} for i in range(1, 17)
+            ]
+            + [{"id": "R17", "shape": "straight", "segments": ["NS"], "special": None}]
+        },
+    )
     full = {(r, c): (f"R{r * 3 + c + 1:02d}", 0) for r in range(3) for c in range(3)}
     one_down = dict(full)
     one_down[(0, 0)] = ("R17", 0)  # {N,S}: LEFT_0 stays face down
-    state = make_state(hands=(("REL-01", "REL-06"), ()), held_sticks=([("W01", 0, 1)], []), tiles=(one_down, {}),
-                       relics=({**DEFAULT_RELICS, "LEFT_0": "C6a", "RIGHT_0": "S3a"}, None), current_room="R16",
-                       edition=crosses)
+    state = make_state(
+        hands=(("REL-01", "REL-06"), ()),
+        held_sticks=([("W01", 0, 1)], []),
+        tiles=(one_down, {}),
+        relics=({**DEFAULT_RELICS, "LEFT_0": "C6a", "RIGHT_0": "S3a"}, None),
+        current_room="R16",
+        edition=crosses,
+    )
     uses = [a for a in state.legal_actions() if isinstance(a, UseNaga)]
     assert [a.params for a in uses] == [Spot("LEFT_0")]  # PEEK yes, PEEK2_SWAP needs two face-down relics
     unchanged_after(state, UseNaga(0, "WHITE", "REL-06", SpotPair(0, "LEFT_0", "TOP_0")), "fewer than 2")
@@ -131,8 +177,11 @@ def test_relic_effects_need_face_down_relics():  # spec 3.4 preconditions, 5.9
 
 
 def test_rotate_breaks_the_opponents_path():  # spec 3.4 ROTATE, 9.5.6, 5.9 (a relic flips face down)
-    state = make_state(hands=(("ROM-01",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({}, {(2, 2): ("R02", 0), (1, 2): ("R06", 1)}))
+    state = make_state(
+        hands=(("ROM-01",), ("CRD-01",)),
+        held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+        tiles=({}, {(2, 2): ("R02", 0), (1, 2): ("R06", 1)}),
+    )
     assert state.score(1) == 6  # RIGHT_1 holds C6b
     state = state.apply(UseNaga(0, "WHITE", "ROM-01", Rotate(1, (2, 2), 1)))
     assert state.score(1) == 0 and "P1's relic at RIGHT_1 turns face down." in state.events(0)
@@ -140,8 +189,9 @@ def test_rotate_breaks_the_opponents_path():  # spec 3.4 ROTATE, 9.5.6, 5.9 (a r
 
 def test_an_effect_that_reveals_the_opponents_third_cursed_relic_makes_them_lose():  # spec 5.9, 5.8 rule 1
     layout = {(2, 2): ("R12", 0), (1, 2): ("R13", 0), (0, 2): ("R06", 0)}  # RIGHT_2 and RIGHT_1 up, RIGHT_0 down
-    state = make_state(hands=(("ROM-01",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({}, layout))
+    state = make_state(
+        hands=(("ROM-01",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]), tiles=({}, layout)
+    )
     assert state.score(1) == 12
     state = state.apply(UseNaga(0, "WHITE", "ROM-01", Rotate(1, (0, 2), 1)))  # {E,S}: RIGHT_0 joins
     assert state.is_terminal and state.result.reason == "CURSED_LOSS" and state.winner == 0
@@ -149,8 +199,11 @@ def test_an_effect_that_reveals_the_opponents_third_cursed_relic_makes_them_lose
 
 
 def test_move_and_swap_rooms():  # spec 3.4 MOVE_SWAP
-    state = make_state(hands=(("ROM-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({(2, 1): ("R01", 0, "A03"), (1, 1): ("R03", 1)}, {(2, 2): ("R02", 0), (1, 2): ("R06", 1)}))
+    state = make_state(
+        hands=(("ROM-03",), ("CRD-01",)),
+        held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+        tiles=({(2, 1): ("R01", 0, "A03"), (1, 1): ("R03", 1)}, {(2, 2): ("R02", 0), (1, 2): ("R06", 1)}),
+    )
     options = [a.params for a in state.legal_actions() if isinstance(a, UseNaga)]
     assert Move(1, (2, 2), (2, 0)) in options and Swap(0, (1, 1), (2, 1)) in options
     assert Move(0, (1, 1), (0, 1)) not in options  # once (1,1) is lifted, (0,1) touches nothing
@@ -161,8 +214,11 @@ def test_move_and_swap_rooms():  # spec 3.4 MOVE_SWAP
 
 
 def test_trap_on_a_room_sends_it_under_the_pile_and_loses_its_amulet():  # spec 3.4 TRAP
-    state = make_state(hands=(("ROM-06",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({(2, 0): TRAP}, {(2, 1): ("R04", 0, "A07")}))
+    state = make_state(
+        hands=(("ROM-06",), ("CRD-01",)),
+        held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+        tiles=({(2, 0): TRAP}, {(2, 1): ("R04", 0, "A07")}),
+    )
     options = [a.params for a in state.legal_actions() if isinstance(a, UseNaga)]
     assert len(options) == 9 and Cell((2, 1)) in options
     state = state.apply(UseNaga(0, "WHITE", "ROM-06", Cell((2, 1))))
@@ -176,8 +232,14 @@ def test_trap_on_a_room_sends_it_under_the_pile_and_loses_its_amulet():  # spec 
 
 
 def test_rooms_under_the_pile_come_back_in_order():  # spec 3.4 TRAP: bottom of the room pile
-    state = make_state(phase="NEW_DEAL", current_room=None, room_pile=(), room_bottom=("R04", "R05"),
-                       explicit_chance=True, queue=(Task("ROOM"),))
+    state = make_state(
+        phase="NEW_DEAL",
+        current_room=None,
+        room_pile=(),
+        room_bottom=("R04", "R05"),
+        explicit_chance=True,
+        queue=(Task("ROOM"),),
+    )
     assert state.chance_outcomes() == [("R04", Fraction(1))]
 
 
@@ -194,13 +256,15 @@ def test_trap_never_counts_as_the_ninth_room():  # spec 5.8 rule 3
 def test_draw2_reshuffles_and_draws_what_it_can():  # spec 3.4 DRAW2, 5.7, 5.9
     others = [c for c in ED.cards if c not in ("CRD-01", "STK-01", "STK-02")]
     # park every other card in P1's hand so the piles are tiny
-    state = make_state(hands=(("CRD-01",), tuple(others)), held_sticks=([("W01", 0, 1)], []), draw_pile=["STK-01"],
-                       discard=("STK-02",))
+    state = make_state(
+        hands=(("CRD-01",), tuple(others)), held_sticks=([("W01", 0, 1)], []), draw_pile=["STK-01"], discard=("STK-02",)
+    )
     after = state.apply(UseNaga(0, "WHITE", "CRD-01", NoParams()))
     assert sorted(after.players[0].hand) == ["STK-01", "STK-02"]
     assert any("shuffled" in e for e in after.events(1))
-    empty = make_state(hands=(("CRD-01",), tuple(others + ["STK-02"])), held_sticks=([("W01", 0, 1)], []),
-                       draw_pile=["STK-01"])
+    empty = make_state(
+        hands=(("CRD-01",), tuple(others + ["STK-02"])), held_sticks=([("W01", 0, 1)], []), draw_pile=["STK-01"]
+    )
     after = empty.apply(UseNaga(0, "WHITE", "CRD-01", NoParams()))
     assert after.players[0].hand == ("STK-01",) and any("cannot draw" in e for e in after.events(0))
 
@@ -225,26 +289,37 @@ def test_opp_discard_and_steal():  # spec 3.4 OPP_DISCARD, STEAL, spec 7
 
 
 def test_amulet_plus2_keeps_the_turn():  # spec 3.6 A09
-    state = make_state(hands=(("STK-01",), ("CRD-01",)), amulets=(("A09",), ()),
-                       held_sticks=([("B01", 2, 0), ("W01", 0, 1)], [("B02", 3, 0), ("G01", 0, 1)]))
+    state = make_state(
+        hands=(("STK-01",), ("CRD-01",)),
+        amulets=(("A09",), ()),
+        held_sticks=([("B01", 2, 0), ("W01", 0, 1)], [("B02", 3, 0), ("G01", 0, 1)]),
+    )
     state = state.apply(UseAmulet(0, "A09", NoParams()))
     assert state.total(0) == 4 and state.to_act == 0 and "A09" in state.out_of_game
     assert "P0 shows and uses amulet A09 (AM_PLUS2)." in state.events(1)
 
 
 def test_amulet_rethrow1():  # spec 3.6 A10
-    state = make_state(held_sticks=([("B01", 2, 0), ("B02", 2, 0)], [("B03", 3, 0)]), amulets=(("A10",), ()),
-                       explicit_chance=True)
+    state = make_state(
+        held_sticks=([("B01", 2, 0), ("B02", 2, 0)], [("B03", 3, 0)]), amulets=(("A10",), ()), explicit_chance=True
+    )
     uses = [a for a in state.legal_actions() if isinstance(a, UseAmulet)]
     assert [a.params for a in uses] == [Sticks(0, ("B01",))]  # the two 2s are interchangeable
     state = state.apply(uses[0])
-    assert state.chance_outcomes() == [(((2, 0),), Fraction(1, 4)), (((3, 0),), Fraction(1, 2)), (((4, 0),), Fraction(1, 4))]
+    assert state.chance_outcomes() == [
+        (((2, 0),), Fraction(1, 4)),
+        (((3, 0),), Fraction(1, 2)),
+        (((4, 0),), Fraction(1, 4)),
+    ]
     assert "Totals: P0 6, P1 3. P0 wins the room." in state.apply(((4, 0),)).events(1)
 
 
 def test_amulet_naga_is_a_virtual_naga_lost_at_resolve():  # spec 3.6 A11, 5.5
-    state = make_state(hands=(("STK-01", "CRD-01"), ("CRD-02",)), held_sticks=([("B01", 2, 0)], [("B02", 3, 0)]),
-                       amulets=(("A11",), ()))
+    state = make_state(
+        hands=(("STK-01", "CRD-01"), ("CRD-02",)),
+        held_sticks=([("B01", 2, 0)], [("B02", 3, 0)]),
+        amulets=(("A11",), ()),
+    )
     state = state.apply(UseAmulet(0, "A11", NoParams()))
     assert state.players[0].virtual_nagas == 1
     assert UseNaga(0, "VIRTUAL", "STK-01", NoParams()) in state.legal_actions()
@@ -277,13 +352,28 @@ def test_collected_amulet_stays_collected_when_the_path_breaks():  # spec 5.9
 
 
 def _cursed_layout(third_spot_relic):
-    relics = {"LEFT_0": "S3a", "LEFT_1": "C6c", "LEFT_2": "C6a", "TOP_0": "S4b", "TOP_1": "S5a", "TOP_2": "S5b",
-              "RIGHT_0": "S4a", "RIGHT_1": "S3b", "RIGHT_2": "C6b"}
+    relics = {
+        "LEFT_0": "S3a",
+        "LEFT_1": "C6c",
+        "LEFT_2": "C6a",
+        "TOP_0": "S4b",
+        "TOP_1": "S5a",
+        "TOP_2": "S5b",
+        "RIGHT_0": "S4a",
+        "RIGHT_1": "S3b",
+        "RIGHT_2": "C6b",
+    }
     if third_spot_relic != "C6c":
         relics["LEFT_1"], relics["TOP_1"] = third_spot_relic, "C6c"
     tiles = {(2, 0): ("R08", 3), (2, 2): ("R05", 1)}  # {N,S,W} reveals LEFT_2; {E,S} reveals RIGHT_2
-    return make_state(phase="EXPLORATION", to_act=0, current_room="R06", tiles=(tiles, {}), relics=(relics, None),
-                      amulets=(("A05", "A06", "A07", "A08"), ()))
+    return make_state(
+        phase="EXPLORATION",
+        to_act=0,
+        current_room="R06",
+        tiles=(tiles, {}),
+        relics=(relics, None),
+        amulets=(("A05", "A06", "A07", "A08"), ()),
+    )
 
 
 def test_cursed_loss_beats_25():  # spec 5.8: rule 1 is checked before rule 2
@@ -310,8 +400,9 @@ def test_ninth_tile_tie_goes_to_the_placer():  # spec 5.8 rule 3
 
 
 def test_ninth_tile_higher_score_wins():  # spec 5.8 rule 3
-    state = make_state(phase="EXPLORATION", to_act=1, tiles=({}, eight_room_temple()), current_room="R11",
-                       amulets=(("A01",), ()))
+    state = make_state(
+        phase="EXPLORATION", to_act=1, tiles=({}, eight_room_temple()), current_room="R11", amulets=(("A01",), ())
+    )
     assert state.apply(PlaceTile(1, (0, 0), 0)).result == (0, "NINTH_TILE", (1, 0))
 
 
@@ -341,14 +432,25 @@ def test_empty_hands_commit_nothing_and_the_guide_wins_0_to_0():  # spec 5.9
     assert state.phase == "EXPLORATION" and state.to_act == 1  # no sticks: the guide wins the room
 
 
-@pytest.mark.parametrize("tie_rule, guide, totals, winner", [
-    ("guide", 0, (4, 4), 0), ("guide", 1, (4, 4), 1), ("opponent", 0, (4, 4), 1), ("opponent", 1, (4, 4), 0),
-    ("opponent", 0, (5, 4), 0), ("opponent", 1, (3, 4), 1),  # the variant changes ties only
-])
+@pytest.mark.parametrize(
+    "tie_rule, guide, totals, winner",
+    [
+        ("guide", 0, (4, 4), 0),
+        ("guide", 1, (4, 4), 1),
+        ("opponent", 0, (4, 4), 1),
+        ("opponent", 1, (4, 4), 0),
+        ("opponent", 0, (5, 4), 0),
+        ("opponent", 1, (3, 4), 1),  # the variant changes ties only
+    ],
+)
 def test_tie_rule_gives_equal_totals_to_the_guide_or_the_opponent(tie_rule, guide, totals, winner):
     # docs/rules/nagaraja.md#winning-the-room (published: the guide); #parameters (the reversed variant)
-    state = make_state(guide=guide, to_act=guide, rules=Rules(tie_rule=tie_rule),
-                       held_sticks=([("B01", totals[0], 0)], [("B02", totals[1], 0)]))
+    state = make_state(
+        guide=guide,
+        to_act=guide,
+        rules=Rules(tie_rule=tie_rule),
+        held_sticks=([("B01", totals[0], 0)], [("B02", totals[1], 0)]),
+    )
     after = state.apply(Pass(guide))  # nobody has a Naga: the room is resolved at once
     assert after.phase == "EXPLORATION" and after.room_winner == winner and after.to_act == winner
     if totals[0] == totals[1]:
@@ -365,8 +467,14 @@ def test_tie_rule_is_saved_and_old_saves_play_the_published_rule():
 
 
 def test_commit_validation_and_hidden_commitment():  # spec 5.3, 7
-    state = make_state(phase="CALL_OF_FATE", to_act=0, guide=0, committed=(None, None),
-                       hands=(("STK-01", "REL-01", "REL-05"), ("CRD-01",)), explicit_chance=True)
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=0,
+        guide=0,
+        committed=(None, None),
+        hands=(("STK-01", "REL-01", "REL-05"), ("CRD-01",)),
+        explicit_chance=True,
+    )
     unchanged_after(state, Commit(0, ("REL-01", "STK-01")), "one symbol")
     unchanged_after(state, Commit(0, ("CRD-01",)), "not in P0's hand")
     unchanged_after(state, Commit(0, ()), "at least one card")
@@ -381,8 +489,14 @@ def test_commit_validation_and_hidden_commitment():  # spec 5.3, 7
 
 def test_short_supply_the_guide_takes_first():  # spec 5.3, 5.9
     guide_cards = ("STK-01", "STK-02", "STK-04", "STK-05", "STK-07", "STK-10", "STK-12")  # 10 brown sticks
-    state = make_state(phase="CALL_OF_FATE", to_act=1, guide=0, committed=(guide_cards, None),
-                       hands=((), ("REL-01", "REL-05")), explicit_chance=True)
+    state = make_state(
+        phase="CALL_OF_FATE",
+        to_act=1,
+        guide=0,
+        committed=(guide_cards, None),
+        hands=((), ("REL-01", "REL-05")),
+        explicit_chance=True,
+    )
     state = state.apply(Commit(1, ("REL-01", "REL-05")))  # wants BBW + BB: only 2 brown are left
     colours = [s.colour for s in state.players[1].sticks]
     assert colours.count("BROWN") == 2 and colours.count("WHITE") == 1
@@ -423,6 +537,7 @@ def test_chance_outcomes_are_exact_distributions():
     state = new_game(seed=3, explicit_chance=True)
     seen_kinds = set()
     import random
+
     rng = random.Random(0)
     while not state.is_terminal and len(seen_kinds) < 6:
         if state.current_player == CHANCE:
@@ -468,7 +583,7 @@ def test_json_round_trip_mid_game_and_explicit():
         state = state.apply(rng.choice(outcomes)[0] if outcomes else rng.choice(state.legal_actions()))
     loaded = State.from_json(state.to_json())
     assert loaded == state and loaded.to_json() == state.to_json() and loaded.moves == state.moves
-    step = (state.chance_outcomes()[0][0] if state.chance_outcomes() else state.legal_actions()[0])
+    step = state.chance_outcomes()[0][0] if state.chance_outcomes() else state.legal_actions()[0]
     assert loaded.apply(step) == state.apply(step)
 
 
@@ -481,20 +596,38 @@ def test_a_hand_built_position_is_not_a_save():
     assert State.from_json(model_b.to_json()).edition.faces == load_edition("B").faces
 
 
-@pytest.mark.parametrize("damage, message", [
-    (lambda d: "{not json", "not valid JSON"),
-    (lambda d: json.dumps([1, 2]), "JSON object"),
-    (lambda d: json.dumps({k: v for k, v in d.items() if k != "players"}), "missing players"),
-    (lambda d: json.dumps({**d, "phase": "DANCING"}), "its phase is 'DANCING'"),
-    (lambda d: json.dumps({**d, "draw_pile": d["draw_pile"][1:]}), "its draw_pile"),
-    (lambda d: json.dumps({**d, "game": "chakra"}), "chakra.*nagaraja save"),
-    (lambda d: json.dumps({**d, "supply": d["supply"] + ["B01"]}), "its supply"),
-    (lambda d: json.dumps({**d, "players": [{**d["players"][0], "temple": {"cells": [["R99", 0, None]] + [None] * 8,
-                                                                           "relics": d["players"][0]["temple"]["relics"]}},
-                                            d["players"][1]]}), "its players"),
-    (lambda d: json.dumps({**d, "edition": {"sticks": "Z"}}), "bad edition"),
-    (lambda d: json.dumps({**d, "players": "two"}), "its players"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda d: "{not json", "not valid JSON"),
+        (lambda d: json.dumps([1, 2]), "JSON object"),
+        (lambda d: json.dumps({k: v for k, v in d.items() if k != "players"}), "missing players"),
+        (lambda d: json.dumps({**d, "phase": "DANCING"}), "its phase is 'DANCING'"),
+        (lambda d: json.dumps({**d, "draw_pile": d["draw_pile"][1:]}), "its draw_pile"),
+        (lambda d: json.dumps({**d, "game": "chakra"}), "chakra.*nagaraja save"),
+        (lambda d: json.dumps({**d, "supply": d["supply"] + ["B01"]}), "its supply"),
+        (
+            lambda d: json.dumps(
+                {
+                    **d,
+                    "players": [
+                        {
+                            **d["players"][0],
+                            "temple": {
+                                "cells": [["R99", 0, None]] + [None] * 8,
+                                "relics": d["players"][0]["temple"]["relics"],
+                            },
+                        },
+                        d["players"][1],
+                    ],
+                }
+            ),
+            "its players",
+        ),
+        (lambda d: json.dumps({**d, "edition": {"sticks": "Z"}}), "bad edition"),
+        (lambda d: json.dumps({**d, "players": "two"}), "its players"),
+    ],
+)
 def test_corrupt_saves_give_clear_errors(damage, message):
     data = json.loads(new_game(seed=5).to_json())
     with pytest.raises(CorruptSave, match=message):
@@ -518,12 +651,14 @@ def test_text_view_and_log():
 
 
 def test_a_relic_seen_face_up_stays_known_after_it_turns_face_down():  # spec 7 (choice: players remember)
-    state = make_state(phase="EXPLORATION", to_act=1, current_room="R06", tiles=({}, {(2, 2): ("R02", 0)}),
-                       hands=(("ROM-01",), ()))
+    state = make_state(
+        phase="EXPLORATION", to_act=1, current_room="R06", tiles=({}, {(2, 2): ("R02", 0)}), hands=(("ROM-01",), ())
+    )
     state = state.apply(PlaceTile(1, (1, 2), 1))  # RIGHT_1 (C6b) turns face up for both to see
     assert all((1, "C6b") in state.players[p].knowledge for p in (0, 1))
     temple = state.players[1].temple.rotate((2, 2), 1)
     from gamelib.nagaraja.actions import update_temple
+
     broken = update_temple(state, 1, temple)
     for viewer in (0, 1):
         relic = broken.observation(viewer)["players"][1]["temple"]["relics"]["RIGHT_1"]
@@ -534,8 +669,11 @@ def test_a_relic_seen_face_up_stays_known_after_it_turns_face_down():  # spec 7 
 
 
 def test_swap_accepts_the_pair_in_either_order():  # spec 3.4 SWAP: two relic spots, no order
-    state = make_state(hands=(("REL-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({}, {(2, 0): ("R06", 2)}))
+    state = make_state(
+        hands=(("REL-03",), ("CRD-01",)),
+        held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+        tiles=({}, {(2, 0): ("R06", 2)}),
+    )
     listed = state.apply(UseNaga(0, "WHITE", "REL-03", SpotPair(0, "TOP_2", "RIGHT_0")))
     reversed_pair = state.apply(UseNaga(0, "WHITE", "REL-03", SpotPair(0, "RIGHT_0", "TOP_2")))
     assert reversed_pair.to_json() == listed.to_json()
@@ -551,8 +689,11 @@ def test_peek2_swap_accepts_the_pair_in_either_order():  # spec 3.4 PEEK2_SWAP
 
 
 def test_move_swap_accepts_the_rooms_in_either_order():  # spec 3.4 MOVE_SWAP: swap two rooms
-    state = make_state(hands=(("ROM-03",), ("CRD-01",)), held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
-                       tiles=({(2, 1): ("R01", 0, "A03"), (2, 0): ("R03", 1)}, {}))
+    state = make_state(
+        hands=(("ROM-03",), ("CRD-01",)),
+        held_sticks=([("W01", 0, 1)], [("G01", 0, 1)]),
+        tiles=({(2, 1): ("R01", 0, "A03"), (2, 0): ("R03", 1)}, {}),
+    )
     listed = state.apply(UseNaga(0, "WHITE", "ROM-03", Swap(0, (2, 0), (2, 1))))
     reversed_pair = state.apply(UseNaga(0, "WHITE", "ROM-03", Swap(0, (2, 1), (2, 0))))
     assert reversed_pair.to_json() == listed.to_json()

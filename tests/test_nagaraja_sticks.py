@@ -41,9 +41,21 @@ def test_single_sticks_spec_9_1(model, colour, distribution, mean, variance, p_n
 
 def test_three_white_joint_spec_9_2():
     expected = {
-        (0, 3): F(1, 64), (1, 2): F(3, 64), (2, 1): F(3, 64), (2, 2): F(3, 64), (3, 0): F(1, 64),
-        (3, 1): F(3, 32), (3, 2): F(3, 64), (4, 0): F(3, 64), (4, 1): F(9, 64), (5, 0): F(3, 32),
-        (5, 1): F(3, 32), (6, 0): F(7, 64), (6, 1): F(3, 64), (7, 0): F(3, 32), (8, 0): F(3, 64),
+        (0, 3): F(1, 64),
+        (1, 2): F(3, 64),
+        (2, 1): F(3, 64),
+        (2, 2): F(3, 64),
+        (3, 0): F(1, 64),
+        (3, 1): F(3, 32),
+        (3, 2): F(3, 64),
+        (4, 0): F(3, 64),
+        (4, 1): F(9, 64),
+        (5, 0): F(3, 32),
+        (5, 1): F(3, 32),
+        (6, 0): F(7, 64),
+        (6, 1): F(3, 64),
+        (7, 0): F(3, 32),
+        (8, 0): F(3, 64),
         (9, 0): F(1, 64),
     }
     assert sticks.joint(0, 3, 0) == expected
@@ -53,12 +65,27 @@ def test_three_white_joint_spec_9_2():
 def test_three_white_marginals_moments_and_tails_spec_9_2():
     p = sticks.points(0, 3, 0)
     n = sticks.nagas(0, 3, 0)
-    assert p.to_dict() == {0: F(1, 64), 1: F(3, 64), 2: F(3, 32), 3: F(5, 32), 4: F(3, 16), 5: F(3, 16),
-                           6: F(5, 32), 7: F(3, 32), 8: F(3, 64), 9: F(1, 64)}
+    assert p.to_dict() == {
+        0: F(1, 64),
+        1: F(3, 64),
+        2: F(3, 32),
+        3: F(5, 32),
+        4: F(3, 16),
+        5: F(3, 16),
+        6: F(5, 32),
+        7: F(3, 32),
+        8: F(3, 64),
+        9: F(1, 64),
+    }
     assert n.to_dict() == {0: F(27, 64), 1: F(27, 64), 2: F(9, 64), 3: F(1, 64)}
     stats = sticks.summary(0, 3, 0)
-    assert stats == {"mean_points": F(9, 2), "variance_points": F(15, 4), "mean_nagas": F(3, 4),
-                     "variance_nagas": F(9, 16), "covariance": F(-9, 8)}
+    assert stats == {
+        "mean_points": F(9, 2),
+        "variance_points": F(15, 4),
+        "mean_nagas": F(3, 4),
+        "variance_nagas": F(9, 16),
+        "covariance": F(-9, 8),
+    }
     tails = [F(63, 64), F(15, 16), F(27, 32), F(11, 16), F(1, 2), F(5, 16), F(5, 32), F(1, 16), F(1, 64)]
     assert [p.at_least(k) for k in range(1, 10)] == tails
     assert [p.at_least_table()[k] for k in range(1, 10)] == tails
@@ -70,8 +97,13 @@ def test_five_points_one_naga_spec_9_2():
 
 
 def test_one_of_each_spec_9_2():
-    assert sticks.summary(1, 1, 1) == {"mean_points": F(5), "variance_points": F(2), "mean_nagas": F(3, 4),
-                                       "variance_nagas": F(7, 16), "covariance": F(-5, 8)}
+    assert sticks.summary(1, 1, 1) == {
+        "mean_points": F(5),
+        "variance_points": F(2),
+        "mean_nagas": F(3, 4),
+        "variance_nagas": F(7, 16),
+        "covariance": F(-5, 8),
+    }
     assert sticks.nagas(1, 1, 1).to_dict() == {0: F(3, 8), 1: F(1, 2), 2: F(1, 8)}
     p = sticks.points(1, 1, 1)
     assert [p.at_least(k) for k in range(0, 3)] == [1, 1, 1]
@@ -82,8 +114,10 @@ def test_two_brown_spec_9_2():
     assert sticks.points(2, 0, 0).to_dict() == {4: F(1, 16), 5: F(1, 4), 6: F(3, 8), 7: F(1, 4), 8: F(1, 16)}
 
 
-@pytest.mark.parametrize("pool, chance", [((0, 1, 0), F(1, 4)), ((0, 3, 0), F(37, 64)), ((0, 0, 2), F(3, 4)),
-                                          ((0, 0, 3), F(7, 8)), ((1, 1, 1), F(5, 8))])
+@pytest.mark.parametrize(
+    "pool, chance",
+    [((0, 1, 0), F(1, 4)), ((0, 3, 0), F(37, 64)), ((0, 0, 2), F(3, 4)), ((0, 0, 3), F(7, 8)), ((1, 1, 1), F(5, 8))],
+)
 def test_at_least_one_naga_spec_9_2(pool, chance):
     assert sticks.nagas(pool).at_least(1) == chance
 
@@ -110,8 +144,9 @@ def test_two_pools_and_guide_rule_spec_9_3(mine, theirs, model, expected, as_gui
     assert sticks.win_probability(mine, theirs, mine_is_guide=False, faces=model) == as_non_guide
 
 
-@pytest.mark.parametrize("model, expected", [("A", (F(93, 256), F(35, 128), F(93, 256))),
-                                             ("B", (F(53, 128), F(11, 64), F(53, 128)))])
+@pytest.mark.parametrize(
+    "model, expected", [("A", (F(93, 256), F(35, 128), F(93, 256))), ("B", (F(53, 128), F(11, 64), F(53, 128)))]
+)
 def test_first_guide_throw_spec_9_3(model, expected):
     assert sticks.compare((2, 0, 0), (2, 0, 0), faces=model) == expected
 
@@ -149,7 +184,9 @@ def test_discard_two_leaves_four_spec_9_4(model, expected, count):
 
 
 def small_pools(limit=6):
-    return [(b, w, g) for b in range(limit + 1) for w in range(limit + 1) for g in range(limit + 1) if b + w + g <= limit]
+    return [
+        (b, w, g) for b in range(limit + 1) for w in range(limit + 1) for g in range(limit + 1) if b + w + g <= limit
+    ]
 
 
 @pytest.mark.parametrize("model", ["A", "B"])
@@ -327,8 +364,11 @@ def test_a_naga_that_scores_more_than_plain_faces():
 
 def test_counts_wider_than_128_bits_are_read_whole():
     # 16 faces per stick and 36 sticks: 2**144 equally likely throws, counts take three 64-bit words
-    table = {"BROWN": [(1, 0)] * 9 + [(2, 0)] * 7, "WHITE": [(0, 1)] * 5 + [(1, 0)] * 11,
-             "GREEN": [(0, 1)] * 3 + [(3, 0)] * 13}
+    table = {
+        "BROWN": [(1, 0)] * 9 + [(2, 0)] * 7,
+        "WHITE": [(0, 1)] * 5 + [(1, 0)] * 11,
+        "GREEN": [(0, 1)] * 3 + [(3, 0)] * 13,
+    }
     counts, total = sticks.joint_counts((12, 12, 12), sticks.validate_faces(table))
     assert total == 2**144 and max(counts.values()) >= 2**128
     assert counts == convolution_counts((12, 12, 12), table)
@@ -346,7 +386,10 @@ def test_row_by_row_multiplication_equals_the_big_integer_product():
     for field in (8, 72, 136):
         for _ in range(20):
             product = rng.getrandbits(field * rng.randint(1, 300))
-            rows = [(slot, rng.getrandbits(field * rng.randint(1, 5) - 1)) for slot in rng.sample(range(400), rng.randint(1, 30))]
+            rows = [
+                (slot, rng.getrandbits(field * rng.randint(1, 5) - 1))
+                for slot in rng.sample(range(400), rng.randint(1, 30))
+            ]
             whole = sum(row << field * slot for slot, row in rows)
             assert sticks._multiply(product, rows, field) == product * whole
 
@@ -376,8 +419,13 @@ def test_malformed_face_tables_name_the_bad_face(table, message):
 
 @pytest.mark.parametrize(
     "pool, message",
-    [((-1, 0, 0), "cannot be negative: brown=-1"), ((0, 2, -3), "green=-3"), ((1, 2), "a pool is"),
-     (["BXW"], "unknown stick letter 'X'"), ((1.0, 0, 0), "whole number")],
+    [
+        ((-1, 0, 0), "cannot be negative: brown=-1"),
+        ((0, 2, -3), "green=-3"),
+        ((1, 2), "a pool is"),
+        (["BXW"], "unknown stick letter 'X'"),
+        ((1.0, 0, 0), "whole number"),
+    ],
 )
 def test_bad_pools_raise_clear_errors(pool, message):
     with pytest.raises(ValueError, match=message):
@@ -428,10 +476,13 @@ def test_stick_names_a_bad_colour(colour):
         sticks.stick(colour)  # issue 9.10: "" raised IndexError
 
 
-@pytest.mark.parametrize("faces, message", [
-    ({"BROWN": [(10**9, 0)], "WHITE": [(1, 0)], "GREEN": [(0, 1)]}, "at most 100 points"),
-    ({"BROWN": [(1, 0)] * 17, "WHITE": [(1, 0)], "GREEN": [(0, 1)]}, "at most 16"),
-])
+@pytest.mark.parametrize(
+    "faces, message",
+    [
+        ({"BROWN": [(10**9, 0)], "WHITE": [(1, 0)], "GREEN": [(0, 1)]}, "at most 100 points"),
+        ({"BROWN": [(1, 0)] * 17, "WHITE": [(1, 0)], "GREEN": [(0, 1)]}, "at most 16"),
+    ],
+)
 def test_faces_beyond_the_bounds_are_refused(faces, message):
     with pytest.raises(sticks.FaceTableError, match=message):
         sticks.points(1, 1, 1, faces=faces)
@@ -455,8 +506,9 @@ def test_pools_beyond_the_bounds_are_refused_at_once():
 def test_closed_form_moments_equal_the_table_moments(model):
     for pool in small_pools(4) + [(12, 12, 12), (0, 36, 0)]:
         summary = sticks.summary(pool, faces=model)
-        assert sticks.moments(pool, faces=model) == {key: summary[key] for key in
-                                                     ("mean_points", "variance_points", "mean_nagas", "variance_nagas")}
+        assert sticks.moments(pool, faces=model) == {
+            key: summary[key] for key in ("mean_points", "variance_points", "mean_nagas", "variance_nagas")
+        }
 
 
 def test_spec_moments_in_closed_form():
@@ -478,8 +530,14 @@ def test_sweep_equals_one_comparison_per_count(model):
                         assert value == sticks.win_probability(tuple(pools[0]), tuple(pools[1]), guide, model)
 
 
-EFFECT_POOLS = [((0, 1, 0), (1, 0, 0)), ((1, 1, 0), (0, 1, 1)), ((0, 2, 1), (1, 1, 1)), ((2, 0, 0), (0, 0, 0)),
-                ((0, 0, 0), (0, 3, 0)), ((0, 0, 3), (2, 1, 0))]
+EFFECT_POOLS = [
+    ((0, 1, 0), (1, 0, 0)),
+    ((1, 1, 0), (0, 1, 1)),
+    ((0, 2, 1), (1, 1, 1)),
+    ((2, 0, 0), (0, 0, 0)),
+    ((0, 0, 0), (0, 3, 0)),
+    ((0, 0, 3), (2, 1, 0)),
+]
 # RETHROW2's brute force lists every throw of both pools, then every 1- and 2-stick re-throw: 3 sticks
 # against 3 costs about 2.5 s of CPU per model. One such pair keeps every kind (a 3-stick target of one
 # colour, "mine", and of mixed colours, "theirs", each against 3 sticks); the mixed 3-against-3 pair
@@ -490,10 +548,10 @@ RETHROW_POOLS = [pools for pools in EFFECT_POOLS if pools != ((0, 2, 1), (1, 1, 
 @pytest.mark.parametrize("model", ["A", "B"])
 @pytest.mark.parametrize("effect", sticks.EFFECTS)
 def test_effects_match_brute_force(model, effect):
-    for mine, theirs in (RETHROW_POOLS if effect == "RETHROW2" else EFFECT_POOLS):
+    for mine, theirs in RETHROW_POOLS if effect == "RETHROW2" else EFFECT_POOLS:
         for guide in (True, False):
             for target in ("mine", "theirs"):
-                for chooser in (("mine", "theirs") if effect == "RETHROW2" else (None,)):
+                for chooser in ("mine", "theirs") if effect == "RETHROW2" else (None,):
                     fast = sticks.win_probability_after(mine, theirs, guide, effect, target, chooser, model)
                     slow = sticks.brute_force_win_after(mine, theirs, guide, effect, target, chooser, model)
                     assert fast == slow, (mine, theirs, guide, effect, target, chooser)
@@ -519,10 +577,15 @@ def test_the_rulebook_discard_spec_9_4():
     assert after == sticks.brute_force_win_after((0, 3, 0), (3, 1, 1), True, "DISCARD2", "theirs")
     assert after > sticks.win_probability((0, 3, 0), (3, 1, 1), True)  # 307/512 against 35/4096
     # the effects' obvious bounds: +2 never hurts its owner; a re-throw chosen by its owner never hurts
-    for effect, target, chooser in (("PLUS2", "mine", None), ("RETHROW2", "mine", "mine"),
-                                    ("DISCARD2", "theirs", None), ("RETHROW2", "theirs", "mine")):
-        assert sticks.win_probability_after((2, 2, 2), (3, 1, 1), False, effect, target, chooser) >= \
-            sticks.win_probability((2, 2, 2), (3, 1, 1), False)
+    for effect, target, chooser in (
+        ("PLUS2", "mine", None),
+        ("RETHROW2", "mine", "mine"),
+        ("DISCARD2", "theirs", None),
+        ("RETHROW2", "theirs", "mine"),
+    ):
+        assert sticks.win_probability_after(
+            (2, 2, 2), (3, 1, 1), False, effect, target, chooser
+        ) >= sticks.win_probability((2, 2, 2), (3, 1, 1), False)
 
 
 def test_unknown_effects_and_sides_are_refused():

@@ -30,9 +30,28 @@ def texts(value):
         yield value
     elif isinstance(value, dict):
         for key, item in value.items():
-            if key in ("label", "params_label", "status", "events", "text", "title", "note", "columns", "rows",
-                       "players", "played", "hand", "drawn", "known_hand", "amulets", "result", "room_winner",
-                       "name", "score_text", "cells"):
+            if key in (
+                "label",
+                "params_label",
+                "status",
+                "events",
+                "text",
+                "title",
+                "note",
+                "columns",
+                "rows",
+                "players",
+                "played",
+                "hand",
+                "drawn",
+                "known_hand",
+                "amulets",
+                "result",
+                "room_winner",
+                "name",
+                "score_text",
+                "cells",
+            ):
                 yield from texts(item)
     elif isinstance(value, list):
         for item in value:
@@ -85,14 +104,20 @@ def test_no_text_the_board_sends_or_says_holds_an_engine_code():
 
 def test_plain_uses_the_printed_words():
     # the engine's reason for a mixed commitment (gamelib/nagaraja/actions.py)
-    assert plain("committed cards must share one symbol, these have ROM, STK") == \
-        "committed cards must share one symbol, these have rooms, sticks"
+    assert (
+        plain("committed cards must share one symbol, these have ROM, STK")
+        == "committed cards must share one symbol, these have rooms, sticks"
+    )
     assert plain("P0 reveals REL-06 [WWG | PEEK2_SWAP].") == "P0 reveals REL-06 [WWG | peek at 2, swap]."
     assert plain("PEEK2_SWAP cannot be activated now") == "“peek at 2, swap” cannot be activated now"
-    assert plain("P0 uses a GREEN Naga on REL-02 (TOP_1 and LEFT_0 in P0's temple)") == \
-        "P0 uses a green Naga on REL-02 (top spot 1 and left spot 0 in P0's temple)"
-    assert plain("UseNaga is not possible now: the game is in CALL_OF_FATE, and UseNaga belongs to CONFRONTATION") == \
-        "using a Naga is not possible now: the game is in the Call of Fate, and using a Naga belongs to the Confrontation"
+    assert (
+        plain("P0 uses a GREEN Naga on REL-02 (TOP_1 and LEFT_0 in P0's temple)")
+        == "P0 uses a green Naga on REL-02 (top spot 1 and left spot 0 in P0's temple)"
+    )
+    assert (
+        plain("UseNaga is not possible now: the game is in CALL_OF_FATE, and UseNaga belongs to CONFRONTATION")
+        == "using a Naga is not possible now: the game is in the Call of Fate, and using a Naga belongs to the Confrontation"
+    )
     for code in list(EFFECT_TITLES) + list(SYMBOL_NAMES):
         assert not CODES.search(plain(f"a {code} b")), code
 
@@ -140,8 +165,9 @@ def test_a_naga_with_several_ways_points_at_the_choice():
 
 
 def test_a_card_in_play_clicked_with_a_naga_says_why():
-    board = confrontation_board(range(60), lambda b: bool(naga_ways(b)) and bool(
-        b.state["players"][b.state["viewer"]]["played"]))
+    board = confrontation_board(
+        range(60), lambda b: bool(naga_ways(b)) and bool(b.state["players"][b.state["viewer"]]["played"])
+    )
     me = board.state["players"][board.state["viewer"]]
     source = next(iter(naga_ways(board)))[0]
     card = me["played"][0]["id"]
@@ -153,8 +179,9 @@ def test_a_card_in_play_clicked_with_a_naga_says_why():
 
 
 def test_a_hand_card_clicked_without_any_naga_says_why():
-    board = confrontation_board(range(60), lambda b: not naga_ways(b) and bool(
-        b.state["players"][b.state["viewer"]]["hand"]))
+    board = confrontation_board(
+        range(60), lambda b: not naga_ways(b) and bool(b.state["players"][b.state["viewer"]]["hand"])
+    )
     card = board.state["players"][board.state["viewer"]]["hand"][0]["id"]
     board.pick = {"kind": "naga", "source": None, "card": card}
     assert board.message_kind == "error" and board.message.startswith("you have no Naga to use")

@@ -21,7 +21,9 @@ def test_no_lesson_carries_nbval_comments_in_its_cells():
 
 
 def test_tagged_cells_are_compared_by_nbval():
-    tagged = sum("nbval-check-output" in cell.get("metadata", {}).get("tags", [])
-                 for path in (ROOT / "notebooks").rglob("*.ipynb")
-                 for cell in json.loads(path.read_text(encoding="utf-8"))["cells"])
+    tagged = sum(
+        "nbval-check-output" in cell.get("metadata", {}).get("tags", [])
+        for path in (ROOT / "notebooks").rglob("*.ipynb")
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]
+    )
     assert tagged >= 98  # the 98 comment markers of issue 10, now tags, plus newer ones

@@ -39,7 +39,9 @@ def fields(state) -> dict:
 
 
 def options(state) -> list:
-    return [outcome for outcome, _ in state.chance_outcomes()] if state.current_player == CHANCE else state.legal_actions()
+    return (
+        [outcome for outcome, _ in state.chance_outcomes()] if state.current_player == CHANCE else state.legal_actions()
+    )
 
 
 def assert_search_step_is_apply(state, search_step, rng, most=40) -> None:
@@ -121,11 +123,14 @@ def test_a_studio_game_illegal_move_leaves_the_state_unchanged():
 
 def play_mixed(seed: int) -> tuple:
     """One greedy game of each engine and a random Pig game, their final saves."""
-    return (core.play(pangu.new_game(seed), pangu.greedy_policy, seed=seed).to_json(),
-            core.play(chakra.new_game(seed, chakra.Rules(max_rounds=8), players=3), chakra.greedy_policy,
-                      seed=seed).to_json(),
-            core.play(chakra.new_game(seed, chakra.Rules(max_rounds=8)), chakra.random_policy, seed=seed).to_json(),
-            core.play(pig.new_game(seed=seed), core.random_policy, seed=seed).to_json())
+    return (
+        core.play(pangu.new_game(seed), pangu.greedy_policy, seed=seed).to_json(),
+        core.play(
+            chakra.new_game(seed, chakra.Rules(max_rounds=8), players=3), chakra.greedy_policy, seed=seed
+        ).to_json(),
+        core.play(chakra.new_game(seed, chakra.Rules(max_rounds=8)), chakra.random_policy, seed=seed).to_json(),
+        core.play(pig.new_game(seed=seed), core.random_policy, seed=seed).to_json(),
+    )
 
 
 def test_games_on_two_threads_give_the_results_they_give_one_after_the_other():

@@ -47,14 +47,17 @@ def test_the_page_shows_what_the_engine_says_after_a_click():
     assert "paid 1, recovered 1" in board.state["last_event"]  # spec 11, T10 move 1
 
 
-@pytest.mark.parametrize("pick, action", [
-    ({"kind": "place", "card": "A6", "cell": [0, 0]}, Action("A6", "BLUE", (0, 0))),       # not adjacent
-    ({"kind": "place", "card": "A6", "cell": [1, 1]}, Action("A6", "BLUE", (1, 1))),       # the Yin centre
-    ({"kind": "place", "card": "A6", "cell": [5, 0]}, Action("A6", "BLUE", (5, 0))),       # off the layout
-    ({"kind": "place", "card": "A1", "cell": [0, 1]}, Action("A1", "BLUE", (0, 1))),       # not revealed yet
-    ({"kind": "place", "card": "A3", "die": "WHITE", "cell": [0, 1]}, Action("A3", "WHITE", (0, 1))),  # 5 = W5
-    ({"kind": "place", "card": "A6", "cell": [0, 1], "orientation": 180}, Action("A6", "BLUE", (0, 1), 180)),
-])
+@pytest.mark.parametrize(
+    "pick, action",
+    [
+        ({"kind": "place", "card": "A6", "cell": [0, 0]}, Action("A6", "BLUE", (0, 0))),  # not adjacent
+        ({"kind": "place", "card": "A6", "cell": [1, 1]}, Action("A6", "BLUE", (1, 1))),  # the Yin centre
+        ({"kind": "place", "card": "A6", "cell": [5, 0]}, Action("A6", "BLUE", (5, 0))),  # off the layout
+        ({"kind": "place", "card": "A1", "cell": [0, 1]}, Action("A1", "BLUE", (0, 1))),  # not revealed yet
+        ({"kind": "place", "card": "A3", "die": "WHITE", "cell": [0, 1]}, Action("A3", "WHITE", (0, 1))),  # 5 = W5
+        ({"kind": "place", "card": "A6", "cell": [0, 1], "orientation": 180}, Action("A6", "BLUE", (0, 1), 180)),
+    ],
+)
 def test_an_illegal_pick_shows_the_engine_reason_and_changes_nothing(pick, action):
     board = s1_board()
     before = board.match.state

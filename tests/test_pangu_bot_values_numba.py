@@ -25,15 +25,20 @@ from gamelib.pangu.bots import greedy_policy, lookahead_policy
 from gamelib.pangu.solver import greedy, levels, lookahead
 from test_pangu_solver import random_turn_three_position
 
-VARIANTS = [Rules(), Rules(allow_rotation=True), Rules(cap_rule="before_placement"),
-            Rules(defeat_check="after_recovery", centre_config="YANG_LEFT"), Rules(grid="4x3", starting_karma=8),
-            Rules(centre_match_counts_as_circle=True)]
+VARIANTS = [
+    Rules(),
+    Rules(allow_rotation=True),
+    Rules(cap_rule="before_placement"),
+    Rules(defeat_check="after_recovery", centre_config="YANG_LEFT"),
+    Rules(grid="4x3", starting_karma=8),
+    Rules(centre_match_counts_as_circle=True),
+]
 
 
 def random_decision(rng: random.Random, rules: Rules):
     """A decision position of a seeded game played randomly for a random number of moves."""
     while True:
-        state = new_game(seed=rng.randrange(10 ** 6), rules=rules)
+        state = new_game(seed=rng.randrange(10**6), rules=rules)
         for _ in range(rng.randrange(10)):
             if state.status != "ONGOING":
                 break
@@ -54,7 +59,7 @@ def greedy_turn_three_position(rng: random.Random, rules: Rules):
     """A seeded game played by greedy into turn 3, then 0-2 random moves, at a random Karma 2-6 (a decision
     position, possibly with a card blocked by the roll; with more Karma the last turns are rarely lost)."""
     while True:
-        state = new_game(seed=rng.randrange(10 ** 6), rules=rules)
+        state = new_game(seed=rng.randrange(10**6), rules=rules)
         while state.status == "ONGOING" and state.turn < 3:
             state = state.apply(greedy_policy(state))
         for _ in range(rng.randrange(3)):
@@ -143,8 +148,20 @@ def test_the_whole_game_runs_stored_plays_give_the_plain_kernels_values(rules):
     karmas = np.array([sum(1 << k for k in (4, 7, data.karma))], dtype=np.int64)
     a = data.arrays
     class_roll = lookahead._class_rolls(a.cost)
-    plain = (data.rowmajor, a.facing, a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts,
-             class_roll, data.karma, data.n, data.cards, data.orients)
+    plain = (
+        data.rowmajor,
+        a.facing,
+        a.centre_rec,
+        a.touches,
+        a.cost,
+        data.step,
+        data.reroll_counts,
+        class_roll,
+        data.karma,
+        data.n,
+        data.cards,
+        data.orients,
+    )
 
     plays = lookahead.la_outcomes(data, 3, keys, karmas, class_roll, threads=1)
     next_keys, next_karmas = plays.reached()
@@ -159,8 +176,9 @@ def test_the_whole_game_runs_stored_plays_give_the_plain_kernels_values(rules):
     rows6 = lookahead.la_rows(data, 6, next_keys, next_karmas, final_table, class_roll, threads=1)
     sample = np.arange(0, len(next_keys), max(1, len(next_keys) // 12))
     plain6 = np.zeros((len(sample), data.karma + 1), dtype=np.int64)
-    lookahead._la_level(next_keys[sample], next_karmas[sample], plain6, final_table, data.fc_index, data.ranks,
-                              data.n_d(9), *plain)
+    lookahead._la_level(
+        next_keys[sample], next_karmas[sample], plain6, final_table, data.fc_index, data.ranks, data.n_d(9), *plain
+    )
     assert np.array_equal(rows6[sample], plain6)
 
     table6 = data.table(6, next_keys, rows6)

@@ -24,8 +24,14 @@ from gamelib.pangu import Rules, new_game, solver
 from gamelib.pangu.solver import random_bot as solver_random
 from gamelib.pangu.solver.model import build_model, turn_sizes
 
-VARIANTS = [Rules(), Rules(allow_rotation=True), Rules(grid="4x3"), Rules(centre_match_counts_as_circle=True),
-            Rules(defeat_check="after_recovery", centre_config="YANG_LEFT"), Rules(cap_rule="before_placement")]
+VARIANTS = [
+    Rules(),
+    Rules(allow_rotation=True),
+    Rules(grid="4x3"),
+    Rules(centre_match_counts_as_circle=True),
+    Rules(defeat_check="after_recovery", centre_config="YANG_LEFT"),
+    Rules(cap_rule="before_placement"),
+]
 PRIMES = solver_random.PRIMES[:2]
 
 
@@ -34,10 +40,13 @@ def turn_three_position(rng: random.Random, rules: Rules, moves: int):
     roll and ``moves`` random placements (0: the turn start itself), at a random Karma 2-6 (with more
     Karma the last turns are rarely lost)."""
     while True:
-        state = new_game(seed=rng.randrange(10 ** 6), rules=rules, explicit_chance=True)
+        state = new_game(seed=rng.randrange(10**6), rules=rules, explicit_chance=True)
         while state.status == "ONGOING" and not (len(state.placed_cards()) == 6 and state.pending == "draw"):
-            state = (state.apply(rng.choice(state.chance_outcomes())[0]) if state.current_player == CHANCE
-                     else state.apply(rng.choice(state.legal_actions())))
+            state = (
+                state.apply(rng.choice(state.chance_outcomes())[0])
+                if state.current_player == CHANCE
+                else state.apply(rng.choice(state.legal_actions()))
+            )
         if state.status != "ONGOING":
             continue
         state = replace_fields(state, karma=rng.randrange(2, 7))
@@ -85,7 +94,7 @@ def test_every_random_game_path_has_a_denominator_dividing_the_bound(rules):
         hands, left = hands * comb(left, size), left - size
     stuck_paths = 0
     for _ in range(80):
-        state = new_game(seed=rng.randrange(10 ** 6), rules=rules, explicit_chance=True)
+        state = new_game(seed=rng.randrange(10**6), rules=rules, explicit_chance=True)
         weight = hands
         while state.status == "ONGOING":
             if state.current_player != CHANCE:
@@ -94,8 +103,11 @@ def test_every_random_game_path_has_a_denominator_dividing_the_bound(rules):
             elif state.pending == "roll" and state.roll_reason == "stuck":
                 weight *= 35
                 stuck_paths += 1
-                unblocking = [o for o, _ in state.chance_outcomes()
-                              if not (state.apply(o).pending == "roll" and state.apply(o).roll_reason == "stuck")]
+                unblocking = [
+                    o
+                    for o, _ in state.chance_outcomes()
+                    if not (state.apply(o).pending == "roll" and state.apply(o).roll_reason == "stuck")
+                ]
                 assert len(unblocking) == 35
                 state = state.apply(rng.choice(unblocking))
             else:
@@ -124,10 +136,15 @@ def turn_two_decision(rng: random.Random, rules: Rules, in_hand: int, karma: int
     ``karma`` (the pure-Python oracle takes 20-30 s from there)."""
     placed = 6 - in_hand
     while True:
-        state = new_game(seed=rng.randrange(10 ** 6), rules=rules, explicit_chance=True)
-        while state.status == "ONGOING" and not (len(state.placed_cards()) == placed and state.current_player != CHANCE):
-            state = (state.apply(rng.choice(state.chance_outcomes())[0]) if state.current_player == CHANCE
-                     else state.apply(rng.choice(state.legal_actions())))
+        state = new_game(seed=rng.randrange(10**6), rules=rules, explicit_chance=True)
+        while state.status == "ONGOING" and not (
+            len(state.placed_cards()) == placed and state.current_player != CHANCE
+        ):
+            state = (
+                state.apply(rng.choice(state.chance_outcomes())[0])
+                if state.current_player == CHANCE
+                else state.apply(rng.choice(state.legal_actions()))
+            )
         if state.status == "ONGOING":
             return replace_fields(state, karma=karma)
 

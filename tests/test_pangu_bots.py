@@ -63,14 +63,29 @@ def positions(rules, seeds, placements_into_turn):
 def stuck_position(rules):
     """Turn 3 of game S1 after A9 and A4: only A8 (6,1) is left, so the roll (6,1) blocks it."""
     state = new_game(seed=0, deck=S1_DECK, rolls=[(3, 5), (2, 2), (6, 1), (6, 1)], rules=rules)
-    for move in [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)), ("A1", "BLUE", (0, 0)),
-                 ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)), ("A9", "BLUE", (1, 3))]:
+    for move in [
+        ("A6", "BLUE", (0, 1)),
+        ("A3", "BLUE", (1, 0)),
+        ("A5", "WHITE", (2, 1)),
+        ("A1", "BLUE", (0, 0)),
+        ("A2", "WHITE", (0, 2)),
+        ("A10", "BLUE", (2, 0)),
+        ("A9", "BLUE", (1, 3)),
+    ]:
         state = state.apply(Action(*move))
     return state  # A4 and A8 revealed; placing A4 leaves A8 blocked: the plan crosses a stuck reroll
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(stuck_rule="reroll_penalty_1"), Rules(cap_rule="before_turn"),
-                                   Rules(defeat_check="after_recovery", starting_karma=7)], ids=str)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(stuck_rule="reroll_penalty_1"),
+        Rules(cap_rule="before_turn"),
+        Rules(defeat_check="after_recovery", starting_karma=7),
+    ],
+    ids=str,
+)
 def test_lookahead_expectation_crossing_a_stuck_reroll(rules):
     state = stuck_position(rules)
     values = dict(lookahead_values(state))
@@ -82,8 +97,11 @@ def test_lookahead_expectation_crossing_a_stuck_reroll(rules):
     assert any(v.denominator > 1 for v in a4_first)  # a real expectation over the reroll
 
 
-@pytest.mark.parametrize("rules", [Rules(roll_timing="per_placement"),
-                                   Rules(roll_timing="per_placement", stuck_rule="reroll_penalty_1")], ids=str)
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(roll_timing="per_placement"), Rules(roll_timing="per_placement", stuck_rule="reroll_penalty_1")],
+    ids=str,
+)
 def test_lookahead_expectation_over_fresh_rolls(rules):  # every placement crosses a roll
     for state in positions(rules, range(3), placements_into_turn=1):
         explicit = state.with_explicit_chance()
@@ -92,8 +110,17 @@ def test_lookahead_expectation_over_fresh_rolls(rules):  # every placement cross
             assert low <= value <= high and high - low < Fraction(1, 10**3)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(allow_rotation=True), Rules(cap_rule="before_placement"),
-                                   Rules(centre_match_counts_as_circle=True), Rules(grid="4x3")], ids=str)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(allow_rotation=True),
+        Rules(cap_rule="before_placement"),
+        Rules(centre_match_counts_as_circle=True),
+        Rules(grid="4x3"),
+    ],
+    ids=str,
+)
 def test_fast_planner_equals_the_naive_one(rules):  # memo + dominance pruning change nothing
     for state in positions(rules, range(6), placements_into_turn=1)[:2]:
         fast, naive = TurnPlanner(), TurnPlanner(naive=True)
@@ -133,11 +160,19 @@ def test_play_returns_the_finished_game_with_its_log():
 
 
 def test_tournament_reports_rates_with_intervals():
-    results = tournament({"random": random_policy, "greedy": greedy_policy},
-                         {"defaults": Rules(), "per_placement": Rules(roll_timing="per_placement")},
-                         games=200, seed=1, show_progress=False)
+    results = tournament(
+        {"random": random_policy, "greedy": greedy_policy},
+        {"defaults": Rules(), "per_placement": Rules(roll_timing="per_placement")},
+        games=200,
+        seed=1,
+        show_progress=False,
+    )
     assert [(r.policy, r.rules.roll_timing) for r in results] == [
-        ("random", "per_turn"), ("greedy", "per_turn"), ("random", "per_placement"), ("greedy", "per_placement")]
+        ("random", "per_turn"),
+        ("greedy", "per_turn"),
+        ("random", "per_placement"),
+        ("greedy", "per_placement"),
+    ]
     for result in results:
         assert sum(result.final_karma.values()) == 200 == result.games
         assert result.win_rate.low <= result.wins / 200 <= result.win_rate.high
@@ -146,8 +181,10 @@ def test_tournament_reports_rates_with_intervals():
     assert random_default.win_rate.high < greedy_default.win_rate.low  # spec 12: ~3% against ~61%
     assert greedy_default.win_rate.high < greedy_per_placement.win_rate.low  # spec 12: ~61% against ~88%
     again = tournament({"greedy": greedy_policy}, Rules(), games=50, seed=1, show_progress=False)[0]
-    assert again.final_karma == tournament({"greedy": greedy_policy}, Rules(), games=50, seed=1,
-                                           show_progress=False)[0].final_karma
+    assert (
+        again.final_karma
+        == tournament({"greedy": greedy_policy}, Rules(), games=50, seed=1, show_progress=False)[0].final_karma
+    )
 
 
 def test_lookahead_memo_does_not_leak_between_rule_sets():
@@ -174,7 +211,10 @@ def test_search_fast_path_reaches_the_positions_of_the_public_apply(rules):
             cells = legal_cell_indices(state.grid, LAYOUTS[rules.grid])
             for card in map(state.cards.__getitem__, state.revealed):  # the last card's shortcut, by brute force
                 assert best_recovery(state, card, cells) == max(
-                    recovery(state, card, index, o) for index in cells for o in ((0, 180) if rules.allow_rotation else (0,)))
+                    recovery(state, card, index, o)
+                    for index in cells
+                    for o in ((0, 180) if rules.allow_rotation else (0,))
+                )
             assert root.log == () and position(root) == position(state.with_explicit_chance())
             for action in state.legal_actions():
                 index = state.geometry.index(action.cell)

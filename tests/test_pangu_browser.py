@@ -127,7 +127,9 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(guided_lesson, lab):
     expect(board.locator(".pangu-karma")).to_have_attribute("data-karma", str(turn3.karma))  # nothing played
     # the selected card's value on each cell is the solver's
     board.locator(f'.pangu-revealed[data-card="{line[6].card}"]').click()
-    expect(board.locator(f'{cell_selector(line[6].cell)} .pangu-slot-hint')).to_have_attribute("data-win", percent(exact[line[6]]))
+    expect(board.locator(f"{cell_selector(line[6].cell)} .pangu-slot-hint")).to_have_attribute(
+        "data-win", percent(exact[line[6]])
+    )
     narration.scroll_into_view_if_needed()
     screenshot(narration, "pangu_guided_narration_light")
     board.scroll_into_view_if_needed()
@@ -138,7 +140,9 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(guided_lesson, lab):
     # Play greedy's move for real: the board leaves the line and judges the move.
     board.locator(".pangu-play-prediction").click()
     expect(narration).to_have_attribute("data-on-line", "no")
-    expect(board.locator(".pangu-commentary li")).to_have_text(["Your move 7, A5 on (0,2): −2.7 points; best was A5 on (2,3)"])
+    expect(board.locator(".pangu-commentary li")).to_have_text(
+        ["Your move 7, A5 on (0,2): −2.7 points; best was A5 on (2,3)"]
+    )
     expect(board.locator(".pangu-move-cost")).to_have_text("Last move: A5 on (0,2): −2.7 points; best was A5 on (2,3)")
     screenshot(board, "pangu_guided_own_line_dark")
     set_theme(page, "JupyterLab Light")
@@ -174,13 +178,20 @@ def test_keyboard_and_hints(guided_lesson, lab):
 
 TWICE = {
     "cells": [
-        {"cell_type": "code", "execution_count": None, "id": "twice-0", "metadata": {}, "outputs": [],
-         "source": "from gamelib.pangu.board import PanguBoard\nb = PanguBoard(seed=%d, label='twice')" % FREE_SEED},
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "twice-0",
+            "metadata": {},
+            "outputs": [],
+            "source": "from gamelib.pangu.board import PanguBoard\nb = PanguBoard(seed=%d, label='twice')" % FREE_SEED,
+        },
         {"cell_type": "code", "execution_count": None, "id": "twice-1", "metadata": {}, "outputs": [], "source": "b"},
         {"cell_type": "code", "execution_count": None, "id": "twice-2", "metadata": {}, "outputs": [], "source": "b"},
     ],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5,
+    "nbformat": 4,
+    "nbformat_minor": 5,
 }
 
 
@@ -200,7 +211,9 @@ def test_board_displayed_twice_and_after_a_kernel_restart(page, lab):
     expect(first.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
     screenshot(page, "pangu_board_twice")
 
-    page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }")
+    page.evaluate(
+        "async () => { await window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }"
+    )
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     wait_for_kernel_idle(page)
     expect(boards).to_have_count(2)

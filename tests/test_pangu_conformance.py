@@ -48,6 +48,7 @@ EDGE_STEP = {"TOP": (-1, 0), "RIGHT": (0, 1), "BOTTOM": (1, 0), "LEFT": (0, -1)}
 OPPOSITE = {"TOP": "BOTTOM", "BOTTOM": "TOP", "LEFT": "RIGHT", "RIGHT": "LEFT"}
 SHAPES = {"3x4": (3, 4, ((1, 1), (1, 2))), "4x3": (4, 3, ((1, 1), (2, 1)))}  # spec 2 and spec 9 grid
 
+
 def number(card_id, die):  # spec 1: number(card, die)
     return SPEC_DECK[card_id][1 if die == "BLUE" else 2]
 
@@ -82,8 +83,11 @@ def board_of(state):
 
 
 def spec_legal_cells(rules, board):  # spec 2: empty ring cell sharing a full edge with an occupied cell
-    return [cell for cell in ring_cells(rules) if cell not in board
-            and any(abs(cell[0] - o[0]) + abs(cell[1] - o[1]) == 1 for o in board)]
+    return [
+        cell
+        for cell in ring_cells(rules)
+        if cell not in board and any(abs(cell[0] - o[0]) + abs(cell[1] - o[1]) == 1 for o in board)
+    ]
 
 
 def spec_rec(rules, board, card_id, cell, orientation):  # spec 7 step 4, spec 9 centre match and rotation
@@ -106,8 +110,14 @@ def spec_legal_actions(state):
     rules = state.rules
     cells = spec_legal_cells(rules, board_of(state))
     orientations = (0, 180) if rules.allow_rotation else (0,)
-    return [Action(card, die, cell, o) for card in state.revealed for die in ("BLUE", "WHITE")
-            if die_value(state.roll, die) != number(card, die) for cell in cells for o in orientations]
+    return [
+        Action(card, die, cell, o)
+        for card in state.revealed
+        for die in ("BLUE", "WHITE")
+        if die_value(state.roll, die) != number(card, die)
+        for cell in cells
+        for o in orientations
+    ]
 
 
 def turn_bookkeeping(state):
@@ -147,8 +157,15 @@ def spec_placement(state, action):
         status = "WON"
     else:
         status = "ONGOING"
-    return {"cost": cost, "rec": rec, "gain": gain, "wasted": rec - gain, "karma": karma, "placed": True,
-            "status": status}
+    return {
+        "cost": cost,
+        "rec": rec,
+        "gain": gain,
+        "wasted": rec - gain,
+        "karma": karma,
+        "placed": True,
+        "status": status,
+    }
 
 
 def blocks_all(roll, revealed):  # spec 6: a card is blocked when both dice equal its numbers
@@ -156,7 +173,7 @@ def blocks_all(roll, revealed):  # spec 6: a card is blocked when both dice equa
 
 
 def next_events(before, after):
-    return list(after.log[len(before.log):])
+    return list(after.log[len(before.log) :])
 
 
 def expected_turn_size(deck_left):  # spec 5: min(3, R - 1), the last card alone
@@ -231,8 +248,11 @@ def spec_greedy(state):
     """Spec 12 greedy: the cheapest legal die, the largest rec - cost, the first in spec 8's order."""
     board, best, best_score = board_of(state), None, None
     for action in spec_legal_actions(state):
-        costs = [abs(die_value(state.roll, d) - number(action.card, d)) for d in ("BLUE", "WHITE")
-                 if die_value(state.roll, d) != number(action.card, d)]
+        costs = [
+            abs(die_value(state.roll, d) - number(action.card, d))
+            for d in ("BLUE", "WHITE")
+            if die_value(state.roll, d) != number(action.card, d)
+        ]
         cost = abs(die_value(state.roll, action.die) - number(action.card, action.die))
         if cost != min(costs):
             continue
@@ -267,14 +287,29 @@ def test_spec3_deck_file_is_the_spec_table():  # spec 3: the data file holds exa
 # ----------------------------------------------------------------------------- spec 2 and 4, setup
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(centre_config="YANG_LEFT"), Rules(grid="4x3"),
-                                   Rules(grid="4x3", centre_config="YANG_LEFT"), Rules(starting_karma=4)], ids=str)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(centre_config="YANG_LEFT"),
+        Rules(grid="4x3"),
+        Rules(grid="4x3", centre_config="YANG_LEFT"),
+        Rules(starting_karma=4),
+    ],
+    ids=str,
+)
 def test_spec4_setup(rules):  # spec 4: centre by the configuration, Karma = starting_karma, 3 cards revealed
     state = new_game(seed=8, rules=rules)
-    assert board_of(state) == {cell: ("centre", colour) for cell, colour in
-                               centre_layout(rules, rules.centre_config).items()}
-    assert (state.karma, state.status, state.turn, len(state.revealed), state.deck_count) == \
-        (rules.starting_karma, "ONGOING", 1, 3, 7)
+    assert board_of(state) == {
+        cell: ("centre", colour) for cell, colour in centre_layout(rules, rules.centre_config).items()
+    }
+    assert (state.karma, state.status, state.turn, len(state.revealed), state.deck_count) == (
+        rules.starting_karma,
+        "ONGOING",
+        1,
+        3,
+        7,
+    )
     assert state.legal_cells() == spec_legal_cells(rules, board_of(state))
     kinds = [event.kind for event in state.log]
     assert kinds[:3] == ["setup", "turn_start", "roll"] and state.log[2].reason == first_roll_reason(rules)
@@ -346,16 +381,21 @@ def check_game_start(state):
     if state.is_terminal:  # only a stuck penalty can end a game before the first placement
         assert state.rules.stuck_rule == "reroll_penalty_1" and state.status == "LOST"
         return
-    check_automatic_steps(state, events, state.rules.starting_karma, tuple(start.revealed), None,
-                          first_roll_reason(state.rules))
+    check_automatic_steps(
+        state, events, state.rules.starting_karma, tuple(start.revealed), None, first_roll_reason(state.rules)
+    )
 
 
 def probe_illegal_actions(state, legal, rng):
     """Spec 6: any action outside the legal list raises IllegalMove and leaves the state unchanged."""
     rows, cols, _ = SHAPES[state.rules.grid]
     for _ in range(6):
-        action = Action(rng.choice(list(SPEC_DECK)), rng.choice(("BLUE", "WHITE")),
-                        (rng.randrange(-1, rows + 1), rng.randrange(-1, cols + 1)), rng.choice((0, 180, 90)))
+        action = Action(
+            rng.choice(list(SPEC_DECK)),
+            rng.choice(("BLUE", "WHITE")),
+            (rng.randrange(-1, rows + 1), rng.randrange(-1, cols + 1)),
+            rng.choice((0, 180, 90)),
+        )
         if action in legal:
             continue
         before = state.to_json()
@@ -370,8 +410,6 @@ def test_spec5_to_9_every_step_against_an_independent_reading(index):
     for seed in range(40):
         play_and_check(rules, seed, random_policy, probe_illegal=seed < 5)
         play_and_check(rules, 1000 + seed, greedy_policy)
-
-
 
 
 # ----------------------------------------------------------------------------- spec 5, 7, 9: scripted positions
@@ -396,8 +434,10 @@ def test_spec7_after_recovery_final_card_loss_comes_before_the_win():  # spec 9 
 
 
 # The teaching deck's half circles with every card numbered (1,6): the roll (1,6) blocks any turn.
-SAME_NUMBERS = [{"id": card_id, "name": name, "blue": 1, "white": 6, "half": dict(zip(EDGE_STEP, half))}
-                for card_id, (name, _, _, *half) in SPEC_DECK.items()]
+SAME_NUMBERS = [
+    {"id": card_id, "name": name, "blue": 1, "white": 6, "half": dict(zip(EDGE_STEP, half))}
+    for card_id, (name, _, _, *half) in SPEC_DECK.items()
+]
 
 
 def test_spec5_turn_start_karma_is_taken_before_the_stuck_penalty():  # spec 5 and spec 9 cap_rule = before_turn
@@ -407,12 +447,24 @@ def test_spec5_turn_start_karma_is_taken_before_the_stuck_penalty():  # spec 5 a
     # 10 - 7 = 3 in all: A1 (rec 2) -> 6 - 1 + 2 = 7; A2 (rec 2) -> 7 - 1 + 1 = 7; A10 (rec 2) -> 6.
     # (Taking turn_start_karma after the penalty would allow 4 and end the turn at Karma 7.)
     rules = Rules(cap_rule="before_turn", stuck_rule="reroll_penalty_1")
-    moves = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "BLUE", (2, 1)), ("A1", "BLUE", (0, 0)),
-             ("A2", "BLUE", (0, 2)), ("A10", "BLUE", (2, 0))]
+    moves = [
+        ("A6", "BLUE", (0, 1)),
+        ("A3", "BLUE", (1, 0)),
+        ("A5", "BLUE", (2, 1)),
+        ("A1", "BLUE", (0, 0)),
+        ("A2", "BLUE", (0, 2)),
+        ("A10", "BLUE", (2, 0)),
+    ]
     state = play_script(moves, rolls=[(2, 2), (1, 6), (2, 2), (2, 2)], rules=rules, cards=load_deck(SAME_NUMBERS))
     placed = state.placements()
     assert [(e.cost, e.rec, e.gain, e.karma) for e in placed] == [
-        (1, 1, 0, 9), (1, 1, 0, 8), (1, 1, 0, 7), (1, 2, 2, 7), (1, 2, 1, 7), (1, 2, 0, 6)]
+        (1, 1, 0, 9),
+        (1, 1, 0, 8),
+        (1, 1, 0, 7),
+        (1, 2, 2, 7),
+        (1, 2, 1, 7),
+        (1, 2, 0, 6),
+    ]
     assert [e.karma for e in state.log if e.kind == "stuck_penalty"] == [6]
     assert state.karma == 6 and state.turn == 3
 
@@ -421,11 +473,19 @@ def test_spec9_per_placement_stuck_rule_on_every_roll():  # spec 9 roll_timing =
     # A6 on (3,5); a fresh roll (2,2) for A3 (2,5): blue equals, white costs 3; a fresh roll (3,4)
     # for A5 (3,4) blocks it: stuck reroll (4,4), blue cost 1. Each recovers 1 at the centre (Yin).
     rules = Rules(roll_timing="per_placement")
-    state = play_script([("A6", "BLUE", (0, 1)), ("A3", "WHITE", (1, 0)), ("A5", "BLUE", (2, 1))],
-                        rolls=[(3, 5), (2, 2), (3, 4), (4, 4), (6, 6)], rules=rules)
+    state = play_script(
+        [("A6", "BLUE", (0, 1)), ("A3", "WHITE", (1, 0)), ("A5", "BLUE", (2, 1))],
+        rolls=[(3, 5), (2, 2), (3, 4), (4, 4), (6, 6)],
+        rules=rules,
+    )
     rolls = [(e.blue, e.white, e.reason) for e in state.log if e.kind == "roll"]
-    assert rolls == [(3, 5, "placement"), (2, 2, "placement"), (3, 4, "placement"), (4, 4, "stuck"),
-                     (6, 6, "placement")]
+    assert rolls == [
+        (3, 5, "placement"),
+        (2, 2, "placement"),
+        (3, 4, "placement"),
+        (4, 4, "stuck"),
+        (6, 6, "placement"),
+    ]
     assert [(e.cost, e.karma) for e in state.placements()] == [(1, 10), (3, 8), (1, 8)]
     assert (state.turn, state.roll) == (2, (6, 6))
 
@@ -447,22 +507,36 @@ def test_spec9_4x3_centre_edges_score():  # spec 9 grid = "4x3": the listed ring
     rules = Rules(grid="4x3")
     state = new_game(deck=S1_DECK, rolls=[(6, 6)], rules=rules)
     # A6 (TOP Yang, RIGHT Yin, BOTTOM Yin, LEFT Yang); upper centre (1,1) Yin, lower (2,1) Yang.
-    expected = {(0, 1): 1,  # BOTTOM Yin against Yin
-                (1, 0): 1, (2, 0): 0,  # RIGHT Yin against Yin (1) at (1,0); against Yang (0) at (2,0)
-                (1, 2): 0, (2, 2): 1,  # LEFT Yang against Yin (0) at (1,2); against Yang (1) at (2,2)
-                (3, 1): 1}  # TOP Yang against Yang
+    expected = {
+        (0, 1): 1,  # BOTTOM Yin against Yin
+        (1, 0): 1,
+        (2, 0): 0,  # RIGHT Yin against Yin (1) at (1,0); against Yang (0) at (2,0)
+        (1, 2): 0,
+        (2, 2): 1,  # LEFT Yang against Yin (0) at (1,2); against Yang (1) at (2,2)
+        (3, 1): 1,
+    }  # TOP Yang against Yang
     assert {cell: state.recovery("A6", cell) for cell in state.legal_cells()} == expected
 
 
 def test_spec8_log_fields_of_scripted_game_s1():  # spec 8 log events, every field, on spec 11 T10
     state = play_script(S1_MOVES)
     assert [tuple(e.revealed) for e in state.log if e.kind == "turn_start"] == [
-        ("A6", "A3", "A5"), ("A1", "A2", "A10"), ("A8", "A9", "A4"), ("A7",)]
+        ("A6", "A3", "A5"),
+        ("A1", "A2", "A10"),
+        ("A8", "A9", "A4"),
+        ("A7",),
+    ]
     assert [e.deck_left for e in state.log if e.kind == "turn_start"] == [7, 4, 1, 0]
     assert [(e.blue, e.white, e.reason) for e in state.log if e.kind == "roll"] == [
-        (3, 5, "turn"), (2, 2, "turn"), (6, 1, "turn"), (5, 3, "stuck"), (2, 3, "turn")]
-    assert [(e.card, e.die, e.cell, e.orientation) for e in state.placements()] == \
-        [(card, die, cell, 0) for card, die, cell in S1_MOVES]
+        (3, 5, "turn"),
+        (2, 2, "turn"),
+        (6, 1, "turn"),
+        (5, 3, "stuck"),
+        (2, 3, "turn"),
+    ]
+    assert [(e.card, e.die, e.cell, e.orientation) for e in state.placements()] == [
+        (card, die, cell, 0) for card, die, cell in S1_MOVES
+    ]
     assert (state.log[-1].kind, state.log[-1].status, state.log[-1].karma) == ("game_end", "WON", 9)
     assert state.log[0].kind == "setup" and state.log[0].rules == Rules().to_dict()
 
@@ -482,8 +556,12 @@ def test_spec8_observation_does_not_depend_on_the_deck_order():  # spec 8: never
         other = replace(state, deck=tuple(hidden))  # same position, another hidden order
         assert json.dumps(state.observation(0)) == json.dumps(other.observation(0))
         view = state.observation(0)
-        assert (view["karma"], view["status"], view["turn"], view["deck_count"]) == \
-            (state.karma, state.status, state.turn, len(hidden))
+        assert (view["karma"], view["status"], view["turn"], view["deck_count"]) == (
+            state.karma,
+            state.status,
+            state.turn,
+            len(hidden),
+        )
         assert sorted(view["unseen"]) == sorted(hidden)
         assert view["dice"] == {"BLUE": state.roll[0], "WHITE": state.roll[1]}
         assert [card["id"] for card in view["revealed"]] == list(state.revealed)
@@ -516,7 +594,7 @@ def test_spec8_chance_outcomes_are_exact_at_every_node():  # spec 8, and the see
                     assert {p for _, p in outcomes} == {Fraction(1, len(explicit.unseen_cards()))}
                 explicit = explicit.apply(next_outcome(explicit, seeded))
                 continue
-            assert list(explicit.log) == drawn[:len(explicit.log)]
+            assert list(explicit.log) == drawn[: len(explicit.log)]
             if seeded.is_terminal:
                 break
             action = random_policy(seeded, rng)
@@ -559,21 +637,24 @@ def test_spec6_orientation_must_be_exactly_0_or_180():  # spec 6: orientation in
             state.apply(Action("A6", "BLUE", (0, 1), bad))
 
 
-@pytest.mark.parametrize("changes, words", [  # spec 8: validated with a readable message
-    ({"roll_timing": "per_card"}, ["roll_timing", "'per_turn'", "'per_placement'", "'per_card'"]),
-    ({"cap_rule": None}, ["cap_rule", "'start_value'", "'before_placement'", "'before_turn'"]),
-    ({"defeat_check": "AFTER_PAYMENT"}, ["defeat_check", "'after_payment'", "'after_recovery'"]),
-    ({"centre_config": "random"}, ["centre_config", "'YIN_LEFT'", "'YANG_LEFT'", "'RANDOM'"]),
-    ({"stuck_rule": "reroll_penalty_2"}, ["stuck_rule", "'reroll'", "'reroll_penalty_1'"]),
-    ({"grid": "3X4"}, ["grid", "'3x4'", "'4x3'"]),
-    ({"allow_rotation": "false"}, ["allow_rotation", "True or False"]),
-    ({"centre_match_counts_as_circle": 0}, ["centre_match_counts_as_circle", "True or False"]),
-    ({"starting_karma": 0}, ["starting_karma", "from 1 to 1000"]),
-    ({"starting_karma": -3}, ["starting_karma", "from 1 to 1000"]),
-    ({"starting_karma": 1001}, ["starting_karma", "from 1 to 1000"]),  # issue 9: bounded above too
-    ({"starting_karma": 10.0}, ["starting_karma", "whole number"]),
-    ({"starting_karma": True}, ["starting_karma", "whole number"]),
-])
+@pytest.mark.parametrize(
+    "changes, words",
+    [  # spec 8: validated with a readable message
+        ({"roll_timing": "per_card"}, ["roll_timing", "'per_turn'", "'per_placement'", "'per_card'"]),
+        ({"cap_rule": None}, ["cap_rule", "'start_value'", "'before_placement'", "'before_turn'"]),
+        ({"defeat_check": "AFTER_PAYMENT"}, ["defeat_check", "'after_payment'", "'after_recovery'"]),
+        ({"centre_config": "random"}, ["centre_config", "'YIN_LEFT'", "'YANG_LEFT'", "'RANDOM'"]),
+        ({"stuck_rule": "reroll_penalty_2"}, ["stuck_rule", "'reroll'", "'reroll_penalty_1'"]),
+        ({"grid": "3X4"}, ["grid", "'3x4'", "'4x3'"]),
+        ({"allow_rotation": "false"}, ["allow_rotation", "True or False"]),
+        ({"centre_match_counts_as_circle": 0}, ["centre_match_counts_as_circle", "True or False"]),
+        ({"starting_karma": 0}, ["starting_karma", "from 1 to 1000"]),
+        ({"starting_karma": -3}, ["starting_karma", "from 1 to 1000"]),
+        ({"starting_karma": 1001}, ["starting_karma", "from 1 to 1000"]),  # issue 9: bounded above too
+        ({"starting_karma": 10.0}, ["starting_karma", "whole number"]),
+        ({"starting_karma": True}, ["starting_karma", "whole number"]),
+    ],
+)
 def test_spec9_rules_validation_messages(changes, words):
     with pytest.raises(ValueError) as caught:
         Rules(**changes)

@@ -44,7 +44,9 @@ def test_a_weaker_move_shows_the_players_part():
     worst = min(values, key=values.get)
     board.apply(worst)
     change = board.state["evaluation"]["change"]
-    assert change["text"].startswith(f"Before your move {percent(max(values.values()))} → after your move {percent(values[worst])}")
+    assert change["text"].startswith(
+        f"Before your move {percent(max(values.values()))} → after your move {percent(values[worst])}"
+    )
     assert values[worst] < max(values.values())
     board.pick = {"kind": "history", "to": "back"}
     assert board.state["evaluation"]["change"] is None  # back at the start

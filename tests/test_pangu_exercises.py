@@ -29,8 +29,11 @@ def lesson_01():
     q1 = start.cheapest_die("A3")[1]  # A3 is B2 W5 (spec 3) against blue 5, white 5
     q2 = len(start.apply(Action("A3", "BLUE", (1, 0))).legal_cells())
     # q3: Karma 9, pay 1, recover 3 under the default cap (spec 7 step 5); greedy's game 2871 has one
-    q3 = next(p.karma for p in core.play(new_game(seed=2871), greedy_policy, seed=2871).placements()
-              if p.cost == 1 and p.rec == 3 and p.karma - p.gain + p.cost == 9)
+    q3 = next(
+        p.karma
+        for p in core.play(new_game(seed=2871), greedy_policy, seed=2871).placements()
+        if p.cost == 1 and p.rec == 3 and p.karma - p.gain + p.cost == 9
+    )
     q4 = len(turn_sizes(7))
     return {"q1": q1, "q2": q2, "q3": q3, "q4": q4}
 
@@ -92,8 +95,12 @@ def test_known_values_from_the_spec():
     # variance 31/5 - 121/25 = 34/25. T6: a (1,6) card's cost law (13 - 2k)/35: mean 17/7, mean square
     # 53/7, variance 82/49. T7: with Karma 3 a (2,5) card wins 27/35, a (3,4) card 32/35; half each 59/70.
     # T6: mean cost of a (3,4) card 53/35
-    assert lesson_03() == {"q1": Fraction(34, 25), "q2": Fraction(82, 49), "q3": Fraction(59, 70),
-                           "q4": 10 * Fraction(53, 35)}
+    assert lesson_03() == {
+        "q1": Fraction(34, 25),
+        "q2": Fraction(82, 49),
+        "q3": Fraction(59, 70),
+        "q4": 10 * Fraction(53, 35),
+    }
     # spec 11, T7: a (1,6) card with Karma 3 wins with 20/35
     assert lesson_02()["q2"] == Fraction(20, 35)
     # spec 11, T3 (YANG_LEFT scores 10), spec 9 (centre match = 2: maximum 22), T10 (before_placement: karma 6)

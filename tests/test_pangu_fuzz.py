@@ -55,9 +55,50 @@ def start(rng: random.Random, rules: Rules, mode: str) -> State:
     return new_game(seed=seed, rules=rules, explicit_chance=mode == "explicit")
 
 
-ATOMS = [None, True, False, 0, 1, -1, 2, 6, 7, 90, 180, 3.0, 0.0, 180.0, 10**30, float("nan"), float("inf"), "",
-         "A1", "A10", "A11", "a1", "BLUE", "WHITE", "blue", "RED", "YIN", "YIN_LEFT", "RANDOM", [], {}, (), b"A1",
-         [0, 1], (0, 1), (1, 0), (0, 1.0), (True, 0), [[0]], {"card": "A1"}, (3, 4), [3, 4]]
+ATOMS = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    6,
+    7,
+    90,
+    180,
+    3.0,
+    0.0,
+    180.0,
+    10**30,
+    float("nan"),
+    float("inf"),
+    "",
+    "A1",
+    "A10",
+    "A11",
+    "a1",
+    "BLUE",
+    "WHITE",
+    "blue",
+    "RED",
+    "YIN",
+    "YIN_LEFT",
+    "RANDOM",
+    [],
+    {},
+    (),
+    b"A1",
+    [0, 1],
+    (0, 1),
+    (1, 0),
+    (0, 1.0),
+    (True, 0),
+    [[0]],
+    {"card": "A1"},
+    (3, 4),
+    [3, 4],
+]
 
 
 def garbage(rng: random.Random, state: State):
@@ -101,7 +142,7 @@ def play_fuzzed_game(rng: random.Random, rules: Rules, mode: str) -> None:
             else:  # a legal move in another spelling: it must save and load like any other
                 check_round_trip(after)
                 count("garbage actions accepted (legal spellings)")
-        move = (rng.choice(state.chance_outcomes())[0] if state.pending else rng.choice(state.legal_actions()))
+        move = rng.choice(state.chance_outcomes())[0] if state.pending else rng.choice(state.legal_actions())
         try:
             state = state.apply(move)
         except ScriptExhausted:
@@ -122,8 +163,16 @@ def test_random_play_round_trips_and_replays_under_every_variant(capsys):
         for mode in ("seeded", "explicit", "scripted"):
             for _ in range(3 * SCALE):
                 play_fuzzed_game(rng, rules, mode)
-    report(capsys, ["games replayed", "actions and outcomes applied", "saves round-tripped",
-                    "garbage actions refused", "garbage actions accepted (legal spellings)"])
+    report(
+        capsys,
+        [
+            "games replayed",
+            "actions and outcomes applied",
+            "saves round-tripped",
+            "garbage actions refused",
+            "garbage actions accepted (legal spellings)",
+        ],
+    )
 
 
 # ----------------------------------------------------------------------------- damaged saves
@@ -143,12 +192,35 @@ def random_save(rng: random.Random) -> tuple[str, str]:
     return state.to_json(), mode
 
 
-JUNK = [None, True, False, 0, -1, 1, 7, 2.5, float("inf"), 10**40, -(10**300), "", "x" * 5000, "A1", "YIN", "ONGOING",
-        [], {}, [1, 2], ["A1", 0], [[[[[[[[[[1]]]]]]]]]], {"a": {"b": {"c": {"d": {"e": {}}}}}}, list(range(500))]
+JUNK = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    7,
+    2.5,
+    float("inf"),
+    10**40,
+    -(10**300),
+    "",
+    "x" * 5000,
+    "A1",
+    "YIN",
+    "ONGOING",
+    [],
+    {},
+    [1, 2],
+    ["A1", 0],
+    [[[[[[[[[[1]]]]]]]]]],
+    {"a": {"b": {"c": {"d": {"e": {}}}}}},
+    list(range(500)),
+]
 
 
 def truncate(rng, text):
-    return text[:rng.randrange(len(text))]
+    return text[: rng.randrange(len(text))]
 
 
 def flip_bytes(rng, text):
@@ -256,8 +328,10 @@ def test_damaged_and_forged_saves_are_refused_or_load_consistently(capsys):
         else:
             raise AssertionError(f"a save with a forged {edit} loaded")
         count("forged saves refused")
-    report(capsys, ["damaged saves tried", "damaged saves refused", "damaged saves that still load",
-                    "forged saves refused"])
+    report(
+        capsys,
+        ["damaged saves tried", "damaged saves refused", "damaged saves that still load", "forged saves refused"],
+    )
 
 
 # ----------------------------------------------------------------------------- board picks
@@ -265,36 +339,59 @@ def test_damaged_and_forged_saves_are_refused_or_load_consistently(capsys):
 
 def json_values(max_leaves: int = 6):
     atoms = st.none() | st.booleans() | st.integers(-5, 200) | st.floats(allow_nan=False) | st.text(max_size=8)
-    return st.recursive(atoms, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
-                                                                                           max_size=3),
-                        max_leaves=max_leaves)
+    return st.recursive(
+        atoms,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        max_leaves=max_leaves,
+    )
 
 
 KINDS = ["card", "die", "rotate", "cell", "place", "hints", "history", "nonsense"]
-plausible = st.one_of(st.sampled_from([f"A{i}" for i in range(1, 12)] + ["BLUE", "WHITE", "back", "start", "end",
-                                                                         "forward", 0, 180, True, False]),
-                      st.tuples(st.integers(-1, 4), st.integers(-1, 4)).map(list), json_values())
+plausible = st.one_of(
+    st.sampled_from(
+        [f"A{i}" for i in range(1, 12)] + ["BLUE", "WHITE", "back", "start", "end", "forward", 0, 180, True, False]
+    ),
+    st.tuples(st.integers(-1, 4), st.integers(-1, 4)).map(list),
+    json_values(),
+)
 picks = st.fixed_dictionaries(
     {"kind": st.sampled_from(KINDS) | json_values(3)},
-    optional={"card": plausible, "die": plausible, "cell": plausible, "orientation": plausible,
-              "on": st.booleans() | json_values(2), "to": plausible, "nonce": st.floats()})
+    optional={
+        "card": plausible,
+        "die": plausible,
+        "cell": plausible,
+        "orientation": plausible,
+        "on": st.booleans() | json_values(2),
+        "to": plausible,
+        "nonce": st.floats(),
+    },
+)
 
 
 def sensible_picks(state: State) -> list[dict]:
     """Picks the page itself would send here: a revealed card, a die, a legal cell, a whole move, history."""
     moves = state.legal_actions()
-    return ([{"kind": "card", "card": move.card} for move in moves[:3]]
-            + [{"kind": "die", "die": die} for die in ("BLUE", "WHITE")]
-            + [{"kind": "cell", "cell": list(move.cell)} for move in moves[:6]]
-            + [{"kind": "place", "card": m.card, "die": m.die, "cell": list(m.cell), "orientation": m.orientation}
-               for m in moves[:6]]
-            + [{"kind": "rotate"}, {"kind": "history", "to": "back"}, {"kind": "history", "to": "forward"}])
+    return (
+        [{"kind": "card", "card": move.card} for move in moves[:3]]
+        + [{"kind": "die", "die": die} for die in ("BLUE", "WHITE")]
+        + [{"kind": "cell", "cell": list(move.cell)} for move in moves[:6]]
+        + [
+            {"kind": "place", "card": m.card, "die": m.die, "cell": list(m.cell), "orientation": m.orientation}
+            for m in moves[:6]
+        ]
+        + [{"kind": "rotate"}, {"kind": "history", "to": "back"}, {"kind": "history", "to": "forward"}]
+    )
 
 
-@settings(max_examples=60 * SCALE, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(seed=st.integers(0, 50), variant=st.sampled_from(sorted(SINGLE_VARIANTS)), explicit=st.booleans(),
-       data=st.data())
+@settings(
+    max_examples=60 * SCALE,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    seed=st.integers(0, 50), variant=st.sampled_from(sorted(SINGLE_VARIANTS)), explicit=st.booleans(), data=st.data()
+)
 def test_random_picks_never_raise_out_of_the_board(seed, variant, explicit, data):
     board = PanguBoard(new_game(seed=seed, rules=SINGLE_VARIANTS[variant], explicit_chance=explicit))
     for _ in range(data.draw(st.integers(1, 25), label="picks")):

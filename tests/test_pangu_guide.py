@@ -129,9 +129,11 @@ def test_the_free_play_deal_is_won_by_the_hints():
 
 def guided(narration=None, warm=False):
     start, line, _ = line_states()
-    narration = narration or {0: {"title": "T1", "text": "first", "predict": "which?"},
-                              6: {"title": "T3", "text": "A5 on (2,3)", "predict": "where does A5 go?"},
-                              7: {"title": "A6", "text": "then A6"}}
+    narration = narration or {
+        0: {"title": "T1", "text": "first", "predict": "which?"},
+        6: {"title": "T3", "text": "A5 on (2,3)", "predict": "where does A5 go?"},
+        7: {"title": "A6", "text": "then A6"},
+    }
     return GuidedBoard(start, line, narration, warm=warm), line
 
 

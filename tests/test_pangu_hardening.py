@@ -121,36 +121,47 @@ def test_every_kind_of_game_still_loads_as_itself():
     while explicit.pending:
         explicit = explicit.apply(explicit.chance_outcomes()[0][0])  # part way through the first reveal
         assert State.from_json(explicit.to_json()) == explicit
-    for state in (midgame(), midgame(moves=1, **S1), midgame(moves=2, deck=S1["deck"]),
-                  midgame(moves=2, rolls=S1["rolls"] + [(1, 2)] * 4), explicit):
+    for state in (
+        midgame(),
+        midgame(moves=1, **S1),
+        midgame(moves=2, deck=S1["deck"]),
+        midgame(moves=2, rolls=S1["rolls"] + [(1, 2)] * 4),
+        explicit,
+    ):
         assert State.from_json(state.to_json()) == state
 
 
 # ----------------------------------------------------------------------------- 6. malformed input of any shape
 
 
-@pytest.mark.parametrize("text", [
-    "[" * 100000 + "]" * 100000,
-    '{"a":' * 100000 + "1" + "}" * 100000,
-    "9" * 5000,
-    "[" * 900 + "]" * 900,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100000 + "]" * 100000,
+        '{"a":' * 100000 + "1" + "}" * 100000,
+        "9" * 5000,
+        "[" * 900 + "]" * 900,
+    ],
+)
 def test_deep_or_huge_json_is_refused_as_a_corrupt_save(text):
     refused(text)
 
 
-@pytest.mark.parametrize("field, value", [
-    ("karma", [[[[[[[[1]]]]]]]]),
-    ("log", [[[[[[[[[[[[]]]]]]]]]]]]),
-    ("karma", 10**4000),
-    ("seed", 10**4000),
-    ("seed", "x" * 100_000),
-    ("deck", ["A1"] * 1_000_000),
-    ("karma", float("inf")),
-    ("roll", [float("nan"), 1]),
-    ("grid", "x" * 1_000_000),
-    ("cheat", True),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("karma", [[[[[[[[1]]]]]]]]),
+        ("log", [[[[[[[[[[[[]]]]]]]]]]]]),
+        ("karma", 10**4000),
+        ("seed", 10**4000),
+        ("seed", "x" * 100_000),
+        ("deck", ["A1"] * 1_000_000),
+        ("karma", float("inf")),
+        ("roll", [float("nan"), 1]),
+        ("grid", "x" * 1_000_000),
+        ("cheat", True),
+    ],
+)
 def test_odd_values_are_refused_fast_with_short_reasons(field, value):
     data = save_data()
     data[field] = value
@@ -197,10 +208,33 @@ def chance_node(kind: str) -> State:
     return state
 
 
-GARBAGE = [(3.0, True), (3, True), (True, 3), (3.0, 4.0), [3, 4], (3, 4, 5), (0, 7), ("3", "4"), None, 3, "",
-           "A1 ", ["A1"], ("A1",), {"card": "A1"}, ("A1", "BLUE", (0, 1), 0.0), ("A1", ["BLUE"], (0, 1)),
-           ("A1", "BLUE", [0, 1.0]), ("A1", "BLUE", (True, 1)), ("A1", "BLUE", (0, 1), False), 10**100,
-           Action([], "BLUE", (0, 1)), Action("A1", "BLUE", (0, 1), 90), float("nan"), b"YIN_LEFT"]
+GARBAGE = [
+    (3.0, True),
+    (3, True),
+    (True, 3),
+    (3.0, 4.0),
+    [3, 4],
+    (3, 4, 5),
+    (0, 7),
+    ("3", "4"),
+    None,
+    3,
+    "",
+    "A1 ",
+    ["A1"],
+    ("A1",),
+    {"card": "A1"},
+    ("A1", "BLUE", (0, 1), 0.0),
+    ("A1", ["BLUE"], (0, 1)),
+    ("A1", "BLUE", [0, 1.0]),
+    ("A1", "BLUE", (True, 1)),
+    ("A1", "BLUE", (0, 1), False),
+    10**100,
+    Action([], "BLUE", (0, 1)),
+    Action("A1", "BLUE", (0, 1), 90),
+    float("nan"),
+    b"YIN_LEFT",
+]
 
 
 @pytest.mark.parametrize("kind", ["centre", "draw", "roll"])
@@ -230,9 +264,19 @@ def test_malformed_actions_raise_illegal_move_and_what_is_accepted_round_trips()
 # ----------------------------------------------------------------------------- 8. board picks
 
 
-@pytest.mark.parametrize("pick", [{"kind": []}, {"kind": {}}, {"kind": None}, {"kind": "history", "to": []},
-                                  {"kind": "history", "to": {"a": 1}}, {"kind": "card", "card": []},
-                                  {"kind": "cell", "cell": {"r": 0}}, {"kind": "place", "cell": [[0], 1]}])
+@pytest.mark.parametrize(
+    "pick",
+    [
+        {"kind": []},
+        {"kind": {}},
+        {"kind": None},
+        {"kind": "history", "to": []},
+        {"kind": "history", "to": {"a": 1}},
+        {"kind": "card", "card": []},
+        {"kind": "cell", "cell": {"r": 0}},
+        {"kind": "place", "cell": [[0], 1]},
+    ],
+)
 def test_odd_picks_end_in_a_reason_on_the_board(pick):
     board = PanguBoard(new_game(seed=9))
     before = board.match.state
@@ -283,7 +327,9 @@ def test_previews_are_the_same_whatever_the_hidden_future():
                 hidden = tuple(rng.sample(state.deck, len(state.deck)))  # another deck order, another seed
                 other = dataclasses.replace(state, seed=seed + 1000, deck=hidden)
                 assert PanguBoard(state).legal == PanguBoard(other).legal
-                assert [state.preview(a) for a in state.legal_actions()] == [other.preview(a) for a in state.legal_actions()]
+                assert [state.preview(a) for a in state.legal_actions()] == [
+                    other.preview(a) for a in state.legal_actions()
+                ]
                 state = state.apply(rng.choice(state.legal_actions()))
 
 

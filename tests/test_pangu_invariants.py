@@ -33,7 +33,7 @@ def check_final(state, rules: Rules):
     assert sum(e.wasted for e in placements) == sum(e.rec for e in placements) - total_gain, "I4"
     # I5: turn sizes 3, 3, 3, 1 (a prefix of them for a lost game); a won game has exactly 10 placements
     sizes = [len(e.revealed) for e in state.log if e.kind == "turn_start"]
-    assert sizes == [3, 3, 3, 1][:len(sizes)], "I5"
+    assert sizes == [3, 3, 3, 1][: len(sizes)], "I5"
     if state.status == "WON":
         assert len(placed) == 10 == len(placements) and state.karma >= 1, "I5"
     else:

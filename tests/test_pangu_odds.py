@@ -42,11 +42,17 @@ def brute_cheapest_counts(blue, white):
     return counts
 
 
-@pytest.mark.parametrize("numbers, counts, mean", [  # spec 11, T6
-    ((1, 6), {1: 11, 2: 9, 3: 7, 4: 5, 5: 3}, F(17, 7)), ((6, 1), {1: 11, 2: 9, 3: 7, 4: 5, 5: 3}, F(17, 7)),
-    ((2, 5), {1: 20, 2: 7, 3: 5, 4: 3}, F(61, 35)), ((5, 2), {1: 20, 2: 7, 3: 5, 4: 3}, F(61, 35)),
-    ((3, 4), {1: 20, 2: 12, 3: 3}, F(53, 35)), ((4, 3), {1: 20, 2: 12, 3: 3}, F(53, 35)),
-])
+@pytest.mark.parametrize(
+    "numbers, counts, mean",
+    [  # spec 11, T6
+        ((1, 6), {1: 11, 2: 9, 3: 7, 4: 5, 5: 3}, F(17, 7)),
+        ((6, 1), {1: 11, 2: 9, 3: 7, 4: 5, 5: 3}, F(17, 7)),
+        ((2, 5), {1: 20, 2: 7, 3: 5, 4: 3}, F(61, 35)),
+        ((5, 2), {1: 20, 2: 7, 3: 5, 4: 3}, F(61, 35)),
+        ((3, 4), {1: 20, 2: 12, 3: 3}, F(53, 35)),
+        ((4, 3), {1: 20, 2: 12, 3: 3}, F(53, 35)),
+    ],
+)
 def test_t6_cost_of_one_card(numbers, counts, mean):
     assert odds.blocked_probability(numbers) == F(1, 36)
     assert dict(odds.card_cost_counts(numbers)) == counts
@@ -65,11 +71,14 @@ def test_t6_cost_law_closed_form():  # spec 11 T6 and spec 13.2: P(cost = k) = (
 # ----------------------------------------------------------------------------- T7
 
 
-@pytest.mark.parametrize("numbers, row", [  # spec 11, T7: karma 1..6
-    ((1, 6), [0, F(11, 35), F(20, 35), F(27, 35), F(32, 35), 1]),
-    ((2, 5), [0, F(20, 35), F(27, 35), F(32, 35), 1, 1]),
-    ((3, 4), [0, F(20, 35), F(32, 35), 1, 1, 1]),
-])
+@pytest.mark.parametrize(
+    "numbers, row",
+    [  # spec 11, T7: karma 1..6
+        ((1, 6), [0, F(11, 35), F(20, 35), F(27, 35), F(32, 35), 1]),
+        ((2, 5), [0, F(20, 35), F(27, 35), F(32, 35), 1, 1]),
+        ((3, 4), [0, F(20, 35), F(32, 35), 1, 1, 1]),
+    ],
+)
 def test_t7_final_card(numbers, row):
     assert [odds.final_card_win_probability(numbers, karma) for karma in range(1, 7)] == row
     assert odds.final_card_win_probability(numbers, 9) == 1
@@ -115,8 +124,13 @@ def engine_turn_cost(deck_order, turn_cards):
         if state.pending == "roll":
             weights = Counter()
             children = [state.apply(roll) for roll, _ in state.chance_outcomes()]
-            kept = [c for c in children if not (c.pending == "roll" and c.roll_reason == "stuck"
-                                                and len(c.placements()) == len(state.placements()))]
+            kept = [
+                c
+                for c in children
+                if not (
+                    c.pending == "roll" and c.roll_reason == "stuck" and len(c.placements()) == len(state.placements())
+                )
+            ]
             for child in kept:  # stuck rolls are rerolled: condition on the others
                 for cost, p in dist(child).items():
                     weights[cost] += p
@@ -129,8 +143,9 @@ def engine_turn_cost(deck_order, turn_cards):
     return dist(start)
 
 
-@pytest.mark.parametrize("first_three", [("A1", "A7", "A2"), ("A1", "A2", "A5"), ("A3", "A4", "A9"),
-                                         ("A5", "A6", "A1")])
+@pytest.mark.parametrize(
+    "first_three", [("A1", "A7", "A2"), ("A1", "A2", "A5"), ("A3", "A4", "A9"), ("A5", "A6", "A1")]
+)
 def test_t8_turn_cost_matches_engine_enumeration(first_three):  # spec 11, T8 (shared roll, stuck rerolls)
     rest = [c for c in teaching_deck().ids if c not in first_three]
     numbers = [(teaching_deck()[c].blue, teaching_deck()[c].white) for c in first_three]
@@ -161,10 +176,16 @@ def test_t8_spread_over_random_deals():  # spec 11, T8: SD about 3.589, range 10
 # ----------------------------------------------------------------------------- T9
 
 
-@pytest.mark.parametrize("a, b, same_roll, with_rerolls", [  # spec 11, T9
-    ((1, 6), (1, 6), 1, 1), ((1, 6), (3, 4), 0.498, 0.480), ((1, 6), (6, 1), -0.159, -0.133),
-    ((2, 5), (5, 2), -0.270, -0.249), ((3, 4), (4, 3), -0.244, -0.232),
-])
+@pytest.mark.parametrize(
+    "a, b, same_roll, with_rerolls",
+    [  # spec 11, T9
+        ((1, 6), (1, 6), 1, 1),
+        ((1, 6), (3, 4), 0.498, 0.480),
+        ((1, 6), (6, 1), -0.159, -0.133),
+        ((2, 5), (5, 2), -0.270, -0.249),
+        ((3, 4), (4, 3), -0.244, -0.232),
+    ],
+)
 def test_t9_shared_roll_correlation(a, b, same_roll, with_rerolls):
     assert round(odds.correlation(odds.pair_costs(a, b, stuck_rerolls=False)), 3) == same_roll
     assert round(odds.correlation(odds.pair_costs(a, b, stuck_rerolls=True)), 3) == with_rerolls
@@ -185,12 +206,32 @@ def test_t9_pair_marginals_are_the_card_laws():  # spec 11 T6: the card's law al
 # ----------------------------------------------------------------------------- T4
 
 
-T4_COUNTS = {0: 64, 1: 992, 2: 7232, 3: 31968, 4: 98464, 5: 229536, 6: 417920, 7: 600832, 8: 688512,
-             9: 645600, 10: 464832, 11: 272992, 12: 121696, 13: 37792, 14: 9600, 15: 704, 16: 64}
+T4_COUNTS = {
+    0: 64,
+    1: 992,
+    2: 7232,
+    3: 31968,
+    4: 98464,
+    5: 229536,
+    6: 417920,
+    7: 600832,
+    8: 688512,
+    9: 645600,
+    10: 464832,
+    11: 272992,
+    12: 121696,
+    13: 37792,
+    14: 9600,
+    15: 704,
+    16: 64,
+}
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(centre_config="YANG_LEFT"), Rules(grid="4x3"),
-                                   Rules(grid="4x3", centre_config="YANG_LEFT")], ids=str)
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(centre_config="YANG_LEFT"), Rules(grid="4x3"), Rules(grid="4x3", centre_config="YANG_LEFT")],
+    ids=str,
+)
 def test_t4_all_layouts(rules):  # spec 11, T4
     counts = odds.layout_score_counts(rules)
     assert dict(counts) == T4_COUNTS
@@ -209,4 +250,4 @@ def test_layout_counting_agrees_with_direct_scoring():  # oracle: score random f
         counts[odds.layout_score(dict(zip(ring, ids)))] += 1
     for score, n in counts.items():  # a sample's frequencies sit near T4's exact shares
         expected = 3000 * T4_COUNTS[score] / 3_628_800
-        assert abs(n - expected) <= 5 * expected ** 0.5 + 3
+        assert abs(n - expected) <= 5 * expected**0.5 + 3

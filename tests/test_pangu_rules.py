@@ -24,8 +24,18 @@ from gamelib.pangu.rules import GEOMETRIES
 
 from pangu_support import S1_DECK, S1_MOVES, S1_ROLLS, S2_DECK, S2_MOVES, S2_ROLLS, play_script
 
-T3_LAYOUT = {(0, 0): "A1", (0, 1): "A6", (0, 2): "A2", (0, 3): "A4", (1, 0): "A3", (1, 3): "A9",
-             (2, 0): "A10", (2, 1): "A5", (2, 2): "A8", (2, 3): "A7"}
+T3_LAYOUT = {
+    (0, 0): "A1",
+    (0, 1): "A6",
+    (0, 2): "A2",
+    (0, 3): "A4",
+    (1, 0): "A3",
+    (1, 3): "A9",
+    (2, 0): "A10",
+    (2, 1): "A5",
+    (2, 2): "A8",
+    (2, 3): "A7",
+}
 
 
 def placements(state):
@@ -56,8 +66,9 @@ def test_t1_initial_legal_cells():  # spec 2 and 11, T1
 def test_t1_ring_centre_edges_4x3():  # spec 9, grid = "4x3"
     geometry = GEOMETRIES["4x3"]
     centre = set(geometry.centre_cells)
-    touching = sorted((cell, "TRBL"[edge]) for cell in geometry.ring
-                      for edge, other in geometry.neighbours(cell) if other in centre)
+    touching = sorted(
+        (cell, "TRBL"[edge]) for cell in geometry.ring for edge, other in geometry.neighbours(cell) if other in centre
+    )
     assert touching == [((0, 1), "B"), ((1, 0), "R"), ((1, 2), "L"), ((2, 0), "R"), ((2, 2), "L"), ((3, 1), "T")]
 
 
@@ -92,8 +103,11 @@ def _random_legal_order(rng):
     geometry = GEOMETRIES["3x4"]
     filled, order = set(geometry.centre_cells), []
     while len(order) < 10:
-        options = [cell for cell in geometry.ring if cell not in filled
-                   and any(other in filled for _, other in geometry.neighbours(cell))]
+        options = [
+            cell
+            for cell in geometry.ring
+            if cell not in filled and any(other in filled for _, other in geometry.neighbours(cell))
+        ]
         cell = rng.choice(options)
         filled.add(cell)
         order.append(cell)
@@ -120,11 +134,17 @@ def test_t3_any_legal_order_gives_the_same_total(centre, expected):  # spec 11, 
 
 def test_t10_scripted_game_s1_row_by_row():  # spec 11, T10
     expected = [  # turn, roll, card, die, cost, cell, rec, gain, wasted, karma
-        (1, (3, 5), "A6", "BLUE", 1, (0, 1), 1, 1, 0, 10), (1, (3, 5), "A3", "BLUE", 1, (1, 0), 1, 1, 0, 10),
-        (1, (3, 5), "A5", "WHITE", 1, (2, 1), 1, 1, 0, 10), (2, (2, 2), "A1", "BLUE", 1, (0, 0), 2, 1, 1, 10),
-        (2, (2, 2), "A2", "WHITE", 1, (0, 2), 2, 1, 1, 10), (2, (2, 2), "A10", "BLUE", 3, (2, 0), 2, 2, 0, 9),
-        (3, (6, 1), "A9", "BLUE", 4, (1, 3), 1, 1, 0, 6), (3, (6, 1), "A4", "BLUE", 1, (0, 3), 2, 2, 0, 7),
-        (3, (5, 3), "A8", "BLUE", 1, (2, 2), 2, 2, 0, 8), (4, (2, 3), "A7", "BLUE", 1, (2, 3), 2, 2, 0, 9)]
+        (1, (3, 5), "A6", "BLUE", 1, (0, 1), 1, 1, 0, 10),
+        (1, (3, 5), "A3", "BLUE", 1, (1, 0), 1, 1, 0, 10),
+        (1, (3, 5), "A5", "WHITE", 1, (2, 1), 1, 1, 0, 10),
+        (2, (2, 2), "A1", "BLUE", 1, (0, 0), 2, 1, 1, 10),
+        (2, (2, 2), "A2", "WHITE", 1, (0, 2), 2, 1, 1, 10),
+        (2, (2, 2), "A10", "BLUE", 3, (2, 0), 2, 2, 0, 9),
+        (3, (6, 1), "A9", "BLUE", 4, (1, 3), 1, 1, 0, 6),
+        (3, (6, 1), "A4", "BLUE", 1, (0, 3), 2, 2, 0, 7),
+        (3, (5, 3), "A8", "BLUE", 1, (2, 2), 2, 2, 0, 8),
+        (4, (2, 3), "A7", "BLUE", 1, (2, 3), 2, 2, 0, 9),
+    ]
     state = new_game(deck=S1_DECK, rolls=S1_ROLLS)
     for turn, roll, card, die, cost, cell, rec, gain, wasted, karma in expected:
         assert (state.turn, state.roll) == (turn, roll)
@@ -139,14 +159,17 @@ def test_t10_scripted_game_s1_row_by_row():  # spec 11, T10
     assert {cell: card.id for cell, (card, _) in state.placed_cards().items()} == T3_LAYOUT
 
 
-@pytest.mark.parametrize("changes, status, karma, total_rec", [  # spec 11, T10 variants table
-    ({"cap_rule": "before_placement"}, "WON", 6, 16),
-    ({"cap_rule": "before_turn"}, "WON", 5, 16),
-    ({"defeat_check": "after_recovery"}, "WON", 9, 16),
-    ({"centre_match_counts_as_circle": True}, "WON", 10, 22),
-    ({"centre_config": "YANG_LEFT"}, "WON", 5, 10),
-    ({"stuck_rule": "reroll_penalty_1"}, "WON", 8, 16),
-])
+@pytest.mark.parametrize(
+    "changes, status, karma, total_rec",
+    [  # spec 11, T10 variants table
+        ({"cap_rule": "before_placement"}, "WON", 6, 16),
+        ({"cap_rule": "before_turn"}, "WON", 5, 16),
+        ({"defeat_check": "after_recovery"}, "WON", 9, 16),
+        ({"centre_match_counts_as_circle": True}, "WON", 10, 22),
+        ({"centre_config": "YANG_LEFT"}, "WON", 5, 10),
+        ({"stuck_rule": "reroll_penalty_1"}, "WON", 8, 16),
+    ],
+)
 def test_t10_variants(changes, status, karma, total_rec):
     state = play_script(S1_MOVES, S1_DECK, S1_ROLLS, Rules(**changes))
     assert (state.status, state.karma) == (status, karma)
@@ -210,10 +233,18 @@ def test_running_out_of_scripted_rolls_raises_and_keeps_the_state():  # spec 8
 
 def test_rule_defaults_and_validation():  # spec 9
     assert Rules() == Rules("per_turn", "start_value", "after_payment", False, "YIN_LEFT", "reroll", False, 10, "3x4")
-    for bad in [dict(roll_timing="sometimes"), dict(cap_rule="none"), dict(defeat_check="never"),
-                dict(allow_rotation="yes"), dict(centre_config="LEFT"), dict(stuck_rule="skip"),
-                dict(centre_match_counts_as_circle=1), dict(starting_karma=0), dict(starting_karma=2.5),
-                dict(grid="5x5")]:
+    for bad in [
+        dict(roll_timing="sometimes"),
+        dict(cap_rule="none"),
+        dict(defeat_check="never"),
+        dict(allow_rotation="yes"),
+        dict(centre_config="LEFT"),
+        dict(stuck_rule="skip"),
+        dict(centre_match_counts_as_circle=1),
+        dict(starting_karma=0),
+        dict(starting_karma=2.5),
+        dict(grid="5x5"),
+    ]:
         with pytest.raises(ValueError, match=next(iter(bad))):
             Rules(**bad)
     with pytest.raises(ValueError, match="unknown rule parameter"):
@@ -230,8 +261,10 @@ def test_rules_are_recorded_in_state_and_log():  # spec 8
 def test_random_centre_is_drawn_from_the_seed():  # spec 9, centre_config = RANDOM
     configs = {new_game(seed=s, rules=Rules(centre_config="RANDOM")).centre for s in range(20)}
     assert configs == {"YIN_LEFT", "YANG_LEFT"}
-    assert new_game(seed=5, rules=Rules(centre_config="RANDOM")).centre == \
+    assert (
         new_game(seed=5, rules=Rules(centre_config="RANDOM")).centre
+        == new_game(seed=5, rules=Rules(centre_config="RANDOM")).centre
+    )
 
 
 def test_yang_left_swaps_the_centre_cards():  # spec 2
@@ -335,19 +368,22 @@ def scripted_start():
     return new_game(seed=0, deck=S1_DECK, rolls=S1_ROLLS)
 
 
-@pytest.mark.parametrize("action, reason", [
-    (Action("A1", "BLUE", (0, 1)), "A1 has not been revealed"),  # wrong card: still in the deck
-    (Action("Z9", "BLUE", (0, 1)), "no card 'Z9'"),  # wrong card: unknown
-    (Action("A5", "BLUE", (0, 1)), "blue die 3 equals A5's blue 3: the die must differ"),  # equal die
-    (Action("A6", "RED", (0, 1)), "BLUE or WHITE"),
-    (Action("A6", "BLUE", (0, 0)), "does not touch"),  # non-adjacent cell (a corner)
-    (Action("A6", "BLUE", (1, 1)), "holds the Yin centre card"),
-    (Action("A6", "BLUE", (3, 0)), "outside the 3×4 layout"),
-    (Action("A6", "BLUE", "top"), "a cell is a (row, column) pair"),
-    (Action("A6", "BLUE", (0, 1), 180), "may not be turned 180°"),  # wrong orientation
-    (Action("A6", "BLUE", (0, 1), 90), "orientation must be 0 or 180"),
-    ("A6 to (0,1)", "an action is Action"),
-])
+@pytest.mark.parametrize(
+    "action, reason",
+    [
+        (Action("A1", "BLUE", (0, 1)), "A1 has not been revealed"),  # wrong card: still in the deck
+        (Action("Z9", "BLUE", (0, 1)), "no card 'Z9'"),  # wrong card: unknown
+        (Action("A5", "BLUE", (0, 1)), "blue die 3 equals A5's blue 3: the die must differ"),  # equal die
+        (Action("A6", "RED", (0, 1)), "BLUE or WHITE"),
+        (Action("A6", "BLUE", (0, 0)), "does not touch"),  # non-adjacent cell (a corner)
+        (Action("A6", "BLUE", (1, 1)), "holds the Yin centre card"),
+        (Action("A6", "BLUE", (3, 0)), "outside the 3×4 layout"),
+        (Action("A6", "BLUE", "top"), "a cell is a (row, column) pair"),
+        (Action("A6", "BLUE", (0, 1), 180), "may not be turned 180°"),  # wrong orientation
+        (Action("A6", "BLUE", (0, 1), 90), "orientation must be 0 or 180"),
+        ("A6 to (0,1)", "an action is Action"),
+    ],
+)
 def test_illegal_actions_raise_with_a_reason_and_change_nothing(action, reason):  # spec 6, 7
     state = scripted_start()
     before = state.to_json()
@@ -401,16 +437,19 @@ def records():
     return [card.to_dict() for card in teaching_deck()]
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda r: r.pop(), "exactly 10 cards"),
-    (lambda r: r[1].update(id="A1"), "appears twice"),
-    (lambda r: r[2].update(blue=7), "from 1 to 6"),
-    (lambda r: r[2].update(white="3"), "from 1 to 6"),
-    (lambda r: r[3]["half"].pop("LEFT"), "no half-circle colour on LEFT"),
-    (lambda r: r[3]["half"].update(TOP="GREY"), "must be YIN or YANG"),
-    (lambda r: r[4].pop("name"), "missing name"),
-    (lambda r: r[4].update(colour="red"), "unknown field"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda r: r.pop(), "exactly 10 cards"),
+        (lambda r: r[1].update(id="A1"), "appears twice"),
+        (lambda r: r[2].update(blue=7), "from 1 to 6"),
+        (lambda r: r[2].update(white="3"), "from 1 to 6"),
+        (lambda r: r[3]["half"].pop("LEFT"), "no half-circle colour on LEFT"),
+        (lambda r: r[3]["half"].update(TOP="GREY"), "must be YIN or YANG"),
+        (lambda r: r[4].pop("name"), "missing name"),
+        (lambda r: r[4].update(colour="red"), "unknown field"),
+    ],
+)
 def test_user_deck_validation(edit, message):  # spec 3
     data = records()
     edit(data)
@@ -423,6 +462,7 @@ def test_user_deck_file(tmp_path):  # spec 3: a user deck without the twin struc
     data[0]["half"] = {"TOP": "YIN", "RIGHT": "YIN", "BOTTOM": "YIN", "LEFT": "YIN"}
     path = tmp_path / "my_deck.json"
     import json
+
     path.write_text(json.dumps({"name": "my copy", "cards": data}))
     deck = load_deck(path)
     state = new_game(seed=3, cards=deck)

@@ -74,22 +74,25 @@ def edited(edit):
     return json.dumps(data)
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda d: d.update(karma=10 if d["karma"] != 10 else 9), "saved karma"),
-    (lambda d: d.pop("karma"), "missing karma"),
-    (lambda d: d.update(karma="ten"), "'karma' should be a whole number"),
-    (lambda d: d.update(status="PAUSED"), "'status' should be one of"),
-    (lambda d: d.update(game="chess"), "save of game 'chess'.*pangu"),
-    (lambda d: d["rules"].update(cap_rule="generous"), "saved rules are invalid"),
-    (lambda d: d["cards"]["cards"][0].update(blue=9), "saved deck is invalid"),
-    (lambda d: d.update(deck=d["deck"] + [d["revealed"][0]]), "appears 2 times"),
-    (lambda d: d["grid"].__setitem__(0, ["A1", 90]), r"cell \(0, 0\) should be empty"),
-    (lambda d: d.update(roll=[0, 7]), r"'roll' should be a \[blue, white\] pair"),
-    (lambda d: d["log"].pop(), "not what its own moves produce|does not match"),
-    (lambda d: d["log"][3].update(cost=1, karma=99), "log"),
-    (lambda d: d["log"].append({"kind": "teleport"}), "unknown event"),
-    (lambda d: d["log"][2].update(blue="x"), "log"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda d: d.update(karma=10 if d["karma"] != 10 else 9), "saved karma"),
+        (lambda d: d.pop("karma"), "missing karma"),
+        (lambda d: d.update(karma="ten"), "'karma' should be a whole number"),
+        (lambda d: d.update(status="PAUSED"), "'status' should be one of"),
+        (lambda d: d.update(game="chess"), "save of game 'chess'.*pangu"),
+        (lambda d: d["rules"].update(cap_rule="generous"), "saved rules are invalid"),
+        (lambda d: d["cards"]["cards"][0].update(blue=9), "saved deck is invalid"),
+        (lambda d: d.update(deck=d["deck"] + [d["revealed"][0]]), "appears 2 times"),
+        (lambda d: d["grid"].__setitem__(0, ["A1", 90]), r"cell \(0, 0\) should be empty"),
+        (lambda d: d.update(roll=[0, 7]), r"'roll' should be a \[blue, white\] pair"),
+        (lambda d: d["log"].pop(), "not what its own moves produce|does not match"),
+        (lambda d: d["log"][3].update(cost=1, karma=99), "log"),
+        (lambda d: d["log"].append({"kind": "teleport"}), "unknown event"),
+        (lambda d: d["log"][2].update(blue="x"), "log"),
+    ],
+)
 def test_hand_edited_saves_are_refused_clearly(edit, message):
     with pytest.raises(CorruptSave, match=message):
         State.from_json(edited(edit))

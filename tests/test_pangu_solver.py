@@ -21,9 +21,18 @@ from gamelib.pangu import solver
 
 S1_DECK = ["A6", "A3", "A5", "A1", "A2", "A10", "A8", "A9", "A4", "A7"]  # spec T10
 S1_ROLLS = [(3, 5), (2, 2), (6, 1), (5, 3), (2, 3)]
-S1_MOVES = [("A6", "BLUE", (0, 1)), ("A3", "BLUE", (1, 0)), ("A5", "WHITE", (2, 1)),
-            ("A1", "BLUE", (0, 0)), ("A2", "WHITE", (0, 2)), ("A10", "BLUE", (2, 0)),
-            ("A9", "BLUE", (1, 3)), ("A4", "BLUE", (0, 3)), ("A8", "BLUE", (2, 2)), ("A7", "BLUE", (2, 3))]
+S1_MOVES = [
+    ("A6", "BLUE", (0, 1)),
+    ("A3", "BLUE", (1, 0)),
+    ("A5", "WHITE", (2, 1)),
+    ("A1", "BLUE", (0, 0)),
+    ("A2", "WHITE", (0, 2)),
+    ("A10", "BLUE", (2, 0)),
+    ("A9", "BLUE", (1, 3)),
+    ("A4", "BLUE", (0, 3)),
+    ("A8", "BLUE", (2, 2)),
+    ("A7", "BLUE", (2, 3)),
+]
 
 
 def s1_after(moves: int):
@@ -68,8 +77,11 @@ def brute_force(state) -> Fraction:
         return cards[card_id].half[(edge + (2 if orientation == 180 else 0)) % 4]
 
     def legal_cells(board):
-        return [cell for cell in sorted(ring) if cell not in board
-                and any(other in board or other in centre for _, other in geometry.neighbours(cell))]
+        return [
+            cell
+            for cell in sorted(ring)
+            if cell not in board and any(other in board or other in centre for _, other in geometry.neighbours(cell))
+        ]
 
     def recovery(board, card_id, orientation, cell):
         rec = 0
@@ -89,10 +101,12 @@ def brute_force(state) -> Fraction:
     def turn_start(board, unseen, karma):
         size = min(3, len(unseen) - 1) if len(unseen) > 1 else 1
         from itertools import combinations
+
         hands = list(combinations(unseen, size))
         allowance = ceiling - karma
-        return sum(roll_node(board, tuple(c for c in unseen if c not in h), h, karma, allowance)
-                   for h in hands) / len(hands)
+        return sum(roll_node(board, tuple(c for c in unseen if c not in h), h, karma, allowance) for h in hands) / len(
+            hands
+        )
 
     @lru_cache(maxsize=None)
     def roll_node(board, unseen, hand, karma, allowance):
@@ -122,8 +136,10 @@ def brute_force(state) -> Fraction:
                 cost = abs(value - number)
                 for cell in legal_cells(board_map):
                     for orientation in orientations:
-                        best = max(best, place(board_map, unseen, hand, roll, karma, allowance, card_id, cost,
-                                               cell, orientation))
+                        best = max(
+                            best,
+                            place(board_map, unseen, hand, roll, karma, allowance, card_id, cost, cell, orientation),
+                        )
         return best
 
     def place(board_map, unseen, hand, roll, karma, allowance, card_id, cost, cell, orientation):
@@ -170,7 +186,7 @@ def brute_force(state) -> Fraction:
 def random_turn_three_position(rng: random.Random, rules: Rules):
     """A seeded random game played randomly into turn 3 (a decision, roll or draw node)."""
     while True:
-        state = new_game(seed=rng.randrange(10 ** 6), rules=rules)
+        state = new_game(seed=rng.randrange(10**6), rules=rules)
         while state.status == "ONGOING" and state.turn < 3:
             state = state.apply(rng.choice(state.legal_actions()))
         if state.status != "ONGOING":
@@ -184,15 +200,17 @@ def random_turn_three_position(rng: random.Random, rules: Rules):
 
 
 def random_variant(rng: random.Random) -> Rules:
-    return Rules(roll_timing=rng.choice(["per_turn", "per_turn", "per_placement"]),
-                 cap_rule=rng.choice(["start_value", "before_placement", "before_turn"]),
-                 defeat_check=rng.choice(["after_payment", "after_recovery"]),
-                 allow_rotation=rng.random() < 0.3,
-                 centre_config=rng.choice(["YIN_LEFT", "YANG_LEFT"]),
-                 stuck_rule=rng.choice(["reroll", "reroll_penalty_1"]),
-                 centre_match_counts_as_circle=rng.random() < 0.3,
-                 starting_karma=rng.choice([6, 8, 10]),
-                 grid=rng.choice(["3x4", "4x3"]))
+    return Rules(
+        roll_timing=rng.choice(["per_turn", "per_turn", "per_placement"]),
+        cap_rule=rng.choice(["start_value", "before_placement", "before_turn"]),
+        defeat_check=rng.choice(["after_payment", "after_recovery"]),
+        allow_rotation=rng.random() < 0.3,
+        centre_config=rng.choice(["YIN_LEFT", "YANG_LEFT"]),
+        stuck_rule=rng.choice(["reroll", "reroll_penalty_1"]),
+        centre_match_counts_as_circle=rng.random() < 0.3,
+        starting_karma=rng.choice([6, 8, 10]),
+        grid=rng.choice(["3x4", "4x3"]),
+    )
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -228,7 +246,7 @@ def test_action_values_agree_with_the_brute_force_and_the_best_is_the_value():
 
 
 def rng_seed() -> int:
-    return random.SystemRandom().randrange(2 ** 32)  # a different sample on every run
+    return random.SystemRandom().randrange(2**32)  # a different sample on every run
 
 
 def test_on_demand_values_are_monotone_in_karma():
@@ -250,5 +268,3 @@ def test_positions_before_turn_three_under_a_variant_are_out_of_reach():
 
 
 # --------------------------------------------------------------------------- bots
-
-

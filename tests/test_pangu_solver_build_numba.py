@@ -31,8 +31,18 @@ def test_the_final_level_lists_exactly_the_keys_that_turn_three_reaches(rules):
         turn_three = np.array([((1 << cards) - 1) << 20], dtype=np.int64)
         for level in (0, 3):
             turn_three = space.next_turn_keys(turn_three, level, fc_all, fc_counts_all, ranks, arrays)
-    reached = kernels.turn_successors(turn_three, fc_index, ranks, n, fc_counts[9] * n, arrays.facing,
-                                       arrays.touches, n, cards, len(model.orientations))
+    reached = kernels.turn_successors(
+        turn_three,
+        fc_index,
+        ranks,
+        n,
+        fc_counts[9] * n,
+        arrays.facing,
+        arrays.touches,
+        n,
+        cards,
+        len(model.orientations),
+    )
     assert np.array_equal(space.every_key(fc_index, ranks, 9, cards, n), reached[reached > 0] - 1)
 
 
@@ -46,8 +56,18 @@ def _listing_arrays(rules):
 def _old_turn_keys(keys, following, model, arrays, fc_index, fc_counts, ranks):
     n, cards = model.size, len(model.card_ids)
     width = comb(cards, cards - following)
-    reached = kernels.turn_successors(keys, fc_index, ranks, width, fc_counts[following] * width, arrays.facing,
-                                       arrays.touches, n, cards, len(model.orientations))
+    reached = kernels.turn_successors(
+        keys,
+        fc_index,
+        ranks,
+        width,
+        fc_counts[following] * width,
+        arrays.facing,
+        arrays.touches,
+        n,
+        cards,
+        len(model.orientations),
+    )
     return reached[reached > 0] - 1
 
 
@@ -64,8 +84,10 @@ def test_three_single_placements_list_the_same_turn_keys_as_whole_turns(rules):
     turn_two = space.next_turn_keys(start, 0, fc_all, fc_counts_all, ranks, arrays)
     assert np.array_equal(turn_two, _old_turn_keys(start, 3, model, arrays, fc_index, fc_counts, ranks))
     sample = np.sort(np.random.default_rng(11).choice(turn_two, size=3000, replace=False))
-    assert np.array_equal(space.next_turn_keys(sample, 3, fc_all, fc_counts_all, ranks, arrays),
-                          _old_turn_keys(sample, 6, model, arrays, fc_index, fc_counts, ranks))
+    assert np.array_equal(
+        space.next_turn_keys(sample, 3, fc_all, fc_counts_all, ranks, arrays),
+        _old_turn_keys(sample, 6, model, arrays, fc_index, fc_counts, ranks),
+    )
     if rules == Rules():
         turn_three = space.next_turn_keys(turn_two, 3, fc_all, fc_counts_all, ranks, arrays)
         assert np.array_equal(np.sort(turn_three), solver.default_tables().keys[6])
@@ -83,8 +105,18 @@ def test_the_builders_turn_three_rows_of_a_sample_equal_the_shipped_rows():
     fc_all, _ = solver_arrays.dense_index(model, list(range(n + 1)))
     ranks = solver_arrays.rank_table(n)
     finals = space.every_key(fc_index, ranks, 9, cards, n)
-    rows = kernels.final_card_rows(finals, arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, arrays.karma,
-                                   False, n, cards, arrays.orients)
+    rows = kernels.final_card_rows(
+        finals,
+        arrays.facing,
+        arrays.centre_rec,
+        arrays.cost,
+        arrays.step,
+        arrays.karma,
+        False,
+        n,
+        cards,
+        arrays.orients,
+    )
     table = optimal.dense_table(rows, solver_arrays.slots_of(finals, fc_index, ranks, n, n), fc_counts[9] * n)
     shipped = solver.default_tables()
     picks = np.sort(np.random.default_rng(5).choice(len(shipped.keys[6]), size=40, replace=False))

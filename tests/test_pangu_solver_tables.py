@@ -18,7 +18,14 @@ from gamelib.pangu import SINGLE_VARIANTS, new_game
 from gamelib.pangu import solver
 from gamelib.pangu.solver import VARIANTS_PATH
 from gamelib.pangu.solver.model import build_model
-from gamelib.pangu.solver.tables import META_PATH, SHIPPED_LEVELS, TABLE_PATH, ShippedTables, SolverTableError, sha256_of
+from gamelib.pangu.solver.tables import (
+    META_PATH,
+    SHIPPED_LEVELS,
+    TABLE_PATH,
+    ShippedTables,
+    SolverTableError,
+    sha256_of,
+)
 from test_pangu_solver import at_next_turn_start, brute_force, s1_after
 
 
@@ -55,7 +62,7 @@ def test_the_tables_hold_the_notes_key_counts():
 
 
 def sample_keys(level: int, count: int):
-    seed = random.SystemRandom().randrange(2 ** 32)
+    seed = random.SystemRandom().randrange(2**32)
     keys = solver.default_tables().keys[level]
     picks = np.random.default_rng(seed).choice(len(keys), size=count, replace=False)
     return seed, [(int(keys[at]) & 1023, int(keys[at]) >> 10 & 1023, int(keys[at]) >> 20 & 1023) for at in picks]
@@ -68,8 +75,9 @@ def test_shipped_turn_three_entries_match_a_recomputation():
     seed, keys = sample_keys(6, 4)
     for filled, colours, unplaced in keys:
         for karma in range(1, 11):
-            assert fresh.turn_start(filled, colours, unplaced, karma) == tables.value(6, filled, colours, unplaced,
-                                                                                       karma), seed
+            assert fresh.turn_start(filled, colours, unplaced, karma) == tables.value(
+                6, filled, colours, unplaced, karma
+            ), seed
 
 
 def test_a_shipped_turn_two_entry_matches_a_recomputation_from_turn_three():
@@ -80,8 +88,9 @@ def test_a_shipped_turn_two_entry_matches_a_recomputation_from_turn_three():
     seed, keys = sample_keys(3, 1)
     filled, colours, unplaced = keys[0]
     karma = random.Random(seed).choice((2, 3, 4))  # low Karma keeps the pure-Python recomputation short
-    assert from_turn_three.turn_start(filled, colours, unplaced, karma) == tables.value(3, filled, colours, unplaced,
-                                                                                        karma), seed
+    assert from_turn_three.turn_start(filled, colours, unplaced, karma) == tables.value(
+        3, filled, colours, unplaced, karma
+    ), seed
 
 
 def test_every_shipped_row_is_monotone_in_karma():

@@ -40,8 +40,14 @@ def test_the_board_plays_without_numpy_and_says_why_exact_values_are_missing(tmp
     blocker = tmp_path / "numpy"
     blocker.mkdir()
     (blocker / "__init__.py").write_text("raise ImportError('No module named numpy (blocked by the test)')\n")
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, cwd=ROOT,
-                          env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        check=True,
+    )
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert not seen["numpy_loaded"]
     assert seen["first_win"] is None and seen["first_note"] == seen["expected_note"]

@@ -35,17 +35,30 @@ pangu.record("panel_pangu.jsonl", seats=["Ana"])"""
 
 
 def cell(source: str, index: int) -> dict:
-    return {"cell_type": "code", "execution_count": None, "id": f"panel-{index}", "metadata": {}, "outputs": [],
-            "source": source}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": f"panel-{index}",
+        "metadata": {},
+        "outputs": [],
+        "source": source,
+    }
 
 
 NOTEBOOK = {
-    "cells": [cell(SETUP, 0), cell("pangu", 1),
-              cell('chakra = ChakraBoard(seed=3, label="chakra recorded")\nchakra.record("panel_chakra.jsonl")\nchakra', 2),
-              cell('nagaraja = NagarajaBoard(seed=3, label="nagaraja recorded")\nnagaraja.record("panel_nagaraja.jsonl")\n'
-                   "nagaraja", 3)],
+    "cells": [
+        cell(SETUP, 0),
+        cell("pangu", 1),
+        cell('chakra = ChakraBoard(seed=3, label="chakra recorded")\nchakra.record("panel_chakra.jsonl")\nchakra', 2),
+        cell(
+            'nagaraja = NagarajaBoard(seed=3, label="nagaraja recorded")\nnagaraja.record("panel_nagaraja.jsonl")\n'
+            "nagaraja",
+            3,
+        ),
+    ],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5,
+    "nbformat": 4,
+    "nbformat_minor": 5,
 }
 
 
@@ -55,7 +68,11 @@ def last_move():
     while not state.apply(greedy_policy(state, random.Random(0))).is_terminal:
         state = state.apply(greedy_policy(state, random.Random(0)))
     for action in state.legal_actions():
-        if state.cheapest_die(action.card)[0] == action.die and action.orientation == 0 and state.apply(action).is_terminal:
+        if (
+            state.cheapest_die(action.card)[0] == action.die
+            and action.orientation == 0
+            and state.apply(action).is_terminal
+        ):
             return state, action
     raise AssertionError("no last move with the cheaper die: pick another seed")
 
@@ -69,7 +86,9 @@ def test_each_board_shows_the_panel_and_a_pangu_game_is_surveyed_and_read_back(p
         expect(panel).to_contain_text(f"Recording playtest: {name} · game 1 · 0 finished")
 
     board = page.locator('.pangu-board[data-board="recorded"]')
-    expect(board.locator(".gl-playtest-status")).to_have_text("● Recording playtest: panel_pangu.jsonl · game 1 · 0 finished · seats: Ana")
+    expect(board.locator(".gl-playtest-status")).to_have_text(
+        "● Recording playtest: panel_pangu.jsonl · game 1 · 0 finished · seats: Ana"
+    )
     state, action = last_move()
     board.locator(f'.pangu-revealed[data-card="{action.card}"]').click()
     board.locator(f'.pangu-cell[data-cell="{action.cell[0]},{action.cell[1]}"]').click()
@@ -96,5 +115,10 @@ def test_each_board_shows_the_panel_and_a_pangu_game_is_surveyed_and_read_back(p
     assert len(results) == 1 and results.games[0].final.to_json() == state.apply(action).to_json()
     [decision] = results.games[0].decisions
     assert decision.action == action and decision.by == "human" and decision.player == "Ana" and decision.seconds > 0
-    assert results.games[0].survey == {"fun": 2, "tension": None, "fairness": None, "clarity": 5,
-                                       "comment": "the last card was easy"}
+    assert results.games[0].survey == {
+        "fun": 2,
+        "tension": None,
+        "fairness": None,
+        "clarity": 5,
+        "comment": "the last card was easy",
+    }

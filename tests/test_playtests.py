@@ -18,8 +18,16 @@ import pytest
 import toy_game
 from gamelib import Match, design
 from gamelib.core import random_policy
-from gamelib.design.playtests import (MAX_LINE_BYTES, PlaytestError, PlaytestProblems, PlaytestRecorder,
-                                      PlaytestResults, check_survey, compare_with_bot, load_playtests)
+from gamelib.design.playtests import (
+    MAX_LINE_BYTES,
+    PlaytestError,
+    PlaytestProblems,
+    PlaytestRecorder,
+    PlaytestResults,
+    check_survey,
+    compare_with_bot,
+    load_playtests,
+)
 from gamelib.pangu import bots as pangu_bots
 from gamelib.pangu.board import PanguBoard
 from gamelib.studio.board import Board
@@ -36,8 +44,13 @@ def play_pangu_by_picks(board: PanguBoard, seed: int = 0) -> None:
     rng = random.Random(seed)
     while not board.match.state.is_terminal:
         action = pangu_bots.greedy_policy(board.match.state, rng)
-        board.pick = {"kind": "place", "card": action.card, "cell": list(action.cell), "die": action.die,
-                      "orientation": action.orientation}
+        board.pick = {
+            "kind": "place",
+            "card": action.card,
+            "cell": list(action.cell),
+            "die": action.die,
+            "orientation": action.orientation,
+        }
 
 
 def play_toy_by_picks(board: Board, choices: list[int]) -> None:
@@ -54,7 +67,14 @@ def pangu_file(tmp_path) -> Path:
     board = PanguBoard(seed=5)
     board.record(tmp_path / "pangu.jsonl", seats=["Ana"])
     play_pangu_by_picks(board)
-    board.pick = {"kind": "survey", "fun": 4, "tension": 5, "fairness": 3, "clarity": 2, "comment": "the dice felt mean"}
+    board.pick = {
+        "kind": "survey",
+        "fun": 4,
+        "tension": 5,
+        "fairness": 3,
+        "clarity": 2,
+        "comment": "the dice felt mean",
+    }
     return tmp_path / "pangu.jsonl"
 
 
@@ -66,7 +86,14 @@ def toy_session(path: Path, games: int = 2, seed: int = 11) -> Path:
         board.pick = {"kind": "move", "index": 1, "ply": board.state["ply"]}
         board.pick = {"kind": "undo"}
         play_toy_by_picks(board, [number, 1, 0])
-        board.pick = {"kind": "survey", "fun": 3, "tension": None, "fairness": 5, "clarity": 4, "comment": f"game {number}"}
+        board.pick = {
+            "kind": "survey",
+            "fun": 3,
+            "tension": None,
+            "fairness": 5,
+            "clarity": 4,
+            "comment": f"game {number}",
+        }
         if number + 1 < games:
             board.pick = {"kind": "new_game"}
     return path
@@ -112,8 +139,14 @@ def test_hot_seat_undo_and_several_games_on_the_studio_board(tmp_path):
 def test_decision_seconds_come_from_the_clock_and_bots_are_marked(tmp_path):
     now = [100.0]
     match = Match(toy_game.new_game(seed=2))
-    recorder = PlaytestRecorder(match, tmp_path / "t.jsonl", seats=["Cleo", None], bots=lambda: {1: random_policy},
-                                game=toy_game, clock=lambda: now[0])
+    recorder = PlaytestRecorder(
+        match,
+        tmp_path / "t.jsonl",
+        seats=["Cleo", None],
+        bots=lambda: {1: random_policy},
+        game=toy_game,
+        clock=lambda: now[0],
+    )
     assert recorder.seats[1]["player"] == "bot:random_policy"
     rng = random.Random(0)
     waits = []
@@ -148,8 +181,10 @@ def test_the_three_boards_record(tmp_path):
     from gamelib.chakra.board import ChakraBoard
     from gamelib.nagaraja.board import NagarajaBoard
 
-    for name, board in (("chakra", ChakraBoard(seed=3, bots={1: random_policy})),
-                        ("nagaraja", NagarajaBoard(seed=3, bots={1: random_policy}))):
+    for name, board in (
+        ("chakra", ChakraBoard(seed=3, bots={1: random_policy})),
+        ("nagaraja", NagarajaBoard(seed=3, bots={1: random_policy})),
+    ):
         recorder = board.record(tmp_path / f"{name}.jsonl", seats=["Dev", None])
         rng = random.Random(1)
         while not board.match.state.is_terminal:  # the person's moves, then the board's own bots answer
@@ -209,16 +244,32 @@ def set_field(kind, key, value, which=0):
     def change(lines):
         matching = [line for line in lines if line["kind"] == kind]
         matching[which][key] = value
+
     return change
 
 
 FORGERIES = {
     # name: (change of the lines, the words the error must hold)
-    "seat count": (set_field("session", "seats", [{"seat": 0, "player": "A", "kind": "human"}]), "line 2: the game has 2 seats"),
-    "seat number": (set_field("session", "seats", [{"seat": 0, "player": "A", "kind": "human"},
-                                                   {"seat": 7, "player": "B", "kind": "human"}]), "seat 1 should be"),
-    "seat kind": (set_field("session", "seats", [{"seat": 0, "player": "A", "kind": "alien"},
-                                                 {"seat": 1, "player": "B", "kind": "human"}]), "seat 0 should be"),
+    "seat count": (
+        set_field("session", "seats", [{"seat": 0, "player": "A", "kind": "human"}]),
+        "line 2: the game has 2 seats",
+    ),
+    "seat number": (
+        set_field(
+            "session",
+            "seats",
+            [{"seat": 0, "player": "A", "kind": "human"}, {"seat": 7, "player": "B", "kind": "human"}],
+        ),
+        "seat 1 should be",
+    ),
+    "seat kind": (
+        set_field(
+            "session",
+            "seats",
+            [{"seat": 0, "player": "A", "kind": "alien"}, {"seat": 1, "player": "B", "kind": "human"}],
+        ),
+        "seat 0 should be",
+    ),
     "no seats": (set_field("session", "seats", "everyone"), "should list the seats"),
     "format": (set_field("session", "format", "csv"), "not a playtest session line"),
     "version": (set_field("session", "format_version", 99), "format version 99"),
@@ -227,12 +278,23 @@ FORGERIES = {
     "save version": (set_field("session", "save_version", 0), "saved by version 0"),
     "move index": (set_field("end", "moves", [5, 0, 0]), "move 1 is choice 5"),
     "moves not a list": (set_field("end", "moves", "1 2 3"), "its moves should be a list"),
-    "moves stop early": (lambda lines: lines[first_line_of(lines, "end")].update(
-        moves=lines[first_line_of(lines, "end")]["moves"][:2]), "stop before the game is over"),
-    "unreachable score": (lambda lines: lines[first_line_of(lines, "end")]["save"].update(points=[99, 0]), "cannot reach it"),
-    "start score of text": (lambda lines: lines[first_line_of(lines, "start")]["start"].update(points=["a", "b"]), "rules fail on"),
+    "moves stop early": (
+        lambda lines: lines[first_line_of(lines, "end")].update(moves=lines[first_line_of(lines, "end")]["moves"][:2]),
+        "stop before the game is over",
+    ),
+    "unreachable score": (
+        lambda lines: lines[first_line_of(lines, "end")]["save"].update(points=[99, 0]),
+        "cannot reach it",
+    ),
+    "start score of text": (
+        lambda lines: lines[first_line_of(lines, "start")]["start"].update(points=["a", "b"]),
+        "rules fail on",
+    ),
     "start not a save": (set_field("start", "start", [1, 2]), "should be the game's save"),
-    "start of another game": (lambda lines: lines[first_line_of(lines, "start")]["start"].update(game="pangu"), "not a save this race can open"),
+    "start of another game": (
+        lambda lines: lines[first_line_of(lines, "start")]["start"].update(game="pangu"),
+        "not a save this race can open",
+    ),
     "seconds negative": (set_field("decision", "seconds", -3), "its seconds"),
     "seconds text": (set_field("decision", "seconds", "3"), "its seconds"),
     "seconds huge": (set_field("decision", "seconds", 1e300), "its seconds"),
@@ -240,7 +302,10 @@ FORGERIES = {
     "by": (set_field("decision", "by", "alien"), "its by"),
     "decision disagrees": (set_field("decision", "action", 0, which=-1), "the game's moves say otherwise"),
     "survey out of scale": (set_field("survey", "fun", 9), "from 1 to 5"),
-    "survey before its end": (lambda lines: lines.insert(2, {"kind": "survey", "game_number": 1, "fun": 3}), "has not ended"),
+    "survey before its end": (
+        lambda lines: lines.insert(2, {"kind": "survey", "game_number": 1, "fun": 3}),
+        "has not ended",
+    ),
     "two starts": (lambda lines: lines.insert(2, lines[1]), "a second time"),
     "unknown kind": (lambda lines: lines.insert(3, {"kind": "teleport", "game_number": 1}), "has kind 'teleport'"),
     "no start": (set_field("decision", "game_number", 77), "no start line"),
@@ -255,7 +320,7 @@ def test_a_forged_label_is_never_shown(toy_file, tmp_path):
     lines = lines_of(toy_file)
     for line in lines:
         if line["kind"] == "decision":
-            line["label"] = "=HYPERLINK(\"http://x\")"
+            line["label"] = '=HYPERLINK("http://x")'
     results = load_playtests(write_lines(tmp_path / "labels.jsonl", lines), games=[toy_game])
     assert {d.label for game in results.games for d in game.decisions} == {"ONE_DIE", "TWO_DICE"}
 
@@ -288,14 +353,23 @@ def test_damaged_bytes_give_clear_errors(toy_file, tmp_path):
     first_end = text.index(b"\n") + 1
     cases = {
         "not json": (text[:first_end] + b"{this is not json\n" + text[first_end:], "line 2: is not valid JSON"),
-        "latin-1": (text[:first_end] + '{"kind": "survey", "comment": "café"}\n'.encode("latin-1") + text[first_end:],
-                    "line 2: is not UTF-8 text"),
+        "latin-1": (
+            text[:first_end] + '{"kind": "survey", "comment": "café"}\n'.encode("latin-1") + text[first_end:],
+            "line 2: is not UTF-8 text",
+        ),
         "truncated": (text[:-40], "is cut short (the file ends in the middle of it)"),
-        "huge line": (text[:first_end] + b'{"kind": "' + b"x" * (MAX_LINE_BYTES + 10) + b'"}\n' + text[first_end:],
-                      f"line 2: is longer than {MAX_LINE_BYTES:,} bytes"),
-        "nan": (text[:first_end] + b'{"kind": "decision", "seconds": NaN}\n' + text[first_end:], "line 2: is not valid JSON (NaN"),
-        "deep": (text[:first_end] + b'{"kind": "start", "start": ' + b"[" * 5000 + b"]" * 5000 + b"}\n" + text[first_end:],
-                 "line 2: "),
+        "huge line": (
+            text[:first_end] + b'{"kind": "' + b"x" * (MAX_LINE_BYTES + 10) + b'"}\n' + text[first_end:],
+            f"line 2: is longer than {MAX_LINE_BYTES:,} bytes",
+        ),
+        "nan": (
+            text[:first_end] + b'{"kind": "decision", "seconds": NaN}\n' + text[first_end:],
+            "line 2: is not valid JSON (NaN",
+        ),
+        "deep": (
+            text[:first_end] + b'{"kind": "start", "start": ' + b"[" * 5000 + b"]" * 5000 + b"}\n" + text[first_end:],
+            "line 2: ",
+        ),
         "a list": (text[:first_end] + b"[1, 2]\n" + text[first_end:], "line 2: should be a JSON object"),
         "utf-16": (text.decode("utf-8").encode("utf-16"), "line 1: is not UTF-8 text"),
         "empty": (b"", "is empty"),
@@ -304,13 +378,17 @@ def test_damaged_bytes_give_clear_errors(toy_file, tmp_path):
     for name, (data, words) in cases.items():
         path = write_bytes(tmp_path, name.replace(" ", "_") + ".jsonl", data)
         results = load_playtests([path, toy_file], errors="skip", games=[toy_game])
-        assert any(words in str(problem) and path.name in str(problem) for problem in results.problems), \
-            (name, [str(p) for p in results.problems])
+        assert any(words in str(problem) and path.name in str(problem) for problem in results.problems), (
+            name,
+            [str(p) for p in results.problems],
+        )
         assert len(results) >= 2  # the other file's games are all there
     # a byte-order mark (as some editors save) is fine; so is a folder of files
     bom = write_bytes(tmp_path, "bom.jsonl", b"\xef\xbb\xbf" + text)
     assert len(load_playtests(bom, games=[toy_game])) == 2
-    assert "no such file" in str(problem_of(tmp_path / "missing.jsonl")).lower() or "cannot be read" in str(problem_of(tmp_path / "missing.jsonl"))
+    assert "no such file" in str(problem_of(tmp_path / "missing.jsonl")).lower() or "cannot be read" in str(
+        problem_of(tmp_path / "missing.jsonl")
+    )
 
 
 def test_a_file_of_a_game_outside_gamelib_is_never_imported(toy_file):
@@ -329,7 +407,7 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
         kind = rng.randrange(6)
         if kind == 0 and data:
             at = rng.randrange(len(data))
-            data = data[:at] + bytes([rng.randrange(256)]) + data[at + 1:]
+            data = data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :]
         elif kind == 1:
             data = data[: rng.randrange(len(data) + 1)]
         elif kind == 2:
@@ -358,8 +436,10 @@ def test_fuzz_damaged_playtest_files_never_raise_raw_and_keep_only_sound_games(t
     """Random damage to a recorded file: loading never raises anything but a PlaytestError (collected), never
     hangs, and every game it keeps is one of the games really played (its end save and its moves)."""
     original = toy_file.read_bytes()
-    played = {(json.dumps(game.states[0].to_json()), game.final.to_json())
-              for game in load_playtests(toy_file, games=[toy_game]).games}
+    played = {
+        (json.dumps(game.states[0].to_json()), game.final.to_json())
+        for game in load_playtests(toy_file, games=[toy_game]).games
+    }
     rng = random.Random(2026)
     kept_games = problems = 0
     for case in range(FUZZ_CASES):
@@ -390,8 +470,10 @@ def test_fuzz_damaged_pangu_playtests(pangu_file, tmp_path):
 def random_json(rng: random.Random, depth: int = 0):
     choices = [None, True, -1, 0, 7, 10**30, 1.5, float("inf"), "", "x" * rng.randrange(50), "\ud800", [], {}]
     if depth < 2:
-        choices += [[random_json(rng, depth + 1) for _ in range(rng.randrange(3))],
-                    {str(rng.randrange(5)): random_json(rng, depth + 1) for _ in range(rng.randrange(3))}]
+        choices += [
+            [random_json(rng, depth + 1) for _ in range(rng.randrange(3))],
+            {str(rng.randrange(5)): random_json(rng, depth + 1) for _ in range(rng.randrange(3))},
+        ]
     return rng.choice(choices)
 
 
@@ -411,8 +493,11 @@ def test_fuzz_forged_fields_are_refused_with_a_reason(toy_file, tmp_path):
             target, key = line[key], rng.choice(sorted(line[key]))
         target[key] = value
         path = tmp_path / f"forged{case % 5}.jsonl"
-        path.write_text("".join(json.dumps(item, allow_nan=True) + "\n" for item in forged), encoding="utf-8",
-                        errors="surrogatepass")
+        path.write_text(
+            "".join(json.dumps(item, allow_nan=True) + "\n" for item in forged),
+            encoding="utf-8",
+            errors="surrogatepass",
+        )
         results = load_playtests([path], errors="skip", games=[toy_game])
         assert isinstance(results, PlaytestResults)
         assert all(isinstance(problem, PlaytestError) for problem in results.problems)

@@ -44,8 +44,11 @@ def played(game, state, moves: int, seed: int):
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("seed", ["x" * 1000, 10**999, -(10**999) + 1, "", "é" * 1000, "\U0001f40d" * 1000],
-                         ids=["1000 chars", "1000 digits", "-999 nines", "empty", "1000 accents", "1000 emoji"])
+@pytest.mark.parametrize(
+    "seed",
+    ["x" * 1000, 10**999, -(10**999) + 1, "", "é" * 1000, "\U0001f40d" * 1000],
+    ids=["1000 chars", "1000 digits", "-999 nines", "empty", "1000 accents", "1000 emoji"],
+)
 def test_the_longest_seeds_new_game_accepts_reopen(name, seed):
     game = GAMES[name]
     state = played(game, game.new_game(seed), 6, seed=1)
@@ -53,13 +56,33 @@ def test_the_longest_seeds_new_game_accepts_reopen(name, seed):
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("seed, message", [
-    ("x" * 1001, "a seed text has at most 1,000 characters, not 1,001"),
-    (10**1000, "a seed number has at most 1,000 digits"), (-(10**4000), "a seed number has at most 1,000 digits"),
-    ("\ud800", "character 0 is a lone surrogate '\\\\ud800'"), ("ok\udfff", "character 2 is a lone surrogate"),
-    (2.5, "not float"), (b"seed", "not bytes"), (True, "not bool"), ([1], "not list"), ((1,), "not tuple"),
-], ids=["1001 chars", "1001 digits", "4001 digits", "surrogate", "late surrogate", "float", "bytes", "bool",
-        "list", "tuple"])
+@pytest.mark.parametrize(
+    "seed, message",
+    [
+        ("x" * 1001, "a seed text has at most 1,000 characters, not 1,001"),
+        (10**1000, "a seed number has at most 1,000 digits"),
+        (-(10**4000), "a seed number has at most 1,000 digits"),
+        ("\ud800", "character 0 is a lone surrogate '\\\\ud800'"),
+        ("ok\udfff", "character 2 is a lone surrogate"),
+        (2.5, "not float"),
+        (b"seed", "not bytes"),
+        (True, "not bool"),
+        ([1], "not list"),
+        ((1,), "not tuple"),
+    ],
+    ids=[
+        "1001 chars",
+        "1001 digits",
+        "4001 digits",
+        "surrogate",
+        "late surrogate",
+        "float",
+        "bytes",
+        "bool",
+        "list",
+        "tuple",
+    ],
+)
 def test_seeds_no_save_could_reopen_are_refused_at_new_game(name, seed, message):
     with pytest.raises(ValueError, match=message):
         GAMES[name].new_game(seed)
@@ -90,8 +113,9 @@ def test_seed_subclasses_are_recorded_as_plain_values():
 # ------------------------------------------------------------------ saves missing a rule
 
 
-@pytest.mark.parametrize("name, rule", [("chakra", "harmonization_bonus"), ("chakra", "max_rounds"),
-                                        ("pangu", None), ("nagaraja", None)])
+@pytest.mark.parametrize(
+    "name, rule", [("chakra", "harmonization_bonus"), ("chakra", "max_rounds"), ("pangu", None), ("nagaraja", None)]
+)
 def test_a_save_missing_a_rule_is_refused(name, rule):
     game = GAMES[name]
     data = json.loads(game.new_game(5).to_json())
@@ -154,11 +178,33 @@ def seed_cases(rng: random.Random):
     alphabet = rng.choice(["x", "é", "\U0001f40d", "\x00", "\ud800", "a\udfffb", "\n", '"', "\\"])
     text = (alphabet * (size // max(1, len(alphabet)) + 1))[:size]
     digits = rng.choice([1, 19, 300, 999, 1000, 1001, 4300, 4301, 6000])
-    return rng.choice([
-        None, text, 10**digits - 1, -(10**digits - 1), 10**digits, rng.randrange(-2**70, 2**70), 0, -1,
-        rng.random(), float("nan"), float("inf"), True, False, b"bytes", bytearray(b"x"), [1, 2], (1,), {"a": 1},
-        {1, 2}, [[["deep"]]], complex(1, 2), object(), str(rng.random()),
-    ])
+    return rng.choice(
+        [
+            None,
+            text,
+            10**digits - 1,
+            -(10**digits - 1),
+            10**digits,
+            rng.randrange(-(2**70), 2**70),
+            0,
+            -1,
+            rng.random(),
+            float("nan"),
+            float("inf"),
+            True,
+            False,
+            b"bytes",
+            bytearray(b"x"),
+            [1, 2],
+            (1,),
+            {"a": 1},
+            {1, 2},
+            [[["deep"]]],
+            complex(1, 2),
+            object(),
+            str(rng.random()),
+        ]
+    )
 
 
 def expected_refusal(seed) -> bool:
@@ -196,8 +242,17 @@ def test_seeds_of_every_type_and_size_reopen_or_are_refused_at_new_game(name):
 
 
 @settings(max_examples=40 * SCALE, deadline=None, derandomize=True)
-@given(seed=st.one_of(st.none(), st.integers(), st.text(max_size=1200), st.floats(), st.binary(max_size=5),
-                      st.lists(st.integers(), max_size=2)), name=st.sampled_from(sorted(GAMES)))
+@given(
+    seed=st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(max_size=1200),
+        st.floats(),
+        st.binary(max_size=5),
+        st.lists(st.integers(), max_size=2),
+    ),
+    name=st.sampled_from(sorted(GAMES)),
+)
 def test_any_seed_round_trips_or_is_refused_with_a_reason(seed, name):
     game = GAMES[name]
     try:

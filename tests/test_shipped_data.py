@@ -73,8 +73,12 @@ def forget_loaded_data(monkeypatch) -> None:
 def forge_checksums(folder: Path, monkeypatch) -> None:
     """List the copy's files as they now are (a rebuild that rewrote the list with a damaged file)."""
     manifest = folder / "shipped_data.sha256"
-    manifest.write_text("".join(f"{hashlib.sha256((folder / name).read_bytes()).hexdigest()}  {name}\n"
-                                for name in datafiles.shipped_names()))
+    manifest.write_text(
+        "".join(
+            f"{hashlib.sha256((folder / name).read_bytes()).hexdigest()}  {name}\n"
+            for name in datafiles.shipped_names()
+        )
+    )
     monkeypatch.setattr(datafiles, "MANIFEST", manifest)
 
 
@@ -92,21 +96,26 @@ def a_turn_one_board() -> PanguBoard:
 # --------------------------------------------------------------------------- the manifest itself
 
 
-REWRITE = ("a data file was added, removed or changed: after checking the change, run "
-           "python -m gamelib.datafiles --write")
+REWRITE = (
+    "a data file was added, removed or changed: after checking the change, run python -m gamelib.datafiles --write"
+)
 
 
 def test_every_data_file_of_the_package_is_listed_and_matches():
     code = {".py", ".pyc", ".js", ".css"}
-    data = sorted(path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*")
-                  if path.is_file() and path.suffix not in code and "__pycache__" not in path.parts
-                  and path != datafiles.MANIFEST)
+    data = sorted(
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*")
+        if path.is_file() and path.suffix not in code and "__pycache__" not in path.parts and path != datafiles.MANIFEST
+    )
     assert data == datafiles.shipped_names()
     assert {"pangu/data/solver_default.npz", DECK, "nagaraja/data/cards.json", "answers/pangu_04.json"} <= set(data)
     assert sorted(datafiles.expected_digests()) == data, REWRITE
     for name in data:
         assert hashlib.sha256((PACKAGE / name).read_bytes()).hexdigest() == datafiles.expected_digests()[name], (
-            name, REWRITE)
+            name,
+            REWRITE,
+        )
     assert datafiles.main([]) == 0
 
 
@@ -158,8 +167,10 @@ def test_a_forged_bot_value_is_not_returned(copy, monkeypatch):
     forge_checksums(copy, monkeypatch)
     with pytest.raises(DamagedTable, match="solver_bots.json.*greedy bot is 9/10, but its decimal says 0.6073"):
         solver.bot_values()
-    for forged, reason in ((("9/10", 0.9), "greedy bot's value under defaults is above perfect play's"),
-                           (("9/0", 0.9), "greedy bot should be a chance p/q between 0 and 1")):
+    for forged, reason in (
+        (("9/10", 0.9), "greedy bot's value under defaults is above perfect play's"),
+        (("9/0", 0.9), "greedy bot should be a chance p/q between 0 and 1"),
+    ):
         edit_json(copy, BOTS, lambda data: greedy(data).update(value=forged[0], decimal=forged[1]))
         forge_checksums(copy, monkeypatch)
         with pytest.raises(DamagedTable, match=reason):
@@ -310,8 +321,12 @@ def test_the_solver_refuses_another_games_state_with_a_sentence():
     from gamelib.pangu.bots import greedy_policy
 
     for other in (chakra_game(seed=1), nagaraja_game(seed=1), "a state", None):
-        for ask in (solver.win_probability, solver.action_values, solver.position_of,
-                    lambda state: solver.evaluate_policy(greedy_policy, state=state)):
+        for ask in (
+            solver.win_probability,
+            solver.action_values,
+            solver.position_of,
+            lambda state: solver.evaluate_policy(greedy_policy, state=state),
+        ):
             if other is None and ask is not solver.win_probability:
                 continue
             with pytest.raises(TypeError, match="the Pangu solver answers Pangu positions"):
@@ -325,11 +340,15 @@ def load_through_the_game(name: str):
     """What reading ``name`` gives through the code that uses it (every value it feeds into)."""
     if name in (TABLE, META):
         tables = solver.default_tables()
-        return (tables.value(0, 0, 0, 1023, 10), tables.value(3, *SAMPLE_KEYS[3], 7),
-                tables.value(6, *SAMPLE_KEYS[6], 4))
+        return (
+            tables.value(0, 0, 0, 1023, 10),
+            tables.value(3, *SAMPLE_KEYS[3], 7),
+            tables.value(6, *SAMPLE_KEYS[6], 4),
+        )
     if name == BOTS:
-        return {variant: (solver.bot_values(variant), solver.bot_values_missing(variant))
-                for variant in SINGLE_VARIANTS}
+        return {
+            variant: (solver.bot_values(variant), solver.bot_values_missing(variant)) for variant in SINGLE_VARIANTS
+        }
     if name == VARIANTS:
         return solver.variant_values()
     if name == DECK:
@@ -339,7 +358,7 @@ def load_through_the_game(name: str):
     if name.startswith("nagaraja/data/"):
         edition = nagaraja_edition.load_edition()
         return (edition.cards, edition.tiles, edition.amulets, edition.relics)
-    return exercises.load(name[len("answers/"):-len(".json")])  # an answer sheet, read as check_answer reads it
+    return exercises.load(name[len("answers/") : -len(".json")])  # an answer sheet, read as check_answer reads it
 
 
 SAMPLE_KEYS: dict = {}  # a real turn-2 and turn-3 key (F, C, D) of the shipped table, set by intact_values
@@ -369,10 +388,10 @@ def damaged_versions(data: bytes, rng: random.Random, count: int):
             for _ in range(rng.choice((1, 1, 2, 8))):
                 damaged[rng.randrange(len(damaged))] ^= rng.randrange(1, 256)
         elif kind == "truncate":
-            del damaged[rng.randrange(len(damaged)):]
+            del damaged[rng.randrange(len(damaged)) :]
         elif kind == "cut":
             start = rng.randrange(len(damaged))
-            del damaged[start:start + rng.randrange(1, 64)]
+            del damaged[start : start + rng.randrange(1, 64)]
         else:
             damaged = bytearray(edited_json(json.loads(data), kind, rng).encode())
         if damaged != data:  # an edit that changed nothing (a file without numbers) is no case
@@ -395,9 +414,15 @@ def edited_json(document, kind: str, rng: random.Random) -> str:
         node, key = rng.choice(dicts)
         del node[key]
     else:
-        numbers = [(node, key) for node, key in places
-                   if isinstance(node[key], (int, float)) and not isinstance(node[key], bool)
-                   or isinstance(node[key], str) and "/" in node[key] and node[key].replace("/", "").isdigit()]
+        numbers = [
+            (node, key)
+            for node, key in places
+            if isinstance(node[key], (int, float))
+            and not isinstance(node[key], bool)
+            or isinstance(node[key], str)
+            and "/" in node[key]
+            and node[key].replace("/", "").isdigit()
+        ]
         if numbers:
             node, key = rng.choice(numbers)
             value = node[key]
@@ -450,14 +475,25 @@ def test_damaged_bytes_of_every_shipped_file_are_refused_naming_it(name, copy, m
     assert tally["tried"] == tally["refused"] == CASES_PER_FILE
 
 
-SOLVER_FILES = [TABLE, META, BOTS, VARIANTS, DECK, "nagaraja/data/cards.json", "nagaraja/data/tiles.json",
-                "nagaraja/data/amulets.json", "nagaraja/data/relics.json", "nagaraja/data/sticks_model_a.json"]
+SOLVER_FILES = [
+    TABLE,
+    META,
+    BOTS,
+    VARIANTS,
+    DECK,
+    "nagaraja/data/cards.json",
+    "nagaraja/data/tiles.json",
+    "nagaraja/data/amulets.json",
+    "nagaraja/data/relics.json",
+    "nagaraja/data/sticks_model_a.json",
+]
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # a forged stick model may warn about odd faces, then load
 @pytest.mark.parametrize("name", SOLVER_FILES)
-def test_with_forged_checksums_validation_alone_refuses_or_gives_the_intact_table(name, copy, monkeypatch,
-                                                                                    intact_values):
+def test_with_forged_checksums_validation_alone_refuses_or_gives_the_intact_table(
+    name, copy, monkeypatch, intact_values
+):
     """Behind the checksums, the loaders' own checks: a clear error, never a raw exception; for the
     solver's table and its metadata never another number either (the records and the components can
     hold other valid values: there the checksum is the guard)."""
@@ -522,10 +558,18 @@ def test_rewriting_the_table_lists_its_new_checksum_and_reads_back(copy, monkeyp
     kept = {0: slice(None), 3: slice(None, None, 50), 6: slice(None, None, 1000)}  # a sample keeps the test short
 
     class Solved:  # what optimal.Tables gives write_tables
-        values = {level: (shipped.keys[level][kept[level]].astype(np.int64),
-                          np.hstack([np.zeros((len(shipped.keys[level][kept[level]]), 1)),
-                                     shipped.rows[level][kept[level]].astype(float)]))
-                  for level in (0, 3, 6)}
+        values = {
+            level: (
+                shipped.keys[level][kept[level]].astype(np.int64),
+                np.hstack(
+                    [
+                        np.zeros((len(shipped.keys[level][kept[level]]), 1)),
+                        shipped.rows[level][kept[level]].astype(float),
+                    ]
+                ),
+            )
+            for level in (0, 3, 6)
+        }
         scales = shipped.scales
         keys = {level: shipped.keys[level][kept[level]] for level in (0, 3, 6)}
         stuck_entries = {0: 1, 3: 2, 6: 3}
@@ -539,7 +583,8 @@ def test_rewriting_the_table_lists_its_new_checksum_and_reads_back(copy, monkeyp
     assert (copy.parent / "cache" / "gamelib" / "pangu_solver" / "records.lock").exists()  # under the lock
     after = datafiles.expected_digests()
     assert after[META] != before[META] and {n: d for n, d in after.items() if n not in (TABLE, META)} == {
-        n: d for n, d in before.items() if n not in (TABLE, META)}
+        n: d for n, d in before.items() if n not in (TABLE, META)
+    }
     forget_loaded_data(monkeypatch)
     rewritten = solver.default_tables()
     assert rewritten.value(0, 0, 0, 1023, 10) == ROOT_VALUE

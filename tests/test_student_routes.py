@@ -39,7 +39,9 @@ def edition(tmp_path_factory) -> Path:
 def test_the_check_finds_a_marker_a_solved_copy_and_a_solution(tmp_path):
     # The scan below must be able to fail: plant one of each kind of answer and find all three.
     source = json.loads((ROOT / "docs/teaching/solutions/source/pangu_03_karma_odds.json").read_text())
-    (tmp_path / "a.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "source": source["solutions"]["q1"]}]}))
+    (tmp_path / "a.ipynb").write_text(
+        json.dumps({"cells": [{"cell_type": "code", "source": source["solutions"]["q1"]}]})
+    )
     (tmp_path / "b.md").write_text("### BEGIN " + "HIDDEN TESTS\n")
     (tmp_path / "c.ipynb").write_text("**Instructor's copy: " + "solutions filled in.**")
     found = student_edition.answers_in(tmp_path)
@@ -59,8 +61,16 @@ def test_the_student_edition_holds_no_answers(edition):
     assert {"docs/teaching/README.md", "docs/teaching/sessions.md"} <= stubs
     assert all("not part of the student edition" in (edition / name).read_text() for name in stubs)
     assert not [name for name in files if name.startswith(student_edition.INSTRUCTOR_ONLY) and name not in stubs]
-    assert {"Makefile", "pyproject.toml", "binder/environment.yml", "binder/postBuild", "notebooks/00_start_here.ipynb",
-            "tools/working_copy.py", "tools/student_edition.py", "docs/rules/pangu.md"} <= files
+    assert {
+        "Makefile",
+        "pyproject.toml",
+        "binder/environment.yml",
+        "binder/postBuild",
+        "notebooks/00_start_here.ipynb",
+        "tools/working_copy.py",
+        "tools/student_edition.py",
+        "docs/rules/pangu.md",
+    } <= files
     assert "instructor's repository" in (edition / "docs/teaching/README.md").read_text()
 
 
@@ -117,10 +127,14 @@ def test_the_site_build_takes_nbgrader_out(tmp_path):
     # The build copies every Lab extension of the environment; nbgrader's must not reach students.
     (tmp_path / "extensions" / "@jupyter" / "nbgrader").mkdir(parents=True)
     (tmp_path / "build" / "schemas").mkdir(parents=True)
-    (tmp_path / "build" / "schemas" / "all_federated.json").write_text(json.dumps(
-        [{"id": "@jupyter/nbgrader:create-assignment"}, {"id": "anywidget:plugin"}]))
-    (tmp_path / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": {"federated_extensions": [
-        {"name": "@jupyter/nbgrader"}, {"name": "anywidget"}]}}))
+    (tmp_path / "build" / "schemas" / "all_federated.json").write_text(
+        json.dumps([{"id": "@jupyter/nbgrader:create-assignment"}, {"id": "anywidget:plugin"}])
+    )
+    (tmp_path / "jupyter-lite.json").write_text(
+        json.dumps(
+            {"jupyter-config-data": {"federated_extensions": [{"name": "@jupyter/nbgrader"}, {"name": "anywidget"}]}}
+        )
+    )
     build_site.without_instructor_extensions(tmp_path)
     data = json.loads((tmp_path / "jupyter-lite.json").read_text())["jupyter-config-data"]
     assert data["federated_extensions"] == [{"name": "anywidget"}]
@@ -146,8 +160,10 @@ def test_the_student_setup_installs_no_test_grading_browser_or_site_tool():
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    todo = [re.split(r"[ <>=!~\[(;]", line, maxsplit=1)[0].lower()
-            for line in project["dependencies"] + project["optional-dependencies"]["lab"]]
+    todo = [
+        re.split(r"[ <>=!~\[(;]", line, maxsplit=1)[0].lower()
+        for line in project["dependencies"] + project["optional-dependencies"]["lab"]
+    ]
     seen = set()
     while todo:
         name = todo.pop()
@@ -159,16 +175,35 @@ def test_the_student_setup_installs_no_test_grading_browser_or_site_tool():
         except metadata.PackageNotFoundError:
             pass  # a requirement for another platform or Python
     assert "jupyterlab" in seen and "anywidget" in seen and "matplotlib" in seen
-    tools = {"nbgrader", "pytest", "playwright", "nbval", "hypothesis", "jupyterlite-core", "voila", "numba", "distributed"}
+    tools = {
+        "nbgrader",
+        "pytest",
+        "playwright",
+        "nbval",
+        "hypothesis",
+        "jupyterlite-core",
+        "voila",
+        "numba",
+        "distributed",
+    }
     assert seen & tools == set()
 
 
-@pytest.mark.parametrize("target, extras", [("setup-student", "lab"), ("lab", "lab"), ("app", "lab,voila"),
-                                            ("site", "lab,site"), ("setup-instructor", "lab,course"),
-                                            ("test", "test,lab,voila,site")])
+@pytest.mark.parametrize(
+    "target, extras",
+    [
+        ("setup-student", "lab"),
+        ("lab", "lab"),
+        ("app", "lab,voila"),
+        ("site", "lab,site"),
+        ("setup-instructor", "lab,course"),
+        ("test", "test,lab,voila,site"),
+    ],
+)
 def test_each_make_target_installs_its_own_extras(target, extras):
-    plan = subprocess.run(["make", "-n", "-W", "pyproject.toml", target], cwd=ROOT, capture_output=True, text=True,
-                          check=True).stdout
+    plan = subprocess.run(
+        ["make", "-n", "-W", "pyproject.toml", target], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     assert f'-e ".[{extras}]"' in plan
     assert plan.count("pip install") == 1
 
@@ -176,15 +211,21 @@ def test_each_make_target_installs_its_own_extras(target, extras):
 def test_a_lesson_that_needs_the_internet_stops_at_its_first_cell_with_one_sentence(tmp_path):
     offline = ["00_start_here.ipynb", "pangu/01_rules_step_by_step.ipynb"]
     source = build_site.offline_check_cell(offline)["source"]
-    runner = ("import sys\nsys.modules['numpy'] = None  # as in the site's kernel offline: the import fails\n"
-              "from IPython.core.interactiveshell import InteractiveShell\n"
-              "InteractiveShell.instance().run_cell(sys.stdin.read())\n")
+    runner = (
+        "import sys\nsys.modules['numpy'] = None  # as in the site's kernel offline: the import fails\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "InteractiveShell.instance().run_cell(sys.stdin.read())\n"
+    )
     shown = subprocess.run([sys.executable, "-c", runner], input=source, capture_output=True, text=True).stdout
     assert shown.startswith("This lesson needs the internet on this site")
     assert "ModuleNotFoundError" not in shown and "Traceback" not in shown
     assert "every app runs" in shown and "pangu/01_rules_step_by_step.ipynb" in shown
-    online = subprocess.run([sys.executable, "-c", runner.replace("sys.modules['numpy'] = None", "pass")],
-                            input=source, capture_output=True, text=True).stdout
+    online = subprocess.run(
+        [sys.executable, "-c", runner.replace("sys.modules['numpy'] = None", "pass")],
+        input=source,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert online == ""
 
 
@@ -200,8 +241,11 @@ def test_the_site_marks_and_guards_every_lesson_that_needs_the_internet(tmp_path
 
 
 def heading_anchors(page: Path) -> set[str]:
-    return {re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
-            for line in page.read_text().splitlines() if line.startswith("#")}
+    return {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in page.read_text().splitlines()
+        if line.startswith("#")
+    }
 
 
 @pytest.mark.parametrize("app", sorted(make_apps.APP_CELLS))

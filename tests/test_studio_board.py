@@ -69,16 +69,18 @@ def test_moves_are_buttons_with_labels_and_python_decides():
 def test_an_illegal_or_stale_choice_shows_a_message_and_changes_nothing():
     board = Board(toy_game, seed=5)
     before = board.match.state.to_json()
-    for pick, words in [({"kind": "move", "index": 9}, "there is no move 9"),
-                        ({"kind": "move", "index": True}, "there is no move True"),
-                        ({"kind": "move", "index": 0, "ply": 3}, "the position changed"),
-                        ({"kind": "fly"}, "unknown pick"),
-                        ({"kind": ["move"]}, "unknown pick"),
-                        ({"kind": "chance"}, "chance has nothing to decide"),
-                        ({"kind": "bots"}, "no bot is to move"),
-                        ({"kind": "undo"}, "nothing to undo"),
-                        ({"kind": "reveal"}, "already shown"),
-                        ({"kind": "history", "to": "sideways"}, "unknown history step")]:
+    for pick, words in [
+        ({"kind": "move", "index": 9}, "there is no move 9"),
+        ({"kind": "move", "index": True}, "there is no move True"),
+        ({"kind": "move", "index": 0, "ply": 3}, "the position changed"),
+        ({"kind": "fly"}, "unknown pick"),
+        ({"kind": ["move"]}, "unknown pick"),
+        ({"kind": "chance"}, "chance has nothing to decide"),
+        ({"kind": "bots"}, "no bot is to move"),
+        ({"kind": "undo"}, "nothing to undo"),
+        ({"kind": "reveal"}, "already shown"),
+        ({"kind": "history", "to": "sideways"}, "unknown history step"),
+    ]:
         board.pick = pick
         assert board.message_kind == "error" and words in board.message, (pick, board.message)
         assert board.match.state.to_json() == before
@@ -143,34 +145,54 @@ class DrawnState(toy_game.State):
     """The toy race with a student's drawing that tries everything a drawing must not do."""
 
     def drawing(self):
-        return (f'<svg viewBox="0 0 100 20" onload="alert(1)"><script>alert(2)</script>'
-                f'<rect width="{self.points[0]}" height="10" fill="#0072B2"/><a href="javascript:alert(3)">x</a>'
-                f'<text x="2" y="18">race &lt;{self.points[0]}&gt;</text></svg><img src=x onerror="alert(4)">')
+        return (
+            f'<svg viewBox="0 0 100 20" onload="alert(1)"><script>alert(2)</script>'
+            f'<rect width="{self.points[0]}" height="10" fill="#0072B2"/><a href="javascript:alert(3)">x</a>'
+            f'<text x="2" y="18">race &lt;{self.points[0]}&gt;</text></svg><img src=x onerror="alert(4)">'
+        )
 
 
 def test_a_student_drawing_is_shown_cleaned():
     board = Board(Match(DrawnState(seed=1, explicit_chance=True)))
     drawing = board.state["drawing"]
-    assert drawing == '<svg viewBox="0 0 100 20"><rect width="0" height="10" fill="#0072B2"></rect><text x="2" y="18">race &lt;0&gt;</text></svg>'
+    assert (
+        drawing
+        == '<svg viewBox="0 0 100 20"><rect width="0" height="10" fill="#0072B2"></rect><text x="2" y="18">race &lt;0&gt;</text></svg>'
+    )
     for forbidden in ("script", "onload", "onerror", "javascript", "<a", "<img"):
         assert forbidden not in drawing
 
 
-@pytest.mark.parametrize("markup", [
-    '<svg><foreignObject><body onload="x()"></body></foreignObject></svg>',
-    '<div style="background:url(javascript:alert(1))">x</div>',
-    '<svg><rect fill="url(#p)" x="&#106;avascript:1"/></svg>',
-    '<svg><use href="data:image/svg+xml;base64,PHN2Zz4="/></svg>',
-    '<svg><animate attributeName="href" to="javascript:alert(1)"/></svg>',
-    '<<script>script>alert(1)<</script>/script>',
-    '<svg><style>@import "http://x";</style><text>ok</text></svg>',
-    '<table><tr><td onclick="x">1</td></tr></table>',
-])
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<svg><foreignObject><body onload="x()"></body></foreignObject></svg>',
+        '<div style="background:url(javascript:alert(1))">x</div>',
+        '<svg><rect fill="url(#p)" x="&#106;avascript:1"/></svg>',
+        '<svg><use href="data:image/svg+xml;base64,PHN2Zz4="/></svg>',
+        '<svg><animate attributeName="href" to="javascript:alert(1)"/></svg>',
+        "<<script>script>alert(1)<</script>/script>",
+        '<svg><style>@import "http://x";</style><text>ok</text></svg>',
+        '<table><tr><td onclick="x">1</td></tr></table>',
+    ],
+)
 def test_the_cleaner_leaves_nothing_that_can_run(markup):
     cleaned = sanitize_drawing(markup)
     lowered = cleaned.lower()
-    for forbidden in ("<script", "onload", "onclick", "javascript", "url(", "<use", "<animate", "<style", "@import",
-                      "foreignobject", "data:", "href"):
+    for forbidden in (
+        "<script",
+        "onload",
+        "onclick",
+        "javascript",
+        "url(",
+        "<use",
+        "<animate",
+        "<style",
+        "@import",
+        "foreignobject",
+        "data:",
+        "href",
+    ):
         assert forbidden not in lowered, (markup, cleaned)
 
 
@@ -192,10 +214,46 @@ def test_the_cleaner_fuzzed_with_random_markup_keeps_only_allowed_tags_and_attri
     """400 random markups of dangerous pieces: what comes out, parsed again, holds only allowed elements and
     attributes with safe values (and parsing it once more changes nothing: it is stable)."""
     rng = random.Random(22)
-    pieces = ["<svg>", "</svg>", "<script>", "</script>", "<g onload='x'>", "</g>", "<rect x='1'/>", "<text>", "</text>",
-              "&lt;", "<", ">", "'", '"', "javascript:", "on", "load=", "<a href='", "<style>", "</style>", "<img src=x ",
-              "<div>", "</div>", "=", " ", "<!--", "-->", "<![CDATA[", "]]>", "<?xml ?>", "<foreignObject>", "&#106;",
-              "<rect fill='", "url(", "'/>", "<SCRIPT>", "<svg onload=alert(1)>", "<p title='"]
+    pieces = [
+        "<svg>",
+        "</svg>",
+        "<script>",
+        "</script>",
+        "<g onload='x'>",
+        "</g>",
+        "<rect x='1'/>",
+        "<text>",
+        "</text>",
+        "&lt;",
+        "<",
+        ">",
+        "'",
+        '"',
+        "javascript:",
+        "on",
+        "load=",
+        "<a href='",
+        "<style>",
+        "</style>",
+        "<img src=x ",
+        "<div>",
+        "</div>",
+        "=",
+        " ",
+        "<!--",
+        "-->",
+        "<![CDATA[",
+        "]]>",
+        "<?xml ?>",
+        "<foreignObject>",
+        "&#106;",
+        "<rect fill='",
+        "url(",
+        "'/>",
+        "<SCRIPT>",
+        "<svg onload=alert(1)>",
+        "<p title='",
+    ]
     for _ in range(400):
         markup = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 30)))
         cleaned = sanitize_drawing(markup)
@@ -204,7 +262,10 @@ def test_the_cleaner_fuzzed_with_random_markup_keeps_only_allowed_tags_and_attri
         seen.close()
         assert seen.tags <= ALLOWED, (markup, cleaned)
         for name, value in seen.attributes:
-            assert name in ATTRIBUTES and not name.startswith("on") and not UNSAFE_VALUE.search(value or ""), (markup, cleaned)
+            assert name in ATTRIBUTES and not name.startswith("on") and not UNSAFE_VALUE.search(value or ""), (
+                markup,
+                cleaned,
+            )
         assert sanitize_drawing(cleaned) == cleaned
 
 
@@ -275,7 +336,11 @@ def test_against_a_bot_the_person_sees_only_their_view_and_no_screen_is_passed()
     assert board.state["cover"] is None and board.state["viewer"] == 0
     assert board.state["text"].startswith(f"Seat 0 (You) sees:\n  your card: {mine}")
     press(board, 0)  # check; the bot answers at once
-    assert board.state["viewer"] == 0 and [entry["kind"] for entry in board.state["log"]][:3] == ["chance", "human", "bot"]
+    assert board.state["viewer"] == 0 and [entry["kind"] for entry in board.state["log"]][:3] == [
+        "chance",
+        "human",
+        "bot",
+    ]
 
 
 def test_undo_in_a_hidden_game_never_shows_one_persons_view_to_another():
@@ -343,8 +408,10 @@ class ThreeCards(Game):
 
     def could_be(self, position, player):
         mine = position.cards[player]
-        return [Hands(tuple(mine if seat == player else card for seat, card in enumerate(deal)), position.raises)
-                for deal in ((1, 1, 1), (2, 2, 2), (3, 3, 3))]
+        return [
+            Hands(tuple(mine if seat == player else card for seat, card in enumerate(deal)), position.raises)
+            for deal in ((1, 1, 1), (2, 2, 2), (3, 3, 3))
+        ]
 
 
 def test_three_people_hot_seat_each_see_their_own_card_and_it_records(tmp_path):

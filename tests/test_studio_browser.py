@@ -36,10 +36,16 @@ def assert_readable(page, board, where: str) -> None:
     # the log scrolls inside its box: its clipped lines would be measured against the page behind the box
     board.evaluate("(el) => el.querySelectorAll('.studio-log').forEach((log) => { log.style.maxHeight = 'none'; })")
     results = measured(page, board)
-    board.evaluate("(el) => el.querySelectorAll('.studio-log').forEach((log) => {"
-                   " log.style.maxHeight = ''; log.scrollTop = log.scrollHeight; })")  # as the board leaves it
+    board.evaluate(
+        "(el) => el.querySelectorAll('.studio-log').forEach((log) => {"
+        " log.style.maxHeight = ''; log.scrollTop = log.scrollHeight; })"
+    )  # as the board leaves it
     assert len(results) >= 8, f"{where}: only {len(results)} texts measured"
-    low = [f"{r['ratio']}:1 {r['tag']}.{r['cls']} {r['text']!r} ({r['ink']} on {r['bg']})" for r in results if r["ratio"] < AA]
+    low = [
+        f"{r['ratio']}:1 {r['tag']}.{r['cls']} {r['text']!r} ({r['ink']} on {r['bg']})"
+        for r in results
+        if r["ratio"] < AA
+    ]
     assert not low, f"{where}: " + "; ".join(low)
 
 
@@ -109,7 +115,8 @@ def test_two_people_play_pig_hot_seat_and_the_playtest_is_read_back(studio, lab)
     assert seats == {0, 1}
     expect(board).to_have_attribute("data-terminal", "yes")
     expect(board.locator(".studio-log li").last).to_have_text(
-        f"{local.state['log'][-1]['who']}: {local.state['log'][-1]['text']}")
+        f"{local.state['log'][-1]['who']}: {local.state['log'][-1]['text']}"
+    )
 
     # the survey appears when the game ends; the answers go to Python, which saves them
     survey = board.locator(".gl-survey")
@@ -141,7 +148,9 @@ def test_two_people_play_pig_hot_seat_and_the_playtest_is_read_back(studio, lab)
     assert len(results) == 1 and results.games[0].final.to_json() == local.match.state.to_json()
     game = results.games[0]
     assert results[0].policies == ("Player A", "Player B") and game.undone == 1
-    assert [d.label for d in game.decisions] == [entry["text"] for entry in local.state["log"] if entry["kind"] == "human"]
+    assert [d.label for d in game.decisions] == [
+        entry["text"] for entry in local.state["log"] if entry["kind"] == "human"
+    ]
     assert all(d.by == "human" and d.seconds > 0 for d in game.decisions)
     assert game.survey == {"fun": 4, "tension": 5, "fairness": 3, "clarity": 4, "comment": "browser test: a close race"}
     table = design.compare_with_bot(results, pig.bots.greedy_policy)

@@ -88,18 +88,21 @@ class CrashingMoves(pig.Pig):
         return ["roll", "hold"] if 1 / position.turn_total else []
 
 
-@pytest.mark.parametrize("broken, words", [
-    (LoadedDie, ["LoadedDie.chance(", "sum to 6/7, not 1"]),
-    (FloatDie, ["FloatDie.chance(", "0.1666", "float", "Fraction(1, 6)"]),
-    (NegativeDie, ["NegativeDie.chance(", "outcome 3", "probability 0"]),
-    (ListPositions, ["ListPositions.play(", "returned [", "list", "hashable"]),
-    (ListInside, ["ListInside.start()", "returned Position(scores=[0, 0]", "everything inside it", "not lists"]),
-    (ForgetfulPlay, ["ForgetfulPlay.play(", "returned None", "forget to return"]),
-    (SetOfMoves, ["SetOfMoves.moves(", "returned {", "list"]),
-    (SeatByName, ["SeatByName.to_move(", "'seat 0'", "seat number from 0 to 1"]),
-    (WinnerNotList, ["WinnerNotList.winners(", "a list of the winning seats"]),
-    (CrashingMoves, ["CrashingMoves.moves(", "ZeroDivisionError"]),
-])
+@pytest.mark.parametrize(
+    "broken, words",
+    [
+        (LoadedDie, ["LoadedDie.chance(", "sum to 6/7, not 1"]),
+        (FloatDie, ["FloatDie.chance(", "0.1666", "float", "Fraction(1, 6)"]),
+        (NegativeDie, ["NegativeDie.chance(", "outcome 3", "probability 0"]),
+        (ListPositions, ["ListPositions.play(", "returned [", "list", "hashable"]),
+        (ListInside, ["ListInside.start()", "returned Position(scores=[0, 0]", "everything inside it", "not lists"]),
+        (ForgetfulPlay, ["ForgetfulPlay.play(", "returned None", "forget to return"]),
+        (SetOfMoves, ["SetOfMoves.moves(", "returned {", "list"]),
+        (SeatByName, ["SeatByName.to_move(", "'seat 0'", "seat number from 0 to 1"]),
+        (WinnerNotList, ["WinnerNotList.winners(", "a list of the winning seats"]),
+        (CrashingMoves, ["CrashingMoves.moves(", "ZeroDivisionError"]),
+    ],
+)
 def test_a_students_mistake_names_the_function_and_what_it_returned(broken, words):
     goal = 2 if broken is WinnerNotList else 100
     with pytest.raises(GameCodeError) as raised:
@@ -204,13 +207,14 @@ class SeesAFunction(bluff.Bluff):
 
 def test_optional_functions_returning_the_wrong_type_are_named():
     state = WrongTypes.new_game(seed=1)
-    cases = [(lambda: str(state), r"WrongTypes.show\(.*returned \(0, 0\): return a string"),
-             (state.drawing, r"WrongTypes.draw\(.*returned 42: return SVG or HTML text, or None"),
-             (lambda: state.action_label("roll"), r"WrongTypes.move_label\(.*'roll'\) returned None: return a string"),
-             (state.scores, r"WrongTypes.scores\(.*returned \[1, 2, 3\]: return one number per player"),
-             (lambda: SeesAList.new_game(seed=1).observation(0),
-              r"SeesAList.observation\(.*returned \[.\]: return a dict"),
-             (lambda: SeesAFunction.new_game(seed=1).observation(1), r"SeesAFunction.observation\(.*not JSON data")]
+    cases = [
+        (lambda: str(state), r"WrongTypes.show\(.*returned \(0, 0\): return a string"),
+        (state.drawing, r"WrongTypes.draw\(.*returned 42: return SVG or HTML text, or None"),
+        (lambda: state.action_label("roll"), r"WrongTypes.move_label\(.*'roll'\) returned None: return a string"),
+        (state.scores, r"WrongTypes.scores\(.*returned \[1, 2, 3\]: return one number per player"),
+        (lambda: SeesAList.new_game(seed=1).observation(0), r"SeesAList.observation\(.*returned \[.\]: return a dict"),
+        (lambda: SeesAFunction.new_game(seed=1).observation(1), r"SeesAFunction.observation\(.*not JSON data"),
+    ]
     for call, words in cases:
         with pytest.raises(GameCodeError, match=words):
             call()
@@ -250,10 +254,11 @@ class SpinsForever(pig.Pig):
 
 
 def test_missing_functions_and_endless_chance_are_named_before_any_traceback():
-    for broken, words in ((NoWinners, "NoWinners does not define winners(); every game needs start, to_move, moves, "
-                                      "play and winners"),
-                          (NoSeats, "NoSeats.players is 0: it should be the number of seats"),
-                          (HidesButShowsAll, "HidesButShowsAll hides information but does not define observation")):
+    for broken, words in (
+        (NoWinners, "NoWinners does not define winners(); every game needs start, to_move, moves, play and winners"),
+        (NoSeats, "NoSeats.players is 0: it should be the number of seats"),
+        (HidesButShowsAll, "HidesButShowsAll hides information but does not define observation"),
+    ):
         with pytest.raises(GameCodeError, match=words.replace("(", r"\(").replace(")", r"\)")):
             broken.new_game(seed=1)
     with pytest.raises(GameCodeError, match=r"SpinsForever.chance\(\) asked for 1000 chance events in a row"):
@@ -268,8 +273,11 @@ class ComplexScores(pig.Pig):
 
 
 def test_a_position_that_cannot_be_shown_asks_for_an_observation_function():
-    with pytest.raises(GameCodeError, match=r"ComplexScores.observation\(.*0j.*cannot be shown as JSON; write "
-                                            r"observation\(position, player\)"):
+    with pytest.raises(
+        GameCodeError,
+        match=r"ComplexScores.observation\(.*0j.*cannot be shown as JSON; write "
+        r"observation\(position, player\)",
+    ):
         ComplexScores.new_game(seed=1).observation(0)
 
 
@@ -308,8 +316,9 @@ def test_search_step_gives_the_states_apply_gives(example, explicit):
     for game_number in range(5):
         state = example.new_game(seed=game_number, explicit_chance=explicit)
         while not state.is_terminal:
-            options = ([o for o, _ in state.chance_outcomes()] if state.current_player == CHANCE
-                       else state.legal_actions())
+            options = (
+                [o for o, _ in state.chance_outcomes()] if state.current_player == CHANCE else state.legal_actions()
+            )
             for action in options:
                 checked, unchecked = state.apply(action), state.search_step(action)
                 assert checked == unchecked and checked.key() == unchecked.key()  # == compares the histories too
@@ -663,8 +672,9 @@ def traced_leaders(result):
         if state.current_player != CHANCE:
             leaders.append(design.leader(state.scores()))
 
-    final = core.play(pig.new_game(result.seed, pig.Rules(goal=GOAL)), [core.random_policy] * 2, seed=result.seed,
-                      on_action=note)
+    final = core.play(
+        pig.new_game(result.seed, pig.Rules(goal=GOAL)), [core.random_policy] * 2, seed=result.seed, on_action=note
+    )
     return leaders + [design.leader(final.scores())], final
 
 
@@ -695,8 +705,9 @@ def test_a_sweep_over_pigs_goal_matches_the_exact_first_player_win_rates():
 
 def test_find_target_finds_the_goal_whose_first_player_win_rate_is_nearest():
     """Under random play seat 0 wins 0.699 at goal 5 and 0.604 at goal 12 (exact, tests/studio_support.py)."""
-    found = design.find_target(pig, "goal", 5, 12, core.random_policy, 300, target=0.64, seed=3, workers=1,
-                               progress=False)
+    found = design.find_target(
+        pig, "goal", 5, 12, core.random_policy, 300, target=0.64, seed=3, workers=1, progress=False
+    )
     assert 5 <= found.value <= 12 and found.estimate.low <= random_pig(found.value)[0] <= found.estimate.high
     assert abs(random_pig(found.value)[0] - 0.64) < 0.03
 

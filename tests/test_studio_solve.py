@@ -27,9 +27,12 @@ def _every_position_agrees(solution, oracle: dict, tolerance: float) -> None:
 # --------------------------------------------------------------------------- no position repeats: exact
 
 
-@pytest.mark.parametrize("game, rules", [(dash, dash.Rules(length)) for length in (3, 5, 7)]
-                         + [(sticks, sticks.Rules(count)) for count in (4, 5, 6, 9)]
-                         + [(target, target.Rules(goal)) for goal in (3, 5, 8)])
+@pytest.mark.parametrize(
+    "game, rules",
+    [(dash, dash.Rules(length)) for length in (3, 5, 7)]
+    + [(sticks, sticks.Rules(count)) for count in (4, 5, 6, 9)]
+    + [(target, target.Rules(goal)) for goal in (3, 5, 8)],
+)
 def test_acyclic_games_are_solved_exactly_as_plain_expectimax(game, rules):
     solution = solve(game, rules, progress=False)
     assert solution.exact and solution.residual == 0
@@ -66,7 +69,9 @@ def test_pig_small_goals_match_plain_value_iteration(goal):
     rules = tiny_pig.Rules(goal=goal)
     solution = solve(tiny_pig, rules, progress=False)
     assert not solution.exact and solution.residual <= 1e-12 and solution.sweeps >= 1
-    _every_position_agrees(solution, value_iteration_oracle(tiny_pig.new_game(rules=rules, explicit_chance=True)), 1e-11)
+    _every_position_agrees(
+        solution, value_iteration_oracle(tiny_pig.new_game(rules=rules, explicit_chance=True)), 1e-11
+    )
 
 
 @pytest.mark.parametrize("goal", [8, 12])
@@ -119,8 +124,14 @@ class _ThreeSticksState(sticks.State):
     players = 3
 
     def _move(self, take):
-        return type(self)(rules=self.rules, left=self.left - take, to_move=(self.to_move + 1) % 3,
-                          last_taker=self.to_move, seed=self.seed, explicit_chance=self.explicit_chance)
+        return type(self)(
+            rules=self.rules,
+            left=self.left - take,
+            to_move=(self.to_move + 1) % 3,
+            last_taker=self.to_move,
+            seed=self.seed,
+            explicit_chance=self.explicit_chance,
+        )
 
 
 def _three_sticks(seed=None, rules=None, *, explicit_chance=False):

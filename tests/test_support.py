@@ -48,6 +48,7 @@ def test_mean_interval_and_text():
 def test_run_many_is_reproducible():
     def play_one(seed):
         return random.Random(seed).random()
+
     assert simulate.run_many(play_one, 5, seed=3, show_progress=False) == simulate.run_many(play_one, 5, seed=3)
     assert simulate.seeds(1, 3) != simulate.seeds(2, 3)
 
@@ -236,7 +237,8 @@ def test_jupyterlab_is_an_extra_not_a_runtime_dependency():
     assert "jupyterlab" not in _requirement_names(project["dependencies"])
     assert "jupyterlab" in _requirement_names(project["optional-dependencies"]["lab"])
     assert {"jupyterlite-core", "jupyterlite-pyodide-kernel", "jupyter-server"} <= _requirement_names(
-        project["optional-dependencies"]["site"])
+        project["optional-dependencies"]["site"]
+    )
 
 
 def test_makefile_targets_match_the_readme():
@@ -251,8 +253,11 @@ def test_makefile_targets_match_the_readme():
 
 def test_check_answer_never_raises_on_odd_answers():
     # Issue 9, point 12: "1/0", inf for an integer question and an unknown lesson used to raise.
-    questions = {entry["kind"]: (lesson, question) for lesson in exercises.lessons()
-                 for question, entry in exercises.load(lesson).items()}
+    questions = {
+        entry["kind"]: (lesson, question)
+        for lesson in exercises.lessons()
+        for question, entry in exercises.load(lesson).items()
+    }
     assert set(questions) == {"exact", "integer", "text"}
     for lesson, question in questions.values():
         for odd in ("1/0", float("inf"), float("nan"), [], {}, object(), "", 10**400, True):
@@ -264,8 +269,14 @@ def test_check_answer_never_raises_on_odd_answers():
 
 
 def test_common_mistakes_get_their_own_hint(monkeypatch):
-    sheet = {"q1": {"digest": exercises.digest(7, "integer"), "kind": "integer", "hint": "count again",
-                    "mistakes": [{"digest": exercises.digest(6, "integer"), "hint": "Off by one: did you count both ends?"}]}}
+    sheet = {
+        "q1": {
+            "digest": exercises.digest(7, "integer"),
+            "kind": "integer",
+            "hint": "count again",
+            "mistakes": [{"digest": exercises.digest(6, "integer"), "hint": "Off by one: did you count both ends?"}],
+        }
+    }
     monkeypatch.setattr(exercises, "load", lambda lesson: sheet)
     monkeypatch.setattr(exercises, "lessons", lambda: ["any"])
     assert "both ends" in check_answer("any", "q1", 6)

@@ -49,18 +49,42 @@ def test_outcome_lessons_hold_the_material(outcome):
 
 # ---------------------------------------------------------------- the twelve sessions (issue 23)
 
-COURSE = {int(path.name[:2]): path for path in (ROOT / "notebooks" / "course").glob("[01][0-9]_*.ipynb")
-          if not path.stem.endswith("_template")}
+COURSE = {
+    int(path.name[:2]): path
+    for path in (ROOT / "notebooks" / "course").glob("[01][0-9]_*.ipynb")
+    if not path.stem.endswith("_template")
+}
 # Code each outcome's sessions must run (not only mention), by outcome.
 SESSION_MATERIAL = {
-    "O1": ("variance",), "O2": ("win_probability",), "O3": ("greedy_policy",), "O4": ("proportion", "games_to_see"),
-    "O5": ("paired_comparison", "mcnemar"), "O6": ("design.sweep",), "O7": ("design.lead_changes",),
-    "O8": ("load_playtests", "lookahead_values"), "O9": ("mcnemar",), "O10": ("gamelib.studio",),
-    "O11": ("cost_curve",), "O12": ("payoff",), "O13": ("pacing",), "O14": ("streaks",),
+    "O1": ("variance",),
+    "O2": ("win_probability",),
+    "O3": ("greedy_policy",),
+    "O4": ("proportion", "games_to_see"),
+    "O5": ("paired_comparison", "mcnemar"),
+    "O6": ("design.sweep",),
+    "O7": ("design.lead_changes",),
+    "O8": ("load_playtests", "lookahead_values"),
+    "O9": ("mcnemar",),
+    "O10": ("gamelib.studio",),
+    "O11": ("cost_curve",),
+    "O12": ("payoff",),
+    "O13": ("pacing",),
+    "O14": ("streaks",),
 }
 # Ian Schreiber's Game Balance Concepts topics the course must cover (issue 23), as the weekly plan names them.
-TOPICS = ("probability", "metrics", "cost curves", "transitive balance", "intransitive mechanics", "payoff matrices",
-          "numeric relationships", "pacing", "feedback loops", "perceiving randomness", "playtesting")
+TOPICS = (
+    "probability",
+    "metrics",
+    "cost curves",
+    "transitive balance",
+    "intransitive mechanics",
+    "payoff matrices",
+    "numeric relationships",
+    "pacing",
+    "feedback loops",
+    "perceiving randomness",
+    "playtesting",
+)
 
 
 def outcome_sessions(outcome: str) -> list[int]:
@@ -70,8 +94,11 @@ def outcome_sessions(outcome: str) -> list[int]:
 
 def weekly_rows() -> list[list[str]]:
     plan = SYLLABUS.split("## Weekly plan")[1].split("\n## ")[0]
-    return [[cell.strip() for cell in line.split("|")[1:-1]] for line in plan.splitlines()
-            if re.match(r"\| \d+ \| \d+\. ", line)]
+    return [
+        [cell.strip() for cell in line.split("|")[1:-1]]
+        for line in plan.splitlines()
+        if re.match(r"\| \d+ \| \d+\. ", line)
+    ]
 
 
 def code_of(path: Path) -> str:
@@ -108,5 +135,6 @@ def test_outcome_sessions_run_the_material(outcome):
     for number in outcome_sessions(outcome):
         assert number in COURSE, f"{outcome} names session {number}, which has no notebook"
         code = code_of(COURSE[number])
-        assert any(word in code for word in SESSION_MATERIAL[outcome]), \
+        assert any(word in code for word in SESSION_MATERIAL[outcome]), (
             f"{outcome}: session {number} ({COURSE[number].name}) runs none of {SESSION_MATERIAL[outcome]}"
+        )

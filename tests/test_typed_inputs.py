@@ -39,7 +39,9 @@ def test_a_thousand_dice_are_refused_at_once_with_what_to_do_instead():
 
 
 def test_a_table_over_ten_million_numbers_is_refused_with_what_to_do_instead():
-    with pytest.raises(ValueError, match=r"10,000,001 rows, more than 100,000: ask for single thresholds with at_least"):
+    with pytest.raises(
+        ValueError, match=r"10,000,001 rows, more than 100,000: ask for single thresholds with at_least"
+    ):
         Dist({0: F(1, 2), 10**7: F(1, 2)}).at_least_table()
     assert Dist({0: F(1, 2), 10**7: F(1, 2)}).at_least(10**7) == F(1, 2)
 
@@ -93,21 +95,35 @@ def test_repeat_fuzz_gives_a_clear_error_or_the_same_as_adding_one_by_one(faces,
 # ------------------------------------------------------------------ check_answer
 
 
-@pytest.mark.parametrize("answer, reason", [
-    ("1e1000000", "far too large or too small"), ("1e100000000", "far too large or too small"),
-    ("1e-100000000", "far too large or too small"), (F(10**5000, 3), "more than 600 digits"),
-    (10**5000, "more than 600 digits"), (Decimal("1e100000000"), "far too large or too small"),
-    ("9" * 5000, "5,000 characters long"), (float("inf"), "exact fraction"), (float("nan"), "exact fraction"),
-    ("1/0", "0 below the line"), ([1, 2], "not a number"), (True, "not True or False"),
-], ids=lambda value: type(value).__name__ if not isinstance(value, str) else value[:12])
+@pytest.mark.parametrize(
+    "answer, reason",
+    [
+        ("1e1000000", "far too large or too small"),
+        ("1e100000000", "far too large or too small"),
+        ("1e-100000000", "far too large or too small"),
+        (F(10**5000, 3), "more than 600 digits"),
+        (10**5000, "more than 600 digits"),
+        (Decimal("1e100000000"), "far too large or too small"),
+        ("9" * 5000, "5,000 characters long"),
+        (float("inf"), "exact fraction"),
+        (float("nan"), "exact fraction"),
+        ("1/0", "0 below the line"),
+        ([1, 2], "not a number"),
+        (True, "not True or False"),
+    ],
+    ids=lambda value: type(value).__name__ if not isinstance(value, str) else value[:12],
+)
 def test_huge_and_strange_exact_answers_get_feedback(answer, reason):
     feedback = check_answer("pangu_03", "q1", answer)
     assert isinstance(feedback, Feedback) and not feedback
     assert reason in feedback
 
 
-@pytest.mark.parametrize("answer", ["1e1000000", "1e100000000", F(10**5000, 3), 10**5000, float("inf"), "x" * 10**6],
-                         ids=["1e1000000", "1e100000000", "huge fraction", "huge int", "inf", "long text"])
+@pytest.mark.parametrize(
+    "answer",
+    ["1e1000000", "1e100000000", F(10**5000, 3), 10**5000, float("inf"), "x" * 10**6],
+    ids=["1e1000000", "1e100000000", "huge fraction", "huge int", "inf", "long text"],
+)
 def test_huge_integer_and_text_answers_get_feedback(answer):
     assert not check_answer("pangu_01", "q1", answer)  # integer question
     assert not check_answer("chakra_01", "q2", answer)  # text question
@@ -157,16 +173,44 @@ class Hostile:
 
 def typed_answers(rng: random.Random):
     """Answers of every shape a student can type in a cell."""
-    number = rng.choice([0, 1, -1, 7, 402, 10**rng.randrange(1, 8000), -(10**rng.randrange(1, 700))])
+    number = rng.choice([0, 1, -1, 7, 402, 10 ** rng.randrange(1, 8000), -(10 ** rng.randrange(1, 700))])
     text = "".join(chr(rng.randrange(0x20, 0x3000)) for _ in range(rng.randrange(0, 20)))
-    return rng.choice([
-        number, F(number, rng.choice([1, 3, 8, 10**rng.randrange(1, 900)])), float(rng.choice([0.5, 62, 1e308, -0.0])),
-        f"{number}" if number < 10**4000 else "9" * 4500, f"{rng.randrange(100)}/{rng.randrange(100)}", f"1e{rng.randrange(-10**9, 10**9)}",
-        f"{rng.random()}e{rng.randrange(-2000, 2000)}", text, text * rng.randrange(1, 3000), Decimal(rng.random()),
-        Decimal(f"1e{rng.randrange(-10**6, 10**6)}"), [number], {"a": 1}, (1, 2), None, ..., True, Hostile(),
-        np.int64(rng.randrange(-99, 99)), np.float64(rng.random()), np.array([1, 2]), b"3/8", complex(1, 1),
-        float("nan"), float("-inf"), "<b>bold</b>", "**x**", "`x`", "3/8 ", " 3 / 8", "٣", "1_000",
-    ])
+    return rng.choice(
+        [
+            number,
+            F(number, rng.choice([1, 3, 8, 10 ** rng.randrange(1, 900)])),
+            float(rng.choice([0.5, 62, 1e308, -0.0])),
+            f"{number}" if number < 10**4000 else "9" * 4500,
+            f"{rng.randrange(100)}/{rng.randrange(100)}",
+            f"1e{rng.randrange(-(10**9), 10**9)}",
+            f"{rng.random()}e{rng.randrange(-2000, 2000)}",
+            text,
+            text * rng.randrange(1, 3000),
+            Decimal(rng.random()),
+            Decimal(f"1e{rng.randrange(-(10**6), 10**6)}"),
+            [number],
+            {"a": 1},
+            (1, 2),
+            None,
+            ...,
+            True,
+            Hostile(),
+            np.int64(rng.randrange(-99, 99)),
+            np.float64(rng.random()),
+            np.array([1, 2]),
+            b"3/8",
+            complex(1, 1),
+            float("nan"),
+            float("-inf"),
+            "<b>bold</b>",
+            "**x**",
+            "`x`",
+            "3/8 ",
+            " 3 / 8",
+            "٣",
+            "1_000",
+        ]
+    )
 
 
 def test_answers_of_every_shape_get_feedback():

@@ -27,16 +27,21 @@ def open_and_follow(page, lab, notebook: str, link_text: str) -> str:
     from playwright.sync_api import expect
 
     page.goto(lab.notebook_url(notebook))
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           f" && window.jupyterapp.shell.currentWidget.context.path.endsWith({notebook.split('/')[-1]!r})",
-                           timeout=60_000)
+    page.wait_for_function(
+        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+        f" && window.jupyterapp.shell.currentWidget.context.path.endsWith({notebook.split('/')[-1]!r})",
+        timeout=60_000,
+    )
     link = page.locator(".jp-RenderedMarkdown a", has_text=link_text).first
     link.scroll_into_view_if_needed()
     expect(link).to_be_visible()
     link.click()
-    page.wait_for_function("(name) => window.jupyterapp.shell.currentWidget.context"
-                           " && !window.jupyterapp.shell.currentWidget.context.path.endsWith(name)",
-                           arg=notebook.split("/")[-1], timeout=30_000)
+    page.wait_for_function(
+        "(name) => window.jupyterapp.shell.currentWidget.context"
+        " && !window.jupyterapp.shell.currentWidget.context.path.endsWith(name)",
+        arg=notebook.split("/")[-1],
+        timeout=30_000,
+    )
     expect(page.locator(".jp-Dialog")).to_have_count(0)  # Lab's "Cannot open" dialog for a missing file
     return page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
 
@@ -49,6 +54,8 @@ def test_the_start_page_and_a_session_open_the_guide_in_the_working_copy(page, l
     assert opened == "my_notebooks/docs/teaching/README.md"
     expect(page.locator(".jp-MainAreaWidget:visible")).to_contain_text("Teaching the game-design course")
     screenshot(page, "make_lab_instructor_guide_link")
-    opened = open_and_follow(page, lab, "my_notebooks/course/05_skill_and_luck.ipynb", "session 5 in docs/teaching/sessions.md")
+    opened = open_and_follow(
+        page, lab, "my_notebooks/course/05_skill_and_luck.ipynb", "session 5 in docs/teaching/sessions.md"
+    )
     assert opened == "my_notebooks/docs/teaching/sessions.md"
     expect(page.locator(".jp-MainAreaWidget:visible")).to_contain_text("Skill and luck")

@@ -12,9 +12,24 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gamelib.core import (CHANCE, TERMINAL, CorruptSave, IllegalMove, RulesBase, chance_rng, check_int,
-                          check_save_header, load_json, replace_fields, require_fields, resolve_seed, returns_for,
-                          sample_outcome, save_header, single_winner)
+from gamelib.core import (
+    CHANCE,
+    TERMINAL,
+    CorruptSave,
+    IllegalMove,
+    RulesBase,
+    chance_rng,
+    check_int,
+    check_save_header,
+    load_json,
+    replace_fields,
+    require_fields,
+    resolve_seed,
+    returns_for,
+    sample_outcome,
+    save_header,
+    single_winner,
+)
 
 GAME = "race"
 SAVE_VERSION = 1
@@ -102,9 +117,18 @@ class State:
         return f"race to {self.rules.target}: {self.points[0]} - {self.points[1]}, seat {self.to_move} to move"
 
     def to_json(self) -> str:
-        return json.dumps({**save_header(GAME, SAVE_VERSION), "rules": self.rules.to_dict(),
-                           "points": list(self.points), "to_move": self.to_move, "pending": self.pending,
-                           "seed": self.seed, "draws": self.draws, "explicit_chance": self.explicit_chance})
+        return json.dumps(
+            {
+                **save_header(GAME, SAVE_VERSION),
+                "rules": self.rules.to_dict(),
+                "points": list(self.points),
+                "to_move": self.to_move,
+                "pending": self.pending,
+                "seed": self.seed,
+                "draws": self.draws,
+                "explicit_chance": self.explicit_chance,
+            }
+        )
 
     @classmethod
     def from_json(cls, text) -> "State":
@@ -117,8 +141,15 @@ class State:
             rules = Rules.from_dict(data["rules"])
         except ValueError as problem:
             raise CorruptSave(f"the race's rules are not valid: {problem}") from None
-        return cls(tuple(data["points"]), data["to_move"], data["pending"], data["seed"], data["draws"],
-                   data["explicit_chance"], rules)
+        return cls(
+            tuple(data["points"]),
+            data["to_move"],
+            data["pending"],
+            data["seed"],
+            data["draws"],
+            data["explicit_chance"],
+            rules,
+        )
 
 
 RaceState = State

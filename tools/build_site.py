@@ -67,8 +67,20 @@ def gamelib_wheel(into: Path) -> Path:
     """gamelib's own wheel, built from this checkout."""
     for old in into.glob("gamelib-*.whl"):
         old.unlink()
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
-         "-w", str(into), str(ROOT)])
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "-w",
+            str(into),
+            str(ROOT),
+        ]
+    )
     return next(into.glob("gamelib-*.whl"))
 
 
@@ -83,9 +95,30 @@ def fetch_pure_wheels(specs: dict[str, str | None], into: Path) -> dict[str, Pat
     missing = [f"{n}=={v}" if v else n for n, v in specs.items() if cached_wheel(n, v, into) is None]
     if missing:
         # Pyodide's own Python (3.14) decides which versions fit; "any" keeps out compiled wheels.
-        run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
-             "--only-binary=:all:", "--platform", "any", "--python-version", PYODIDE_PYTHON_VERSION,
-             "--implementation", "py", "--abi", "none", "-d", str(into), *missing], stderr=subprocess.DEVNULL)
+        run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--platform",
+                "any",
+                "--python-version",
+                PYODIDE_PYTHON_VERSION,
+                "--implementation",
+                "py",
+                "--abi",
+                "none",
+                "-d",
+                str(into),
+                *missing,
+            ],
+            stderr=subprocess.DEVNULL,
+        )
     wheels = {n: cached_wheel(n, v, into) for n, v in specs.items()}
     absent = [n for n, w in wheels.items() if w is None]
     if absent:
@@ -100,9 +133,17 @@ def wheel_metadata(wheel: Path) -> tuple[str, str, list[str], list[str]]:
         meta_path = next(n for n in names if n.endswith(".dist-info/METADATA"))
         meta = Parser().parsestr(archive.read(meta_path).decode())
         top_file = next((n for n in names if n.endswith(".dist-info/top_level.txt")), None)
-        tops = archive.read(top_file).decode().split() if top_file else sorted(
-            {n.split("/")[0].removesuffix(".py") for n in names
-             if not n.split("/")[0].endswith((".dist-info", ".data")) and (n.endswith(".py") or "/" in n)})
+        tops = (
+            archive.read(top_file).decode().split()
+            if top_file
+            else sorted(
+                {
+                    n.split("/")[0].removesuffix(".py")
+                    for n in names
+                    if not n.split("/")[0].endswith((".dist-info", ".data")) and (n.endswith(".py") or "/" in n)
+                }
+            )
+        )
     requirements = []
     for line in meta.get_all("Requires-Dist") or []:
         if ";" in line and "extra" in line.split(";", 1)[1]:
@@ -142,11 +183,19 @@ def add_local_packages(lock: dict, pyodide_dir: Path, wheels: Path, roots: list[
         for name, wheel in fetched.items():
             shutil.copy(wheel, pyodide_dir / wheel.name)
             _, version, requirements, tops = wheel_metadata(wheel)
-            entry = packages.setdefault(name, {
-                "name": name, "version": version, "imports": tops, "install_dir": "site",
-                "package_type": "package", "unvendored_tests": False, "shared_library": False,
-                "depends": [r for r in requirements if r not in KERNEL_SHIMS],
-            })
+            entry = packages.setdefault(
+                name,
+                {
+                    "name": name,
+                    "version": version,
+                    "imports": tops,
+                    "install_dir": "site",
+                    "package_type": "package",
+                    "unvendored_tests": False,
+                    "shared_library": False,
+                    "depends": [r for r in requirements if r not in KERNEL_SHIMS],
+                },
+            )
             entry.update(file_name=wheel.name, sha256=sha256(wheel))
             local.append(name)
             next_frontier |= {normal(d) for d in entry["depends"]}
@@ -169,9 +218,15 @@ def gamelib_entry(lock: dict, wheel: Path, pyodide_dir: Path) -> None:
     shutil.copy(wheel, pyodide_dir / wheel.name)
     name, version, requirements, _ = wheel_metadata(wheel)
     lock["packages"]["gamelib"] = {
-        "name": "gamelib", "version": version, "file_name": wheel.name, "sha256": sha256(wheel),
-        "imports": ["gamelib"], "install_dir": "site", "package_type": "package",
-        "unvendored_tests": False, "shared_library": False,
+        "name": "gamelib",
+        "version": version,
+        "file_name": wheel.name,
+        "sha256": sha256(wheel),
+        "imports": ["gamelib"],
+        "install_dir": "site",
+        "package_type": "package",
+        "unvendored_tests": False,
+        "shared_library": False,
         # numpy and matplotlib stay listed: the kernel loads a package when a cell's own import
         # names it, and the Pangu board reaches numpy only through gamelib, when it reads the
         # solver's table (a lazy import in solver/tables.py). Listed here, numpy arrives with gamelib
@@ -193,7 +248,9 @@ def imported_modules(notebook: Path) -> set[str]:
     for cell in json.loads(notebook.read_text())["cells"]:
         if cell["cell_type"] != "code":
             continue
-        source = "\n".join(line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
+        source = "\n".join(
+            line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!"))
+        )
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
                 names |= {alias.name for alias in node.names}
@@ -339,9 +396,14 @@ INTERNET_MARK = " (needs the internet on this site)"
 
 def offline_check_cell(offline: list[str]) -> dict:
     """The first cell of a lesson that needs the CDN: stops the run with one plain sentence offline."""
-    return {"cell_type": "code", "execution_count": None, "id": OFFLINE_CHECK_TAG,
-            "metadata": {"tags": [OFFLINE_CHECK_TAG], "jupyter": {"source_hidden": True}}, "outputs": [],
-            "source": OFFLINE_CHECK.format(offline=", ".join(offline))}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": OFFLINE_CHECK_TAG,
+        "metadata": {"tags": [OFFLINE_CHECK_TAG], "jupyter": {"source_hidden": True}},
+        "outputs": [],
+        "source": OFFLINE_CHECK.format(offline=", ".join(offline)),
+    }
 
 
 def mark_lessons_needing_the_internet(start_page: Path, needing: list[str]) -> None:
@@ -378,8 +440,9 @@ def copy_contents(into: Path) -> Path:
             lesson["cells"].insert(0, offline_check_cell(offline))
             text = json.dumps(lesson, indent=1, ensure_ascii=False) + "\n"
         target.write_text(text, encoding="utf-8")
-    mark_lessons_needing_the_internet(contents / "00_start_here.ipynb",
-                                      sorted(name for name, needs in heavy.items() if needs))
+    mark_lessons_needing_the_internet(
+        contents / "00_start_here.ipynb", sorted(name for name, needs in heavy.items() if needs)
+    )
     shutil.copytree(ROOT / "docs" / "rules", contents / "docs" / "rules")
     for folder in UNPUBLISHED:
         assert not (contents / folder).exists()
@@ -391,8 +454,11 @@ def without_instructor_extensions(output: Path) -> None:
     config_path = output / "jupyter-lite.json"
     config = json.loads(config_path.read_text())
     data = config["jupyter-config-data"]
-    data["federated_extensions"] = [extension for extension in data.get("federated_extensions", [])
-                                    if extension["name"] not in INSTRUCTOR_EXTENSIONS]
+    data["federated_extensions"] = [
+        extension
+        for extension in data.get("federated_extensions", [])
+        if extension["name"] not in INSTRUCTOR_EXTENSIONS
+    ]
     data["disabledExtensions"] = sorted(set(data.get("disabledExtensions", [])) | set(INSTRUCTOR_EXTENSIONS))
     config_path.write_text(json.dumps(config, indent=2))
     for name in INSTRUCTOR_EXTENSIONS:
@@ -411,8 +477,11 @@ def build(output: Path, cache: Path = CACHE, expose_app: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="gamelib-site-") as scratch:
         lite_dir = Path(scratch)
         pyodide_dir = lite_dir / "static" / "pyodide"
-        shutil.copytree(unpack("pyodide", PYODIDE_VERSION, cache), pyodide_dir,
-                        ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.html", "README.md"))
+        shutil.copytree(
+            unpack("pyodide", PYODIDE_VERSION, cache),
+            pyodide_dir,
+            ignore=shutil.ignore_patterns("*.map", "*.d.ts", "*.html", "README.md"),
+        )
         lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text())
         wheel = gamelib_wheel(wheels)
         _, _, requirements, _ = wheel_metadata(wheel)
@@ -426,10 +495,31 @@ def build(output: Path, cache: Path = CACHE, expose_app: bool = False) -> dict:
         (lite_dir / "jupyter-lite.json").write_text(json.dumps(config))
         if output.exists():
             shutil.rmtree(output)
-        run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite_dir),
-             "--output-dir", str(output.resolve()), "--contents", str(contents), "--no-sourcemaps",
-             "--apps", "lab", "--apps", "notebooks", "--apps", "tree",
-             "--piplite-wheels", str(wheel)], cwd=lite_dir, stdout=subprocess.DEVNULL)
+        run(
+            [
+                sys.executable,
+                "-m",
+                "jupyterlite_core",
+                "build",
+                "--lite-dir",
+                str(lite_dir),
+                "--output-dir",
+                str(output.resolve()),
+                "--contents",
+                str(contents),
+                "--no-sourcemaps",
+                "--apps",
+                "lab",
+                "--apps",
+                "notebooks",
+                "--apps",
+                "tree",
+                "--piplite-wheels",
+                str(wheel),
+            ],
+            cwd=lite_dir,
+            stdout=subprocess.DEVNULL,
+        )
     without_instructor_extensions(output)
     size = sum(p.stat().st_size for p in output.rglob("*") if p.is_file())
     return {"seconds": time.monotonic() - started, "bytes": size, "local_packages": sorted(local)}
@@ -443,11 +533,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.list_cdn_lessons:
         for name, heavy in needs_cdn(lesson_notebooks()).items():
-            print(("needs the Pyodide CDN (numpy/matplotlib)  " if heavy else "runs offline                             ") + name)
+            print(
+                ("needs the Pyodide CDN (numpy/matplotlib)  " if heavy else "runs offline                             ")
+                + name
+            )
         return
     facts = build(args.output, expose_app=args.expose_app)
-    print(f"site: {args.output} ({facts['bytes'] / 1e6:.1f} MB, built in {facts['seconds']:.0f} s); "
-          f"serve it with `python -m http.server -d {args.output}` and open /lab/index.html")
+    print(
+        f"site: {args.output} ({facts['bytes'] / 1e6:.1f} MB, built in {facts['seconds']:.0f} s); "
+        f"serve it with `python -m http.server -d {args.output}` and open /lab/index.html"
+    )
 
 
 if __name__ == "__main__":

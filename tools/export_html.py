@@ -43,8 +43,9 @@ STATIC = "_static"
 def renderer_files(into: Path, cache: Path = CACHE) -> None:
     """Copy require.js, embed-amd.js and anywidget.js into ``into`` (fetched from npm once)."""
     into.mkdir(parents=True, exist_ok=True)
-    for (name, version, inside), target in zip((REQUIREJS, HTML_MANAGER, ANYWIDGET),
-                                               ("require.js", "embed-amd.js", "anywidget.js")):
+    for (name, version, inside), target in zip(
+        (REQUIREJS, HTML_MANAGER, ANYWIDGET), ("require.js", "embed-amd.js", "anywidget.js")
+    ):
         shutil.copy(file_from(name, version, inside, cache), into / target)
 
 
@@ -78,7 +79,7 @@ def without_mathjax(page: str) -> str:
     start, end = page.find("<!-- Load mathjax -->"), page.find("<!-- End of mathjax configuration -->")
     if start < 0 or end < 0:
         raise SystemExit("nbconvert's page no longer marks its MathJax block: check the template")
-    return page[:start] + page[end + len("<!-- End of mathjax configuration -->"):]
+    return page[:start] + page[end + len("<!-- End of mathjax configuration -->") :]
 
 
 def export_notebook(notebook: Path, output: Path) -> Path:
@@ -96,12 +97,15 @@ def export_notebook(notebook: Path, output: Path) -> Path:
 def index_page(pages: list[Path], output: Path) -> None:
     items = "\n".join(
         f'<li><a href="{html.escape(p.relative_to(output).as_posix())}">{html.escape(p.relative_to(output).as_posix())}</a></li>'
-        for p in pages)
+        for p in pages
+    )
     (output / "index.html").write_text(
         "<!doctype html><meta charset='utf-8'><title>gamelib lessons</title>"
         "<h1>gamelib lessons (saved pages, no kernel)</h1>"
         "<p>Each page shows the lesson as it was last run: the boards show their saved position.</p>"
-        f"<ul>\n{items}\n</ul>\n", encoding="utf-8")
+        f"<ul>\n{items}\n</ul>\n",
+        encoding="utf-8",
+    )
 
 
 def export_all(output: Path, cache: Path = CACHE) -> dict:
@@ -114,8 +118,11 @@ def export_all(output: Path, cache: Path = CACHE) -> dict:
         renderer_fonts(folder, cache)
     index_page(pages, output)
     shutil.copytree(ROOT / "docs" / "rules", output / "docs" / "rules")
-    return {"seconds": time.monotonic() - started, "pages": len(pages),
-            "bytes": sum(p.stat().st_size for p in output.rglob("*") if p.is_file())}
+    return {
+        "seconds": time.monotonic() - started,
+        "pages": len(pages),
+        "bytes": sum(p.stat().st_size for p in output.rglob("*") if p.is_file()),
+    }
 
 
 def main() -> None:
@@ -123,8 +130,10 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=ROOT / "build" / "html")
     args = parser.parse_args()
     facts = export_all(args.output)
-    print(f"html: {facts['pages']} pages in {args.output} ({facts['bytes'] / 1e6:.1f} MB, "
-          f"{facts['seconds']:.1f} s); open {args.output / 'index.html'} in a browser")
+    print(
+        f"html: {facts['pages']} pages in {args.output} ({facts['bytes'] / 1e6:.1f} MB, "
+        f"{facts['seconds']:.1f} s); open {args.output / 'index.html'} in a browser"
+    )
 
 
 if __name__ == "__main__":

@@ -23,46 +23,49 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ROOT / "notebooks" / "apps"
 
-SEED_FROM_LINK = '''import os, urllib.parse
+SEED_FROM_LINK = """import os, urllib.parse
 
 # ?seed=N in the app's link gives the whole class the same game (Voila passes the query string).
 query = urllib.parse.parse_qs(os.environ.get("QUERY_STRING", ""))
 seed = int(query["seed"][0]) if query.get("seed", [""])[0].isdigit() else {default}
-'''
+"""
 
 APP_CELLS = {
     "odds_explorer": (
         "Nagaraja: the fate-stick odds explorer",
-        '''from gamelib.nagaraja.explorer import explore
+        """from gamelib.nagaraja.explorer import explore
 
-explore()''',
+explore()""",
     ),
     "pangu_free_play": (
         "Pangu: free play",
-        SEED_FROM_LINK.format(default=2024) + '''
+        SEED_FROM_LINK.format(default=2024)
+        + """
 from gamelib.pangu import new_game
 from gamelib.pangu.board import PanguBoard
 from gamelib.pangu.guide import first_deal_the_hints_win
 
 # The first deal from the link's seed that following the hints wins (seed 2024 itself is lost by
 # them), with the evaluation bar on: a student can always win by taking the advice.
-PanguBoard(new_game(seed=first_deal_the_hints_win(seed)), label="app", hints=True)''',
+PanguBoard(new_game(seed=first_deal_the_hints_win(seed)), label="app", hints=True)""",
     ),
     "nagaraja_duel": (
         "Nagaraja: a duel against the bot",
-        SEED_FROM_LINK.format(default=2026) + '''
+        SEED_FROM_LINK.format(default=2026)
+        + """
 from gamelib.nagaraja.board import NagarajaBoard
 
-NagarajaBoard(seed=seed)''',
+NagarajaBoard(seed=seed)""",
     ),
     "chakra_table": (
         "Chakra: a table of three, you against two bots",
-        SEED_FROM_LINK.format(default=2024) + '''
+        SEED_FROM_LINK.format(default=2024)
+        + """
 from gamelib.chakra import new_game
 from gamelib.chakra.board import ChakraBoard
 from gamelib.chakra.bots import greedy_policy
 
-ChakraBoard(new_game(players=3, seed=seed), bots={1: greedy_policy, 2: greedy_policy})''',
+ChakraBoard(new_game(players=3, seed=seed), bots={1: greedy_policy, 2: greedy_policy})""",
     ),
 }
 
@@ -71,27 +74,39 @@ ChakraBoard(new_game(players=3, seed=seed), bots={1: greedy_policy, 2: greedy_po
 APP_INTROS = {
     "odds_explorer": (
         "find which fate sticks win a temple room, and how often, before you commit your cards.",
-        ("Move the brown, white and green sliders to choose the sticks each player throws (in game mode, pick cards from a hand).",
-         "The exact chance of winning the room, the points and the Nagas redraw at once; *throw N times* simulates throws."),
-        "nagaraja.md#odds", "the Nagaraja rules: fate sticks and odds",
+        (
+            "Move the brown, white and green sliders to choose the sticks each player throws (in game mode, pick cards from a hand).",
+            "The exact chance of winning the room, the points and the Nagas redraw at once; *throw N times* simulates throws.",
+        ),
+        "nagaraja.md#odds",
+        "the Nagaraja rules: fate sticks and odds",
     ),
     "pangu_free_play": (
         "lay all ten Ages cards around the two centre cards, into a 3 x 4 rectangle, before your Karma runs out.",
-        ("Click a revealed card (and a die, if both are allowed), then a free cell outlined in green.",
-         "Each card costs Karma; a matching colour next to it wins some back. The evaluation shows your chance of winning and the best move."),
-        "pangu.md", "the Pangu rules",
+        (
+            "Click a revealed card (and a die, if both are allowed), then a free cell outlined in green.",
+            "Each card costs Karma; a matching colour next to it wins some back. The evaluation shows your chance of winning and the best move.",
+        ),
+        "pangu.md",
+        "the Pangu rules",
     ),
     "nagaraja_duel": (
         "reach 25 points of face-up relics and amulets in your temple before the bot, and never turn up all three cursed relics.",
-        ("Click cards of one symbol in your hand and *commit* them: their fate sticks are thrown, and the higher throw wins the room.",
-         "Lay the room tile you won in your temple (click a cell) to open paths from the entrances to the relics."),
-        "nagaraja.md#round", "the Nagaraja rules: a round",
+        (
+            "Click cards of one symbol in your hand and *commit* them: their fate sticks are thrown, and the higher throw wins the room.",
+            "Lay the room tile you won in your temple (click a cell) to open paths from the entrances to the relics.",
+        ),
+        "nagaraja.md#round",
+        "the Nagaraja rules: a round",
     ),
     "chakra_table": (
         "harmonize chakras (three energies of the chakra's own colour) whose hidden values score the most at the end.",
-        ("On your turn do one thing: receive energies from a Maya column of the river, channel them up or down your board, or meditate.",
-         "Click the energies and then where they go; the message line says what is still to choose. The two bots then play."),
-        "chakra.md#turns", "the Chakra rules: turns",
+        (
+            "On your turn do one thing: receive energies from a Maya column of the river, channel them up or down your board, or meditate.",
+            "Click the energies and then where they go; the message line says what is still to choose. The two bots then play.",
+        ),
+        "chakra.md#turns",
+        "the Chakra rules: turns",
     ),
 }
 RULES_PAGES = "../../docs/rules/"  # from notebooks/apps/; the working copy and the site carry docs/rules too
@@ -100,17 +115,21 @@ RULES_PAGES = "../../docs/rules/"  # from notebooks/apps/; the working copy and 
 def intro_markdown(title: str, name: str) -> str:
     """The app's introduction: what it is, what the player wants, how to play, where the rules are."""
     goal, (line_one, line_two), page, page_title = APP_INTROS[name]
-    return (f"# {title}\n\n**Your goal**: {goal}\n\n**How to play**\n\n- {line_one}\n- {line_two}\n\n"
-            f"The full rules: [{page_title}]({RULES_PAGES}{page}).")
+    return (
+        f"# {title}\n\n**Your goal**: {goal}\n\n**How to play**\n\n- {line_one}\n- {line_two}\n\n"
+        f"The full rules: [{page_title}]({RULES_PAGES}{page})."
+    )
 
 
 def app_notebook(title: str, source: str, name: str | None = None) -> nbformat.NotebookNode:
     notebook = nbformat.v4.new_notebook()
-    notebook.metadata.update({
-        "title": title,  # Voila's page title
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-        "language_info": {"name": "python"},
-    })
+    notebook.metadata.update(
+        {
+            "title": title,  # Voila's page title
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python"},
+        }
+    )
     cell = nbformat.v4.new_code_cell(source)
     cell.metadata["tags"] = ["app"]
     notebook.cells = [cell]
@@ -129,8 +148,10 @@ def main() -> None:
             continue
         path = APPS / f"{name}.ipynb"
         nbformat.write(app_notebook(title, source, name), path)
-        subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
-                        "--inplace", str(path)], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace", str(path)],
+            check=True,
+        )
         print(f"wrote and ran {path.relative_to(ROOT)}")
 
 

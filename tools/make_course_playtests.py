@@ -60,13 +60,17 @@ def survey(rng: random.Random, final, goal: int) -> dict:
     """The pair's answers to the board's survey: closer games are more fun and tense, with noise."""
     margin = abs(final.position.scores[0] + final.position.turn_total - final.position.scores[1]) / goal
     close = margin < 0.35
+
     def clip(value):
         return max(1, min(5, value))
-    return {"fun": clip(3 + close + rng.choice([-1, 0, 0, 1])),
-            "tension": clip(2 + 2 * close + rng.choice([-1, 0, 1])),
-            "fairness": clip(4 - (not close) + rng.choice([-1, 0, 0, 1])),
-            "clarity": clip(4 + rng.choice([0, 0, 1, -1])),
-            "comment": rng.choice(COMMENTS["close" if close else "lopsided"] + COMMENTS["any"])}
+
+    return {
+        "fun": clip(3 + close + rng.choice([-1, 0, 0, 1])),
+        "tension": clip(2 + 2 * close + rng.choice([-1, 0, 1])),
+        "fairness": clip(4 - (not close) + rng.choice([-1, 0, 0, 1])),
+        "clarity": clip(4 + rng.choice([0, 0, 1, -1])),
+        "comment": rng.choice(COMMENTS["close" if close else "lopsided"] + COMMENTS["any"]),
+    }
 
 
 def play_file(path: Path, rules, players: list[StandIn], rng: random.Random, seed: int) -> None:

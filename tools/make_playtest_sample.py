@@ -37,8 +37,19 @@ def main() -> Path:
             clock[0] += round(rng.uniform(0.8, 6.0), 2)
             board.pick = {"kind": "move", "index": labels.index("hold") if hold else 0, "ply": board.state["ply"]}
         answers = {question: rng.randint(2, 5) for question in ("fun", "tension", "fairness", "clarity")}
-        board.pick = {"kind": "survey", **answers, "comment": rng.choice(
-            ["rolling a 1 hurts", "close at the end", "holding early felt safe", "the first player seemed ahead", ""])}
+        board.pick = {
+            "kind": "survey",
+            **answers,
+            "comment": rng.choice(
+                [
+                    "rolling a 1 hurts",
+                    "close at the end",
+                    "holding early felt safe",
+                    "the first player seemed ahead",
+                    "",
+                ]
+            ),
+        }
         if number + 1 < GAMES:
             board.pick = {"kind": "new_game"}
             recorder.restart_clock()

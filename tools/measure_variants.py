@@ -39,8 +39,7 @@ def pangu() -> None:
     print("## Pangu (win rate of one bot, the same deals for every rule set)")
     for name in ("random", "greedy", "lookahead"):
         games = PANGU_GAMES[name]
-        (result,) = bots.tournament({name: bots.POLICIES[name]}, Rules(), games=games, seed=SEED,
-                                    show_progress=False)
+        (result,) = bots.tournament({name: bots.POLICIES[name]}, Rules(), games=games, seed=SEED, show_progress=False)
         print(f"{name:>9} | default rules | {result.win_rate.percent()}")
     greedy = {"greedy": bots.greedy_policy}
     extra = {"starting_karma=9": Rules(starting_karma=9), "starting_karma=11": Rules(starting_karma=11)}
@@ -66,23 +65,29 @@ def chakra() -> None:
         "allow_repeat_meditation=True": {"allow_repeat_meditation": True},
     }
     games = CHAKRA_GAMES
-    print(f"## Chakra (greedy against greedy, 2 players, seat 0 first, {games} games per rule set,"
-          f" max_rounds={bots.DEFAULT_MAX_ROUNDS} as a safeguard)")
+    print(
+        f"## Chakra (greedy against greedy, 2 players, seat 0 first, {games} games per rule set,"
+        f" max_rounds={bots.DEFAULT_MAX_ROUNDS} as a safeguard)"
+    )
     for label, changes in variants.items():
         rules = Rules(max_rounds=bots.DEFAULT_MAX_ROUNDS, **changes)
-        finals = [play(new_game(seed=game_seed, rules=rules, players=2), bots.greedy_policy, seed=game_seed)
-                  for game_seed in seeds(SEED, games)]
+        finals = [
+            play(new_game(seed=game_seed, rules=rules, players=2), bots.greedy_policy, seed=game_seed)
+            for game_seed in seeds(SEED, games)
+        ]
         scores = [score for final in finals for score in final.scores()]
         ties = sum(len(final.winners) > 1 for final in finals)
         seat0 = sum(final.winner == 0 for final in finals)
         natural = sum(final.end_triggered for final in finals)
         no_red = sum(max(board.run() for board in final.players) == 0 for final in finals)
-        print(f"{label} | rounds {mean([f.rounds_completed for f in finals])}"
-              f" | score per player {mean(scores)}"
-              f" | seat 0 wins alone {proportion(seat0, games).percent()}"
-              f" | tie {proportion(ties, games).percent()}"
-              f" | ended by the rules {proportion(natural, games).percent()}"
-              f" | nobody has RED harmonized {proportion(no_red, games).percent()}")
+        print(
+            f"{label} | rounds {mean([f.rounds_completed for f in finals])}"
+            f" | score per player {mean(scores)}"
+            f" | seat 0 wins alone {proportion(seat0, games).percent()}"
+            f" | tie {proportion(ties, games).percent()}"
+            f" | ended by the rules {proportion(natural, games).percent()}"
+            f" | nobody has RED harmonized {proportion(no_red, games).percent()}"
+        )
     print()
 
 
@@ -98,13 +103,22 @@ def nagaraja() -> None:
     for model in ("A", "B"):
         edition = default_edition(model)
         for opponent_name, opponent in (("heuristic", bots.heuristic_policy), ("random", bots.random_policy)):
-            result = bots.tournament(bots.heuristic_policy, opponent, games=games // 2, seed=SEED, edition=edition,  # deals
-                                     names=("heuristic", opponent_name), show_progress=False)
+            result = bots.tournament(
+                bots.heuristic_policy,
+                opponent,
+                games=games // 2,
+                seed=SEED,
+                edition=edition,  # deals
+                names=("heuristic", opponent_name),
+                show_progress=False,
+            )
             reasons = ", ".join(f"{reason} {share.percent()}" for reason, share in result.reason_shares().items())
-            print(f"model {model} | heuristic vs {opponent_name} | first named wins {result.win_rate(0).percent()}"
-                  f" | guide wins the room {result.guide_room_rate().percent()}"
-                  f" | first guide wins the game {result.first_guide_win_rate().percent()}"
-                  f" | rounds {result.game_length()} | ends: {reasons}")
+            print(
+                f"model {model} | heuristic vs {opponent_name} | first named wins {result.win_rate(0).percent()}"
+                f" | guide wins the room {result.guide_room_rate().percent()}"
+                f" | first guide wins the game {result.first_guide_win_rate().percent()}"
+                f" | rounds {result.game_length()} | ends: {reasons}"
+            )
     print()
 
 

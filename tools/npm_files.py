@@ -23,8 +23,11 @@ UNPUBLISHED = ("course",)
 def published_notebooks() -> list[Path]:
     """The lessons, the start page and the apps: every notebook a site or the HTML export carries."""
     notebooks = ROOT / "notebooks"
-    return sorted(p for p in notebooks.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
-                  and p.relative_to(notebooks).parts[0] not in UNPUBLISHED)
+    return sorted(
+        p
+        for p in notebooks.rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts and p.relative_to(notebooks).parts[0] not in UNPUBLISHED
+    )
 
 
 def tarball(name: str, version: str, cache: Path = CACHE) -> Path:
@@ -35,8 +38,9 @@ def tarball(name: str, version: str, cache: Path = CACHE) -> Path:
         if shutil.which("npm") is None:
             raise SystemExit(f"npm is needed once to fetch {name}@{version} (apt-get install npm)")
         with tempfile.TemporaryDirectory(dir=cache) as fetching:  # whole or absent: builds may run side by side
-            subprocess.run(["npm", "pack", "--silent", f"{name}@{version}"], cwd=fetching, check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                ["npm", "pack", "--silent", f"{name}@{version}"], cwd=fetching, check=True, stdout=subprocess.DEVNULL
+            )
             os.replace(Path(fetching) / expected.name, expected)
     return expected
 

@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Path prefixes (relative, POSIX) that only the instructor takes.
 INSTRUCTOR_ONLY = (
-    "docs/teaching/",                # solved notebooks, rubrics, session notes, the grading workflow
+    "docs/teaching/",  # solved notebooks, rubrics, session notes, the grading workflow
     "notebooks/course/assignments/",  # nbgrader sources: solutions and hidden tests
-    "tests/",                        # the grading tests hold correct and wrong answers
+    "tests/",  # the grading tests hold correct and wrong answers
     "bench/",
     ".ci/",
     "tools/make_solutions.py",
@@ -48,8 +48,18 @@ The instructor guide (syllabus, session plans, grading with nbgrader, rubrics an
 notebooks) stays in the instructor's repository, from which this edition was built with
 `make student-edition`. The rules of the three games are in [../rules/](../rules/README.md).
 """
-LOCAL_ONLY = {".git", ".venv", "build", "my_notebooks", "__pycache__", ".ipynb_checkpoints", ".pytest_cache",
-              "test-artifacts", ".hypothesis", ".jupyter-test-home"}
+LOCAL_ONLY = {
+    ".git",
+    ".venv",
+    "build",
+    "my_notebooks",
+    "__pycache__",
+    ".ipynb_checkpoints",
+    ".pytest_cache",
+    "test-artifacts",
+    ".hypothesis",
+    ".jupyter-test-home",
+}
 
 
 def student_safe(relative: str) -> bool:
@@ -62,8 +72,11 @@ def committed_files(root: Path = ROOT) -> list[str]:
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True)
     if listed.returncode == 0 and listed.stdout:
         return sorted(name for name in listed.stdout.decode().split("\0") if name and (root / name).is_file())
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                  if p.is_file() and not LOCAL_ONLY & set(p.relative_to(root).parts))
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and not LOCAL_ONLY & set(p.relative_to(root).parts)
+    )
 
 
 def build(output: Path, root: Path = ROOT) -> list[str]:
@@ -80,8 +93,10 @@ def build(output: Path, root: Path = ROOT) -> list[str]:
         if name.startswith("docs/teaching/") and name.endswith(".md") and "/solutions/" not in name:
             stub = output / name
             stub.parent.mkdir(parents=True, exist_ok=True)
-            stub.write_text(STUDENT_GUIDE_STUB.replace("](../rules/", "](" + "../" * (name.count("/") - 1) + "rules/"),
-                            encoding="utf-8")
+            stub.write_text(
+                STUDENT_GUIDE_STUB.replace("](../rules/", "](" + "../" * (name.count("/") - 1) + "rules/"),
+                encoding="utf-8",
+            )
     return copied
 
 
@@ -168,8 +183,10 @@ def main() -> None:
     found = answers_in(arguments.output)
     if found:
         raise SystemExit("the student edition would hold answers:\n" + "\n".join(found))
-    print(f"student edition: {arguments.output} ({len(copied)} files, no solution, hidden test or solved "
-          f"notebook); publish this folder to students, e.g. as its own git repository")
+    print(
+        f"student edition: {arguments.output} ({len(copied)} files, no solution, hidden test or solved "
+        f"notebook); publish this folder to students, e.g. as its own git repository"
+    )
 
 
 if __name__ == "__main__":

@@ -50,16 +50,25 @@ def digest(path: Path) -> str:
 
 def original_files(originals: Path) -> list[Path]:
     """Every student-safe file under ``originals`` (relative), checkpoints and caches left out."""
-    return sorted(p.relative_to(originals) for p in originals.rglob("*")
-                  if p.is_file() and not SKIP & set(p.relative_to(originals).parts)
-                  and student_safe(f"notebooks/{p.relative_to(originals).as_posix()}"))
+    return sorted(
+        p.relative_to(originals)
+        for p in originals.rglob("*")
+        if p.is_file()
+        and not SKIP & set(p.relative_to(originals).parts)
+        and student_safe(f"notebooks/{p.relative_to(originals).as_posix()}")
+    )
 
 
 def doc_files(originals: Path) -> list[Path]:
     """The pages under docs/ that the lessons link to (relative to the repository), for the copy."""
     root = originals.parent
-    found = [p.relative_to(root) for folder in DOCS if (root / folder).is_dir() for p in (root / folder).rglob("*")
-             if p.is_file() and not SKIP & set(p.parts)]
+    found = [
+        p.relative_to(root)
+        for folder in DOCS
+        if (root / folder).is_dir()
+        for p in (root / folder).rglob("*")
+        if p.is_file() and not SKIP & set(p.parts)
+    ]
     return sorted(p for p in found if not p.as_posix().startswith(NOT_COPIED))
 
 
@@ -137,18 +146,25 @@ def main() -> None:
     parser.add_argument("--refresh-all", action="store_true", help="take every lesson from notebooks/ again")
     arguments = parser.parse_args()
     if arguments.refresh or arguments.refresh_all:
-        names = ([p.as_posix() for p in original_files(ORIGINALS) + doc_files(ORIGINALS)] if arguments.refresh_all
-                 else [relative_name(a) for a in arguments.refresh])
+        names = (
+            [p.as_posix() for p in original_files(ORIGINALS) + doc_files(ORIGINALS)]
+            if arguments.refresh_all
+            else [relative_name(a) for a in arguments.refresh]
+        )
         refresh(names)
-        print(f"my_notebooks: {len(names)} file(s) taken from notebooks/ again; "
-              f"the old ones are under my_notebooks/{REPLACED}/")
+        print(
+            f"my_notebooks: {len(names)} file(s) taken from notebooks/ again; "
+            f"the old ones are under my_notebooks/{REPLACED}/"
+        )
         return
     copied, changed = top_up()
     if copied:
         print(f"my_notebooks: copied {len(copied)} file(s) from notebooks/ (your own copy, ignored by git)")
     for key in changed:
-        print(f"my_notebooks: {'' if key.startswith('docs/') else 'notebooks/'}{key} changed since you copied it; to take the new version "
-              f"(yours is kept aside): make lab-refresh LESSON={key}")
+        print(
+            f"my_notebooks: {'' if key.startswith('docs/') else 'notebooks/'}{key} changed since you copied it; to take the new version "
+            f"(yours is kept aside): make lab-refresh LESSON={key}"
+        )
 
 
 if __name__ == "__main__":

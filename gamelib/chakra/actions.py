@@ -24,8 +24,27 @@ from typing import NamedTuple
 from gamelib import core
 from gamelib.core import IllegalMove, chance_rng, replace_fields, weighted_draw
 from gamelib.chakra.components import (
-    BHAGYA, BLACK, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS,
-    SPACES, UP, PlayerBoard, colour_id, colour_word, is_harmonized, level_id, level_word, shown, space_id,
+    BHAGYA,
+    BLACK,
+    CAPACITY,
+    CHAKRAS,
+    COLOUR_NAMES,
+    DOWN,
+    EARTH,
+    LETTERS,
+    LEVEL_NAMES,
+    SPACE_EFFECTS,
+    SPACE_PATTERNS,
+    SPACES,
+    UP,
+    PlayerBoard,
+    colour_id,
+    colour_word,
+    is_harmonized,
+    level_id,
+    level_word,
+    shown,
+    space_id,
 )
 
 _SPACE_ORDER = {space: i for i, space in enumerate(SPACES)}
@@ -155,8 +174,15 @@ def _colour_or_none(value) -> bool:
 
 
 def _step_is_sound(step) -> bool:
-    return (isinstance(step, Step) and len(step) == 4 and _int_in(step[0], 0, BHAGYA) and _int_in(step[1], 0, 7)
-            and type(step[2]) is int and step[2] in (DOWN, UP) and _int_in(step[3], 1, 3))
+    return (
+        isinstance(step, Step)
+        and len(step) == 4
+        and _int_in(step[0], 0, BHAGYA)
+        and _int_in(step[1], 0, 7)
+        and type(step[2]) is int
+        and step[2] in (DOWN, UP)
+        and _int_in(step[3], 1, 3)
+    )
 
 
 def malformed(action) -> str | None:
@@ -165,13 +191,23 @@ def malformed(action) -> str | None:
     The constructors check their arguments, but a NamedTuple can be built around them
     (``Receive._make``, ``_replace``, ``tuple.__new__``); ``apply`` asks this first."""
     if isinstance(action, Receive):
-        sound = (len(action) == 3 and type(action[0]) is int and type(action[1]) is frozenset
-                 and all(_int_in(c, 0, 7) for c in action[1]) and _int_in(action[2], 0, BHAGYA))
+        sound = (
+            len(action) == 3
+            and type(action[0]) is int
+            and type(action[1]) is frozenset
+            and all(_int_in(c, 0, 7) for c in action[1])
+            and _int_in(action[2], 0, BHAGYA)
+        )
         return None if sound else "a Receive is (column 0-2, a set of colour ids, destination level 0-8)"
     if isinstance(action, Channel):
-        sound = (len(action) == 3 and type(action[0]) is str and action[0] in _SPACE_ORDER
-                 and type(action[1]) is tuple and all(_step_is_sound(step) for step in action[1])
-                 and _colour_or_none(action[2]))
+        sound = (
+            len(action) == 3
+            and type(action[0]) is str
+            and action[0] in _SPACE_ORDER
+            and type(action[1]) is tuple
+            and all(_step_is_sound(step) for step in action[1])
+            and _colour_or_none(action[2])
+        )
         return None if sound else "a Channel is (space, a tuple of Steps, bag colour id or None)"
     if isinstance(action, Meditate):
         return None if len(action) == 1 and _colour_or_none(action[0]) else "a Meditate is (colour id or None)"
@@ -254,8 +290,9 @@ def receive_actions(state, board: PlayerBoard) -> list:
         distinct = sorted(set(column))
         takeable = tuple(c for c in distinct if c != BLACK and (cap is None or counts[c] < cap))
         for colour_set in _colour_sets(BLACK in distinct, takeable):
-            actions += [new(Receive, (column_index, colour_set, destination))
-                        for destination in destinations[len(colour_set)]]
+            actions += [
+                new(Receive, (column_index, colour_set, destination)) for destination in destinations[len(colour_set)]
+            ]
     return actions
 
 
@@ -281,7 +318,9 @@ def channel_actions(state, board: PlayerBoard) -> list:
         new = tuple.__new__
         for space in SPACES[:-1]:
             if space not in board.spaces:
-                actions += [new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)]
+                actions += [
+                    new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)
+                ]
     if "SWAP" not in board.spaces:
         actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
     return actions
@@ -304,9 +343,16 @@ def channel_step_tuples(levels: tuple, space: str, working: list | None = None) 
 
 
 # every possible Step object, built once: _STEP_TABLE[level][colour][direction][distance]
-_STEP_TABLE = [[[[tuple.__new__(Step, (level, colour, direction, distance)) if direction else None
-                  for distance in range(4)] for direction in (0, UP, DOWN)] for colour in range(8)]
-               for level in range(BHAGYA + 1)]
+_STEP_TABLE = [
+    [
+        [
+            [tuple.__new__(Step, (level, colour, direction, distance)) if direction else None for distance in range(4)]
+            for direction in (0, UP, DOWN)
+        ]
+        for colour in range(8)
+    ]
+    for level in range(BHAGYA + 1)
+]
 
 
 def landing_of(levels, origin: int, direction: int, distance: int) -> int:
@@ -344,8 +390,13 @@ def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
         contents = levels[origin]
         if not contents:
             continue
-        if (origin != BHAGYA and len(contents) == 3 and contents[0] == origin and contents[1] == origin
-                and contents[2] == origin):
+        if (
+            origin != BHAGYA
+            and len(contents) == 3
+            and contents[0] == origin
+            and contents[1] == origin
+            and contents[2] == origin
+        ):
             continue  # locked (chakra.md#movement)
         position = landing_of(levels, origin, direction, distance)
         if position < 0:
@@ -420,8 +471,10 @@ def brute_force_legal_actions(state) -> list:
     pairs = sorted({(level, colour) for level in range(1, BHAGYA + 1) for colour in board.levels[level]})
     for space in SPACES[:-1]:
         for pattern in SPACE_PATTERNS[space]:
-            options = [[_step(level, colour, direction, distance) for level, colour in pairs]
-                       for direction, distance in pattern]
+            options = [
+                [_step(level, colour, direction, distance) for level, colour in pairs]
+                for direction, distance in pattern
+            ]
             candidates += [_channel(space, steps) for steps in product(*options)]
     candidates += [_channel("SWAP", (), colour) for colour in range(8)]
     candidates += [_meditate(colour) for colour in (*CHAKRAS, None)]
@@ -457,8 +510,11 @@ def completions(state, space, prefix=()) -> list:
     prefix = as_steps(prefix)
     if state.is_terminal or state.refill_pending:
         return []
-    return [action for action in state.legal_actions()
-            if isinstance(action, Channel) and action.space == space and action.steps[:len(prefix)] == prefix]
+    return [
+        action
+        for action in state.legal_actions()
+        if isinstance(action, Channel) and action.space == space and action.steps[: len(prefix)] == prefix
+    ]
 
 
 def next_steps(state, space, prefix=()) -> list:
@@ -497,8 +553,9 @@ def check_action(state, action):
 def check_refill(state, colour) -> None:
     """Raise IllegalMove unless ``colour`` is a refill outcome the pending refill can draw (chakra.md#refill)."""
     if not isinstance(colour, int) or isinstance(colour, bool) or not 0 <= colour < 8 or not state.bag[colour]:
-        raise IllegalMove("a Maya refill is pending: the outcome must be a colour id still in the bag, "
-                          f"not {shown(colour)}")
+        raise IllegalMove(
+            f"a Maya refill is pending: the outcome must be a colour id still in the bag, not {shown(colour)}"
+        )
 
 
 def _check_receive(state, board: PlayerBoard, action: Receive) -> None:
@@ -529,8 +586,12 @@ def _check_receive(state, board: PlayerBoard, action: Receive) -> None:
         if free < size:
             if board.harmonized(destination):
                 raise IllegalMove(f"{level_word(destination)} is harmonized: it can receive nothing", action)
-            raise IllegalMove(f"{level_word(destination)} is full" if free == 0
-                              else f"{level_word(destination)} has only {free} free space", action)
+            raise IllegalMove(
+                f"{level_word(destination)} is full"
+                if free == 0
+                else f"{level_word(destination)} has only {free} free space",
+                action,
+            )
     else:
         raise IllegalMove("energies can be received only on the Bhagya or on a chakra", action)
 
@@ -545,8 +606,10 @@ def _check_cap(state, board, colours, action) -> None:
         return
     for colour in sorted(colours):
         if colour != BLACK and board.count(colour) >= cap:
-            raise IllegalMove(f"you already hold {board.count(colour)} {colour_word(colour)} energies "
-                              f"(at most {cap} of a colour)", action)
+            raise IllegalMove(
+                f"you already hold {board.count(colour)} {colour_word(colour)} energies (at most {cap} of a colour)",
+                action,
+            )
 
 
 def _check_channel(state, board: PlayerBoard, action: Channel) -> None:
@@ -663,7 +726,8 @@ def check_end(draft) -> None:
     if not draft.end_triggered and len(draft.players[actor].harmonized_levels()) >= rules.end_trigger_harmonized:
         draft.end_triggered = True
     draft.finished = actor == (draft.first_player - 1) % len(draft.players) and (
-        draft.end_triggered or (rules.max_rounds is not None and draft.turns[actor] >= rules.max_rounds))
+        draft.end_triggered or (rules.max_rounds is not None and draft.turns[actor] >= rules.max_rounds)
+    )
 
 
 class TurnDraft(core.Draft):
@@ -686,8 +750,14 @@ class TurnDraft(core.Draft):
             else:
                 self.set_board(moved_board(board, action))
         else:
-            self.set_board(replace_fields(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(),
-                                          meditation=_meditated(board, action.colour)))
+            self.set_board(
+                replace_fields(
+                    board,
+                    reserve=board.reserve + len(board.spaces),
+                    spaces=frozenset(),
+                    meditation=_meditated(board, action.colour),
+                )
+            )
         self.end_turn()
 
     def set_board(self, board: PlayerBoard) -> None:
@@ -724,8 +794,15 @@ class TurnDraft(core.Draft):
         self.bag = tuple(bag)
         levels = list(board.levels)
         levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (colour,)))
-        self.set_board(replace_fields(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
-                                      spaces=board.spaces | {"SWAP"}))
+        self.set_board(
+            replace_fields(
+                board,
+                levels=tuple(levels),
+                earth=board.earth - 1,
+                reserve=board.reserve - 1,
+                spaces=board.spaces | {"SWAP"},
+            )
+        )
 
     def refill(self) -> None:
         """Start the Maya refill after a Receive (chakra.md#refill): drawn from the seed at once, or left
@@ -737,7 +814,9 @@ class TurnDraft(core.Draft):
                 return
             draws = self.draws
             while _needs_refill(maya, bag):
-                _draw_into_maya(maya, bag, weighted_draw(bag, chance_rng(self.seed, draws)))  # weights as chance_outcomes
+                _draw_into_maya(
+                    maya, bag, weighted_draw(bag, chance_rng(self.seed, draws))
+                )  # weights as chance_outcomes
                 draws += 1
             self.maya, self.bag, self.draws = tuple(maya), tuple(bag), draws
         self.end_turn()
@@ -802,5 +881,11 @@ def moved_board(board: PlayerBoard, action: Channel) -> PlayerBoard:
         if landing in notches and is_harmonized(levels[landing], landing):
             notches.discard(landing)  # chakra.md#harmonization: the notch token returns at once
             reserve += 1
-    return replace_fields(board, levels=tuple(tuple(sorted(contents)) for contents in levels), earth=earth,
-                          reserve=reserve, notches=frozenset(notches), spaces=board.spaces | {action.space})
+    return replace_fields(
+        board,
+        levels=tuple(tuple(sorted(contents)) for contents in levels),
+        earth=earth,
+        reserve=reserve,
+        notches=frozenset(notches),
+        spaces=board.spaces | {action.space},
+    )

@@ -30,8 +30,22 @@ from gamelib.widgets import BoardWidget, assets
 from gamelib.chakra.actions import Channel, Meditate, Receive, Step, completions, next_steps, swap_colours, walk
 from gamelib.chakra.bots import greedy_policy
 from gamelib.chakra.components import (
-    BHAGYA, BLACK, CHAKRAS, COLOUR_NAMES, EARTH, LETTERS, LEVEL_NAMES, SPACE_EFFECTS, SPACE_PATTERNS, SPACE_WORDS, SPACES,
-    colour_id, level_id, level_word, shown, space_id,
+    BHAGYA,
+    BLACK,
+    CHAKRAS,
+    COLOUR_NAMES,
+    EARTH,
+    LETTERS,
+    LEVEL_NAMES,
+    SPACE_EFFECTS,
+    SPACE_PATTERNS,
+    SPACE_WORDS,
+    SPACES,
+    colour_id,
+    level_id,
+    level_word,
+    shown,
+    space_id,
 )
 from gamelib.chakra.rules import new_game
 from gamelib.chakra.view import describe_action, describe_step
@@ -85,9 +99,19 @@ class ChakraBoard(BoardWidget):
     _esm = _ESM
     _css = _CSS
 
-    def __init__(self, game_or_match: Match | Any = None, *, seed=None, rules=None, viewer: int | str | None = None,
-                 bots: dict[int, Callable] | None = None, label: str | None = None, bot_seed: int = 0,
-                 names: list[str] | None = None, **kwargs):
+    def __init__(
+        self,
+        game_or_match: Match | Any = None,
+        *,
+        seed=None,
+        rules=None,
+        viewer: int | str | None = None,
+        bots: dict[int, Callable] | None = None,
+        label: str | None = None,
+        bot_seed: int = 0,
+        names: list[str] | None = None,
+        **kwargs,
+    ):
         if game_or_match is None:
             game_or_match = new_game(seed=0 if seed is None else seed, rules=rules)
         self.bots = dict(bots or {})
@@ -150,7 +174,9 @@ class ChakraBoard(BoardWidget):
             self.selection, self._selection_for = {}, state
         seat = self.viewing_seat
         view = state.observation(seat) if seat is not None else None
-        plenitude = view["plenitude"] if view else {COLOUR_NAMES[level]: state.plenitude[level - 1] for level in CHAKRAS}
+        plenitude = (
+            view["plenitude"] if view else {COLOUR_NAMES[level]: state.plenitude[level - 1] for level in CHAKRAS}
+        )
         preview = self._preview(state)
         data = {
             "label": self.label,
@@ -159,16 +185,19 @@ class ChakraBoard(BoardWidget):
             "viewer": seat,
             "viewer_choice": str(self.viewer),
             "names": [self.seat_name(p) for p in range(state.num_players)],
-            "plenitude": [{"colour": COLOUR_NAMES[level], "letter": LETTERS[level],
-                           "value": plenitude[COLOUR_NAMES[level]]} for level in CHAKRAS],
+            "plenitude": [
+                {"colour": COLOUR_NAMES[level], "letter": LETTERS[level], "value": plenitude[COLOUR_NAMES[level]]}
+                for level in CHAKRAS
+            ],
             "unused": view["unused_plenitude"] if view else state.unused_plenitude,
             "maya": [letters(column) for column in state.maya],
             "bag": {LETTERS[c]: n for c, n in enumerate(state.bag)},
             "bag_total": sum(state.bag),
             "end_triggered": state.end_triggered,
             "turns": list(state.turns),
-            "players": [self._player_json(state, p, preview if p == state.to_move else None)
-                        for p in range(state.num_players)],
+            "players": [
+                self._player_json(state, p, preview if p == state.to_move else None) for p in range(state.num_players)
+            ],
             "last_action": self._last_action_text(),
             "spaces": [{"id": space, "name": _BOARD_LABELS[space], "effect": SPACE_EFFECTS[space]} for space in SPACES],
             "selection": self._selection_json(),
@@ -220,32 +249,47 @@ class ChakraBoard(BoardWidget):
             return {}
         legal = state.legal_actions()
         hints: dict = {
-            "maya": [sorted({LETTERS[c] for a in legal if isinstance(a, Receive) and a.column == column
-                             for c in a.colours}) for column in range(3)],
+            "maya": [
+                sorted({LETTERS[c] for a in legal if isinstance(a, Receive) and a.column == column for c in a.colours})
+                for column in range(3)
+            ],
             "spaces": sorted({a.space for a in legal if isinstance(a, Channel)}, key=SPACES.index),
-            "meditate": [("NONE" if a.colour is None else COLOUR_NAMES[a.colour])
-                         for a in legal if isinstance(a, Meditate)],
+            "meditate": [
+                ("NONE" if a.colour is None else COLOUR_NAMES[a.colour]) for a in legal if isinstance(a, Meditate)
+            ],
         }
         sel = self.selection
         if sel.get("mode") == "receive":
-            hints["destinations"] = [LEVEL_NAMES[a.destination] for a in legal if isinstance(a, Receive)
-                                     and a.column == sel["column"] and a.colours == frozenset(sel["colours"])]
+            hints["destinations"] = [
+                LEVEL_NAMES[a.destination]
+                for a in legal
+                if isinstance(a, Receive) and a.column == sel["column"] and a.colours == frozenset(sel["colours"])
+            ]
         elif sel.get("mode") == "channel" and sel["space"] == "SWAP":
             hints["swap"] = letters(swap_colours(state))
         elif sel.get("mode") == "channel":
             steps = self._next_steps(state)
             hints["steps"] = [self._step_json(state, i, step) for i, step in enumerate(steps)]
             if sel.get("energy"):
-                hints["targets"] = [entry["to"] for entry in hints["steps"]
-                                    if (level_id(entry["level"]), colour_id(entry["colour"])) == sel["energy"]]
+                hints["targets"] = [
+                    entry["to"]
+                    for entry in hints["steps"]
+                    if (level_id(entry["level"]), colour_id(entry["colour"])) == sel["energy"]
+                ]
         return hints
 
     def _step_json(self, state, index: int, step: Step) -> dict:
         levels = self._preview(state)["levels"]
         landing, _ = walk(levels, step.level, step.colour, step.direction, step.distance)
-        return {"index": index, "level": LEVEL_NAMES[step.level], "colour": LETTERS[step.colour],
-                "direction": "up" if step.direction > 0 else "down", "distance": step.distance,
-                "to": LEVEL_NAMES[landing], "text": f"{step} → {LEVEL_NAMES[landing]}"}
+        return {
+            "index": index,
+            "level": LEVEL_NAMES[step.level],
+            "colour": LETTERS[step.colour],
+            "direction": "up" if step.direction > 0 else "down",
+            "distance": step.distance,
+            "to": LEVEL_NAMES[landing],
+            "text": f"{step} → {LEVEL_NAMES[landing]}",
+        }
 
     def _preview(self, state) -> dict:
         """The acting player's track after the steps chosen so far (drawn while a Channel is built)."""
@@ -261,8 +305,12 @@ class ChakraBoard(BoardWidget):
                 levels[landing].append(step.colour)
             landed.append((landing, step.colour))
             moved.append({"from": LEVEL_NAMES[step.level], "to": LEVEL_NAMES[landing], "colour": LETTERS[step.colour]})
-        return {"levels": tuple(tuple(sorted(contents)) for contents in levels), "earth": earth, "moved": moved,
-                "landed": landed}
+        return {
+            "levels": tuple(tuple(sorted(contents)) for contents in levels),
+            "earth": earth,
+            "moved": moved,
+            "landed": landed,
+        }
 
     def _next_steps(self, state) -> list[Step]:
         return next_steps(state, self.selection["space"], tuple(self.selection["prefix"]))
@@ -276,22 +324,33 @@ class ChakraBoard(BoardWidget):
         who = self.seat_name(state.to_move)
         sel = self.selection
         if sel.get("mode") == "receive":
-            return (f"{who}: column {sel['column']}, {'+'.join(letters(sorted(sel['colours'])))} picked. "
-                    "Pick more energies of that column, or click where they go: a Bhagya bubble or a chakra.")
+            return (
+                f"{who}: column {sel['column']}, {'+'.join(letters(sorted(sel['colours'])))} picked. "
+                "Pick more energies of that column, or click where they go: a Bhagya bubble or a chakra."
+            )
         if sel.get("mode") == "channel" and sel["space"] == "SWAP":
             return f"{who}: swap gives up an alleviated black. Pick the colour to take from the bag."
         if sel.get("mode") == "channel":
             done = ", then ".join(describe_step(step) for step in sel["prefix"])
-            return (f"{who}: {_space_words(sel['space'])} moves {SPACE_EFFECTS[sel['space']]}. "
-                    + (f"So far: {done}. " if done else "") + "Pick the energy to move (highlighted).")
+            return (
+                f"{who}: {_space_words(sel['space'])} moves {SPACE_EFFECTS[sel['space']]}. "
+                + (f"So far: {done}. " if done else "")
+                + "Pick the energy to move (highlighted)."
+            )
         return f"{who} to play: take energies from a Maya column, pick a channel space, or meditate."
 
     # ------------------------------------------------------------------ picks
     def handle_pick(self, pick: dict) -> str | None:
         handlers = {
-            "maya": self._pick_maya, "level": self._pick_level, "space": self._pick_space,
-            "energy": self._pick_energy, "step": self._pick_step, "swap": self._pick_swap,
-            "meditate": self._pick_meditate, "cancel": self._pick_cancel, "viewer": self._pick_viewer,
+            "maya": self._pick_maya,
+            "level": self._pick_level,
+            "space": self._pick_space,
+            "energy": self._pick_energy,
+            "step": self._pick_step,
+            "swap": self._pick_swap,
+            "meditate": self._pick_meditate,
+            "cancel": self._pick_cancel,
+            "viewer": self._pick_viewer,
             "bot": self._pick_bot,
         }
         kind = pick.get("kind")
@@ -333,10 +392,15 @@ class ChakraBoard(BoardWidget):
         if sel.get("mode") == "receive":
             return self._apply(Receive(sel["column"], sel["colours"], level))
         if sel.get("mode") == "channel" and sel.get("energy"):
-            candidates = [step for step in self._next_steps(state)
-                          if (step.level, step.colour) == sel["energy"] and self._landing(state, step) == level]
+            candidates = [
+                step
+                for step in self._next_steps(state)
+                if (step.level, step.colour) == sel["energy"] and self._landing(state, step) == level
+            ]
             if not candidates:
-                raise IllegalMove(f"the chosen energy cannot land on {level_word(level)} with {_space_words(sel['space'])}")
+                raise IllegalMove(
+                    f"the chosen energy cannot land on {level_word(level)} with {_space_words(sel['space'])}"
+                )
             return self._add_step(state, candidates[0])
         raise IllegalMove("first pick energies in a Maya column (to receive) or a channel space (to move energies)")
 
@@ -357,8 +421,10 @@ class ChakraBoard(BoardWidget):
                 state.apply(Channel(space, (), BLACK if space == "SWAP" else None))
             except IllegalMove as error:
                 return error.reason
-        return (f"{_space_words(space)} ({SPACE_EFFECTS[space]}) cannot be carried out in full on this board, "
-                "and a space whose moves cannot all be made cannot be chosen")
+        return (
+            f"{_space_words(space)} ({SPACE_EFFECTS[space]}) cannot be carried out in full on this board, "
+            "and a space whose moves cannot all be made cannot be chosen"
+        )
 
     def _pick_energy(self, pick: dict) -> str | None:
         state = self._playable()
@@ -412,8 +478,9 @@ class ChakraBoard(BoardWidget):
         sel = self.selection
         sel["prefix"] = sel["prefix"] + [step]
         sel.pop("energy", None)
-        finished = [a for a in completions(state, sel["space"], tuple(sel["prefix"]))
-                    if len(a.steps) == len(sel["prefix"])]
+        finished = [
+            a for a in completions(state, sel["space"], tuple(sel["prefix"])) if len(a.steps) == len(sel["prefix"])
+        ]
         if finished:
             return self._apply(finished[0])
         return self._redraw()

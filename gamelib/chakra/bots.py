@@ -26,7 +26,17 @@ from gamelib.core import random_policy
 from gamelib.simulate import Estimate, mean, proportion
 from gamelib.chakra import actions
 from gamelib.chakra.actions import Meditate, Receive, _channel, walk
-from gamelib.chakra.components import BHAGYA, BLACK, CAPACITY, CHAKRAS, EARTH, PLENITUDE_TOKENS, SPACE_PATTERNS, SPACES, run_of
+from gamelib.chakra.components import (
+    BHAGYA,
+    BLACK,
+    CAPACITY,
+    CHAKRAS,
+    EARTH,
+    PLENITUDE_TOKENS,
+    SPACE_PATTERNS,
+    SPACES,
+    run_of,
+)
 from gamelib.chakra.components import is_harmonized as _harmonized
 from gamelib.chakra.rules import Rules, new_game
 
@@ -87,8 +97,11 @@ def expected_plenitude(known: dict) -> dict:
 def board_value(levels, earth: int, reserve: int, spaces: int, notches: int, worth: dict) -> float:
     """The greedy bot's score of one board; ``worth`` maps chakra levels to (expected) plenitude values."""
     value = _token_value(earth, reserve, spaces) + (FULL_BHAGYA_COST if len(levels[BHAGYA]) == 3 else 0.0)
-    return value + sum(_level_score(level, levels[level], worth) for level in range(1, BHAGYA + 1)) \
+    return (
+        value
+        + sum(_level_score(level, levels[level], worth) for level in range(1, BHAGYA + 1))
         + RUN_STEP * _run(levels)
+    )
 
 
 def _token_value(earth, reserve, spaces):
@@ -165,8 +178,10 @@ def lookahead_values(state, player: int) -> list:
     Same values as :func:`action_value`, computed faster from the levels an action changes:
     Channel actions are scored during a search like the move generator's (each step changes two
     levels), a Receive changes one level and its value is shared by columns offering the same colours."""
-    return [(_channel(*action) if type(action) is tuple and type(action[0]) is str else action, value)
-            for action, value in _lookahead(state, player)]
+    return [
+        (_channel(*action) if type(action) is tuple and type(action[0]) is str else action, value)
+        for action, value in _lookahead(state, player)
+    ]
 
 
 def _lookahead(state, player: int, best_only: bool = False) -> list:
@@ -185,8 +200,9 @@ def _lookahead(state, player: int, best_only: bool = False) -> list:
     if board.reserve >= 1:
         values += base.channel_values(max((value for _, value in values), default=float("-inf")) if best_only else None)
         if "SWAP" not in board.spaces:
-            values += [(_channel("SWAP", (), colour), base.swap_value(colour))
-                       for colour in actions.swap_colours(state, board)]
+            values += [
+                (_channel("SWAP", (), colour), base.swap_value(colour)) for colour in actions.swap_colours(state, board)
+            ]
     values += [(action, base.meditate_value(action)) for action in actions.meditate_actions(state, board)]
     return values
 
@@ -203,8 +219,13 @@ class _Base:
 
     def value(self, level_change, harmonized, earth, reserve, spaces, bhagya_size) -> float:
         run = run_of(self.harmonized.union(harmonized)) if harmonized else self.run
-        return (self.levels_total + level_change + _token_value(earth, reserve, spaces)
-                + (FULL_BHAGYA_COST if bhagya_size == 3 else 0.0) + RUN_STEP * run)
+        return (
+            self.levels_total
+            + level_change
+            + _token_value(earth, reserve, spaces)
+            + (FULL_BHAGYA_COST if bhagya_size == 3 else 0.0)
+            + RUN_STEP * run
+        )
 
     def receive_value(self, action) -> float:
         board, destination = self.board, action.destination
@@ -215,7 +236,9 @@ class _Base:
         if destination == BHAGYA:
             return self.value(change, (), board.earth, board.reserve, len(board.spaces), _SIZE[code])
         harmonized = (destination,) if code == _HARMONY_CODE[destination] else ()
-        reserve = board.reserve if harmonized else board.reserve - 1  # the notch token returns at once (chakra.md#receive)
+        reserve = (
+            board.reserve if harmonized else board.reserve - 1
+        )  # the notch token returns at once (chakra.md#receive)
         return self.value(change, harmonized, board.earth, reserve, len(board.spaces), len(board.levels[BHAGYA]))
 
     def swap_value(self, colour: int) -> float:
@@ -258,11 +281,16 @@ class _Base:
     def _channel_terms(self, alleviated, harmonized, from_bhagya) -> tuple:
         """The token, full-Bhagya and run terms of ``value`` after a (non-SWAP) Channel action."""
         board = self.board
-        returned = sum(1 for level in harmonized if level in board.notches)  # notch tokens come back (chakra.md#harmonization)
+        returned = sum(
+            1 for level in harmonized if level in board.notches
+        )  # notch tokens come back (chakra.md#harmonization)
         run = run_of(self.harmonized.union(harmonized)) if harmonized else self.run
         bhagya_size = len(board.levels[BHAGYA]) - from_bhagya
-        return (_token_value(board.earth + alleviated, board.reserve - 1 + returned, len(board.spaces) + 1),
-                FULL_BHAGYA_COST if bhagya_size == 3 else 0.0, RUN_STEP * run)
+        return (
+            _token_value(board.earth + alleviated, board.reserve - 1 + returned, len(board.spaces) + 1),
+            FULL_BHAGYA_COST if bhagya_size == 3 else 0.0,
+            RUN_STEP * run,
+        )
 
 
 def _first(item):
@@ -296,10 +324,14 @@ _COLOURS_OF = tuple(tuple(sorted(set(contents))) for contents in _CONTENTS)  # d
 _HAS_BLACK = tuple(BLACK in contents for contents in _CONTENTS)
 # [code * 8 + colour]: how many energies of colour; the code without one of them (-1: none); with one more (-1: full)
 _COUNT = tuple(contents.count(colour) for contents in _CONTENTS for colour in range(8))
-_WITHOUT_CODE = tuple(_CODE[_less(contents, colour)] if colour in contents else -1
-                      for contents in _CONTENTS for colour in range(8))
-_WITH_CODE = tuple(_CODE[tuple(sorted(contents + (colour,)))] if len(contents) < CAPACITY else -1
-                   for contents in _CONTENTS for colour in range(8))
+_WITHOUT_CODE = tuple(
+    _CODE[_less(contents, colour)] if colour in contents else -1 for contents in _CONTENTS for colour in range(8)
+)
+_WITH_CODE = tuple(
+    _CODE[tuple(sorted(contents + (colour,)))] if len(contents) < CAPACITY else -1
+    for contents in _CONTENTS
+    for colour in range(8)
+)
 _HARMONY_CODE = tuple(_CODE[(level,) * CAPACITY] if level in CHAKRAS else -1 for level in range(BHAGYA + 1))
 _BLACK_ONLY = (BLACK,)
 _LEVEL_VALUES = tuple(level_value(level, contents) for level in range(BHAGYA + 1) for contents in _CONTENTS)
@@ -369,7 +401,13 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
     direction, distance = pattern[depth]
     last = depth + 1 == len(pattern)
     table, landed, size, harmony = search.table, search.landed, _SIZE, _HARMONY_CODE
-    terms, levels_total, bound, found, raise_bound = search.terms, search.levels_total, search.bound, search.found, search.raise_bound
+    terms, levels_total, bound, found, raise_bound = (
+        search.terms,
+        search.levels_total,
+        search.bound,
+        search.found,
+        search.raise_bound,
+    )
     for origin in range(1, BHAGYA + 1):
         code = codes[origin]
         if not code or code == harmony[origin]:
@@ -451,8 +489,17 @@ def _scored_search(codes, pattern, depth, prefix, search, change, alleviated, ha
                 codes[landing] = arrived
             key = landing * 8 + colour
             landed[key] += 1
-            _scored_search(codes, pattern, depth + 1, prefix + (step_row[colour][direction][distance],), search,
-                           change + step_change, now_alleviated, now_harmonized, from_here)
+            _scored_search(
+                codes,
+                pattern,
+                depth + 1,
+                prefix + (step_row[colour][direction][distance],),
+                search,
+                change + step_change,
+                now_alleviated,
+                now_harmonized,
+                from_here,
+            )
             landed[key] -= 1
             if here >= 0:
                 codes[landing] = here
@@ -493,16 +540,24 @@ class TournamentResult:
         return Counter(score for seat_scores in chosen for score in seat_scores)
 
     def summary(self) -> str:
-        lines = [f"{self.games} games, {self.players} players; ended by the rules: "
-                 f"{proportion(self.natural_ends, self.games).percent()}",
-                 f"rounds per game: {self.game_length()} (median {median(self.rounds)})"]
+        lines = [
+            f"{self.games} games, {self.players} players; ended by the rules: "
+            f"{proportion(self.natural_ends, self.games).percent()}",
+            f"rounds per game: {self.game_length()} (median {median(self.rounds)})",
+        ]
         for seat in range(self.players):
             lines.append(f"seat {seat}: wins {self.win_rate(seat).percent()}, score {self.score(seat)}")
         return "\n".join(lines)
 
 
-def tournament(policies: Sequence[Callable] | Callable, games: int = 100, players: int = 2, seed: int = 0,
-               rules: Rules | None = None, show_progress: bool = True) -> TournamentResult:
+def tournament(
+    policies: Sequence[Callable] | Callable,
+    games: int = 100,
+    players: int = 2,
+    seed: int = 0,
+    rules: Rules | None = None,
+    show_progress: bool = True,
+) -> TournamentResult:
     """Chakra's preset of :func:`gamelib.core.tournament`, summed up by seat: wins, lengths and scores.
 
     Args:
@@ -524,9 +579,18 @@ def tournament(policies: Sequence[Callable] | Callable, games: int = 100, player
     seat_policies = list(policies) if isinstance(policies, Sequence) else [policies] * players
     if len(seat_policies) != players:
         raise ValueError(f"give one policy per seat ({players}), not {len(seat_policies)}")
-    records = core.tournament(new_game, seat_policies, games, rules=rules, seed=seed, setup={"players": players},
-                              rotate=False, progress=show_progress, description=f"{players}-player games",
-                              keep_final=True)
+    records = core.tournament(
+        new_game,
+        seat_policies,
+        games,
+        rules=rules,
+        seed=seed,
+        setup={"players": players},
+        rotate=False,
+        progress=show_progress,
+        description=f"{players}-player games",
+        keep_final=True,
+    )
     wins = [sum(seat in record.winners for record in records) for seat in range(players)]
     natural = sum(record.final.end_triggered for record in records)
     rounds = tuple(record.final.rounds_completed for record in records)

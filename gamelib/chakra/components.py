@@ -30,7 +30,9 @@ ENERGIES_PER_COLOUR_PER_PLAYER = 3
 
 _COLOUR_BY_WORD = {name: i for i, name in enumerate(COLOUR_NAMES)}
 _COLOUR_BY_WORD.update({letter: i for i, letter in enumerate(LETTERS)})
-_COLOUR_BY_WORD.update({"BLUE": LIGHT_BLUE, "DARKBLUE": DARK_BLUE, "INDIGO": DARK_BLUE})  # BGA's names (chakra.md#components)
+_COLOUR_BY_WORD.update(
+    {"BLUE": LIGHT_BLUE, "DARKBLUE": DARK_BLUE, "INDIGO": DARK_BLUE}
+)  # BGA's names (chakra.md#components)
 _LEVEL_BY_WORD = {name: i for i, name in enumerate(LEVEL_NAMES)}
 
 
@@ -114,9 +116,14 @@ SPACE_WORDS = {  # a space's name as players say it, for boards and messages (th
     "SWAP": "swap",
 }
 SPACE_NUMBERS = {  # chakra.md#channel: the German game help and Board Game Arena number spaces 1-3 differently
-    "D3": {"help": 3, "bga": 1}, "D1x3": {"help": 1, "bga": 2}, "D2_D1": {"help": 2, "bga": 3},
-    "U2": {"help": 4, "bga": 4}, "U1x2": {"help": 5, "bga": 5}, "D1_U1": {"help": 6, "bga": 6},
-    "U1_or_D1": {"help": 7, "bga": 7}, "SWAP": {"help": 8, "bga": 8},
+    "D3": {"help": 3, "bga": 1},
+    "D1x3": {"help": 1, "bga": 2},
+    "D2_D1": {"help": 2, "bga": 3},
+    "U2": {"help": 4, "bga": 4},
+    "U1x2": {"help": 5, "bga": 5},
+    "D1_U1": {"help": 6, "bga": 6},
+    "U1_or_D1": {"help": 7, "bga": 7},
+    "SWAP": {"help": 8, "bga": 8},
 }
 _SPACE_BY_ALIAS = {f"{scheme}:{n}": space for space, numbers in SPACE_NUMBERS.items() for scheme, n in numbers.items()}
 
@@ -128,8 +135,9 @@ def space_id(space: str) -> str:
             return space
         if space.strip().lower() in _SPACE_BY_ALIAS:
             return _SPACE_BY_ALIAS[space.strip().lower()]
-    raise IllegalMove(f"there is no channel space {shown(space)}: the spaces are {', '.join(SPACES)} "
-                      "(or help:1-8 / bga:1-8)")
+    raise IllegalMove(
+        f"there is no channel space {shown(space)}: the spaces are {', '.join(SPACES)} (or help:1-8 / bga:1-8)"
+    )
 
 
 # --------------------------------------------------------------------------- player board (chakra.md#programmers)

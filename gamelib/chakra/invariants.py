@@ -21,8 +21,10 @@ def invariant_violations(state, previous=None) -> list[str]:
     for seat, board in enumerate(state.players):
         # 1. tokens are conserved
         if board.reserve + len(board.spaces) + len(board.notches) != rules.inspiration_tokens:
-            problems.append(f"player {seat} has {board.reserve} + {len(board.spaces)} + {len(board.notches)} "
-                            f"tokens, not {rules.inspiration_tokens}")
+            problems.append(
+                f"player {seat} has {board.reserve} + {len(board.spaces)} + {len(board.notches)} "
+                f"tokens, not {rules.inspiration_tokens}"
+            )
         # 3. capacity (the Earth holds only black by construction: it is a count of blacks)
         for level in range(1, BHAGYA + 1):
             if len(board.levels[level]) > CAPACITY:

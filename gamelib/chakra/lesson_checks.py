@@ -77,13 +77,22 @@ def check_walk_bug(board: dict, step) -> Feedback:
     try:
         engine, suspect = where_it_lands(board, step), suspect_lands(board, step)
     except (IllegalMove, ValueError, TypeError) as error:
-        return Feedback(f"Not yet: that case cannot be tried ({error}). Give a board such as {{'RED': 'K'}} and a step "
-                        "Step(level, colour, DOWN or UP, distance) of an energy on it.", False)
+        return Feedback(
+            f"Not yet: that case cannot be tried ({error}). Give a board such as {{'RED': 'K'}} and a step "
+            "Step(level, colour, DOWN or UP, distance) of an energy on it.",
+            False,
+        )
     if engine != suspect:
-        return Feedback(f"Found it: under the engine's rule this step {engine}; under the suspect rule it {suspect}. "
-                        "Now say in one sentence which rule the suspect forgets.", True)
-    return Feedback(f"Not yet: under both rules this step {engine}. Hint: the suspect agrees with the engine on most steps; "
-                    "try steps towards the ends of the track.", False)
+        return Feedback(
+            f"Found it: under the engine's rule this step {engine}; under the suspect rule it {suspect}. "
+            "Now say in one sentence which rule the suspect forgets.",
+            True,
+        )
+    return Feedback(
+        f"Not yet: under both rules this step {engine}. Hint: the suspect agrees with the engine on most steps; "
+        "try steps towards the ends of the track.",
+        False,
+    )
 
 
 # --------------------------------------------------------------------------- lesson 02: the final count
@@ -93,8 +102,10 @@ def suspect_scores(plenitude: dict, players: list) -> list[int]:
     """Final scores with one seeded mistake (see the lesson's bug hunt); the same arguments as ``final_scores``."""
     runs = [run_length(player["harmonized"]) for player in players]
     best = max(runs)
-    return [sum(plenitude[name] for name in player["harmonized"]) + player["earth"] + (2 if run == best else 0)
-            for player, run in zip(players, runs)]
+    return [
+        sum(plenitude[name] for name in player["harmonized"]) + player["earth"] + (2 if run == best else 0)
+        for player, run in zip(players, runs)
+    ]
 
 
 def check_scoring_bug(plenitude: dict, players: list) -> Feedback:
@@ -103,13 +114,22 @@ def check_scoring_bug(plenitude: dict, players: list) -> Feedback:
         engine = final_scores(plenitude, players)
         suspect = suspect_scores(plenitude, players)
     except (KeyError, ValueError, TypeError) as error:
-        return Feedback(f"Not yet: that table cannot be scored ({error!r}). Give every harmonized chakra a plenitude "
-                        "value and each player {'harmonized': {...}, 'earth': n}.", False)
+        return Feedback(
+            f"Not yet: that table cannot be scored ({error!r}). Give every harmonized chakra a plenitude "
+            "value and each player {'harmonized': {...}, 'earth': n}.",
+            False,
+        )
     if engine != suspect:
-        return Feedback(f"Found it: the engine scores {engine}, the suspect {suspect}. Now say in one sentence which "
-                        "part of the rule the suspect gets wrong.", True)
-    return Feedback(f"Not yet: both score this table {engine}. Hint: the suspect adds plenitude and Earth correctly; "
-                    "think about who receives the +2.", False)
+        return Feedback(
+            f"Found it: the engine scores {engine}, the suspect {suspect}. Now say in one sentence which "
+            "part of the rule the suspect gets wrong.",
+            True,
+        )
+    return Feedback(
+        f"Not yet: both score this table {engine}. Hint: the suspect adds plenitude and Earth correctly; "
+        "think about who receives the +2.",
+        False,
+    )
 
 
 # --------------------------------------------------------------------------- lesson 03: the planner
@@ -174,18 +194,33 @@ def check_planner_bug(puzzle, chakra) -> Feedback:
     try:
         engine, suspect = engine_plan(puzzle, chakra), suspect_plan(puzzle, chakra)
     except (IllegalMove, ValueError, TypeError, KeyError, AttributeError) as error:
-        return Feedback(f"Not yet: that puzzle cannot be tried ({error}). Give a position such as "
-                        "position([{'GREEN': 'Y', 'YELLOW': 'Y Y'}, {}], maya=MAYA) and a chakra such as YELLOW.", False)
+        return Feedback(
+            f"Not yet: that puzzle cannot be tried ({error}). Give a position such as "
+            "position([{'GREEN': 'Y', 'YELLOW': 'Y Y'}, {}], maya=MAYA) and a chakra such as YELLOW.",
+            False,
+        )
     if engine == []:
-        return Feedback("Not yet: that chakra is already harmonized, so both planners answer 0 actions at once. "
-                        "Hint: give a puzzle that needs some actions.", False)
+        return Feedback(
+            "Not yet: that chakra is already harmonized, so both planners answer 0 actions at once. "
+            "Hint: give a puzzle that needs some actions.",
+            False,
+        )
     if engine is None and suspect is None:
-        return Feedback(f"Not yet: neither planner finds a plan of at most {PLAN_LIMIT} actions. Hint: give a puzzle "
-                        "nearer to harmony, like those of section 2.", False)
+        return Feedback(
+            f"Not yet: neither planner finds a plan of at most {PLAN_LIMIT} actions. Hint: give a puzzle "
+            "nearer to harmony, like those of section 2.",
+            False,
+        )
     if (engine is None) != (suspect is None) or len(engine) != len(suspect):
-        return Feedback(f"Found it: the engine's planner needs {_length(engine)}; the suspect finds {_length(suspect)}. "
-                        "Now say in one sentence what the suspect's seen set fails to tell apart, and why that "
-                        "loses the shortest plan.", True)
-    return Feedback(f"Not yet: both planners find a plan of {len(engine)} action(s). Hint: the suspect tries the same "
-                    "actions and stops at the first harmonized position; its mistake is in how it tells two positions "
-                    "apart. Which action changes a board without moving any energy?", False)
+        return Feedback(
+            f"Found it: the engine's planner needs {_length(engine)}; the suspect finds {_length(suspect)}. "
+            "Now say in one sentence what the suspect's seen set fails to tell apart, and why that "
+            "loses the shortest plan.",
+            True,
+        )
+    return Feedback(
+        f"Not yet: both planners find a plan of {len(engine)} action(s). Hint: the suspect tries the same "
+        "actions and stops at the first harmonized position; its mistake is in how it tells two positions "
+        "apart. Which action changes a board without moving any energy?",
+        False,
+    )

@@ -30,9 +30,16 @@ def solo_successors(board, bag: tuple, rules) -> list:
                 found.append((Channel("SWAP", (), colour),) + _swap(board, bag, colour, rules))
     if board.spaces:  # every Meditate colour brings the same tokens back: one is enough for planning
         meditate = meditate_actions(_Table(bag, rules), board)[0]
-        meditation = board.meditation if meditate.colour is None else tuple(sorted(board.meditation + (meditate.colour,)))
-        found.append((meditate, replace(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(),
-                                        meditation=meditation), bag))
+        meditation = (
+            board.meditation if meditate.colour is None else tuple(sorted(board.meditation + (meditate.colour,)))
+        )
+        found.append(
+            (
+                meditate,
+                replace(board, reserve=board.reserve + len(board.spaces), spaces=frozenset(), meditation=meditation),
+                bag,
+            )
+        )
     return found
 
 
@@ -50,8 +57,9 @@ def _swap(board, bag, colour, rules):
     new_bag[colour] -= 1
     levels = list(board.levels)
     levels[BHAGYA] = tuple(sorted(levels[BHAGYA] + (colour,)))
-    return replace(board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1,
-                   spaces=board.spaces | {"SWAP"}), tuple(new_bag)
+    return replace(
+        board, levels=tuple(levels), earth=board.earth - 1, reserve=board.reserve - 1, spaces=board.spaces | {"SWAP"}
+    ), tuple(new_bag)
 
 
 def fewest_actions(state, chakra, player: int | None = None, max_actions: int = 6) -> list | None:

@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 from gamelib.chakra.components import (
-    BLACK, COLOURS, ENERGIES_PER_COLOUR_PER_PLAYER, SPACES, PlayerBoard, colour_id, level_id, space_id,
+    BLACK,
+    COLOURS,
+    ENERGIES_PER_COLOUR_PER_PLAYER,
+    SPACES,
+    PlayerBoard,
+    colour_id,
+    level_id,
+    space_id,
 )
 from gamelib.chakra.rules import Rules, State
 
 
-def position(players: list[dict] | None = None, *, num_players: int = 2, to_move: int = 0, maya=None, bag=None,
-             plenitude=(1, 2, 3, 1, 2, 4, 3), unused_plenitude: int = 4, rules: Rules | None = None,
-             seed=0, **state_fields) -> State:
+def position(
+    players: list[dict] | None = None,
+    *,
+    num_players: int = 2,
+    to_move: int = 0,
+    maya=None,
+    bag=None,
+    plenitude=(1, 2, 3, 1, 2, 4, 3),
+    unused_plenitude: int = 4,
+    rules: Rules | None = None,
+    seed=0,
+    **state_fields,
+) -> State:
     """Build a position by hand (lessons, tests): ``players`` is a list of dicts such as
     ``{"GREEN": "Y K", "EARTH": 2, "reserve": 4, "spaces": ["D3"], "notches": ["YELLOW"],
     "meditation": ["RED"]}``; missing players get empty boards. ``bag`` defaults to every
@@ -35,9 +52,18 @@ def position(players: list[dict] | None = None, *, num_players: int = 2, to_move
         bag = tuple(counts)
     elif isinstance(bag, dict):
         bag = tuple(sum(n for key, n in bag.items() if colour_id(key) == c) for c in COLOURS)
-    return State(rules=rules, players=boards, bag=tuple(bag), maya=maya, plenitude=tuple(plenitude),
-                 unused_plenitude=unused_plenitude, to_move=to_move,
-                 turns=tuple(state_fields.pop("turns", (0,) * num_players)), seed=seed, **state_fields)
+    return State(
+        rules=rules,
+        players=boards,
+        bag=tuple(bag),
+        maya=maya,
+        plenitude=tuple(plenitude),
+        unused_plenitude=unused_plenitude,
+        to_move=to_move,
+        turns=tuple(state_fields.pop("turns", (0,) * num_players)),
+        seed=seed,
+        **state_fields,
+    )
 
 
 def _letters(text) -> list:
@@ -70,7 +96,5 @@ def _board_from_spec(spec: dict, rules: Rules) -> PlayerBoard:
     elif "spaces" not in {key.lower() for key in spec}:
         # chakra.md#examples: tokens not mentioned lie on channel spaces the vector does not use (taken from SWAP backwards)
         missing = rules.inspiration_tokens - reserve - len(extra["notches"])
-        extra["spaces"] = frozenset(SPACES[::-1][:max(0, missing)])
+        extra["spaces"] = frozenset(SPACES[::-1][: max(0, missing)])
     return PlayerBoard(levels=tuple(levels), reserve=reserve, **extra)
-
-

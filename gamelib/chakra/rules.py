@@ -14,14 +14,30 @@ from fractions import Fraction
 from typing import Any
 
 from gamelib.core import (
-    CHANCE, TERMINAL, RulesBase, StateBase, chance_rng, check_int, check_switch, resolve_seed, returns_for,
-    rules_or_default, single_winner, weighted_draw,
+    CHANCE,
+    TERMINAL,
+    RulesBase,
+    StateBase,
+    chance_rng,
+    check_int,
+    check_switch,
+    resolve_seed,
+    returns_for,
+    rules_or_default,
+    single_winner,
+    weighted_draw,
 )
 from gamelib.chakra import actions as _actions
 from gamelib.chakra import scoring as _scoring
 from gamelib.chakra.components import (
-    CAPACITY, CHAKRAS, COLOUR_NAMES, ENERGIES_PER_COLOUR_PER_PLAYER, MAYA_COLUMNS, MEDITATION_TOKENS_PER_COLOUR,
-    PLENITUDE_TOKENS, PlayerBoard,
+    CAPACITY,
+    CHAKRAS,
+    COLOUR_NAMES,
+    ENERGIES_PER_COLOUR_PER_PLAYER,
+    MAYA_COLUMNS,
+    MEDITATION_TOKENS_PER_COLOUR,
+    PLENITUDE_TOKENS,
+    PlayerBoard,
 )
 
 MAX_ROUNDS = 1000  # the largest max_rounds: five times the default, twenty times a greedy game
@@ -142,8 +158,10 @@ class State(StateBase):
     def scores(self) -> tuple[int, ...]:
         """Each player's score (chakra.md#scoring); provisional before the end (as if the game stopped now)."""
         plenitude = {COLOUR_NAMES[level]: self.plenitude[level - 1] for level in CHAKRAS}
-        players = [{"harmonized": {COLOUR_NAMES[level] for level in board.harmonized_levels()},
-                    "earth": board.earth} for board in self.players]
+        players = [
+            {"harmonized": {COLOUR_NAMES[level] for level in board.harmonized_levels()}, "earth": board.earth}
+            for board in self.players
+        ]
         return tuple(_scoring.final_scores(plenitude, players, self.rules))
 
     @property
@@ -164,8 +182,9 @@ class State(StateBase):
 # --------------------------------------------------------------------------- setup (chakra.md#setup)
 
 
-def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False, players: int = 2,
-             first_player: int = 0) -> State:
+def new_game(
+    seed=None, rules: Rules | None = None, *, explicit_chance: bool = False, players: int = 2, first_player: int = 0
+) -> State:
     """A fresh game (chakra.md#setup). Every setup draw comes from ``chance_rng(seed, k)`` with exact weights,
     so the same seed gives the same setup; ``seed=None`` picks a fresh seed (kept in the state)."""
     rules = rules_or_default(rules, Rules)
@@ -192,9 +211,22 @@ def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = F
     meditation = [0] * players
     for offset in range(players):
         meditation[(first_player + offset) % players] = draw(pool)
-    boards = tuple(PlayerBoard(levels=((),) * 9, reserve=rules.inspiration_tokens, meditation=(meditation[p],))
-                   for p in range(players))
-    return State(rules=rules, players=boards, bag=tuple(bag), maya=maya, plenitude=plenitude,
-                 unused_plenitude=unused, first_player=first_player, to_move=first_player,
-                 turns=(0,) * players, seed=seed, draws=draws, explicit_chance=explicit_chance, log=())
-
+    boards = tuple(
+        PlayerBoard(levels=((),) * 9, reserve=rules.inspiration_tokens, meditation=(meditation[p],))
+        for p in range(players)
+    )
+    return State(
+        rules=rules,
+        players=boards,
+        bag=tuple(bag),
+        maya=maya,
+        plenitude=plenitude,
+        unused_plenitude=unused,
+        first_player=first_player,
+        to_move=first_player,
+        turns=(0,) * players,
+        seed=seed,
+        draws=draws,
+        explicit_chance=explicit_chance,
+        log=(),
+    )

@@ -14,11 +14,29 @@ from __future__ import annotations
 
 import json
 
-from gamelib.core import (CorruptSave, IllegalMove, check_save_header, check_seed, load_json, require_fields,
-                          require_rule_fields, save_header)
+from gamelib.core import (
+    CorruptSave,
+    IllegalMove,
+    check_save_header,
+    check_seed,
+    load_json,
+    require_fields,
+    require_rule_fields,
+    save_header,
+)
 from gamelib.chakra.actions import Channel, Meditate, Receive, Step
 from gamelib.chakra.components import (
-    BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, LEVEL_NAMES, PLENITUDE_TOKENS, SPACES, UP, PlayerBoard, shown,
+    BHAGYA,
+    CAPACITY,
+    CHAKRAS,
+    COLOUR_NAMES,
+    DOWN,
+    LEVEL_NAMES,
+    PLENITUDE_TOKENS,
+    SPACES,
+    UP,
+    PlayerBoard,
+    shown,
 )
 from gamelib.chakra.invariants import invariant_violations
 from gamelib.chakra.rules import Rules, State, new_game
@@ -26,9 +44,25 @@ from gamelib.chakra.rules import Rules, State, new_game
 GAME = "chakra"
 SAVE_VERSION = 3  # 3: a save carries the game's log and is replayed on loading; 2: observations are dicts
 WHAT = "Chakra save"
-STATE_FIELDS = ("rules", "bag", "maya", "plenitude", "unused_plenitude", "removed_blacks", "first_player",
-                "to_move", "turns", "end_triggered", "refill_pending", "finished", "seed", "draws",
-                "explicit_chance", "players", "log")
+STATE_FIELDS = (
+    "rules",
+    "bag",
+    "maya",
+    "plenitude",
+    "unused_plenitude",
+    "removed_blacks",
+    "first_player",
+    "to_move",
+    "turns",
+    "end_triggered",
+    "refill_pending",
+    "finished",
+    "seed",
+    "draws",
+    "explicit_chance",
+    "players",
+    "log",
+)
 BOARD_FIELDS = ("levels", "earth", "reserve", "spaces", "notches", "meditation")
 
 
@@ -62,13 +96,20 @@ _DIRECTION_NAMES = {DOWN: "down", UP: "up"}
 def entry_to_dict(entry) -> dict:
     """One log entry as the save writes it: an action, or (explicit chance) the colour a refill drew."""
     if isinstance(entry, Receive):
-        return {"receive": entry.column, "colours": [COLOUR_NAMES[c] for c in sorted(entry.colours)],
-                "to": LEVEL_NAMES[entry.destination]}
+        return {
+            "receive": entry.column,
+            "colours": [COLOUR_NAMES[c] for c in sorted(entry.colours)],
+            "to": LEVEL_NAMES[entry.destination],
+        }
     if isinstance(entry, Channel):
-        return {"channel": entry.space,
-                "steps": [[LEVEL_NAMES[s.level], COLOUR_NAMES[s.colour], _DIRECTION_NAMES[s.direction], s.distance]
-                          for s in entry.steps],
-                "take": None if entry.bag_colour is None else COLOUR_NAMES[entry.bag_colour]}
+        return {
+            "channel": entry.space,
+            "steps": [
+                [LEVEL_NAMES[s.level], COLOUR_NAMES[s.colour], _DIRECTION_NAMES[s.direction], s.distance]
+                for s in entry.steps
+            ],
+            "take": None if entry.bag_colour is None else COLOUR_NAMES[entry.bag_colour],
+        }
     if isinstance(entry, Meditate):
         return {"meditate": None if entry.colour is None else COLOUR_NAMES[entry.colour]}
     return {"refill": COLOUR_NAMES[entry]}
@@ -128,12 +169,24 @@ def _build(data: dict) -> State:
     for flag in ("end_triggered", "refill_pending", "finished", "explicit_chance"):
         if not isinstance(data[flag], bool):
             raise CorruptSave(f"'{flag}' should be true or false")
-    return State(rules=rules, players=boards, bag=bag, maya=maya, plenitude=values,
-                 unused_plenitude=data["unused_plenitude"], removed_blacks=_int(data["removed_blacks"], "removed_blacks"),
-                 first_player=data["first_player"], to_move=data["to_move"],
-                 turns=tuple(_int(t, "turns") for t in turns), end_triggered=data["end_triggered"],
-                 refill_pending=data["refill_pending"], finished=data["finished"], seed=_seed(data["seed"]),
-                 draws=_int(data["draws"], "draws"), explicit_chance=data["explicit_chance"])
+    return State(
+        rules=rules,
+        players=boards,
+        bag=bag,
+        maya=maya,
+        plenitude=values,
+        unused_plenitude=data["unused_plenitude"],
+        removed_blacks=_int(data["removed_blacks"], "removed_blacks"),
+        first_player=data["first_player"],
+        to_move=data["to_move"],
+        turns=tuple(_int(t, "turns") for t in turns),
+        end_triggered=data["end_triggered"],
+        refill_pending=data["refill_pending"],
+        finished=data["finished"],
+        seed=_seed(data["seed"]),
+        draws=_int(data["draws"], "draws"),
+        explicit_chance=data["explicit_chance"],
+    )
 
 
 def _no_unknown_fields(data: dict, known: tuple, what: str) -> None:
@@ -186,24 +239,33 @@ def _board(data, seat, rules) -> PlayerBoard:
     names = set(LEVEL_NAMES[1:])
     if not isinstance(levels_data, dict) or set(levels_data) != names:
         raise CorruptSave(f"{where}'s 'levels' should list the contents of RED .. PURPLE and BHAGYA")
-    levels = ((),) + tuple(_colour_list(levels_data[LEVEL_NAMES[level]], f"{where}'s {LEVEL_NAMES[level]}", CAPACITY)
-                           for level in range(1, BHAGYA + 1))
+    levels = ((),) + tuple(
+        _colour_list(levels_data[LEVEL_NAMES[level]], f"{where}'s {LEVEL_NAMES[level]}", CAPACITY)
+        for level in range(1, BHAGYA + 1)
+    )
     spaces = data["spaces"]
     if not isinstance(spaces, list) or any(s not in SPACES for s in spaces) or len(set(spaces)) != len(spaces):
         raise CorruptSave(f"{where}'s 'spaces' should list distinct channel spaces from {', '.join(SPACES)}")
     notches = data["notches"]
-    if (not isinstance(notches, list) or any(n not in COLOUR_NAMES[1:] for n in notches)
-            or len(set(notches)) != len(notches)):
+    if (
+        not isinstance(notches, list)
+        or any(n not in COLOUR_NAMES[1:] for n in notches)
+        or len(set(notches)) != len(notches)
+    ):
         raise CorruptSave(f"{where}'s 'notches' should list distinct chakra colours")
     meditation = data["meditation"]
     if not isinstance(meditation, list) or not meditation or any(m not in COLOUR_NAMES[1:] for m in meditation):
         raise CorruptSave(f"{where}'s 'meditation' should list one or more chakra colours")
     if len(set(meditation)) != len(meditation) and not rules.allow_repeat_meditation:
         raise CorruptSave(f"{where}'s 'meditation' holds a colour twice, which only allow_repeat_meditation allows")
-    return PlayerBoard(levels=levels, earth=_int(data["earth"], f"{where} earth"),
-                       reserve=_int(data["reserve"], f"{where} reserve"), spaces=frozenset(spaces),
-                       notches=frozenset(COLOUR_NAMES.index(n) for n in notches),
-                       meditation=tuple(sorted(COLOUR_NAMES.index(m) for m in meditation)))
+    return PlayerBoard(
+        levels=levels,
+        earth=_int(data["earth"], f"{where} earth"),
+        reserve=_int(data["reserve"], f"{where} reserve"),
+        spaces=frozenset(spaces),
+        notches=frozenset(COLOUR_NAMES.index(n) for n in notches),
+        meditation=tuple(sorted(COLOUR_NAMES.index(m) for m in meditation)),
+    )
 
 
 def _check_consistency(state: State) -> None:
@@ -222,15 +284,21 @@ def _check_consistency(state: State) -> None:
 
 def _log(entries) -> tuple:
     if entries is None:
-        raise CorruptSave(f"this {WHAT} has no log: it was saved from a position built by hand, which no "
-                          "game reached, so it cannot be loaded (start games with new_game to save them)")
+        raise CorruptSave(
+            f"this {WHAT} has no log: it was saved from a position built by hand, which no "
+            "game reached, so it cannot be loaded (start games with new_game to save them)"
+        )
     if not isinstance(entries, list):
         raise CorruptSave(f"'log' should be a list of moves, not {shown(entries)}")
     return tuple(_entry(entry, index) for index, entry in enumerate(entries))
 
 
-_ENTRY_KEYS = {"receive": {"receive", "colours", "to"}, "channel": {"channel", "steps", "take"},
-               "meditate": {"meditate"}, "refill": {"refill"}}
+_ENTRY_KEYS = {
+    "receive": {"receive", "colours", "to"},
+    "channel": {"channel", "steps", "take"},
+    "meditate": {"meditate"},
+    "refill": {"refill"},
+}
 _DIRECTION_BY_NAME = {name: direction for direction, name in _DIRECTION_NAMES.items()}
 
 
@@ -238,7 +306,9 @@ def _entry(entry, index):
     """A log entry back as an action (or a refill colour id); names must be written as the save writes them."""
     kind = next((key for key in _ENTRY_KEYS if isinstance(entry, dict) and key in entry), None)
     if kind is None or set(entry) != _ENTRY_KEYS[kind]:
-        raise CorruptSave(f"log entry {index} should be a receive, channel, meditate or refill move, not {shown(entry)}")
+        raise CorruptSave(
+            f"log entry {index} should be a receive, channel, meditate or refill move, not {shown(entry)}"
+        )
     where = f"log entry {index}"
     try:
         if kind == "receive":
@@ -254,8 +324,11 @@ def _entry(entry, index):
             if not isinstance(steps, list):
                 raise CorruptSave(f"{where}: 'steps' should be a list")
             take = entry["take"]
-            return Channel(_space_name(entry["channel"], where), tuple(_step(step, where) for step in steps),
-                           None if take is None else _colour_name(take, where))
+            return Channel(
+                _space_name(entry["channel"], where),
+                tuple(_step(step, where) for step in steps),
+                None if take is None else _colour_name(take, where),
+            )
         if kind == "meditate":
             colour = entry["meditate"]
             return Meditate(None if colour is None else _colour_name(colour, where))
@@ -277,17 +350,21 @@ def _space_name(name, where) -> str:
 
 
 def _step(step, where) -> Step:
-    if (not isinstance(step, list) or len(step) != 4 or step[2] not in _DIRECTION_BY_NAME
-            or type(step[3]) is not int):
-        raise CorruptSave(f"{where}: a step is [level, colour, \"down\" or \"up\", distance], not {shown(step)}")
+    if not isinstance(step, list) or len(step) != 4 or step[2] not in _DIRECTION_BY_NAME or type(step[3]) is not int:
+        raise CorruptSave(f'{where}: a step is [level, colour, "down" or "up", distance], not {shown(step)}')
     return Step(_level_name(step[0], where), _colour_name(step[1], where), _DIRECTION_BY_NAME[step[2]], step[3])
 
 
 def _check_against_replay(saved: State, log: tuple) -> State:
     """Replay ``log`` from the saved setup; every saved field must be what the replay gives."""
     try:
-        state = new_game(seed=saved.seed, rules=saved.rules, explicit_chance=saved.explicit_chance,
-                         players=saved.num_players, first_player=saved.first_player)
+        state = new_game(
+            seed=saved.seed,
+            rules=saved.rules,
+            explicit_chance=saved.explicit_chance,
+            players=saved.num_players,
+            first_player=saved.first_player,
+        )
     except ValueError as error:
         raise CorruptSave(f"this {WHAT}'s setup cannot start a game: {error}") from None
     for index, entry in enumerate(log):
@@ -308,8 +385,10 @@ def _check_against_replay(saved: State, log: tuple) -> State:
 def _compare(replayed: dict, written: dict, where: str, names=None) -> None:
     for name in names or replayed:
         if replayed[name] != written[name]:
-            raise CorruptSave(f"{where}saved '{name}' ({shown(written[name])}) does not follow from the moves in "
-                              f"the log, which give {shown(replayed[name])}")
+            raise CorruptSave(
+                f"{where}saved '{name}' ({shown(written[name])}) does not follow from the moves in "
+                f"the log, which give {shown(replayed[name])}"
+            )
 
 
 def _entry_text(entry) -> str:

@@ -6,7 +6,17 @@ from __future__ import annotations
 from gamelib.core import CHANCE, TERMINAL
 from gamelib.chakra.actions import Channel, Meditate, Receive, Step
 from gamelib.chakra.components import (
-    BHAGYA, CAPACITY, CHAKRAS, COLOUR_NAMES, DOWN, LETTERS, LEVEL_NAMES, SPACE_WORDS, SPACES, colour_word, level_word,
+    BHAGYA,
+    CAPACITY,
+    CHAKRAS,
+    COLOUR_NAMES,
+    DOWN,
+    LETTERS,
+    LEVEL_NAMES,
+    SPACE_WORDS,
+    SPACES,
+    colour_word,
+    level_word,
 )
 
 
@@ -42,8 +52,12 @@ def energies(contents, capacity=CAPACITY) -> str:
 def text_board(state, viewer: int | None = None) -> str:
     """The Lotus board, then each player's track, BHAGYA on top; ``viewer`` hides what that seat does not know."""
     lines = [_status_line(state, viewer)]
-    lines.append("Bag: " + " ".join(f"{LETTERS[c]}{k}" for c, k in enumerate(state.bag)) + f" ({sum(state.bag)} energies)"
-                 + (f"; {state.removed_blacks} black(s) out of the game" if state.removed_blacks else ""))
+    lines.append(
+        "Bag: "
+        + " ".join(f"{LETTERS[c]}{k}" for c, k in enumerate(state.bag))
+        + f" ({sum(state.bag)} energies)"
+        + (f"; {state.removed_blacks} black(s) out of the game" if state.removed_blacks else "")
+    )
     lines.append("Maya: " + "   ".join(f"column {i} [{energies(column)}]" for i, column in enumerate(state.maya)))
     known = state.known_plenitude(viewer) if viewer is not None else dict(zip(CHAKRAS, state.plenitude))
     lines.append("Plenitude: " + " ".join(f"{COLOUR_NAMES[level]} {known.get(level, '?')}" for level in CHAKRAS))
@@ -54,26 +68,35 @@ def text_board(state, viewer: int | None = None) -> str:
 
 def _status_line(state, viewer) -> str:
     if state.current_player == TERMINAL:
-        status = (f"game over after {state.rounds_completed} rounds; scores {list(state.scores())}, "
-                  f"winner(s) {list(state.winners)}")
+        status = (
+            f"game over after {state.rounds_completed} rounds; scores {list(state.scores())}, "
+            f"winner(s) {list(state.winners)}"
+        )
     elif state.current_player == CHANCE:
         status = f"seat {state.to_move} waits for the Maya refill (chance)"
     else:
         status = f"seat {state.to_move} to act"
-    line = (f"Chakra, {state.num_players} players, first player {state.first_player}; {status}"
-            + ("; the end is triggered" if state.end_triggered and not state.finished else ""))
+    line = f"Chakra, {state.num_players} players, first player {state.first_player}; {status}" + (
+        "; the end is triggered" if state.end_triggered and not state.finished else ""
+    )
     return line + (f" (seen by seat {viewer})" if viewer is not None else "")
 
 
 def _player_lines(state, seat: int, board) -> list[str]:
     marker = " <- to act" if seat == state.to_move and not state.finished else ""
-    lines = [f"Seat {seat}{marker}: reserve {board.reserve}, turns {state.turns[seat]}, "
-             f"spaces taken [{'; '.join(SPACE_WORDS[s] for s in SPACES if s in board.spaces)}], "
-             f"meditation [{' '.join(COLOUR_NAMES[c] for c in board.meditation)}]"]
+    lines = [
+        f"Seat {seat}{marker}: reserve {board.reserve}, turns {state.turns[seat]}, "
+        f"spaces taken [{'; '.join(SPACE_WORDS[s] for s in SPACES if s in board.spaces)}], "
+        f"meditation [{' '.join(COLOUR_NAMES[c] for c in board.meditation)}]"
+    ]
     for level in range(BHAGYA, 0, -1):
-        notes = (["notch token"] if level in board.notches else []) + (["harmonized"] if board.harmonized(level) else [])
-        lines.append(f"  {LEVEL_NAMES[level]:<10} {energies(board.levels[level])}"
-                     + (f"   ({', '.join(notes)})" if notes else ""))
+        notes = (["notch token"] if level in board.notches else []) + (
+            ["harmonized"] if board.harmonized(level) else []
+        )
+        lines.append(
+            f"  {LEVEL_NAMES[level]:<10} {energies(board.levels[level])}"
+            + (f"   ({', '.join(notes)})" if notes else "")
+        )
     lines.append(f"  {'EARTH':<10} {board.earth} black(s)")
     return lines
 

@@ -25,8 +25,9 @@ def first_player_edge(game: Any, rules: Any = None, *, max_positions: int = CHEC
     return 100 * (float(solution.start_value[0]) - 0.5)
 
 
-def check_fair_start(game: Any, rules: Any = None, *, bound: float = TARGET_POINTS,
-                     max_positions: int = CHECK_MAX_POSITIONS) -> Feedback:
+def check_fair_start(
+    game: Any, rules: Any = None, *, bound: float = TARGET_POINTS, max_positions: int = CHECK_MAX_POSITIONS
+) -> Feedback:
     """The design target: ``game`` under ``rules`` gives the first player an edge below ``bound`` points.
 
     Solves the game exactly and says how far it is from the target and which way to move; a game the
@@ -35,21 +36,31 @@ def check_fair_start(game: Any, rules: Any = None, *, bound: float = TARGET_POIN
     try:
         solution = solve(game, rules, max_positions=max_positions, progress=False)
     except TooManyPositions as too_many:
-        return Feedback(f"Not checked: {too_many} Lower the goal (or the sizes of your game) to check it here.",
-                        False)
+        return Feedback(f"Not checked: {too_many} Lower the goal (or the sizes of your game) to check it here.", False)
     except ValueError as refused:
         return Feedback(f"Not checked: the exact solver refuses this game: {refused}.", False)
     if solution.players != 2:
         return Feedback("Not checked: a first player's edge needs two players; this game has one seat.", False)
     first = float(solution.start_value[0])
     edge = 100 * (first - 0.5)
-    how = ("exactly (no position repeats)" if solution.exact
-           else f"by value iteration to a residual of {solution.residual:.0e}")
-    measured = (f"Under optimal play the first player wins {100 * first:.2f}% ({solution.positions:,} positions "
-                f"solved {how}): an edge of {edge:+.2f} points")
+    how = (
+        "exactly (no position repeats)"
+        if solution.exact
+        else f"by value iteration to a residual of {solution.residual:.0e}"
+    )
+    measured = (
+        f"Under optimal play the first player wins {100 * first:.2f}% ({solution.positions:,} positions "
+        f"solved {how}): an edge of {edge:+.2f} points"
+    )
     if abs(edge) < bound:
         return Feedback(f"Right: {measured}, inside the target of ±{bound:g} point.", True)
-    side, fix = (("the first player", "give the second player more (a bigger head start, a shorter first turn)")
-                 if edge > 0 else ("the second player", "you overshot: give the second player less"))
-    return Feedback(f"Not yet: {measured}, {abs(edge) - bound:.2f} points beyond the target of ±{bound:g}. The game "
-                    f"favours {side}; {fix}.", False)
+    side, fix = (
+        ("the first player", "give the second player more (a bigger head start, a shorter first turn)")
+        if edge > 0
+        else ("the second player", "you overshot: give the second player less")
+    )
+    return Feedback(
+        f"Not yet: {measured}, {abs(edge) - bound:.2f} points beyond the target of ±{bound:g}. The game "
+        f"favours {side}; {fix}.",
+        False,
+    )

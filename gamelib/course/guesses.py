@@ -12,8 +12,10 @@ from typing import Any
 def compare_guess(guess: Any, actual: float, unit: str = "", *, close: float | None = None) -> str:
     """A line saying how far ``guess`` is from ``actual`` (``close``: the distance called "close")."""
     if guess is Ellipsis or guess is None:
-        return ("No guess written above: write your guess in the cell before this one first, then run this "
-                "cell again (the point is to commit before you see the number).")
+        return (
+            "No guess written above: write your guess in the cell before this one first, then run this "
+            "cell again (the point is to commit before you see the number)."
+        )
     try:
         value = float(guess)
     except (TypeError, ValueError):

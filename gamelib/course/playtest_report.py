@@ -55,10 +55,18 @@ def decision_rows(playtests: Any) -> list[dict]:
         values = dict(_solution(before.rules).action_values(before))
         best = max(values.values())
         optimal = next(action for action, value in values.items() if value == best)
-        rows.append({"variant": variant_of(game), "seat": decision.seat, "turn_total": before.position.turn_total,
-                     "seconds": decision.seconds, "move": decision.action, "optimal": optimal,
-                     "given_away": best - values[decision.action],
-                     "close": max(values.values()) - min(values.values()) < CLOSE_DECISION})
+        rows.append(
+            {
+                "variant": variant_of(game),
+                "seat": decision.seat,
+                "turn_total": before.position.turn_total,
+                "seconds": decision.seconds,
+                "move": decision.action,
+                "optimal": optimal,
+                "given_away": best - values[decision.action],
+                "close": max(values.values()) - min(values.values()) < CLOSE_DECISION,
+            }
+        )
     return rows
 
 
@@ -89,8 +97,11 @@ def check_playtest_report(report: Any, folder: str | Path) -> Feedback:
     Says which numbers differ, by how much, and what each field counts, so a student can find the slip."""
     actual = report_figures(folder)
     if not isinstance(report, dict) or not report:
-        return Feedback(f"Not yet: the report is a dict of variants ({', '.join(actual)}), each a dict of "
-                        f"{', '.join(REPORT_FIELDS)}.", False)
+        return Feedback(
+            f"Not yet: the report is a dict of variants ({', '.join(actual)}), each a dict of "
+            f"{', '.join(REPORT_FIELDS)}.",
+            False,
+        )
     problems = []
     for variant in actual:
         given = report.get(variant)
@@ -108,16 +119,19 @@ def check_playtest_report(report: Any, folder: str | Path) -> Feedback:
                 problems.append(f"{variant}.{field} = {value!r} is not a number ({meaning})")
                 continue
             if abs(gap) > tolerance + 1e-12:
-                problems.append(f"{variant}.{field} = {value} is {abs(gap):.3g} too {'high' if gap > 0 else 'low'} "
-                                f"({meaning}; {_hint(field)})")
+                problems.append(
+                    f"{variant}.{field} = {value} is {abs(gap):.3g} too {'high' if gap > 0 else 'low'} "
+                    f"({meaning}; {_hint(field)})"
+                )
     unknown = sorted(set(report) - set(actual))
     if unknown:
         problems.append(f"the files hold no variant {', '.join(map(str, unknown))}")
     checked = sum(len(REPORT_FIELDS) for _ in actual)
     if not problems:
         return Feedback(f"Right: all {checked} numbers of the report agree with the files.", True)
-    return Feedback(f"Not yet: {len(problems)} of {checked} numbers disagree with the files: " + "; ".join(problems)
-                    + ".", False)
+    return Feedback(
+        f"Not yet: {len(problems)} of {checked} numbers disagree with the files: " + "; ".join(problems) + ".", False
+    )
 
 
 def _hint(field: str) -> str:

@@ -229,8 +229,10 @@ def first_to_hit(randomizer: Randomizer, players: int = 2) -> list[Fraction]:
 def _chance(randomizer: Randomizer, state: Hashable) -> Fraction:
     p = randomizer.chance(state)
     if isinstance(p, float) or not isinstance(p, (Fraction, int)) or isinstance(p, bool) or not 0 <= p <= 1:
-        raise ValueError(f"{randomizer!r}.chance({state!r}) returned {p!r}: return an exact Fraction from 0 to 1, "
-                         f"e.g. Fraction(1, 6)")
+        raise ValueError(
+            f"{randomizer!r}.chance({state!r}) returned {p!r}: return an exact Fraction from 0 to 1, "
+            f"e.g. Fraction(1, 6)"
+        )
     return Fraction(p)
 
 
@@ -249,8 +251,14 @@ TARGET_DROUGHT = 8
 TARGET_MEAN_TOLERANCE = Fraction(1, 4)
 
 
-def check_drought_design(randomizer: Randomizer, *, p: Fraction = TARGET_P, trials: int = TARGET_TRIALS,
-                         bound: int = TARGET_DROUGHT, tolerance: Fraction = TARGET_MEAN_TOLERANCE):
+def check_drought_design(
+    randomizer: Randomizer,
+    *,
+    p: Fraction = TARGET_P,
+    trials: int = TARGET_TRIALS,
+    bound: int = TARGET_DROUGHT,
+    tolerance: Fraction = TARGET_MEAN_TOLERANCE,
+):
     """The design target: a randomizer for an event of chance ``p`` whose longest drought over ``trials``
     trials is at most ``bound`` in 95% of sessions, with the mean number of hits within ``tolerance`` of
     ``p * trials`` (the plain event's). Exact; says which half missed, by how much, and why."""
@@ -265,17 +273,21 @@ def check_drought_design(randomizer: Randomizer, *, p: Fraction = TARGET_P, tria
     wanted = p * trials
     mean = result.hits.mean()
     percentile = result.drought_percentile()
-    measured = (f"over {trials} trials, 95% of sessions have a longest drought of at most {percentile} "
-                f"(target {bound}), and the mean number of hits is {float(mean):.3f} (target {float(wanted):g} "
-                f"± {float(tolerance):g})")
+    measured = (
+        f"over {trials} trials, 95% of sessions have a longest drought of at most {percentile} "
+        f"(target {bound}), and the mean number of hits is {float(mean):.3f} (target {float(wanted):g} "
+        f"± {float(tolerance):g})"
+    )
     problems = []
     if percentile > bound:
         problems.append(f"the droughts are {percentile - bound} too long: cut them (a smaller bag, an earlier pity)")
     if abs(mean - wanted) > tolerance:
         way = "more" if mean > wanted else "fewer"
-        problems.append(f"it gives {float(abs(mean - wanted)):.3f} {way} hits than the plain event: the rule "
-                        f"changes how often the event happens, not only when (lower or raise the base chance to "
-                        f"pay for it)")
+        problems.append(
+            f"it gives {float(abs(mean - wanted)):.3f} {way} hits than the plain event: the rule "
+            f"changes how often the event happens, not only when (lower or raise the base chance to "
+            f"pay for it)"
+        )
     if not problems:
         return Feedback(f"Right: {measured}.", True)
     return Feedback(f"Not yet: {measured}; " + "; and ".join(problems) + ".", False)

@@ -55,8 +55,10 @@ class PairedComparison:
 
     def __str__(self) -> str:
         d = self.difference
-        return (f"difference {d.value:+.3f} (95% CI {d.low:+.3f} to {d.high:+.3f}) over {self.pairs} paired games; "
-                f"the outcome in {self.only_a} only in A, in {self.only_b} only in B; McNemar p = {self.p_value:.3g}")
+        return (
+            f"difference {d.value:+.3f} (95% CI {d.low:+.3f} to {d.high:+.3f}) over {self.pairs} paired games; "
+            f"the outcome in {self.only_a} only in A, in {self.only_b} only in B; McNemar p = {self.p_value:.3g}"
+        )
 
 
 def paired_comparison(a: Results, b: Results, outcome: Outcome | None = None) -> PairedComparison:
@@ -81,14 +83,19 @@ def paired_comparison(a: Results, b: Results, outcome: Outcome | None = None) ->
     outcome = outcome or policy_won(0)
     twins = {row.deal: row for row in b}
     if len(twins) != len(b) or {row.deal for row in a} != set(twins) or len(a) != len(b):
-        raise ValueError("the two tables do not hold the same deals and seatings: "
-                         "run both tournaments with the same seed, games and seat rotation")
+        raise ValueError(
+            "the two tables do not hold the same deals and seatings: "
+            "run both tournaments with the same seed, games and seat rotation"
+        )
     counts = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
     for row in a:
         counts[(bool(outcome(row)), bool(outcome(twins[row.deal])))] += 1
-    both, only_a, only_b, neither = (counts[key] for key in ((True, True), (True, False), (False, True), (False, False)))
-    return PairedComparison(both, only_a, only_b, neither, _matched_difference(only_a, only_b, len(a)),
-                            mcnemar_p_value(only_a, only_b))
+    both, only_a, only_b, neither = (
+        counts[key] for key in ((True, True), (True, False), (False, True), (False, False))
+    )
+    return PairedComparison(
+        both, only_a, only_b, neither, _matched_difference(only_a, only_b, len(a)), mcnemar_p_value(only_a, only_b)
+    )
 
 
 def paired_outcomes(a: Sequence[bool], b: Sequence[bool]) -> PairedComparison:
@@ -108,8 +115,14 @@ def paired_outcomes(a: Sequence[bool], b: Sequence[bool]) -> PairedComparison:
         raise ValueError(f"need two non-empty lists of outcomes of the same deals, not {len(a)} and {len(b)}")
     pairs = [(bool(x), bool(y)) for x, y in zip(a, b)]
     both, only_a, only_b = pairs.count((True, True)), pairs.count((True, False)), pairs.count((False, True))
-    return PairedComparison(both, only_a, only_b, len(pairs) - both - only_a - only_b,
-                            _matched_difference(only_a, only_b, len(pairs)), mcnemar_p_value(only_a, only_b))
+    return PairedComparison(
+        both,
+        only_a,
+        only_b,
+        len(pairs) - both - only_a - only_b,
+        _matched_difference(only_a, only_b, len(pairs)),
+        mcnemar_p_value(only_a, only_b),
+    )
 
 
 def mcnemar_p_value(only_a: int, only_b: int) -> float:
@@ -198,8 +211,9 @@ def two_sample_games_needed(difference: float, baseline: float = 0.5, alpha: flo
     if difference == 0 or not 0 < baseline < 1 or not 0 < rate < 1:
         raise ValueError(f"the rates {baseline} and {rate} must differ and lie strictly between 0 and 1")
     mean = (baseline + rate) / 2
-    spread = (_z(1 - alpha / 2) * sqrt(2 * mean * (1 - mean))
-              + _z(power) * sqrt(baseline * (1 - baseline) + rate * (1 - rate)))
+    spread = _z(1 - alpha / 2) * sqrt(2 * mean * (1 - mean)) + _z(power) * sqrt(
+        baseline * (1 - baseline) + rate * (1 - rate)
+    )
     return ceil((spread / difference) ** 2)
 
 

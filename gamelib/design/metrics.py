@@ -89,9 +89,11 @@ class Duration:
     longest: int
 
     def __str__(self) -> str:
-        return (f"mean {self.mean}, SD {self.standard_deviation.value:.1f} "
-                f"(95% CI {self.standard_deviation.low:.1f}–{self.standard_deviation.high:.1f}), "
-                f"range {self.shortest}–{self.longest}")
+        return (
+            f"mean {self.mean}, SD {self.standard_deviation.value:.1f} "
+            f"(95% CI {self.standard_deviation.low:.1f}–{self.standard_deviation.high:.1f}), "
+            f"range {self.shortest}–{self.longest}"
+        )
 
 
 def duration(results: Results) -> Duration:
@@ -164,8 +166,11 @@ def beside_exact(name: str, estimate: Estimate, exact: float | None) -> Check:
     return Check(name, estimate, exact)
 
 
-def compare_to_exact(simulated: Mapping[str, Results | Estimate], exact: Mapping[str, Any],
-                     metric: Callable[[Results], Estimate] | None = None):
+def compare_to_exact(
+    simulated: Mapping[str, Results | Estimate],
+    exact: Mapping[str, Any],
+    metric: Callable[[Results], Estimate] | None = None,
+):
     """A table of exact values beside simulated rates, and whether each interval holds its exact value.
 
     Args:
@@ -188,13 +193,17 @@ def compare_to_exact(simulated: Mapping[str, Results | Estimate], exact: Mapping
         estimate = given if isinstance(given, Estimate) or given is None else measure(given)
         value = exact.get(name)
         covered = None if estimate is None or value is None else Check(name, estimate, value).covered
-        rows.append({"name": name,
-                     "exact": "" if value is None else _exact_text(value),
-                     "simulated": "" if estimate is None else estimate.value,
-                     "low": "" if estimate is None else estimate.low,
-                     "high": "" if estimate is None else estimate.high,
-                     "games": "" if estimate is None else estimate.samples,
-                     "exact in interval": {True: "yes", False: "NO", None: ""}[covered]})
+        rows.append(
+            {
+                "name": name,
+                "exact": "" if value is None else _exact_text(value),
+                "simulated": "" if estimate is None else estimate.value,
+                "low": "" if estimate is None else estimate.low,
+                "high": "" if estimate is None else estimate.high,
+                "games": "" if estimate is None else estimate.samples,
+                "exact in interval": {True: "yes", False: "NO", None: ""}[covered],
+            }
+        )
     return Table(rows, ["name", "exact", "simulated", "low", "high", "games", "exact in interval"])
 
 
@@ -217,8 +226,14 @@ METRICS: dict[str, Callable[[Results], Estimate]] = {
 }
 
 
-SEATED_METRICS = ("first seat advantage", "first mover advantage", "balance", "draw rate", "decisiveness",
-                  "lead changes")
+SEATED_METRICS = (
+    "first seat advantage",
+    "first mover advantage",
+    "balance",
+    "draw rate",
+    "decisiveness",
+    "lead changes",
+)
 
 
 def summary(results: Results, exact: dict[str, float] | None = None):
@@ -243,9 +258,16 @@ def summary(results: Results, exact: dict[str, float] | None = None):
         except ValueError:
             continue  # e.g. decisiveness of games never won alone
         check = Check(name, estimate, exact.get(name))
-        rows.append({"metric": name, "value": estimate.value, "low": estimate.low, "high": estimate.high,
-                     "exact": "" if check.exact is None else float(check.exact),
-                     "definition": _definition(metric, name)})
+        rows.append(
+            {
+                "metric": name,
+                "value": estimate.value,
+                "low": estimate.low,
+                "high": estimate.high,
+                "exact": "" if check.exact is None else float(check.exact),
+                "definition": _definition(metric, name),
+            }
+        )
     return Table(rows, ["metric", "value", "low", "high", "exact", "definition"])
 
 
@@ -271,8 +293,9 @@ BOOTSTRAP_BLOCK = 1 << 16
 """Deals drawn at a time: the bootstrap's memory is a few blocks, whatever the number of rows."""
 
 
-def _bootstrap(results: Results, row_vector: Callable[[GameResult], Sequence[float]],
-               finish: Callable[[np.ndarray], float]) -> Estimate:
+def _bootstrap(
+    results: Results, row_vector: Callable[[GameResult], Sequence[float]], finish: Callable[[np.ndarray], float]
+) -> Estimate:
     """A statistic ``finish(sum of row_vector over the rows)`` with a percentile interval from
     resampling whole deals (a deal's seatings stay together, as they were played)."""
     groups = _deal_totals(_nonempty(results), row_vector)
@@ -307,7 +330,7 @@ def _resampled_totals(groups: np.ndarray, rng: np.random.Generator) -> np.ndarra
         per_block = BOOTSTRAP_BLOCK // deals
         for first in range(0, BOOTSTRAP_RESAMPLES, per_block):
             count = min(per_block, BOOTSTRAP_RESAMPLES - first)
-            totals[first:first + count] = groups[rng.integers(0, deals, size=(count, deals))].sum(axis=1)
+            totals[first : first + count] = groups[rng.integers(0, deals, size=(count, deals))].sum(axis=1)
         return totals
     for resample in range(BOOTSTRAP_RESAMPLES):
         for first in range(0, deals, BOOTSTRAP_BLOCK):
@@ -328,7 +351,26 @@ def _standard_deviation_of(total: np.ndarray) -> float:
     return sqrt(max(0.0, (second - first * first / count) / (count - 1))) if count > 1 else 0.0
 
 
-__all__ = ["share_estimate", "seat_win_rates", "policy_win_rates", "seat_advantage", "first_mover_win_rate",
-           "first_mover_advantage", "balance", "draw_rate", "completion", "Duration", "duration",
-           "decisive_moment", "decisiveness", "lead_changes_in", "lead_changes", "skill_trace", "Check",
-           "beside_exact", "compare_to_exact", "METRICS", "summary"]
+__all__ = [
+    "share_estimate",
+    "seat_win_rates",
+    "policy_win_rates",
+    "seat_advantage",
+    "first_mover_win_rate",
+    "first_mover_advantage",
+    "balance",
+    "draw_rate",
+    "completion",
+    "Duration",
+    "duration",
+    "decisive_moment",
+    "decisiveness",
+    "lead_changes_in",
+    "lead_changes",
+    "skill_trace",
+    "Check",
+    "beside_exact",
+    "compare_to_exact",
+    "METRICS",
+    "summary",
+]

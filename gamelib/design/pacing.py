@@ -30,8 +30,16 @@ class ScoreTrace:
     winners: tuple[int, ...]
 
 
-def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, seed: int = 0,
-                 setup: dict | None = None, first: int = 0) -> list[ScoreTrace]:
+def score_traces(
+    game: Any,
+    policy: Callable,
+    games: int,
+    rules: Any = None,
+    *,
+    seed: int = 0,
+    setup: dict | None = None,
+    first: int = 0,
+) -> list[ScoreTrace]:
     """Play seeded self-play games of ``policy`` and keep each game's score trace.
 
     Args:
@@ -55,17 +63,20 @@ def score_traces(game: Any, policy: Callable, games: int, rules: Any = None, *, 
                 if state.current_player != CHANCE:
                     scores.append(tuple(score_lead(state)))
 
-            record = play_seated_game(game, policies, seating, deal, rules, setup, index, keep_final=True,
-                                      on_action=note)
+            record = play_seated_game(
+                game, policies, seating, deal, rules, setup, index, keep_final=True, on_action=note
+            )
             scores.append(tuple(score_lead(record.final)))
             yield ScoreTrace(tuple(scores), tuple(record.winners))
 
-    return tournament(game, policies, games, rules=rules, seed=seed, setup=setup, rotate=False, progress=False,
-                      runner=traced)
+    return tournament(
+        game, policies, games, rules=rules, seed=seed, setup=setup, rotate=False, progress=False, runner=traced
+    )
 
 
-def comeback_by_deficit(traces: Sequence[ScoreTrace], at: float = 0.5,
-                        bands: Sequence[tuple[int, int]] = ((1, 2), (3, 5), (6, 1000))) -> dict[str, Any]:
+def comeback_by_deficit(
+    traces: Sequence[ScoreTrace], at: float = 0.5, bands: Sequence[tuple[int, int]] = ((1, 2), (3, 5), (6, 1000))
+) -> dict[str, Any]:
     """The share of games won by the player behind at fraction ``at`` of the game, per band of the deficit.
 
     Args:
@@ -88,8 +99,11 @@ def comeback_by_deficit(traces: Sequence[ScoreTrace], at: float = 0.5,
         for low, high in bands:
             if low <= deficit <= high:
                 outcomes[(low, high)].append(1.0 if trace.winners[0] == behind else 0.0)
-    return {(f"{low}-{high}" if high < 1000 else f"{low}+"): share_estimate(values)
-            for (low, high), values in outcomes.items() if values}
+    return {
+        (f"{low}-{high}" if high < 1000 else f"{low}+"): share_estimate(values)
+        for (low, high), values in outcomes.items()
+        if values
+    }
 
 
 def decided_at(values: Sequence[float], sure: float = 0.9) -> int:
@@ -139,15 +153,20 @@ class Pacing:
     lead_changes: Any
 
     def __str__(self) -> str:
-        return (f"decided at action {self.decided}\n  length in actions {self.length}\n"
-                f"  lead changes per game {self.lead_changes}")
+        return (
+            f"decided at action {self.decided}\n  length in actions {self.length}\n"
+            f"  lead changes per game {self.lead_changes}"
+        )
 
 
 def pacing(traces: Sequence[ScoreTrace]) -> Pacing:
     """The pacing figures of a set of games (games without a single winner are left out of the decisive moment)."""
     moments = [moment for moment in map(decided_action, traces) if moment is not None]
-    return Pacing(estimate_mean(moments), estimate_mean([len(trace.scores) - 1 for trace in traces]),
-                  estimate_mean([lead_changes(trace) for trace in traces]))
+    return Pacing(
+        estimate_mean(moments),
+        estimate_mean([len(trace.scores) - 1 for trace in traces]),
+        estimate_mean([lead_changes(trace) for trace in traces]),
+    )
 
 
 def paired_shift(base: Sequence[ScoreTrace], variant: Sequence[ScoreTrace]) -> Any:
@@ -175,9 +194,17 @@ negative loop that does, a loser's deal of 3 cards kept out of 4, lengthens the 
 docs/teaching/sessions.md, session 9.)"""
 
 
-def check_later_decision(game: Any, policy: Callable, rules: Any, *, games: int = 20, seed: int = 2026,
-                         later_by: float = LATER_BY, max_length_ratio: float = MAX_LENGTH_RATIO,
-                         baseline: Sequence[ScoreTrace] | None = None) -> Feedback:
+def check_later_decision(
+    game: Any,
+    policy: Callable,
+    rules: Any,
+    *,
+    games: int = 20,
+    seed: int = 2026,
+    later_by: float = LATER_BY,
+    max_length_ratio: float = MAX_LENGTH_RATIO,
+    baseline: Sequence[ScoreTrace] | None = None,
+) -> Feedback:
     """The design target of session 09: does a rule change move the decisive moment later?
 
     The target: the decisive moment at least ``later_by`` actions later (mean over the same seeded
@@ -205,19 +232,28 @@ def check_later_decision(game: Any, policy: Callable, rules: Any, *, games: int 
     base_length = pacing(base).length.value
     length = pacing(yours).length.value
     bound = max_length_ratio * base_length
-    facts = (f"on the same {games} deals the decision moved {shift.value:+.1f} actions (95% CI {shift.low:+.1f} to "
-             f"{shift.high:+.1f}); mean length {length:.1f} against {base_length:.1f} (bound {bound:.1f})")
+    facts = (
+        f"on the same {games} deals the decision moved {shift.value:+.1f} actions (95% CI {shift.low:+.1f} to "
+        f"{shift.high:+.1f}); mean length {length:.1f} against {base_length:.1f} (bound {bound:.1f})"
+    )
     if shift.value >= later_by and shift.low > 0 and length <= bound:
-        return Feedback(f"Right: {facts}. The decision comes later, the interval of the shift lies above 0, and the "
-                        "game does not drag.", True)
+        return Feedback(
+            f"Right: {facts}. The decision comes later, the interval of the shift lies above 0, and the "
+            "game does not drag.",
+            True,
+        )
     problems = []
     if shift.value < later_by:
-        problems.append(f"the target is at least {later_by:+} actions (a rule that helps the player behind, "
-                        "or a closer finish, moves the decision later)")
+        problems.append(
+            f"the target is at least {later_by:+} actions (a rule that helps the player behind, "
+            "or a closer finish, moves the decision later)"
+        )
     elif shift.low <= 0:
-        problems.append(f"the mean shift reaches the target, but its 95% interval reaches down to {shift.low:+.1f}: "
-                        f"on {games} deals chance could explain it; play more deals (games={2 * games}, say) to see "
-                        "whether it holds, or make the change stronger")
+        problems.append(
+            f"the mean shift reaches the target, but its 95% interval reaches down to {shift.low:+.1f}: "
+            f"on {games} deals chance could explain it; play more deals (games={2 * games}, say) to see "
+            "whether it holds, or make the change stronger"
+        )
     if length > bound:
         problems.append("the games got too long: the decision must come later *within* about the same game")
     return Feedback(f"Not yet: {facts}; " + "; and ".join(problems) + ".", False)

@@ -127,8 +127,12 @@ def deviation_gains(matrix, rows, columns) -> tuple[Fraction, Fraction]:
 def pure_saddle_points(matrix) -> list[tuple[int, int]]:
     """Cells that are the lowest of their row and the highest of their column: pure equilibria."""
     a = as_matrix(matrix)
-    return [(i, j) for i, row in enumerate(a) for j, entry in enumerate(row)
-            if entry == min(row) and entry == max(a[k][j] for k in range(len(a)))]
+    return [
+        (i, j)
+        for i, row in enumerate(a)
+        for j, entry in enumerate(row)
+        if entry == min(row) and entry == max(a[k][j] for k in range(len(a)))
+    ]
 
 
 ROCK_PAPER_SCISSORS = ((0, -1, 1), (1, 0, -1), (-1, 1, 0))

@@ -74,8 +74,10 @@ class PlaytestProblems(ValueError):
         self.problems, self.results = list(problems), results
         listed = "\n".join(f"  {problem}" for problem in self.problems[:20])
         more = f"\n  ... and {len(self.problems) - 20} more" if len(self.problems) > 20 else ""
-        super().__init__(f"{len(self.problems)} problem(s) in the playtest files ({len(results)} sound games kept; "
-                         f"errors='skip' keeps them and counts the problems):\n{listed}{more}")
+        super().__init__(
+            f"{len(self.problems)} problem(s) in the playtest files ({len(results)} sound games kept; "
+            f"errors='skip' keeps them and counts the problems):\n{listed}{more}"
+        )
 
 
 # --------------------------------------------------------------------------- which game
@@ -91,8 +93,11 @@ def game_module_of(state: Any) -> Any:
     name = type(state).__module__
     while name:
         module = sys.modules.get(name)
-        if module is not None and all(hasattr(module, attr) for attr in ("GAME", "State", "new_game")) \
-                and isinstance(state, module.State):
+        if (
+            module is not None
+            and all(hasattr(module, attr) for attr in ("GAME", "State", "new_game"))
+            and isinstance(state, module.State)
+        ):
             return module
         name = name.rpartition(".")[0]
     if game_class is not None:
@@ -105,9 +110,16 @@ def as_game(game: Any) -> Any:
     if all(hasattr(game, attr) for attr in ("GAME", "State", "new_game")):
         return game
     if isinstance(getattr(game, "name", None), str) and hasattr(game, "State") and hasattr(game, "new_game"):
-        return SimpleNamespace(GAME=game.name, SAVE_VERSION=getattr(game, "save_version", None), State=game.State,
-                               new_game=game.new_game, __name__=f"{game.__module__}.{game.__qualname__}")
-    raise ValueError(f"{game!r} is not a game: give a game's module (with GAME, State, new_game) or a studio Game class")
+        return SimpleNamespace(
+            GAME=game.name,
+            SAVE_VERSION=getattr(game, "save_version", None),
+            State=game.State,
+            new_game=game.new_game,
+            __name__=f"{game.__module__}.{game.__qualname__}",
+        )
+    raise ValueError(
+        f"{game!r} is not a game: give a game's module (with GAME, State, new_game) or a studio Game class"
+    )
 
 
 def anonymous_code(rng: random.Random | None = None) -> str:
@@ -132,8 +144,16 @@ class PlaytestRecorder:
     and a finished game its end line. ``bots()`` says which seats bots hold right now.
     """
 
-    def __init__(self, match: Any, path: str | Path, *, seats: Sequence[str | None] | None = None,
-                 bots: Callable[[], dict] = dict, game: ModuleType | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        match: Any,
+        path: str | Path,
+        *,
+        seats: Sequence[str | None] | None = None,
+        bots: Callable[[], dict] = dict,
+        game: ModuleType | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.path = Path(path)
         if self.path.exists():
             raise FileExistsError(f"{self.path} already exists: a playtest file holds one session; give a new name")
@@ -147,17 +167,28 @@ class PlaytestRecorder:
         self.surveyed: set[int] = set()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         rules = getattr(match.state, "rules", None)
-        self._write({"kind": "session", "format": FORMAT, "format_version": FORMAT_VERSION, "game": self.game.GAME,
-                     "module": self.game.__name__, "save_version": getattr(self.game, "SAVE_VERSION", None),
-                     "rules": rules.to_dict() if hasattr(rules, "to_dict") else None, "seats": self.seats,
-                     "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        self._write(
+            {
+                "kind": "session",
+                "format": FORMAT,
+                "format_version": FORMAT_VERSION,
+                "game": self.game.GAME,
+                "module": self.game.__name__,
+                "save_version": getattr(self.game, "SAVE_VERSION", None),
+                "rules": rules.to_dict() if hasattr(rules, "to_dict") else None,
+                "seats": self.seats,
+                "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }
+        )
         self.follow(match)
 
     def _seat_table(self, names: Sequence[str | None] | None) -> list[dict]:
         names = list(names) if names is not None else [None] * self.players
         if len(names) != self.players:
-            raise ValueError(f"this game has {self.players} seats, so give {self.players} names (None for an anonymous code), "
-                             f"not {len(names)}")
+            raise ValueError(
+                f"this game has {self.players} seats, so give {self.players} names (None for an anonymous code), "
+                f"not {len(names)}"
+            )
         bots = self._bots()
         table = []
         for seat, name in enumerate(names):
@@ -165,7 +196,9 @@ class PlaytestRecorder:
                 table.append({"seat": seat, "player": "bot:" + _policy_name(bots[seat]), "kind": "bot"})
                 continue
             if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_CHARS):
-                raise ValueError(f"seat {seat}'s name should be a short text (at most {MAX_NAME_CHARS} characters), not {name!r}")
+                raise ValueError(
+                    f"seat {seat}'s name should be a short text (at most {MAX_NAME_CHARS} characters), not {name!r}"
+                )
             table.append({"seat": seat, "player": (name or anonymous_code()).strip(), "kind": "human"})
         return table
 
@@ -202,7 +235,7 @@ class PlaytestRecorder:
         self.problem = f"recording stopped: {reason}"
 
     def _take_change(self, match: Any) -> None:
-        actions = match.recorded_actions[self._start_index:]
+        actions = match.recorded_actions[self._start_index :]
         shared = 0
         while shared < min(len(actions), len(self._seen)) and actions[shared] is self._seen[shared]:
             shared += 1
@@ -220,13 +253,26 @@ class PlaytestRecorder:
         if before.current_player == CHANCE:
             outcomes = [outcome for outcome, _ in before.chance_outcomes()]
             index = _position(outcomes, action)
-            line = {"kind": "chance", "game_number": self.game_number, "ply": ply, "outcome": index, "label": str(action)}
+            line = {
+                "kind": "chance",
+                "game_number": self.game_number,
+                "ply": ply,
+                "outcome": index,
+                "label": str(action),
+            }
         else:
             index = _position(before.legal_actions(), action)
             seat = before.current_player
-            line = {"kind": "decision", "game_number": self.game_number, "ply": ply, "seat": seat,
-                    "by": "bot" if seat in self._bots() else "human", "action": index,
-                    "label": _label(before, action), "seconds": seconds}
+            line = {
+                "kind": "decision",
+                "game_number": self.game_number,
+                "ply": ply,
+                "seat": seat,
+                "by": "bot" if seat in self._bots() else "human",
+                "action": index,
+                "label": _label(before, action),
+                "seconds": seconds,
+            }
         self._line.append(index)
         self._write(line)
 
@@ -236,8 +282,14 @@ class PlaytestRecorder:
             return
         self._ended = True
         self.finished.append(self.game_number)
-        self._write({"kind": "end", "game_number": self.game_number, "moves": list(self._line),
-                     "save": json.loads(match.state.to_json())})
+        self._write(
+            {
+                "kind": "end",
+                "game_number": self.game_number,
+                "moves": list(self._line),
+                "save": json.loads(match.state.to_json()),
+            }
+        )
 
     @property
     def awaiting_survey(self) -> int | None:
@@ -298,7 +350,9 @@ def check_survey(answers: Any) -> dict:
         raise ValueError("the survey answers are a dict of fun, tension, fairness, clarity (1-5) and comment")
     unknown = set(answers) - set(SURVEY_QUESTIONS) - {"comment"}
     if unknown:
-        raise ValueError(f"the survey asks only {', '.join(SURVEY_QUESTIONS)} and comment, not {sorted(map(str, unknown))}")
+        raise ValueError(
+            f"the survey asks only {', '.join(SURVEY_QUESTIONS)} and comment, not {sorted(map(str, unknown))}"
+        )
     checked = {}
     for question in SURVEY_QUESTIONS:
         value = answers.get(question)
@@ -360,8 +414,13 @@ class PlaytestResults(Results):
     """The games of many playtest files: a :class:`Results` (one row per game) that also keeps each game's
     decisions (:attr:`games`), the problems met (:attr:`problems`) and the unfinished games skipped."""
 
-    def __init__(self, rows: Iterable[GameResult] = (), games: Sequence[PlaytestGame] = (),
-                 problems: Sequence[PlaytestError] = (), unfinished: int = 0):
+    def __init__(
+        self,
+        rows: Iterable[GameResult] = (),
+        games: Sequence[PlaytestGame] = (),
+        problems: Sequence[PlaytestError] = (),
+        unfinished: int = 0,
+    ):
         super().__init__(rows)
         self.games, self.problems, self.unfinished = tuple(games), tuple(problems), unfinished
 
@@ -387,12 +446,15 @@ class PlaytestResults(Results):
         return [decision.seconds for _, decision in self.decisions("human") if decision.seconds is not None]
 
     def __repr__(self) -> str:
-        return (f"PlaytestResults({len(self)} games from {len({game.path for game in self.games})} file(s), "
-                f"{len(self.problems)} problem(s), {self.unfinished} unfinished)")
+        return (
+            f"PlaytestResults({len(self)} games from {len({game.path for game in self.games})} file(s), "
+            f"{len(self.problems)} problem(s), {self.unfinished} unfinished)"
+        )
 
 
-def load_playtests(paths: str | Path | Iterable[str | Path], *, errors: str = "raise",
-                   games: Iterable[ModuleType] = ()) -> PlaytestResults:
+def load_playtests(
+    paths: str | Path | Iterable[str | Path], *, errors: str = "raise", games: Iterable[ModuleType] = ()
+) -> PlaytestResults:
     """Pool the finished games of playtest files (a folder's ``*.jsonl`` when given a folder).
 
     Every game is replayed from its start save to its end save; one that does not arrive there, or
@@ -458,7 +520,10 @@ def _lines(path: Path):
                 return
             number += 1
             if len(raw) > MAX_LINE_BYTES:
-                yield number, PlaytestError(path, number, f"is longer than {MAX_LINE_BYTES:,} bytes: no playtest line is")
+                yield (
+                    number,
+                    PlaytestError(path, number, f"is longer than {MAX_LINE_BYTES:,} bytes: no playtest line is"),
+                )
                 while raw and not raw.endswith(b"\n"):  # skip the rest of the huge line, a piece at a time
                     raw = file.readline(MAX_LINE_BYTES + 1)
                 continue
@@ -472,16 +537,25 @@ def _parse_line(path: Path, number: int, raw: bytes) -> dict | PlaytestError:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as problem:
-        return PlaytestError(path, number, f"is not UTF-8 text (byte {problem.start + 1} of the line); "
-                                           "playtest files are written in UTF-8")
+        return PlaytestError(
+            path,
+            number,
+            f"is not UTF-8 text (byte {problem.start + 1} of the line); playtest files are written in UTF-8",
+        )
     try:
         data = load_json(text, what="playtest line")
     except CorruptSave as problem:
-        reason = "is cut short (the file ends in the middle of it)" if cut else str(problem).replace("this playtest line ", "")
+        reason = (
+            "is cut short (the file ends in the middle of it)"
+            if cut
+            else str(problem).replace("this playtest line ", "")
+        )
         return PlaytestError(path, number, reason)
     kind = data.get("kind")
     if kind not in LINE_KINDS:
-        return PlaytestError(path, number, f"has kind {_short(kind)}; a playtest line is one of {', '.join(LINE_KINDS)}")
+        return PlaytestError(
+            path, number, f"has kind {_short(kind)}; a playtest line is one of {', '.join(LINE_KINDS)}"
+        )
     return data
 
 
@@ -538,24 +612,32 @@ def _check_session(path: Path, session: dict, modules: dict) -> tuple[ModuleType
     if session.get("kind") != "session" or session.get("format") != FORMAT:
         refuse(f"is not a playtest session line (a {FORMAT} file starts with one)")
     if session.get("format_version") != FORMAT_VERSION:
-        refuse(f"has format version {_short(session.get('format_version'))}; this gamelib reads version {FORMAT_VERSION}")
+        refuse(
+            f"has format version {_short(session.get('format_version'))}; this gamelib reads version {FORMAT_VERSION}"
+        )
     game, module_name = session.get("game"), session.get("module")
     if not isinstance(game, str) or not isinstance(module_name, str):
         refuse("does not say which game was played (game and module)")
     module = modules.get(game)
     if module is None:
         if not (module_name == "gamelib" or module_name.startswith("gamelib.")):
-            refuse(f"is a playtest of {_short(game)} from the module {_short(module_name)}, which is not part of gamelib: "
-                   "pass that game's module as load_playtests(..., games=[module])")
+            refuse(
+                f"is a playtest of {_short(game)} from the module {_short(module_name)}, which is not part of gamelib: "
+                "pass that game's module as load_playtests(..., games=[module])"
+            )
         try:
             module = importlib.import_module(module_name)
         except ImportError:
             refuse(f"names the module {_short(module_name)}, which this gamelib does not have")
     if getattr(module, "GAME", None) != game:
-        refuse(f"says the game is {_short(game)}, but {module.__name__} is the game {_short(getattr(module, 'GAME', None))}")
+        refuse(
+            f"says the game is {_short(game)}, but {module.__name__} is the game {_short(getattr(module, 'GAME', None))}"
+        )
     version = getattr(module, "SAVE_VERSION", None)
     if session.get("save_version") != version:
-        refuse(f"was saved by version {_short(session.get('save_version'))} of {game}; this gamelib reads version {version}")
+        refuse(
+            f"was saved by version {_short(session.get('save_version'))} of {game}; this gamelib reads version {version}"
+        )
     return module, _check_seats(path, session.get("seats"))
 
 
@@ -564,11 +646,21 @@ def _check_seats(path: Path, seats: Any) -> tuple[dict, ...]:
         raise PlaytestError(path, 1, f"should list the seats (1 to {MAX_SEATS}), not {_short(seats)}")
     checked = []
     for place, seat in enumerate(seats):
-        if (not isinstance(seat, dict) or seat.get("seat") != place or type(seat.get("seat")) is not int
-                or seat.get("kind") not in ("human", "bot") or not isinstance(seat.get("player"), str)
-                or not seat["player"].strip() or len(seat["player"]) > MAX_NAME_CHARS + 10):
-            raise PlaytestError(path, 1, f"seat {place} should be {{'seat': {place}, 'player': a short name, "
-                                         f"'kind': 'human' or 'bot'}}, not {_short(seat)}")
+        if (
+            not isinstance(seat, dict)
+            or seat.get("seat") != place
+            or type(seat.get("seat")) is not int
+            or seat.get("kind") not in ("human", "bot")
+            or not isinstance(seat.get("player"), str)
+            or not seat["player"].strip()
+            or len(seat["player"]) > MAX_NAME_CHARS + 10
+        ):
+            raise PlaytestError(
+                path,
+                1,
+                f"seat {place} should be {{'seat': {place}, 'player': a short name, "
+                f"'kind': 'human' or 'bot'}}, not {_short(seat)}",
+            )
         checked.append({"seat": place, "player": seat["player"], "kind": seat["kind"]})
     return tuple(checked)
 
@@ -576,7 +668,9 @@ def _check_seats(path: Path, seats: Any) -> tuple[dict, ...]:
 def _whole(path: Path, number: int, data: dict, name: str, low: int, high: int) -> int:
     value = data.get(name)
     if type(value) is not int or not low <= value <= high:
-        raise PlaytestError(path, number, f"its {name} should be a whole number from {low} to {high}, not {_short(value)}")
+        raise PlaytestError(
+            path, number, f"its {name} should be a whole number from {low} to {high}, not {_short(value)}"
+        )
     return value
 
 
@@ -628,12 +722,20 @@ def _started_game(path, number, data, module, seats, session_rules, game_number)
     try:
         players = _players_of(start)
     except Exception as problem:  # noqa: BLE001 - a forged start the game's code cannot even count the seats of
-        raise PlaytestError(path, number, f"the game's rules fail on its start ({type(problem).__name__}: "
-                                          f"{_short(str(problem))}): it is not a position they play") from None
+        raise PlaytestError(
+            path,
+            number,
+            f"the game's rules fail on its start ({type(problem).__name__}: "
+            f"{_short(str(problem))}): it is not a position they play",
+        ) from None
     if players != len(seats):
         raise PlaytestError(path, number, f"the game has {players} seats, but the session line lists {len(seats)}")
     rules = getattr(start, "rules", None)
-    if session_rules is not None and hasattr(rules, "to_dict") and json.loads(json.dumps(rules.to_dict())) != session_rules:
+    if (
+        session_rules is not None
+        and hasattr(rules, "to_dict")
+        and json.loads(json.dumps(rules.to_dict())) != session_rules
+    ):
         raise PlaytestError(path, number, "its rules are not the rules the session line names")
     return _Game(game_number, number, start)
 
@@ -647,7 +749,9 @@ def _take_decision(path, number, data, seats, game) -> None:
         raise PlaytestError(path, number, f"its by should be 'human' or 'bot', not {_short(data.get('by'))}")
     seconds = data.get("seconds")
     if type(seconds) not in (int, float) or not math.isfinite(seconds) or not 0 <= seconds <= MAX_SECONDS:
-        raise PlaytestError(path, number, f"its seconds should be a time from 0 to {MAX_SECONDS:,}, not {_short(seconds)}")
+        raise PlaytestError(
+            path, number, f"its seconds should be a time from 0 to {MAX_SECONDS:,}, not {_short(seconds)}"
+        )
     if not isinstance(data.get("label", ""), str):
         raise PlaytestError(path, number, "its label should be text")
     game.decisions = {ply_: seen for ply_, seen in game.decisions.items() if ply_ < ply}
@@ -674,38 +778,64 @@ def _replay(path, number, module, seats, game: _Game, data: dict) -> PlaytestGam
     except PlaytestError:
         raise
     except Exception as problem:  # noqa: BLE001 - see the docstring
-        raise PlaytestError(path, number, f"the game's rules fail on this game ({type(problem).__name__}: "
-                                          f"{_short(str(problem))}): its saves are not a game they play") from None
+        raise PlaytestError(
+            path,
+            number,
+            f"the game's rules fail on this game ({type(problem).__name__}: "
+            f"{_short(str(problem))}): its saves are not a game they play",
+        ) from None
 
 
 def _replay_checked(path, number, module, seats, game: _Game, data: dict) -> PlaytestGame:
     moves = data.get("moves")
     if not isinstance(moves, list) or len(moves) > MAX_MOVES or not all(type(m) is int and m >= 0 for m in moves):
-        raise PlaytestError(path, number, f"its moves should be a list of at most {MAX_MOVES:,} positions (whole numbers)")
+        raise PlaytestError(
+            path, number, f"its moves should be a list of at most {MAX_MOVES:,} positions (whole numbers)"
+        )
     end = _load_save(path, number, module, data.get("save"), "save")
     state = game.start
     if _players_of(state) != len(seats):
-        raise PlaytestError(path, number, f"the game has {_players_of(state)} seats, but the session line lists {len(seats)}")
+        raise PlaytestError(
+            path, number, f"the game has {_players_of(state)} seats, but the session line lists {len(seats)}"
+        )
     states, actions = [state], []
     for ply, index in enumerate(moves):
         if state.is_terminal:
             raise PlaytestError(path, number, f"move {ply + 1} comes after the game was over")
-        listed = [outcome for outcome, _ in state.chance_outcomes()] if state.current_player == CHANCE else state.legal_actions()
+        listed = (
+            [outcome for outcome, _ in state.chance_outcomes()]
+            if state.current_player == CHANCE
+            else state.legal_actions()
+        )
         if index >= len(listed):
             raise PlaytestError(path, number, f"move {ply + 1} is choice {index}, but that position has {len(listed)}")
         action = listed[index]
         try:
             state = state.apply(action)
         except ValueError as problem:
-            raise PlaytestError(path, number, f"move {ply + 1} ({_short(action)}) is refused by the rules: {problem}") from None
+            raise PlaytestError(
+                path, number, f"move {ply + 1} ({_short(action)}) is refused by the rules: {problem}"
+            ) from None
         states.append(state)
         actions.append(action)
     if not state.is_terminal:
         raise PlaytestError(path, number, f"its moves stop before the game is over (after {len(moves)} moves)")
     if json.loads(state.to_json()) != json.loads(end.to_json()):
-        raise PlaytestError(path, number, "its save is not where its moves lead: the rules cannot reach it from the start")
-    return PlaytestGame(path, number, game.number, seats, states[0], tuple(actions), states[-1],
-                        _decisions(path, seats, states, actions, moves, game), game.undone, _row(states, seats))
+        raise PlaytestError(
+            path, number, "its save is not where its moves lead: the rules cannot reach it from the start"
+        )
+    return PlaytestGame(
+        path,
+        number,
+        game.number,
+        seats,
+        states[0],
+        tuple(actions),
+        states[-1],
+        _decisions(path, seats, states, actions, moves, game),
+        game.undone,
+        _row(states, seats),
+    )
 
 
 def _decisions(path, seats, states, actions, moves, game: _Game) -> tuple[Decision, ...]:
@@ -717,11 +847,23 @@ def _decisions(path, seats, states, actions, moves, game: _Game) -> tuple[Decisi
         number, line = game.decisions.get(ply, (None, None))
         seat = before.current_player
         if line is not None and (line["seat"] != seat or line["action"] != moves[ply]):  # the same listing's place
-            raise PlaytestError(path, number, f"says seat {line['seat']} chose move {line['action']} at ply {ply}, "
-                                              "but the game's moves say otherwise")
-        decisions.append(Decision(ply, seat, line["by"] if line else seats[seat]["kind"], seats[seat]["player"], action,
-                                  _label(before, action),  # from the replay: a file's label is never shown
-                                  float(line["seconds"]) if line else None))
+            raise PlaytestError(
+                path,
+                number,
+                f"says seat {line['seat']} chose move {line['action']} at ply {ply}, "
+                "but the game's moves say otherwise",
+            )
+        decisions.append(
+            Decision(
+                ply,
+                seat,
+                line["by"] if line else seats[seat]["kind"],
+                seats[seat]["player"],
+                action,
+                _label(before, action),  # from the replay: a file's label is never shown
+                float(line["seconds"]) if line else None,
+            )
+        )
     return tuple(decisions)
 
 
@@ -747,7 +889,17 @@ def compare_with_bot(playtests: PlaytestResults, policy: Callable, *, seed: int 
             before = states[decision.ply]
             rng = random.Random(f"{seed}:{game.path.name}:{game.game_number}:{decision.ply}")
             choice = policy(before, rng)
-            rows.append({"file": game.path.name, "game": game.game_number, "ply": decision.ply, "seat": decision.seat,
-                         "player": decision.player, "seconds": decision.seconds, "move": decision.label,
-                         "bot": _label(before, choice), "agrees": choice == decision.action})
+            rows.append(
+                {
+                    "file": game.path.name,
+                    "game": game.game_number,
+                    "ply": decision.ply,
+                    "seat": decision.seat,
+                    "player": decision.player,
+                    "seconds": decision.seconds,
+                    "move": decision.label,
+                    "bot": _label(before, choice),
+                    "agrees": choice == decision.action,
+                }
+            )
     return Table(rows, ["file", "game", "ply", "seat", "player", "seconds", "move", "bot", "agrees"])

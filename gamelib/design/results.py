@@ -23,8 +23,19 @@ from gamelib.core import CHANCE, GameRecord, returns_for
 NO_LEADER = -1
 """The trace's entry when no single seat leads (everybody level, or a tie at the top)."""
 
-CSV_COLUMNS = ("variant", "index", "seed", "seating", "policies", "winners", "scores", "length",
-               "completed", "first_mover", "trace")
+CSV_COLUMNS = (
+    "variant",
+    "index",
+    "seed",
+    "seating",
+    "policies",
+    "winners",
+    "scores",
+    "length",
+    "completed",
+    "first_mover",
+    "trace",
+)
 
 
 @dataclass(frozen=True)
@@ -75,8 +86,16 @@ class GameResult:
         return self.seating.index(policy_index)
 
     @classmethod
-    def from_record(cls, record: GameRecord, *, completed: bool = True, first_mover: int | None = None,
-                    trace: Sequence[int] = (), variant: str = "", policies: Sequence[str] = ()) -> "GameResult":
+    def from_record(
+        cls,
+        record: GameRecord,
+        *,
+        completed: bool = True,
+        first_mover: int | None = None,
+        trace: Sequence[int] = (),
+        variant: str = "",
+        policies: Sequence[str] = (),
+    ) -> "GameResult":
         """The table row of a game the core played: the one conversion from :class:`gamelib.core.GameRecord`.
 
         Every row of a design table is built here, from a tournament's record
@@ -95,8 +114,19 @@ class GameResult:
         Raises:
             BadRow: the record cannot be a game (a seat out of range, a winner twice, ...).
         """
-        return cls(record.index, record.seed, record.seating, record.winners, record.scores, record.length,
-                   completed, first_mover, tuple(trace), variant, tuple(policies))
+        return cls(
+            record.index,
+            record.seed,
+            record.seating,
+            record.winners,
+            record.scores,
+            record.length,
+            completed,
+            first_mover,
+            tuple(trace),
+            variant,
+            tuple(policies),
+        )
 
     @property
     def deal(self) -> tuple:
@@ -243,8 +273,15 @@ def load_csv(*paths: str | Path, players: int | None = None, bad_rows: str = "ra
 
 def row_problem(row: GameResult, players: int | None = None) -> tuple[str, str] | None:
     """``(field, what is wrong)`` for a row that cannot be a game of its seats, else None."""
-    for check in (_seating_problem, _winners_problem, _scores_problem, _length_problem, _mover_problem,
-                  _trace_problem, _label_problem):
+    for check in (
+        _seating_problem,
+        _winners_problem,
+        _scores_problem,
+        _length_problem,
+        _mover_problem,
+        _trace_problem,
+        _label_problem,
+    ):
         problem = check(row, players)
         if problem:
             return problem
@@ -258,8 +295,9 @@ def _seating_problem(row: GameResult, players: int | None):
     if not seating:
         return "seating", "is empty: a game has at least one seat"
     if sorted(seating) != list(range(len(seating))):
-        return "seating", (f"{' '.join(map(str, seating))} should name each policy 0 to {len(seating) - 1} "
-                           "exactly once")
+        return "seating", (
+            f"{' '.join(map(str, seating))} should name each policy 0 to {len(seating) - 1} exactly once"
+        )
     if players is not None and len(seating) != players:
         return "seating", f"has {len(seating)} seats, but these games have {players}"
     return None
@@ -270,8 +308,9 @@ def _winners_problem(row: GameResult, players):
     if not isinstance(winners, tuple) or not all(_is_whole(seat) for seat in winners):
         return "winners", "should list whole seat numbers"
     if any(not 0 <= seat < seats for seat in winners) or len(set(winners)) != len(winners):
-        return "winners", (f"{' '.join(map(str, winners))} should be different seats from 0 to {seats - 1} "
-                           f"(this game has {seats})")
+        return "winners", (
+            f"{' '.join(map(str, winners))} should be different seats from 0 to {seats - 1} (this game has {seats})"
+        )
     return None
 
 
@@ -306,8 +345,9 @@ def _mover_problem(row: GameResult, players):
 
 def _trace_problem(row: GameResult, players):
     trace = row.trace
-    if not isinstance(trace, tuple) or not all(_is_whole(seat) and NO_LEADER <= seat < len(row.seating)
-                                               for seat in trace):
+    if not isinstance(trace, tuple) or not all(
+        _is_whole(seat) and NO_LEADER <= seat < len(row.seating) for seat in trace
+    ):
         return "trace", f"should list leading seats from 0 to {len(row.seating) - 1}, or {NO_LEADER} for nobody"
     if trace and len(trace) != row.length + 1:
         return "trace", f"has {len(trace)} entries; a game of {row.length} moves has {row.length + 1} (or none)"
@@ -336,17 +376,29 @@ def _is_whole(value) -> bool:
 def _csv_row(row: GameResult, number: int) -> list:
     def joined(values):
         return _protect_numbers(" ".join(str(value) for value in values))
-    cells = [_protect(row.variant), row.index, _seed_cell(row.seed), joined(row.seating),
-             _protect(_policies_cell(row.policies)), joined(row.winners),
-             "" if row.scores is None else joined(row.scores), row.length, int(row.completed),
-             "" if row.first_mover is None else row.first_mover, joined(row.trace)]
+
+    cells = [
+        _protect(row.variant),
+        row.index,
+        _seed_cell(row.seed),
+        joined(row.seating),
+        _protect(_policies_cell(row.policies)),
+        joined(row.winners),
+        "" if row.scores is None else joined(row.scores),
+        row.length,
+        int(row.completed),
+        "" if row.first_mover is None else row.first_mover,
+        joined(row.trace),
+    ]
     for column, cell in zip(CSV_COLUMNS, cells):
         if isinstance(cell, str):
             try:
                 cell.encode("utf-8")
             except UnicodeEncodeError:
-                raise ValueError(f"row {number - 2} cannot be written: its {column} holds a character that is "
-                                 f"not text (a lone surrogate): {cell[:40]!r}") from None
+                raise ValueError(
+                    f"row {number - 2} cannot be written: its {column} holds a character that is "
+                    f"not text (a lone surrogate): {cell[:40]!r}"
+                ) from None
     return cells
 
 
@@ -437,8 +489,10 @@ def _text_of(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as problem:
         line = data[: problem.start].count(b"\n") + 1
-        raise BadResultsFile(f"{path.name}, line {line}: the file is not UTF-8 text (byte {data[problem.start]:#04x}); "
-                             "save it again as \"CSV UTF-8\"") from None
+        raise BadResultsFile(
+            f"{path.name}, line {line}: the file is not UTF-8 text (byte {data[problem.start]:#04x}); "
+            'save it again as "CSV UTF-8"'
+        ) from None
 
 
 def _csv_problem(problem: csv.Error) -> str:
@@ -461,13 +515,18 @@ def _parse_row(fields: list[str], header: list[str], players: int | None) -> Gam
         raise BadRow("the row", f"has {len(fields)} cells, but the header names {len(header)}")
     line = dict(zip(header, fields))
     row = GameResult(
-        index=_cell(line, "index", _whole), seed=_cell(line, "seed", _seed_value),
-        seating=_cell(line, "seating", _wholes), winners=_cell(line, "winners", _wholes),
+        index=_cell(line, "index", _whole),
+        seed=_cell(line, "seed", _seed_value),
+        seating=_cell(line, "seating", _wholes),
+        winners=_cell(line, "winners", _wholes),
         scores=_cell(line, "scores", lambda text: _numbers(text) if text.strip() else None),
-        length=_cell(line, "length", _whole), completed=_cell(line, "completed", _flag),
+        length=_cell(line, "length", _whole),
+        completed=_cell(line, "completed", _flag),
         first_mover=_cell(line, "first_mover", lambda text: _whole(text) if text.strip() else None),
-        trace=_cell(line, "trace", _wholes), variant=_unprotect(line["variant"]),
-        policies=_cell(line, "policies", _policies_value))
+        trace=_cell(line, "trace", _wholes),
+        variant=_unprotect(line["variant"]),
+        policies=_cell(line, "policies", _policies_value),
+    )
     problem = row_problem(row, players)  # the seats the caller expects (the row checked itself)
     if problem:
         raise BadRow(*problem)
@@ -559,9 +618,15 @@ def ended_by_rules(state: Any) -> bool:
     return bool(flag() if callable(flag) else flag)
 
 
-def result_from_states(states: Sequence[Any], *, seating: Sequence[int] | None = None, index: int = 0,
-                       variant: str = "", policies: Sequence[str] = (),
-                       lead: Callable[[Any], Sequence[float]] | None = None) -> GameResult:
+def result_from_states(
+    states: Sequence[Any],
+    *,
+    seating: Sequence[int] | None = None,
+    index: int = 0,
+    variant: str = "",
+    policies: Sequence[str] = (),
+    lead: Callable[[Any], Sequence[float]] | None = None,
+) -> GameResult:
     """A row from every state of one finished game, start first (a board's ``match.states``).
 
     Args:
@@ -583,11 +648,23 @@ def result_from_states(states: Sequence[Any], *, seating: Sequence[int] | None =
     players = len(final.returns())
     trace = tuple(leader(measure(state)) for state in movers) + (leader(measure(final)),)
     scores = final.scores() if hasattr(final, "scores") else None
-    record = GameRecord(index, getattr(states[0], "seed", ""), tuple(seating or range(players)), tuple(final.winners),
-                        tuple(final.returns()), None if scores is None else tuple(scores), len(movers))
-    return GameResult.from_record(record, completed=ended_by_rules(final),
-                                  first_mover=movers[0].current_player if movers else None, trace=trace,
-                                  variant=variant, policies=policies)
+    record = GameRecord(
+        index,
+        getattr(states[0], "seed", ""),
+        tuple(seating or range(players)),
+        tuple(final.winners),
+        tuple(final.returns()),
+        None if scores is None else tuple(scores),
+        len(movers),
+    )
+    return GameResult.from_record(
+        record,
+        completed=ended_by_rules(final),
+        first_mover=movers[0].current_player if movers else None,
+        trace=trace,
+        variant=variant,
+        policies=policies,
+    )
 
 
 def result_from_match(match: Any, **keywords: Any) -> GameResult:

@@ -30,12 +30,25 @@ would cost more."""
 LeadMeasure = Callable[[Any], Sequence[float]]
 
 
-def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules: Any = None, *,
-               seed: int = 0, setup: dict | None = None, rotate: bool | None = None,
-               executor: Executor | None = None, workers: int | None = None, chunk: int | None = None,
-               lead: LeadMeasure | bool | None = None, completed: Callable[[Any], bool] | None = None,
-               names: Sequence[str] | None = None,
-               variant: str | None = None, progress: bool = True, description: str | None = None) -> Results:
+def tournament(
+    game: Any,
+    policies: Policy | Sequence[Policy],
+    games: int,
+    rules: Any = None,
+    *,
+    seed: int = 0,
+    setup: dict | None = None,
+    rotate: bool | None = None,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    chunk: int | None = None,
+    lead: LeadMeasure | bool | None = None,
+    completed: Callable[[Any], bool] | None = None,
+    names: Sequence[str] | None = None,
+    variant: str | None = None,
+    progress: bool = True,
+    description: str | None = None,
+) -> Results:
     """Play ``games`` deals, each once per seating, and return the table of games.
 
     :func:`gamelib.core.tournament` with a runner that plays its plan here or on other
@@ -73,15 +86,31 @@ def tournament(game: Any, policies: Policy | Sequence[Policy], games: int, rules
     policies = _seat_policies(game, policies, rules, setup)
     if rotate is None:
         rotate = len({id(policy) for policy in policies}) > 1
-    job = _Job(_game_reference(game), tuple(policies), rules, setup, lead, completed,
-               variant or ("default rules" if rules is None else str(rules)),
-               tuple(names or (_policy_name(policy) for policy in policies)))
+    job = _Job(
+        _game_reference(game),
+        tuple(policies),
+        rules,
+        setup,
+        lead,
+        completed,
+        variant or ("default rules" if rules is None else str(rules)),
+        tuple(names or (_policy_name(policy) for policy in policies)),
+    )
     planned = games * len(seatings(len(policies), rotate))
     label = description or f"{games} deals x {planned // max(games, 1)} seatings"
     with _executor_for(executor, workers, planned, job) as chosen:
-        rows = core_tournament(game, policies, games, rules=rules, seed=seed, setup=setup, rotate=rotate,
-                               progress=progress, description=label,
-                               runner=lambda plan: _run(job, plan, chosen, chunk, workers))
+        rows = core_tournament(
+            game,
+            policies,
+            games,
+            rules=rules,
+            seed=seed,
+            setup=setup,
+            rotate=rotate,
+            progress=progress,
+            description=label,
+            runner=lambda plan: _run(job, plan, chosen, chunk, workers),
+        )
         return Results(rows)
 
 
@@ -120,26 +149,34 @@ def play_traced_game(game: Any, job: _Job, index: int, deal_seed: int, seating: 
             if measure is not None:
                 trace.append(leader(measure(state)))
 
-    record = play_seated_game(game, job.policies, seating, deal_seed, job.rules, job.setup, index,
-                              keep_final=True, on_action=note)
+    record = play_seated_game(
+        game, job.policies, seating, deal_seed, job.rules, job.setup, index, keep_final=True, on_action=note
+    )
     if measure is not None:
         trace.append(leader(measure(record.final)))
-    return GameResult.from_record(record, completed=(job.completed or ended_by_rules)(record.final),
-                                  first_mover=first_mover[0] if first_mover else None, trace=trace,
-                                  variant=job.variant, policies=job.names)
+    return GameResult.from_record(
+        record,
+        completed=(job.completed or ended_by_rules)(record.final),
+        first_mover=first_mover[0] if first_mover else None,
+        trace=trace,
+        variant=job.variant,
+        policies=job.names,
+    )
 
 
 # --------------------------------------------------------------------------- executors
 
 
-def _run(job: _Job, items: list, executor: Executor | None, chunk: int | None, workers: int | None) -> Iterator[GameResult]:
+def _run(
+    job: _Job, items: list, executor: Executor | None, chunk: int | None, workers: int | None
+) -> Iterator[GameResult]:
     """Play the planned ``(index, deal seed, seating)`` games here or in chunks on ``executor``, in plan order."""
     if executor is None:
         for item in items:
             yield from play_chunk(job, [item])
         return
     size = chunk or _chunk_size(len(items), workers)
-    futures = [executor.submit(play_chunk, job, items[start:start + size]) for start in range(0, len(items), size)]
+    futures = [executor.submit(play_chunk, job, items[start : start + size]) for start in range(0, len(items), size)]
     for future in futures:  # in submission order, so the table is in plan order
         yield from future.result()
 
@@ -174,8 +211,11 @@ def _picklable(job: _Job) -> bool:
         pickle.dumps(job)
         return True
     except (pickle.PicklingError, AttributeError, TypeError) as problem:
-        warnings.warn(f"playing in this process only: the game, policies or lead measure cannot be sent to "
-                      f"other processes ({problem}); define them in a module, not as lambdas", stacklevel=4)
+        warnings.warn(
+            f"playing in this process only: the game, policies or lead measure cannot be sent to "
+            f"other processes ({problem}); define them in a module, not as lambdas",
+            stacklevel=4,
+        )
         return False
 
 

@@ -37,9 +37,18 @@ class Sweep:
     metric_name: str
 
     def table(self) -> Table:
-        return Table([{self.parameter: value, self.metric_name: estimate.value, "low": estimate.low,
-                       "high": estimate.high, "games": estimate.samples}
-                      for value, estimate in zip(self.values, self.estimates)])
+        return Table(
+            [
+                {
+                    self.parameter: value,
+                    self.metric_name: estimate.value,
+                    "low": estimate.low,
+                    "high": estimate.high,
+                    "games": estimate.samples,
+                }
+                for value, estimate in zip(self.values, self.estimates)
+            ]
+        )
 
     def __str__(self) -> str:
         return str(self.table())
@@ -68,10 +77,23 @@ class Sweep:
         return plots.label(ax, self.parameter, self.metric_name)
 
 
-def sweep(game: Any, parameter: str, values: Sequence, policies: Any, games: int, *,
-          metric: Metric = first_seat_win_rate, metric_name: str | None = None, rules: Any = None,
-          setup: dict | None = None, seed: int = 0, executor: Executor | None = None,
-          workers: int | None = None, progress: bool = True, **options: Any) -> Sweep:
+def sweep(
+    game: Any,
+    parameter: str,
+    values: Sequence,
+    policies: Any,
+    games: int,
+    *,
+    metric: Metric = first_seat_win_rate,
+    metric_name: str | None = None,
+    rules: Any = None,
+    setup: dict | None = None,
+    seed: int = 0,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    progress: bool = True,
+    **options: Any,
+) -> Sweep:
     """Measure ``metric`` at each value of one parameter, every value played on the same deals.
 
     Args:
@@ -95,9 +117,20 @@ def sweep(game: Any, parameter: str, values: Sequence, policies: Any, games: int
     estimates, tables = [], []
     for value in values:
         value_rules, value_setup = _with_parameter(game, rules, setup, parameter, value)
-        results = tournament(game, policies, games, value_rules, seed=seed, setup=value_setup, executor=executor,
-                             workers=workers, progress=progress, variant=f"{parameter}={value}",
-                             description=f"{parameter}={value}", **options)
+        results = tournament(
+            game,
+            policies,
+            games,
+            value_rules,
+            seed=seed,
+            setup=value_setup,
+            executor=executor,
+            workers=workers,
+            progress=progress,
+            variant=f"{parameter}={value}",
+            description=f"{parameter}={value}",
+            **options,
+        )
         tables.append(results)
         estimates.append(metric(results))
     name = metric_name or (metric.__name__.replace("_", " ") if hasattr(metric, "__name__") else "metric")
@@ -118,12 +151,24 @@ class TargetSearch:
         return self.estimate.contains(self.target)
 
     def __str__(self) -> str:
-        return (f"{self.tried.parameter} = {self.value}: {self.tried.metric_name} {self.estimate} "
-                f"(target {self.target:g}{' inside' if self.target_in_interval else ' outside'} the interval)")
+        return (
+            f"{self.tried.parameter} = {self.value}: {self.tried.metric_name} {self.estimate} "
+            f"(target {self.target:g}{' inside' if self.target_in_interval else ' outside'} the interval)"
+        )
 
 
-def find_target(game: Any, parameter: str, low: int, high: int, policies: Any, games: int, *,
-                target: float = 0.5, metric: Metric = first_seat_win_rate, **options: Any) -> TargetSearch:
+def find_target(
+    game: Any,
+    parameter: str,
+    low: int,
+    high: int,
+    policies: Any,
+    games: int,
+    *,
+    target: float = 0.5,
+    metric: Metric = first_seat_win_rate,
+    **options: Any,
+) -> TargetSearch:
     """The whole-number value of ``parameter`` in ``low..high`` whose metric is nearest ``target``, by bisection.
 
     It assumes the metric rises or falls steadily with the parameter (e.g. which starting Karma
@@ -161,8 +206,9 @@ def find_target(game: Any, parameter: str, low: int, high: int, policies: Any, g
     best = min(measured, key=lambda value: (abs(measured[value][0].value - target), value))
     order = sorted(measured)
     name = options.get("metric_name") or getattr(metric, "__name__", "metric").replace("_", " ")
-    tried = Sweep(parameter, tuple(order), tuple(measured[v][0] for v in order),
-                  tuple(measured[v][1] for v in order), name)
+    tried = Sweep(
+        parameter, tuple(order), tuple(measured[v][0] for v in order), tuple(measured[v][1] for v in order), name
+    )
     return TargetSearch(best, measured[best][0], target, tried)
 
 

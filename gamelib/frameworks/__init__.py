@@ -24,5 +24,7 @@ def require(module: str):
     try:
         return importlib.import_module(module)
     except ImportError as missing:
-        raise ImportError(f"{module} is not installed: gamelib's framework adapters need the optional extra, "
-                          f'pip install "gamelib[{EXTRA}]"') from missing
+        raise ImportError(
+            f"{module} is not installed: gamelib's framework adapters need the optional extra, "
+            f'pip install "gamelib[{EXTRA}]"'
+        ) from missing

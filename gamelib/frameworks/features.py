@@ -87,11 +87,13 @@ class Field:
         kinds = tuple(kind for kind in KINDS if kind in self.kinds)
         if "list" in kinds and self.item is None:
             self.item = Field()
-        return Slots(kinds=kinds, width=2 * self.width + 8 if "str" in kinds else 0,
-                     limit=self._limit() if "list" in kinds else 0,
-                     item=self.item.freeze() if "list" in kinds and self.item.kinds else None,
-                     keys=tuple((key, self.keys[key].freeze()) for key in sorted(self.keys)))
-
+        return Slots(
+            kinds=kinds,
+            width=2 * self.width + 8 if "str" in kinds else 0,
+            limit=self._limit() if "list" in kinds else 0,
+            item=self.item.freeze() if "list" in kinds and self.item.kinds else None,
+            keys=tuple((key, self.keys[key].freeze()) for key in sorted(self.keys)),
+        )
 
     def _limit(self) -> int:
         """A list always met with the same length (the players, the board's cells) keeps exactly that many item
@@ -129,8 +131,10 @@ class Slots:
         """Write ``value`` into ``out`` from ``at`` (zeros already there); returns the position after its slots."""
         kind = _kind(value)
         if kind not in self.kinds:
-            raise ValueError(f"the observation's field {path or '(top)'} holds a {kind} ({value!r:.60}), which the "
-                             f"numeric encoding's schema never met (it has {', '.join(self.kinds)})")
+            raise ValueError(
+                f"the observation's field {path or '(top)'} holds a {kind} ({value!r:.60}), which the "
+                f"numeric encoding's schema never met (it has {', '.join(self.kinds)})"
+            )
         if len(self.kinds) > 1:
             out[at + self.kinds.index(kind)] = 1
             at += len(self.kinds)
@@ -148,13 +152,17 @@ class Slots:
         elif kind == "str":
             data = value.encode()
             if len(data) > self.width:
-                raise ValueError(f"the observation's field {path} holds a string of {len(data)} bytes, more than the "
-                                 f"{self.width} its slots allow")
-            out[at: at + len(data)] = np.frombuffer(data, dtype=np.uint8)
+                raise ValueError(
+                    f"the observation's field {path} holds a string of {len(data)} bytes, more than the "
+                    f"{self.width} its slots allow"
+                )
+            out[at : at + len(data)] = np.frombuffer(data, dtype=np.uint8)
         elif kind == "list":
             if len(value) > self.limit:
-                raise ValueError(f"the observation's field {path} holds {len(value)} items, more than the "
-                                 f"{self.limit} its slots allow")
+                raise ValueError(
+                    f"the observation's field {path} holds {len(value)} items, more than the "
+                    f"{self.limit} its slots allow"
+                )
             out[at] = len(value)
             at += 1
             for index, item in enumerate(value):
@@ -162,8 +170,10 @@ class Slots:
         elif kind == "dict":
             unknown = set(value) - {key for key, _ in self.keys}
             if unknown:
-                raise ValueError(f"the observation's field {path or '(top)'} has keys {sorted(unknown)} the "
-                                 f"numeric encoding's schema never met")
+                raise ValueError(
+                    f"the observation's field {path or '(top)'} has keys {sorted(unknown)} the "
+                    f"numeric encoding's schema never met"
+                )
             for key, slots in self.keys:
                 if key in value:
                     slots.fill(value[key], out, at, f"{path}.{key}")
@@ -175,8 +185,11 @@ class Slots:
 
     def describe(self, path: str = "", at: int = 0) -> list[str]:
         """One line per leaf field: its slots, kinds and widths."""
-        lines = [f"{at:6d}-{at + self.size - 1:<6d} {path or '(observation)'}: {'/'.join(self.kinds)}"
-                 + (f", {self.width} bytes" if self.width else "") + (f", up to {self.limit} items" if self.limit else "")]
+        lines = [
+            f"{at:6d}-{at + self.size - 1:<6d} {path or '(observation)'}: {'/'.join(self.kinds)}"
+            + (f", {self.width} bytes" if self.width else "")
+            + (f", up to {self.limit} items" if self.limit else "")
+        ]
         inner = at + (len(self.kinds) if len(self.kinds) > 1 else 0)
         for kind in self.kinds:
             if kind == "dict":
@@ -245,8 +258,10 @@ def observation_box(shape, features: str = "bytes"):
 
     spaces = require("gymnasium.spaces")
     if features == "bytes":
-        return (spaces.Box(0, 255, (shape.observation_bytes,), np.uint8),
-                lambda seen: encode_observation(seen, shape.observation_bytes))
+        return (
+            spaces.Box(0, 255, (shape.observation_bytes,), np.uint8),
+            lambda seen: encode_observation(seen, shape.observation_bytes),
+        )
     if features == "numeric":
         encoding = schema_of(shape)
         return spaces.Box(-LIMIT, LIMIT, (encoding.size,), np.float32), encoding.encode

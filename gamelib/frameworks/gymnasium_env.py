@@ -32,8 +32,18 @@ class SingleAgentEnv(_gym.Env):
 
     metadata = {"render_modes": ["human", "ansi"]}
 
-    def __init__(self, game="pangu", rules=None, *, seat: int = 0, opponent=None, render_mode=None,
-                 illegal_action: str = "end", features: str = "bytes", **setup):
+    def __init__(
+        self,
+        game="pangu",
+        rules=None,
+        *,
+        seat: int = 0,
+        opponent=None,
+        render_mode=None,
+        illegal_action: str = "end",
+        features: str = "bytes",
+        **setup,
+    ):
         if illegal_action not in ("end", "raise"):
             raise ValueError(f"illegal_action is 'end' or 'raise', not {illegal_action!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -47,10 +57,12 @@ class SingleAgentEnv(_gym.Env):
         self.illegal_action = illegal_action
         self.action_space = _gym.spaces.Discrete(self.game_shape.num_actions)
         box, self._encode = observation_box(self.game_shape, features)
-        self.observation_space = _gym.spaces.Dict({
-            "observation": box,
-            "action_mask": _gym.spaces.Box(0, 1, (self.game_shape.num_actions,), np.int8),
-        })
+        self.observation_space = _gym.spaces.Dict(
+            {
+                "observation": box,
+                "action_mask": _gym.spaces.Box(0, 1, (self.game_shape.num_actions,), np.int8),
+            }
+        )
         self._seeds = random.Random()
         self._listings = Listings()  # the mask and the step read one listing of a position
         self.state = None
@@ -88,8 +100,7 @@ class SingleAgentEnv(_gym.Env):
         mask = np.zeros(self.game_shape.num_actions, dtype=np.int8)
         if not self.state.is_terminal and self.state.current_player == self.seat:
             mask[self.game_shape.numbering.legal_numbers(self.state, self._listings.actions(self.state))] = 1
-        return {"observation": self._encode(self.state.observation(self.seat)),
-                "action_mask": mask}
+        return {"observation": self._encode(self.state.observation(self.seat)), "action_mask": mask}
 
     def _info(self):
         return {"observation": self.state.observation(self.seat)}

@@ -55,12 +55,19 @@ def play_ladder(game: str, bots: dict, deals: int, seed: int = 0, pairings=None)
     setup = GAMES[game][1] if game == "chakra" else None
     results = []
     for first, second in pairings or combinations(bots, 2):
-        records = core.tournament(module, [bots[first], bots[second]], deals, seed=seed, setup=setup,
-                                  progress=False)
+        records = core.tournament(module, [bots[first], bots[second]], deals, seed=seed, setup=setup, progress=False)
         shares = [record.policy_returns() for record in records]
         ties = sum(1 for share in shares if 0 < share[0] < 1)
-        results.append(Pairing(first, second, share_estimate([s[0] for s in shares]),
-                               share_estimate([s[1] for s in shares]), len(records), ties))
+        results.append(
+            Pairing(
+                first,
+                second,
+                share_estimate([s[0] for s in shares]),
+                share_estimate([s[1] for s in shares]),
+                len(records),
+                ties,
+            )
+        )
     return results
 
 
@@ -68,6 +75,7 @@ def ladder_table(results: list[Pairing]) -> str:
     """A markdown table of the pairings."""
     lines = ["| pairing | first's win share (95%) | second's win share (95%) | games | ties |", "|---|---|---|---|---|"]
     for row in results:
-        lines.append(f"| {row.first} v {row.second} | {row.first_share} | {row.second_share} | {row.games} | "
-                     f"{row.ties} |")
+        lines.append(
+            f"| {row.first} v {row.second} | {row.first_share} | {row.second_share} | {row.games} | {row.ties} |"
+        )
     return "\n".join(lines)

@@ -62,8 +62,10 @@ class ListingNumbering:
         if actions is None:
             actions = state.legal_actions()
         if len(actions) > self.size:
-            raise ValueError(f"this position lists {len(actions)} legal actions, more than the {self.size} "
-                             f"the numbering allows; build the adapter with a larger max_actions")
+            raise ValueError(
+                f"this position lists {len(actions)} legal actions, more than the {self.size} "
+                f"the numbering allows; build the adapter with a larger max_actions"
+            )
         return actions
 
     def legal_numbers(self, state, actions=None) -> list[int]:
@@ -81,13 +83,16 @@ class ListingNumbering:
         """The action numbered ``number`` in ``state``; a number with no legal action raises IllegalMove."""
         actions = self._listing(state, actions)
         if not _is_index(number, len(actions)):
-            raise IllegalMove(f"action number {number!r} is not legal here: this position has actions 0 to "
-                              f"{len(actions) - 1}", number)
+            raise IllegalMove(
+                f"action number {number!r} is not legal here: this position has actions 0 to {len(actions) - 1}", number
+            )
         return actions[int(number)]
 
     def describe(self) -> str:
-        return (f"Discrete({self.size}): number k is the k-th action of legal_actions() "
-                "(the game's fixed listing order); numbers past the listing are illegal")
+        return (
+            f"Discrete({self.size}): number k is the k-th action of legal_actions() "
+            "(the game's fixed listing order); numbers past the listing are illegal"
+        )
 
 
 def _is_index(number, length: int) -> bool:
@@ -108,9 +113,13 @@ class PanguNumbering:
         self.card_ids = tuple(card_ids)
         self.cells = tuple(tuple(cell) for cell in cells)
         self.size = len(self.card_ids) * 2 * len(self.cells) * 2
-        self._placements = tuple(Action(card, die, cell, turned)
-                                 for card in self.card_ids for die in self.DICE for cell in self.cells
-                                 for turned in (0, 180))  # in number order: the formula's digits, outermost first
+        self._placements = tuple(
+            Action(card, die, cell, turned)
+            for card in self.card_ids
+            for die in self.DICE
+            for cell in self.cells
+            for turned in (0, 180)
+        )  # in number order: the formula's digits, outermost first
         self._numbers = {placement: n for n, placement in enumerate(self._placements)}
 
     def number(self, state, action, actions=None) -> int:
@@ -130,9 +139,11 @@ class PanguNumbering:
         return sorted(numbers[action] for action in (state.legal_actions() if actions is None else actions))
 
     def describe(self) -> str:
-        return (f"Discrete({self.size}): number = ((card * 2 + die) * {len(self.cells)} + cell) * 2 + turned, "
-                f"card = place in the deck {self.card_ids}, die 0 BLUE / 1 WHITE, cell = row-major index of "
-                f"{self.cells}, turned 1 for 180 degrees")
+        return (
+            f"Discrete({self.size}): number = ((card * 2 + die) * {len(self.cells)} + cell) * 2 + turned, "
+            f"card = place in the deck {self.card_ids}, die 0 BLUE / 1 WHITE, cell = row-major index of "
+            f"{self.cells}, turned 1 for 180 degrees"
+        )
 
     def __reduce__(self):
         return (PanguNumbering, (self.card_ids, self.cells))
@@ -149,8 +160,10 @@ class ChanceNumbering:
         if outcomes is None:
             outcomes = state.chance_outcomes()
         if len(outcomes) > self.size:
-            raise ValueError(f"this chance node has {len(outcomes)} outcomes, more than the {self.size} the "
-                             f"numbering allows; build the adapter with a larger max_chance_outcomes")
+            raise ValueError(
+                f"this chance node has {len(outcomes)} outcomes, more than the {self.size} the "
+                f"numbering allows; build the adapter with a larger max_chance_outcomes"
+            )
         return outcomes
 
     def outcome(self, state, number, outcomes=None):
@@ -218,8 +231,10 @@ def encode_observation(observation: dict, length: int) -> np.ndarray:
     """The observation's canonical JSON as UTF-8 bytes, zero-padded to ``length`` (uint8)."""
     data = json.dumps(observation, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     if len(data) > length:
-        raise ValueError(f"this observation takes {len(data)} bytes, more than the {length} the encoding allows; "
-                         f"build the adapter with a larger observation_bytes")
+        raise ValueError(
+            f"this observation takes {len(data)} bytes, more than the {length} the encoding allows; "
+            f"build the adapter with a larger observation_bytes"
+        )
     encoded = np.zeros(length, dtype=np.uint8)
     encoded[: len(data)] = np.frombuffer(data, dtype=np.uint8)
     return encoded
@@ -291,18 +306,45 @@ def shape(game: str | ModuleType, rules: Any = None, **setup) -> GameShape:
         from gamelib.pangu.cards import LAYOUTS
 
         numbering = PanguNumbering(start.cards.ids, LAYOUTS[start.rules.grid].cell_of)
-        return GameShape("pangu", module, numbering, ChanceNumbering(max(36, len(start.cards.ids))), 1,
-                        max_game_length=400, observation_bytes=OBSERVATION_BYTES["pangu"], hides_information=False,
-                        rules=rules, setup=setup)
+        return GameShape(
+            "pangu",
+            module,
+            numbering,
+            ChanceNumbering(max(36, len(start.cards.ids))),
+            1,
+            max_game_length=400,
+            observation_bytes=OBSERVATION_BYTES["pangu"],
+            hides_information=False,
+            rules=rules,
+            setup=setup,
+        )
     if module.__name__ == "gamelib.chakra":
         rounds = start.rules.max_rounds or 1000
-        return GameShape(f"chakra-{players}", module, ListingNumbering(CHAKRA_MAX_ACTIONS), ChanceNumbering(8), players,
-                        max_game_length=rounds * players * 16 + 200, observation_bytes=OBSERVATION_BYTES["chakra"],
-                        hides_information=True, rules=rules, setup=setup)
+        return GameShape(
+            f"chakra-{players}",
+            module,
+            ListingNumbering(CHAKRA_MAX_ACTIONS),
+            ChanceNumbering(8),
+            players,
+            max_game_length=rounds * players * 16 + 200,
+            observation_bytes=OBSERVATION_BYTES["chakra"],
+            hides_information=True,
+            rules=rules,
+            setup=setup,
+        )
     if module.__name__ == "gamelib.nagaraja":
-        return GameShape("nagaraja", module, ListingNumbering(NAGARAJA_MAX_ACTIONS), ChanceNumbering(256), players,
-                        max_game_length=20_000, observation_bytes=OBSERVATION_BYTES["nagaraja"],
-                        hides_information=True, rules=rules, setup=setup)
+        return GameShape(
+            "nagaraja",
+            module,
+            ListingNumbering(NAGARAJA_MAX_ACTIONS),
+            ChanceNumbering(256),
+            players,
+            max_game_length=20_000,
+            observation_bytes=OBSERVATION_BYTES["nagaraja"],
+            hides_information=True,
+            rules=rules,
+            setup=setup,
+        )
     return measured_shape(module, rules, **setup)
 
 
@@ -343,6 +385,15 @@ def _measure(module: ModuleType, rules: Any, games: int, seed: int, setup: dict)
     hides = getattr(start, "hides_information", True)
     short = module.__name__.rsplit(".", 1)[-1]
     name = short if players == 1 else f"{short}-{players}"
-    return GameShape(name, module, ListingNumbering(4 * most_actions), ChanceNumbering(4 * most_outcomes), players,
-                    max_game_length=4 * longest, observation_bytes=4 * widest, hides_information=hides,
-                    rules=rules, setup=setup)
+    return GameShape(
+        name,
+        module,
+        ListingNumbering(4 * most_actions),
+        ChanceNumbering(4 * most_outcomes),
+        players,
+        max_game_length=4 * longest,
+        observation_bytes=4 * widest,
+        hides_information=hides,
+        rules=rules,
+        setup=setup,
+    )

@@ -72,7 +72,8 @@ def game_type(short_name: str, shape: GameShape, parameters: dict) -> "pyspiel.G
         long_name=f"gamelib {shape.name}",
         dynamics=Type.Dynamics.SEQUENTIAL,
         chance_mode=Type.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=Type.Information.IMPERFECT_INFORMATION if shape.hides_information
+        information=Type.Information.IMPERFECT_INFORMATION
+        if shape.hides_information
         else Type.Information.PERFECT_INFORMATION,
         utility=Type.Utility.GENERAL_SUM if shape.players == 1 else Type.Utility.ZERO_SUM,
         reward_model=Type.RewardModel.TERMINAL,
@@ -109,7 +110,9 @@ class GamelibGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**self.parameters, **(params or {})}
         self.game_shape = type(self).make_shape(params)
-        super().__init__(game_type(self.short_name, self.game_shape, self.parameters), game_info(self.game_shape), params)
+        super().__init__(
+            game_type(self.short_name, self.game_shape, self.parameters), game_info(self.game_shape), params
+        )
 
     registration: tuple = ()  # register()'s arguments, so that another process can register the game again
 
@@ -156,7 +159,9 @@ class GamelibState(pyspiel.State):
     def chance_outcomes(self):
         state = self._state.value
         outcomes = self._shape.value.chance.outcomes(state, self._listings.outcomes(state))
-        return [(index, probability.numerator / probability.denominator) for index, (_, probability) in enumerate(outcomes)]
+        return [
+            (index, probability.numerator / probability.denominator) for index, (_, probability) in enumerate(outcomes)
+        ]
 
     def gamelib_move(self, number):
         """The gamelib action or chance outcome a number stands for here."""
@@ -196,8 +201,10 @@ class GamelibState(pyspiel.State):
             moves.append((after, mover, number))
         recall = list(self._recall)
         for after, mover, number in reversed(moves):
-            recall = [_chained(digest, observation_text(after.observation(seat)), number if seat == mover else None)
-                      for seat, digest in enumerate(recall)]
+            recall = [
+                _chained(digest, observation_text(after.observation(seat)), number if seat == mover else None)
+                for seat, digest in enumerate(recall)
+            ]
         self._recall, self._unrecalled = tuple(recall), _Shared(None)
         return self._recall[player]
 
@@ -231,7 +238,7 @@ class GamelibObserver:
         self.tensor = np.zeros(shape.observation_bytes + (self.DIGEST_BITS if self.perfect_recall else 0), np.float32)
         self.dict = {"observation": self.tensor[: shape.observation_bytes]}
         if self.perfect_recall:
-            self.dict["history_digest"] = self.tensor[shape.observation_bytes:]
+            self.dict["history_digest"] = self.tensor[shape.observation_bytes :]
 
     def set_from(self, state, player):
         data = observation_text(state.gamelib_state.observation(player)).encode()
@@ -254,8 +261,14 @@ class GamelibObserver:
 _REGISTERED: dict[str, type] = {}
 
 
-def register(game: str | ModuleType = "pangu", short_name: str | None = None, rules=None,
-             parameters: dict | None = None, perfect_information: bool | None = None, **setup) -> str:
+def register(
+    game: str | ModuleType = "pangu",
+    short_name: str | None = None,
+    rules=None,
+    parameters: dict | None = None,
+    perfect_information: bool | None = None,
+    **setup,
+) -> str:
     """Register a game with ``pyspiel.register_game`` (once) and return its short name.
 
     ``parameters`` are OpenSpiel game parameters passed on to ``new_game`` (Chakra: ``{"players": 2}``);
@@ -277,10 +290,24 @@ def register(game: str | ModuleType = "pangu", short_name: str | None = None, ru
             made = dataclasses.replace(made, hides_information=not perfect_information)
         return made
 
-    registration = (game if isinstance(game, str) else game.__name__, short_name, rules, parameters,
-                    perfect_information, setup)
-    cls = type(f"Gamelib_{name}", (GamelibGame,), {"make_shape": staticmethod(make_shape), "short_name": short_name,
-                                                    "parameters": parameters, "registration": registration})
+    registration = (
+        game if isinstance(game, str) else game.__name__,
+        short_name,
+        rules,
+        parameters,
+        perfect_information,
+        setup,
+    )
+    cls = type(
+        f"Gamelib_{name}",
+        (GamelibGame,),
+        {
+            "make_shape": staticmethod(make_shape),
+            "short_name": short_name,
+            "parameters": parameters,
+            "registration": registration,
+        },
+    )
     probe = make_shape(parameters)
     pyspiel.register_game(game_type(short_name, probe, parameters), cls)
     _REGISTERED[short_name] = cls
@@ -456,9 +483,15 @@ def ismcts_policy(spiel_game, simulations: int, evaluator=None, seed: int = 0, u
 
     def policy(state, rng):
         call_seed = rng.getrandbits(32)
-        bot = ismcts.ISMCTSBot(spiel_game, evaluator, uct_c, simulations,
-                               random_state=np.random.RandomState((seed * 7919 + call_seed) % 2**32),
-                               use_observation_string=True, allow_inconsistent_action_sets=True)
+        bot = ismcts.ISMCTSBot(
+            spiel_game,
+            evaluator,
+            uct_c,
+            simulations,
+            random_state=np.random.RandomState((seed * 7919 + call_seed) % 2**32),
+            use_observation_string=True,
+            allow_inconsistent_action_sets=True,
+        )
         bot.set_resampler(determinising_resampler(spiel_game, seed=call_seed))
         searched = GamelibState(spiel_game, state)
         return searched.gamelib_move(bot.step(searched))

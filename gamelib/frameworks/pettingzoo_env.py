@@ -37,8 +37,14 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "gamelib", "is_parallelizable": False}
 
-    def __init__(self, shape: GameShape, render_mode: str | None = None, max_cycles: int | None = None,
-                 illegal_action: str = "penalise", features: str = "bytes"):
+    def __init__(
+        self,
+        shape: GameShape,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        illegal_action: str = "penalise",
+        features: str = "bytes",
+    ):
         super().__init__()
         if illegal_action not in ("penalise", "raise"):
             raise ValueError(f"illegal_action is 'penalise' or 'raise', not {illegal_action!r}")
@@ -53,10 +59,15 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._action_spaces = {agent: _spaces.Discrete(shape.num_actions) for agent in self.possible_agents}
         box, self._encode = observation_box(shape, features)
-        self._observation_spaces = {agent: _spaces.Dict({
-            "observation": box,
-            "action_mask": _spaces.Box(0, 1, (shape.num_actions,), np.int8),
-        }) for agent in self.possible_agents}
+        self._observation_spaces = {
+            agent: _spaces.Dict(
+                {
+                    "observation": box,
+                    "action_mask": _spaces.Box(0, 1, (shape.num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
         self._seeds = random.Random()
         self._listings = Listings()  # the mask and the step read one listing of a position
         self.state_ = None
@@ -91,8 +102,7 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         if self.state_.current_player == seat and not self.state_.is_terminal:
             mask[self.shape_.numbering.legal_numbers(self.state_, self._listings.actions(self.state_))] = 1
-        return {"observation": self._encode(self._listings.observation(self.state_, seat)),
-                "action_mask": mask}
+        return {"observation": self._encode(self._listings.observation(self.state_, seat)), "action_mask": mask}
 
     def step(self, action):
         agent = self.agent_selection
@@ -154,9 +164,15 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
         return self.metadata["name"]
 
 
-def env(game="pangu", rules=None, *, render_mode=None, max_cycles=None, illegal_action="penalise",
-        features="bytes", **setup):
+def env(
+    game="pangu", rules=None, *, render_mode=None, max_cycles=None, illegal_action="penalise", features="bytes", **setup
+):
     """The AEC env of ``game`` ("pangu", "chakra", "nagaraja" or a contract game module); ``setup``
     is passed to ``new_game`` (``players=3`` for Chakra); ``features`` is "bytes" or "numeric"."""
-    return GamelibAECEnv(game_shape(game, rules, **setup), render_mode=render_mode, max_cycles=max_cycles,
-                         illegal_action=illegal_action, features=features)
+    return GamelibAECEnv(
+        game_shape(game, rules, **setup),
+        render_mode=render_mode,
+        max_cycles=max_cycles,
+        illegal_action=illegal_action,
+        features=features,
+    )

@@ -15,6 +15,7 @@ from gamelib.nagaraja.position import seat_name
 
 # =========================================================================== actions and params
 
+
 @dataclass(frozen=True, slots=True)
 class NoParams:
     """The parameters of an effect that needs none."""
@@ -170,8 +171,10 @@ PARAM_TYPES = (NoParams, Sticks, Spot, SpotPair, Rotate, Move, Swap, Cell)
 # Actions and their parameters keep their fields in slots: no dict beside each object (a random game's
 # listings build and cache thousands, which the collector walks), and the fastest attribute reads.
 # Listings build them with ``made``, which sets each slot through its descriptor, without ``__init__``.
-SLOT_SETTERS = {kind: tuple(getattr(kind, name).__set__ for name in kind.__dataclass_fields__)
-                 for kind in ACTION_TYPES + PARAM_TYPES}
+SLOT_SETTERS = {
+    kind: tuple(getattr(kind, name).__set__ for name in kind.__dataclass_fields__)
+    for kind in ACTION_TYPES + PARAM_TYPES
+}
 
 
 def _sealed(kind) -> None:
@@ -186,8 +189,9 @@ def _sealed(kind) -> None:
     if not names:
         return
     setters = SLOT_SETTERS[kind]
-    defaults = {field.name: field.default for field in dataclasses.fields(kind)
-                if field.default is not dataclasses.MISSING}
+    defaults = {
+        field.name: field.default for field in dataclasses.fields(kind) if field.default is not dataclasses.MISSING
+    }
     arguments = ", ".join(f"{name}=_default_{name}" if name in defaults else name for name in names)
     body = "".join(f"    _set_{index}(self, {name})\n" for index, name in enumerate(names))
     namespace = {f"_set_{index}": setter for index, setter in enumerate(setters)}
@@ -215,13 +219,21 @@ for _kind in ACTION_TYPES + PARAM_TYPES:
 # with a reason (IllegalMove) instead of raising TypeError or being applied and saved.
 _SEAT, _TEXT, _TEXTS, _CELL, _WHOLE, _SWITCH, _PARAMS = "seat", "text", "texts", "cell", "whole", "switch", "params"
 FIELD_KINDS = {
-    Commit: {"player": _SEAT, "cards": _TEXTS}, UseNaga: {"player": _SEAT, "source": _TEXT, "card": _TEXT, "params": _PARAMS},
-    UseAmulet: {"player": _SEAT, "amulet": _TEXT, "params": _PARAMS}, SwapChoice: {"player": _SEAT, "swap": _SWITCH},
-    Pass: {"player": _SEAT}, PlaceTile: {"player": _SEAT, "cell": _CELL, "rotation": _WHOLE},
-    DiscardTile: {"player": _SEAT}, Keep: {"player": _SEAT, "cards": _TEXTS},
-    NoParams: {}, Sticks: {"target": _SEAT, "stick_ids": _TEXTS}, Spot: {"spot": _TEXT},
-    SpotPair: {"temple": _SEAT, "a": _TEXT, "b": _TEXT}, Rotate: {"temple": _SEAT, "cell": _CELL, "k": _WHOLE},
-    Move: {"temple": _SEAT, "origin": _CELL, "destination": _CELL}, Swap: {"temple": _SEAT, "a": _CELL, "b": _CELL},
+    Commit: {"player": _SEAT, "cards": _TEXTS},
+    UseNaga: {"player": _SEAT, "source": _TEXT, "card": _TEXT, "params": _PARAMS},
+    UseAmulet: {"player": _SEAT, "amulet": _TEXT, "params": _PARAMS},
+    SwapChoice: {"player": _SEAT, "swap": _SWITCH},
+    Pass: {"player": _SEAT},
+    PlaceTile: {"player": _SEAT, "cell": _CELL, "rotation": _WHOLE},
+    DiscardTile: {"player": _SEAT},
+    Keep: {"player": _SEAT, "cards": _TEXTS},
+    NoParams: {},
+    Sticks: {"target": _SEAT, "stick_ids": _TEXTS},
+    Spot: {"spot": _TEXT},
+    SpotPair: {"temple": _SEAT, "a": _TEXT, "b": _TEXT},
+    Rotate: {"temple": _SEAT, "cell": _CELL, "k": _WHOLE},
+    Move: {"temple": _SEAT, "origin": _CELL, "destination": _CELL},
+    Swap: {"temple": _SEAT, "a": _CELL, "b": _CELL},
     Cell: {"cell": _CELL},
 }
 _MAX_TEXTS = 64  # more card or stick ids than any action names
@@ -258,8 +270,10 @@ def _field_value(kind: str, value, where: str):
             raise IllegalMove(f"{where} must be True or False, not {value!r}")
         return value
     if not isinstance(value, PARAM_TYPES):
-        raise IllegalMove(f"{where} must be the parameters of the effect ({', '.join(t.__name__ for t in PARAM_TYPES)}), "
-                          f"not {value!r}")
+        raise IllegalMove(
+            f"{where} must be the parameters of the effect ({', '.join(t.__name__ for t in PARAM_TYPES)}), "
+            f"not {value!r}"
+        )
     return canonical(value)
 
 
@@ -299,8 +313,11 @@ _FAST_OK = {_SEAT: int, _TEXT: str, _WHOLE: int, _SWITCH: bool}
 
 # The test that a field of each kind holds its canonical value already, as Python source (``v`` is the value).
 _CANONICAL_TESTS = {
-    _SEAT: "type(v) is int and (v == 0 or v == 1)", _TEXT: "type(v) is str", _WHOLE: "type(v) is int",
-    _SWITCH: "type(v) is bool", _TEXTS: "type(v) is tuple and len(v) <= _MAX_TEXTS and all_texts(v)",
+    _SEAT: "type(v) is int and (v == 0 or v == 1)",
+    _TEXT: "type(v) is str",
+    _WHOLE: "type(v) is int",
+    _SWITCH: "type(v) is bool",
+    _TEXTS: "type(v) is tuple and len(v) <= _MAX_TEXTS and all_texts(v)",
     _CELL: "type(v) is tuple and len(v) == 2 and type(v[0]) is int and type(v[1]) is int",
     _PARAMS: "type(v) in _IN_CANONICAL_FORM and _IN_CANONICAL_FORM[type(v)](v)",
 }
@@ -317,8 +334,10 @@ def _canonical_form_test(kind):
     """A function telling whether an action or parameter set of type ``kind`` is in canonical form
     already (then ``canonical`` returns it as it is): the tests of its fields one after the other,
     written out once per type, since every move a player makes is checked."""
-    lines = "".join(f"    v = action.{name}\n    if not ({_CANONICAL_TESTS[field_kind]}):\n        return False\n"
-                    for name, field_kind in FIELD_KINDS[kind].items())
+    lines = "".join(
+        f"    v = action.{name}\n    if not ({_CANONICAL_TESTS[field_kind]}):\n        return False\n"
+        for name, field_kind in FIELD_KINDS[kind].items()
+    )
     namespace = {"_MAX_TEXTS": _MAX_TEXTS, "all_texts": _all_texts, "_IN_CANONICAL_FORM": _IN_CANONICAL_FORM}
     exec(f"def in_canonical_form(action):\n{lines}    return True\n", namespace)  # noqa: S102 - field names only
     return namespace["in_canonical_form"]

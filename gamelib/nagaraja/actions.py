@@ -25,16 +25,51 @@ from operator import is_
 
 from gamelib.core import IllegalMove
 from gamelib.nagaraja.action_types import (  # noqa: F401 - re-exported: the action types are read here
-    ACTION_TYPES, CANONICAL_ACTION_TESTS, FIELD_KINDS, PARAM_TYPES, Cell, Commit, DiscardTile, Keep, Move, NoParams,
-    Pass, PlaceTile, Rotate, Spot, SpotPair, Sticks, Swap, SwapChoice, UseAmulet, UseNaga, canonical, checked_action,
+    ACTION_TYPES,
+    CANONICAL_ACTION_TESTS,
+    FIELD_KINDS,
+    PARAM_TYPES,
+    Cell,
+    Commit,
+    DiscardTile,
+    Keep,
+    Move,
+    NoParams,
+    Pass,
+    PlaceTile,
+    Rotate,
+    Spot,
+    SpotPair,
+    Sticks,
+    Swap,
+    SwapChoice,
+    UseAmulet,
+    UseNaga,
+    canonical,
+    checked_action,
 )
 from gamelib.nagaraja.effects import BUILDS, finish_turn, next_step, start_new_deal, update_temple  # noqa: F401
 from gamelib.nagaraja.listing import (  # noqa: F401 - legal_actions, discardable_sticks, has_non_pass_action re-exported
-    amulet_actions, amulet_usable, discardable_sticks, effect_possible, has_non_pass_action, legal_actions, options,
+    amulet_actions,
+    amulet_usable,
+    discardable_sticks,
+    effect_possible,
+    has_non_pass_action,
+    legal_actions,
+    options,
     position_for,
 )
 from gamelib.nagaraja.position import (
-    SOURCES, Result, TurnDraft, card_of, face_down_own, face_up_relics, log, replace, seat_name, stick_order,
+    SOURCES,
+    Result,
+    TurnDraft,
+    card_of,
+    face_down_own,
+    face_up_relics,
+    log,
+    replace,
+    seat_name,
+    stick_order,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
 
@@ -62,8 +97,10 @@ def check_action(state, action):
         action = checked_action(action)  # refuses it with a reason, or rebuilds it in canonical form
     player = action.player
     if player != state.to_act:
-        raise IllegalMove(f"it is {seat_name(state.to_act)}'s turn, not {seat_name(player) if player in (0, 1) else player!r}'s",
-                          action)
+        raise IllegalMove(
+            f"it is {seat_name(state.to_act)}'s turn, not {seat_name(player) if player in (0, 1) else player!r}'s",
+            action,
+        )
     try:
         return _CHECKS[type(action)](state, action)
     except IllegalMove as error:
@@ -113,11 +150,17 @@ def check_end(draft):
     vp_first, cursed_first = face_up_relics(edition, first.temple)  # each temple's face-up relics read once
     vp_second, cursed_second = face_up_relics(edition, second.temple)
     amulets = edition.amulets
-    scores = (vp_first + (sum([amulets[a].vp for a in first.amulets]) if first.amulets else 0),
-              vp_second + (sum([amulets[a].vp for a in second.amulets]) if second.amulets else 0))  # state.score(p)
+    scores = (
+        vp_first + (sum([amulets[a].vp for a in first.amulets]) if first.amulets else 0),
+        vp_second + (sum([amulets[a].vp for a in second.amulets]) if second.amulets else 0),
+    )  # state.score(p)
     cursed_total = _cursed_total(edition)
     if cursed_first >= cursed_total or cursed_second >= cursed_total:  # cursed_face_up(state, p)
-        loser = actor if cursed_first >= cursed_total and cursed_second >= cursed_total else (0 if cursed_first >= cursed_total else 1)
+        loser = (
+            actor
+            if cursed_first >= cursed_total and cursed_second >= cursed_total
+            else (0 if cursed_first >= cursed_total else 1)
+        )
         return _finish(state, 1 - loser, "CURSED_LOSS", scores)
     win_score = state.rules.win_score
     if scores[0] >= win_score or scores[1] >= win_score:
@@ -135,7 +178,9 @@ def check_end(draft):
 
 
 def _finish(state, winner: int, reason: str, scores: tuple):
-    state = replace(state, result=Result(winner, reason, scores), phase="GAME_OVER", to_act=None, queue=(), pending_swap=None)
+    state = replace(
+        state, result=Result(winner, reason, scores), phase="GAME_OVER", to_act=None, queue=(), pending_swap=None
+    )
     return log(state, f"Game over: {describe_result(state)}.")
 
 
@@ -161,9 +206,9 @@ def describe_result(state) -> str:
         "NINTH_TILE": "a temple is complete with its ninth room",
         "ROOMS_EXHAUSTED": "the room pile is empty",
     }
-    return (f"{seat_name(result.winner)} wins ({reasons[result.reason]}); "
-            f"scores {result.scores[0]} to {result.scores[1]}")
-
+    return (
+        f"{seat_name(result.winner)} wins ({reasons[result.reason]}); scores {result.scores[0]} to {result.scores[1]}"
+    )
 
 
 # =========================================================================== the check of each action
@@ -172,8 +217,9 @@ def describe_result(state) -> str:
 def _require_phase(state, action, *phases: str) -> None:
     if state.phase not in phases:
         what = type(action).__name__
-        raise IllegalMove(f"{what} is not possible now: the game is in {state.phase}, "
-                          f"and {what} belongs to {' or '.join(phases)}")
+        raise IllegalMove(
+            f"{what} is not possible now: the game is in {state.phase}, and {what} belongs to {' or '.join(phases)}"
+        )
 
 
 def _check_commit(state, action: Commit):
@@ -204,10 +250,15 @@ def _check_naga(state, action: UseNaga):
         raise IllegalMove("first decide whether to swap the two peeked relics")
     player, me = action.player, state.players[action.player]
     if not _holds_naga(me, action.source):
-        raise IllegalMove(f"{seat_name(player)} has no {action.source} Naga to use"
-                          if action.source in SOURCES else f"{action.source!r} is not a Naga source")
+        raise IllegalMove(
+            f"{seat_name(player)} has no {action.source} Naga to use"
+            if action.source in SOURCES
+            else f"{action.source!r} is not a Naga source"
+        )
     if action.card not in me.hand:
-        raise IllegalMove(f"{action.card} is not in {seat_name(player)}'s hand: only a card still in hand can be activated")
+        raise IllegalMove(
+            f"{action.card} is not in {seat_name(player)}'s hand: only a card still in hand can be activated"
+        )
     effect = state.edition.cards[action.card].effect
     after = position_for(state, player, action.source, effect)  # the options once the Naga is spent
     allowed = options(after, player, effect)  # none when the effect cannot be activated
@@ -244,23 +295,33 @@ def _other_order(params):
 
 def _why_impossible(effect: str, rules) -> str:
     if effect == "DISCARD2" and rules.discard2_sticks == "brown":
-        return "the opponent has no brown stick (under discard2_sticks=\"brown\" the card takes brown sticks only)"
+        return 'the opponent has no brown stick (under discard2_sticks="brown" the card takes brown sticks only)'
     return {
-        "OPP_DISCARD": "the opponent has no card in hand", "STEAL": "the opponent has no card in hand",
-        "RETHROW2": "nobody has a stick to throw again", "DISCARD2": "the opponent has no stick",
-        "PEEK": "no relic of your temple is face down", "PEEK2_SWAP": "fewer than 2 relics of your temple are face down",
-        "ROTATE": "no temple has a room tile", "MOVE_SWAP": "no room can be moved or swapped",
+        "OPP_DISCARD": "the opponent has no card in hand",
+        "STEAL": "the opponent has no card in hand",
+        "RETHROW2": "nobody has a stick to throw again",
+        "DISCARD2": "the opponent has no stick",
+        "PEEK": "no relic of your temple is face down",
+        "PEEK2_SWAP": "fewer than 2 relics of your temple are face down",
+        "ROTATE": "no temple has a room tile",
+        "MOVE_SWAP": "no room can be moved or swapped",
     }.get(effect, "it has no legal target")
 
 
 def _bad_params_reason(state, player: int, effect: str, params) -> str:
     expected = {
-        "PLUS2": "NoParams()", "DRAW2": "NoParams()", "OPP_DISCARD": "NoParams()", "STEAL": "NoParams()",
+        "PLUS2": "NoParams()",
+        "DRAW2": "NoParams()",
+        "OPP_DISCARD": "NoParams()",
+        "STEAL": "NoParams()",
         "RETHROW2": "Sticks(target, 1 or 2 current stick ids of that player)",
-        "DISCARD2": (f"Sticks({1 - player}, min(2, n) of the opponent's n current brown stick ids)"
-                     if state.rules.discard2_sticks == "brown" else
-                     f"Sticks({1 - player}, min(2, n) of the opponent's current stick ids)"),
-        "PEEK": "Spot(a face-down relic spot of your temple)", "SWAP": "SpotPair(temple, a, b) with two different relic spots",
+        "DISCARD2": (
+            f"Sticks({1 - player}, min(2, n) of the opponent's n current brown stick ids)"
+            if state.rules.discard2_sticks == "brown"
+            else f"Sticks({1 - player}, min(2, n) of the opponent's current stick ids)"
+        ),
+        "PEEK": "Spot(a face-down relic spot of your temple)",
+        "SWAP": "SpotPair(temple, a, b) with two different relic spots",
         "PEEK2_SWAP": f"SpotPair({player}, a, b) with two face-down spots of your temple",
         "ROTATE": "Rotate(temple, a cell holding a room tile, k = 1, 2 or 3)",
         "MOVE_SWAP": "Move(temple, occupied cell, empty legal cell) or Swap(temple, a, b) of two occupied cells",
@@ -281,10 +342,10 @@ def _bad_params_reason(state, player: int, effect: str, params) -> str:
     return f"{effect} needs {expected}; {params!r} is not a legal choice here"
 
 
-
-_AMULET_PARAMS = {"AM_PEEK": "Spot(a face-down spot of your temple)",
-                  "AM_RETHROW1": "Sticks(you, (one of your current sticks, lowest id of its colour and face))"}
-
+_AMULET_PARAMS = {
+    "AM_PEEK": "Spot(a face-down spot of your temple)",
+    "AM_RETHROW1": "Sticks(you, (one of your current sticks, lowest id of its colour and face))",
+}
 
 
 def _check_use_amulet(state, action: UseAmulet):
@@ -295,10 +356,14 @@ def _check_use_amulet(state, action: UseAmulet):
     if effect is None:
         raise IllegalMove(f"{action.amulet} is a VP amulet: it only scores and cannot be used")
     if not amulet_usable(state, player, action.amulet):
-        when = {"AM_PEEK": "you need a face-down relic in your temple",
-                "AM_RETHROW1": "it is used in Confrontation, on one of your current sticks"}
-        raise IllegalMove(f"{action.amulet} ({effect}) cannot be used now: "
-                          f"{when.get(effect, 'it is used in Confrontation, on your turn')}")
+        when = {
+            "AM_PEEK": "you need a face-down relic in your temple",
+            "AM_RETHROW1": "it is used in Confrontation, on one of your current sticks",
+        }
+        raise IllegalMove(
+            f"{action.amulet} ({effect}) cannot be used now: "
+            f"{when.get(effect, 'it is used in Confrontation, on your turn')}"
+        )
     if action not in amulet_actions(state, player):
         raise IllegalMove(f"{action.amulet} ({effect}) needs {_AMULET_PARAMS.get(effect, 'NoParams()')}")
     return action
@@ -351,6 +416,12 @@ def _check_keep(state, action: Keep):
 
 
 _CHECKS = {
-    Commit: _check_commit, UseNaga: _check_naga, UseAmulet: _check_use_amulet, SwapChoice: _check_swap_choice,
-    Pass: _check_pass, PlaceTile: _check_place, DiscardTile: _check_discard_tile, Keep: _check_keep,
+    Commit: _check_commit,
+    UseNaga: _check_naga,
+    UseAmulet: _check_use_amulet,
+    SwapChoice: _check_swap_choice,
+    Pass: _check_pass,
+    PlaceTile: _check_place,
+    DiscardTile: _check_discard_tile,
+    Keep: _check_keep,
 }  # action type -> its check against the position (after the shape and the seat to act are checked)

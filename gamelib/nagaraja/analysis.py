@@ -105,8 +105,9 @@ def opponent_points(count: int, unseen, edition: Edition | None = None) -> Dist:
     return Dist({points: Fraction(n, total) for points, n in mixture.items()})
 
 
-def commitment_table(hand, opponent_count: int, mine_is_guide: bool, edition: Edition | None = None,
-                     seen=()) -> list[CommitmentOdds]:
+def commitment_table(
+    hand, opponent_count: int, mine_is_guide: bool, edition: Edition | None = None, seen=()
+) -> list[CommitmentOdds]:
     """For every legal commitment of ``hand``: the exact chance to win the room (best first).
 
     ``hand`` is a list of card ids or Cards; ``opponent_count`` the number of cards the
@@ -140,8 +141,9 @@ def _throws(pool, faces):
     return product(*colour_faces)
 
 
-def brute_force_win(hand_commit, opponent_count: int, mine_is_guide: bool, hand, edition: Edition | None = None,
-                    seen=()) -> Fraction:
+def brute_force_win(
+    hand_commit, opponent_count: int, mine_is_guide: bool, hand, edition: Edition | None = None, seen=()
+) -> Fraction:
     """The same chance by listing every opponent set and every face of every stick (exponential)."""
     edition = edition or default_edition()
     unseen = unseen_cards(edition, _cards(edition, hand), seen)
@@ -152,8 +154,9 @@ def brute_force_win(hand_commit, opponent_count: int, mine_is_guide: bool, hand,
     chance = Fraction(0)
     for their_set in sets:  # each set equally likely; within a set, each pair of throws equally likely
         theirs = _listed_points(pool_of(their_set), edition.faces)
-        wins = sum(m * t for mp, m in mine.items() for tp, t in theirs.items()
-                   if mp > tp or (mine_is_guide and mp == tp))
+        wins = sum(
+            m * t for mp, m in mine.items() for tp, t in theirs.items() if mp > tp or (mine_is_guide and mp == tp)
+        )
         chance += Fraction(wins, sum(mine.values()) * sum(theirs.values()))
     return chance / len(sets)
 
@@ -231,8 +234,10 @@ def cursed_loss_chance(observation: dict, spots, owner: int | None = None, editi
     needed = cursed_total - cursed_up - known_new
     if needed <= 0:
         return Fraction(1)
-    hits = sum(comb(cursed_unknown, x) * comb(len(unknown) - cursed_unknown, drawn - x)
-               for x in range(needed, min(drawn, cursed_unknown) + 1))
+    hits = sum(
+        comb(cursed_unknown, x) * comb(len(unknown) - cursed_unknown, drawn - x)
+        for x in range(needed, min(drawn, cursed_unknown) + 1)
+    )
     return Fraction(hits, comb(len(unknown), drawn)) if drawn else Fraction(0)
 
 
@@ -249,7 +254,9 @@ class CallOfFateOdds:
 
     is_guide: bool
     counts: tuple[int, ...]  # the opponent's committed count (known to the follower) or every count possible
-    rows: tuple[tuple[tuple[str, ...], tuple[int, int, int], tuple[Fraction, ...]], ...]  # cards, pool, P(win) per count
+    rows: tuple[
+        tuple[tuple[str, ...], tuple[int, int, int], tuple[Fraction, ...]], ...
+    ]  # cards, pool, P(win) per count
 
 
 def call_of_fate_odds(observation: dict, edition: Edition | None = None) -> CallOfFateOdds:

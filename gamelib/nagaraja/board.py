@@ -98,8 +98,11 @@ class NagarajaBoard(BoardWidget):
         self.bot_rng = random.Random(start.seed if seed is None else seed)
         self.label = label
         # the engine's event texts call the seats P0 and P1, so the names carry them too
-        self.names = ("P0", "P1") if not self.bots else tuple(
-            f"Bot (P{seat})" if seat in self.bots else f"You (P{seat})" for seat in (0, 1))
+        self.names = (
+            ("P0", "P1")
+            if not self.bots
+            else tuple(f"Bot (P{seat})" if seat in self.bots else f"You (P{seat})" for seat in (0, 1))
+        )
         self._analysis_cache: dict[str, dict] = {}
         super().__init__(game_or_match, **kwargs)
         self.observe(lambda _change: self.refresh(), names="show_analysis")
@@ -123,15 +126,19 @@ class NagarajaBoard(BoardWidget):
         obs = state.observation(viewer)
         deciding = self.humans_turn(state) and state.to_act == viewer
         if not deciding or obs["phase"] not in ("CALL_OF_FATE", "CONFRONTATION"):
-            return {"on": True, "phase": obs["phase"], "columns": [], "rows": [],
-                    "note": "the overlay shows the odds of your own Call of Fate and Confrontation decisions"}
+            return {
+                "on": True,
+                "phase": obs["phase"],
+                "columns": [],
+                "rows": [],
+                "note": "the overlay shows the odds of your own Call of Fate and Confrontation decisions",
+            }
         actions = state.legal_actions() if obs["phase"] == "CONFRONTATION" else []
         key = json.dumps([_information_set(obs), [str(a) for a in actions]], sort_keys=True)
         if key not in self._analysis_cache:
             if len(self._analysis_cache) >= ANALYSIS_CACHE_SIZE:
                 self._analysis_cache.clear()
-            self._analysis_cache[key] = (_confrontation_overlay(obs, actions) if actions
-                                         else _call_of_fate_overlay(obs))
+            self._analysis_cache[key] = _confrontation_overlay(obs, actions) if actions else _call_of_fate_overlay(obs)
         return self._analysis_cache[key]
 
     # ------------------------------------------------------------ who sees what
@@ -295,9 +302,14 @@ class NagarajaBoard(BoardWidget):
         data = self.state_json(self.game_state)
         lines = [f"Nagaraja (PLACEHOLDER teaching edition) - {data['status']}"]
         for player in data["players"]:
-            hand = (" ".join(c["id"] for c in player["hand"]) if player["hand"] is not None
-                    else f"{player['hand_count']} cards")
-            lines.append(f"{player['name']}{' (guide)' if player['is_guide'] else ''}: {player['score_text']}; hand: {hand}")
+            hand = (
+                " ".join(c["id"] for c in player["hand"])
+                if player["hand"] is not None
+                else f"{player['hand_count']} cards"
+            )
+            lines.append(
+                f"{player['name']}{' (guide)' if player['is_guide'] else ''}: {player['score_text']}; hand: {hand}"
+            )
             lines.extend("  " + row for row in _temple_rows(player["temple"]))
         if data["room"]:
             lines.append(f"Room at stake: {data['room']['tile']} ({data['room']['shape']})")
@@ -312,12 +324,24 @@ class NagarajaBoard(BoardWidget):
 
 def _information_set(obs: dict) -> dict:
     """The part of an observation the overlay depends on (its cache key)."""
-    players = [{"hand": [c["id"] for c in p["hand"]] if p["hand"] is not None else None,
-                "hand_size": p["hand_size"], "has_committed": p["has_committed"],
-                "committed_count": p["committed_count"], "sticks": p["sticks"], "total": p["total"]}
-               for p in obs["players"]]
-    return {"viewer": obs["viewer"], "guide": obs["guide"], "phase": obs["phase"], "players": players,
-            "discard_pile": sorted(obs.get("discard_pile") or [])}
+    players = [
+        {
+            "hand": [c["id"] for c in p["hand"]] if p["hand"] is not None else None,
+            "hand_size": p["hand_size"],
+            "has_committed": p["has_committed"],
+            "committed_count": p["committed_count"],
+            "sticks": p["sticks"],
+            "total": p["total"],
+        }
+        for p in obs["players"]
+    ]
+    return {
+        "viewer": obs["viewer"],
+        "guide": obs["guide"],
+        "phase": obs["phase"],
+        "players": players,
+        "discard_pile": sorted(obs.get("discard_pile") or []),
+    }
 
 
 def _cell(p: Fraction, best: bool) -> dict:
@@ -328,28 +352,49 @@ def _call_of_fate_overlay(obs: dict) -> dict:
     odds = analysis.call_of_fate_odds(obs)
     if odds.is_guide:
         columns = [f"they commit {k}" for k in odds.counts]
-        note = ("You are the guide: you win ties, and you commit before knowing how many cards your opponent "
-                "will commit, so each column assumes one count.")
+        note = (
+            "You are the guide: you win ties, and you commit before knowing how many cards your opponent "
+            "will commit, so each column assumes one count."
+        )
     else:
         columns = [f"they committed {k}" for k in odds.counts]
         note = "You follow: you know how many cards the guide committed; the guide wins ties."
     best = [max((row[2][j] for row in odds.rows), default=None) for j in range(len(odds.counts))]
-    rows = [{"label": " + ".join(ids) or "nothing", "cards": list(ids), "pool": "B{} W{} G{}".format(*pool),
-             "cells": [_cell(p, p == best[j]) for j, p in enumerate(values)]} for ids, pool, values in odds.rows]
-    return {"on": True, "phase": "CALL_OF_FATE", "title": "P(win the room) for each commitment",
-            "columns": columns, "rows": rows,
-            "note": note + " Model: every one-symbol set of that many cards you have not seen (hand or discard "
-                           "pile) is equally likely; raw throw, before any Naga."}
+    rows = [
+        {
+            "label": " + ".join(ids) or "nothing",
+            "cards": list(ids),
+            "pool": "B{} W{} G{}".format(*pool),
+            "cells": [_cell(p, p == best[j]) for j, p in enumerate(values)],
+        }
+        for ids, pool, values in odds.rows
+    ]
+    return {
+        "on": True,
+        "phase": "CALL_OF_FATE",
+        "title": "P(win the room) for each commitment",
+        "columns": columns,
+        "rows": rows,
+        "note": note + " Model: every one-symbol set of that many cards you have not seen (hand or discard "
+        "pile) is equally likely; raw throw, before any Naga.",
+    }
 
 
 def _confrontation_overlay(obs: dict, actions: list) -> dict:
     odds = analysis.confrontation_odds(obs, actions)
     best = max((p for _, p in odds), default=None)
-    rows = [{"label": plain(str(action)), "index": i, "cells": [_cell(p, p == best)]} for i, (action, p) in enumerate(odds)]
-    return {"on": True, "phase": "CONFRONTATION", "title": "P(win the room) after each move",
-            "columns": ["P(win)"], "rows": rows,
-            "note": "If nobody uses another Naga or amulet afterwards (the room is then resolved at once); "
-                    "only a re-throw leaves anything to chance. The guide wins ties."}
+    rows = [
+        {"label": plain(str(action)), "index": i, "cells": [_cell(p, p == best)]} for i, (action, p) in enumerate(odds)
+    ]
+    return {
+        "on": True,
+        "phase": "CONFRONTATION",
+        "title": "P(win the room) after each move",
+        "columns": ["P(win)"],
+        "rows": rows,
+        "note": "If nobody uses another Naga or amulet afterwards (the room is then resolved at once); "
+        "only a re-throw leaves anything to chance. The guide wins ties.",
+    }
 
 
 # --------------------------------------------------------------------------- JSON helpers
@@ -380,8 +425,10 @@ def _naga_action(state: Any, player: int, source: Any, card: Any) -> UseNaga:
     sources = {a.source for a in nagas}
     ways = [a for a in nagas if a.card == card and (source is None or a.source == source)]
     if source is None and not sources:
-        raise IllegalMove("you have no Naga to use: a card of your hand is activated by spending a Naga stick "
-                          "(or an amulet's extra Naga); press pass to end your part of the Confrontation")
+        raise IllegalMove(
+            "you have no Naga to use: a card of your hand is activated by spending a Naga stick "
+            "(or an amulet's extra Naga); press pass to end your part of the Confrontation"
+        )
     if source is None and len(sources) > 1:
         raise IllegalMove("first click the Naga stick you want to spend, then the card")
     if len(ways) == 1:
@@ -429,8 +476,13 @@ def _card_json(card: dict) -> dict:
 
 def _amulet_json(amulet: dict) -> dict:
     effect = amulet.get("effect")
-    return {"id": amulet["id"], "vp": amulet["vp"], "effect": effect, "title": effect_title(effect),
-            "text": AMULET_EFFECTS.get(effect, "")}
+    return {
+        "id": amulet["id"],
+        "vp": amulet["vp"],
+        "effect": effect,
+        "title": effect_title(effect),
+        "text": AMULET_EFFECTS.get(effect, ""),
+    }
 
 
 def _temple_json(temple: dict) -> dict:
@@ -476,14 +528,22 @@ def _open_temple_view(temple: Temple, edition) -> dict:
     for cell in CELLS:
         content = temple.cell(cell)
         if isinstance(content, PlacedTile):
-            content = {"tile": content.tile_id, "rotation": content.rotation, "segments": temple.open_segments(cell),
-                       "special": edition.tiles[content.tile_id].special, "amulet": content.amulet is not None}
+            content = {
+                "tile": content.tile_id,
+                "rotation": content.rotation,
+                "segments": temple.open_segments(cell),
+                "special": edition.tiles[content.tile_id].special,
+                "amulet": content.amulet is not None,
+            }
         cells.append({"cell": list(cell), "content": content})
     views = {}
     for spot in RELIC_SPOTS:
         relic = relics.get(temple.relic_at(spot)) if temple.face_up(spot) else None
-        views[spot] = {"face_up": temple.face_up(spot), "vp": relic.vp if relic else None,
-                       "cursed": relic.cursed if relic else None}
+        views[spot] = {
+            "face_up": temple.face_up(spot),
+            "vp": relic.vp if relic else None,
+            "cursed": relic.cursed if relic else None,
+        }
     return {
         "cells": cells,
         "relics": views,
@@ -510,7 +570,11 @@ def _temple_rows(temple: dict) -> list[str]:
     top = "     " + " ".join(f"{relic(f'TOP_{c}'):^4}" for c in range(3))
     rows = [top]
     for r in range(3):
-        rows.append(f"{relic(f'LEFT_{r}'):>3}  " + " ".join(cell_text(temple['cells'][r][c]) for c in range(3)) + f"  {relic(f'RIGHT_{r}')}")
+        rows.append(
+            f"{relic(f'LEFT_{r}'):>3}  "
+            + " ".join(cell_text(temple["cells"][r][c]) for c in range(3))
+            + f"  {relic(f'RIGHT_{r}')}"
+        )
     rows.append("      ^    ^    ^  (entrances)")
     return rows
 
@@ -571,15 +635,19 @@ class TempleSandbox:
     def apply(self, action: Placement) -> "TempleSandbox":
         if self.is_terminal:
             raise IllegalMove("there is no tile left to place")
-        if not isinstance(action, Placement) or type(action.rotation) is not int or not (
-                isinstance(action.cell, (tuple, list)) and all(type(v) is int for v in action.cell)):
+        if (
+            not isinstance(action, Placement)
+            or type(action.rotation) is not int
+            or not (isinstance(action.cell, (tuple, list)) and all(type(v) is int for v in action.cell))
+        ):
             raise IllegalMove(f"{action!r} is not a placement: Placement((row, column), rotation) of whole numbers")
         tile = self.queue[0]
         amulet = f"amulet on {tile}" if tile in self.amulets else None
         temple = self.temple.place(tuple(action.cell), tile, action.rotation, amulet=amulet)
         temple, taken = temple.collect_amulets()
-        return replace(self, temple=temple, queue=self.queue[1:], collected=self.collected + tuple(taken),
-                       placed=self.placed + 1)
+        return replace(
+            self, temple=temple, queue=self.queue[1:], collected=self.collected + tuple(taken), placed=self.placed + 1
+        )
 
     def __str__(self) -> str:
         return "\n".join(self.temple.rows())
@@ -633,8 +701,11 @@ class TempleBoard(BoardWidget):
             tile = edition.tiles[state.queue[0]]
             room = dict(tile.to_dict(), tile=tile.id, amulet=tile.id in state.amulets)
         up = temple.face_up_spots()
-        status = (f"place {state.queue[0]}: rotate it, then click a highlighted cell" if state.queue
-                  else "all tiles placed: step back to try another way")
+        status = (
+            f"place {state.queue[0]}: rotate it, then click a highlighted cell"
+            if state.queue
+            else "all tiles placed: step back to try another way"
+        )
         return {
             "mode": "temple",
             "viewer": 0,
@@ -643,8 +714,14 @@ class TempleBoard(BoardWidget):
             "your_turn": bool(state.queue),
             "status": status,
             "room": room,
-            "players": [{"seat": 0, "name": "Temple", "is_viewer": True,
-                         "temple": _temple_json(_open_temple_view(temple, edition))}],
+            "players": [
+                {
+                    "seat": 0,
+                    "name": "Temple",
+                    "is_viewer": True,
+                    "temple": _temple_json(_open_temple_view(temple, edition)),
+                }
+            ],
             "events": [
                 f"face-up relics: {', '.join(up) if up else 'none'}",
                 f"amulets collected: {len(state.collected)}",
@@ -652,8 +729,10 @@ class TempleBoard(BoardWidget):
         }
 
     def legal_json(self, state: TempleSandbox) -> list:
-        return [{"index": i, "type": "PlaceTile", "cell": list(a.cell), "rotation": a.rotation, "label": str(a)}
-                for i, a in enumerate(state.legal_actions())]
+        return [
+            {"index": i, "type": "PlaceTile", "cell": list(a.cell), "rotation": a.rotation, "label": str(a)}
+            for i, a in enumerate(state.legal_actions())
+        ]
 
     def handle_pick(self, pick: dict) -> str | None:
         if pick.get("kind") != "place":
@@ -664,7 +743,9 @@ class TempleBoard(BoardWidget):
     def describe(self, state: TempleSandbox) -> str:
         up = state.temple.face_up_spots()
         tiles = len(state.temple.tile_cells())  # tiles laid before the lesson's first click count too
-        return f"{tiles} tile{'s' if tiles != 1 else ''} in the temple; face-up relics: {', '.join(up) if up else 'none'}"
+        return (
+            f"{tiles} tile{'s' if tiles != 1 else ''} in the temple; face-up relics: {', '.join(up) if up else 'none'}"
+        )
 
     def text_fallback(self) -> str:
         return str(self.game_state)

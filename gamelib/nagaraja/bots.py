@@ -318,18 +318,27 @@ class TournamentResult:
         return proportion(self.rooms_won_by_guide, self.rooms)
 
     def summary(self) -> str:
-        lines = [f"{self.names[0]} vs {self.names[1]}, {self.games} games (seats alternate):",
-                 f"  {self.names[0]} wins {self.win_rate(0).percent()}",
-                 f"  {self.names[1]} wins {self.win_rate(1).percent()}",
-                 f"  rounds per game {self.game_length()}",
-                 f"  first guide wins the game {self.first_guide_win_rate().percent()}",
-                 f"  the guide wins the room {self.guide_room_rate().percent()}"]
+        lines = [
+            f"{self.names[0]} vs {self.names[1]}, {self.games} games (seats alternate):",
+            f"  {self.names[0]} wins {self.win_rate(0).percent()}",
+            f"  {self.names[1]} wins {self.win_rate(1).percent()}",
+            f"  rounds per game {self.game_length()}",
+            f"  first guide wins the game {self.first_guide_win_rate().percent()}",
+            f"  the guide wins the room {self.guide_room_rate().percent()}",
+        ]
         lines += [f"  ends by {reason}: {share.percent()}" for reason, share in self.reason_shares().items()]
         return "\n".join(lines)
 
 
-def tournament(policy_a, policy_b, games: int = 50, seed: int = 0, edition: Edition | None = None,
-               names: tuple[str, str] | None = None, show_progress: bool = True) -> TournamentResult:
+def tournament(
+    policy_a,
+    policy_b,
+    games: int = 50,
+    seed: int = 0,
+    edition: Edition | None = None,
+    names: tuple[str, str] | None = None,
+    show_progress: bool = True,
+) -> TournamentResult:
     """Nagaraja's preset of :func:`gamelib.core.tournament`: two bots, with Nagaraja's own figures.
 
     Args:
@@ -348,8 +357,9 @@ def tournament(policy_a, policy_b, games: int = 50, seed: int = 0, edition: Edit
     """
     names = names or (getattr(policy_a, "__name__", "A"), getattr(policy_b, "__name__", "B"))
     setup = {"edition": edition} if edition is not None else {}
-    records = core.tournament(rules, (policy_a, policy_b), games, seed=seed, setup=setup, progress=show_progress,
-                              keep_final=True)
+    records = core.tournament(
+        rules, (policy_a, policy_b), games, seed=seed, setup=setup, progress=show_progress, keep_final=True
+    )
     wins = [0, 0]
     reasons: Counter = Counter()
     rounds, first_guide_wins, rooms, guide_rooms = [], 0, 0, 0

@@ -42,9 +42,13 @@ EFFECTS: dict[str, EffectInfo] = {
         EffectInfo("DISCARD2", "STK", Target.OPPONENT, "the opponent discards 2 of their current sticks"),
         EffectInfo("PEEK", "REL", Target.SELF, "look at one face-down relic of your temple"),
         EffectInfo("SWAP", "REL", Target.EITHER, "swap two relics of either temple"),
-        EffectInfo("PEEK2_SWAP", "REL", Target.SELF, "look at two face-down relics of your temple, then swap them or not"),
+        EffectInfo(
+            "PEEK2_SWAP", "REL", Target.SELF, "look at two face-down relics of your temple, then swap them or not"
+        ),
         EffectInfo("ROTATE", "ROM", Target.EITHER, "turn a room tile of either temple 1, 2 or 3 quarter-turns"),
-        EffectInfo("MOVE_SWAP", "ROM", Target.EITHER, "move a room to a legal empty cell, or swap two rooms, in either temple"),
+        EffectInfo(
+            "MOVE_SWAP", "ROM", Target.EITHER, "move a room to a legal empty cell, or swap two rooms, in either temple"
+        ),
         EffectInfo("TRAP", "ROM", Target.OPPONENT, "put the trap on a cell of the opponent's temple"),
         EffectInfo("DRAW2", "CRD", Target.SELF, "draw 2 cards"),
         EffectInfo("OPP_DISCARD", "CRD", Target.OPPONENT, "a random card of the opponent's hand is discarded"),
@@ -79,8 +83,13 @@ class Card:
         return (self.sticks.count("B"), self.sticks.count("W"), self.sticks.count("G"))
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "symbol": self.symbol, "sticks": self.sticks, "effect": self.effect,
-                "target": self.target.value}
+        return {
+            "id": self.id,
+            "symbol": self.symbol,
+            "sticks": self.sticks,
+            "effect": self.effect,
+            "target": self.target.value,
+        }
 
     def __str__(self) -> str:
         return f"{self.id} [{self.sticks} | {self.effect}]"

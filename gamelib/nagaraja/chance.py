@@ -18,7 +18,18 @@ from typing import NamedTuple
 from gamelib.core import weighted_draw
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.position import (
-    PUBLIC, SEAT_NAMES, Stick, add_to_hand, card_of, changed_seat, log, logged, remove_from_hand, replace, seat_name, stick_order,
+    PUBLIC,
+    SEAT_NAMES,
+    Stick,
+    add_to_hand,
+    card_of,
+    changed_seat,
+    log,
+    logged,
+    remove_from_hand,
+    replace,
+    seat_name,
+    stick_order,
     with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS
@@ -36,9 +47,14 @@ class Task(NamedTuple):
 
 def task_text(task: Task) -> str:
     texts = {
-        "RELIC": "hide a relic", "FIRST_GUIDE": "throw 2 brown sticks for first guide", "GUIDE_PICK": "pick the guide",
-        "DRAW": "draw a card", "ROOM": "turn up a room", "AMULET": "put an amulet on the room",
-        "STICKS": "throw fate sticks of one colour", "HAND_CARD": "pick a random card from a hand",
+        "RELIC": "hide a relic",
+        "FIRST_GUIDE": "throw 2 brown sticks for first guide",
+        "GUIDE_PICK": "pick the guide",
+        "DRAW": "draw a card",
+        "ROOM": "turn up a room",
+        "AMULET": "put an amulet on the room",
+        "STICKS": "throw fate sticks of one colour",
+        "HAND_CARD": "pick a random card from a hand",
     }
     who = f" for {seat_name(task.player)}" if task.player is not None else ""
     return texts[task.kind] + who
@@ -52,8 +68,11 @@ def throw_tasks(player: int, stick_ids) -> list:
 @lru_cache(maxsize=4096)
 def _throw_tasks(player: int, stick_ids: tuple) -> tuple:
     ids = sorted(stick_ids, key=stick_order)
-    return tuple(Task("STICKS", player, " ".join(i for i in ids if i[0] == letter)) for letter in "BWG"
-                 if any(i[0] == letter for i in ids))
+    return tuple(
+        Task("STICKS", player, " ".join(i for i in ids if i[0] == letter))
+        for letter in "BWG"
+        if any(i[0] == letter for i in ids)
+    )
 
 
 # --------------------------------------------------------------------------- outcomes
@@ -95,8 +114,11 @@ def _same(given, outcome) -> bool:
     """Equal and of the same types all the way down (``1.0`` and ``True`` are not the face ``1``);
     a list stands for a tuple, as JSON writes tuples as lists."""
     if isinstance(outcome, tuple):
-        return (isinstance(given, (tuple, list)) and len(given) == len(outcome)
-                and all(_same(g, o) for g, o in zip(given, outcome)))
+        return (
+            isinstance(given, (tuple, list))
+            and len(given) == len(outcome)
+            and all(_same(g, o) for g, o in zip(given, outcome))
+        )
     return type(given) is type(outcome) and given == outcome
 
 
@@ -158,7 +180,9 @@ def sample(state, rng):
         outcomes, totals = _edition_throw_table(state.edition, colour, count)
         return outcomes[bisect_right(totals, rng._randbelow(totals[-1]))]  # weighted_draw(weights, rng)
     if kind == "DRAW" or kind == "AMULET" or kind == "HAND_CARD":  # a uniform draw from a pile: pick an index
-        pile = state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[player].hand
+        pile = (
+            state.draw_pile if kind == "DRAW" else state.amulet_pile if kind == "AMULET" else state.players[player].hand
+        )
         return pile[rng._randbelow(len(pile))]
     if kind == "RELIC":  # equally likely too: the relics not yet hidden in this temple
         placed = state.players[player].temple.relics
@@ -188,7 +212,9 @@ def prepare_queue(state):
                 state = replace(state, draw_pile=tuple(sorted(state.discard_pile)), discard_pile=())
                 state = log(state, "The draw pile is empty: the discard pile is shuffled into a new draw pile.")
                 continue
-            state = log(replace(state, queue=state.queue[1:]), f"{seat_name(task.player)} cannot draw: no cards are left.")
+            state = log(
+                replace(state, queue=state.queue[1:]), f"{seat_name(task.player)} cannot draw: no cards are left."
+            )
             continue
         if task.kind == "AMULET" and not state.amulet_pile:
             state = log(replace(state, queue=state.queue[1:]), "No amulet is left for the special location.")
@@ -259,7 +285,11 @@ def _room_drawn(state, queue: tuple, rng, changes: dict):
     at = rng.getrandbits(bits)
     while at >= size:
         at = rng.getrandbits(bits)
-    return _room_turned_up(state, pile[at], at, changes) if pile else _room_turned_up(state, state.room_bottom[0], None, changes)
+    return (
+        _room_turned_up(state, pile[at], at, changes)
+        if pile
+        else _room_turned_up(state, state.room_bottom[0], None, changes)
+    )
 
 
 def _room_turned_up(state, room: str, at: int | None, changes: dict):
@@ -268,7 +298,7 @@ def _room_turned_up(state, room: str, at: int | None, changes: dict):
     if at is None:
         changes["room_bottom"] = state.room_bottom[1:]
     else:
-        changes["room_pile"] = state.room_pile[:at] + state.room_pile[at + 1:]
+        changes["room_pile"] = state.room_pile[:at] + state.room_pile[at + 1 :]
     tile = state.edition.tiles[room]
     changes["current_room"], changes["room_amulet"] = room, None
     state = log(state, f"The room {room} ({tile.shape}) is turned up.", **changes)
@@ -307,12 +337,18 @@ def _throw_drawn(state, queue: tuple, rng, changes: dict):
         thrown[player].update(zip(ids, outcomes[bisect_right(totals, ticket)]))
         last[player] = taken
         taken += 1
-    rest = changes["queue"] = changes["queue"][taken - 1:]  # changes["queue"] is what follows the first task
+    rest = changes["queue"] = changes["queue"][taken - 1 :]  # changes["queue"] is what follows the first task
     players, shown = list(state.players), []
     for player in sorted([p for p in (0, 1) if last[p] >= 0], key=last.__getitem__):  # as their last tasks come
         faces = thrown[player]
-        sticks = tuple([stick if (face := faces.get(stick[0])) is None else _new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
-                        for stick in players[player].sticks])  # (id, colour, points, naga), read by index
+        sticks = tuple(
+            [
+                stick
+                if (face := faces.get(stick[0])) is None
+                else _new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
+                for stick in players[player].sticks
+            ]
+        )  # (id, colour, points, naga), read by index
         players[player] = changed_seat(state, players[player], {"sticks": sticks})
         if not any(task[0] == "STICKS" and task[1] == player for task in rest):  # else shown with the rest
             shown.append(_sticks_shown(player, sticks))
@@ -335,7 +371,10 @@ def _throw_of_detail(edition, detail: str) -> tuple:
     """The sticks a STICKS task names and ``_edition_throw_table`` of their colour and number, kept on
     the edition (the same few details recur: the lowest ids of a colour, taken from a full supply)."""
     ids = tuple(detail.split())  # shared by every throw of this detail: never edited
-    found = edition.memo[("throw of", detail)] = (ids, *_edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids)))
+    found = edition.memo[("throw of", detail)] = (
+        ids,
+        *_edition_throw_table(edition, STICK_LETTERS[detail[0]], len(ids)),
+    )
     return found
 
 
@@ -365,15 +404,17 @@ def _card_drawn(state, queue: tuple, rng, changes: dict):
         else:
             hands[player].append(card_id)
         taken += 1
-    changes["queue"] = changes["queue"][taken - 1:]  # changes["queue"] is what follows the first task
+    changes["queue"] = changes["queue"][taken - 1 :]  # changes["queue"] is what follows the first task
     changes["draw_pile"], changes["log"] = tuple(pile), logged(state, tuple(entries))
     if deal is not state.deal:
         changes["deal"] = deal
     players = state.players
     if hands[0] is None and hands[1] is None:
         return replace(state, **changes)
-    seats = [seat if hands[p] is None else changed_seat(state, seat, {"hand": tuple(sorted(seat.hand + tuple(hands[p])))})
-             for p, seat in enumerate(players)]  # add_to_hand, for every card drawn
+    seats = [
+        seat if hands[p] is None else changed_seat(state, seat, {"hand": tuple(sorted(seat.hand + tuple(hands[p])))})
+        for p, seat in enumerate(players)
+    ]  # add_to_hand, for every card drawn
     changes["players"] = tuple(seats)
     return replace(state, **changes)
 
@@ -406,8 +447,10 @@ def _card_taken(state, task: Task, pile: tuple, at: int, changes: dict):
     """The card at index ``at`` of the draw pile goes to the task's hand or to the deal."""
     _, player, detail = task
     card_id = pile[at]
-    changes["draw_pile"] = pile[:at] + pile[at + 1:]
-    changes["log"] = logged(state, ((PUBLIC, _DRAWS_A_CARD[player]), (player, f"You draw {state.edition.card_texts[card_id]}.")))
+    changes["draw_pile"] = pile[:at] + pile[at + 1 :]
+    changes["log"] = logged(
+        state, ((PUBLIC, _DRAWS_A_CARD[player]), (player, f"You draw {state.edition.card_texts[card_id]}."))
+    )
     if detail == "DEAL":
         changes["deal"] = state.deal + (card_id,)
         return replace(state, **changes)
@@ -425,13 +468,18 @@ def _other_resolved(state, task: Task, outcome, changes: dict):
     if kind == "FIRST_GUIDE":
         return _first_guide_throw(state, player, outcome)
     if kind == "GUIDE_PICK":
-        return log(replace(state, guide=outcome), f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.")
+        return log(
+            replace(state, guide=outcome),
+            f"After {state.first_guide_ties} ties, {seat_name(outcome)} is picked as first guide.",
+        )
     if kind == "ROOM":  # tile ids are unique: a room of the pile is taken out by its index
-        return _room_turned_up(state, outcome, state.room_pile.index(outcome) if outcome in state.room_pile else None, {})
+        return _room_turned_up(
+            state, outcome, state.room_pile.index(outcome) if outcome in state.room_pile else None, {}
+        )
     if kind == "AMULET":
         pile = state.amulet_pile
         at = pile.index(outcome)  # amulet ids are unique
-        state = replace(state, amulet_pile=pile[:at] + pile[at + 1:], room_amulet=outcome)
+        state = replace(state, amulet_pile=pile[:at] + pile[at + 1 :], room_amulet=outcome)
         return log(state, "A face-down amulet is put on the room's special location.")
     if kind == "HAND_CARD":
         return _take_hand_card(state, player, detail, outcome)
@@ -440,8 +488,14 @@ def _other_resolved(state, task: Task, outcome, changes: dict):
 
 def _sticks_thrown(state, player: int, stick_ids, outcome, changes: dict):
     faces = dict(zip(stick_ids, outcome))
-    sticks = tuple([stick if (face := faces.get(stick[0])) is None else _new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
-                    for stick in state.players[player].sticks])
+    sticks = tuple(
+        [
+            stick
+            if (face := faces.get(stick[0])) is None
+            else _new_stick(Stick, (stick[0], stick[1], face[0], face[1]))
+            for stick in state.players[player].sticks
+        ]
+    )
     for task in changes.get("queue", state.queue):  # the queue once this task is off it
         if task[0] == "STICKS" and task[1] == player:  # more of this seat's sticks to throw: show them all then
             return with_player(state, player, {"sticks": sticks}, **changes)
@@ -461,11 +515,15 @@ def _first_guide_throw(state, player: int, faces):
     totals = (sum(throws[0]), sum(throws[1]))
     if totals[0] != totals[1]:
         guide = 0 if totals[0] > totals[1] else 1
-        return log(replace(state, guide=guide), f"First-guide throw: {totals[0]} to {totals[1]}; "
-                   f"{SEAT_NAMES[guide]} is the guide and takes the scroll.")
+        return log(
+            replace(state, guide=guide),
+            f"First-guide throw: {totals[0]} to {totals[1]}; {SEAT_NAMES[guide]} is the guide and takes the scroll.",
+        )
     ties = state.first_guide_ties + 1
-    state = log(replace(state, first_guide=((), ()), first_guide_ties=ties),
-                f"First-guide throw: both have {totals[0]}; throw again.")
+    state = log(
+        replace(state, first_guide=((), ()), first_guide_ties=ties),
+        f"First-guide throw: both have {totals[0]}; throw again.",
+    )
     if ties >= state.rules.max_first_guide_ties:
         return replace(state, queue=(Task("GUIDE_PICK"),) + state.queue)
     again = tuple(Task("FIRST_GUIDE", p, "2") for p in (0, 1))

@@ -56,7 +56,9 @@ class PricedCard:
 def stick_cards(edition=None) -> list[tuple[str, str, str]]:
     """``(id, sticks, effect)`` of every card whose effect acts on sticks (the STK symbol), in id order."""
     edition = edition or default_edition()
-    return sorted((card.id, _letters(card), card.effect) for card in edition.cards.values() if card.effect in STICK_EFFECTS)
+    return sorted(
+        (card.id, _letters(card), card.effect) for card in edition.cards.values() if card.effect in STICK_EFFECTS
+    )
 
 
 def _letters(card) -> str:
@@ -92,8 +94,9 @@ def _effect_value(effect: str, against: tuple[str, ...]) -> Fraction:
     for mine in against:
         for theirs in against:
             for guide in (True, False):
-                total += (sticks.win_probability_after(mine, theirs, guide, effect, target)
-                          - sticks.win_probability(mine, theirs, guide))
+                total += sticks.win_probability_after(mine, theirs, guide, effect, target) - sticks.win_probability(
+                    mine, theirs, guide
+                )
     return total / (2 * len(against) ** 2)
 
 
@@ -124,8 +127,12 @@ def price_cards(edition=None, changes: dict[str, str] | None = None) -> list[Pri
     cards = [(card_id, changes.get(card_id, letters), effect) for card_id, letters, effect in stick_cards(edition)]
     values = [(effect_value(effect, edition), stick_value(letters, edition)) for _, letters, effect in cards]
     intercept, slope = fit_line([(float(x), float(y)) for x, y in values])
-    return [PricedCard(card_id, letters, effect, x, y, intercept + slope * float(x), float(y) - intercept - slope * float(x))
-            for (card_id, letters, effect), (x, y) in zip(cards, values)]
+    return [
+        PricedCard(
+            card_id, letters, effect, x, y, intercept + slope * float(x), float(y) - intercept - slope * float(x)
+        )
+        for (card_id, letters, effect), (x, y) in zip(cards, values)
+    ]
 
 
 def _check_letters(letters) -> None:
@@ -140,7 +147,11 @@ def residual_against_others(card_id: str, letters: str, edition=None) -> tuple[f
     line fitted through the *other* stick cards (so a change cannot move its own curve)."""
     cards = stick_cards(edition)
     effect = {cid: eff for cid, _, eff in cards}[card_id]
-    others = [(float(effect_value(eff, edition)), float(stick_value(lets, edition))) for cid, lets, eff in cards if cid != card_id]
+    others = [
+        (float(effect_value(eff, edition)), float(stick_value(lets, edition)))
+        for cid, lets, eff in cards
+        if cid != card_id
+    ]
     intercept, slope = fit_line(others)
     curve = intercept + slope * float(effect_value(effect, edition))
     return float(stick_value(letters, edition)) - curve, curve
@@ -161,16 +172,25 @@ def check_card_on_curve(card_id, letters, tolerance: float = TOLERANCE) -> Feedb
         return Feedback(f"Not yet: {problem}.", False)
     letters = letters.upper()
     if not 2 <= len(letters) <= 3:
-        return Feedback(f"Not yet: {letters} has {len(letters)} sticks; the printed cards carry 2 or 3, keep to that.", False)
+        return Feedback(
+            f"Not yet: {letters} has {len(letters)} sticks; the printed cards carry 2 or 3, keep to that.", False
+        )
     residual, curve = residual_against_others(card_id, letters)
     value = float(stick_value(letters))
-    where = (f"{letters} wins a room {value:.1%} of the time; the curve through the other cards asks "
-             f"{curve:.1%} for a card with this effect")
+    where = (
+        f"{letters} wins a room {value:.1%} of the time; the curve through the other cards asks "
+        f"{curve:.1%} for a card with this effect"
+    )
     if abs(residual) <= tolerance:
-        return Feedback(f"Right: {where}, {abs(residual) * 100:.1f} points away (tolerance {tolerance * 100:.0f}).", True)
+        return Feedback(
+            f"Right: {where}, {abs(residual) * 100:.1f} points away (tolerance {tolerance * 100:.0f}).", True
+        )
     direction = "too strong (under-costed)" if residual > 0 else "too weak (over-costed)"
-    return Feedback(f"Not yet: {where}, so the card is {abs(residual) * 100:.1f} points {direction}; "
-                    f"the tolerance is {tolerance * 100:.0f}. {_stick_hints(letters)}", False)
+    return Feedback(
+        f"Not yet: {where}, so the card is {abs(residual) * 100:.1f} points {direction}; "
+        f"the tolerance is {tolerance * 100:.0f}. {_stick_hints(letters)}",
+        False,
+    )
 
 
 def _stick_hints(letters: str) -> str:

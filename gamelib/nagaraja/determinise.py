@@ -53,11 +53,11 @@ def _redeal_cards(state: Any, player: int, rng: random.Random) -> tuple[Any, dic
         committed = _one_symbol_set(pool, len(them.committed), state.edition.cards, rng)
         pool = [card for card in pool if card not in committed]
         seat_changes["committed"] = tuple(sorted(committed))
-    dealt_hand, pool = pool[:len(hidden_hand)], pool[len(hidden_hand):]
+    dealt_hand, pool = pool[: len(hidden_hand)], pool[len(hidden_hand) :]
     seat_changes["hand"] = tuple(sorted([card for card in them.hand if card in them.public_hand] + dealt_hand))
     changes = {}
     if deal_hidden:
-        changes["deal"], pool = tuple(pool[:len(state.deal)]), pool[len(state.deal):]
+        changes["deal"], pool = tuple(pool[: len(state.deal)]), pool[len(state.deal) :]
     changes["draw_pile"] = tuple(sorted(pool))
     return copied(them, seat_changes), changes
 
@@ -77,8 +77,11 @@ def _one_symbol_set(pool: list, size: int, cards: Any, rng: random.Random) -> li
 
 def _shuffled_relics(temple: Any, owner: int, knowledge: frozenset, rng: random.Random) -> Any:
     relics = list(temple.relics)
-    unknown = [RELIC_SPOTS.index(spot) for spot in temple.face_down_spots()
-               if (owner, relics[RELIC_SPOTS.index(spot)]) not in knowledge]
+    unknown = [
+        RELIC_SPOTS.index(spot)
+        for spot in temple.face_down_spots()
+        if (owner, relics[RELIC_SPOTS.index(spot)]) not in knowledge
+    ]
     drawn = [relics[index] for index in unknown]
     rng.shuffle(drawn)
     for index, relic in zip(unknown, drawn):
@@ -90,7 +93,7 @@ def _redeal_amulets(state: Any, them: Any, rng: random.Random) -> tuple[Any, dic
     pool = list(them.amulets) + list(state.amulet_pile)
     pool += [state.room_amulet] if state.room_amulet is not None else []
     rng.shuffle(pool)
-    held, pool = tuple(sorted(pool[:len(them.amulets)])), pool[len(them.amulets):]
+    held, pool = tuple(sorted(pool[: len(them.amulets)])), pool[len(them.amulets) :]
     changes = {}
     if state.room_amulet is not None:
         changes["room_amulet"] = pool.pop()

@@ -165,14 +165,21 @@ def _load_tiles(data: dict, where: str) -> dict:
         seen: set[str] = set()
         for segment in segments:
             if not isinstance(segment, str) or not segment or set(segment) - set(SIDES):
-                raise EditionError(f"{where}: tile {tile_id} has segment {segment!r}; write sides as letters N, E, S, W")
+                raise EditionError(
+                    f"{where}: tile {tile_id} has segment {segment!r}; write sides as letters N, E, S, W"
+                )
             if len(set(segment)) != len(segment) or seen & set(segment):
-                raise EditionError(f"{where}: tile {tile_id}: segments must not share a side (side repeated in {segment!r})")
+                raise EditionError(
+                    f"{where}: tile {tile_id}: segments must not share a side (side repeated in {segment!r})"
+                )
             seen |= set(segment)
-        if special is not None and (isinstance(special, bool) or not isinstance(special, int)
-                                    or not 0 <= special < len(segments)):
-            raise EditionError(f"{where}: tile {tile_id} has special location {special!r}, but it has "
-                               f"{len(segments)} segment(s) (numbered from 0)")
+        if special is not None and (
+            isinstance(special, bool) or not isinstance(special, int) or not 0 <= special < len(segments)
+        ):
+            raise EditionError(
+                f"{where}: tile {tile_id} has special location {special!r}, but it has "
+                f"{len(segments)} segment(s) (numbered from 0)"
+            )
         canonical = tuple("".join(sorted(s, key=SIDES.index)) for s in segments)
         tiles[tile_id] = TileDef(tile_id, str(entry.get("shape", "")), canonical, special)
     return dict(sorted(tiles.items()))
@@ -184,8 +191,10 @@ def _load_amulets(data: dict, where: str) -> dict:
         amulet_id, effect = entry["id"], entry.get("effect")
         vp = _whole(entry.get("vp"), f"amulet {amulet_id}'s vp", where)
         if effect is not None and effect not in AMULET_EFFECTS:
-            raise EditionError(f"{where}: amulet {amulet_id} has unknown effect {effect!r}; "
-                               f"known: {', '.join(AMULET_EFFECTS)} (or null for a VP amulet)")
+            raise EditionError(
+                f"{where}: amulet {amulet_id} has unknown effect {effect!r}; "
+                f"known: {', '.join(AMULET_EFFECTS)} (or null for a VP amulet)"
+            )
         amulets[amulet_id] = Amulet(amulet_id, vp, effect)
     return dict(sorted(amulets.items()))
 
@@ -211,8 +220,10 @@ def _load_faces(given) -> tuple[dict, str]:
     for colour, colour_faces in faces.items():
         for points, naga in colour_faces:
             if naga and points:
-                raise EditionError(f"stick faces: {colour} has a face with {points} points and a Naga; "
-                                   "the engine needs Naga faces worth 0 points (the odds calculator accepts it)")
+                raise EditionError(
+                    f"stick faces: {colour} has a face with {points} points and a Naga; "
+                    "the engine needs Naga faces worth 0 points (the odds calculator accepts it)"
+                )
         if len(colour_faces) != 4:
             warnings.warn(f"{colour} sticks have {len(colour_faces)} faces; real fate sticks have 4", stacklevel=3)
     name = f"Model {given.upper()}" if isinstance(given, str) and given.upper() in sticks.MODELS else "custom sticks"
@@ -247,8 +258,12 @@ def load_edition(sticks="A", directory=None, *, cards=None, tiles=None, amulets=
         if value is not None:
             source[name] = documents[name][0]
     name = f"Teaching edition, {stick_name}" if placeholder else f"Custom edition, {stick_name}"
-    edition = Edition(name, placeholder, faces, parts["cards"], parts["tiles"], parts["amulets"], parts["relics"], source)
-    object.__setattr__(edition, "__dict__", dict(edition.__dict__))  # a combined dict: fast attribute reads (position.combined)
+    edition = Edition(
+        name, placeholder, faces, parts["cards"], parts["tiles"], parts["amulets"], parts["relics"], source
+    )
+    object.__setattr__(
+        edition, "__dict__", dict(edition.__dict__)
+    )  # a combined dict: fast attribute reads (position.combined)
     if special_count > AMULET_COUNT:
         warnings.warn(f"{special_count} special locations but only {AMULET_COUNT} amulets", stacklevel=2)
     return edition
@@ -271,14 +286,18 @@ def edition_from_source(source: Mapping) -> Edition:
         raise EditionError(f"the edition record has an unknown part {unknown[0]!r}")
     model = source.get("sticks", "A")
     if isinstance(model, str) and model.upper() not in sticks.MODELS:
-        raise EditionError(f"the sticks must be a built-in model ({', '.join(sticks.MODELS)}) or a face table, not {model!r}")
+        raise EditionError(
+            f"the sticks must be a built-in model ({', '.join(sticks.MODELS)}) or a face table, not {model!r}"
+        )
     if not isinstance(model, (str, Mapping)):
         raise EditionError(f"the sticks must be a built-in model name or a face table, not {type(model).__name__}")
     parts = {name: source.get(name) for name in SOURCE_PARTS}
     for name, part in parts.items():
         if part is not None and not isinstance(part, Mapping):
-            raise EditionError(f"the {name} of a saved edition must be carried inline as an object, not "
-                               f"{type(part).__name__} (a save never names a file)")
+            raise EditionError(
+                f"the {name} of a saved edition must be carried inline as an object, not "
+                f"{type(part).__name__} (a save never names a file)"
+            )
     return load_edition(model, **parts)
 
 

@@ -16,19 +16,46 @@ from operator import itemgetter
 
 from gamelib.core import chance_rng
 from gamelib.nagaraja import chance
-from gamelib.nagaraja.action_types import Commit, DiscardTile, Keep, Move, Pass, PlaceTile, SwapChoice, UseAmulet, UseNaga
+from gamelib.nagaraja.action_types import (
+    Commit,
+    DiscardTile,
+    Keep,
+    Move,
+    Pass,
+    PlaceTile,
+    SwapChoice,
+    UseAmulet,
+    UseNaga,
+)
 from gamelib.nagaraja.cards import STICK_LETTERS
 from gamelib.nagaraja.chance import RUN_DRAWN, Task, throw_tasks
 from gamelib.nagaraja.listing import has_non_pass_action
 from gamelib.nagaraja.position import (
-    PUBLIC, SEAT_NAMES, Stick, TurnDraft, amulet_text, changed_seat, fate_total, log, logged, relic_of, replace,
-    return_sticks, seat_name, set_player, spend_naga, with_player,
+    PUBLIC,
+    SEAT_NAMES,
+    Stick,
+    TurnDraft,
+    amulet_text,
+    changed_seat,
+    fate_total,
+    log,
+    logged,
+    relic_of,
+    replace,
+    return_sticks,
+    seat_name,
+    set_player,
+    spend_naga,
+    with_player,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS, PlacedTile, Temple
 
 # =========================================================================== temples
 
-RELIC_INDEX = {spot: index for index, spot in enumerate(RELIC_SPOTS)}  # a relic spot's place in RELIC_SPOTS (and a temple's relics)
+RELIC_INDEX = {
+    spot: index for index, spot in enumerate(RELIC_SPOTS)
+}  # a relic spot's place in RELIC_SPOTS (and a temple's relics)
+
 
 def update_temple(state, owner: int, temple: Temple):
     """Install a changed temple, then recompute faces, collect amulets and log (nagaraja.md#paths)."""
@@ -43,16 +70,27 @@ def update_temple(state, owner: int, temple: Temple):
     if up_now != up_before or before.relics != relics:  # else no relic turns
         turning = up_now ^ up_before  # spots (entrances too) that turn, and face-up spots whose relic changed
         if before.relics != relics:
-            turning |= {spot for spot in up_now if spot in RELIC_INDEX and before.relics[RELIC_INDEX[spot]] != relics[RELIC_INDEX[spot]]}
+            turning |= {
+                spot
+                for spot in up_now
+                if spot in RELIC_INDEX and before.relics[RELIC_INDEX[spot]] != relics[RELIC_INDEX[spot]]
+            }
         for spot in sorted([spot for spot in turning if spot in RELIC_INDEX], key=RELIC_INDEX.__getitem__):
             if spot in up_now:  # in RELIC_SPOTS order, as the log always lists them
-                entries.append((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} is face up: "
-                                       f"{relic_of(state, relics[RELIC_INDEX[spot]])}."))
+                entries.append(
+                    (
+                        PUBLIC,
+                        f"{SEAT_NAMES[owner]}'s relic at {spot} is face up: "
+                        f"{relic_of(state, relics[RELIC_INDEX[spot]])}.",
+                    )
+                )
             else:
                 entries.append((PUBLIC, f"{SEAT_NAMES[owner]}'s relic at {spot} turns face down."))
     seen = {(owner, relics[RELIC_INDEX[spot]]) for spot in up_now if spot in RELIC_INDEX} if up_now else set()
     players = list(state.players)
-    players[owner] = changed_seat(state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)})
+    players[owner] = changed_seat(
+        state, players[owner], {"temple": temple, "amulets": players[owner].amulets + tuple(collected)}
+    )
     for p in (0, 1):  # both players see a face-up relic, and remember it if it turns face down again
         if not seen <= players[p].knowledge:
             players[p] = changed_seat(state, players[p], {"knowledge": players[p].knowledge | seen})
@@ -60,6 +98,7 @@ def update_temple(state, owner: int, temple: Temple):
 
 
 # =========================================================================== automatic steps
+
 
 def next_step(state):
     """The automatic step after all chance is done, or None when a player must decide."""
@@ -72,15 +111,23 @@ def next_step(state):
         if state.deal is None:
             return _start_round(state)
         if not state.deal:
-            return log(state, f"{SEAT_NAMES[state.guide]} drew no card to share.", deal=None,
-                       queue=state.queue + (_ROOM,))  # and _reveal_room, in the same copy
+            return log(
+                state, f"{SEAT_NAMES[state.guide]} drew no card to share.", deal=None, queue=state.queue + (_ROOM,)
+            )  # and _reveal_room, in the same copy
     return None
 
 
 def _start_round(state):
     players = tuple([p if p.committed is None else changed_seat(state, p, {"committed": None}) for p in state.players])
-    return log(state, f"Round {state.round + 1}: {SEAT_NAMES[state.guide]} is the guide and commits first.",
-               players=players, phase="CALL_OF_FATE", to_act=state.guide, round=state.round + 1, pass_streak=0)
+    return log(
+        state,
+        f"Round {state.round + 1}: {SEAT_NAMES[state.guide]} is the guide and commits first.",
+        players=players,
+        phase="CALL_OF_FATE",
+        to_act=state.guide,
+        round=state.round + 1,
+        pass_streak=0,
+    )
 
 
 def _reveal_room(state):
@@ -102,8 +149,10 @@ def _commit(state, player: int, cards: tuple):
     hand = list(me.hand)
     for card_id in cards:
         hand.remove(card_id)
-    entries = ((PUBLIC, f"{SEAT_NAMES[player]} commits {len(cards)} card(s) face down."),
-               (player, f"You commit {', '.join(cards) or 'nothing'}."))
+    entries = (
+        (PUBLIC, f"{SEAT_NAMES[player]} commits {len(cards)} card(s) face down."),
+        (player, f"You commit {', '.join(cards) or 'nothing'}."),
+    )
     # remove_from_hand, set_player and both log lines in one copy of the state
     seat = {"hand": tuple(hand), "public_hand": me.public_hand - set(cards), "committed": cards}
     if player == state.guide:
@@ -124,8 +173,10 @@ def _reveal_commitments(state):
         for letter, need in needs:
             pile = available[letter]
             if need > len(pile):
-                texts.append(f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
-                             f"for {SEAT_NAMES[player]}: the missing ones are not thrown.")
+                texts.append(
+                    f"Only {len(pile)} {STICK_LETTERS[letter].lower()} stick(s) are left "
+                    f"for {SEAT_NAMES[player]}: the missing ones are not thrown."
+                )
             if pile:  # throw_tasks(player, taken): one task per colour, the ids in order (the pile is sorted)
                 queue.append(new_task(Task, ("STICKS", player, " ".join(pile[:need]))))
             taken += pile[:need]
@@ -133,8 +184,16 @@ def _reveal_commitments(state):
         sticks = tuple([_unthrown(s) for s in taken])  # Stick(s, colour)
         players[player] = changed_seat(state, players[player], {"sticks": sticks})
     supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
-    return log(state, *texts, players=tuple(players), supply=supply, queue=state.queue + tuple(queue),
-               phase="CONFRONTATION", to_act=state.guide, pass_streak=0)
+    return log(
+        state,
+        *texts,
+        players=tuple(players),
+        supply=supply,
+        queue=state.queue + tuple(queue),
+        phase="CONFRONTATION",
+        to_act=state.guide,
+        pass_streak=0,
+    )
 
 
 @cache
@@ -178,7 +237,11 @@ def _use_naga(after, action: UseNaga):
     me = after.players[player]
     hand = list(me.hand)
     hand.remove(card)  # remove_from_hand and the card activated, in one edit of the seat, logged in the same copy
-    state = with_player(after, player, {"hand": tuple(hand), "public_hand": me.public_hand - {card}, "activated": me.activated + (card,)})
+    state = with_player(
+        after,
+        player,
+        {"hand": tuple(hand), "public_hand": me.public_hand - {card}, "activated": me.activated + (card,)},
+    )
     state = log(state, f"{action}.")
     state = _apply_effect(state, player, after.edition.cards[card].effect, action.params)
     if state.pending_swap is None:
@@ -193,7 +256,10 @@ def _apply_effect(state, player: int, effect: str, params):
     if effect == "RETHROW2":
         return _rethrow(state, params.target, params.stick_ids)
     if effect == "DISCARD2":
-        return log(return_sticks(state, opponent, params.stick_ids), f"{seat_name(opponent)} loses {', '.join(params.stick_ids)}.")
+        return log(
+            return_sticks(state, opponent, params.stick_ids),
+            f"{seat_name(opponent)} loses {', '.join(params.stick_ids)}.",
+        )
     if effect == "PEEK":
         return _peek(state, player, [params.spot])
     if effect == "SWAP":
@@ -206,7 +272,11 @@ def _apply_effect(state, player: int, effect: str, params):
         return update_temple(state, params.temple, state.players[params.temple].temple.rotate(params.cell, params.k))
     if effect == "MOVE_SWAP":
         temple = state.players[params.temple].temple
-        changed = temple.move(params.origin, params.destination) if isinstance(params, Move) else temple.swap_cells(params.a, params.b)
+        changed = (
+            temple.move(params.origin, params.destination)
+            if isinstance(params, Move)
+            else temple.swap_cells(params.a, params.b)
+        )
         return update_temple(state, params.temple, changed)
     if effect == "TRAP":
         return _put_trap(state, opponent, params.cell)
@@ -249,7 +319,6 @@ def _put_trap(state, owner: int, cell):
     return update_temple(state, owner, temple)
 
 
-
 def build_use_amulet(state, action: UseAmulet):
     player, me = action.player, state.players[action.player]
     effect = state.edition.amulets[action.amulet].effect
@@ -269,7 +338,6 @@ def build_use_amulet(state, action: UseAmulet):
     if state.phase == "CONFRONTATION":
         state = replace(state, pass_streak=0)
     return state
-
 
 
 def build_swap_choice(state, action: SwapChoice):
@@ -309,17 +377,30 @@ def _keep(state, player: int, cards: tuple):
     players = list(state.players)  # add_to_hand for every card, then the log line and the room, in one copy
     keeper, receiver = players[player], players[opponent]
     players[player] = changed_seat(state, keeper, {"hand": tuple(sorted(keeper.hand + cards))})
-    players[opponent] = changed_seat(state, receiver, {"hand": tuple(sorted(receiver.hand + tuple(given))),
-                                                       "public_hand": receiver.public_hand | set(given)})
-    return log(state, f"{SEAT_NAMES[player]} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
-                      f"to {SEAT_NAMES[opponent]}.", players=tuple(players), deal=None,
-               queue=state.queue + (_ROOM,))  # and _reveal_room
-
+    players[opponent] = changed_seat(
+        state,
+        receiver,
+        {"hand": tuple(sorted(receiver.hand + tuple(given))), "public_hand": receiver.public_hand | set(given)},
+    )
+    return log(
+        state,
+        f"{SEAT_NAMES[player]} keeps {len(cards)} card(s) and gives {', '.join(given) or 'nothing'} "
+        f"to {SEAT_NAMES[opponent]}.",
+        players=tuple(players),
+        deal=None,
+        queue=state.queue + (_ROOM,),
+    )  # and _reveal_room
 
 
 BUILDS = {
-    Commit: build_commit, UseNaga: build_use_naga, UseAmulet: build_use_amulet, SwapChoice: build_swap_choice,
-    Pass: build_pass, PlaceTile: build_place_tile, DiscardTile: build_discard_tile, Keep: build_keep,
+    Commit: build_commit,
+    UseNaga: build_use_naga,
+    UseAmulet: build_use_amulet,
+    SwapChoice: build_swap_choice,
+    Pass: build_pass,
+    PlaceTile: build_place_tile,
+    DiscardTile: build_discard_tile,
+    Keep: build_keep,
 }  # action type -> the function that applies an accepted action of that type to a draft
 
 
@@ -340,8 +421,9 @@ def _confrontation_step(state):
         return None
     if not has_non_pass_action(state, 1 - player):
         return _resolve_room(state)
-    return log(state, f"{SEAT_NAMES[player]} passes (nothing to use).", pass_streak=state.pass_streak + 1,
-               to_act=1 - player)
+    return log(
+        state, f"{SEAT_NAMES[player]} passes (nothing to use).", pass_streak=state.pass_streak + 1, to_act=1 - player
+    )
 
 
 def _resolve_room(state):
@@ -351,18 +433,28 @@ def _resolve_room(state):
     guide = state.guide
     ties_to = guide if state.rules.tie_rule == "guide" else 1 - guide
     winner = ties_to if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
-    text = (f"Totals: P0 {totals[0]}, P1 {totals[1]}. {seat_name(winner)} wins the room"
-            + (f" (the {state.rules.tie_rule} wins ties)." if totals[0] == totals[1] else "."))
+    text = f"Totals: P0 {totals[0]}, P1 {totals[1]}. {seat_name(winner)} wins the room" + (
+        f" (the {state.rules.tie_rule} wins ties)." if totals[0] == totals[1] else "."
+    )
     discards, returned, players = [], [], list(state.players)
     for p in (guide, 1 - guide):  # cards to the discard pile, sticks to the supply, in one copy of each seat
         me = players[p]
         discards += list(me.committed or ()) + list(me.activated)
         returned += map(_STICK_ID, me.sticks)  # the ids of the sticks, in C
-        players[p] = changed_seat(state, me, {"sticks": (), "committed": (), "activated": (), "modifier": 0, "virtual_nagas": 0})
-    return log(state, text, players=tuple(players), supply=tuple(sorted(state.supply + tuple(returned))),
-               discard_pile=state.discard_pile + tuple(discards), phase="EXPLORATION", to_act=winner,
-               room_winner=winner, pass_streak=0)
-
+        players[p] = changed_seat(
+            state, me, {"sticks": (), "committed": (), "activated": (), "modifier": 0, "virtual_nagas": 0}
+        )
+    return log(
+        state,
+        text,
+        players=tuple(players),
+        supply=tuple(sorted(state.supply + tuple(returned))),
+        discard_pile=state.discard_pile + tuple(discards),
+        phase="EXPLORATION",
+        to_act=winner,
+        room_winner=winner,
+        pass_streak=0,
+    )
 
 
 # =========================================================================== a new deal
@@ -413,4 +505,3 @@ def finish_turn(draft: TurnDraft):
     if state is not draft:  # every edit of a turn is made in place, so the turn returns its draft
         raise AssertionError("a turn returned another state than the one it built")
     return draft.freeze()
-

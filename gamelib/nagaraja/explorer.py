@@ -102,13 +102,23 @@ def draw_sticks(faces="A", ax=None):
     for row, colour in enumerate(sticks.COLOURS):
         y = top - row * gap
         length = 3.2 * STICK_LENGTHS[colour]
-        ax.add_patch(FancyBboxPatch((0, y - 0.16), length, 0.32, boxstyle="round,pad=0.02,rounding_size=0.12",
-                                    facecolor=STICK_COLOURS[colour], edgecolor="black", linewidth=1))
+        ax.add_patch(
+            FancyBboxPatch(
+                (0, y - 0.16),
+                length,
+                0.32,
+                boxstyle="round,pad=0.02,rounding_size=0.12",
+                facecolor=STICK_COLOURS[colour],
+                edgecolor="black",
+                linewidth=1,
+            )
+        )
         ax.text(-0.15, y, colour.lower(), ha="right", va="center", fontsize=10)
         for i, (points, naga) in enumerate(table[colour]):
             _draw_face(ax, 4.0 + i * 0.9, y, points, naga, STICK_COLOURS[colour])
-    ax.text(4.0 + (widest - 1) * 0.45, top + 0.5, "the faces (each equally likely)",
-            ha="center", va="bottom", fontsize=9)
+    ax.text(
+        4.0 + (widest - 1) * 0.45, top + 0.5, "the faces (each equally likely)", ha="center", va="bottom", fontsize=9
+    )
     ax.set_xlim(-1.0, 4.5 + widest * 0.9)
     ax.set_ylim(-0.75, top + 0.8)
     ax.set_aspect("equal")
@@ -119,8 +129,17 @@ def draw_sticks(faces="A", ax=None):
 def _draw_face(ax, x: float, y: float, points: int, naga: int, colour: str) -> None:
     from matplotlib.patches import FancyBboxPatch
 
-    ax.add_patch(FancyBboxPatch((x - 0.35, y - 0.35), 0.7, 0.7, boxstyle="round,pad=0,rounding_size=0.08",
-                                facecolor=colour, edgecolor="black", linewidth=1))
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - 0.35, y - 0.35),
+            0.7,
+            0.7,
+            boxstyle="round,pad=0,rounding_size=0.08",
+            facecolor=colour,
+            edgecolor="black",
+            linewidth=1,
+        )
+    )
     ink = "white" if colour != STICK_COLOURS["WHITE"] else "black"
     if naga:  # a snake: a sine wave with a head
         xs = [x - 0.25 + 0.45 * i / 39 for i in range(40)]
@@ -132,8 +151,14 @@ def _draw_face(ax, x: float, y: float, points: int, naga: int, colour: str) -> N
             px = x + (k % columns - (columns - 1) / 2) * 0.2
             py = y + (k // columns - (points - 1) // columns / 2) * 0.2 - (0.2 if naga else 0)
             ax.plot([px], [py], marker="o", color=ink, markersize=5)
-    ax.text(x, y - 0.5, "Naga" if naga and not points else str(points) + (" + Naga" if naga else ""),
-            ha="center", va="top", fontsize=8)
+    ax.text(
+        x,
+        y - 0.5,
+        "Naga" if naga and not points else str(points) + (" + Naga" if naga else ""),
+        ha="center",
+        va="top",
+        fontsize=8,
+    )
 
 
 # --------------------------------------------------------------------------- the plots widget
@@ -175,11 +200,21 @@ class PagePart:
 
 NumberBox = PagePart  # the number boxes' earlier name
 
+
 class OddsExplorer:
     """Sliders or cards, exact odds, stick effects, a sweep, simulated throws and a face editor."""
 
-    def __init__(self, faces="A", pools=DEFAULT_POOLS, names=DEFAULT_NAMES, guide: int = 0,
-                 seed: int = 2019, throws: int = 200, free: bool = False, plot: bool = True):
+    def __init__(
+        self,
+        faces="A",
+        pools=DEFAULT_POOLS,
+        names=DEFAULT_NAMES,
+        guide: int = 0,
+        seed: int = 2019,
+        throws: int = 200,
+        free: bool = False,
+        plot: bool = True,
+    ):
         self.names = tuple(names)
         self.plot = plot  # False skips building the plot data (fast headless sweeps); numbers still update
         self.seed = seed
@@ -202,26 +237,38 @@ class OddsExplorer:
 
     # ------------------------------------------------------------- construction
     def _build_sliders(self, pools, guide: int, free: bool) -> None:
-        self.mode = widgets.ToggleButtons(options=[("game: 12 of each colour in all", "game"),
-                                                   ("free: no supply limit", "free")],
-                                          value="free" if free else "game", style={"button_width": "240px"})
+        self.mode = widgets.ToggleButtons(
+            options=[("game: 12 of each colour in all", "game"), ("free: no supply limit", "free")],
+            value="free" if free else "game",
+            style={"button_width": "240px"},
+        )
         self.mode.add_class("gl-mode")
         self.sliders: list[dict[str, widgets.IntSlider]] = []
         columns = []
         for player, (name, pool) in enumerate(zip(self.names, pools)):
             row = {}
             for colour, count in zip(sticks.COLOURS, sticks.as_pool(pool)):
-                slider = widgets.IntSlider(value=count, min=0, max=FREE_MAX, description=colour.lower(),
-                                           continuous_update=False, readout=True,
-                                           style={"description_width": "50px"}, layout=widgets.Layout(width="280px"))
+                slider = widgets.IntSlider(
+                    value=count,
+                    min=0,
+                    max=FREE_MAX,
+                    description=colour.lower(),
+                    continuous_update=False,
+                    readout=True,
+                    style={"description_width": "50px"},
+                    layout=widgets.Layout(width="280px"),
+                )
                 slider.add_class(f"gl-slider-{player}-{colour.lower()}")
                 row[colour] = slider
             self.sliders.append(row)
             title = widgets.HTML(f"<b>{html.escape(name)}</b> throws")
             columns.append(widgets.VBox([title, *row.values()], layout=widgets.Layout(flex="0 0 auto", width="290px")))
-        self.guide = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)], value=guide,
-                                           style={"button_width": "90px"},
-                                           tooltips=["the guide wins ties (rules page: Odds)"] * 2)
+        self.guide = widgets.ToggleButtons(
+            options=[(name, i) for i, name in enumerate(self.names)],
+            value=guide,
+            style={"button_width": "90px"},
+            tooltips=["the guide wins ties (rules page: Odds)"] * 2,
+        )
         self.guide.add_class("gl-guide")
         columns.append(widgets.VBox([widgets.HTML("<b>Guide</b> (wins ties)"), self.guide]))
         self.players = widgets.HBox(columns)
@@ -248,66 +295,106 @@ class OddsExplorer:
         self.hand_rows = [widgets.HBox() for _ in self.names]
         self.card_buttons: list[list[widgets.ToggleButton]] = [[], []]
         self._deals = 0
-        self.card_panel = widgets.VBox([
-            widgets.HTML("<b>Or lay cards</b> from a dealt hand (any number of cards of <i>one symbol</i>, "
-                         "rules page: Call of fate); the sliders follow."),
-            self.deal_button,
-            *[widgets.HBox([widgets.HTML(f"{html.escape(name)}:", layout=widgets.Layout(width="60px")), row])
-              for name, row in zip(self.names, self.hand_rows)],
-            self.card_message,
-        ])
+        self.card_panel = widgets.VBox(
+            [
+                widgets.HTML(
+                    "<b>Or lay cards</b> from a dealt hand (any number of cards of <i>one symbol</i>, "
+                    "rules page: Call of fate); the sliders follow."
+                ),
+                self.deal_button,
+                *[
+                    widgets.HBox([widgets.HTML(f"{html.escape(name)}:", layout=widgets.Layout(width="60px")), row])
+                    for name, row in zip(self.names, self.hand_rows)
+                ],
+                self.card_message,
+            ]
+        )
         self.deal()
 
     def _build_throws(self, throws: int) -> None:
-        self.throw_count = widgets.BoundedIntText(value=throws, min=1, max=100_000, step=100,
-                                                  description="N =", style={"description_width": "30px"},
-                                                  layout=widgets.Layout(width="130px"))
-        self.throw_button = widgets.Button(description="throw N times", icon="random",
-                                           tooltip="simulate N more throws of both pools")
+        self.throw_count = widgets.BoundedIntText(
+            value=throws,
+            min=1,
+            max=100_000,
+            step=100,
+            description="N =",
+            style={"description_width": "30px"},
+            layout=widgets.Layout(width="130px"),
+        )
+        self.throw_button = widgets.Button(
+            description="throw N times", icon="random", tooltip="simulate N more throws of both pools"
+        )
         self.throw_button.add_class("gl-throw")
         self.throw_button.on_click(lambda _: self.throw())
         self.clear_button = widgets.Button(description="clear throws")
         self.clear_button.on_click(lambda _: self._clear_throws())
         self.simulation = widgets.HTML()
         self.simulation.add_class("gl-sim")
-        self.throw_panel = widgets.VBox([widgets.HBox([self.throw_count, self.throw_button, self.clear_button]),
-                                         self.simulation])
+        self.throw_panel = widgets.VBox(
+            [widgets.HBox([self.throw_count, self.throw_button, self.clear_button]), self.simulation]
+        )
 
     def _build_effects(self) -> None:
-        self.effect = widgets.Dropdown(options=[("no effect (the raw throw)", "")] +
-                                       [(f"{name}: {words}", name) for name, words in EFFECT_WORDS.items()],
-                                       value="", description="effect", layout=widgets.Layout(width="330px"))
+        self.effect = widgets.Dropdown(
+            options=[("no effect (the raw throw)", "")]
+            + [(f"{name}: {words}", name) for name, words in EFFECT_WORDS.items()],
+            value="",
+            description="effect",
+            layout=widgets.Layout(width="330px"),
+        )
         self.effect.add_class("gl-effect-choice")
-        self.effect_target = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)], value=1,
-                                                   description="on", style={"button_width": "80px"})
+        self.effect_target = widgets.ToggleButtons(
+            options=[(name, i) for i, name in enumerate(self.names)],
+            value=1,
+            description="on",
+            style={"button_width": "80px"},
+        )
         self.effect_target.add_class("gl-effect-target")
-        self.effect_chooser = widgets.ToggleButtons(options=[(name, i) for i, name in enumerate(self.names)],
-                                                    value=1, description="chosen by", style={"button_width": "80px"})
+        self.effect_chooser = widgets.ToggleButtons(
+            options=[(name, i) for i, name in enumerate(self.names)],
+            value=1,
+            description="chosen by",
+            style={"button_width": "80px"},
+        )
         self.effect_chooser.add_class("gl-effect-chooser")
         self.effect_result = PagePart("effect")  # shown under the number boxes, in the plots widget
         for control in (self.effect, self.effect_target, self.effect_chooser):
             control.observe(lambda _: self.refresh(), names="value")
         self.sweep_choice = widgets.Dropdown(
-            options=[(f"{name}'s {colour.lower()} sticks", (player, colour))
-                     for player, name in enumerate(self.names) for colour in sticks.COLOURS],
-            value=(0, "WHITE"), description="sweep", layout=widgets.Layout(width="330px"))
+            options=[
+                (f"{name}'s {colour.lower()} sticks", (player, colour))
+                for player, name in enumerate(self.names)
+                for colour in sticks.COLOURS
+            ],
+            value=(0, "WHITE"),
+            description="sweep",
+            layout=widgets.Layout(width="330px"),
+        )
         self.sweep_choice.add_class("gl-sweep-choice")
         self.sweep_choice.observe(lambda _: self.refresh(), names="value")
-        self.effect_panel = widgets.VBox([
-            widgets.HTML("<b>After the throw</b>: one stick effect (rules page: Effects), its sticks chosen by whoever "
-                         "activates it, with both throws in view; then the room is resolved."),
-            widgets.HBox([self.effect, self.effect_target, self.effect_chooser])])
+        self.effect_panel = widgets.VBox(
+            [
+                widgets.HTML(
+                    "<b>After the throw</b>: one stick effect (rules page: Effects), its sticks chosen by whoever "
+                    "activates it, with both throws in view; then the room is resolved."
+                ),
+                widgets.HBox([self.effect, self.effect_target, self.effect_chooser]),
+            ]
+        )
 
     def _build_editor(self) -> None:
         self.face_texts = {}
         for colour in sticks.COLOURS:
-            text = widgets.Text(value=faces_to_text(self.faces[colour]), description=colour.lower(),
-                                continuous_update=False, layout=widgets.Layout(width="240px"))
+            text = widgets.Text(
+                value=faces_to_text(self.faces[colour]),
+                description=colour.lower(),
+                continuous_update=False,
+                layout=widgets.Layout(width="240px"),
+            )
             text.add_class(f"gl-faces-{colour.lower()}")
             text.observe(self._on_faces_edited, names="value")
             self.face_texts[colour] = text
-        self.free_design = widgets.Checkbox(value=False, description="free design (any number of faces)",
-                                            indent=False)
+        self.free_design = widgets.Checkbox(value=False, description="free design (any number of faces)", indent=False)
         self.free_design.add_class("gl-free-design")
         self.free_design.observe(self._on_faces_edited, names="value")
         model_buttons = []
@@ -318,12 +405,14 @@ class OddsExplorer:
         self.face_message = widgets.HTML()
         self.face_message.add_class("gl-error")
         self.face_title = widgets.HTML()
-        self.editor = widgets.VBox([
-            self.face_title,
-            widgets.HBox(list(self.face_texts.values())),
-            widgets.HBox([self.free_design, widgets.HTML("start again from:"), *model_buttons]),
-            self.face_message,
-        ])
+        self.editor = widgets.VBox(
+            [
+                self.face_title,
+                widgets.HBox(list(self.face_texts.values())),
+                widgets.HBox([self.free_design, widgets.HTML("start again from:"), *model_buttons]),
+                self.face_message,
+            ]
+        )
 
     def _build_layout(self) -> None:
         # Everything a change repaints (the six number boxes, the reason nothing is computed, the effect's
@@ -334,14 +423,24 @@ class OddsExplorer:
         self.number_boxes = PagePart("numbers")
         self.odds_error = PagePart("error")
         self.edition_ranges = PagePart("ranges")
-        self.widget = widgets.VBox([
-            widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
-            self.mode, self.players, self.supply_message, self.card_panel, self.throw_panel,
-            self.effect_panel, self.plots, self.sweep_choice,
-            widgets.HTML("<b>Design your own sticks</b> (press Enter to apply): "
-                         "one entry per face, e.g. <code>2,3,3,4</code>; <code>N</code> is a Naga."),
-            self.editor,
-        ])
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML("<h3 style='margin:0'>Fate-stick odds explorer</h3>"),
+                self.mode,
+                self.players,
+                self.supply_message,
+                self.card_panel,
+                self.throw_panel,
+                self.effect_panel,
+                self.plots,
+                self.sweep_choice,
+                widgets.HTML(
+                    "<b>Design your own sticks</b> (press Enter to apply): "
+                    "one entry per face, e.g. <code>2,3,3,4</code>; <code>N</code> is a Naga."
+                ),
+                self.editor,
+            ]
+        )
         self.widget.add_class("gl-explorer")
 
     # ------------------------------------------------------------- pools and the supply
@@ -356,13 +455,16 @@ class OddsExplorer:
             other = self.pools[1 - player]
             for colour, mine, theirs in zip(sticks.COLOURS, pool, other):
                 if mine + theirs > SUPPLY:
-                    raise ValueError(f"the supply has {SUPPLY} {colour.lower()} sticks in all and "
-                                     f"{self.names[1 - player]} holds {theirs}: switch to free mode for more")
+                    raise ValueError(
+                        f"the supply has {SUPPLY} {colour.lower()} sticks in all and "
+                        f"{self.names[1 - player]} holds {theirs}: switch to free mode for more"
+                    )
         elif sum(pool) > POOL_MAX:
             raise ValueError(f"at most {POOL_MAX} sticks a side: exact odds stop there")
         # Lower counts first, so that each step stays within the side's total of POOL_MAX sticks.
-        for colour, count in sorted(zip(sticks.COLOURS, pool), key=lambda item: item[1] - self.pools[player][
-                sticks.COLOURS.index(item[0])]):
+        for colour, count in sorted(
+            zip(sticks.COLOURS, pool), key=lambda item: item[1] - self.pools[player][sticks.COLOURS.index(item[0])]
+        ):
             self.sliders[player][colour].value = count
 
     def _apply_supply(self) -> None:
@@ -395,10 +497,15 @@ class OddsExplorer:
             finally:
                 self._quiet = False
         self._apply_supply()
-        self.supply_message.value = "" if not changes else (
-            f'<span class="gl-mode-note">Game mode: the supply holds {SUPPLY} sticks of each colour and the guide, '
-            f"{html.escape(self.names[self.guide.value])}, takes first (rules page: Call of fate), so the sliders "
-            f"moved: {html.escape('; '.join(changes))}.</span>")
+        self.supply_message.value = (
+            ""
+            if not changes
+            else (
+                f'<span class="gl-mode-note">Game mode: the supply holds {SUPPLY} sticks of each colour and the guide, '
+                f"{html.escape(self.names[self.guide.value])}, takes first (rules page: Call of fate), so the sliders "
+                f"moved: {html.escape('; '.join(changes))}.</span>"
+            )
+        )
         self._reset_simulation()
         self.refresh()
 
@@ -408,14 +515,17 @@ class OddsExplorer:
         rng = chance_rng(f"{self.seed}:deal", self._deals)
         self._deals += 1
         dealt = rng.sample(sorted(self.cards), HAND_SIZE * len(self.names))
-        self.hands = [sorted(dealt[i * HAND_SIZE:(i + 1) * HAND_SIZE]) for i in range(len(self.names))]
+        self.hands = [sorted(dealt[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(len(self.names))]
         for player, hand in enumerate(self.hands):
             buttons = []
             for index, card_id in enumerate(hand):
                 card = self.cards[card_id]
-                button = widgets.ToggleButton(value=False, description=f"{card.sticks} · {card.id}",
-                                              tooltip=f"{card.id}: sticks {card.sticks}, effect {card.effect}",
-                                              layout=widgets.Layout(width="135px"))
+                button = widgets.ToggleButton(
+                    value=False,
+                    description=f"{card.sticks} · {card.id}",
+                    tooltip=f"{card.id}: sticks {card.sticks}, effect {card.effect}",
+                    layout=widgets.Layout(width="135px"),
+                )
                 button.add_class(f"gl-card-{player}-{index}")
                 button.observe(lambda change, p=player: self._on_card(p, change), names="value")
                 buttons.append(button)
@@ -448,7 +558,8 @@ class OddsExplorer:
             self.card_message.value = (
                 '<span class="gl-card-refused" style="color:#B00020">Cards laid together must share one symbol '
                 f"(rules page: Call of fate): {html.escape(self.names[player])} has laid {', '.join(sorted(symbols - {self.cards[change['owner'].description.split(' · ')[1]].symbol}))} "
-                "cards already.</span>")
+                "cards already.</span>"
+            )
             return
         self.card_message.value = ""
         self._pools_from_cards()
@@ -456,13 +567,17 @@ class OddsExplorer:
     def _pools_from_cards(self) -> None:
         wanted = [sticks.as_pool([self.cards[c].sticks for c in self.laid(p)] or (0, 0, 0)) for p in (0, 1)]
         pools, notes = [list(pool) for pool in wanted], []
-        if self.mode.value == "game":  # a short colour: the guide takes first, the rest is not thrown (nagaraja.md#call-of-fate)
+        if (
+            self.mode.value == "game"
+        ):  # a short colour: the guide takes first, the rest is not thrown (nagaraja.md#call-of-fate)
             guide = self.guide.value
             for i, colour in enumerate(sticks.COLOURS):
                 left = SUPPLY - pools[guide][i]
                 if pools[1 - guide][i] > left:
-                    notes.append(f"{self.names[1 - guide]}'s cards show {pools[1 - guide][i]} {colour.lower()} "
-                                 f"but only {left} are left in the supply")
+                    notes.append(
+                        f"{self.names[1 - guide]}'s cards show {pools[1 - guide][i]} {colour.lower()} "
+                        f"but only {left} are left in the supply"
+                    )
                     pools[1 - guide][i] = left
         self._quiet = True
         try:
@@ -473,8 +588,12 @@ class OddsExplorer:
             self._apply_supply()
         finally:
             self._quiet = False
-        self.supply_message.value = (f'<span class="gl-shortfall">{html.escape("; ".join(notes))} '
-                                     "(the guide takes first: rules page, Call of fate).</span>" if notes else "")
+        self.supply_message.value = (
+            f'<span class="gl-shortfall">{html.escape("; ".join(notes))} '
+            "(the guide takes first: rules page, Call of fate).</span>"
+            if notes
+            else ""
+        )
         self._reset_simulation()
         self.refresh()
 
@@ -541,27 +660,41 @@ class OddsExplorer:
         self._join_numbers()
 
     def _join_numbers(self) -> None:
-        self.number_boxes.value = "".join(f'<div class="gl-{key}">{box.value}</div>' for key, box in self.numbers.items())
+        self.number_boxes.value = "".join(
+            f'<div class="gl-{key}">{box.value}</div>' for key, box in self.numbers.items()
+        )
 
     def _show_effect(self, odds) -> None:
         effect = self.effect.value
         self.effect_chooser.layout.display = "" if effect == "RETHROW2" else "none"
         if not effect:
-            self.effect_result.value = '<div class="gl-number"><i>Choose an effect to see what it does to the room.</i></div>'
+            self.effect_result.value = (
+                '<div class="gl-number"><i>Choose an effect to see what it does to the room.</i></div>'
+            )
             return
         target = self.effect_target.value
         chooser = self.effect_chooser.value if effect == "RETHROW2" else (target if effect == "PLUS2" else 1 - target)
         words = ("mine", "theirs")
-        after = sticks.win_probability_after(*self.pools, self.guide.value == 0, effect, words[target],
-                                             words[chooser], self.faces)
+        after = sticks.win_probability_after(
+            *self.pools, self.guide.value == 0, effect, words[target], words[chooser], self.faces
+        )
         change = after - odds["pwin"]
-        how = {"PLUS2": f"{self.names[target]} gets +2 points",
-               "DISCARD2": f"{self.names[target]} loses the two sticks with the most points, chosen by {self.names[chooser]}",
-               "RETHROW2": f"{self.names[chooser]} chooses 1 or 2 of {self.names[target]}'s sticks to throw again"}[effect]
-        note = " (no stick to act on: the effect cannot be played)" if effect != "PLUS2" and not sum(self.pools[target]) else ""
+        how = {
+            "PLUS2": f"{self.names[target]} gets +2 points",
+            "DISCARD2": f"{self.names[target]} loses the two sticks with the most points, chosen by {self.names[chooser]}",
+            "RETHROW2": f"{self.names[chooser]} chooses 1 or 2 of {self.names[target]}'s sticks to throw again",
+        }[effect]
+        note = (
+            " (no stick to act on: the effect cannot be played)"
+            if effect != "PLUS2" and not sum(self.pools[target])
+            else ""
+        )
         self.effect_result.value = number_box(
-            "gl-effect-value", f"After {effect} ({how}): P({self.names[0]} wins) =", after,
-            f"{'+' if change >= 0 else '−'}{float(abs(change)) * 100:.2f} percentage points against the raw throw{note}")
+            "gl-effect-value",
+            f"After {effect} ({how}): P({self.names[0]} wins) =",
+            after,
+            f"{'+' if change >= 0 else '−'}{float(abs(change)) * 100:.2f} percentage points against the raw throw{note}",
+        )
 
     # ------------------------------------------------------------- plot data
     def _plot_data(self) -> dict:
@@ -571,25 +704,35 @@ class OddsExplorer:
         for player, pool in enumerate(self.pools):
             counts, total = sticks.points_counts(pool, self.faces)
             exact = total <= EXACT_TOTAL  # past it the page gets each chance as a float (issue 25: speed)
-            entry = {"pool": list(pool), "total": f"{total:x}" if exact else None,
-                     "points": [[p, f"{c:x}" if exact else _float(c, total)] for p, c in sorted(counts.items())],
-                     "sim": [[p, f] for p, f in self.simulated[player].items()],
-                     "heat": _HEAT_MARK if player == self.plots.heat_player else []}
+            entry = {
+                "pool": list(pool),
+                "total": f"{total:x}" if exact else None,
+                "points": [[p, f"{c:x}" if exact else _float(c, total)] for p, c in sorted(counts.items())],
+                "sim": [[p, f] for p, f in self.simulated[player].items()],
+                "heat": _HEAT_MARK if player == self.plots.heat_player else [],
+            }
             players.append(entry)
         owner, colour = self.sweep_choice.value
         index = sticks.COLOURS.index(colour)
         # Game mode: what the supply allows; free mode: as far as the slider goes, which does not move
         # while that slider moves, so the sweep is computed once per drag, not once per step.
-        top = (SUPPLY - self.pools[1 - owner][index] if self.mode.value == "game"
-               else self.sliders[owner][colour].max)
+        top = SUPPLY - self.pools[1 - owner][index] if self.mode.value == "game" else self.sliders[owner][colour].max
         models = []
         for model in sticks.MODELS:
             models.append({"name": model, "values": _sweep(*self._sweep_key(owner, colour), top, model)})
         in_use = self.face_source.replace("Model ", "") if self.face_source.startswith("Model") else ""
-        return {"names": list(self.names), "guide": self.guide.value, "players": players,
-                "sweep": {"owner": self.names[owner], "colour": colour.lower(),
-                          "current": self.pools[owner][sticks.COLOURS.index(colour)], "models": models,
-                          "in_use": in_use}}
+        return {
+            "names": list(self.names),
+            "guide": self.guide.value,
+            "players": players,
+            "sweep": {
+                "owner": self.names[owner],
+                "colour": colour.lower(),
+                "current": self.pools[owner][sticks.COLOURS.index(colour)],
+                "models": models,
+                "in_use": in_use,
+            },
+        }
 
     def _sweep_key(self, owner: int, colour: str) -> tuple:
         """The sweep does not depend on the swept count itself: key it without that count."""
@@ -624,9 +767,13 @@ class OddsExplorer:
         first, second = (self._simulate_pool(pool, times, rng) for pool in self.pools)
         for counts, totals in zip(self._point_counts, (first, second)):
             counts.update(totals)
-        self._outcomes.update({">": sum(a > b for a, b in zip(first, second)),
-                               "=": sum(a == b for a, b in zip(first, second)),
-                               "<": sum(a < b for a, b in zip(first, second))})
+        self._outcomes.update(
+            {
+                ">": sum(a > b for a, b in zip(first, second)),
+                "=": sum(a == b for a, b in zip(first, second)),
+                "<": sum(a < b for a, b in zip(first, second)),
+            }
+        )
         self._batches += 1
         self._throws += times
         self.refresh()
@@ -673,12 +820,18 @@ class OddsExplorer:
     def _send(self, data: dict) -> None:
         """The one state message: the page's parts and the plot data in one JSON string. The heat map's
         thousand cells are written once per pool (_heat_json), not walked by json.dumps."""
-        data = {**data, "page": {part.key: part.value for part in
-                                 (self.number_boxes, self.odds_error, self.effect_result, self.edition_ranges)}}
+        data = {
+            **data,
+            "page": {
+                part.key: part.value
+                for part in (self.number_boxes, self.odds_error, self.effect_result, self.edition_ranges)
+            },
+        }
         text = json.dumps(data, separators=(",", ":"))
         if data.get("players"):
-            text = text.replace(f'"{_HEAT_MARK}"', _heat_json(self.pools[self.plots.heat_player],
-                                                              sticks._faces_key(self.faces)), 1)
+            text = text.replace(
+                f'"{_HEAT_MARK}"', _heat_json(self.pools[self.plots.heat_player], sticks._faces_key(self.faces)), 1
+            )
         self.plots.data = text
 
     def _show_ranges(self) -> None:
@@ -688,14 +841,29 @@ class OddsExplorer:
         rows = []
         for name, pool in zip(self.names, self.pools):
             ranges = published.pool_ranges(pool)
-            rows.append(range_row(f"{name}'s {pool_words(pool)}: mean points", *ranges["mean"],
-                                   _pool_moments(pool, sticks._faces_key(model_a))["mean_points"], f"range-mean-{len(rows) // 2}",
-                                   False))
-            rows.append(range_row(f"{name}'s {pool_words(pool)}: P(at least one Naga)", *ranges["naga"],
-                                   published._p_naga(pool, model_a), f"range-naga-{len(rows) // 2}", True))
+            rows.append(
+                range_row(
+                    f"{name}'s {pool_words(pool)}: mean points",
+                    *ranges["mean"],
+                    _pool_moments(pool, sticks._faces_key(model_a))["mean_points"],
+                    f"range-mean-{len(rows) // 2}",
+                    False,
+                )
+            )
+            rows.append(
+                range_row(
+                    f"{name}'s {pool_words(pool)}: P(at least one Naga)",
+                    *ranges["naga"],
+                    published._p_naga(pool, model_a),
+                    f"range-naga-{len(rows) // 2}",
+                    True,
+                )
+            )
         for key, entry in published.headline_ranges().items():
             if key in ("pwin", "edge"):
-                rows.append(range_row(entry["label"], entry["low"], entry["high"], entry["teaching"], f"range-{key}", True))
+                rows.append(
+                    range_row(entry["label"], entry["low"], entry["high"], entry["teaching"], f"range-{key}", True)
+                )
         self.edition_ranges.value = ranges_panel(rows, len(published.consistent_tables()))
 
     def _show_absent(self, problem: str) -> None:
@@ -707,8 +875,9 @@ class OddsExplorer:
         self._join_numbers()
         self.simulation.value = ""
         self._show_ranges()  # over the published tables, not these faces: they are still the sliders' pools'
-        self._send({"absent": f"Cannot compute: {problem}.", "pools": [list(pool) for pool in self.pools]}
-                   if self.plot else {})
+        self._send(
+            {"absent": f"Cannot compute: {problem}.", "pools": [list(pool) for pool in self.pools]} if self.plot else {}
+        )
 
     # ------------------------------------------------------------- face editor
     def _on_faces_edited(self, change) -> None:
@@ -724,7 +893,8 @@ class OddsExplorer:
                     if len(stick_faces) != 4:
                         raise sticks.FaceTableError(
                             f"{colour} has {len(stick_faces)} faces, but a fate stick has four (rules page: Fate sticks); "
-                            "switch on free design to try other sticks")
+                            "switch on free design to try other sticks"
+                        )
         except sticks.FaceTableError as problem:
             self.face_message.value = (
                 f'<div class="gl-error-text" style="color:#B00020"><b>This table cannot be used:</b> '
@@ -769,9 +939,11 @@ class OddsExplorer:
                 ("P(equal points)", odds["compare"][1]),
             )
         )
-        return (f"<p><b>Fate-stick odds explorer</b> (run the notebook to move the sliders): "
-                f"{html.escape(repr(self))}, guide wins ties.</p>"
-                f"<table><tr><th></th><th>exact</th><th>decimal</th></tr>{rows}</table>")
+        return (
+            f"<p><b>Fate-stick odds explorer</b> (run the notebook to move the sliders): "
+            f"{html.escape(repr(self))}, guide wins ties.</p>"
+            f"<table><tr><th></th><th>exact</th><th>decimal</th></tr>{rows}</table>"
+        )
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
@@ -783,7 +955,7 @@ class OddsExplorer:
 _HEAT_MARK = "@@gx-heat-rows@@"  # where the heat map's rows go in the JSON text
 
 
-EXACT_TOTAL = 2 ** 64  # pools with more equally likely outcomes (33 sticks of 4 faces) are sent as floats
+EXACT_TOTAL = 2**64  # pools with more equally likely outcomes (33 sticks of 4 faces) are sent as floats
 
 
 def _float(count: int, total: int) -> float:
@@ -855,8 +1027,9 @@ def _stick_moments(faces_key: tuple) -> list[tuple[Fraction, Fraction, Fraction,
 def _pool_moments(pool: sticks.Pool, faces_key: tuple) -> dict[str, Fraction]:
     """``sticks.moments`` for a table already validated: independent sticks, so means and variances add."""
     names = ("mean_points", "variance_points", "mean_nagas", "variance_nagas")
-    totals = [sum((count * row[i] for count, row in zip(pool, _stick_moments(faces_key))), Fraction(0))
-              for i in range(4)]
+    totals = [
+        sum((count * row[i] for count, row in zip(pool, _stick_moments(faces_key))), Fraction(0)) for i in range(4)
+    ]
     return dict(zip(names, totals))
 
 

@@ -51,15 +51,23 @@ class FateGame:
     equilibrium: payoff.Equilibrium
 
 
-def fate_game(guide_hand=GUIDE_HAND, opponent_hand=OPPONENT_HAND, room_value=ROOM_VALUE, card_value=CARD_VALUE,
-              tie_rule: str = "guide", faces=None) -> FateGame:
+def fate_game(
+    guide_hand=GUIDE_HAND,
+    opponent_hand=OPPONENT_HAND,
+    room_value=ROOM_VALUE,
+    card_value=CARD_VALUE,
+    tie_rule: str = "guide",
+    faces=None,
+) -> FateGame:
     """The Call of Fate matrix (rows: the guide's commitments, columns: the opponent's) and its equilibrium."""
     if tie_rule not in ("guide", "opponent"):
         raise ValueError('tie_rule is "guide" (the rules) or "opponent"')
     room_value, card_value = Fraction(room_value), Fraction(card_value)
     rows, columns = commitments(guide_hand), commitments(opponent_hand)
-    matrix = [[room_value * (2 * room_chance(g, o, tie_rule, faces) - 1) - card_value * (len(g) - len(o))
-               for o in columns] for g in rows]
+    matrix = [
+        [room_value * (2 * room_chance(g, o, tie_rule, faces) - 1) - card_value * (len(g) - len(o)) for o in columns]
+        for g in rows
+    ]
     return FateGame(rows, columns, matrix, payoff.solve_zero_sum(matrix))
 
 
@@ -80,18 +88,27 @@ def check_mixed_call(room_value, card_value, tie_rule="guide", minimum_weight=Fr
     if tie_rule not in ("guide", "opponent"):
         return Feedback('Not yet: the tie rule is "guide" (the rules) or "opponent".', False)
     game = fate_game(room_value=room, card_value=card, tie_rule=tie_rule)
-    weights = [(weight, label(option)) for weight, option in zip(game.equilibrium.rows, game.guide_options) if weight > 0]
+    weights = [
+        (weight, label(option)) for weight, option in zip(game.equilibrium.rows, game.guide_options) if weight > 0
+    ]
     shown = ", ".join(f"{name} {float(weight):.0%}" for weight, name in sorted(weights, reverse=True))
     strong = [name for weight, name in weights if weight >= minimum_weight]
     if len(strong) >= 2:
-        return Feedback(f"Right: the guide's equilibrium mixes {shown}: {len(strong)} commitments at least "
-                        f"{float(minimum_weight):.0%} each; no single call is best, so the opponent cannot read it.", True)
+        return Feedback(
+            f"Right: the guide's equilibrium mixes {shown}: {len(strong)} commitments at least "
+            f"{float(minimum_weight):.0%} each; no single call is best, so the opponent cannot read it.",
+            True,
+        )
     if len(weights) == 1:
-        why = (f"the guide's equilibrium is pure: {weights[0][1]} always, and the opponent's best reply cannot punish it. "
-               "Cheap cards make big calls best; dear cards make small calls best: look for the price in between")
+        why = (
+            f"the guide's equilibrium is pure: {weights[0][1]} always, and the opponent's best reply cannot punish it. "
+            "Cheap cards make big calls best; dear cards make small calls best: look for the price in between"
+        )
     else:
-        why = (f"the guide mixes {shown}, but only {len(strong)} commitment reaches {float(minimum_weight):.0%}; "
-               "move the card value a little towards where the rare option was the pure best")
+        why = (
+            f"the guide mixes {shown}, but only {len(strong)} commitment reaches {float(minimum_weight):.0%}; "
+            "move the card value a little towards where the rare option was the pure best"
+        )
     return Feedback(f"Not yet: {why}.", False)
 
 

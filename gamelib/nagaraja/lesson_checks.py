@@ -28,8 +28,12 @@ def best_face_up(tiles: tuple[str, ...]) -> int:
     def best(temple: Temple, left: tuple[str, ...]) -> int:
         if not left:
             return len(temple.face_up_spots())
-        return max(best(temple.place(cell, tile, rotation), left[:i] + left[i + 1:])
-                   for i, tile in enumerate(left) for cell in temple.legal_cells() for rotation in range(4))
+        return max(
+            best(temple.place(cell, tile, rotation), left[:i] + left[i + 1 :])
+            for i, tile in enumerate(left)
+            for cell in temple.legal_cells()
+            for rotation in range(4)
+        )
 
     return best(Temple(), tuple(tiles))
 
@@ -50,7 +54,7 @@ def check_relic_design(tiles, placements) -> Feedback:
         placements = [tuple(p) for p in placements]
         laid = sorted(p[0] for p in placements)
     except (TypeError, IndexError):
-        return Feedback("Not yet: give a list of (tile, cell, rotation), e.g. [(\"R13\", (2, 1), 0)].", False)
+        return Feedback('Not yet: give a list of (tile, cell, rotation), e.g. [("R13", (2, 1), 0)].', False)
     if laid != sorted(tiles):
         return Feedback(f"Not yet: lay each of the tiles {', '.join(tiles)} exactly once (you laid {laid}).", False)
     try:
@@ -59,20 +63,34 @@ def check_relic_design(tiles, placements) -> Feedback:
         return Feedback(f"Not yet: one placement is not legal: {error}.", False)
     face_up, target = temple.face_up_spots(), best_face_up(tiles)
     if len(face_up) >= target:
-        return Feedback(f"Right: {len(face_up)} relics face up ({', '.join(face_up)}), the most these tiles can reach.", True)
-    hint = ("a tile that touches a wall only helps if a path also joins it to an entrance"
-            if face_up else "start from the entrance row and make each tile continue a path")
-    return Feedback(f"Not yet: {len(face_up)} relic(s) face up ({', '.join(face_up) or 'none'}); these tiles can turn up "
-                    f"{target}. Hint: {hint}.", False)
+        return Feedback(
+            f"Right: {len(face_up)} relics face up ({', '.join(face_up)}), the most these tiles can reach.", True
+        )
+    hint = (
+        "a tile that touches a wall only helps if a path also joins it to an entrance"
+        if face_up
+        else "start from the entrance row and make each tile continue a path"
+    )
+    return Feedback(
+        f"Not yet: {len(face_up)} relic(s) face up ({', '.join(face_up) or 'none'}); these tiles can turn up "
+        f"{target}. Hint: {hint}.",
+        False,
+    )
 
 
 # --------------------------------------------------------------------------- lesson 03: who wins a tied room
 
 # Every pool of one to three sticks (the teaching edition's cards print two or three), as (brown, white, green).
-ROOM_POOLS = tuple(sticks.as_pool("".join(letters)) for size in (1, 2, 3)
-                   for letters in combinations_with_replacement("BWG", size))
-ROOM_CASES = tuple((mine, theirs, guide, rule) for mine in ROOM_POOLS for theirs in ROOM_POOLS
-                   for guide in (True, False) for rule in TIE_RULES)
+ROOM_POOLS = tuple(
+    sticks.as_pool("".join(letters)) for size in (1, 2, 3) for letters in combinations_with_replacement("BWG", size)
+)
+ROOM_CASES = tuple(
+    (mine, theirs, guide, rule)
+    for mine in ROOM_POOLS
+    for theirs in ROOM_POOLS
+    for guide in (True, False)
+    for rule in TIE_RULES
+)
 
 
 def wins_ties(i_am_guide: bool, tie_rule: str) -> bool:
@@ -106,11 +124,17 @@ def _their_chance(mine, theirs, guide, rule):
 
 
 ROOM_MISTAKES = (
-    (_rule_ignored, "the ties follow the tie rule, not always the guide: under tie_rule=\"opponent\" they go to "
-                    "the player who is not the guide."),
+    (
+        _rule_ignored,
+        'the ties follow the tie rule, not always the guide: under tie_rule="opponent" they go to '
+        "the player who is not the guide.",
+    ),
     (_ties_to_nobody, "a tied room is not lost by both players: the tie rule gives it to one of them."),
-    (_ties_always_mine, "a tie is yours only when the rule gives ties to your role (the guide's under \"guide\", "
-                        "the other player's under \"opponent\")."),
+    (
+        _ties_always_mine,
+        'a tie is yours only when the rule gives ties to your role (the guide\'s under "guide", '
+        'the other player\'s under "opponent").',
+    ),
     (_their_chance, "that is the other player's chance: count the throws in which *your* points win."),
 )
 
@@ -124,30 +148,42 @@ def check_room_chance(function: Callable) -> Feedback:
         try:
             answers.append(function(*case))
         except Exception as error:  # a student's function may fail in any way: say where
-            return Feedback(f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, "
-                            f"tie_rule={case[3]!r} your function raised {type(error).__name__}: {error}.", False)
+            return Feedback(
+                f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, "
+                f"tie_rule={case[3]!r} your function raised {type(error).__name__}: {error}.",
+                False,
+            )
     expected = [engine_room_chance(*case) for case in ROOM_CASES]
     if answers == expected and not any(isinstance(answer, float) for answer in answers):
         return Feedback(f"Right: your function agrees with the engine on all {len(ROOM_CASES):,} cases.", True)
     if any(answer is None for answer in answers):
-        return Feedback("Not yet: your function returns None; replace the ... with code that returns a Fraction.", False)
+        return Feedback(
+            "Not yet: your function returns None; replace the ... with code that returns a Fraction.", False
+        )
     if any(isinstance(answer, float) for answer in answers):
-        return Feedback("Not yet: your function returns a decimal; return the exact Fraction (add the Dists' "
-                        "Fractions and do not convert them with float).", False)
+        return Feedback(
+            "Not yet: your function returns a decimal; return the exact Fraction (add the Dists' "
+            "Fractions and do not convert them with float).",
+            False,
+        )
     for mistake, hint in ROOM_MISTAKES:
         if all(answer == mistake(*case) for answer, case in zip(answers, ROOM_CASES)):
             return Feedback(f"Not yet: {hint}", False)
     answer, case = next((answer, case) for answer, case, right in zip(answers, ROOM_CASES, expected) if answer != right)
-    return Feedback(f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, tie_rule={case[3]!r} your "
-                    f"function returns {answer}, which is not the engine's chance. Hint: add "
-                    "P(my points = a) x P(their points = b) over the pairs (a, b) that I win.", False)
+    return Feedback(
+        f"Not yet: for mine={case[0]}, theirs={case[1]}, i_am_guide={case[2]}, tie_rule={case[3]!r} your "
+        f"function returns {answer}, which is not the engine's chance. Hint: add "
+        "P(my points = a) x P(their points = b) over the pairs (a, b) that I win.",
+        False,
+    )
 
 
 # Lesson 01, a design target on the odds explorer: a 50% contest laid from a dealt hand.
 
 
-def check_contest(hand, laid, opponent, mine_is_guide: bool, low=Fraction(9, 20), high=Fraction(11, 20),
-                  faces="A") -> Feedback:
+def check_contest(
+    hand, laid, opponent, mine_is_guide: bool, low=Fraction(9, 20), high=Fraction(11, 20), faces="A"
+) -> Feedback:
     """Check a design target: lay cards of ``hand`` (one symbol) so that P(win) against the
     ``opponent`` pool lies between ``low`` and ``high`` (45% to 55%: "a 50% contest").
 

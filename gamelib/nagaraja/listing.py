@@ -14,8 +14,24 @@ from itertools import combinations
 from operator import itemgetter
 
 from gamelib.nagaraja.action_types import (
-    SLOT_SETTERS, Cell, Commit, DiscardTile, Keep, Move, NoParams, Pass, PlaceTile, Rotate, Spot, SpotPair, Sticks, Swap,
-    SwapChoice, UseAmulet, UseNaga, made,
+    SLOT_SETTERS,
+    Cell,
+    Commit,
+    DiscardTile,
+    Keep,
+    Move,
+    NoParams,
+    Pass,
+    PlaceTile,
+    Rotate,
+    Spot,
+    SpotPair,
+    Sticks,
+    Swap,
+    SwapChoice,
+    UseAmulet,
+    UseNaga,
+    made,
 )
 from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.position import detached, face_down_own, spend_naga
@@ -81,7 +97,9 @@ _NO_PARAMS = NoParams()
 @lru_cache(maxsize=2048)
 def _placements(player: int, cells: tuple) -> tuple:
     """Every PlaceTile on the legal cells, or the DiscardTile when there is none, listed once per cells."""
-    return tuple(shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4)) or (DiscardTile(player),)
+    return tuple(shared(PlaceTile, player, cell, rotation) for cell in cells for rotation in range(4)) or (
+        DiscardTile(player),
+    )
 
 
 @cache
@@ -194,7 +212,12 @@ def _naga_uses(state, player: int, source: str, card_id: str, effect: str, part)
         uses = []
         for params in _part_options(state, player, effect, part):
             action = _new(UseNaga)
-            set_player(action, player), set_source(action, source), set_card(action, card_id), set_params(action, params)
+            (
+                set_player(action, player),
+                set_source(action, source),
+                set_card(action, card_id),
+                set_params(action, params),
+            )
             uses.append(action)
         found = memo[key] = tuple(uses)
     return found
@@ -221,7 +244,7 @@ def stick_choices(sticks, sizes) -> list[tuple]:
             if len(ids) > 1:
                 choices.append((ids[0], ids[1]))
             first = ids[0]
-            for later in kinds[i + 1:]:  # a later kind: a later colour, or the same colour (then by id)
+            for later in kinds[i + 1 :]:  # a later kind: a later colour, or the same colour (then by id)
                 other = later[0]
                 choices.append((first, other) if first[0] != other[0] or first < other else (other, first))
     return choices
@@ -253,7 +276,9 @@ def effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> li
         return [shared(Sticks, t, ids) for t in seats for ids in stick_choices(players[t].sticks, (1, 2))]
     if effect == "DISCARD2":
         sticks = discardable_sticks(state, opponent)
-        return [shared(Sticks, opponent, ids) for ids in stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        return (
+            [shared(Sticks, opponent, ids) for ids in stick_choices(sticks, (min(2, len(sticks)),))] if sticks else []
+        )
     if effect == "PEEK":
         return [shared(Spot, spot) for spot in face_down_own(state, player)]
     if effect == "SWAP":
@@ -261,15 +286,15 @@ def effect_options(state, player: int, effect: str, seats: tuple = (0, 1)) -> li
     if effect == "PEEK2_SWAP":
         return [shared(SpotPair, player, a, b) for a, b in combinations(face_down_own(state, player), 2)]
     if effect == "ROTATE":
-        return [shared(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells()
-                for k in (1, 2, 3)]
+        return [shared(Rotate, t, cell, k) for t in seats for cell in players[t].temple.tile_cells() for k in (1, 2, 3)]
     if effect == "MOVE_SWAP":
         options: list = []
         for t in seats:
             temple = players[t].temple
             occupied = temple.occupied_cells()
-            options += [shared(Move, t, origin, dest) for origin in occupied
-                        for dest in temple.move_destinations(origin)]
+            options += [
+                shared(Move, t, origin, dest) for origin in occupied for dest in temple.move_destinations(origin)
+            ]
             options += [shared(Swap, t, a, b) for a, b in combinations(occupied, 2)]
         return options
     if effect == "TRAP":
@@ -298,7 +323,9 @@ def effect_possible(state, player: int, effect: str) -> bool:
         return any(p.temple.tile_cells() for p in players)
     if effect == "MOVE_SWAP":  # a swap needs two occupied cells, a move one cell with somewhere to go
         temples = [p.temple for p in players]
-        return any(len(t.occupied_cells()) >= 2 or any(t.move_destinations(c) for c in t.occupied_cells()) for t in temples)
+        return any(
+            len(t.occupied_cells()) >= 2 or any(t.move_destinations(c) for c in t.occupied_cells()) for t in temples
+        )
     raise AssertionError(f"unknown effect {effect}")
 
 
@@ -326,8 +353,10 @@ def amulet_actions(state, player: int) -> list:
         if effect == "AM_PEEK":
             actions += [UseAmulet(player, amulet_id, Spot(s)) for s in face_down_own(state, player)]
         elif effect == "AM_RETHROW1":
-            actions += [UseAmulet(player, amulet_id, Sticks(player, choice))
-                        for choice in stick_choices(state.players[player].sticks, (1,))]
+            actions += [
+                UseAmulet(player, amulet_id, Sticks(player, choice))
+                for choice in stick_choices(state.players[player].sticks, (1,))
+            ]
         else:
             actions.append(UseAmulet(player, amulet_id, NoParams()))
     return actions
@@ -366,5 +395,3 @@ def position_for(state, player: int, source: str, effect: str):
     """The position an effect's options are read from once the Naga is spent. Only RETHROW2 reads the
     activator's own sticks (the spent one is gone); every other effect reads the same options from ``state``."""
     return spend_naga(detached(state), player, source) if effect == "RETHROW2" else state
-
-

@@ -75,13 +75,17 @@ def number_boxes(names, guide: int, odds: dict) -> dict[str, str]:
     spread = "; ".join(
         f"{name}: mean {m['mean_points']} (≈ {float(m['mean_points']):.2f}), "
         f"standard deviation ≈ {math.sqrt(m['variance_points']):.2f} (variance {m['variance_points']})"
-        for name, m in zip(names, odds["moments"]))
-    nagas = ", ".join(f"{name} {m['mean_nagas']} (≈ {float(m['mean_nagas']):.2f})"
-                      for name, m in zip(names, odds["moments"]))
+        for name, m in zip(names, odds["moments"])
+    )
+    nagas = ", ".join(
+        f"{name} {m['mean_nagas']} (≈ {float(m['mean_nagas']):.2f})" for name, m in zip(names, odds["moments"])
+    )
     return {
         "pwin": number_box("gl-pwin-value", f"P({first} wins the room) =", odds["pwin"]),
         "plose": number_box("gl-plose-value", f"P({second} wins the room) =", odds["plose"]),
-        "ptie": number_box("gl-ptie-value", "P(equal points) =", odds["compare"][1], f"ties go to the guide, {guide_name}"),
+        "ptie": number_box(
+            "gl-ptie-value", "P(equal points) =", odds["compare"][1], f"ties go to the guide, {guide_name}"
+        ),
         "pswap": number_box("gl-pswap-value", f"If {other_name} were the guide, P({first} wins) =", odds["pswap"]),
         "moments": f'<div class="gl-number">Points: {html.escape(spread)}</div>',
         "nagas": f'<div class="gl-number">Expected Nagas: {html.escape(nagas)}</div>',
@@ -125,16 +129,18 @@ def range_row(label: str, low: Fraction, high: Fraction, teaching: Fraction, css
     dark triangle on its own white patch (readable on the bar and on either theme's page)."""
     at = 50.0 if high == low else float((teaching - low) / (high - low)) * 100
     show = readable if chance else (lambda v: f"{float(v):.2f}")
-    return (f'<div class="gl-range {css}" data-low="{low}" data-high="{high}" data-teaching="{teaching}" '
-            f'style="margin:2px 0 6px">'
-            f'<div class="gl-range-label">{html.escape(label)}: teaching edition <b>{show(teaching)}</b></div>'
-            f'<span class="gl-range-low" style="display:inline-block;min-width:74px;text-align:right">{show(low)}</span> '
-            f'<span class="gl-range-bar" style="position:relative;display:inline-block;width:220px;height:8px;'
-            f'margin:0 14px 0 8px;vertical-align:middle;border-radius:4px;background:#56B4E9">'
-            f'<span class="gl-range-mark" style="position:absolute;left:{at:.1f}%;top:-7px;transform:translateX(-50%);'
-            f'color:#222;background:#fff;border-radius:3px;padding:0 1px;font-size:15px;line-height:1" '
-            f'title="teaching edition: {show(teaching)}">▲</span></span>'
-            f'<span class="gl-range-high">{show(high)}</span></div>')
+    return (
+        f'<div class="gl-range {css}" data-low="{low}" data-high="{high}" data-teaching="{teaching}" '
+        f'style="margin:2px 0 6px">'
+        f'<div class="gl-range-label">{html.escape(label)}: teaching edition <b>{show(teaching)}</b></div>'
+        f'<span class="gl-range-low" style="display:inline-block;min-width:74px;text-align:right">{show(low)}</span> '
+        f'<span class="gl-range-bar" style="position:relative;display:inline-block;width:220px;height:8px;'
+        f'margin:0 14px 0 8px;vertical-align:middle;border-radius:4px;background:#56B4E9">'
+        f'<span class="gl-range-mark" style="position:absolute;left:{at:.1f}%;top:-7px;transform:translateX(-50%);'
+        f'color:#222;background:#fff;border-radius:3px;padding:0 1px;font-size:15px;line-height:1" '
+        f'title="teaching edition: {show(teaching)}">▲</span></span>'
+        f'<span class="gl-range-high">{show(high)}</span></div>'
+    )
 
 
 def ranges_panel(rows: list[str], count: int) -> str:
@@ -144,10 +150,13 @@ def ranges_panel(rows: list[str], count: int) -> str:
         f"tables that agree with every published fact (rules page: What is published about the sticks), "
         f"each number lies in its bar, lowest to highest; "
         f"<span style='color:#222;background:#fff;border-radius:3px;padding:0 2px'>▲</span> marks the "
-        f"teaching edition (Model A), whose faces are invented.</summary>{''.join(rows)}</details>")
+        f"teaching edition (Model A), whose faces are invented.</summary>{''.join(rows)}</details>"
+    )
 
 
 def absent_note(problem: str) -> str:
     """Why no odds are shown for the sliders' pools."""
-    return (f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
-            f"{html.escape(problem)}. No odds are shown for these pools.</div>")
+    return (
+        f'<div class="gl-error-text" style="color:#B00020"><b>Cannot compute:</b> '
+        f"{html.escape(problem)}. No odds are shown for these pools.</div>"
+    )

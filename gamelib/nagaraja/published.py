@@ -40,6 +40,7 @@ from gamelib.nagaraja.stick_facts import (  # noqa: F401  (re-exported: the fact
 MAX_POINTS = 4
 ELODIE, MARION = (0, 3, 0), (3, 1, 1)  # the rules text's example pools (nagaraja.md#example)
 
+
 def _stick_candidates(max_points: int) -> list[tuple]:
     """Every four-face stick (faces sorted: order on the stick does not matter): Nagas and 1..max_points."""
     faces = [NAGA] + [(p, 0) for p in range(1, max_points + 1)]
@@ -63,8 +64,11 @@ def consistent_tables(max_points: int = MAX_POINTS) -> tuple[dict, ...]:
             if not (_points(white) > _points(green) and _nagas(white) <= _nagas(green)):
                 continue
             for brown in candidates:
-                if _points(brown) > _points(white) and _nagas(brown) <= _nagas(white) \
-                        and _marion_possible(brown, white, green):
+                if (
+                    _points(brown) > _points(white)
+                    and _nagas(brown) <= _nagas(white)
+                    and _marion_possible(brown, white, green)
+                ):
                     found.append(dict(zip(sticks.COLOURS, (brown, white, green))))
     return tuple(sorted(found, key=_table_key))
 
@@ -108,9 +112,14 @@ HEADLINES = {  # name -> (label, function of a table)
     "elodie_naga": ("Elodie's 3 white: P(at least one Naga)", lambda t: _p_naga(ELODIE, t)),
     "marion_mean": ("Marion's 3 brown + 1 white + 1 green: mean points", lambda t: _mean_points(MARION, t)),
     "marion_naga": ("Marion's 3 brown + 1 white + 1 green: P(at least one Naga)", lambda t: _p_naga(MARION, t)),
-    "pwin": ("P(Elodie, the guide, wins the room) in the example", lambda t: sticks.win_probability(ELODIE, MARION, True, t)),
-    "edge": ("The guide's edge from winning ties (P(equal points)) in the example",
-             lambda t: sticks.compare(ELODIE, MARION, t)[1]),
+    "pwin": (
+        "P(Elodie, the guide, wins the room) in the example",
+        lambda t: sticks.win_probability(ELODIE, MARION, True, t),
+    ),
+    "edge": (
+        "The guide's edge from winning ties (P(equal points)) in the example",
+        lambda t: sticks.compare(ELODIE, MARION, t)[1],
+    ),
 }
 
 
@@ -124,8 +133,14 @@ def headline_ranges(max_points: int = MAX_POINTS) -> dict[str, dict]:
     for name, (label, value) in HEADLINES.items():
         values = [value(t) for t in tables]
         mine = value(model_a)
-        result[name] = {"label": label, "low": min(values), "high": max(values), "teaching": mine,
-                        "below": sum(v < mine for v in values), "tables": len(values)}
+        result[name] = {
+            "label": label,
+            "low": min(values),
+            "high": max(values),
+            "teaching": mine,
+            "below": sum(v < mine for v in values),
+            "tables": len(values),
+        }
     return result
 
 
@@ -157,12 +172,18 @@ def ranges_table(max_points: int = MAX_POINTS) -> str:
     """The headline numbers as a plain table: lowest, teaching edition (Model A), highest, and how many
     of the consistent tables give less than the teaching edition (for the lesson, Nagaraja 01)."""
     ranges = headline_ranges(max_points)
-    rows = [(f"{len(consistent_tables(max_points))} stick tables agree with every published fact "
-             f"(at most {max_points} dots a face)."),
-            f"{'number':<72} {'lowest':>9} {'teaching':>9} {'highest':>9}  tables below teaching"]
+    rows = [
+        (
+            f"{len(consistent_tables(max_points))} stick tables agree with every published fact "
+            f"(at most {max_points} dots a face)."
+        ),
+        f"{'number':<72} {'lowest':>9} {'teaching':>9} {'highest':>9}  tables below teaching",
+    ]
     for entry in ranges.values():
-        rows.append(f"{entry['label']:<72} {_short(entry['low']):>9} {_short(entry['teaching']):>9} "
-                    f"{_short(entry['high']):>9}  {entry['below']}")
+        rows.append(
+            f"{entry['label']:<72} {_short(entry['low']):>9} {_short(entry['teaching']):>9} "
+            f"{_short(entry['high']):>9}  {entry['below']}"
+        )
     return "\n".join(rows)
 
 

@@ -13,8 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gamelib.core import (
-    CHANCE, TERMINAL, IllegalMove, RulesBase, StateBase, check_choice, check_int,
-    resolve_seed, returns_for, rules_or_default, single_winner,
+    CHANCE,
+    TERMINAL,
+    IllegalMove,
+    RulesBase,
+    StateBase,
+    check_choice,
+    check_int,
+    resolve_seed,
+    returns_for,
+    rules_or_default,
+    single_winner,
 )
 from gamelib.nagaraja import actions, chance
 from gamelib.nagaraja.effects import finish_turn
@@ -22,7 +31,13 @@ from gamelib.nagaraja.cards import COLOURS
 from gamelib.nagaraja.chance import Task
 from gamelib.nagaraja.edition import Edition, default_edition
 from gamelib.nagaraja.position import (
-    PUBLIC, Player, Result, TurnDraft, combined, face_up_relics, fate_total,
+    PUBLIC,
+    Player,
+    Result,
+    TurnDraft,
+    combined,
+    face_up_relics,
+    fate_total,
 )
 from gamelib.nagaraja.temple import RELIC_SPOTS, Temple
 
@@ -32,6 +47,7 @@ TIE_RULES = ("guide", "opponent")  # who wins a room on equal totals: the publis
 # "descartar 2 palos marrones" (discard 2 brown sticks): "any" reads that as the story's choice among any
 # two sticks (the project's reading, the default), "brown" as the card's own limit to brown sticks.
 DISCARD2_STICKS = ("any", "brown")
+
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
@@ -87,7 +103,9 @@ class State(StateBase):
     explicit_chance: bool = False
     log: tuple = ()  # (audience, text) pairs: audience PUBLIC or the one seat that may read the text
     result: Result | None = None
-    moves: tuple = field(default=(), compare=False)  # every action and explicit chance outcome applied: a save replays them
+    moves: tuple = field(
+        default=(), compare=False
+    )  # every action and explicit chance outcome applied: a save replays them
 
     # The legal actions of this position once listed (``legal_actions``), kept for the check of the move
     # chosen from them (``actions.check_action``). A slot, not a field: it lives outside ``__dict__``,
@@ -153,8 +171,10 @@ class State(StateBase):
         if self.queue:
             outcome = chance.matching_outcome(self, action)
             if outcome is None:
-                raise IllegalMove(f"{action!r} is not a possible outcome of this chance event "
-                                  f"({chance.task_text(self.queue[0])})", action)
+                raise IllegalMove(
+                    f"{action!r} is not a possible outcome of this chance event ({chance.task_text(self.queue[0])})",
+                    action,
+                )
             draft = TurnDraft(self, queue=self.queue[1:], moves=self.moves + (outcome,))
             chance.resolve(draft, self.queue[0], outcome)
             return finish_turn(draft)
@@ -183,8 +203,9 @@ class State(StateBase):
         return [text for audience, text in self.log if audience in (PUBLIC, player)]
 
 
-def new_game(seed=None, rules: Rules | None = None, *, explicit_chance: bool = False,
-             edition: Edition | None = None) -> State:
+def new_game(
+    seed=None, rules: Rules | None = None, *, explicit_chance: bool = False, edition: Edition | None = None
+) -> State:
     """A new game: relics hidden, first guide thrown, hands dealt, first room up (nagaraja.md#setup).
 
     ``seed=None`` draws a fresh seed, which the state records (``state.seed``).
@@ -209,10 +230,18 @@ def _start(edition: Edition, rules: Rules) -> State:
         queue += [Task("DRAW", p, "HAND") for _ in range(rules.starting_hand) for p in (0, 1)]
         queue.append(Task("ROOM"))
         players = tuple(combined(Player(Temple(edition.tiles))) for _ in (0, 1))
-        start = combined(State(
-            edition=edition, rules=rules, players=players, draw_pile=tuple(sorted(edition.cards)),
-            room_pile=tuple(sorted(edition.tiles)), amulet_pile=tuple(sorted(edition.amulets)), supply=supply,
-            queue=tuple(queue), log=((PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
-        ))
+        start = combined(
+            State(
+                edition=edition,
+                rules=rules,
+                players=players,
+                draw_pile=tuple(sorted(edition.cards)),
+                room_pile=tuple(sorted(edition.tiles)),
+                amulet_pile=tuple(sorted(edition.amulets)),
+                supply=supply,
+                queue=tuple(queue),
+                log=((PUBLIC, f"New game of Nagaraja ({edition.describe()}); relics are hidden at random."),),
+            )
+        )
         found = edition.memo[key] = start
     return found

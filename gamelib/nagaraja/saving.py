@@ -14,8 +14,16 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from gamelib.core import (CorruptSave, IllegalMove, check_save_header, check_seed, load_json, require_fields,
-                          require_rule_fields, save_header)
+from gamelib.core import (
+    CorruptSave,
+    IllegalMove,
+    check_save_header,
+    check_seed,
+    load_json,
+    require_fields,
+    require_rule_fields,
+    save_header,
+)
 from gamelib.nagaraja.actions import ACTION_TYPES, FIELD_KINDS, PARAM_TYPES
 from gamelib.nagaraja.edition import Edition, EditionError, edition_from_source
 from gamelib.nagaraja.rules import Rules, State, new_game
@@ -24,7 +32,10 @@ from gamelib.nagaraja.temple import TRAP, Temple
 GAME = "nagaraja"
 SAVE_VERSION = 2  # 2: saves carry their moves and are replayed on loading
 MAX_MOVES = 20_000  # far above the longest game (a random game takes a few hundred)
-RULES_ADDED_IN_VERSION_2 = {"tie_rule": "guide", "discard2_sticks": "any"}  # a version-2 save written before a parameter existed played its default
+RULES_ADDED_IN_VERSION_2 = {
+    "tie_rule": "guide",
+    "discard2_sticks": "any",
+}  # a version-2 save written before a parameter existed played its default
 
 
 def to_json(state: State) -> str:
@@ -56,28 +67,91 @@ def _temple_to_dict(temple: Temple) -> dict:
 def _to_dict(state: State) -> dict:
     players = []
     for p in state.players:
-        players.append({
-            "temple": _temple_to_dict(p.temple), "hand": list(p.hand), "amulets": list(p.amulets),
-            "sticks": [list(s) for s in p.sticks], "committed": None if p.committed is None else list(p.committed),
-            "activated": list(p.activated), "modifier": p.modifier, "virtual_nagas": p.virtual_nagas,
-            "knowledge": sorted([o, r] for o, r in p.knowledge), "public_hand": sorted(p.public_hand),
-        })
-    plain = {name: getattr(state, name) for name in (
-        "phase", "to_act", "guide", "round", "draw_pile", "discard_pile", "room_pile", "room_bottom", "current_room",
-        "room_amulet", "amulet_pile", "supply", "out_of_game", "pass_streak", "deal", "pending_swap",
-        "first_guide", "first_guide_ties", "room_winner", "seed", "draws", "explicit_chance")}
+        players.append(
+            {
+                "temple": _temple_to_dict(p.temple),
+                "hand": list(p.hand),
+                "amulets": list(p.amulets),
+                "sticks": [list(s) for s in p.sticks],
+                "committed": None if p.committed is None else list(p.committed),
+                "activated": list(p.activated),
+                "modifier": p.modifier,
+                "virtual_nagas": p.virtual_nagas,
+                "knowledge": sorted([o, r] for o, r in p.knowledge),
+                "public_hand": sorted(p.public_hand),
+            }
+        )
+    plain = {
+        name: getattr(state, name)
+        for name in (
+            "phase",
+            "to_act",
+            "guide",
+            "round",
+            "draw_pile",
+            "discard_pile",
+            "room_pile",
+            "room_bottom",
+            "current_room",
+            "room_amulet",
+            "amulet_pile",
+            "supply",
+            "out_of_game",
+            "pass_streak",
+            "deal",
+            "pending_swap",
+            "first_guide",
+            "first_guide_ties",
+            "room_winner",
+            "seed",
+            "draws",
+            "explicit_chance",
+        )
+    }
     return {
-        **save_header(GAME, SAVE_VERSION), "edition": state.edition.source, "rules": state.rules.to_dict(),
-        "players": players, "queue": [list(t) for t in state.queue], "log": [list(e) for e in state.log],
-        "result": state.result.to_dict() if state.result else None, **plain,
+        **save_header(GAME, SAVE_VERSION),
+        "edition": state.edition.source,
+        "rules": state.rules.to_dict(),
+        "players": players,
+        "queue": [list(t) for t in state.queue],
+        "log": [list(e) for e in state.log],
+        "result": state.result.to_dict() if state.result else None,
+        **plain,
         "moves": [move_to_json(m) for m in state.moves],
     }
 
 
-_STATE_FIELDS = ("edition", "rules", "players", "queue", "log", "result", "phase", "to_act", "guide", "round",
-                 "draw_pile", "discard_pile", "room_pile", "room_bottom", "current_room", "room_amulet", "amulet_pile",
-                 "supply", "out_of_game", "pass_streak", "deal", "pending_swap", "first_guide", "first_guide_ties",
-                 "room_winner", "seed", "draws", "explicit_chance", "moves")
+_STATE_FIELDS = (
+    "edition",
+    "rules",
+    "players",
+    "queue",
+    "log",
+    "result",
+    "phase",
+    "to_act",
+    "guide",
+    "round",
+    "draw_pile",
+    "discard_pile",
+    "room_pile",
+    "room_bottom",
+    "current_room",
+    "room_amulet",
+    "amulet_pile",
+    "supply",
+    "out_of_game",
+    "pass_streak",
+    "deal",
+    "pending_swap",
+    "first_guide",
+    "first_guide_ties",
+    "room_winner",
+    "seed",
+    "draws",
+    "explicit_chance",
+    "moves",
+)
 
 
 def move_to_json(move):
@@ -89,7 +163,10 @@ def move_to_json(move):
 
 def _field_to_json(value):
     if isinstance(value, PARAM_TYPES):
-        return {"params": type(value).__name__, **{f: _field_to_json(getattr(value, f)) for f in FIELD_KINDS[type(value)]}}
+        return {
+            "params": type(value).__name__,
+            **{f: _field_to_json(getattr(value, f)) for f in FIELD_KINDS[type(value)]},
+        }
     if isinstance(value, tuple):
         return [_field_to_json(v) for v in value]
     return value
@@ -105,16 +182,24 @@ def move_from_json(entry, number: int):
     """The action or chance outcome a ``moves`` entry records (its legality is checked by replaying it)."""
     if isinstance(entry, dict) and set(entry) == {"outcome"}:
         return _tuples(entry["outcome"])
-    if not isinstance(entry, dict) or not isinstance(entry.get("action"), str) or entry["action"] not in _ACTIONS_BY_NAME:
-        raise CorruptSave(f"move {number} of this Nagaraja save is neither an action nor a chance outcome: {_short(entry)}")
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("action"), str)
+        or entry["action"] not in _ACTIONS_BY_NAME
+    ):
+        raise CorruptSave(
+            f"move {number} of this Nagaraja save is neither an action nor a chance outcome: {_short(entry)}"
+        )
     return _build(_ACTIONS_BY_NAME[entry["action"]], entry, "action", number)
 
 
 def _build(cls, entry: dict, tag: str, number: int):
     names = FIELD_KINDS[cls]
     if set(entry) != {tag, *names}:
-        raise CorruptSave(f"move {number} of this Nagaraja save: a {cls.__name__} has the fields "
-                          f"{', '.join(names) or 'none'}, not {_short(sorted(k for k in entry if k != tag))}")
+        raise CorruptSave(
+            f"move {number} of this Nagaraja save: a {cls.__name__} has the fields "
+            f"{', '.join(names) or 'none'}, not {_short(sorted(k for k in entry if k != tag))}"
+        )
     values = {}
     for name in names:
         value = entry[name]
@@ -154,7 +239,9 @@ def _rules(record) -> Rules:
         return Rules(**record)
     except TypeError:
         known = [f.name for f in dataclasses.fields(Rules)]
-        raise CorruptSave(f"this Nagaraja save has an unknown rule parameter; the parameters are {', '.join(known)}") from None
+        raise CorruptSave(
+            f"this Nagaraja save has an unknown rule parameter; the parameters are {', '.join(known)}"
+        ) from None
     except ValueError as error:
         raise CorruptSave(f"this Nagaraja save has bad rules: {error}") from None
 
@@ -193,5 +280,7 @@ def _check_agrees(data: dict, state: State) -> None:
     replayed = json.loads(json.dumps(_to_dict(state)))
     for name in _STATE_FIELDS:
         if _canonical_text(data[name]) != _canonical_text(replayed[name]):
-            raise CorruptSave(f"this Nagaraja save does not follow from its seed and moves: its {name} is "
-                              f"{_short(data[name])}, but replaying the game gives {_short(replayed[name])}")
+            raise CorruptSave(
+                f"this Nagaraja save does not follow from its seed and moves: its {name} is "
+                f"{_short(data[name])}, but replaying the game gives {_short(replayed[name])}"
+            )

@@ -13,23 +13,43 @@ COLOURS = ("BROWN", "WHITE", "GREEN")  # = sticks.COLOURS (a test checks)
 NAGA = (0, 1)
 SEED = "the Spanish rules text (entretenimientodigital.net/reglas-del-juego-de-nagaraja)"
 FACTS = (
-    ("four_faces", "Three kinds of fate stick, all four-sided (brown long, white medium, green short).",
-     SEED + ", 'Palos del destino': 'Hay 3 tipos de varas de destino, todas de cuatro caras'"),
-    ("points_or_naga", "A face shows fate points (one per dot) or a Naga, not both; no face is blank.",
-     SEED + " ('Cada uno cuenta un punto de destino' / 'Cada uno es un Naga'); 'not both': reviews (rules page: Sources); "
-     "'not blank': assumed, as every face shows one of the two symbols"),
-    ("elodie_throw", "3 white sticks can give 5 points and 1 Naga.",
-     SEED + ", example of step 1: '5 puntos de destino y 1 Naga para Elodie' with 3 white"),
-    ("marion_throw", ("3 brown + 1 white + 1 green can give 11 points and 1 Naga, where two of the brown sticks "
-                      "show 7 points together and Marion keeps her Naga after discarding them (4 points left)."),
-     SEED + ", examples of steps 1 and 2: '11 puntos de destino y 1 Naga para Marion'; 'obliga a Marion a descartar "
-     "2 palos marrones'; 'Marion elige no usar su Naga'; '5 puntos de destino, en comparación con los 4 de Marion'"),
-    ("points_order", "Longer sticks have more points: brown > white > green (total points on the four faces).",
-     SEED + ": 'Los palos más grandes tienen más puntos de destino pero menos nagas'"),
-    ("naga_order", "Longer sticks have fewer Nagas: Naga faces brown <= white <= green.",
-     SEED + " (same sentence; read as 'no more', so equal counts are allowed)"),
-    ("green_two_nagas", "Green has exactly two Naga faces.",
-     "reviews (rules page: Sources): green has 2 Naga faces"),
+    (
+        "four_faces",
+        "Three kinds of fate stick, all four-sided (brown long, white medium, green short).",
+        SEED + ", 'Palos del destino': 'Hay 3 tipos de varas de destino, todas de cuatro caras'",
+    ),
+    (
+        "points_or_naga",
+        "A face shows fate points (one per dot) or a Naga, not both; no face is blank.",
+        SEED
+        + " ('Cada uno cuenta un punto de destino' / 'Cada uno es un Naga'); 'not both': reviews (rules page: Sources); "
+        "'not blank': assumed, as every face shows one of the two symbols",
+    ),
+    (
+        "elodie_throw",
+        "3 white sticks can give 5 points and 1 Naga.",
+        SEED + ", example of step 1: '5 puntos de destino y 1 Naga para Elodie' with 3 white",
+    ),
+    (
+        "marion_throw",
+        (
+            "3 brown + 1 white + 1 green can give 11 points and 1 Naga, where two of the brown sticks "
+            "show 7 points together and Marion keeps her Naga after discarding them (4 points left)."
+        ),
+        SEED + ", examples of steps 1 and 2: '11 puntos de destino y 1 Naga para Marion'; 'obliga a Marion a descartar "
+        "2 palos marrones'; 'Marion elige no usar su Naga'; '5 puntos de destino, en comparación con los 4 de Marion'",
+    ),
+    (
+        "points_order",
+        "Longer sticks have more points: brown > white > green (total points on the four faces).",
+        SEED + ": 'Los palos más grandes tienen más puntos de destino pero menos nagas'",
+    ),
+    (
+        "naga_order",
+        "Longer sticks have fewer Nagas: Naga faces brown <= white <= green.",
+        SEED + " (same sentence; read as 'no more', so equal counts are allowed)",
+    ),
+    ("green_two_nagas", "Green has exactly two Naga faces.", "reviews (rules page: Sources): green has 2 Naga faces"),
 )
 
 
@@ -43,7 +63,9 @@ def _points(stick) -> int:
 
 def _elodie_possible(white) -> bool:
     """3 white sticks can show 5 points and exactly 1 Naga."""
-    return any(sum(p for p, _ in throw) == 5 and sum(n for _, n in throw) == 1 for throw in product(set(white), repeat=3))
+    return any(
+        sum(p for p, _ in throw) == 5 and sum(n for _, n in throw) == 1 for throw in product(set(white), repeat=3)
+    )
 
 
 def _marion_possible(brown, white, green) -> bool:

@@ -87,7 +87,9 @@ def check_published_facts(data: Mapping, faces: FaceTable, where: str) -> None:
     known = {name for name, _, _ in published.FACTS}
     unknown = [n for n in names if n not in known]
     if unknown:
-        raise DamagedData(f"{where}: published_facts names an unknown fact {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        raise DamagedData(
+            f"{where}: published_facts names an unknown fact {unknown[0]!r}; known: {', '.join(sorted(known))}"
+        )
     report = published.satisfies(faces)
     broken = [text for name, text, _ in published.FACTS if name in names and not report[name]]
     if broken:
@@ -178,8 +180,10 @@ def _pool(brown, white, green) -> Pool:
 def check_pool_size(pool: Pool) -> Pool:
     """Refuse pools too big for the exact method to answer at once (a clear error, not a frozen kernel)."""
     if sum(pool) > MAX_POOL_STICKS:
-        raise ValueError(f"a pool of {sum(pool)} sticks is too big to compute exactly at once: "
-                         f"at most {MAX_POOL_STICKS} sticks (the game has 36)")
+        raise ValueError(
+            f"a pool of {sum(pool)} sticks is too big to compute exactly at once: "
+            f"at most {MAX_POOL_STICKS} sticks (the game has 36)"
+        )
     return pool
 
 
@@ -289,8 +293,10 @@ def _sorted_counts(pool: Pool, faces: FaceTable, method=None) -> tuple[list[Face
     check_pool_size(pool)
     highest = sum(count * max(p for p, _ in faces[c]) for c, count in zip(COLOURS, pool))
     if highest > MAX_TOTAL_POINTS:
-        raise ValueError(f"this pool can throw up to {highest} points, too many to compute exactly at once: "
-                         f"at most {MAX_TOTAL_POINTS} (fewer sticks or smaller faces)")
+        raise ValueError(
+            f"this pool can throw up to {highest} points, too many to compute exactly at once: "
+            f"at most {MAX_TOTAL_POINTS} (fewer sticks or smaller faces)"
+        )
     colours = [_Colour(count, tuple(faces[c])) for c, count in zip(COLOURS, pool) if count]
     total = prod(c.total for c in colours)
     # A coefficient counts outcomes, so it is below `total` unless only one outcome exists.
@@ -328,8 +334,11 @@ def _by_powers(colours: list[_Colour], width: int) -> tuple[list[Face], list[int
     stride = 1 + sum(colour.count for colour in colours if colour.naga)
     product = 1
     for colour in colours:
-        stick = sum(count << field * ((p - colour.lowest) * stride + naga)
-                    for naga, side in enumerate((colour.plain, colour.naga)) for p, count in side.items())
+        stick = sum(
+            count << field * ((p - colour.lowest) * stride + naga)
+            for naga, side in enumerate((colour.plain, colour.naga))
+            for p, count in side.items()
+        )
         product *= stick**colour.count
     lowest = sum(colour.lowest * colour.count for colour in colours)
     outcomes, counts = [], []
@@ -365,7 +374,7 @@ def unpack(packed: int, width: int) -> list[int]:
     if sys.byteorder == "little":
         words = memoryview(raw).cast("Q").tolist()
     else:  # pragma: no cover - no big-endian machine runs the tests
-        words = [int.from_bytes(raw[i:i + 8], "little") for i in range(0, len(raw), 8)]
+        words = [int.from_bytes(raw[i : i + 8], "little") for i in range(0, len(raw), 8)]
     if words_per_slot == 1:
         return words
     values = words[0::words_per_slot]
@@ -528,8 +537,9 @@ def moments(brown=0, white=None, green=None, faces=None) -> dict[str, Fraction]:
 EFFECTS = ("PLUS2", "DISCARD2", "RETHROW2")
 
 
-def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs",
-                          chooser: str | None = None, faces=None) -> Fraction:
+def win_probability_after(
+    mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs", chooser: str | None = None, faces=None
+) -> Fraction:
     """P(``mine`` wins the room) when one stick effect acts on ``target`` right after the throw.
 
     ``target`` is "mine" or "theirs". As in the Confrontation (nagaraja.md#effects), whoever activates the
@@ -560,8 +570,9 @@ def win_probability_after(mine, theirs, mine_is_guide: bool, effect: str, target
     return target_wins if target == "mine" else 1 - target_wins
 
 
-def _target_wins(pool: Pool, other: Pool, target_is_guide: bool, effect: str, for_target: bool,
-                 table: FaceTable) -> Fraction:
+def _target_wins(
+    pool: Pool, other: Pool, target_is_guide: bool, effect: str, for_target: bool, table: FaceTable
+) -> Fraction:
     key = tuple(table[c] for c in COLOURS)
     other_counts, other_total = _points_counts(other, key)
     own_counts, own_total = _points_counts(pool, key)
@@ -598,8 +609,13 @@ def _colour_profiles(count: int, faces: tuple[Face, ...], highest: bool) -> dict
             return
         value = values[index]
         for shown in range(left + 1):
-            fill(index + 1, left - shown, weight * comb(left, shown) * multiplicity[value] ** shown,
-                 total + shown * value, (extremes + (value,) * shown)[:2])
+            fill(
+                index + 1,
+                left - shown,
+                weight * comb(left, shown) * multiplicity[value] ** shown,
+                total + shown * value,
+                (extremes + (value,) * shown)[:2],
+            )
 
     fill(0, count, 1, 0, ())
     return profiles
@@ -645,13 +661,14 @@ def _rethrow_options(key: tuple) -> list[tuple[int, tuple[str, ...]]]:
         options.append((extremes[0], (colour,)))
         if len(extremes) > 1:
             options.append((extremes[0] + extremes[1], (colour, colour)))
-        for other, other_extremes in shown[i + 1:]:
+        for other, other_extremes in shown[i + 1 :]:
             options.append((extremes[0] + other_extremes[0], (colour, other)))
     return options
 
 
-def _after_rethrow(pool: Pool, other_counts, other_total: int, target_is_guide: bool, for_target: bool,
-                   table: FaceTable) -> Fraction:
+def _after_rethrow(
+    pool: Pool, other_counts, other_total: int, target_is_guide: bool, for_target: bool, table: FaceTable
+) -> Fraction:
     """Exact P(target wins) after RETHROW2 chosen by the target (for_target) or by the other player.
 
     For a throw with total t facing the other's total y, re-throwing sticks that showed r
@@ -686,8 +703,10 @@ def _after_rethrow(pool: Pool, other_counts, other_total: int, target_is_guide: 
     favourable = 0
     own_total = 0
     for key, row in _combined_profiles(pool, table, highest=not for_target).items():
-        options = [(removed + need, tails[tuple(sorted(colours, key=COLOURS.index))])
-                   for removed, colours in _rethrow_options(key)]
+        options = [
+            (removed + need, tails[tuple(sorted(colours, key=COLOURS.index))])
+            for removed, colours in _rethrow_options(key)
+        ]
         for minus_gap, weight in _convolve(row, negated_other).items():  # t - y
             gap = -minus_gap
             favourable += weight * best(_tail(tail, gap + shift) for shift, tail in options)
@@ -701,8 +720,9 @@ def _tail(tail: list[int], k: int) -> int:
     return tail[k] if k < len(tail) else 0
 
 
-def brute_force_win_after(mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs",
-                          chooser: str | None = None, faces=None) -> Fraction:
+def brute_force_win_after(
+    mine, theirs, mine_is_guide: bool, effect: str, target: str = "theirs", chooser: str | None = None, faces=None
+) -> Fraction:
     """The same chance by listing every throw of both pools and every choice of sticks (exponential; tests only)."""
     from itertools import combinations, product
 
@@ -732,8 +752,9 @@ def brute_force_win_after(mine, theirs, mine_is_guide: bool, effect: str, target
             choices = []
             if effect == "DISCARD2":
                 for gone in combinations(range(len(own_points)), min(2, len(own_points))):
-                    choices.append(Fraction(target_wins(sum(own_points) - sum(own_points[i] for i in gone),
-                                                        other_points)))
+                    choices.append(
+                        Fraction(target_wins(sum(own_points) - sum(own_points[i] for i in gone), other_points))
+                    )
             else:
                 for size in (1, 2):
                     for again in combinations(range(len(own_points)), size):
@@ -827,9 +848,15 @@ def _step_joint(entry, faces: tuple[Face, ...], grow: bool):
             return None
         lowest, total, rows = lowest - stick_low, total // sides, rows - stick_high + stick_low
     raw = number.to_bytes(rows * stride * width, "little")
-    coefficients = [int.from_bytes(raw[at:at + width], "little") for at in range(0, len(raw), width)]
-    return ((tuple(compress(_grid(lowest, rows, stride), coefficients)), tuple(compress(coefficients, coefficients)),
-             total), (raw, lowest, stride, width))
+    coefficients = [int.from_bytes(raw[at : at + width], "little") for at in range(0, len(raw), width)]
+    return (
+        (
+            tuple(compress(_grid(lowest, rows, stride), coefficients)),
+            tuple(compress(coefficients, coefficients)),
+            total,
+        ),
+        (raw, lowest, stride, width),
+    )
 
 
 def _pack_table(outcomes, counts, rows: int, stride: int, width: int) -> bytearray:
@@ -838,7 +865,7 @@ def _pack_table(outcomes, counts, rows: int, stride: int, width: int) -> bytearr
     packed = bytearray(rows * stride * width)
     for (p, n), count in zip(outcomes, counts):
         at = ((p - lowest) * stride + n) * width
-        packed[at:at + width] = count.to_bytes(width, "little")
+        packed[at : at + width] = count.to_bytes(width, "little")
     return packed
 
 
@@ -864,12 +891,12 @@ def _divide_packed(packed: bytes, terms: list[tuple[int, int]], width: int) -> i
     quotient = bytearray(slots * width)
     for start in range(0, slots, gap):
         size = min(gap, slots - start)
-        block = int.from_bytes(packed[(start + first) * width:(start + first + size) * width], "little")
+        block = int.from_bytes(packed[(start + first) * width : (start + first + size) * width], "little")
         for slot, times in rest:
             back = start + first - slot  # q's slot that p's block starts from, for this term
             if back + size > 0:
                 low = max(back, 0)
-                earlier = int.from_bytes(quotient[low * width:(back + size) * width], "little")
+                earlier = int.from_bytes(quotient[low * width : (back + size) * width], "little")
                 block -= (times * earlier) << field * (low - back)
         if lead != 1:
             block, left = divmod(block, lead)
@@ -877,12 +904,11 @@ def _divide_packed(packed: bytes, terms: list[tuple[int, int]], width: int) -> i
                 raise ArithmeticError("a joint table stepped down must divide exactly")
         if block < 0:
             raise ArithmeticError("a joint table stepped down must divide exactly")
-        quotient[start * width:(start + size) * width] = block.to_bytes(size * width, "little")
+        quotient[start * width : (start + size) * width] = block.to_bytes(size * width, "little")
     return int.from_bytes(quotient, "little")
 
 
-def sweep(mine, theirs, mine_is_guide: bool, player: int, colour: str, counts: range,
-          faces=None) -> list[Fraction]:
+def sweep(mine, theirs, mine_is_guide: bool, player: int, colour: str, counts: range, faces=None) -> list[Fraction]:
     """P(``mine`` wins the room) as player ``player``'s ``colour`` sticks run through ``counts``.
 
     The other pool is fixed, so its weights below (and at) each total are summed once;
@@ -899,7 +925,7 @@ def sweep(mine, theirs, mine_is_guide: bool, player: int, colour: str, counts: r
     # favour[x]: the fixed pool's weight that makes a swept total of x a win for `mine`: the
     # fixed totals below x when mine is swept, above x when theirs is; ties go to the guide.
     favour, running = [0] * (highest + 1), 0
-    for x in (range(highest + 1) if player == 0 else range(highest, -1, -1)):
+    for x in range(highest + 1) if player == 0 else range(highest, -1, -1):
         here = fixed.get(x, 0)
         favour[x] = running + (here if mine_is_guide else 0)
         running += here
@@ -918,6 +944,6 @@ def sweep(mine, theirs, mine_is_guide: bool, player: int, colour: str, counts: r
             total *= sides
             k += 1
         coefficients = unpack(poly, width)
-        wins = sum(map(mul, coefficients, favour[offset:offset + len(coefficients)]))
+        wins = sum(map(mul, coefficients, favour[offset : offset + len(coefficients)]))
         results.append(Fraction(wins, total * fixed_total))
     return results

@@ -85,16 +85,23 @@ _NEIGHBOURS = tuple(sum(1 << (n[0] * 3 + n[1]) for n in neighbours(cell)) for ce
 def _legal_cells_of(occupancy: int, lifted: int | None) -> tuple[tuple[int, int], ...]:
     """Empty cells (``lifted`` counts as empty) in the entrance row or next to an occupied cell (nagaraja.md#placement)."""
     occupied = occupancy if lifted is None else occupancy & ~(1 << lifted)
-    return tuple(cell for i, cell in enumerate(CELLS)
-                 if not occupied >> i & 1 and (cell[0] == 2 or occupied & _NEIGHBOURS[i]))
+    return tuple(
+        cell for i, cell in enumerate(CELLS) if not occupied >> i & 1 and (cell[0] == 2 or occupied & _NEIGHBOURS[i])
+    )
 
 
 # What lies past each side of each cell (cells numbered row by row): the spot on the edge of the grid,
 # or (the next cell, the bit of its side that faces back); the sides open in each 4-bit mask; the
 # (cell, segment) name of node ``index * 8 + segment``. The connectivity search reads these tables.
-_LINKS = tuple(tuple(SPOT_AT[(cell, side)] if (cell, side) in SPOT_AT
-                     else ((cell[0] + STEP[side][0]) * 3 + cell[1] + STEP[side][1], 1 << OPPOSITE[side])
-                     for side in range(4)) for cell in CELLS)
+_LINKS = tuple(
+    tuple(
+        SPOT_AT[(cell, side)]
+        if (cell, side) in SPOT_AT
+        else ((cell[0] + STEP[side][0]) * 3 + cell[1] + STEP[side][1], 1 << OPPOSITE[side])
+        for side in range(4)
+    )
+    for cell in CELLS
+)
 _SIDES_OF_MASK = tuple(tuple(side for side in range(4) if mask >> side & 1) for mask in range(16))
 _NODE_NAMES = {index * 8 + seg: (CELLS[index], seg) for index in range(9) for seg in range(8)}
 _NODE_NUMBERS = {name: number for number, name in _NODE_NAMES.items()}
@@ -118,6 +125,8 @@ def _searched(masks: list, frontier: list, nodes: set, spots: set) -> tuple[froz
                     nodes.add(other * 8 + other_seg)
                     frontier.append(other * 8 + other_seg)
     return frozenset(spots), frozenset(map(_NODE_NAMES.__getitem__, nodes))
+
+
 _SOUTH = 1 << S
 
 
@@ -142,7 +151,9 @@ class _kept:
         return value
 
 
-_LAYOUT_ONLY = frozenset({"_legal_cells", "occupancy", "_connectivity", "_face_down", "_amulet_cells"})  # cached from the cells alone
+_LAYOUT_ONLY = frozenset(
+    {"_legal_cells", "occupancy", "_connectivity", "_face_down", "_amulet_cells"}
+)  # cached from the cells alone
 
 
 @dataclass(frozen=True)
@@ -220,8 +231,10 @@ class Temple:
 
     def _cell_masks(self) -> list:
         tiles = self.tiles  # self._masks(i) for every cell: an empty cell and the trap have none
-        return [_rotated_masks(tiles[content[0]].segments, content[1]) if content.__class__ is PlacedTile else ()
-                for content in self.cells]
+        return [
+            _rotated_masks(tiles[content[0]].segments, content[1]) if content.__class__ is PlacedTile else ()
+            for content in self.cells
+        ]
 
     def _connectivity_grown(self, before: tuple, index: int) -> tuple[frozenset, frozenset]:
         """``_connectivity`` once a tile is placed on the empty cell ``index`` of a temple whose
@@ -326,8 +339,9 @@ class Temple:
         if content is None:
             raise IllegalMove(f"cell {origin} is empty: there is nothing to move")
         if destination not in self.move_destinations(origin):
-            raise IllegalMove(f"{destination} is not an empty cell in the entrance row or next to a tile "
-                              f"once {origin} is lifted")
+            raise IllegalMove(
+                f"{destination} is not an empty cell in the entrance row or next to a tile once {origin} is lifted"
+            )
         return self._with_cells({origin: None, destination: content})
 
     def swap_cells(self, a, b) -> "Temple":
@@ -378,7 +392,13 @@ class Temple:
     @_kept
     def _amulet_cells(self) -> tuple:
         """The indices of the cells whose room holds an uncollected amulet, in order (most temples have none)."""
-        return tuple([i for i, content in enumerate(self.cells) if isinstance(content, PlacedTile) and content.amulet is not None])
+        return tuple(
+            [
+                i
+                for i, content in enumerate(self.cells)
+                if isinstance(content, PlacedTile) and content.amulet is not None
+            ]
+        )
 
     def collect_amulets(self) -> tuple["Temple", list[str]]:
         """Take every uncollected amulet whose segment is joined to an entrance (nagaraja.md#paths)."""
@@ -425,8 +445,6 @@ class Temple:
         return lines
 
 
-
-
 @lru_cache(maxsize=4096)
 def _rotated_masks(segments: tuple[str, ...], rotation: int) -> tuple[int, ...]:
     return tuple(rotate_mask(side_mask(s), rotation) for s in segments)
@@ -435,7 +453,9 @@ def _rotated_masks(segments: tuple[str, ...], rotation: int) -> tuple[int, ...]:
 def brute_force_connectivity(temple: Temple) -> tuple[set, set]:
     """The obvious method, for tests and benchmarks: repeat a pass over every pair of
     segments until nothing changes. Returns (connected spots, connected nodes)."""
-    nodes = {(cell, i): set(sides) for cell in temple.tile_cells() for i, sides in enumerate(temple.open_segments(cell))}
+    nodes = {
+        (cell, i): set(sides) for cell in temple.tile_cells() for i, sides in enumerate(temple.open_segments(cell))
+    }
     reached = {n for n, sides in nodes.items() if n[0][0] == 2 and "S" in sides}
     changed = True
     while changed:
@@ -450,6 +470,10 @@ def brute_force_connectivity(temple: Temple) -> tuple[set, set]:
                     reached.add((cell, i))
                     changed = True
                     break
-    spots = {SPOT_AT[(cell, SIDES.index(side))] for (cell, i) in reached for side in nodes[(cell, i)]
-             if (cell, SIDES.index(side)) in SPOT_AT}
+    spots = {
+        SPOT_AT[(cell, SIDES.index(side))]
+        for (cell, i) in reached
+        for side in nodes[(cell, i)]
+        if (cell, SIDES.index(side)) in SPOT_AT
+    }
     return spots, reached

@@ -20,8 +20,12 @@ def _relic_view(state: State, viewer: int, owner: int, spot: str) -> dict:
     up = temple.face_up(spot)
     known = up or (owner, relic_id) in state.players[viewer].knowledge
     relic = relic_of(state, relic_id) if known and relic_id else None
-    return {"face_up": up, "known": bool(known), "vp": relic.vp if relic else None,
-            "cursed": relic.cursed if relic else None}
+    return {
+        "face_up": up,
+        "known": bool(known),
+        "vp": relic.vp if relic else None,
+        "cursed": relic.cursed if relic else None,
+    }
 
 
 def _temple_view(state: State, viewer: int, owner: int) -> dict:
@@ -31,9 +35,14 @@ def _temple_view(state: State, viewer: int, owner: int) -> dict:
         content = temple.cell(cell)
         if isinstance(content, PlacedTile):
             tile = state.edition.tiles[content.tile_id]
-            content = {"tile": content.tile_id, "shape": tile.shape, "rotation": content.rotation,
-                       "segments": temple.open_segments(cell), "special": tile.special,
-                       "amulet": content.amulet is not None}
+            content = {
+                "tile": content.tile_id,
+                "shape": tile.shape,
+                "rotation": content.rotation,
+                "segments": temple.open_segments(cell),
+                "special": tile.special,
+                "amulet": content.amulet is not None,
+            }
         cells.append({"cell": list(cell), "content": content})
     return {
         "cells": cells,
@@ -55,30 +64,44 @@ def observation(state: State, viewer: int) -> dict:
         own = p == viewer
         committed = me.committed
         show_commit = committed is not None and (own or revealed)
-        seats.append({
-            "temple": _temple_view(state, viewer, p),
-            "hand": [cards[c].to_dict() for c in me.hand] if own else None,
-            "hand_size": len(me.hand),
-            "known_hand": [cards[c].to_dict() for c in me.hand if own or c in me.public_hand],
-            "committed": [cards[c].to_dict() for c in committed] if show_commit else None,
-            "committed_count": len(committed) if committed is not None else 0,
-            "has_committed": committed is not None,
-            "activated": [cards[c].to_dict() for c in me.activated],
-            "sticks": [{"id": s.id, "colour": s.colour, "points": s.points, "naga": None if s.naga is None else bool(s.naga)}
-                       for s in me.sticks],
-            "modifier": me.modifier,
-            "virtual_nagas": me.virtual_nagas,
-            "total": state.total(p),
-            "amulets": [state.edition.amulets[a].to_dict() for a in me.amulets] if own else None,
-            "amulet_count": len(me.amulets),
-            "score": state.score(p) if own or state.result is not None else None,
-            "visible_score": state.visible_score(p),
-        })
+        seats.append(
+            {
+                "temple": _temple_view(state, viewer, p),
+                "hand": [cards[c].to_dict() for c in me.hand] if own else None,
+                "hand_size": len(me.hand),
+                "known_hand": [cards[c].to_dict() for c in me.hand if own or c in me.public_hand],
+                "committed": [cards[c].to_dict() for c in committed] if show_commit else None,
+                "committed_count": len(committed) if committed is not None else 0,
+                "has_committed": committed is not None,
+                "activated": [cards[c].to_dict() for c in me.activated],
+                "sticks": [
+                    {
+                        "id": s.id,
+                        "colour": s.colour,
+                        "points": s.points,
+                        "naga": None if s.naga is None else bool(s.naga),
+                    }
+                    for s in me.sticks
+                ],
+                "modifier": me.modifier,
+                "virtual_nagas": me.virtual_nagas,
+                "total": state.total(p),
+                "amulets": [state.edition.amulets[a].to_dict() for a in me.amulets] if own else None,
+                "amulet_count": len(me.amulets),
+                "score": state.score(p) if own or state.result is not None else None,
+                "visible_score": state.visible_score(p),
+            }
+        )
     room = None
     if state.current_room is not None:
         tile = state.edition.tiles[state.current_room]
-        room = {"tile": tile.id, "shape": tile.shape, "segments": list(tile.segments), "special": tile.special,
-                "amulet": state.room_amulet is not None}
+        room = {
+            "tile": tile.id,
+            "shape": tile.shape,
+            "segments": list(tile.segments),
+            "special": tile.special,
+            "amulet": state.room_amulet is not None,
+        }
     deal = None
     if state.deal is not None and viewer == state.guide:
         deal = [cards[c].to_dict() for c in state.deal]
@@ -106,14 +129,20 @@ def observation(state: State, viewer: int) -> dict:
     }
 
 
-
 def text_board(state: State) -> str:
     """The whole position as text (``str(state)``)."""
     relics = state.edition.relic_by_id
-    lines = [f"Nagaraja -- {state.edition.describe()}",
-             f"Round {state.round}, phase {state.phase}, guide {seat_name(state.guide)}, "
-             + (describe_result(state) if state.result else
-                "chance to resolve" if state.queue else f"{seat_name(state.to_act)} to act")]
+    lines = [
+        f"Nagaraja -- {state.edition.describe()}",
+        f"Round {state.round}, phase {state.phase}, guide {seat_name(state.guide)}, "
+        + (
+            describe_result(state)
+            if state.result
+            else "chance to resolve"
+            if state.queue
+            else f"{seat_name(state.to_act)} to act"
+        ),
+    ]
     if state.current_room:
         lines.append(f"Room up for grabs: {state.current_room}" + (" with an amulet" if state.room_amulet else ""))
     for p, me in enumerate(state.players):
@@ -126,9 +155,11 @@ def text_board(state: State) -> str:
             mark = f"{'C' if relic.cursed else 'S'}{relic.vp}"
             return mark if temple.face_up(spot) else mark.lower()
 
-        lines.append(f"{seat_name(p)}: score {state.score(p)}, hand {', '.join(me.hand) or '-'}, "
-                     f"amulets {', '.join(me.amulets) or '-'}, sticks {' '.join(str(s) for s in me.sticks) or '-'}, "
-                     f"total {state.total(p)}")
+        lines.append(
+            f"{seat_name(p)}: score {state.score(p)}, hand {', '.join(me.hand) or '-'}, "
+            f"amulets {', '.join(me.amulets) or '-'}, sticks {' '.join(str(s) for s in me.sticks) or '-'}, "
+            f"total {state.total(p)}"
+        )
         lines += ["  " + row for row in temple.rows(relic_text)]
     lines.append("(relics: C = cursed, S = sacred; lower case = face down)")
     lines += ["Last events:"] + [f"  {text}" for _, text in state.log[-6:]]

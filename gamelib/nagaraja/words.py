@@ -43,15 +43,21 @@ PHASES = {
     "GAME_OVER": "the end of the game",
 }
 DOINGS = {
-    "Commit": "committing cards", "Keep": "keeping cards", "PlaceTile": "placing a room",
-    "Pass": "passing", "UseNaga": "using a Naga", "UseAmulet": "using an amulet",
-    "SwapChoice": "the swap choice", "DiscardTile": "discarding the room",
+    "Commit": "committing cards",
+    "Keep": "keeping cards",
+    "PlaceTile": "placing a room",
+    "Pass": "passing",
+    "UseNaga": "using a Naga",
+    "UseAmulet": "using an amulet",
+    "SwapChoice": "the swap choice",
+    "DiscardTile": "discarding the room",
 }
 COLOURS = {"BROWN": "brown", "WHITE": "white", "GREEN": "green", "VIRTUAL": "virtual (amulet)"}
 SPOT_SIDES = {"TOP": "top", "LEFT": "left", "RIGHT": "right", "ENTRANCE": "entrance"}
 
-assert set(EFFECT_TITLES) == set(EFFECTS) and set(AMULET_TITLES) == set(AMULET_EFFECTS), \
+assert set(EFFECT_TITLES) == set(EFFECTS) and set(AMULET_TITLES) == set(AMULET_EFFECTS), (
     "every effect the engine implements needs a printed title"
+)
 
 _CARD = re.compile(r"\b([A-Z]{3}-\d+) \[([BWG]*) \| ([A-Z0-9_]+)\]")
 _PHASE_CLAUSE = re.compile(r"\b(" + "|".join(DOINGS) + r")\b(?= is not possible now| belongs to)")
@@ -68,8 +74,18 @@ _SYMBOL = _alternation(SYMBOL_NAMES)
 _PHASE = _alternation(PHASES)
 _COLOUR = _alternation(COLOURS)
 _TITLES = {**EFFECT_TITLES, **AMULET_TITLES}
-CODES = re.compile(_EFFECT.pattern + "|" + _SYMBOL.pattern + "|" + _PHASE.pattern + "|" + _COLOUR.pattern
-                   + r"|\b(TOP|LEFT|RIGHT|ENTRANCE)_\d\b|\b(" + "|".join(DOINGS) + r")\b|\b[A-Z]\w*\(")
+CODES = re.compile(
+    _EFFECT.pattern
+    + "|"
+    + _SYMBOL.pattern
+    + "|"
+    + _PHASE.pattern
+    + "|"
+    + _COLOUR.pattern
+    + r"|\b(TOP|LEFT|RIGHT|ENTRANCE)_\d\b|\b("
+    + "|".join(DOINGS)
+    + r")\b|\b[A-Z]\w*\("
+)
 """Any engine code, or a Python call such as ``NoParams()``: what no text on the board may hold (for tests)."""
 
 

@@ -10,8 +10,19 @@ the analysis modules ``odds`` (exact odds) and ``guide`` (commentary for the les
 """
 
 from gamelib.pangu import saving, view
-from gamelib.pangu.actions import (LOST, ONGOING, WON, Action, GameEnd, Placement, Roll, ScriptExhausted, Setup,
-                                   StuckPenalty, TurnStart)
+from gamelib.pangu.actions import (
+    LOST,
+    ONGOING,
+    WON,
+    Action,
+    GameEnd,
+    Placement,
+    Roll,
+    ScriptExhausted,
+    Setup,
+    StuckPenalty,
+    TurnStart,
+)
 from gamelib.pangu.cards import AgeCard, Deck, DeckError, Geometry, load_deck, teaching_deck, turn_sizes
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, State, new_game
 from gamelib.pangu.saving import GAME, SAVE_VERSION
@@ -21,8 +32,32 @@ State.bind(saving, view)
 from gamelib.pangu.bots import greedy_policy, lookahead_policy, lookahead_values, random_policy  # noqa: E402
 
 __all__ = [
-    "GAME", "LOST", "ONGOING", "SAVE_VERSION", "SINGLE_VARIANTS", "WON", "Action", "AgeCard", "Deck", "DeckError",
-    "GameEnd", "Geometry", "Placement", "Roll", "Rules", "ScriptExhausted", "Setup", "State", "StuckPenalty",
-    "TurnStart", "greedy_policy", "load_deck", "lookahead_policy", "lookahead_values", "new_game", "random_policy",
-    "teaching_deck", "turn_sizes",
+    "GAME",
+    "LOST",
+    "ONGOING",
+    "SAVE_VERSION",
+    "SINGLE_VARIANTS",
+    "WON",
+    "Action",
+    "AgeCard",
+    "Deck",
+    "DeckError",
+    "GameEnd",
+    "Geometry",
+    "Placement",
+    "Roll",
+    "Rules",
+    "ScriptExhausted",
+    "Setup",
+    "State",
+    "StuckPenalty",
+    "TurnStart",
+    "greedy_policy",
+    "load_deck",
+    "lookahead_policy",
+    "lookahead_values",
+    "new_game",
+    "random_policy",
+    "teaching_deck",
+    "turn_sizes",
 ]

@@ -155,8 +155,10 @@ def _action_rows(layout: Layout, card_id: str) -> tuple:
     by_card = _ACTION_ROWS[layout.geometry.name]
     rows = by_card.get(card_id)
     if rows is None:
-        rows = tuple(tuple(tuple(Action(card_id, die, cell, orientation) for cell in layout.cell_of)
-                           for orientation in (0, 180)) for die in DICE)
+        rows = tuple(
+            tuple(tuple(Action(card_id, die, cell, orientation) for cell in layout.cell_of) for orientation in (0, 180))
+            for die in DICE
+        )
         by_card[card_id] = rows
     return rows
 
@@ -333,8 +335,9 @@ def check_action(state, action) -> tuple:
     if type(orientation) is not int or orientation not in (0, 180):  # not False, 0.0 or "0"
         raise IllegalMove(f"orientation must be 0 or 180 (degrees), not {orientation!r}", action)
     if orientation == 180 and not state.rules.allow_rotation:
-        raise IllegalMove("cards may not be turned 180° under these rules (allow_rotation is off): use orientation 0",
-                          action)
+        raise IllegalMove(
+            "cards may not be turned 180° under these rules (allow_rotation is off): use orientation 0", action
+        )
     return card, die, index, orientation
 
 
@@ -359,13 +362,19 @@ def _check_cell(state, cell, action) -> int:
                 if state.grid[other] is not None:
                     return index
     geometry = layout.geometry
-    if (not isinstance(cell, (tuple, list)) or len(cell) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
+    if (
+        not isinstance(cell, (tuple, list))
+        or len(cell) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)
+    ):
         raise IllegalMove(f"a cell is a (row, column) pair such as (0, 1), not {cell!r}", action)
     row, col = cell
     if not (0 <= row < geometry.rows and 0 <= col < geometry.cols):
-        raise IllegalMove(f"({row},{col}) is outside the {geometry.rows}×{geometry.cols} layout: rows run 0 to "
-                          f"{geometry.rows - 1} and columns 0 to {geometry.cols - 1}", action)
+        raise IllegalMove(
+            f"({row},{col}) is outside the {geometry.rows}×{geometry.cols} layout: rows run 0 to "
+            f"{geometry.rows - 1} and columns 0 to {geometry.cols - 1}",
+            action,
+        )
     index = row * geometry.cols + col
     grid = state.grid
     entry = grid[index]
@@ -374,8 +383,11 @@ def _check_cell(state, cell, action) -> int:
     if entry is not None:
         raise IllegalMove(f"({row},{col}) already holds {entry[0]}: choose an empty cell", action)
     if all(grid[other] is None for other in layout.adjacent[index]):
-        raise IllegalMove(f"({row},{col}) does not touch the centre or a placed card: a card must share a "
-                          f"full edge with one (diagonals do not count)", action)
+        raise IllegalMove(
+            f"({row},{col}) does not touch the centre or a placed card: a card must share a "
+            f"full edge with one (diagonals do not count)",
+            action,
+        )
     return index
 
 
@@ -387,12 +399,15 @@ def check_chance_outcome(state, outcome) -> None:
     elif pending == "draw":
         valid = isinstance(outcome, str) and outcome in state.deck and outcome in state.cards
     else:
-        valid = (isinstance(outcome, tuple) and len(outcome) == 2
-                 and all(type(x) is int and 1 <= x <= 6 for x in outcome))
+        valid = (
+            isinstance(outcome, tuple) and len(outcome) == 2 and all(type(x) is int and 1 <= x <= 6 for x in outcome)
+        )
     if not valid:
-        what = {"centre": "a centre configuration (YIN_LEFT or YANG_LEFT)",
-                "draw": f"an unseen card ({', '.join(unseen_cards(state))})",
-                "roll": "a roll (blue, white) with both dice from 1 to 6"}[pending]
+        what = {
+            "centre": "a centre configuration (YIN_LEFT or YANG_LEFT)",
+            "draw": f"an unseen card ({', '.join(unseen_cards(state))})",
+            "roll": "a roll (blue, white) with both dice from 1 to 6",
+        }[pending]
         raise IllegalMove(f"the game waits for chance: expected {what}, not {outcome!r}", outcome)
 
 
@@ -482,17 +497,32 @@ class Draft(core.Draft):
         self.karma = karma
         if not placed:  # paying the cost took the last Karma (then karma <= 0: check_end ends the game)
             if self.logging:
-                self.log += (Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, 0, 0,
-                                       0, karma, False),)
+                self.log += (
+                    Placement(
+                        card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, 0, 0, 0, karma, False
+                    ),
+                )
             check_end(self)
             return
         grid = self.grid
-        self.grid = grid[:index] + ((card.id, orientation),) + grid[index + 1:]
+        self.grid = grid[:index] + ((card.id, orientation),) + grid[index + 1 :]
         self.revealed = revealed = tuple([card_id for card_id in self.revealed if card_id != card.id])
         self.gained_this_turn += gain
         if self.logging:
-            self.log += (Placement(card.id, die, LAYOUTS[rules.grid].cell_of[index], orientation, cost, rec, gain,
-                                   rec - gain, karma, True),)
+            self.log += (
+                Placement(
+                    card.id,
+                    die,
+                    LAYOUTS[rules.grid].cell_of[index],
+                    orientation,
+                    cost,
+                    rec,
+                    gain,
+                    rec - gain,
+                    karma,
+                    True,
+                ),
+            )
         if check_end(self):  # out of Karma (only under defeat_check = after_recovery) or every card placed
             return
         if revealed and rules.roll_timing == "per_placement":
@@ -560,8 +590,10 @@ class Draft(core.Draft):
             outcome = self.deck[0]
         elif kind == "roll" and self.rolls_script is not None:
             if not self.rolls_script:
-                raise ScriptExhausted("the scripted rolls are used up: this scripted game needs another roll "
-                                      "to continue (add more rolls to the script)")
+                raise ScriptExhausted(
+                    "the scripted rolls are used up: this scripted game needs another roll "
+                    "to continue (add more rolls to the script)"
+                )
             outcome, self.rolls_script = self.rolls_script[0], self.rolls_script[1:]
         elif self.explicit_chance:
             self.pending = kind

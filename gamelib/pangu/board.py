@@ -150,13 +150,17 @@ def out_of_quick_reach(state: State) -> str:
             return _short_reason(error)
         except SolverTableError:
             pass
-    return (f"exact chance available from turn {EXACT_FROM_TURN}"
-            + ("" if state.rules == Rules() else " under these rules")
-            + " (earlier turns need the solver's shipped tables)")
+    return (
+        f"exact chance available from turn {EXACT_FROM_TURN}"
+        + ("" if state.rules == Rules() else " under these rules")
+        + " (earlier turns need the solver's shipped tables)"
+    )
 
 
-NO_NUMPY_NOTE = (f"exact chance not available here before turn {EXACT_FROM_TURN} (the solver's table needs numpy, "
-                 "which this Python does not have)")
+NO_NUMPY_NOTE = (
+    f"exact chance not available here before turn {EXACT_FROM_TURN} (the solver's table needs numpy, "
+    "which this Python does not have)"
+)
 
 
 def _short_reason(error: Exception) -> str:
@@ -164,15 +168,17 @@ def _short_reason(error: Exception) -> str:
     if isinstance(error, NumpyMissing):
         return NO_NUMPY_NOTE
     if isinstance(error, DamagedTable):
-        return (f"exact chance not available before turn {EXACT_FROM_TURN}: a data file of the solver is missing "
-                "or damaged (reinstall the package; solver.default_tables() names it)")
+        return (
+            f"exact chance not available before turn {EXACT_FROM_TURN}: a data file of the solver is missing "
+            "or damaged (reinstall the package; solver.default_tables() names it)"
+        )
     if isinstance(error, SolverTableError):
         return f"exact chance available from turn {EXACT_FROM_TURN} (the solver's shipped tables are not installed)"
     return f"exact chance not available for this position under these rules ({type(error).__name__})"
 
 
 def short_name(action: Action, state: State) -> str:
-    """"A5 on (2,3)", naming the die only when it is not the cheaper one."""
+    """ "A5 on (2,3)", naming the die only when it is not the cheaper one."""
     text = f"{action.card} on ({action.cell[0]},{action.cell[1]})"
     cheapest = state.cheapest_die(action.card)
     if cheapest and cheapest[0] != action.die:
@@ -235,10 +241,19 @@ def review_move(evaluation: Evaluation, state: State, action: Action) -> MoveRev
     if karma_cost is None:
         return MoveReview(action, None, None, None, None, f"{played}: not judged")
     lookahead = short_name(evaluation.karma_best, state)
-    judged = (f"as good as the lookahead's move: expected Karma {_karma_text(evaluation.karma[action])} at the end of the turn"
-              if karma_cost == 0 else f"−{_karma_text(karma_cost)} expected Karma at the end of the turn; the lookahead played {lookahead}")
-    return MoveReview(action, None, None, karma_cost, evaluation.karma_best,
-                      f"{played}: {judged} (no exact chance before turn {EXACT_FROM_TURN})")
+    judged = (
+        f"as good as the lookahead's move: expected Karma {_karma_text(evaluation.karma[action])} at the end of the turn"
+        if karma_cost == 0
+        else f"−{_karma_text(karma_cost)} expected Karma at the end of the turn; the lookahead played {lookahead}"
+    )
+    return MoveReview(
+        action,
+        None,
+        None,
+        karma_cost,
+        evaluation.karma_best,
+        f"{played}: {judged} (no exact chance before turn {EXACT_FROM_TURN})",
+    )
 
 
 def review_match(match: Match, evaluate: "Evaluator") -> list[MoveReview | None]:
@@ -246,8 +261,10 @@ def review_match(match: Match, evaluate: "Evaluator") -> list[MoveReview | None]
     recorded action; chance's own moves (a card revealed, dice rolled, under ``explicit_chance``) are
     not the player's, so their entries are None."""
     states = match.states
-    return [None if states[i].current_player == core.CHANCE else review_move(evaluate(states[i]), states[i], action)
-            for i, action in enumerate(match.recorded_actions)]
+    return [
+        None if states[i].current_player == core.CHANCE else review_move(evaluate(states[i]), states[i], action)
+        for i, action in enumerate(match.recorded_actions)
+    ]
 
 
 class PanguBoard(BoardWidget):
@@ -268,15 +285,27 @@ class PanguBoard(BoardWidget):
         """A mode set as a trait (``board.eval_mode = ...``) is checked like one picked on the page."""
         mode = proposal["value"]
         if mode not in EVAL_MODES:
-            raise traitlets.TraitError(f"unknown evaluation {mode!r}: the board evaluates by 'chance' (of winning, "
-                                       "exact) or 'karma' (expected, lookahead)")
+            raise traitlets.TraitError(
+                f"unknown evaluation {mode!r}: the board evaluates by 'chance' (of winning, "
+                "exact) or 'karma' (expected, lookahead)"
+            )
         return mode
 
     label = traitlets.Unicode("").tag(sync=True)  # names the board in the page (data-board), for tests and CSS
 
-    def __init__(self, game_or_match: State | Match | None = None, *, seed: int | str | None = None, rules=None,
-                 viewer: int | None = None, bots: dict | None = None, label: str | None = None,
-                 hints: bool = False, eval_mode: str = "chance", evaluator: Evaluator | None = None):
+    def __init__(
+        self,
+        game_or_match: State | Match | None = None,
+        *,
+        seed: int | str | None = None,
+        rules=None,
+        viewer: int | None = None,
+        bots: dict | None = None,
+        label: str | None = None,
+        hints: bool = False,
+        eval_mode: str = "chance",
+        evaluator: Evaluator | None = None,
+    ):
         if viewer not in (None, 0):
             raise ValueError(f"Pangu is a solo game: the only seat to view is 0, not {viewer!r}")
         if game_or_match is None:
@@ -300,8 +329,12 @@ class PanguBoard(BoardWidget):
         if unknown:
             raise ValueError(f"Pangu is a solo game: bots can only take seat 0, not {sorted(unknown)}")
         if 0 in bots:
-            core.play(self.match.state, bots[0], seed=self.match.state.seed,
-                      on_action=lambda _state, action: self.match.apply(action))
+            core.play(
+                self.match.state,
+                bots[0],
+                seed=self.match.state.seed,
+                on_action=lambda _state, action: self.match.apply(action),
+            )
 
     # ------------------------------------------------------------ selection
     @property
@@ -342,8 +375,10 @@ class PanguBoard(BoardWidget):
         if state.status != ONGOING:
             raise IllegalMove(f"the game is over ({state.status}): step back in the history to try another line")
         if state.pending:
-            raise IllegalMove(f"the game waits for chance ({_CHANCE_WORDS[state.pending]}): give the outcome "
-                              f"with board.apply(...), one of state.chance_outcomes()")
+            raise IllegalMove(
+                f"the game waits for chance ({_CHANCE_WORDS[state.pending]}): give the outcome "
+                f"with board.apply(...), one of state.chance_outcomes()"
+            )
         actions = {
             "card": lambda: self._select_card(state, pick.get("card")),
             "die": lambda: self._select_die(state, pick.get("die")),
@@ -450,10 +485,17 @@ class PanguBoard(BoardWidget):
         data["card_karma"] = {card: _karma_text(value) for card, value in karma_cards.items()}
         index = self.match.index
         reviews = self.reviews()
-        data["moves"] = [{"index": i + 1, "text": review.text, "current": i + 1 == index,
-                          "cost": None if review.cost is None else float(review.cost),
-                          "karma_cost": None if review.karma_cost is None else float(review.karma_cost)}
-                         for i, review in enumerate(reviews) if review]
+        data["moves"] = [
+            {
+                "index": i + 1,
+                "text": review.text,
+                "current": i + 1 == index,
+                "cost": None if review.cost is None else float(review.cost),
+                "karma_cost": None if review.karma_cost is None else float(review.karma_cost),
+            }
+            for i, review in enumerate(reviews)
+            if review
+        ]
         last = reviews[index - 1] if index else None
         data["last_move"] = last.text if last else ""
         data["change"] = self._change_json(index) if evaluation.win is not None else None
@@ -466,7 +508,11 @@ class PanguBoard(BoardWidget):
         the dice is never read as the player's fault. None at the start, or where not exact."""
         if not index:
             return None
-        before_state, action, now_state = self.match.states[index - 1], self.match.actions[index - 1], self.match.states[index]
+        before_state, action, now_state = (
+            self.match.states[index - 1],
+            self.match.actions[index - 1],
+            self.match.states[index],
+        )
         if before_state.current_player == core.CHANCE or now_state.current_player == core.CHANCE:
             return None  # explicit chance: the roll is its own step in the history
         before = self.evaluation(before_state)
@@ -478,8 +524,13 @@ class PanguBoard(BoardWidget):
         text = f"Before your move {percent(before.win)} → after your move {percent(after_move)}"
         if what:
             text += f" → {what}: {percent(now)} (chance, not your move)"
-        return {"before": percent(before.win), "after_move": percent(after_move), "chance": what,
-                "after_chance": percent(now) if what else None, "text": text}
+        return {
+            "before": percent(before.win),
+            "after_move": percent(after_move),
+            "chance": what,
+            "after_chance": percent(now) if what else None,
+            "text": text,
+        }
 
     # ------------------------------------------------------------ what the page draws
     def state_json(self, state: State) -> dict:
@@ -488,13 +539,18 @@ class PanguBoard(BoardWidget):
         last = state.placements()[-1] if state.placements() else None
         for view in seen["cells"]:
             if view["kind"] == "card":
-                card = dict(view["card"], cell=view["cell"], orientation=view["orientation"],
-                            half=[view["half"][edge] for edge in EDGES],
-                            last=bool(last and last.placed and list(last.cell) == view["cell"]))
+                card = dict(
+                    view["card"],
+                    cell=view["cell"],
+                    orientation=view["orientation"],
+                    half=[view["half"][edge] for edge in EDGES],
+                    last=bool(last and last.placed and list(last.cell) == view["cell"]),
+                )
                 placed.append(card)
         revealed = [self._revealed_json(state, view) for view in seen["revealed"]]
         data = {
-            "rows": seen["rows"], "cols": seen["cols"],
+            "rows": seen["rows"],
+            "cols": seen["cols"],
             "centre": [{"cell": list(cell), "colour": colour} for cell, colour in state.centre_cells.items()],
             "placed": placed,
             "matches": _matches(seen),
@@ -502,8 +558,11 @@ class PanguBoard(BoardWidget):
             "legal_cells": [view["cell"] for view in seen["cells"] if view["legal"]],
             "revealed": revealed,
             "dice": seen["dice"],
-            "karma": state.karma, "starting_karma": seen["starting_karma"],
-            "deck_count": seen["deck_count"], "turn": seen["turn"], "status": seen["status"],
+            "karma": state.karma,
+            "starting_karma": seen["starting_karma"],
+            "deck_count": seen["deck_count"],
+            "turn": seen["turn"],
+            "status": seen["status"],
             "allow_rotation": state.rules.allow_rotation,
             "rules_changed": {key: str(value) for key, value in state.rules.changes().items()},
             "last_event": self.last_event_text(state),
@@ -526,19 +585,28 @@ class PanguBoard(BoardWidget):
         evaluation = self.evaluation()
         if self.eval_mode == "chance" and evaluation.values:
             ranked = sorted(evaluation.values.items(), key=lambda pair: -pair[1])[:5]
-            return [f"{action}: chance of winning {percent(value)}" + ("  ★ best" if action == best else "")
-                    for action, value in ranked]
+            return [
+                f"{action}: chance of winning {percent(value)}" + ("  ★ best" if action == best else "")
+                for action, value in ranked
+            ]
         ranked = sorted(evaluation.karma.items(), key=lambda pair: -pair[1])[:5]
-        return [f"{action}: expected Karma {_karma_text(value)} at the end of the turn"
-                + ("  ★ the bot's choice" if action == best else "") for action, value in ranked]
+        return [
+            f"{action}: expected Karma {_karma_text(value)} at the end of the turn"
+            + ("  ★ the bot's choice" if action == best else "")
+            for action, value in ranked
+        ]
 
     @staticmethod
     def _revealed_json(state: State, view: dict) -> dict:
         card = state.cards[view["id"]]
         costs = view.get("costs") or {}
-        return dict(view, half=list(card.half), half_turned=[card.colour(edge, 180) for edge in EDGES],
-                    dice={die: {"legal": costs.get(die) is not None, "cost": costs.get(die)} for die in DICE},
-                    blocked=bool(costs) and all(cost is None for cost in costs.values()))
+        return dict(
+            view,
+            half=list(card.half),
+            half_turned=[card.colour(edge, 180) for edge in EDGES],
+            dice={die: {"legal": costs.get(die) is not None, "cost": costs.get(die)} for die in DICE},
+            blocked=bool(costs) and all(cost is None for cost in costs.values()),
+        )
 
     def legal_json(self, state: State) -> list:
         if state.status != ONGOING:
@@ -552,9 +620,18 @@ class PanguBoard(BoardWidget):
         moves = []
         for action in state.legal_actions():
             preview = known.preview(action)
-            move = {"key": action_key(action), "card": action.card, "die": action.die, "cell": list(action.cell),
-                    "orientation": action.orientation, "cost": preview["cost"], "rec": preview["rec"],
-                    "gain": preview["gain"], "karma": preview["karma"], "status": preview["status"]}
+            move = {
+                "key": action_key(action),
+                "card": action.card,
+                "die": action.die,
+                "cell": list(action.cell),
+                "orientation": action.orientation,
+                "cost": preview["cost"],
+                "rec": preview["rec"],
+                "gain": preview["gain"],
+                "karma": preview["karma"],
+                "status": preview["status"],
+            }
             if action in hints:
                 move["hint"] = float(hints[action])
                 move["hint_text"] = _karma_text(hints[action])
@@ -575,15 +652,19 @@ class PanguBoard(BoardWidget):
         if state.status != ONGOING:
             return f"Game {'won' if state.status == 'WON' else 'lost'} with Karma {state.karma}. Step back to try another line."
         if state.pending:
-            return (f"The game waits for chance ({_CHANCE_WORDS[state.pending]}): give the outcome with "
-                    "board.apply(...), one of state.chance_outcomes().")
+            return (
+                f"The game waits for chance ({_CHANCE_WORDS[state.pending]}): give the outcome with "
+                "board.apply(...), one of state.chance_outcomes()."
+            )
         card_id, die = self._selection["card"], self._selection["die"]
         if card_id is None:
             return "Pick one of the revealed cards."
         if die is None:
             return f"{card_id} is blocked by this roll: place the other cards first."
-        return (f"Now pick a highlighted cell for {card_id} (the {die.lower()} die costs {state.cost(card_id, die)};"
-                " click the other die to change).")
+        return (
+            f"Now pick a highlighted cell for {card_id} (the {die.lower()} die costs {state.cost(card_id, die)};"
+            " click the other die to change)."
+        )
 
     def text_fallback(self) -> str:
         state = self.match.state

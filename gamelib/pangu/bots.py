@@ -22,14 +22,32 @@ from fractions import Fraction
 from gamelib import core
 from gamelib.core import random_policy, replace_fields
 from gamelib.pangu import rules as pangu_rules
-from gamelib.pangu.actions import (LOST, ONGOING, Action, best_recovery, cheapest_die, facing_colours,
-                                   legal_cell_indices, search_chance, search_successor, settle_karma)
+from gamelib.pangu.actions import (
+    LOST,
+    ONGOING,
+    Action,
+    best_recovery,
+    cheapest_die,
+    facing_colours,
+    legal_cell_indices,
+    search_chance,
+    search_successor,
+    settle_karma,
+)
 from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import Rules, State
 from gamelib.simulate import Estimate, mean, proportion
 
-__all__ = ["random_policy", "greedy_policy", "lookahead_policy", "lookahead_values", "TurnPlanner", "tournament",
-           "TournamentResult", "POLICIES"]
+__all__ = [
+    "random_policy",
+    "greedy_policy",
+    "lookahead_policy",
+    "lookahead_values",
+    "TurnPlanner",
+    "tournament",
+    "TournamentResult",
+    "POLICIES",
+]
 
 
 # --------------------------------------------------------------------------- simple policies
@@ -65,8 +83,10 @@ def greedy_policy(state: State, rng=None) -> Action:
 
 def _require_decision(state: State) -> None:
     if state.status != ONGOING or state.pending:
-        raise ValueError(f"there is no move to choose: the game is {state.status.lower()}"
-                         + (f" and waits for chance ({state.pending})" if state.pending else ""))
+        raise ValueError(
+            f"there is no move to choose: the game is {state.status.lower()}"
+            + (f" and waits for chance ({state.pending})" if state.pending else "")
+        )
 
 
 # --------------------------------------------------------------------------- one-turn lookahead
@@ -157,8 +177,15 @@ class TurnPlanner:
             if state.pending == "roll":
                 return self._roll_value(state, turn, self.stuck_depth if stuck_left is None else stuck_left)
             return max(self.value(state.apply(action), turn) for action in state.legal_actions())
-        key = (state.grid, frozenset(state.revealed), state.karma, state.turn_start_karma,
-               state.gained_this_turn, state.roll, state.pending)
+        key = (
+            state.grid,
+            frozenset(state.revealed),
+            state.karma,
+            state.turn_start_karma,
+            state.gained_this_turn,
+            state.roll,
+            state.pending,
+        )
         result = self.memo.get(key)
         if result is None:
             if state.pending == "roll":
@@ -247,8 +274,13 @@ class TournamentResult:
         return f"{self.policy} under {self.rules}: wins {self.win_rate.percent()}"
 
 
-def tournament(policies: Mapping | None = None, rules: Rules | Mapping[str, Rules] | None = None,
-               games: int = 1000, seed: int = 0, show_progress: bool = True) -> list[TournamentResult]:
+def tournament(
+    policies: Mapping | None = None,
+    rules: Rules | Mapping[str, Rules] | None = None,
+    games: int = 1000,
+    seed: int = 0,
+    show_progress: bool = True,
+) -> list[TournamentResult]:
     """Pangu's preset of :func:`gamelib.core.tournament`: each (policy, rule set) pair on the same deals.
 
     Args:
@@ -267,8 +299,15 @@ def tournament(policies: Mapping | None = None, rules: Rules | Mapping[str, Rule
     results = []
     for rules_name, rule_set in rules.items():
         for name, policy in policies.items():
-            records = core.tournament(pangu_rules, [policy], games, rules=rule_set, seed=seed,
-                                      progress=show_progress, description=f"{name} {rules_name}".strip())
+            records = core.tournament(
+                pangu_rules,
+                [policy],
+                games,
+                rules=rule_set,
+                seed=seed,
+                progress=show_progress,
+                description=f"{name} {rules_name}".strip(),
+            )
             results.append(_summarise(name, rule_set, records))
     return results
 
@@ -277,5 +316,12 @@ def _summarise(name: str, rules: Rules, records: list[core.GameRecord]) -> Tourn
     wins = sum(bool(record.winners) for record in records)
     final_karma = [record.scores[0] for record in records]
     won_karma = [record.scores[0] for record in records if record.winners]
-    return TournamentResult(name, rules, len(records), wins, proportion(wins, len(records)),
-                            Counter(final_karma), mean(won_karma) if won_karma else None)
+    return TournamentResult(
+        name,
+        rules,
+        len(records),
+        wins,
+        proportion(wins, len(records)),
+        Counter(final_karma),
+        mean(won_karma) if won_karma else None,
+    )

@@ -54,8 +54,13 @@ class AgeCard:
         return self.half[index]
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "name": self.name, "blue": self.blue, "white": self.white,
-                "half": dict(zip(EDGES, self.half))}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "blue": self.blue,
+            "white": self.white,
+            "half": dict(zip(EDGES, self.half)),
+        }
 
     def __str__(self) -> str:
         halves = " ".join(f"{edge[0]}:{colour.title()}" for edge, colour in zip(EDGES, self.half))
@@ -111,8 +116,9 @@ def _card_from_record(record: Any, position: int) -> AgeCard:
     for die in ("blue", "white"):
         value = record[die]
         if type(value) is not int or not 1 <= value <= 6:
-            raise DeckError(f"card {card_id}'s {die} number must be a whole number from 1 to 6, not "
-                            f"{reprlib.repr(value)}")
+            raise DeckError(
+                f"card {card_id}'s {die} number must be a whole number from 1 to 6, not {reprlib.repr(value)}"
+            )
     half = record["half"]
     if not isinstance(half, dict):
         raise DeckError(f"card {card_id}'s half circles should map TOP, RIGHT, BOTTOM, LEFT to YIN or YANG")
@@ -186,8 +192,10 @@ def _check_not_a_changed_teaching_deck(deck: Deck) -> None:
     if deck.name != builtin.name or deck == builtin:
         return
     changed = next((card.id for card, original in zip(deck.cards, builtin.cards) if card != original), "order")
-    raise DeckError(f"this deck is named {builtin.name!r} like the built-in deck, but its cards differ "
-                    f"(first difference: {changed}): give an edited deck a name of its own")
+    raise DeckError(
+        f"this deck is named {builtin.name!r} like the built-in deck, but its cards differ "
+        f"(first difference: {changed}): give an edited deck a name of its own"
+    )
 
 
 _teaching_deck: Deck | None = None
@@ -246,8 +254,9 @@ class Geometry:
         """``(edge of cell, neighbour cell)`` for every cell sharing a full edge with ``cell``."""
         r, c = cell
         steps = ((0, -1, 0), (1, 0, 1), (2, 1, 0), (3, 0, -1))  # TOP, RIGHT, BOTTOM, LEFT
-        return [(edge, (r + dr, c + dc)) for edge, dr, dc in steps
-                if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols]
+        return [
+            (edge, (r + dr, c + dc)) for edge, dr, dc in steps if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols
+        ]
 
 
 GEOMETRIES = {
@@ -268,7 +277,8 @@ class Layout:
         self.index_of = {cell: index for index, cell in enumerate(self.cell_of)}
         self.neighbours = tuple(
             tuple((edge, geometry.index(other)) for edge, other in geometry.neighbours(geometry.cell(i)))
-            for i in range(self.size))
+            for i in range(self.size)
+        )
         self.adjacent = tuple(tuple(other for _, other in pairs) for pairs in self.neighbours)
 
 

@@ -26,8 +26,10 @@ def options(state: State) -> str:
         for die in ("BLUE", "WHITE"):
             cost = state.cost(card_id, die)
             number = card.number(die)
-            costs.append(f"{die.lower()} {state.die_value(die)} vs {number}: "
-                         + (f"pay {cost}" if cost is not None else "forbidden (equal)"))
+            costs.append(
+                f"{die.lower()} {state.die_value(die)} vs {number}: "
+                + (f"pay {cost}" if cost is not None else "forbidden (equal)")
+            )
         cheapest = state.cheapest_die(card_id)
         best = f"-> {cheapest[0].lower()} die, pay {cheapest[1]}" if cheapest else "-> blocked by this roll"
         lines.append(f"  {card_id} {card.name:<9} (B{card.blue} W{card.white}): {'; '.join(costs)} {best}")
@@ -42,10 +44,14 @@ def bots_view(state: State, yours: Action | None = None) -> str:
         lines.append(f"You played      {yours}: expected Karma at the end of the turn {_number(values[yours])}")
     greedy, lookahead = greedy_policy(state), lookahead_policy(state)
     preview = state.preview(greedy)
-    lines.append(f"Greedy plays    {greedy} (rec {preview['rec']} - cost {preview['cost']} = "
-                 f"{preview['rec'] - preview['cost']:+d} now): expected {_number(values[greedy])}")
-    lines.append(f"Lookahead plays {lookahead}: expected {_number(values[lookahead])} (the most of any move; "
-                 "the best chance of winning can lie elsewhere)")
+    lines.append(
+        f"Greedy plays    {greedy} (rec {preview['rec']} - cost {preview['cost']} = "
+        f"{preview['rec'] - preview['cost']:+d} now): expected {_number(values[greedy])}"
+    )
+    lines.append(
+        f"Lookahead plays {lookahead}: expected {_number(values[lookahead])} (the most of any move; "
+        "the best chance of winning can lie elsewhere)"
+    )
     return "\n".join(lines)
 
 
@@ -70,9 +76,13 @@ def review(board_or_match, evaluator: Evaluator | None = None) -> str:
         lost += judged.cost or 0
     final = states[-1]
     outcome = {"WON": f"won with Karma {final.karma}", "LOST": f"lost (Karma {final.karma})"}.get(
-        final.status, f"still going (turn {final.turn}, Karma {final.karma})")
-    lines.append(f"The game is {outcome}. The moves judged exactly gave away {points(lost)[1:]} "
-                 "of winning chance in total." if lost else f"The game is {outcome}. No exactly judged move lost any chance.")
+        final.status, f"still going (turn {final.turn}, Karma {final.karma})"
+    )
+    lines.append(
+        f"The game is {outcome}. The moves judged exactly gave away {points(lost)[1:]} of winning chance in total."
+        if lost
+        else f"The game is {outcome}. No exactly judged move lost any chance."
+    )
     return "\n".join(lines)
 
 
@@ -128,16 +138,22 @@ def option_rows(state: State, evaluation, marks: dict | None = None) -> list[dic
     for action in state.legal_actions():
         preview = known.preview(action)
         chance = evaluation.values.get(action)
-        rows.append({
-            "card": action.card, "die": action.die.lower(), "cell": f"({action.cell[0]},{action.cell[1]})"
-            + (" turned" if action.orientation == 180 else ""),
-            "cost": preview["cost"], "recovery": preview["rec"], "kept": preview["gain"],
-            "end_karma": _karma_text(evaluation.karma[action]) if action in evaluation.karma else "",
-            "chance": percent(chance) if chance is not None else "",
-            "loss": points(evaluation.win - chance) if chance is not None and chance != evaluation.win else "",
-            "best": action == evaluation.best, "marks": list(marks.get(action, [])),
-            "sort": (-(chance if chance is not None else -1), -evaluation.karma.get(action, 0)),
-        })
+        rows.append(
+            {
+                "card": action.card,
+                "die": action.die.lower(),
+                "cell": f"({action.cell[0]},{action.cell[1]})" + (" turned" if action.orientation == 180 else ""),
+                "cost": preview["cost"],
+                "recovery": preview["rec"],
+                "kept": preview["gain"],
+                "end_karma": _karma_text(evaluation.karma[action]) if action in evaluation.karma else "",
+                "chance": percent(chance) if chance is not None else "",
+                "loss": points(evaluation.win - chance) if chance is not None and chance != evaluation.win else "",
+                "best": action == evaluation.best,
+                "marks": list(marks.get(action, [])),
+                "sort": (-(chance if chance is not None else -1), -evaluation.karma.get(action, 0)),
+            }
+        )
     rows.sort(key=lambda row: row.pop("sort"))
     return rows
 
@@ -154,8 +170,16 @@ class GuidedBoard(PanguBoard):
     until "back to the guided game" returns to where they left.
     """
 
-    def __init__(self, start: State, line: list[Action], narration: dict | list, *, label: str = "guided",
-                 evaluator: Evaluator | None = None, warm: bool = True):
+    def __init__(
+        self,
+        start: State,
+        line: list[Action],
+        narration: dict | list,
+        *,
+        label: str = "guided",
+        evaluator: Evaluator | None = None,
+        warm: bool = True,
+    ):
         self.line = list(line)
         self.narration = _narration_by_step(narration, len(self.line))
         self.predictions: dict[int, Action] = {}
@@ -178,8 +202,12 @@ class GuidedBoard(PanguBoard):
 
     def awaiting_prediction(self) -> bool:
         step = self.match.index
-        return (self.left_line_at() is None and bool(self.narration.get(step, {}).get("predict"))
-                and step not in self.revealed and self.match.state.status == ONGOING)
+        return (
+            self.left_line_at() is None
+            and bool(self.narration.get(step, {}).get("predict"))
+            and step not in self.revealed
+            and self.match.state.status == ONGOING
+        )
 
     # ------------------------------------------------------------ picks
     def handle_pick(self, pick: dict) -> None:
@@ -273,10 +301,13 @@ class GuidedBoard(PanguBoard):
         if left is None:
             entry = self.narration.get(index, {})
             guided = self.line[index] if index < len(self.line) else None
-            data.update(title=entry.get("title", ""), predict=entry.get("predict", ""),
-                        text="" if awaiting else entry.get("text", ""),
-                        move="" if awaiting or guided is None else f"The guided move: {guided}",
-                        why="" if awaiting or guided is None else why_not_best(state, evaluation, guided))
+            data.update(
+                title=entry.get("title", ""),
+                predict=entry.get("predict", ""),
+                text="" if awaiting else entry.get("text", ""),
+                move="" if awaiting or guided is None else f"The guided move: {guided}",
+                why="" if awaiting or guided is None else why_not_best(state, evaluation, guided),
+            )
             marks = {guided: ["guided"]} if guided else {}
             prediction = self.predictions.get(index)
             if prediction is not None and not awaiting:
@@ -284,9 +315,12 @@ class GuidedBoard(PanguBoard):
                 data["prediction"] = self._judge_prediction(state, evaluation, prediction, guided)
                 data["can_play_prediction"] = prediction != guided
         else:
-            data.update(title=f"Your own line (you left the guided game at move {left + 1})",
-                        commentary=self._commentary(left), left_at=left,
-                        text="" if state.status == ONGOING else self._ending(state))
+            data.update(
+                title=f"Your own line (you left the guided game at move {left + 1})",
+                commentary=self._commentary(left),
+                left_at=left,
+                text="" if state.status == ONGOING else self._ending(state),
+            )
             marks = {}
         data["table"] = [] if awaiting or state.status != ONGOING else option_rows(state, evaluation, marks)
         data["exact"] = evaluation.win is not None
@@ -299,16 +333,21 @@ class GuidedBoard(PanguBoard):
 
     def _judge_prediction(self, state: State, evaluation, prediction: Action, guided: Action | None) -> str:
         judged = review_move(evaluation, state, prediction).text
-        same = " It is the guided line's move." if prediction == guided else (
-            f" The guided line plays {short_name(guided, state)}." if guided else "")
+        same = (
+            " It is the guided line's move."
+            if prediction == guided
+            else (f" The guided line plays {short_name(guided, state)}." if guided else "")
+        )
         if guided and prediction != guided and why_not_best(state, evaluation, guided):
             same += " Why it does not play the best move is said above."
         return f"Your prediction, {judged}.{same}"
 
     def _commentary(self, left: int) -> list[str]:
         states, actions = self.match.states, self.match.actions
-        return [f"Your move {i + 1}, {review_move(self.evaluate(states[i]), states[i], actions[i]).text}"
-                for i in range(left, len(actions))]
+        return [
+            f"Your move {i + 1}, {review_move(self.evaluate(states[i]), states[i], actions[i]).text}"
+            for i in range(left, len(actions))
+        ]
 
 
 def why_not_best(state: State, evaluation, guided: Action) -> str:
@@ -321,18 +360,26 @@ def why_not_best(state: State, evaluation, guided: Action) -> str:
     if not evaluation.values or evaluation.values.get(guided) == evaluation.win:
         return ""
     best, karma = evaluation.best, evaluation.karma
-    chances = (f"{short_name(best, state)} wins {percent(evaluation.win)}, the guided move "
-               f"{percent(evaluation.values[guided])} ({points(evaluation.win - evaluation.values[guided])})")
+    chances = (
+        f"{short_name(best, state)} wins {percent(evaluation.win)}, the guided move "
+        f"{percent(evaluation.values[guided])} ({points(evaluation.win - evaluation.values[guided])})"
+    )
     if guided not in karma or best not in karma:
         return f"Not the best move: {chances}."
     if karma[guided] == karma[best]:
-        goal = (f"both end the turn with the same expected Karma, {_karma_text(karma[guided])}, and the lookahead, which "
-                "looks only at Karma, cannot tell them apart")
+        goal = (
+            f"both end the turn with the same expected Karma, {_karma_text(karma[guided])}, and the lookahead, which "
+            "looks only at Karma, cannot tell them apart"
+        )
     else:
-        goal = (f"the lookahead plays the most expected Karma at the end of the turn, {_karma_text(karma[guided])} "
-                f"against {_karma_text(karma[best])}, and the most Karma is not always the best chance of winning")
-    return (f"Why not the best move? The guided line is the lookahead bot's, and here {goal}: {chances}. "
-            "We keep its line to see the bot's idea through; you can play the best move yourself on the board.")
+        goal = (
+            f"the lookahead plays the most expected Karma at the end of the turn, {_karma_text(karma[guided])} "
+            f"against {_karma_text(karma[best])}, and the most Karma is not always the best chance of winning"
+        )
+    return (
+        f"Why not the best move? The guided line is the lookahead bot's, and here {goal}: {chances}. "
+        "We keep its line to see the bot's idea through; you can play the best move yourself on the board."
+    )
 
 
 def _narration_by_step(narration: dict | list, steps: int) -> dict[int, dict]:
@@ -363,8 +410,10 @@ def guided_game_narration(states: list[State], line: list[Action], evaluate: Eva
     because it holds the words of the deal's positions, one short branch each.
     """
     if states[0].seed != GUIDED_SEED or len(line) != 10 or len(states) != 11:
-        raise ValueError(f"this narration is written for the lookahead's line on deal {GUIDED_SEED} "
-                         f"(10 moves, 11 positions), not for deal {states[0].seed!r}")
+        raise ValueError(
+            f"this narration is written for the lookahead's line on deal {GUIDED_SEED} "
+            f"(10 moves, 11 positions), not for deal {states[0].seed!r}"
+        )
 
     def chance(i, action=None):
         evaluation = evaluate(states[i])
@@ -376,57 +425,79 @@ def guided_game_narration(states: list[State], line: list[Action], evaluate: Eva
     p = [states[i].with_explicit_chance().preview(line[i]) for i in range(len(line))]
     final_card = turn3.cards.by_id[line[9].card]
     return {
-        0: {"title": "Turn 1: three cards, one roll",
+        0: {
+            "title": "Turn 1: three cards, one roll",
             "predict": "Karma is 10 of 10, the ceiling. Which card would you place first, and where?",
             "text": f"Every card takes its cheaper die (the dearer one is never better). At 10 of 10 a recovery can "
-                    f"only make up for what the same placement just paid, so the bot looks for cheap placements that "
-                    f"recover exactly their cost: {line[0]} pays {p[0]['cost']} and recovers {p[0]['gain']}, because its "
-                    f"bottom half circle touches the black Yin card."},
-        1: {"title": "Turn 1: a corner",
+            f"only make up for what the same placement just paid, so the bot looks for cheap placements that "
+            f"recover exactly their cost: {line[0]} pays {p[0]['cost']} and recovers {p[0]['gain']}, because its "
+            f"bottom half circle touches the black Yin card.",
+        },
+        1: {
+            "title": "Turn 1: a corner",
             "text": f"{line[1]}: pays {p[1]['cost']}, recovers {p[1]['gain']}. A corner becomes legal once a neighbour "
-                    f"on the ring is filled; here its right half circle matches the one next to it."},
-        2: {"title": "Turn 1: two matches",
+            f"on the ring is filled; here its right half circle matches the one next to it.",
+        },
+        2: {
+            "title": "Turn 1: two matches",
             "text": f"{line[2]}: pays {p[2]['cost']}, matches twice and recovers {p[2]['gain']}. Turn 1 ends at "
-                    f"Karma {states[3].karma}, and turn 2 starts at once with a new roll."},
-        3: {"title": "Turn 2: your first real choice",
+            f"Karma {states[3].karma}, and turn 2 starts at once with a new roll.",
+        },
+        3: {
+            "title": "Turn 2: your first real choice",
             "predict": f"Roll blue {turn2.roll[0]}, white {turn2.roll[1]}: A9 and A3 are cheap, A2 pays "
-                       f"{turn2.cheapest_die('A2')[1]} with either die, and all three go down this turn. Which first, and where?",
+            f"{turn2.cheapest_die('A2')[1]} with either die, and all three go down this turn. Which first, and where?",
             "text": f"Greedy plays {short_name(greedy2, turn2)}: the most recovery minus cost now. But at 10 of 10 the cap "
-                    f"keeps only what was just paid, and A3 is the card that fits (2,1) best. The lookahead reverses the "
-                    f"order: {short_name(line[3], turn2)} first (it breaks even), then the expensive A2 while Karma is full, "
-                    f"and A3 last, when there is room under the cap. Expected Karma at the end of the turn: "
-                    f"{karma2[line[3]]} against greedy's {karma2[greedy2]}. In chance of winning: "
-                    f"{percent(chance(3, line[3]))} against {percent(chance(3, greedy2))}, "
-                    f"{points(chance(3, line[3]) - chance(3, greedy2))} for greedy. **Recover when there is room to recover.**"},
-        4: {"title": "Turn 2: pay while Karma is full",
+            f"keeps only what was just paid, and A3 is the card that fits (2,1) best. The lookahead reverses the "
+            f"order: {short_name(line[3], turn2)} first (it breaks even), then the expensive A2 while Karma is full, "
+            f"and A3 last, when there is room under the cap. Expected Karma at the end of the turn: "
+            f"{karma2[line[3]]} against greedy's {karma2[greedy2]}. In chance of winning: "
+            f"{percent(chance(3, line[3]))} against {percent(chance(3, greedy2))}, "
+            f"{points(chance(3, line[3]) - chance(3, greedy2))} for greedy. **Recover when there is room to recover.**",
+        },
+        4: {
+            "title": "Turn 2: pay while Karma is full",
             "text": f"{line[4]}: pays {p[4]['cost']}, recovers {p[4]['gain']}, Karma {p[4]['karma']}. Paying the big "
-                    f"cost now leaves room under the cap for the next recovery."},
-        5: {"title": "Turn 2: the recovery that fits",
-            "text": f"{line[5]}: pays {p[5]['cost']}, recovers {p[5]['gain']}, all kept: Karma {p[5]['karma']}."},
-        6: {"title": "Turn 3: your second choice, and the stuck rule",
+            f"cost now leaves room under the cap for the next recovery.",
+        },
+        5: {
+            "title": "Turn 2: the recovery that fits",
+            "text": f"{line[5]}: pays {p[5]['cost']}, recovers {p[5]['gain']}, all kept: Karma {p[5]['karma']}.",
+        },
+        6: {
+            "title": "Turn 3: your second choice, and the stuck rule",
             "predict": f"Roll blue {turn3.roll[0]}, white {turn3.roll[1]} blocks A1 (each die equals its number). A5 and "
-                       f"A6 go first with this roll; A1 then gets a fresh roll. Where does A5 go?",
+            f"A6 go first with this roll; A1 then gets a fresh roll. Where does A5 go?",
             "text": f"One card is left in the deck and we know which ({line[9].card}), so the chance of winning is exact "
-                    f"here with no table at all. The lookahead plays {short_name(line[6], turn3)}: "
-                    f"{chance(6, line[6])} ≈ {percent(chance(6, line[6]))}. Greedy plays {short_name(greedy3, turn3)} "
-                    f"for the match now: {chance(6, greedy3)} ≈ {percent(chance(6, greedy3))}. The difference in expected "
-                    f"Karma is only {float(karma3[line[6]] - karma3[greedy3]):.2f}; in chance of winning it is "
-                    f"{points(chance(6, line[6]) - chance(6, greedy3))[1:]}."},
-        7: {"title": "Turn 3: leave A1 a good cell",
+            f"here with no table at all. The lookahead plays {short_name(line[6], turn3)}: "
+            f"{chance(6, line[6])} ≈ {percent(chance(6, line[6]))}. Greedy plays {short_name(greedy3, turn3)} "
+            f"for the match now: {chance(6, greedy3)} ≈ {percent(chance(6, greedy3))}. The difference in expected "
+            f"Karma is only {float(karma3[line[6]] - karma3[greedy3]):.2f}; in chance of winning it is "
+            f"{points(chance(6, line[6]) - chance(6, greedy3))[1:]}.",
+        },
+        7: {
+            "title": "Turn 3: leave A1 a good cell",
             "predict": "A6 next: where, knowing that A1 still needs a cell after it?",
             "text": f"{line[7]}: pays {p[7]['cost']}, recovers {p[7]['gain']}. Then no revealed card can use the roll, so "
-                    f"the engine rerolls for A1 (the stuck rule)."},
-        8: {"title": "Turn 3: A1 after the reroll",
+            f"the engine rerolls for A1 (the stuck rule).",
+        },
+        8: {
+            "title": "Turn 3: A1 after the reroll",
             "text": f"The reroll is blue {states[8].roll[0]}, white {states[8].roll[1]}. {line[8]}: pays {p[8]['cost']}, "
-                    f"recovers {p[8]['gain']}, Karma {p[8]['karma']}."},
-        9: {"title": "Turn 4: the final card",
+            f"recovers {p[8]['gain']}, Karma {p[8]['karma']}.",
+        },
+        9: {
+            "title": "Turn 4: the final card",
             "text": f"The last card, {final_card.id} (B{final_card.blue} W{final_card.white}), goes alone on the one cell "
-                    f"left with its own roll. It wins if its cost is less than our Karma of {states[9].karma}: "
-                    f"before this roll the chance was {odds.final_card_win_probability((final_card.blue, final_card.white), states[9].karma)}. "
-                    f"Here the roll is blue {states[9].roll[0]}, white {states[9].roll[1]}: the chance is now {percent(chance(9))}."},
-        10: {"title": "The end",
-             "text": f"Game {states[10].status.lower()} with Karma {states[10].karma}. Step back with ◀ to any position, "
-                     f"or play your own move there: the board then comments on your line."},
+            f"left with its own roll. It wins if its cost is less than our Karma of {states[9].karma}: "
+            f"before this roll the chance was {odds.final_card_win_probability((final_card.blue, final_card.white), states[9].karma)}. "
+            f"Here the roll is blue {states[9].roll[0]}, white {states[9].roll[1]}: the chance is now {percent(chance(9))}.",
+        },
+        10: {
+            "title": "The end",
+            "text": f"Game {states[10].status.lower()} with Karma {states[10].karma}. Step back with ◀ to any position, "
+            f"or play your own move there: the board then comments on your line.",
+        },
     }
 
 

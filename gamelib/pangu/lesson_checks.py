@@ -53,9 +53,13 @@ def _call(function: Callable, *arguments):
 def _cost_mistake(numbers, roll, answer) -> str:
     blue, white = roll
     if answer is None:
-        return "the roll does not block this card: work out the cost of each die that may be used and return the smaller."
+        return (
+            "the roll does not block this card: work out the cost of each die that may be used and return the smaller."
+        )
     free = min(abs(blue - numbers[0]), abs(white - numbers[1]))
-    dearer = max(abs(blue - numbers[0]) if blue != numbers[0] else -1, abs(white - numbers[1]) if white != numbers[1] else -1)
+    dearer = max(
+        abs(blue - numbers[0]) if blue != numbers[0] else -1, abs(white - numbers[1]) if white != numbers[1] else -1
+    )
     if answer == free:
         return "a die equal to the card's number is forbidden: it cannot be used, so it never costs 0."
     if answer == dearer:
@@ -75,9 +79,12 @@ def check_cheapest_cost(function: Callable) -> Feedback:
         if error:
             return Feedback(f"Not yet: for the card {numbers} and the roll {roll} your function raised {error}.", False)
         if answer != expected:
-            return Feedback(f"Not yet: for a card with blue {numbers[0]}, white {numbers[1]} and the roll blue {roll[0]}, "
-                            f"white {roll[1]}, your function returns {answer!r}, which is not what the engine computes. "
-                            f"Hint: {_cost_mistake(numbers, roll, answer)}", False)
+            return Feedback(
+                f"Not yet: for a card with blue {numbers[0]}, white {numbers[1]} and the roll blue {roll[0]}, "
+                f"white {roll[1]}, your function returns {answer!r}, which is not what the engine computes. "
+                f"Hint: {_cost_mistake(numbers, roll, answer)}",
+                False,
+            )
     return Feedback(f"Right: your function agrees with the engine on all {len(NUMBER_PAIRS) * len(ROLLS)} cases.", True)
 
 
@@ -120,14 +127,28 @@ def check_final_card_chance(function: Callable) -> Feedback:
         if error:
             return Feedback(f"Not yet: for the card {numbers} with Karma {karma} your function raised {error}.", False)
         if isinstance(answer, float):
-            return Feedback(f"Not yet: your function returns the decimal {answer!r}; return an exact Fraction "
-                            "(count the rolls and divide with Fraction(wins, rolls)).", False)
+            return Feedback(
+                f"Not yet: your function returns the decimal {answer!r}; return an exact Fraction "
+                "(count the rolls and divide with Fraction(wins, rolls)).",
+                False,
+            )
         if answer != expected:
-            mistake = next((name for name, value in _final_chance_variants(numbers, karma).items() if value == answer), None)
-            hint = _FINAL_HINTS[mistake] if mistake else "list the 36 rolls, keep those that do not block the card, and count."
-            return Feedback(f"Not yet: for a card with blue {numbers[0]}, white {numbers[1]} and Karma {karma}, your "
-                            f"function returns {answer}, which is not the engine's chance. Hint: {hint}", False)
-    return Feedback(f"Right: your function agrees with the engine on all {len(NUMBER_PAIRS) * len(KARMA_VALUES)} cases.", True)
+            mistake = next(
+                (name for name, value in _final_chance_variants(numbers, karma).items() if value == answer), None
+            )
+            hint = (
+                _FINAL_HINTS[mistake]
+                if mistake
+                else "list the 36 rolls, keep those that do not block the card, and count."
+            )
+            return Feedback(
+                f"Not yet: for a card with blue {numbers[0]}, white {numbers[1]} and Karma {karma}, your "
+                f"function returns {answer}, which is not the engine's chance. Hint: {hint}",
+                False,
+            )
+    return Feedback(
+        f"Right: your function agrees with the engine on all {len(NUMBER_PAIRS) * len(KARMA_VALUES)} cases.", True
+    )
 
 
 # --------------------------------------------------------------------------- positions from turn 3 on
@@ -203,20 +224,36 @@ def check_cost_in_chance(function: Callable) -> Feedback:
         if error:
             return Feedback(f"Not yet: at {where} your function raised {error}.", False)
         if answer is None:
-            return Feedback(f"Not yet: at {where} your function returns None. Hint: values = solver.action_values(state) "
-                            "gives every legal move's chance of winning; compare the move's with the best.", False)
+            return Feedback(
+                f"Not yet: at {where} your function returns None. Hint: values = solver.action_values(state) "
+                "gives every legal move's chance of winning; compare the move's with the best.",
+                False,
+            )
         if isinstance(answer, float):
-            return Feedback(f"Not yet: your function returns the decimal {answer!r}; return the exact Fraction "
-                            "(subtract the two Fractions that action_values gives).", False)
+            return Feedback(
+                f"Not yet: your function returns the decimal {answer!r}; return the exact Fraction "
+                "(subtract the two Fractions that action_values gives).",
+                False,
+            )
         if answer != expected:
             mistake = next((name for name, value in _cost_mistakes(values, action).items() if value == answer), None)
-            hint = _COST_HINTS[mistake] if mistake else (
-                "a move that is not the best costs something: look at max(values.values())." if answer == 0 else
-                "the cost is max(values.values()) minus the value of the move you were given.")
-            return Feedback(f"Not yet: at {where} your function returns {answer}, which is not the solver's cost of that move. "
-                            f"Hint: {hint}", False)
-    return Feedback(f"Right: your function agrees with the solver on all {len(cases)} moves of "
-                    f"{COST_POSITIONS} positions.", True)
+            hint = (
+                _COST_HINTS[mistake]
+                if mistake
+                else (
+                    "a move that is not the best costs something: look at max(values.values())."
+                    if answer == 0
+                    else "the cost is max(values.values()) minus the value of the move you were given."
+                )
+            )
+            return Feedback(
+                f"Not yet: at {where} your function returns {answer}, which is not the solver's cost of that move. "
+                f"Hint: {hint}",
+                False,
+            )
+    return Feedback(
+        f"Right: your function agrees with the solver on all {len(cases)} moves of {COST_POSITIONS} positions.", True
+    )
 
 
 # --------------------------------------------------------------------------- lesson 04: a bot that beats greedy
@@ -253,7 +290,9 @@ class _Watched:
     def __call__(self, state, rng=None):
         action = self.policy(state, rng)
         if action not in state.legal_actions():
-            self.problem = f"at turn {state.turn} your policy returned {action!r}, which is not one of state.legal_actions()"
+            self.problem = (
+                f"at turn {state.turn} your policy returned {action!r}, which is not one of state.legal_actions()"
+            )
             raise ValueError(self.problem)
         if state.cost(action.card, action.die) != state.cheapest_die(action.card)[1]:
             self.dearer = True
@@ -279,20 +318,29 @@ def check_beats_greedy(policy: Callable) -> Feedback:
         yours = [solver.evaluate_policy(watched, state=state) for state in positions]
     except Exception as error:  # a student's policy may fail in any way: report it
         if "ellipsis" in str(error):
-            return Feedback("Not yet: replace the ... with your score of the placement, e.g. a number made from "
-                            "after['karma'], after['cost'] and after['rec'].", False)
+            return Feedback(
+                "Not yet: replace the ... with your score of the placement, e.g. a number made from "
+                "after['karma'], after['cost'] and after['rec'].",
+                False,
+            )
         return Feedback(f"Not yet: {watched.problem or f'your policy raised {type(error).__name__}: {error}'}.", False)
     mean_yours, mean_greedy = sum(yours) / len(yours), sum(greedy) / len(greedy)
-    measured = (f"your policy wins {float(mean_yours):.2%} of these positions on average, greedy "
-                f"{float(mean_greedy):.2%} (perfect play {float(best):.2%})")
+    measured = (
+        f"your policy wins {float(mean_yours):.2%} of these positions on average, greedy "
+        f"{float(mean_greedy):.2%} (perfect play {float(best):.2%})"
+    )
     if mean_yours > mean_greedy:
         return Feedback(f"Right: {measured}, exactly, over every card and roll that follows.", True)
     if yours == greedy:
-        hint = ("it wins exactly as often as greedy on every position, so it makes the same choices where they matter. "
-                "At 10 of 10 many moves leave the same Karma: which card is best paid for while Karma is full?")
+        hint = (
+            "it wins exactly as often as greedy on every position, so it makes the same choices where they matter. "
+            "At 10 of 10 many moves leave the same Karma: which card is best paid for while Karma is full?"
+        )
     elif watched.dearer:
         hint = "it sometimes pays with the dearer die, which is never better (lesson 1): use state.cheapest_die(card)."
     else:
-        hint = ("greedy scores rec - cost, but the cap wastes what goes above it: score the Karma the move leaves "
-                "(after['karma']), and among moves that leave the same Karma, pay for the dear card while Karma is full.")
+        hint = (
+            "greedy scores rec - cost, but the cap wastes what goes above it: score the Karma the move leaves "
+            "(after['karma']), and among moves that leave the same Karma, pay for the dear card while Karma is full."
+        )
     return Feedback(f"Not yet: {measured}. Hint: {hint}", False)

@@ -98,7 +98,7 @@ def deal_total_cost(order: Sequence[Numbers]) -> Dist:
     """Total cheapest cost of a whole game for one deal (cards top first), turns of pangu.md#turns."""
     total, start = Dist.constant(0), 0
     for size in turn_sizes(len(order)):
-        total = total + turn_cost(order[start:start + size])
+        total = total + turn_cost(order[start : start + size])
         start += size
     return total
 
@@ -196,8 +196,9 @@ def centre_colours(rules: Rules, centre: str | None = None) -> dict:
     return {first: YIN, second: YANG} if config == "YIN_LEFT" else {first: YANG, second: YIN}
 
 
-def layout_score(layout: Mapping, rules: Rules | None = None, deck: Deck | None = None,
-                 centre: str | None = None) -> int:
+def layout_score(
+    layout: Mapping, rules: Rules | None = None, deck: Deck | None = None, centre: str | None = None
+) -> int:
     """Matching edges of a (partial) layout: ``{cell: card id or (card id, orientation)}``.
 
     Each ring-ring match scores 1, each ring-centre match 1 (2 with
@@ -256,8 +257,9 @@ def layout_score_counts(rules: Rules | None = None, deck: Deck | None = None, ce
         return next(edge for edge, neighbour in geometry.neighbours(cell) if neighbour == other)
 
     def centre_points(card, cell):
-        return sum(worth for edge, other in geometry.neighbours(cell)
-                   if other in centres and card.half[edge] == centres[other])
+        return sum(
+            worth for edge, other in geometry.neighbours(cell) if other in centres and card.half[edge] == centres[other]
+        )
 
     def link(previous_card, card, cell, previous_cell):
         edge = edge_towards(cell, previous_cell)
@@ -293,7 +295,21 @@ def layout_score_counts(rules: Rules | None = None, deck: Deck | None = None, ce
 
 
 __all__ = [
-    "blocked_probability", "card_cost", "card_cost_counts", "centre_colours", "cheapest_cost", "correlation",
-    "cost_law_formula", "deal_total_cost", "die_cost", "expected_total_cost", "final_card_win_probability",
-    "layout_score", "layout_score_counts", "pair_costs", "ring_cycle", "total_cost_over_deals", "turn_cost",
+    "blocked_probability",
+    "card_cost",
+    "card_cost_counts",
+    "centre_colours",
+    "cheapest_cost",
+    "correlation",
+    "cost_law_formula",
+    "deal_total_cost",
+    "die_cost",
+    "expected_total_cost",
+    "final_card_win_probability",
+    "layout_score",
+    "layout_score_counts",
+    "pair_costs",
+    "ring_cycle",
+    "total_cost_over_deals",
+    "turn_cost",
 ]

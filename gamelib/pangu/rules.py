@@ -19,8 +19,20 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from gamelib.core import (CHANCE, TERMINAL, RulesBase, StateBase, chance_rng, check_choice, check_int,
-                          check_switch, resolve_seed, returns_for, rules_or_default, single_winner)
+from gamelib.core import (
+    CHANCE,
+    TERMINAL,
+    RulesBase,
+    StateBase,
+    chance_rng,
+    check_choice,
+    check_int,
+    check_switch,
+    resolve_seed,
+    returns_for,
+    rules_or_default,
+    single_winner,
+)
 from gamelib.pangu import actions
 from gamelib.pangu.actions import ONGOING, WON, Action, Draft, Placement
 from gamelib.pangu.cards import GEOMETRIES, LAYOUTS, Deck, Geometry, load_deck, teaching_deck
@@ -175,8 +187,9 @@ class State(StateBase):
         Search code uses it to enumerate dice and draws (it forgets the shuffle and any
         scripted rolls, so a bot cannot peek at the future).
         """
-        return replace(self, deck=tuple(self.unseen_cards()), deck_order_fixed=False, rolls_script=None,
-                       explicit_chance=True)
+        return replace(
+            self, deck=tuple(self.unseen_cards()), deck_order_fixed=False, rolls_script=None, explicit_chance=True
+        )
 
     def card_at(self, cell: tuple[int, int]):
         """``(AgeCard, orientation)`` on ``cell``, the centre colour string, or None when empty."""
@@ -254,8 +267,15 @@ class State(StateBase):
         known = self if hidden else self.with_explicit_chance()
         after = known.apply(action)
         event = next(e for e in reversed(after.log) if e.kind == "placement")
-        return {"cost": event.cost, "rec": event.rec, "gain": event.gain, "wasted": event.wasted,
-                "karma": event.karma, "placed": event.placed, "status": after.status}
+        return {
+            "cost": event.cost,
+            "rec": event.rec,
+            "gain": event.gain,
+            "wasted": event.wasted,
+            "karma": event.karma,
+            "placed": event.placed,
+            "status": after.status,
+        }
 
     def _index(self, cell) -> int:
         return GEOMETRIES[self.rules.grid].index(cell)
@@ -264,9 +284,15 @@ class State(StateBase):
 # --------------------------------------------------------------------------- new game
 
 
-def new_game(seed: int | str | None = None, rules: Rules | None = None, *, explicit_chance: bool = False,
-             deck: Sequence[str] | None = None, rolls: Sequence[Sequence[int]] | None = None,
-             cards: Deck | str | None = None) -> State:
+def new_game(
+    seed: int | str | None = None,
+    rules: Rules | None = None,
+    *,
+    explicit_chance: bool = False,
+    deck: Sequence[str] | None = None,
+    rolls: Sequence[Sequence[int]] | None = None,
+    cards: Deck | str | None = None,
+) -> State:
     """Set up a game (pangu.md#setup) and play the automatic steps up to the first decision.
 
     ``seed`` drives every chance event not scripted (a fresh one is drawn when None, and kept
@@ -283,10 +309,28 @@ def new_game(seed: int | str | None = None, rules: Rules | None = None, *, expli
     layout = LAYOUTS[rules.grid]
     draft = Draft.__new__(Draft)
     draft.__dict__.update(
-        rules=rules, cards=card_set, centre=None, grid=(None,) * layout.size, deck=card_set.ids, revealed=(),
-        roll=None, karma=rules.starting_karma, status=ONGOING, turn=0, turn_start_karma=rules.starting_karma,
-        gained_this_turn=0, to_reveal=0, roll_reason="turn", pending=None, seed=seed, draws=0,
-        deck_order_fixed=False, rolls_script=script, explicit_chance=explicit_chance, log=())
+        rules=rules,
+        cards=card_set,
+        centre=None,
+        grid=(None,) * layout.size,
+        deck=card_set.ids,
+        revealed=(),
+        roll=None,
+        karma=rules.starting_karma,
+        status=ONGOING,
+        turn=0,
+        turn_start_karma=rules.starting_karma,
+        gained_this_turn=0,
+        to_reveal=0,
+        roll_reason="turn",
+        pending=None,
+        seed=seed,
+        draws=0,
+        deck_order_fixed=False,
+        rolls_script=script,
+        explicit_chance=explicit_chance,
+        log=(),
+    )
     if rules.centre_config != "RANDOM":
         draft.set_centre(rules.centre_config)
     else:
@@ -329,8 +373,11 @@ def _check_rolls(rolls) -> tuple[tuple[int, int], ...] | None:
         return None
     script = []
     for roll in rolls:
-        if (not isinstance(roll, (tuple, list)) or len(roll) != 2
-                or not all(type(x) is int and 1 <= x <= 6 for x in roll)):
+        if (
+            not isinstance(roll, (tuple, list))
+            or len(roll) != 2
+            or not all(type(x) is int and 1 <= x <= 6 for x in roll)
+        ):
             raise ValueError(f"a scripted roll is a (blue, white) pair of numbers 1 to 6, not {roll!r}")
         script.append((roll[0], roll[1]))
     return tuple(script)

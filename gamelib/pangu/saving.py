@@ -17,8 +17,16 @@ import json
 import reprlib
 from typing import Any
 
-from gamelib.core import (CorruptSave, IllegalMove, check_save_header, check_seed, load_json, require_fields,
-                          require_rule_fields, save_header)
+from gamelib.core import (
+    CorruptSave,
+    IllegalMove,
+    check_save_header,
+    check_seed,
+    load_json,
+    require_fields,
+    require_rule_fields,
+    save_header,
+)
 from gamelib.pangu.actions import EVENT_TYPES, Action
 from gamelib.pangu.cards import LAYOUTS, YANG, YIN, DeckError, deck_from_document, teaching_deck
 from gamelib.pangu.rules import Rules, State, new_game
@@ -26,12 +34,48 @@ from gamelib.pangu.rules import Rules, State, new_game
 GAME = "pangu"
 SAVE_VERSION = 2  # version 1 was the "format": "gamelib.pangu/1" header
 
-FIELDS = ("rules", "cards", "centre", "grid", "deck", "revealed", "roll", "karma", "status", "turn",
-          "turn_start_karma", "gained_this_turn", "to_reveal", "roll_reason", "pending", "seed", "draws",
-          "deck_order_fixed", "rolls_script", "explicit_chance", "log")
-COMPARED = ("centre", "grid", "revealed", "roll", "karma", "status", "turn", "turn_start_karma",
-            "gained_this_turn", "to_reveal", "roll_reason", "pending", "deck", "draws", "deck_order_fixed",
-            "rolls_script", "log")
+FIELDS = (
+    "rules",
+    "cards",
+    "centre",
+    "grid",
+    "deck",
+    "revealed",
+    "roll",
+    "karma",
+    "status",
+    "turn",
+    "turn_start_karma",
+    "gained_this_turn",
+    "to_reveal",
+    "roll_reason",
+    "pending",
+    "seed",
+    "draws",
+    "deck_order_fixed",
+    "rolls_script",
+    "explicit_chance",
+    "log",
+)
+COMPARED = (
+    "centre",
+    "grid",
+    "revealed",
+    "roll",
+    "karma",
+    "status",
+    "turn",
+    "turn_start_karma",
+    "gained_this_turn",
+    "to_reveal",
+    "roll_reason",
+    "pending",
+    "deck",
+    "draws",
+    "deck_order_fixed",
+    "rolls_script",
+    "log",
+)
 HIDDEN_FUTURE = ("deck", "draws", "deck_order_fixed", "rolls_script")
 MAX_SAVE_SIZE = 1_000_000  # characters; a finished game saves in about 10,000 (parsing takes ~10x in memory)
 MAX_DEPTH = 5  # a Pangu save nests 4 deep (save, log, event, revealed list); one level of slack
@@ -45,30 +89,32 @@ MAX_MESSAGE = 300  # characters of a refusal shown to the reader
 
 def to_json(state: State) -> str:
     """A JSON save of the whole state (including the hidden deck order: it is a save file)."""
-    return json.dumps({
-        **save_header(GAME, SAVE_VERSION),
-        "rules": state.rules.to_dict(),
-        "cards": state.cards.to_dict(),
-        "centre": state.centre,
-        "grid": [list(entry) if isinstance(entry, tuple) else entry for entry in state.grid],
-        "deck": list(state.deck),
-        "revealed": list(state.revealed),
-        "roll": list(state.roll) if state.roll else None,
-        "karma": state.karma,
-        "status": state.status,
-        "turn": state.turn,
-        "turn_start_karma": state.turn_start_karma,
-        "gained_this_turn": state.gained_this_turn,
-        "to_reveal": state.to_reveal,
-        "roll_reason": state.roll_reason,
-        "pending": state.pending,
-        "seed": state.seed,
-        "draws": state.draws,
-        "deck_order_fixed": state.deck_order_fixed,
-        "rolls_script": [list(r) for r in state.rolls_script] if state.rolls_script is not None else None,
-        "explicit_chance": state.explicit_chance,
-        "log": [event_to_dict(event) for event in state.log],
-    })
+    return json.dumps(
+        {
+            **save_header(GAME, SAVE_VERSION),
+            "rules": state.rules.to_dict(),
+            "cards": state.cards.to_dict(),
+            "centre": state.centre,
+            "grid": [list(entry) if isinstance(entry, tuple) else entry for entry in state.grid],
+            "deck": list(state.deck),
+            "revealed": list(state.revealed),
+            "roll": list(state.roll) if state.roll else None,
+            "karma": state.karma,
+            "status": state.status,
+            "turn": state.turn,
+            "turn_start_karma": state.turn_start_karma,
+            "gained_this_turn": state.gained_this_turn,
+            "to_reveal": state.to_reveal,
+            "roll_reason": state.roll_reason,
+            "pending": state.pending,
+            "seed": state.seed,
+            "draws": state.draws,
+            "deck_order_fixed": state.deck_order_fixed,
+            "rolls_script": [list(r) for r in state.rolls_script] if state.rolls_script is not None else None,
+            "explicit_chance": state.explicit_chance,
+            "log": [event_to_dict(event) for event in state.log],
+        }
+    )
 
 
 def event_to_dict(event) -> dict:
@@ -90,14 +136,13 @@ def from_json(text: Any) -> State:
     except CorruptSave as error:  # reasons echo saved values: keep what the reader sees short
         reason = str(error)
         if len(reason) > MAX_MESSAGE:
-            raise CorruptSave(reason[:MAX_MESSAGE - 3] + "...") from None
+            raise CorruptSave(reason[: MAX_MESSAGE - 3] + "...") from None
         raise
 
 
 def _read(text: Any) -> State:
     if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_SAVE_SIZE:
-        raise CorruptSave(f"this Pangu save is {len(text):,} characters long; no save is longer than "
-                          f"{MAX_SAVE_SIZE:,}")
+        raise CorruptSave(f"this Pangu save is {len(text):,} characters long; no save is longer than {MAX_SAVE_SIZE:,}")
     data = load_json(text, "Pangu save")
     _check_nesting(data)
     check_save_header(data, GAME, SAVE_VERSION)
@@ -112,20 +157,28 @@ def _read(text: Any) -> State:
     require_rule_fields(data["rules"], Rules, "Pangu save")
     cards = _cards(data["cards"])
     state = State(
-        rules=rules, cards=cards,
+        rules=rules,
+        cards=cards,
         centre=_choice(data, "centre", ("YIN_LEFT", "YANG_LEFT", None)),
         grid=_grid(data["grid"], rules, cards),
-        deck=_ids(data, "deck", cards), revealed=_ids(data, "revealed", cards),
+        deck=_ids(data, "deck", cards),
+        revealed=_ids(data, "revealed", cards),
         roll=_roll(data["roll"], "roll", allow_none=True),
-        karma=_int(data, "karma"), status=_choice(data, "status", ("ONGOING", "WON", "LOST")),
-        turn=_int(data, "turn"), turn_start_karma=_int(data, "turn_start_karma"),
-        gained_this_turn=_int(data, "gained_this_turn"), to_reveal=_int(data, "to_reveal"),
+        karma=_int(data, "karma"),
+        status=_choice(data, "status", ("ONGOING", "WON", "LOST")),
+        turn=_int(data, "turn"),
+        turn_start_karma=_int(data, "turn_start_karma"),
+        gained_this_turn=_int(data, "gained_this_turn"),
+        to_reveal=_int(data, "to_reveal"),
         roll_reason=_choice(data, "roll_reason", ("turn", "placement", "stuck")),
         pending=_choice(data, "pending", ("centre", "draw", "roll", None)),
-        seed=_seed(data["seed"]), draws=_int(data, "draws"),
+        seed=_seed(data["seed"]),
+        draws=_int(data, "draws"),
         deck_order_fixed=_bool(data, "deck_order_fixed"),
-        rolls_script=_script(data["rolls_script"]), explicit_chance=_bool(data, "explicit_chance"),
-        log=_log(data["log"]))
+        rolls_script=_script(data["rolls_script"]),
+        explicit_chance=_bool(data, "explicit_chance"),
+        log=_log(data["log"]),
+    )
     _check_cards_conserved(state)
     return _check_against_replay(state)
 
@@ -158,8 +211,9 @@ def _check_nesting(data: Any) -> None:
         for child in children:
             if isinstance(child, (dict, list, tuple)):
                 if depth >= MAX_DEPTH:
-                    raise CorruptSave(f"this Pangu save nests lists or objects more than {MAX_DEPTH} levels deep, "
-                                      f"which no save does")
+                    raise CorruptSave(
+                        f"this Pangu save nests lists or objects more than {MAX_DEPTH} levels deep, which no save does"
+                    )
                 stack.append((child, depth + 1))
 
 
@@ -169,8 +223,10 @@ def _cards(value: Any):
     if isinstance(value, str):
         if value == builtin.name:
             return builtin
-        raise CorruptSave(f"'cards' should be the deck written out in the save or the built-in deck's name "
-                          f"{builtin.name!r}, not {_show(value)}: a save never names a file")
+        raise CorruptSave(
+            f"'cards' should be the deck written out in the save or the built-in deck's name "
+            f"{builtin.name!r}, not {_show(value)}: a save never names a file"
+        )
     if not isinstance(value, dict):
         raise CorruptSave(f"'cards' should be the saved deck (name and cards), not {_show(value)}")
     try:
@@ -212,8 +268,7 @@ def _seed(value: Any):
 def _roll(value: Any, what: str, allow_none: bool = False):
     if value is None and allow_none:
         return None
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(type(x) is int and 1 <= x <= 6 for x in value)):
+    if not isinstance(value, list) or len(value) != 2 or not all(type(x) is int and 1 <= x <= 6 for x in value):
         raise CorruptSave(f"'{what}' should be a [blue, white] pair of numbers 1 to 6, not {_show(value)}")
     return (value[0], value[1])
 
@@ -251,8 +306,13 @@ def _grid(value: Any, rules: Rules, cards) -> tuple:
             grid.append(entry)
         elif entry is None:
             grid.append(None)
-        elif (isinstance(entry, list) and len(entry) == 2 and entry[0] in cards and type(entry[1]) is int
-              and entry[1] in (0, 180)):
+        elif (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and entry[0] in cards
+            and type(entry[1]) is int
+            and entry[1] in (0, 180)
+        ):
             grid.append((entry[0], entry[1]))
         else:
             raise CorruptSave(f"cell {where} should be empty or [card id, 0 or 180], not {_show(entry)}")
@@ -287,8 +347,7 @@ def _event_from_dict(data: Any):
 
 
 def _as_cell(value: Any, what: str) -> tuple[int, int]:
-    if (not isinstance(value, (list, tuple)) or len(value) != 2
-            or not all(type(x) is int for x in value)):
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(type(x) is int for x in value):
         raise CorruptSave(f"{what} should be a [row, column] pair, not {_show(value)}")
     return (value[0], value[1])
 
@@ -299,8 +358,10 @@ def _check_cards_conserved(state: State) -> None:
     for card_id in state.cards.ids:
         count = everywhere.count(card_id)
         if count != 1:
-            raise CorruptSave(f"card {card_id} appears {count} times across the board, the revealed cards and "
-                              f"the deck: every card must be in exactly one place")
+            raise CorruptSave(
+                f"card {card_id} appears {count} times across the board, the revealed cards and "
+                f"the deck: every card must be in exactly one place"
+            )
 
 
 # ----------------------------------------------------------------------------- replay
@@ -337,10 +398,14 @@ def _mismatch(saved: State, replayed: State, name: str) -> str:
     if name == "log":
         return "the saved log is not what its own moves produce: the file was edited or damaged"
     if name in HIDDEN_FUTURE:
-        return (f"the saved {name} {mine} is not what the game's seed and scripts give ({theirs}): "
-                f"the hidden future was edited")
-    return (f"the saved {name} {mine} does not match the moves in the log, which give {theirs}: "
-            f"the file was edited or damaged")
+        return (
+            f"the saved {name} {mine} is not what the game's seed and scripts give ({theirs}): "
+            f"the hidden future was edited"
+        )
+    return (
+        f"the saved {name} {mine} does not match the moves in the log, which give {theirs}: "
+        f"the file was edited or damaged"
+    )
 
 
 def _show_field(value) -> str:
@@ -355,13 +420,22 @@ def _possible_starts(saved: State) -> list[State]:
     if not saved.deck_order_fixed or not saved.explicit_chance:
         orders.append(None)  # shuffled from the seed, or drawn at explicit chance nodes
     if saved.deck_order_fixed:  # a scripted deck: the cards the log revealed, then the rest
-        orders.append([card for event in saved.log if event.kind == "turn_start" for card in event.revealed]
-                      + list(saved.deck))
+        orders.append(
+            [card for event in saved.log if event.kind == "turn_start" for card in event.revealed] + list(saved.deck)
+        )
     starts = []
     for order in orders:
         try:
-            starts.append(new_game(seed=saved.seed, rules=saved.rules, cards=saved.cards,
-                                   explicit_chance=saved.explicit_chance, deck=order, rolls=rolls))
+            starts.append(
+                new_game(
+                    seed=saved.seed,
+                    rules=saved.rules,
+                    cards=saved.cards,
+                    explicit_chance=saved.explicit_chance,
+                    deck=order,
+                    rolls=rolls,
+                )
+            )
         except (IllegalMove, TypeError, ValueError):  # no setup the rules allow (or its script runs out)
             continue
     return starts
@@ -381,7 +455,7 @@ def _replay(start: State, saved: State) -> State:
             position += 1
         if position >= len(log):
             if state.pending == "draw":  # a turn being revealed one card at a time, saved part way
-                for card_id in saved.revealed[len(state.revealed):]:
+                for card_id in saved.revealed[len(state.revealed) :]:
                     state = state.apply(card_id)
             return state
         event = log[position]
@@ -393,6 +467,6 @@ def _replay(start: State, saved: State) -> State:
         elif kind == "roll":
             state = state.apply((event.blue, event.white))
         else:
-            for card_id in event.revealed[len(state.revealed):]:
+            for card_id in event.revealed[len(state.revealed) :]:
                 state = state.apply(card_id)
     return state

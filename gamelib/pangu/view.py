@@ -7,8 +7,13 @@ from gamelib.pangu.cards import DICE, EDGES, LAYOUTS, YANG, YIN
 
 
 def card_view(card) -> dict:
-    return {"id": card.id, "name": card.name, "blue": card.blue, "white": card.white,
-            "half": dict(zip(EDGES, card.half))}
+    return {
+        "id": card.id,
+        "name": card.name,
+        "blue": card.blue,
+        "white": card.white,
+        "half": dict(zip(EDGES, card.half)),
+    }
 
 
 def observation(state, player: int = 0) -> dict:
@@ -23,8 +28,12 @@ def observation(state, player: int = 0) -> dict:
             view.update(kind="centre", colour=entry, half=dict.fromkeys(EDGES, entry))
         elif entry is not None:
             card = state.cards[entry[0]]
-            view.update(kind="card", card=card_view(card), orientation=entry[1],
-                        half={edge: card.colour(e, entry[1]) for e, edge in enumerate(EDGES)})
+            view.update(
+                kind="card",
+                card=card_view(card),
+                orientation=entry[1],
+                half={edge: card.colour(e, entry[1]) for e, edge in enumerate(EDGES)},
+            )
         else:
             view.update(kind="empty")
         cells.append(view)
@@ -36,12 +45,15 @@ def observation(state, player: int = 0) -> dict:
         revealed.append(view)
     return {
         "rules": state.rules.to_dict(),
-        "rows": layout.geometry.rows, "cols": layout.geometry.cols,
+        "rows": layout.geometry.rows,
+        "cols": layout.geometry.cols,
         "cells": cells,
         "revealed": revealed,
         "dice": state.dice,
-        "karma": state.karma, "starting_karma": state.rules.starting_karma,
-        "status": state.status, "turn": state.turn,
+        "karma": state.karma,
+        "starting_karma": state.rules.starting_karma,
+        "status": state.status,
+        "turn": state.turn,
         "deck_count": len(state.deck),
         "unseen": state.unseen_cards(),
         "waiting_for_chance": state.pending,
@@ -74,9 +86,13 @@ def text_board(state) -> str:
     rows, cols = layout.geometry.rows, layout.geometry.cols
     legal = set(legal_cell_indices(state.grid, layout)) if state.status == ONGOING else set()
     dice = f"blue {state.roll[0]}, white {state.roll[1]}" if state.roll else "not rolled"
-    lines = [(f"Pangu · turn {state.turn} · Karma {state.karma}/{state.rules.starting_karma} · {state.status} · "
-              f"dice {dice} · deck {len(state.deck)}"),
-             "    " + "".join(f"    c{c}     " for c in range(cols))]
+    lines = [
+        (
+            f"Pangu · turn {state.turn} · Karma {state.karma}/{state.rules.starting_karma} · {state.status} · "
+            f"dice {dice} · deck {len(state.deck)}"
+        ),
+        "    " + "".join(f"    c{c}     " for c in range(cols)),
+    ]
     for r in range(rows):
         blocks = [_cell_lines(state, r * cols + c, legal) for c in range(cols)]
         for part in range(3):
@@ -84,8 +100,12 @@ def text_board(state) -> str:
             lines.append(label + "".join(f"[{block[part]}] " for block in blocks).rstrip())
     lines.append("Cards show id, blue then white number; ● Yin, ○ Yang half circles.")
     if state.revealed:
-        lines.append("Revealed: " + "; ".join(
-            f"{c} {state.cards[c].name} (B{state.cards[c].blue} W{state.cards[c].white})" for c in state.revealed))
+        lines.append(
+            "Revealed: "
+            + "; ".join(
+                f"{c} {state.cards[c].name} (B{state.cards[c].blue} W{state.cards[c].white})" for c in state.revealed
+            )
+        )
     if state.log:
         lines.append(f"Last: {state.log[-1]}")
     return "\n".join(lines)

@@ -14,8 +14,17 @@ from gamelib.studio.bots import greedy, random_policy, win_share
 from gamelib.studio.checking import CheckReport, check_game
 from gamelib.studio.game import Game, GameCodeError, GameState, Param
 
-__all__ = ["Game", "Param", "GameState", "GameCodeError", "check_game", "CheckReport", "greedy", "random_policy",
-           "win_share"]
+__all__ = [
+    "Game",
+    "Param",
+    "GameState",
+    "GameCodeError",
+    "check_game",
+    "CheckReport",
+    "greedy",
+    "random_policy",
+    "win_share",
+]
 
 # Bots and the exact solver for any contract game (studio-solve).
 from gamelib.studio.mcts import mcts_policy  # noqa: E402

@@ -51,7 +51,11 @@ def _default_game():
 
 def _is_game(value: Any) -> bool:
     """A game module or a studio Game class (something with new_game), not a state or a match."""
-    return callable(getattr(value, "new_game", None)) and not hasattr(value, "legal_actions") and not isinstance(value, Match)
+    return (
+        callable(getattr(value, "new_game", None))
+        and not hasattr(value, "legal_actions")
+        and not isinstance(value, Match)
+    )
 
 
 def starting_match(game_or_match: Any, seed: Any, rules: Any) -> Match:
@@ -123,9 +127,18 @@ class Board(BoardWidget):
     _css = _CSS
     label = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, game_or_match: Any = None, *, seed: Any = None, rules: Any = None, viewer: int | None = None,
-                 bots: dict[int, Callable] | None = None, label: str | None = None, names: list[str] | None = None,
-                 bot_seed: int = 0):
+    def __init__(
+        self,
+        game_or_match: Any = None,
+        *,
+        seed: Any = None,
+        rules: Any = None,
+        viewer: int | None = None,
+        bots: dict[int, Callable] | None = None,
+        label: str | None = None,
+        names: list[str] | None = None,
+        bot_seed: int = 0,
+    ):
         match = starting_match(game_or_match, seed, rules)
         state = match.state
         self.seats = _players(state)
@@ -133,7 +146,9 @@ class Board(BoardWidget):
         for seat in self.bots:
             if type(seat) is not int or not 0 <= seat < self.seats:
                 raise ValueError(f"bots take seats 0 to {self.seats - 1}, not {seat!r}")
-        if names is not None and (len(names) != self.seats or not all(isinstance(name, str) and name.strip() for name in names)):
+        if names is not None and (
+            len(names) != self.seats or not all(isinstance(name, str) and name.strip() for name in names)
+        ):
             raise ValueError(f"names gives one name per seat ({self.seats} here), not {names!r}")
         if viewer is not None and (type(viewer) is not int or not 0 <= viewer < self.seats):
             raise ValueError(f"viewer is a seat from 0 to {self.seats - 1}, not {viewer!r}")
@@ -141,8 +156,9 @@ class Board(BoardWidget):
         self.viewer = viewer
         self.bot_seed = bot_seed
         self.game_module = game_or_match if _is_game(game_or_match) else _game_of(state)
-        self.game_name = str(getattr(self.game_module, "GAME", None) or getattr(self.game_module, "name", None)
-                             or type(state).__name__)
+        self.game_name = str(
+            getattr(self.game_module, "GAME", None) or getattr(self.game_module, "name", None) or type(state).__name__
+        )
         self._revealed_to: int | None = None  # the person who has the screen (hot-seat with hidden information)
         self._last_viewer: int | None = None
         self._quiet = False
@@ -199,8 +215,14 @@ class Board(BoardWidget):
 
     def handle_pick(self, pick: dict) -> str | None:
         kind = pick.get("kind")
-        handlers = {"move": self._pick_move, "reveal": self._pick_reveal, "chance": self._pick_chance,
-                    "bots": self._pick_bots, "undo": self._pick_undo, "new_game": self._pick_new_game}
+        handlers = {
+            "move": self._pick_move,
+            "reveal": self._pick_reveal,
+            "chance": self._pick_chance,
+            "bots": self._pick_bots,
+            "undo": self._pick_undo,
+            "new_game": self._pick_new_game,
+        }
         if not isinstance(kind, str) or kind not in handlers:
             raise IllegalMove(f"unknown pick {reprlib.repr(pick)}: choose one of the move buttons")
         try:
@@ -226,7 +248,9 @@ class Board(BoardWidget):
         moves = state.legal_actions()
         index = pick.get("index")
         if type(index) is not int or not 0 <= index < len(moves):
-            raise IllegalMove(f"there is no move {reprlib.repr(index)} here: the moves are numbered 0 to {len(moves) - 1}")
+            raise IllegalMove(
+                f"there is no move {reprlib.repr(index)} here: the moves are numbered 0 to {len(moves) - 1}"
+            )
         self.apply(moves[index])
         self._advance()
 
@@ -254,8 +278,11 @@ class Board(BoardWidget):
     def _pick_undo(self, _pick: dict) -> None:
         """Take back the last person's move and everything chance and the bots did after it."""
         match = self.match
-        people = [i for i, before in enumerate(match.states[: match.index])
-                  if before.current_player >= 0 and before.current_player not in self.bots]
+        people = [
+            i
+            for i, before in enumerate(match.states[: match.index])
+            if before.current_player >= 0 and before.current_player not in self.bots
+        ]
         if not people:
             raise IllegalMove("there is nothing to undo: nobody has moved yet")
         self._quiet = True
@@ -304,8 +331,10 @@ class Board(BoardWidget):
                 else:
                     break
             else:
-                raise IllegalMove(f"chance and the bots made {MAX_AUTOMATIC_ACTIONS} moves in a row without a person "
-                                  "to move: the game seems not to end")
+                raise IllegalMove(
+                    f"chance and the bots made {MAX_AUTOMATIC_ACTIONS} moves in a row without a person "
+                    "to move: the game seems not to end"
+                )
         finally:
             self._quiet = False
         self.refresh()
@@ -316,22 +345,42 @@ class Board(BoardWidget):
         cover = self.covered(state)
         data = {
             "game": self.game_name,
-            "label": self.label, "ply": self.match.index, "status": self._status(state),
-            "terminal": bool(state.is_terminal), "to_move": state.current_player,
-            "seats": [{"seat": s, "name": self.seat_name(s), "kind": "bot" if s in self.bots else "human",
-                       "to_move": s == state.current_player} for s in range(self.seats)],
-            "viewer": seat, "viewer_name": None if seat is None else self.seat_name(seat),
-            "hides": self.hides_information, "cover": None if cover is None else {"seat": cover, "name": self.seat_name(cover)},
-            "can_undo": any(b.current_player >= 0 and b.current_player not in self.bots
-                            for b in self.match.states[: self.match.index]),
+            "label": self.label,
+            "ply": self.match.index,
+            "status": self._status(state),
+            "terminal": bool(state.is_terminal),
+            "to_move": state.current_player,
+            "seats": [
+                {
+                    "seat": s,
+                    "name": self.seat_name(s),
+                    "kind": "bot" if s in self.bots else "human",
+                    "to_move": s == state.current_player,
+                }
+                for s in range(self.seats)
+            ],
+            "viewer": seat,
+            "viewer_name": None if seat is None else self.seat_name(seat),
+            "hides": self.hides_information,
+            "cover": None if cover is None else {"seat": cover, "name": self.seat_name(cover)},
+            "can_undo": any(
+                b.current_player >= 0 and b.current_player not in self.bots
+                for b in self.match.states[: self.match.index]
+            ),
         }
         if cover is not None:
             return data  # nothing of the position until the next person has the screen
         data.update(self._position_json(state, seat))
         data["log"] = self._log(seat)
         data["moves"] = self._moves_json(state)
-        data["chance"] = ([{"label": _label(state, outcome), "probability": _fraction_text(p)}
-                           for outcome, p in state.chance_outcomes()] if state.current_player == CHANCE else [])
+        data["chance"] = (
+            [
+                {"label": _label(state, outcome), "probability": _fraction_text(p)}
+                for outcome, p in state.chance_outcomes()
+            ]
+            if state.current_player == CHANCE
+            else []
+        )
         data["bot_waiting"] = not state.is_terminal and state.current_player in self.bots
         return data
 
@@ -364,7 +413,9 @@ class Board(BoardWidget):
         seen = state.observation(seat)
         lines = [f"Seat {seat} ({self.seat_name(seat)}) sees:"]
         for key, value in seen.items():
-            shown = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else "—" if value is None else str(value)
+            shown = (
+                ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else "—" if value is None else str(value)
+            )
             lines.append(f"  {key.replace('_', ' ')}: {shown or '—'}")
         return "\n".join(lines)
 
@@ -375,9 +426,15 @@ class Board(BoardWidget):
                 scores = state.scores() if callable(getattr(state, "scores", None)) else None
             except Exception:  # noqa: BLE001 - a student's scores() that fails: the result without them
                 scores = None
-            told = "nobody wins" if not winners else (
-                f"{self.seat_name(winners[0])} wins" if len(winners) == 1
-                else "a shared win: " + " and ".join(self.seat_name(w) for w in winners))
+            told = (
+                "nobody wins"
+                if not winners
+                else (
+                    f"{self.seat_name(winners[0])} wins"
+                    if len(winners) == 1
+                    else "a shared win: " + " and ".join(self.seat_name(w) for w in winners)
+                )
+            )
             if scores is not None:
                 told += " (" + ", ".join(f"{self.seat_name(s)} {score}" for s, score in enumerate(scores)) + ")"
             return "Game over: " + told
@@ -396,10 +453,16 @@ class Board(BoardWidget):
             player = before.current_player
             if player == CHANCE:
                 probability = dict((repr(o), p) for o, p in before.chance_outcomes()).get(repr(action))
-                text = _label(before, action) + (f" (chance {_fraction_text(probability)})" if probability is not None else "")
+                text = _label(before, action) + (
+                    f" (chance {_fraction_text(probability)})" if probability is not None else ""
+                )
                 who, kind = "Chance", "chance"
             else:
-                text, who, kind = _label(before, action), self.seat_name(player), "bot" if player in self.bots else "human"
+                text, who, kind = (
+                    _label(before, action),
+                    self.seat_name(player),
+                    "bot" if player in self.bots else "human",
+                )
             if seat is not None and player != seat and not self._visible(before, action, seat):
                 text = "(hidden from you)"
             entries.append({"ply": ply + 1, "who": who, "kind": kind, "text": text})
@@ -411,7 +474,9 @@ class Board(BoardWidget):
         cached = self._visible_cache.get(key)
         if cached is not None and cached[0] is before:
             return cached[1]
-        options = ([o for o, _ in before.chance_outcomes()] if before.current_player == CHANCE else before.legal_actions())
+        options = (
+            [o for o, _ in before.chance_outcomes()] if before.current_player == CHANCE else before.legal_actions()
+        )
         visible = False
         if len(options) <= MAX_COMPARED_OUTCOMES:
             seen = before.apply(action).observation(seat)
@@ -441,4 +506,3 @@ class Board(BoardWidget):
 
     def __repr__(self) -> str:
         return f"Board({self.game_name}, move {self.match.index} of {self.match.length})"
-

@@ -59,8 +59,9 @@ class greedy:
                 # exact when the evaluation is exact, so equal moves tie exactly (Pig's turn total 20)
                 total += weight * value if isinstance(value, (int, Fraction)) else float(weight) * value
             elif len(frontier) < MAX_CHANCE_LEAVES:
-                frontier.extend((node.apply(outcome), weight * probability)
-                                for outcome, probability in node.chance_outcomes())
+                frontier.extend(
+                    (node.apply(outcome), weight * probability) for outcome, probability in node.chance_outcomes()
+                )
             else:
                 outcomes = node.chance_outcomes()
                 outcome = rng.choices([o for o, _ in outcomes], [float(p) for _, p in outcomes])[0]
@@ -77,8 +78,10 @@ def _explicit(state: Any) -> Any:
         return state
     if hasattr(state, "with_explicit_chance"):
         return state.with_explicit_chance()
-    raise TypeError(f"greedy needs a state that can stop at chance events (with_explicit_chance), "
-                    f"which {type(state).__name__} does not offer")
+    raise TypeError(
+        f"greedy needs a state that can stop at chance events (with_explicit_chance), "
+        f"which {type(state).__name__} does not offer"
+    )
 
 
 def bots_for(evaluate: Evaluation) -> SimpleNamespace:

@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamelib.core import CHANCE, sample_outcome
-from gamelib.studio.game import (MAX_CHANCE_CHAIN, Game, GameCodeError, _as_json, _call, _check_saveable,
-                                 check_declarations, _short)
+from gamelib.studio.game import (
+    MAX_CHANCE_CHAIN,
+    Game,
+    GameCodeError,
+    _as_json,
+    _call,
+    _check_saveable,
+    check_declarations,
+    _short,
+)
 
 
 @dataclass(frozen=True)
@@ -30,8 +38,10 @@ class CheckReport:
 
     def __str__(self) -> str:
         wins = ", ".join(f"seat {seat} won {count}" for seat, count in enumerate(self.wins_by_seat))
-        return (f"{self.game}: {self.games} random games all ended, {self.mean_moves:.1f} moves on average "
-                f"(longest {self.longest}); {wins}")
+        return (
+            f"{self.game}: {self.games} random games all ended, {self.mean_moves:.1f} moves on average "
+            f"(longest {self.longest}); {wins}"
+        )
 
 
 def game_class(game: Any) -> type:
@@ -73,9 +83,11 @@ def _check_start(game: Game) -> None:
     first, second = _call(game, "start"), _call(game, "start")
     game._checked_position(first, "start")
     if first != second or hash(first) != hash(second):
-        raise GameCodeError(f"{type(game).__name__}.start() returned two positions that are not equal "
-                            f"({_short(first)}): positions must compare by value (a tuple, namedtuple or frozen "
-                            f"dataclass), so a solver can see when a position comes back")
+        raise GameCodeError(
+            f"{type(game).__name__}.start() returned two positions that are not equal "
+            f"({_short(first)}): positions must compare by value (a tuple, namedtuple or frozen "
+            f"dataclass), so a solver can see when a position comes back"
+        )
 
 
 def _random_game(cls: type, rules: Any, rng: random.Random, number: int, max_moves: int):
@@ -85,16 +97,20 @@ def _random_game(cls: type, rules: Any, rng: random.Random, number: int, max_mov
         if state.current_player == CHANCE:
             chance_in_a_row += 1
             if chance_in_a_row > MAX_CHANCE_CHAIN:
-                raise GameCodeError(f"{cls.__name__}.chance() asked for {MAX_CHANCE_CHAIN} chance events in a row "
-                                    f"(random game {number}), last at {_short(state.position)}: does play() ever "
-                                    f"leave the chance event?")
+                raise GameCodeError(
+                    f"{cls.__name__}.chance() asked for {MAX_CHANCE_CHAIN} chance events in a row "
+                    f"(random game {number}), last at {_short(state.position)}: does play() ever "
+                    f"leave the chance event?"
+                )
             state = state.apply(sample_outcome(state.chance_outcomes(), rng))
             continue
         chance_in_a_row = 0
         if moves >= max_moves:
-            raise GameCodeError(f"{cls.__name__} did not end within {max_moves} moves of random play (random game "
-                                f"{number}); the last position was {_short(state.position)}: make sure every game "
-                                f"ends, or raise max_moves if long games are meant")
+            raise GameCodeError(
+                f"{cls.__name__} did not end within {max_moves} moves of random play (random game "
+                f"{number}); the last position was {_short(state.position)}: make sure every game "
+                f"ends, or raise max_moves if long games are meant"
+            )
         _check_player_node(state)
         state = state.apply(rng.choice(state.legal_actions()))
         moves += 1
@@ -124,18 +140,21 @@ def _check_could_be(state: Any, player: int, seen: dict) -> None:
     where = f"{type(game).__name__}.could_be({_short(position)}, {player})"
     worlds = _call(game, "could_be", position, player)
     if not isinstance(worlds, (list, tuple)) or position not in worlds:
-        raise GameCodeError(f"{where} returned {_short(worlds)}: return a list of positions that includes the "
-                            f"real one")
+        raise GameCodeError(f"{where} returned {_short(worlds)}: return a list of positions that includes the real one")
     for world in worlds:
         other = _call(game, "observation", world, player)
         if json.dumps(other, sort_keys=True) != json.dumps(seen, sort_keys=True):
-            raise GameCodeError(f"{where} offered {_short(world)}, which player {player} sees as {_short(other)}, "
-                                f"not {_short(seen)}: could_be must keep everything the player sees")
+            raise GameCodeError(
+                f"{where} offered {_short(world)}, which player {player} sees as {_short(other)}, "
+                f"not {_short(seen)}: could_be must keep everything the player sees"
+            )
 
 
 def _check_save(final: Any) -> None:
     text = final.to_json()
     again = type(final).from_json(text)
     if again.position != final.position or again.to_json() != text:
-        raise GameCodeError(f"{final._game_class.__name__}: replaying a save gave {_short(again.position)}, not "
-                            f"{_short(final.position)}: play() must depend on nothing but the position and the move")
+        raise GameCodeError(
+            f"{final._game_class.__name__}: replaying a save gave {_short(again.position)}, not "
+            f"{_short(final.position)}: play() must depend on nothing but the position and the move"
+        )

@@ -44,9 +44,11 @@ def determinised(state: Any, player: int, rng: random.Random) -> Any:
         return game_hook.determinised(state, player, rng)
     if hasattr(state, "with_explicit_chance"):
         return state.with_explicit_chance()
-    raise TypeError(f"a search bot does not know how to hide the future of a {type(state).__name__} "
-                    f"from {type(state).__module__}: give the game with_seed(seed) (and sample_hidden if it "
-                    f"hides information)")
+    raise TypeError(
+        f"a search bot does not know how to hide the future of a {type(state).__name__} "
+        f"from {type(state).__module__}: give the game with_seed(seed) (and sample_hidden if it "
+        f"hides information)"
+    )
 
 
 def _game_module(state: Any):

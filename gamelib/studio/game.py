@@ -36,9 +36,25 @@ from functools import cached_property
 from operator import is_
 from typing import Any
 
-from gamelib.core import (CHANCE, TERMINAL, CorruptSave, IllegalMove, RulesBase, chance_rng, check_choice, check_int,
-                          check_save_header, check_switch, load_json, require_fields, resolve_seed, returns_for,
-                          sample_outcome, save_header, single_winner)
+from gamelib.core import (
+    CHANCE,
+    TERMINAL,
+    CorruptSave,
+    IllegalMove,
+    RulesBase,
+    chance_rng,
+    check_choice,
+    check_int,
+    check_save_header,
+    check_switch,
+    load_json,
+    require_fields,
+    resolve_seed,
+    returns_for,
+    sample_outcome,
+    save_header,
+    single_winner,
+)
 
 MAX_CHANCE_CHAIN = 1000
 """Chance events resolved one after another before the studio calls it a loop in ``chance``/``play``."""
@@ -67,13 +83,22 @@ class Param:
     100); ``Param(True)`` a switch; ``Param("short", choices=["short", "long"])`` a choice.
     """
 
-    def __init__(self, default: Any, low: int | None = None, high: int | None = None, doc: str = "", *,
-                 choices: list[str] | None = None):
+    def __init__(
+        self,
+        default: Any,
+        low: int | None = None,
+        high: int | None = None,
+        doc: str = "",
+        *,
+        choices: list[str] | None = None,
+    ):
         self.default, self.low, self.high, self.doc = default, low, high, doc
         self.choices = tuple(choices) if choices is not None else None
         if type(default) is int and (low is None or high is None):
-            raise GameCodeError(f"Param({default!r}) is a whole number: give its lowest and highest values too, "
-                                f"e.g. Param({default!r}, 1, 1000)")
+            raise GameCodeError(
+                f"Param({default!r}) is a whole number: give its lowest and highest values too, "
+                f"e.g. Param({default!r}, 1, 1000)"
+            )
         if type(default) is str and not self.choices:
             raise GameCodeError(f"Param({default!r}) is a word: give the words allowed, choices=[...]")
         if type(default) not in (int, bool, str):
@@ -98,8 +123,10 @@ def _params_of(cls: type) -> dict[str, Param]:
         for name, value in vars(klass).items():
             if isinstance(value, Param):
                 if name in RESERVED or name.startswith("_"):
-                    raise GameCodeError(f"{cls.__name__} calls a rule parameter {name!r}, a name the studio uses "
-                                        f"itself: choose another name")
+                    raise GameCodeError(
+                        f"{cls.__name__} calls a rule parameter {name!r}, a name the studio uses "
+                        f"itself: choose another name"
+                    )
                 params[name] = value
     return params
 
@@ -112,8 +139,9 @@ def _make_rules(cls: type, params: dict[str, Param]) -> type:
     fields = [(name, type(param.default), dataclasses.field(default=param.default)) for name, param in params.items()]
     described = [f"{name} (default {p.default!r}){': ' + p.doc if p.doc else ''}" for name, p in params.items()]
     doc = f"The rule parameters of {cls.__name__}: {'; '.join(described) or 'none'}"
-    rules = dataclasses.make_dataclass("Rules", fields, bases=(RulesBase,), frozen=True,
-                                       namespace={"__post_init__": __post_init__, "__doc__": doc})
+    rules = dataclasses.make_dataclass(
+        "Rules", fields, bases=(RulesBase,), frozen=True, namespace={"__post_init__": __post_init__, "__doc__": doc}
+    )
     rules.__module__, rules.__qualname__ = cls.__module__, f"{cls.__qualname__}.Rules"
     return rules
 
@@ -121,9 +149,34 @@ def _make_rules(cls: type, params: dict[str, Param]) -> type:
 # --------------------------------------------------------------------------- the student's class
 
 
-RESERVED = frozenset({"rules", "players", "name", "save_version", "hides_information", "Rules", "State",
-                      "new_game", "for_rules", "state_at", "start", "to_move", "moves", "chance", "play", "winners",
-                      "observation", "could_be", "show", "show_to", "move_label", "draw", "draw_for", "scores"})
+RESERVED = frozenset(
+    {
+        "rules",
+        "players",
+        "name",
+        "save_version",
+        "hides_information",
+        "Rules",
+        "State",
+        "new_game",
+        "for_rules",
+        "state_at",
+        "start",
+        "to_move",
+        "moves",
+        "chance",
+        "play",
+        "winners",
+        "observation",
+        "could_be",
+        "show",
+        "show_to",
+        "move_label",
+        "draw",
+        "draw_for",
+        "scores",
+    }
+)
 """Names of :class:`Game` and of the student's functions, which a rule parameter cannot take."""
 
 
@@ -148,9 +201,14 @@ class Game:
         super().__init_subclass__(**keywords)
         cls.name = vars(cls).get("name") or cls.__name__.lower()
         cls.Rules = _make_rules(cls, _params_of(cls))
-        namespace = {"__slots__": (), "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.State",
-                     "_game_class": cls, "hides_information": bool(cls.hides_information),
-                     "__doc__": f"A position of {cls.__name__} with its seed and history."}
+        namespace = {
+            "__slots__": (),
+            "__module__": cls.__module__,
+            "__qualname__": f"{cls.__qualname__}.State",
+            "_game_class": cls,
+            "hides_information": bool(cls.hides_information),
+            "__doc__": f"A position of {cls.__name__} with its seed and history.",
+        }
         if _defines(cls, "scores"):
             namespace["scores"] = GameState._student_scores
         cls.State = type("State", (GameState,), namespace)
@@ -185,8 +243,9 @@ class Game:
         """A state standing at ``position`` (to ask a bot or the rules about it); it has no history,
         so it cannot be saved."""
         game = cls.for_rules(rules)
-        return cls.State._make(game, game._checked_position(position, "state_at"), resolve_seed(seed), 0,
-                               bool(explicit_chance), None)
+        return cls.State._make(
+            game, game._checked_position(position, "state_at"), resolve_seed(seed), 0, bool(explicit_chance), None
+        )
 
     # what a student may leave out
     def chance(self, position):
@@ -215,10 +274,12 @@ class Game:
                 return position
         except TypeError:
             where = f"{function}({', '.join(map(_short, arguments))})"
-            raise GameCodeError(f"{self._name(where)} returned {_short(position)}, a {type(position).__name__} "
-                                f"that cannot be a position: a position and everything inside it must be "
-                                f"hashable (use a tuple, a namedtuple or a frozen dataclass, holding tuples and "
-                                f"frozensets, not lists, dicts or sets)") from None
+            raise GameCodeError(
+                f"{self._name(where)} returned {_short(position)}, a {type(position).__name__} "
+                f"that cannot be a position: a position and everything inside it must be "
+                f"hashable (use a tuple, a namedtuple or a frozen dataclass, holding tuples and "
+                f"frozensets, not lists, dicts or sets)"
+            ) from None
         where = f"{function}({', '.join(map(_short, arguments))})"
         raise GameCodeError(f"{self._name(where)} returned None: did it forget to return the new position?")
 
@@ -239,12 +300,16 @@ REQUIRED = ("start", "to_move", "moves", "play", "winners")
 def check_declarations(cls: type) -> None:
     """Raise :class:`GameCodeError` unless the class declares what every game needs."""
     if type(cls.players) is not int or not 1 <= cls.players <= 64:
-        raise GameCodeError(f"{cls.__name__}.players is {_short(cls.players)}: it should be the number of seats, "
-                            f"a whole number from 1 to 64")
+        raise GameCodeError(
+            f"{cls.__name__}.players is {_short(cls.players)}: it should be the number of seats, "
+            f"a whole number from 1 to 64"
+        )
     for name in REQUIRED:
         if not _defines(cls, name):
-            raise GameCodeError(f"{cls.__name__} does not define {name}(); every game needs "
-                                f"{', '.join(REQUIRED[:-1])} and {REQUIRED[-1]}")
+            raise GameCodeError(
+                f"{cls.__name__} does not define {name}(); every game needs "
+                f"{', '.join(REQUIRED[:-1])} and {REQUIRED[-1]}"
+            )
     if cls.hides_information:
         for name in ("observation", "could_be"):
             if not _defines(cls, name):
@@ -298,7 +363,11 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
         return None
     if returned is game.__dict__.get("_studio_last_chance", _NOTHING)[0]:  # the same dict as last time (a DIE constant)
         last = game._studio_last_chance
-        if len(returned) == len(last[1]) and all(map(is_, returned, last[1])) and all(map(is_, returned.values(), last[2])):
+        if (
+            len(returned) == len(last[1])
+            and all(map(is_, returned, last[1]))
+            and all(map(is_, returned.values(), last[2]))
+        ):
             return last[3]  # the very same outcome and probability objects: the distribution checked last time
     if returned.__class__ is dict:
         outcomes, probabilities = tuple(returned), tuple(returned.values())
@@ -307,15 +376,21 @@ def _checked_distribution(game: Game, position: Any, returned: Any) -> list | No
     elif isinstance(returned, dict):
         outcomes, probabilities = tuple(returned), tuple(returned.values())
     else:
-        raise GameCodeError(f"{_Where(game, 'chance', position)} returned {_short(returned)}: return None, or a "
-                            f"dict {{outcome: Fraction}} (or a list of (outcome, Fraction) pairs)")
+        raise GameCodeError(
+            f"{_Where(game, 'chance', position)} returned {_short(returned)}: return None, or a "
+            f"dict {{outcome: Fraction}} (or a list of (outcome, Fraction) pairs)"
+        )
     checked = game._checked_distributions
     try:
         found = checked.get(outcomes)
     except TypeError:  # an unhashable outcome: the check below refuses it
         found = None
-    if (found is not None and found[0] == probabilities and found[1] == tuple(map(type, outcomes))
-            and found[2] == tuple(map(type, probabilities))):
+    if (
+        found is not None
+        and found[0] == probabilities
+        and found[1] == tuple(map(type, outcomes))
+        and found[2] == tuple(map(type, probabilities))
+    ):
         _remember_last(game, returned, outcomes, probabilities, found[3])
         return found[3]
     normalised = _normalised(game, _Where(game, "chance", position), list(zip(outcomes, probabilities)))
@@ -345,14 +420,20 @@ def _normalised(game: Game, where: _Where, pairs: list) -> list:
     total = Fraction(0)
     for outcome, probability in pairs:
         if type(probability) is float:
-            raise GameCodeError(f"{where} gave outcome {_short(outcome)} the probability {probability!r}, a float: "
-                                f"use an exact Fraction, e.g. Fraction(1, 6)")
+            raise GameCodeError(
+                f"{where} gave outcome {_short(outcome)} the probability {probability!r}, a float: "
+                f"use an exact Fraction, e.g. Fraction(1, 6)"
+            )
         if not isinstance(probability, (Fraction, int)) or isinstance(probability, bool):
-            raise GameCodeError(f"{where} gave outcome {_short(outcome)} the probability {_short(probability)}: "
-                                f"probabilities are Fractions")
+            raise GameCodeError(
+                f"{where} gave outcome {_short(outcome)} the probability {_short(probability)}: "
+                f"probabilities are Fractions"
+            )
         if probability <= 0:
-            raise GameCodeError(f"{where} gave outcome {_short(outcome)} the probability {probability}: "
-                                f"leave out impossible outcomes; every probability must be above 0")
+            raise GameCodeError(
+                f"{where} gave outcome {_short(outcome)} the probability {probability}: "
+                f"leave out impossible outcomes; every probability must be above 0"
+            )
         _check_saveable(game, outcome, where, "outcome")
         total += probability
     if total != 1:
@@ -373,7 +454,6 @@ class _Where:
         return f"{type(self.game).__name__}.{self.function}({', '.join(map(_short, self.arguments))})"
 
 
-
 _PLAIN = (str, int, bool, type(None))
 _PLAIN_TYPES = frozenset(_PLAIN)
 
@@ -389,11 +469,15 @@ def _check_saveable(game: Game, value: Any, where: str, what: str) -> None:
     try:
         _as_json(value)
     except (TypeError, ValueError):
-        raise GameCodeError(f"{where} returned the {what} {_short(value)}, which cannot be saved: moves and outcomes "
-                            f"are words, whole numbers, or tuples/lists of them") from None
+        raise GameCodeError(
+            f"{where} returned the {what} {_short(value)}, which cannot be saved: moves and outcomes "
+            f"are words, whole numbers, or tuples/lists of them"
+        ) from None
     if any(type(item) is float for item in _flatten(value)):
-        raise GameCodeError(f"{where} returned the {what} {_short(value)} holding a float, which a save would "
-                            f"not give back exactly: use whole numbers or words")
+        raise GameCodeError(
+            f"{where} returned the {what} {_short(value)} holding a float, which a save would "
+            f"not give back exactly: use whole numbers or words"
+        )
 
 
 def _flatten(value: Any):
@@ -424,8 +508,10 @@ def _jsonable(value: Any, where: str) -> Any:
         return sorted((_jsonable(item, where) for item in value), key=_as_json)
     if isinstance(value, dict):
         return {str(key): _jsonable(item, where) for key, item in value.items()}
-    raise GameCodeError(f"{where}: {_short(value)} ({type(value).__name__}) cannot be shown as JSON; write "
-                        f"observation(position, player) returning a dict of words, numbers and lists")
+    raise GameCodeError(
+        f"{where}: {_short(value)} ({type(value).__name__}) cannot be shown as JSON; write "
+        f"observation(position, player) returning a dict of words, numbers and lists"
+    )
 
 
 # --------------------------------------------------------------------------- the contract state
@@ -506,8 +592,10 @@ class GameState(_StateSlots):
         except Exception as error:
             raise _named(game, "to_move", (position,), error) from error
         if type(seat) is not int or not 0 <= seat < game.players:
-            raise GameCodeError(f"{type(game).__name__}.to_move({_short(position)}) returned {_short(seat)}: "
-                                f"it should be a seat number from 0 to {game.players - 1}")
+            raise GameCodeError(
+                f"{type(game).__name__}.to_move({_short(position)}) returned {_short(seat)}: "
+                f"it should be a seat number from 0 to {game.players - 1}"
+            )
         return seat, (), None
 
     def _checked_winners(self, winners: Any) -> tuple:
@@ -516,15 +604,20 @@ class GameState(_StateSlots):
         if isinstance(winners, int) and not isinstance(winners, bool):
             raise GameCodeError(f"{where} returned {winners!r}: return a list of the winning seats, e.g. [{winners}]")
         if not isinstance(winners, (list, tuple, set, frozenset)):
-            raise GameCodeError(f"{where} returned {_short(winners)}: return None while the game goes on, "
-                                f"else a list of the winning seats")
+            raise GameCodeError(
+                f"{where} returned {_short(winners)}: return None while the game goes on, "
+                f"else a list of the winning seats"
+            )
         seats = tuple(sorted(set(winners))) if all(type(seat) is int for seat in winners) else None
         if seats is None or any(not 0 <= seat < game.players for seat in seats):
-            raise GameCodeError(f"{where} returned {_short(winners)}: winners are seat numbers from 0 to "
-                                f"{game.players - 1}")
+            raise GameCodeError(
+                f"{where} returned {_short(winners)}: winners are seat numbers from 0 to {game.players - 1}"
+            )
         if not seats and game.players > 1:
-            raise GameCodeError(f"{where} returned no winner for a finished game of {game.players} players: "
-                                f"name the winner (a draw names every player who drew); None means not over")
+            raise GameCodeError(
+                f"{where} returned no winner for a finished game of {game.players} players: "
+                f"name the winner (a draw names every player who drew); None means not over"
+            )
         return seats
 
     def _state_status(self) -> tuple:
@@ -555,10 +648,15 @@ class GameState(_StateSlots):
 
     def _student_scores(self) -> tuple:
         scores = _call(self._game, "scores", self.position)
-        if not isinstance(scores, (list, tuple)) or len(scores) != self._game.players or not all(
-                isinstance(score, (int, float, Fraction)) and not isinstance(score, bool) for score in scores):
-            raise GameCodeError(f"{type(self._game).__name__}.scores({_short(self.position)}) returned "
-                                f"{_short(scores)}: return one number per player")
+        if (
+            not isinstance(scores, (list, tuple))
+            or len(scores) != self._game.players
+            or not all(isinstance(score, (int, float, Fraction)) and not isinstance(score, bool) for score in scores)
+        ):
+            raise GameCodeError(
+                f"{type(self._game).__name__}.scores({_short(self.position)}) returned "
+                f"{_short(scores)}: return one number per player"
+            )
         return tuple(scores)
 
     # ------------------------------------------------------------------ moves and chance
@@ -569,11 +667,15 @@ class GameState(_StateSlots):
         game = self._game
         moves = _call(game, "moves", self.position)
         if not isinstance(moves, (list, tuple)):
-            raise GameCodeError(f"{type(game).__name__}.moves({_short(self.position)}) returned {_short(moves)}: "
-                                f"return a list of the legal moves, in a fixed order")
+            raise GameCodeError(
+                f"{type(game).__name__}.moves({_short(self.position)}) returned {_short(moves)}: "
+                f"return a list of the legal moves, in a fixed order"
+            )
         if not moves:
-            raise GameCodeError(f"{type(game).__name__}.moves({_short(self.position)}) returned no moves although "
-                                f"winners() says the game is not over: a player must have a move (a 'pass' counts)")
+            raise GameCodeError(
+                f"{type(game).__name__}.moves({_short(self.position)}) returned no moves although "
+                f"winners() says the game is not over: a player must have a move (a 'pass' counts)"
+            )
         return list(moves)
 
     @property
@@ -590,8 +692,10 @@ class GameState(_StateSlots):
         """The text of a move's button."""
         label = _call(self._game, "move_label", self.position, action)
         if not isinstance(label, str):
-            raise GameCodeError(f"{type(self._game).__name__}.move_label({_short(self.position)}, {_short(action)}) "
-                                f"returned {_short(label)}: return a string")
+            raise GameCodeError(
+                f"{type(self._game).__name__}.move_label({_short(self.position)}, {_short(action)}) "
+                f"returned {_short(label)}: return a string"
+            )
         return label
 
     def apply(self, action):
@@ -610,13 +714,20 @@ class GameState(_StateSlots):
             chosen = _matching(action, moves)
             if chosen is _NONE:
                 shown = ", ".join(self.action_label(move) for move in moves[:12])
-                raise IllegalMove(f"{_short(action)} is not a legal move for seat {player} here; "
-                                  f"the legal moves are: {shown}", action)
+                raise IllegalMove(
+                    f"{_short(action)} is not a legal move for seat {player} here; the legal moves are: {shown}", action
+                )
             if type(chosen) not in _PLAIN:
                 _check_saveable(game, chosen, _Where(game, "moves", self.position), "move")
         position = game._checked_position(_call(game, "play", self.position, chosen), "play", self.position, chosen)
-        state = type(self)._make(game, position, self.seed, self.draws, self.explicit_chance,
-                                 None if self._history is None else (self._history, chosen))
+        state = type(self)._make(
+            game,
+            position,
+            self.seed,
+            self.draws,
+            self.explicit_chance,
+            None if self._history is None else (self._history, chosen),
+        )
         return state if self.explicit_chance else state._resolve_chance()
 
     def search_step(self, action):
@@ -624,8 +735,14 @@ class GameState(_StateSlots):
         unchecked step): ``action`` must be one of ``legal_actions()`` or ``chance_outcomes()`` here."""
         game = self._game
         history = self._history
-        state = type(self)._make(game, game.play(self.position, action), self.seed, self.draws,
-                                 self.explicit_chance, None if history is None else (history, action))
+        state = type(self)._make(
+            game,
+            game.play(self.position, action),
+            self.seed,
+            self.draws,
+            self.explicit_chance,
+            None if history is None else (history, action),
+        )
         return state if self.explicit_chance else state._resolve_chance()
 
     def _resolve_chance(self):
@@ -640,11 +757,14 @@ class GameState(_StateSlots):
             outcome = sample_outcome(outcomes, chance_rng(state.seed, state.draws))
             drawn.append(outcome)
             game = state._game
-            position = game._checked_position(_call(game, "play", state.position, outcome), "play", state.position,
-                                              outcome)
+            position = game._checked_position(
+                _call(game, "play", state.position, outcome), "play", state.position, outcome
+            )
             state = type(state)._make(game, position, state.seed, state.draws + 1, False, state._history)
-        raise GameCodeError(f"{type(self._game).__name__}.chance() asked for {MAX_CHANCE_CHAIN} chance events in a "
-                            f"row from {_short(self.position)}: does play() ever leave the chance event?")
+        raise GameCodeError(
+            f"{type(self._game).__name__}.chance() asked for {MAX_CHANCE_CHAIN} chance events in a "
+            f"row from {_short(self.position)}: does play() ever leave the chance event?"
+        )
 
     # ------------------------------------------------------------------ what players see
     def observation(self, player: int) -> dict:
@@ -660,8 +780,9 @@ class GameState(_StateSlots):
             try:
                 json.dumps(seen)
             except (TypeError, ValueError):
-                raise GameCodeError(f"{where} returned {_short(seen)}, which is not JSON data: use words, "
-                                    f"numbers, lists and dicts") from None
+                raise GameCodeError(
+                    f"{where} returned {_short(seen)}, which is not JSON data: use words, numbers, lists and dicts"
+                ) from None
             return seen
         return {"position": _jsonable(self.position, where)}
 
@@ -673,8 +794,10 @@ class GameState(_StateSlots):
         if game.hides_information:
             worlds = _call(game, "could_be", position, player)
             if not isinstance(worlds, (list, tuple)) or not worlds:
-                raise GameCodeError(f"{type(game).__name__}.could_be({_short(position)}, {player}) returned "
-                                    f"{_short(worlds)}: return a non-empty list of positions")
+                raise GameCodeError(
+                    f"{type(game).__name__}.could_be({_short(position)}, {player}) returned "
+                    f"{_short(worlds)}: return a non-empty list of positions"
+                )
             position = game._checked_position(rng.choice(list(worlds)), "could_be", position, player)
         return type(self)._make(game, position, rng.getrandbits(63), 0, self.explicit_chance, None)
 
@@ -702,8 +825,9 @@ class GameState(_StateSlots):
             function, arguments = "draw", (self.position,)
         picture = _call(game, function, *arguments)
         if picture is not None and not isinstance(picture, str):
-            raise GameCodeError(f"{_Where(game, function, *arguments)} returned {_short(picture)}: return SVG or "
-                                f"HTML text, or None")
+            raise GameCodeError(
+                f"{_Where(game, function, *arguments)} returned {_short(picture)}: return SVG or HTML text, or None"
+            )
         return picture
 
     def text_for(self, player: int) -> str:
@@ -713,8 +837,9 @@ class GameState(_StateSlots):
         if _defines(type(game), "show_to"):
             text = _call(game, "show_to", self.position, player)
             if not isinstance(text, str):
-                raise GameCodeError(f"{_Where(game, 'show_to', self.position, player)} returned {_short(text)}: "
-                                    f"return a string")
+                raise GameCodeError(
+                    f"{_Where(game, 'show_to', self.position, player)} returned {_short(text)}: return a string"
+                )
         elif not game.hides_information:
             return str(self)
         else:
@@ -725,20 +850,26 @@ class GameState(_StateSlots):
         winners = self.winners
         if not winners:
             return "nobody won"
-        return ("seat " + " and ".join(map(str, winners)) + (" won" if len(winners) == 1 else " share the win"))
+        return "seat " + " and ".join(map(str, winners)) + (" won" if len(winners) == 1 else " share the win")
 
     def __str__(self) -> str:
         game = self._game
         text = _call(game, "show", self.position)
         if not isinstance(text, str):
-            raise GameCodeError(f"{type(game).__name__}.show({_short(self.position)}) returned {_short(text)}: "
-                                f"return a string")
+            raise GameCodeError(
+                f"{type(game).__name__}.show({_short(self.position)}) returned {_short(text)}: return a string"
+            )
         return f"{text}\n{self._status_text()}"
 
     def _status_text(self) -> str:
         player = self.current_player
-        return ("game over: " + self._result_text() if player == TERMINAL else
-                "chance decides" if player == CHANCE else f"seat {player} to move")
+        return (
+            "game over: " + self._result_text()
+            if player == TERMINAL
+            else "chance decides"
+            if player == CHANCE
+            else f"seat {player} to move"
+        )
 
     def __repr__(self) -> str:
         return f"{type(self._game).__name__}.State({self.position!r}, seed={self.seed!r})"
@@ -747,8 +878,10 @@ class GameState(_StateSlots):
     def actions(self) -> list:
         """The actions applied since the start (player moves, and chance outcomes when explicit)."""
         if self._history is None:
-            raise ValueError(f"this {self._game.name} state was made for a search (with_seed, sample_hidden or "
-                             f"with_explicit_chance), so it has no history of moves to save")
+            raise ValueError(
+                f"this {self._game.name} state was made for a search (with_seed, sample_hidden or "
+                f"with_explicit_chance), so it has no history of moves to save"
+            )
         actions, link = [], self._history
         while link:
             link, action = link
@@ -758,9 +891,15 @@ class GameState(_StateSlots):
 
     def to_json(self) -> str:
         game = self._game
-        return json.dumps({**save_header(game.name, game.save_version), "rules": game.rules.to_dict(),
-                           "seed": self.seed, "explicit_chance": self.explicit_chance,
-                           "actions": [json.loads(_as_json(action)) for action in self.actions()]})
+        return json.dumps(
+            {
+                **save_header(game.name, game.save_version),
+                "rules": game.rules.to_dict(),
+                "seed": self.seed,
+                "explicit_chance": self.explicit_chance,
+                "actions": [json.loads(_as_json(action)) for action in self.actions()],
+            }
+        )
 
     @classmethod
     def from_json(cls, text):
@@ -789,8 +928,11 @@ class GameState(_StateSlots):
     def _replayed(self, saved: Any, number: int, what: str):
         if self.is_terminal:
             raise CorruptSave(f"action {number} of this {what} ({_short(saved)}) comes after the game was over")
-        options = ([outcome for outcome, _ in self.chance_outcomes()] if self.current_player == CHANCE
-                   else self.legal_actions())
+        options = (
+            [outcome for outcome, _ in self.chance_outcomes()]
+            if self.current_player == CHANCE
+            else self.legal_actions()
+        )
         wanted = _as_json(saved)
         for option in options:
             if _as_json(option) == wanted:
@@ -801,7 +943,12 @@ class GameState(_StateSlots):
         if type(other) is not type(self):
             return NotImplemented
         if (self.position, self.seed, self.draws, self.explicit_chance, self._game.rules) != (
-                other.position, other.seed, other.draws, other.explicit_chance, other._game.rules):
+            other.position,
+            other.seed,
+            other.draws,
+            other.explicit_chance,
+            other._game.rules,
+        ):
             return False
         if (self._history is None) != (other._history is None):
             return False
@@ -812,8 +959,10 @@ class GameState(_StateSlots):
 
     def __reduce__(self):
         history = None if self._history is None else tuple(self.actions())
-        return (_rebuild, (type(self), self._game.rules, self.position, self.seed, self.draws,
-                           self.explicit_chance, history))
+        return (
+            _rebuild,
+            (type(self), self._game.rules, self.position, self.seed, self.draws, self.explicit_chance, history),
+        )
 
 
 def _rebuild(cls, rules, position, seed, draws, explicit_chance, history):

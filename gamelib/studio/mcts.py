@@ -54,9 +54,14 @@ def score_lead(state: Any) -> list[float]:
     return [1 / len(leaders) if seat in leaders else 0.0 for seat in range(players)]
 
 
-def mcts_policy(simulations: int = 200, *, exploration: float = DEFAULT_EXPLORATION,
-                rollout_policy: Policy = random_policy, rollout_limit: int | None = 200,
-                evaluate: Callable[[Any], Sequence[float]] = score_lead) -> Policy:
+def mcts_policy(
+    simulations: int = 200,
+    *,
+    exploration: float = DEFAULT_EXPLORATION,
+    rollout_policy: Policy = random_policy,
+    rollout_limit: int | None = 200,
+    evaluate: Callable[[Any], Sequence[float]] = score_lead,
+) -> Policy:
     """A ``(state, rng) -> action`` policy choosing by ``simulations`` simulations of Monte Carlo
     tree search (see the module's text). ``rollout_limit`` bounds the actions of each rollout
     (None: play to the end); ``evaluate`` gives the returns where a rollout is cut short."""
@@ -73,9 +78,15 @@ def mcts_policy(simulations: int = 200, *, exploration: float = DEFAULT_EXPLORAT
     return policy
 
 
-def search(state: Any, rng: random.Random, simulations: int, exploration: float = DEFAULT_EXPLORATION,
-           rollout_policy: Policy = random_policy, rollout_limit: int | None = 200,
-           evaluate: Callable[[Any], Sequence[float]] = score_lead) -> Any:
+def search(
+    state: Any,
+    rng: random.Random,
+    simulations: int,
+    exploration: float = DEFAULT_EXPLORATION,
+    rollout_policy: Policy = random_policy,
+    rollout_limit: int | None = 200,
+    evaluate: Callable[[Any], Sequence[float]] = score_lead,
+) -> Any:
     """The action of the most visited root child after ``simulations`` simulations."""
     player = state.current_player
     if player < 0:
@@ -85,16 +96,26 @@ def search(state: Any, rng: random.Random, simulations: int, exploration: float 
         return legal[0]
     root = _Node(len(state.returns()))
     for _ in range(simulations):
-        _simulate(determinised(state, player, rng), root, rng, exploration, rollout_policy, rollout_limit,
-                  evaluate)
+        _simulate(determinised(state, player, rng), root, rng, exploration, rollout_policy, rollout_limit, evaluate)
     by_key = {_key(action): action for action in legal}
-    best = max(by_key, key=lambda key: (root.children[key].visits, root.children[key].totals[player])
-               if key in root.children else (-1, 0.0))
+    best = max(
+        by_key,
+        key=lambda key: (
+            (root.children[key].visits, root.children[key].totals[player]) if key in root.children else (-1, 0.0)
+        ),
+    )
     return by_key[best]
 
 
-def _simulate(state: Any, root: _Node, rng: random.Random, exploration: float, rollout_policy: Policy,
-              rollout_limit: int | None, evaluate: Callable) -> None:
+def _simulate(
+    state: Any,
+    root: _Node,
+    rng: random.Random,
+    exploration: float,
+    rollout_policy: Policy,
+    rollout_limit: int | None,
+    evaluate: Callable,
+) -> None:
     path = [root]
     node = root
     expanded = False
@@ -138,8 +159,9 @@ def _select(node: _Node, legal: list, mover: int, exploration: float) -> tuple[A
     return best
 
 
-def _rollout(state: Any, rng: random.Random, rollout_policy: Policy, rollout_limit: int | None,
-             evaluate: Callable) -> list[float]:
+def _rollout(
+    state: Any, rng: random.Random, rollout_policy: Policy, rollout_limit: int | None, evaluate: Callable
+) -> list[float]:
     steps = 0
     while not state.is_terminal:
         if state.current_player == CHANCE:

@@ -60,7 +60,8 @@ class TooManyPositions(ValueError):
         super().__init__(
             f"this game has more than {limit:,} reachable positions (the solver stopped after listing {reached:,}): "
             f"too large to solve exactly here. Solve a smaller variant (a lower goal, fewer pieces), or pass "
-            f"max_positions=... if the machine has the memory (about 300 bytes a position).")
+            f"max_positions=... if the machine has the memory (about 300 bytes a position)."
+        )
         self.reached = reached
         self.limit = limit
 
@@ -97,7 +98,8 @@ def _check_solvable(state: Any, name: str) -> int:
         raise ValueError(
             f"{name} hides information, which this solver refuses: a player's best move then depends on what "
             f"they believe about the hidden part, not on the position alone, so there is no value per position "
-            f"to compute (that needs a solver of information sets, such as counterfactual regret minimisation)")
+            f"to compute (that needs a solver of information sets, such as counterfactual regret minimisation)"
+        )
     if not hasattr(state, "key"):
         raise ValueError(f"{name}'s states have no key(): the solver needs it to recognise a position reached twice")
     players = len(state.returns())
@@ -105,7 +107,8 @@ def _check_solvable(state: Any, name: str) -> int:
         raise ValueError(
             f"{name} has {players} players; this solver solves solo and two-player games only: with three or "
             f"more, a player's best move depends on how the others choose between moves that are equal for "
-            f"them, so optimal play has no single value")
+            f"them, so optimal play has no single value"
+        )
     return players
 
 
@@ -118,7 +121,8 @@ def _end_value(given: Sequence[float], players: int, name: str) -> Fraction:
     if players == 2 and sum(returns) != 1:
         raise ValueError(
             f"{name} ended with returns {list(given)}, which do not add up to 1: the solver solves "
-            f"two-player games where one player's win is the other's loss (a shared win is half each)")
+            f"two-player games where one player's win is the other's loss (a shared win is half each)"
+        )
     if len(_END_VALUES) < 1000:
         _END_VALUES[given] = returns[0]
     return returns[0]
@@ -148,8 +152,14 @@ class _StateWalker:
         mover = state.current_player
         if mover == CHANCE:
             outcomes = state.chance_outcomes()
-            return (CHANCE_NODE, -1, None, (), [Fraction(p) for _, p in outcomes],
-                    [step(outcome) for outcome, _ in outcomes])
+            return (
+                CHANCE_NODE,
+                -1,
+                None,
+                (),
+                [Fraction(p) for _, p in outcomes],
+                [step(outcome) for outcome, _ in outcomes],
+            )
         legal = state.legal_actions() if mover not in fixed else [fixed[mover](state, policy_rng)]
         if not legal:
             raise ValueError(f"{self.name}: a position that is not over has no legal action: {state}")
@@ -189,8 +199,14 @@ class _StudioWalker(_StateWalker):
         distribution = game.chance(position)
         if distribution is not None:
             outcomes = _checked_distribution(game, position, distribution)
-            return (CHANCE_NODE, -1, None, (), [p for _, p in outcomes],
-                    [game.play(position, outcome) for outcome, _ in outcomes])
+            return (
+                CHANCE_NODE,
+                -1,
+                None,
+                (),
+                [p for _, p in outcomes],
+                [game.play(position, outcome) for outcome, _ in outcomes],
+            )
         mover = game.to_move(position)
         legal = game.moves(position) if mover not in fixed else [fixed[mover](self.state(position), policy_rng)]
         if type(mover) is not int or not 0 <= mover < self.players or not legal:
@@ -230,8 +246,9 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
         actions.append(interned.setdefault(legal, legal))
         if kind == CHANCE_NODE:
             # keyed by (numerator, denominator): hashing a Fraction computes a modular inverse each time
-            edge_probability.extend([probability_ids.setdefault((p.numerator, p.denominator), len(probability_ids))
-                                     for p in probabilities])
+            edge_probability.extend(
+                [probability_ids.setdefault((p.numerator, p.denominator), len(probability_ids)) for p in probabilities]
+            )
         else:
             edge_probability.extend([-1] * len(successors))
         for successor in successors:
@@ -250,18 +267,24 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
             bar.update(20_000)
     bar.update(node % 20_000)
     bar.close()
-    return _Graph(index, np.frombuffer(kinds, dtype=np.int8).copy(), np.frombuffer(movers, dtype=np.int8).copy(),
-                  np.frombuffer(offsets, dtype=np.int64).copy(), np.frombuffer(targets, dtype=np.int64).copy(),
-                  np.frombuffer(edge_probability, dtype=np.int32).copy(),
-                  [Fraction(numerator, denominator) for numerator, denominator in probability_ids], actions, end_values)
+    return _Graph(
+        index,
+        np.frombuffer(kinds, dtype=np.int8).copy(),
+        np.frombuffer(movers, dtype=np.int8).copy(),
+        np.frombuffer(offsets, dtype=np.int64).copy(),
+        np.frombuffer(targets, dtype=np.int64).copy(),
+        np.frombuffer(edge_probability, dtype=np.int32).copy(),
+        [Fraction(numerator, denominator) for numerator, denominator in probability_ids],
+        actions,
+        end_values,
+    )
 
 
 def _progress_bar(shown: bool, name: str):
     from tqdm.auto import tqdm
 
     # appears only when the listing takes more than two seconds (small games stay quiet)
-    return tqdm(desc=f"listing the positions of {name}", unit=" positions", disable=not shown, delay=2,
-                mininterval=0.5)
+    return tqdm(desc=f"listing the positions of {name}", unit=" positions", disable=not shown, delay=2, mininterval=0.5)
 
 
 # --------------------------------------------------------------------------- components
@@ -337,7 +360,7 @@ def _layers(graph: _Graph, component: np.ndarray, finish: np.ndarray) -> np.ndar
     layer = [0] * len(comp)
     for node in np.argsort(finish).tolist():  # a node's edges that close no cycle lead to nodes finished before it
         mine, when, highest = comp[node], finished[node], -1
-        for target in targets[offsets[node]:offsets[node + 1]]:
+        for target in targets[offsets[node] : offsets[node + 1]]:
             if comp[target] == mine and finished[target] < when and layer[target] > highest:
                 highest = layer[target]
         layer[node] = highest + 1
@@ -391,8 +414,9 @@ def _exact_values(graph: _Graph, component: np.ndarray) -> list:
     return values
 
 
-def _float_values(graph: _Graph, level: np.ndarray, component: np.ndarray, layer: np.ndarray,
-                  finish: np.ndarray, tolerance: float) -> tuple[np.ndarray, int]:
+def _float_values(
+    graph: _Graph, level: np.ndarray, component: np.ndarray, layer: np.ndarray, finish: np.ndarray, tolerance: float
+) -> tuple[np.ndarray, int]:
     """Seat 0's value of every node, a level of components at a time (their successors outside
     the level are solved already). A level with cycles is first solved by policy iteration
     (:func:`_policy_iteration`), then value iteration sweeps its layers in order (Gauss-Seidel)
@@ -434,8 +458,15 @@ MAX_FEEDBACK = 16  # cycle-closing positions per component that policy iteration
 MAX_POLICY_ROUNDS = 50
 
 
-def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component: np.ndarray, finish: np.ndarray,
-                      values: np.ndarray, probabilities: np.ndarray) -> None:
+def _policy_iteration(
+    graph: _Graph,
+    nodes: np.ndarray,
+    groups: list,
+    component: np.ndarray,
+    finish: np.ndarray,
+    values: np.ndarray,
+    probabilities: np.ndarray,
+) -> None:
     """Solve a level's components by policy iteration, in place in ``values``.
 
     With every player's move fixed, each position's value is affine in the values of the few
@@ -485,7 +516,9 @@ def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component:
     chosen = None
     for _ in range(MAX_POLICY_ROUNDS):
         successor = values[targets]
-        best = np.where(is_seat0, np.maximum.reduceat(successor, edge_starts), np.minimum.reduceat(successor, edge_starts))
+        best = np.where(
+            is_seat0, np.maximum.reduceat(successor, edge_starts), np.minimum.reduceat(successor, edge_starts)
+        )
         candidates = np.where(successor == best[node_of_edge], np.arange(len(edges)), len(edges))
         new_choice = np.minimum.reduceat(candidates, edge_starts)
         if chosen is not None:  # keep a move unless another is strictly better (no flip-flop between equals)
@@ -502,8 +535,9 @@ def _policy_iteration(graph: _Graph, nodes: np.ndarray, groups: list, component:
             first_edge = edge_starts[lower]
             last_edge = edge_starts[upper] if upper < len(nodes) else len(edges)
             span = slice(first_edge, last_edge)
-            edge_constant = np.where(following[span], constant[edge_local[span]],
-                                     np.where(closing[span], 0.0, values[targets[span]]))
+            edge_constant = np.where(
+                following[span], constant[edge_local[span]], np.where(closing[span], 0.0, values[targets[span]])
+            )
             edge_forms = np.where(following[span, None], forms[edge_local[span]], 0.0)
             closing_here = np.flatnonzero(closing[span])
             edge_forms[closing_here, edge_slot[span][closing_here]] = 1.0
@@ -626,7 +660,7 @@ class Solution:
         if graph.kinds[node] != DECISION:
             raise ValueError("this position is not a player's decision (it is a chance node or the end)")
         mover = int(graph.movers[node])
-        successors = graph.targets[graph.offsets[node]:graph.offsets[node + 1]].tolist()
+        successors = graph.targets[graph.offsets[node] : graph.offsets[node + 1]].tolist()
         return [(action, self._seat_values(target)[mover]) for action, target in zip(graph.actions[node], successors)]
 
     def best_action(self, state: Any) -> Any:
@@ -649,8 +683,10 @@ class Solution:
         for key in keys:
             node = graph.index[key]
             kind = int(graph.kinds[node])
-            row = {"position": str(key),
-                   "to move": {END: "over", CHANCE_NODE: "chance"}.get(kind, f"seat {int(graph.movers[node])}")}
+            row = {
+                "position": str(key),
+                "to move": {END: "over", CHANCE_NODE: "chance"}.get(kind, f"seat {int(graph.movers[node])}"),
+            }
             for seat, value in enumerate(self._seat_values(node)):
                 row[f"P(seat {seat} wins)"] = float(value)
             row["best move"] = "" if kind != DECISION else str(self._best_at(node))
@@ -660,17 +696,22 @@ class Solution:
     def _best_at(self, node: int) -> Any:
         graph = self._graph
         mover = int(graph.movers[node])
-        successors = graph.targets[graph.offsets[node]:graph.offsets[node + 1]].tolist()
+        successors = graph.targets[graph.offsets[node] : graph.offsets[node + 1]].tolist()
         values = [self._seat_values(target)[mover] for target in successors]
         return graph.actions[node][values.index(max(values))]
 
     def __repr__(self) -> str:
-        method = ("exact (no position repeats)" if self.exact else
-                  f"value iteration, at most {self.sweeps} sweeps a level, residual {self.residual:.1e}")
+        method = (
+            "exact (no position repeats)"
+            if self.exact
+            else f"value iteration, at most {self.sweeps} sweeps a level, residual {self.residual:.1e}"
+        )
         chances = ", ".join(f"seat {seat} {float(value):.6f}" for seat, value in enumerate(self.start_value))
         fixed = f"; seats {list(self.fixed)} play a fixed policy" if self.fixed else ""
-        return (f"Solution of {self.game} ({self.rules}): {self.positions:,} positions, {method}; "
-                f"from the start: {chances}{fixed} [{self.seconds:.1f} s]")
+        return (
+            f"Solution of {self.game} ({self.rules}): {self.positions:,} positions, {method}; "
+            f"from the start: {chances}{fixed} [{self.seconds:.1f} s]"
+        )
 
     __str__ = __repr__
 
@@ -678,9 +719,15 @@ class Solution:
 # --------------------------------------------------------------------------- entry points
 
 
-def solve(game: Any, rules: Any = None, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-          tolerance: float = DEFAULT_TOLERANCE, fixed: Mapping[int, Policy] | None = None,
-          progress: bool = True) -> Solution:
+def solve(
+    game: Any,
+    rules: Any = None,
+    *,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    tolerance: float = DEFAULT_TOLERANCE,
+    fixed: Mapping[int, Policy] | None = None,
+    progress: bool = True,
+) -> Solution:
     """Solve ``game`` (a game module, or its ``new_game``) under ``rules``: see the module's text.
 
     ``fixed`` = ``{seat: policy}`` makes those seats play their (deterministic) policy, so the
@@ -703,14 +750,26 @@ def solve(game: Any, rules: Any = None, *, max_positions: int = DEFAULT_MAX_POSI
     if not cyclic:
         values, sweeps, residual = _exact_values(graph, component), 0, 0.0
     else:
-        values, sweeps = _float_values(graph, _levels(graph, component), component,
-                                       _layers(graph, component, finish), finish, tolerance)
+        values, sweeps = _float_values(
+            graph, _levels(graph, component), component, _layers(graph, component, finish), finish, tolerance
+        )
         residual = _residual(graph, values)
     shown_rules = rules if rules is not None else getattr(start, "rules", "default rules")
     finished = time.perf_counter()
-    return Solution(name, shown_rules, players, not cyclic, len(graph.index), sweeps, residual,
-                    finished - started, tuple(sorted(fixed)), graph, values,
-                    timings={"listing positions": built - started, "values": finished - built})
+    return Solution(
+        name,
+        shown_rules,
+        players,
+        not cyclic,
+        len(graph.index),
+        sweeps,
+        residual,
+        finished - started,
+        tuple(sorted(fixed)),
+        graph,
+        values,
+        timings={"listing positions": built - started, "values": finished - built},
+    )
 
 
 def evaluate_policies(game: Any, policies: Sequence[Policy], rules: Any = None, **options: Any) -> Solution:
@@ -720,12 +779,10 @@ def evaluate_policies(game: Any, policies: Sequence[Policy], rules: Any = None, 
     return solve(game, rules, fixed=dict(enumerate(policies)), **options)
 
 
-__all__ = ["solve", "evaluate_policies", "Solution", "TooManyPositions", "DEFAULT_MAX_POSITIONS",
-           "DEFAULT_TOLERANCE"]
+__all__ = ["solve", "evaluate_policies", "Solution", "TooManyPositions", "DEFAULT_MAX_POSITIONS", "DEFAULT_TOLERANCE"]
 
 
-def optimal_sweep(game: Any, parameter: str, values: Sequence, rules: Any = None, *, seat: int = 0,
-                  **options: Any):
+def optimal_sweep(game: Any, parameter: str, values: Sequence, rules: Any = None, *, seat: int = 0, **options: Any):
     """Seat ``seat``'s advantage under optimal play (its exact chance of winning minus the fair
     share 1/players) at each value of the rule ``parameter``, as a :class:`gamelib.design.Sweep`
     (the metric ``seat_advantage`` of :mod:`gamelib.design`, exact: its interval is the value

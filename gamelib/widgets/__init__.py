@@ -44,7 +44,9 @@ class BoardWidget(anywidget.AnyWidget):
     message_kind = traitlets.Unicode("info").tag(sync=True)
     history = traitlets.Dict().tag(sync=True)
     pick = traitlets.Dict().tag(sync=True)
-    playtest = traitlets.Dict().tag(sync=True)  # the recording's panel (see record() and buildPlaytestPanel in common.js)
+    playtest = traitlets.Dict().tag(
+        sync=True
+    )  # the recording's panel (see record() and buildPlaytestPanel in common.js)
 
     def __init__(self, match: Match | Any, **kwargs):
         if not isinstance(match, Match):
@@ -154,9 +156,15 @@ class BoardWidget(anywidget.AnyWidget):
         recorder = getattr(self, "recorder", None)
         if recorder is None:
             return
-        self.playtest = {"recording": True, "file": recorder.path.name, "game": recorder.game_number,
-                         "finished": len(recorder.finished), "survey": recorder.awaiting_survey,
-                         "seats": [seat["player"] for seat in recorder.seats], "problem": recorder.problem}
+        self.playtest = {
+            "recording": True,
+            "file": recorder.path.name,
+            "game": recorder.game_number,
+            "finished": len(recorder.finished),
+            "survey": recorder.awaiting_survey,
+            "seats": [seat["player"] for seat in recorder.seats],
+            "problem": recorder.problem,
+        }
 
     def _take_survey(self, pick: dict) -> None:
         recorder = getattr(self, "recorder", None)
@@ -164,7 +172,9 @@ class BoardWidget(anywidget.AnyWidget):
             raise IllegalMove("there is no survey to answer: it comes when a recorded game ends")
         from gamelib.design.playtests import SURVEY_QUESTIONS  # lazily: gamelib.design needs numpy, a board does not
 
-        answers = {} if pick["kind"] == "skip_survey" else {key: pick.get(key) for key in (*SURVEY_QUESTIONS, "comment")}
+        answers = (
+            {} if pick["kind"] == "skip_survey" else {key: pick.get(key) for key in (*SURVEY_QUESTIONS, "comment")}
+        )
         try:
             recorder.survey(answers)
         except ValueError as problem:

@@ -18,31 +18,158 @@ MAX_DRAWING_CHARS = 200_000
 MAX_DEPTH = 40
 
 SVG_ELEMENTS = {
-    "svg", "g", "rect", "circle", "ellipse", "line", "polyline", "polygon", "path", "text", "tspan", "title", "desc",
-    "defs", "lineargradient", "radialgradient", "stop", "pattern", "clippath", "marker",
+    "svg",
+    "g",
+    "rect",
+    "circle",
+    "ellipse",
+    "line",
+    "polyline",
+    "polygon",
+    "path",
+    "text",
+    "tspan",
+    "title",
+    "desc",
+    "defs",
+    "lineargradient",
+    "radialgradient",
+    "stop",
+    "pattern",
+    "clippath",
+    "marker",
 }
 HTML_ELEMENTS = {
-    "div", "span", "p", "b", "i", "strong", "em", "br", "small", "sub", "sup", "pre", "code", "table", "thead",
-    "tbody", "tr", "td", "th", "ul", "ol", "li", "h3", "h4", "h5", "hr",
+    "div",
+    "span",
+    "p",
+    "b",
+    "i",
+    "strong",
+    "em",
+    "br",
+    "small",
+    "sub",
+    "sup",
+    "pre",
+    "code",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "td",
+    "th",
+    "ul",
+    "ol",
+    "li",
+    "h3",
+    "h4",
+    "h5",
+    "hr",
 }
 VOID = {"br", "hr", "img", "input", "link", "meta", "base", "embed", "source", "wbr", "col", "area", "param"}
-DROP_WITH_CONTENT = {"script", "style", "iframe", "object", "embed", "foreignobject", "template", "noscript", "textarea",
-                     "select", "math", "audio", "video", "image", "img", "a", "use", "animate", "set", "animatetransform",
-                     "animatemotion", "form", "input", "button", "link", "meta", "base"}
+DROP_WITH_CONTENT = {
+    "script",
+    "style",
+    "iframe",
+    "object",
+    "embed",
+    "foreignobject",
+    "template",
+    "noscript",
+    "textarea",
+    "select",
+    "math",
+    "audio",
+    "video",
+    "image",
+    "img",
+    "a",
+    "use",
+    "animate",
+    "set",
+    "animatetransform",
+    "animatemotion",
+    "form",
+    "input",
+    "button",
+    "link",
+    "meta",
+    "base",
+}
 ATTRIBUTES = {
-    "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width", "height", "d", "points", "viewbox",
-    "transform", "fill", "stroke", "stroke-width", "stroke-dasharray", "stroke-linecap", "stroke-linejoin", "opacity",
-    "fill-opacity", "stroke-opacity", "font-size", "font-weight", "font-family", "font-style", "text-anchor",
-    "dominant-baseline", "class", "offset", "stop-color", "stop-opacity", "colspan", "rowspan", "dx", "dy",
-    "preserveaspectratio", "xmlns", "role", "aria-label", "gradientunits", "gradienttransform", "patternunits",
-    "markerwidth", "markerheight", "refx", "refy", "orient", "title", "align", "letter-spacing",
+    "x",
+    "y",
+    "x1",
+    "y1",
+    "x2",
+    "y2",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "width",
+    "height",
+    "d",
+    "points",
+    "viewbox",
+    "transform",
+    "fill",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "opacity",
+    "fill-opacity",
+    "stroke-opacity",
+    "font-size",
+    "font-weight",
+    "font-family",
+    "font-style",
+    "text-anchor",
+    "dominant-baseline",
+    "class",
+    "offset",
+    "stop-color",
+    "stop-opacity",
+    "colspan",
+    "rowspan",
+    "dx",
+    "dy",
+    "preserveaspectratio",
+    "xmlns",
+    "role",
+    "aria-label",
+    "gradientunits",
+    "gradienttransform",
+    "patternunits",
+    "markerwidth",
+    "markerheight",
+    "refx",
+    "refy",
+    "orient",
+    "title",
+    "align",
+    "letter-spacing",
 }
 # A value may hold no markup, no URL or CSS function, no entity tricks and no scheme.
 UNSAFE_VALUE = re.compile(r"[<>`\\]|url\s*\(|expression|javascript|vbscript|data\s*:|&#|@import", re.IGNORECASE)
-CASE = {"viewbox": "viewBox", "preserveaspectratio": "preserveAspectRatio", "lineargradient": "linearGradient",
-        "radialgradient": "radialGradient", "clippath": "clipPath", "gradientunits": "gradientUnits",
-        "gradienttransform": "gradientTransform", "patternunits": "patternUnits", "markerwidth": "markerWidth",
-        "markerheight": "markerHeight", "refx": "refX", "refy": "refY"}
+CASE = {
+    "viewbox": "viewBox",
+    "preserveaspectratio": "preserveAspectRatio",
+    "lineargradient": "linearGradient",
+    "radialgradient": "radialGradient",
+    "clippath": "clipPath",
+    "gradientunits": "gradientUnits",
+    "gradienttransform": "gradientTransform",
+    "patternunits": "patternUnits",
+    "markerwidth": "markerWidth",
+    "markerheight": "markerHeight",
+    "refx": "refX",
+    "refy": "refY",
+}
 ALLOWED = SVG_ELEMENTS | HTML_ELEMENTS
 
 
@@ -55,7 +182,9 @@ def sanitize_drawing(markup: object) -> str:
     if not isinstance(markup, str):
         raise DrawingError(f"drawing() should return SVG or HTML text (or None), not {type(markup).__name__}")
     if len(markup) > MAX_DRAWING_CHARS:
-        raise DrawingError(f"drawing() returned {len(markup):,} characters; a drawing holds at most {MAX_DRAWING_CHARS:,}")
+        raise DrawingError(
+            f"drawing() returned {len(markup):,} characters; a drawing holds at most {MAX_DRAWING_CHARS:,}"
+        )
     cleaner = _Cleaner()
     cleaner.feed(markup)
     cleaner.close()
@@ -85,7 +214,9 @@ class _Cleaner(HTMLParser):
             return
         if tag not in ALLOWED or len(self.open) >= MAX_DEPTH:
             return
-        kept = "".join(f' {CASE.get(name, name)}="{html.escape(value, quote=True)}"' for name, value in _clean_attributes(attrs))
+        kept = "".join(
+            f' {CASE.get(name, name)}="{html.escape(value, quote=True)}"' for name, value in _clean_attributes(attrs)
+        )
         name = CASE.get(tag, tag)
         if tag in VOID:
             self.out.append(f"<{name}{kept}>")

@@ -24,13 +24,49 @@ Importing this package needs neither numpy nor numba: the tables are read with n
 needs them, and the numba modules are imported only by the command line and the tests.
 """
 
-from gamelib.pangu.solver.exact import (OutOfReach, Solver, action_values, default_tables, evaluate_policy,
-                                        forget_solvers, model_for, position_of, solver_of, win_probability)
-from gamelib.pangu.solver.records import (BOT_NAMES, BOTS_PATH, VARIANTS_PATH, bot_values, bot_values_missing, records,
-                                          variant_values)
+from gamelib.pangu.solver.exact import (
+    OutOfReach,
+    Solver,
+    action_values,
+    default_tables,
+    evaluate_policy,
+    forget_solvers,
+    model_for,
+    position_of,
+    solver_of,
+    win_probability,
+)
+from gamelib.pangu.solver.records import (
+    BOT_NAMES,
+    BOTS_PATH,
+    VARIANTS_PATH,
+    bot_values,
+    bot_values_missing,
+    records,
+    variant_values,
+)
 from gamelib.pangu.solver.tables import DamagedTable, NumpyMissing, ShippedTables, SolverTableError
 
-__all__ = ["BOTS_PATH", "BOT_NAMES", "VARIANTS_PATH", "DamagedTable", "NumpyMissing", "OutOfReach", "ShippedTables",
-           "Solver", "SolverTableError", "action_values", "bot_values", "bot_values_missing", "default_tables",
-           "evaluate_policy", "forget_solvers", "model_for", "position_of", "records", "solver_of", "variant_values",
-           "win_probability"]
+__all__ = [
+    "BOTS_PATH",
+    "BOT_NAMES",
+    "VARIANTS_PATH",
+    "DamagedTable",
+    "NumpyMissing",
+    "OutOfReach",
+    "ShippedTables",
+    "Solver",
+    "SolverTableError",
+    "action_values",
+    "bot_values",
+    "bot_values_missing",
+    "default_tables",
+    "evaluate_policy",
+    "forget_solvers",
+    "model_for",
+    "position_of",
+    "records",
+    "solver_of",
+    "variant_values",
+    "win_probability",
+]

@@ -58,9 +58,20 @@ def model_arrays(model: Model) -> ModelArrays:
     block_roll = np.array([list(row).index(0) for row in cost], dtype=np.int64)  # the one roll blocking each card
     reroll_counts = np.array([[list(row).count(c) for c in range(6)] for row in cost], dtype=np.int64)
     reroll_counts[:, 0] = 0  # the 35 other rolls by the card's cost
-    return ModelArrays(facing=facing, centre_rec=centre_rec, touches=touches, cost=cost, step=step, same=same,
-                       block_roll=block_roll, reroll_counts=reroll_counts, n=n, cards=cards, orients=orients,
-                       karma=karma)
+    return ModelArrays(
+        facing=facing,
+        centre_rec=centre_rec,
+        touches=touches,
+        cost=cost,
+        step=step,
+        same=same,
+        block_roll=block_roll,
+        reroll_counts=reroll_counts,
+        n=n,
+        cards=cards,
+        orients=orients,
+        karma=karma,
+    )
 
 
 def dense_index(model: Model, levels: list[int]) -> tuple[np.ndarray, dict]:
@@ -96,4 +107,3 @@ def slots_of(keys, fc_index, ranks, n_d, n):
     colours = (keys >> 10) & 1023
     unplaced = (keys >> 20) & 1023
     return fc_index[(filled << n) | colours].astype(np.int64) * n_d + ranks[unplaced]
-

@@ -45,8 +45,10 @@ def run_optimal(variant: str, write: bool, record: bool) -> int:
         value, seconds, solved = optimal.root_value(rules)
         exact = all(tables.exact for tables in solved)
     cpu = time.process_time() - cpu
-    print(f"{variant}: P(WON) = {value} ≈ {float(value):.10f}{'' if exact else ' (approximate)'}; "
-          f"{seconds:.1f} s wall, {cpu:.1f} s CPU, {numba.get_num_threads()} threads, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"{variant}: P(WON) = {value} ≈ {float(value):.10f}{'' if exact else ' (approximate)'}; "
+        f"{seconds:.1f} s wall, {cpu:.1f} s CPU, {numba.get_num_threads()} threads, load {os.getloadavg()[0]:.1f}"
+    )
     if record:
         samples = optimal.turn_three_samples(solved[-1]) if exact else None
         optimal.record_variant(variant, value, seconds, cpu, exact, samples)
@@ -60,8 +62,13 @@ def run_random_primes(variant: str, count: int) -> int:
     evaluator = random_bot.RandomSolver(model)
     for p in random_bot.primes_for(random_bot.denominator_bound(model))[:count]:
         t0, c0 = time.perf_counter(), time.process_time()
-        print(p, evaluator.root_residue(p, verbose=True), f"{time.perf_counter() - t0:.1f} s wall",
-              f"{time.process_time() - c0:.1f} s CPU", flush=True)
+        print(
+            p,
+            evaluator.root_residue(p, verbose=True),
+            f"{time.perf_counter() - t0:.1f} s wall",
+            f"{time.process_time() - c0:.1f} s CPU",
+            flush=True,
+        )
     return 0
 
 
@@ -78,8 +85,10 @@ def run_bot(policy: str, variant: str, record: bool) -> int:
         return 1
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     threads = LOOKAHEAD_THREADS if policy == "lookahead" else numba.get_num_threads()
-    print(f"{policy} under {variant}: P(WON) = {value} ≈ {float(value):.10f}; {wall:.1f} s wall, "
-          f"{cpu:.1f} s CPU, {threads} threads")
+    print(
+        f"{policy} under {variant}: P(WON) = {value} ≈ {float(value):.10f}; {wall:.1f} s wall, "
+        f"{cpu:.1f} s CPU, {threads} threads"
+    )
     if record:
         command = f"python -m gamelib.pangu.solver bot --policy {policy} --variant {variant} --record"
         records.record_bot(variant, policy, value, wall, cpu, command, threads)

@@ -97,9 +97,11 @@ class Solver:
             if recorded is not None:
                 return recorded
         if level < 6 and 6 not in self.table_levels:  # pure Python from turn 1 or 2 would take CPU-hours
-            raise OutOfReach(f"the exact value before turn 3 under {self.model.rules} needs whole-game tables, "
-                             "which are shipped only for the default rules; the whole game's value is computed by "
-                             "python -m gamelib.pangu.solver optimal --variant NAME")
+            raise OutOfReach(
+                f"the exact value before turn 3 under {self.model.rules} needs whole-game tables, "
+                "which are shipped only for the default rules; the whole game's value is computed by "
+                "python -m gamelib.pangu.solver optimal --variant NAME"
+            )
         hands = list(combinations(self.members(unseen), hand_size(left)))
         allowance = self.ceiling - karma if self.before_turn else 0
         total = sum(self.roll_node(filled, colours, unseen & ~_mask(h), _mask(h), karma, allowance) for h in hands)
@@ -237,8 +239,10 @@ def _teaching_deck_name() -> str:
 def _check_pangu(state) -> None:
     """A clear refusal of anything but a Pangu position (another game's state has no ring nor Karma)."""
     if not isinstance(state, State):
-        raise TypeError(f"the Pangu solver answers Pangu positions (a gamelib.pangu State), not a "
-                        f"{type(state).__module__}.{type(state).__name__}")
+        raise TypeError(
+            f"the Pangu solver answers Pangu positions (a gamelib.pangu State), not a "
+            f"{type(state).__module__}.{type(state).__name__}"
+        )
 
 
 def win_probability(state) -> Fraction:
@@ -266,8 +270,9 @@ def action_values(state) -> dict:
         card = model.card_ids.index(action.card)
         cost = state.cost(action.card, action.die)
         o = model.orientations.index(action.orientation)
-        values[action] = solver.after(filled, colours, unseen, hand, roll, karma, allowance, card, cost,
-                                      index[tuple(action.cell)], o)
+        values[action] = solver.after(
+            filled, colours, unseen, hand, roll, karma, allowance, card, cost, index[tuple(action.cell)], o
+        )
     return values
 
 
@@ -330,8 +335,16 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     uniform = policy is random_policy
 
     def key_of(node):
-        return (node.grid, node.revealed, node.roll, node.karma, node.turn_start_karma, node.gained_this_turn,
-                node.deck, node.current_player)
+        return (
+            node.grid,
+            node.revealed,
+            node.roll,
+            node.karma,
+            node.turn_start_karma,
+            node.gained_this_turn,
+            node.deck,
+            node.current_player,
+        )
 
     def value(node) -> Fraction:
         if node.is_terminal:

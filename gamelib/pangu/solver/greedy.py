@@ -23,8 +23,16 @@ except ImportError as error:  # pragma: no cover - the message is the point
 from gamelib.pangu.rules import Rules
 from gamelib.pangu.solver.arrays import MAX_REC
 from gamelib.pangu.solver.kernels import dense_slot, is_legal, place_card, placement_rec
-from gamelib.pangu.solver.levels import (LEVELS, Arrays, action_of, check_supported, decision_arrays, ordered_hands,
-                                         roll_index, turn_three_value)
+from gamelib.pangu.solver.levels import (
+    LEVELS,
+    Arrays,
+    action_of,
+    check_supported,
+    decision_arrays,
+    ordered_hands,
+    roll_index,
+    turn_three_value,
+)
 from gamelib.pangu.solver.model import build_model
 from gamelib.pangu.solver.tables import checkpoint_folder, rules_tag
 
@@ -33,8 +41,9 @@ from gamelib.pangu.solver.tables import checkpoint_folder, rules_tag
 
 
 @njit(cache=True)
-def _greedy_choice(filled, colours, order, count, placed, roll, rowmajor, facing, centre_rec, touches, cost, orients,
-                   n):
+def _greedy_choice(
+    filled, colours, order, count, placed, roll, rowmajor, facing, centre_rec, touches, cost, orients, n
+):
     """Greedy's next placement among ``order[:count]`` not yet in ``placed``: (i, x, o, rec), i = -1 if all are blocked.
 
     The loops run in the order of pangu.md#programmers (revealed order, row-major cells, orientation 0
@@ -61,8 +70,9 @@ def _greedy_choice(filled, colours, order, count, placed, roll, rowmajor, facing
 
 
 @njit(cache=True)
-def _greedy_play(filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost, orients, n, steps,
-                 start):
+def _greedy_play(
+    filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost, orients, n, steps, start
+):
     """Play greedy for the cards ``order[:count]`` with ``roll`` until all are placed or the rest are blocked.
 
     Returns (F, C, placed mask, steps used); ``steps[start + t]`` gets (cost, rec) of the t-th
@@ -70,8 +80,9 @@ def _greedy_play(filled, colours, order, count, roll, rowmajor, facing, centre_r
     placed = 0
     used = 0
     while True:
-        i, x, o, r = _greedy_choice(filled, colours, order, count, placed, roll, rowmajor, facing, centre_rec, touches,
-                                    cost, orients, n)
+        i, x, o, r = _greedy_choice(
+            filled, colours, order, count, placed, roll, rowmajor, facing, centre_rec, touches, cost, orients, n
+        )
         if i < 0:
             return filled, colours, placed, used
         card = order[i]
@@ -95,15 +106,39 @@ def _karma_after(k, steps, used, step):
 
 
 @njit(cache=True)
-def _greedy_roll(filled, colours, after, order, count, roll, next_table, fc_index, ranks, n_d_next, rowmajor, facing,
-                 centre_rec, touches, cost, step, reroll_counts, karma, n, orients, contribution, steps, rest):
+def _greedy_roll(
+    filled,
+    colours,
+    after,
+    order,
+    count,
+    roll,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    rowmajor,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    reroll_counts,
+    karma,
+    n,
+    orients,
+    contribution,
+    steps,
+    rest,
+):
     """35 x greedy's value row after ``roll`` with the cards ``order[:count]`` to place, into ``contribution``.
 
     A stuck roll sums the 35 rerolls instead: the blocked cards share both numbers, so they cost the
     same under every reroll and greedy places them the same way (by ``rec``) under all of them;
     ``reroll_counts[card, c]`` is the number of rerolls at which they cost ``c``."""
-    f, c, placed, used = _greedy_play(filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost,
-                                      orients, n, steps, 0)
+    f, c, placed, used = _greedy_play(
+        filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost, orients, n, steps, 0
+    )
     if used == count:
         row = next_table[dense_slot(f, c, after, fc_index, ranks, n_d_next, n)]
         contribution[0] = row[0]  # -1 flags a key the table lacks (Arrays.table): a forward pass missed it
@@ -121,8 +156,9 @@ def _greedy_roll(filled, colours, after, order, count, roll, next_table, fc_inde
         if cost[rest[0], r2] > 0:
             probe = r2
             break
-    f2, c2, placed2, used2 = _greedy_play(f, c, rest, m, probe, rowmajor, facing, centre_rec, touches, cost, orients,
-                                          n, steps, used)
+    f2, c2, placed2, used2 = _greedy_play(
+        f, c, rest, m, probe, rowmajor, facing, centre_rec, touches, cost, orients, n, steps, used
+    )
     row = next_table[dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)]
     total = used + used2
     for k in range(karma + 1):
@@ -139,8 +175,31 @@ def _greedy_roll(filled, colours, after, order, count, roll, next_table, fc_inde
 
 
 @njit(cache=True)
-def _greedy_hand(filled, colours, after, order, next_table, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec,
-                 touches, cost, step, reroll_counts, karma, n, orients, row_out, contribution, steps, rest, by_code):
+def _greedy_hand(
+    filled,
+    colours,
+    after,
+    order,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    rowmajor,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    reroll_counts,
+    karma,
+    n,
+    orients,
+    row_out,
+    contribution,
+    steps,
+    rest,
+    by_code,
+):
     """Add the 36 rolls of one ordered hand of 3 to ``row_out``; rolls with the same cost triple share one play."""
     for code in range(216):
         by_code[code] = 0
@@ -153,8 +212,31 @@ def _greedy_hand(filled, colours, after, order, next_table, fc_index, ranks, n_d
         r = 0
         while (cost[order[0], r] * 6 + cost[order[1], r]) * 6 + cost[order[2], r] != code:
             r += 1
-        _greedy_roll(filled, colours, after, order, 3, r, next_table, fc_index, ranks, n_d_next, rowmajor, facing,
-                     centre_rec, touches, cost, step, reroll_counts, karma, n, orients, contribution, steps, rest)
+        _greedy_roll(
+            filled,
+            colours,
+            after,
+            order,
+            3,
+            r,
+            next_table,
+            fc_index,
+            ranks,
+            n_d_next,
+            rowmajor,
+            facing,
+            centre_rec,
+            touches,
+            cost,
+            step,
+            reroll_counts,
+            karma,
+            n,
+            orients,
+            contribution,
+            steps,
+            rest,
+        )
         if contribution[0] < 0:
             row_out[0] = -1
         for k in range(1, karma + 1):
@@ -162,8 +244,25 @@ def _greedy_hand(filled, colours, after, order, next_table, fc_index, ranks, n_d
 
 
 @njit(cache=True, parallel=True)
-def _greedy_level(keys, out, next_table, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec, touches, cost,
-                  step, reroll_counts, karma, n, cards, orients):
+def _greedy_level(
+    keys,
+    out,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    rowmajor,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    reroll_counts,
+    karma,
+    n,
+    cards,
+    orients,
+):
     """Greedy's value rows at one turn-start level: every ordered hand of 3 and every roll (scaled, int64)."""
     for q in prange(keys.shape[0]):
         key = keys[q]
@@ -189,15 +288,38 @@ def _greedy_level(keys, out, next_table, fc_index, ranks, n_d_next, rowmajor, fa
                         continue
                     order[0], order[1], order[2] = members[i0], members[i1], members[i2]
                     after = unplaced & ~((1 << order[0]) | (1 << order[1]) | (1 << order[2]))
-                    _greedy_hand(filled, colours, after, order, next_table, fc_index, ranks, n_d_next, rowmajor, facing,
-                                 centre_rec, touches, cost, step, reroll_counts, karma, n, orients, row_out,
-                                 contribution, steps, rest, by_code)
+                    _greedy_hand(
+                        filled,
+                        colours,
+                        after,
+                        order,
+                        next_table,
+                        fc_index,
+                        ranks,
+                        n_d_next,
+                        rowmajor,
+                        facing,
+                        centre_rec,
+                        touches,
+                        cost,
+                        step,
+                        reroll_counts,
+                        karma,
+                        n,
+                        orients,
+                        row_out,
+                        contribution,
+                        steps,
+                        rest,
+                        by_code,
+                    )
         out[q] = row_out
 
 
 @njit(cache=True, parallel=True)
-def _greedy_reached(keys, reached, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec, touches, cost, orients, n,
-                    cards):
+def _greedy_reached(
+    keys, reached, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec, touches, cost, orients, n, cards
+):
     """Mark the next level's keys that greedy reaches from ``keys`` (some ordered hand and roll): a forward pass,
     so the backward one visits only those. Threads may mark the same slot: with the same value."""
     for q in prange(keys.shape[0]):
@@ -229,8 +351,22 @@ def _greedy_reached(keys, reached, fc_index, ranks, n_d_next, rowmajor, facing, 
                         if seen[code]:
                             continue
                         seen[code] = 1
-                        f, c, placed, used = _greedy_play(filled, colours, order, 3, r, rowmajor, facing, centre_rec,
-                                                          touches, cost, orients, n, steps, 0)
+                        f, c, placed, used = _greedy_play(
+                            filled,
+                            colours,
+                            order,
+                            3,
+                            r,
+                            rowmajor,
+                            facing,
+                            centre_rec,
+                            touches,
+                            cost,
+                            orients,
+                            n,
+                            steps,
+                            0,
+                        )
                         if used < 3:
                             m = 0
                             for i in range(3):
@@ -240,9 +376,25 @@ def _greedy_reached(keys, reached, fc_index, ranks, n_d_next, rowmajor, facing, 
                             probe = 0
                             while cost[rest[0], probe] == 0:
                                 probe += 1
-                            f, c, placed, used = _greedy_play(f, c, rest, m, probe, rowmajor, facing, centre_rec,
-                                                              touches, cost, orients, n, steps, used)
-                        reached[dense_slot(f, c, after, fc_index, ranks, n_d_next, n)] = (f | (c << 10) | (after << 20)) + 1
+                            f, c, placed, used = _greedy_play(
+                                f,
+                                c,
+                                rest,
+                                m,
+                                probe,
+                                rowmajor,
+                                facing,
+                                centre_rec,
+                                touches,
+                                cost,
+                                orients,
+                                n,
+                                steps,
+                                used,
+                            )
+                        reached[dense_slot(f, c, after, fc_index, ranks, n_d_next, n)] = (
+                            f | (c << 10) | (after << 20)
+                        ) + 1
 
 
 # --------------------------------------------------------------------------- the driver
@@ -255,8 +407,21 @@ def reached_keys(data: Arrays) -> dict:
     for level, following in zip(LEVELS[:-1], LEVELS[1:]):
         n_d_next = data.n_d(following)
         reached = np.zeros(data.fc_counts[following] * n_d_next, dtype=np.int64)
-        _greedy_reached(keys[level], reached, data.fc_index, data.ranks, n_d_next, data.rowmajor, a.facing,
-                        a.centre_rec, a.touches, a.cost, data.orients, data.n, data.cards)
+        _greedy_reached(
+            keys[level],
+            reached,
+            data.fc_index,
+            data.ranks,
+            n_d_next,
+            data.rowmajor,
+            a.facing,
+            a.centre_rec,
+            a.touches,
+            a.cost,
+            data.orients,
+            data.n,
+            data.cards,
+        )
         keys[following] = np.sort(reached[reached > 0] - 1)
     return keys
 
@@ -265,9 +430,25 @@ def level_rows(data: Arrays, level: int, keys, next_table) -> np.ndarray:
     """Greedy's value rows of the turn-start ``keys`` at ``level``, from the next level's dense table."""
     a = data.arrays
     out = np.zeros((len(keys), data.karma + 1), dtype=np.int64)
-    _greedy_level(keys, out, next_table, data.fc_index, data.ranks, data.n_d(level + 3), data.rowmajor, a.facing,
-                  a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts, data.karma, data.n, data.cards,
-                  data.orients)
+    _greedy_level(
+        keys,
+        out,
+        next_table,
+        data.fc_index,
+        data.ranks,
+        data.n_d(level + 3),
+        data.rowmajor,
+        a.facing,
+        a.centre_rec,
+        a.touches,
+        a.cost,
+        data.step,
+        data.reroll_counts,
+        data.karma,
+        data.n,
+        data.cards,
+        data.orients,
+    )
     return out
 
 
@@ -284,8 +465,12 @@ def solve_greedy(rules: Rules, centre: str | None = None, verbose: bool = True, 
         t0 = time.process_time()
         data.keys = reached_keys(data)
         if verbose:
-            print("greedy reaches " + ", ".join(f"{len(k):,}" for k in data.keys.values())
-                  + f" turn-start keys at turns 1-4 ({time.process_time() - t0:.1f} s CPU)", flush=True)
+            print(
+                "greedy reaches "
+                + ", ".join(f"{len(k):,}" for k in data.keys.values())
+                + f" turn-start keys at turns 1-4 ({time.process_time() - t0:.1f} s CPU)",
+                flush=True,
+            )
     rows = {9: data.final_rows(data.keys[9])}
     scale = 35
     for level in (6, 3, 0):
@@ -301,11 +486,14 @@ def solve_greedy(rules: Rules, centre: str | None = None, verbose: bool = True, 
             np.savez(saved, keys=data.keys[level], rows=rows[level])
         scale *= ordered_hands(data.cards - level) * 36 * 35
         if verbose:
-            print(f"greedy level {level}: {len(data.keys[level]):,} keys in {time.perf_counter() - t0:.1f} s wall, "
-                  f"{time.process_time() - c0:.1f} s CPU", flush=True)
+            print(
+                f"greedy level {level}: {len(data.keys[level]):,} keys in {time.perf_counter() - t0:.1f} s wall, "
+                f"{time.process_time() - c0:.1f} s CPU",
+                flush=True,
+            )
         if (rows[level][:, 0] < 0).any():
             raise RuntimeError(f"level {level}: greedy reached a key the forward pass did not list")
-        if rows[level].max() > scale or scale >= 2 ** 63:
+        if rows[level].max() > scale or scale >= 2**63:
             raise OverflowError(f"level {level}: a numerator exceeds its scale {scale}")
     return Fraction(int(rows[0][0][data.karma]), scale)
 
@@ -314,8 +502,21 @@ def greedy_action(state):
     """``bots.greedy_policy``'s move, chosen by the numba kernel ``_greedy_choice`` (for the tests)."""
     model, data, filled, colours, roll, _, order = decision_arrays(state)
     a = data.arrays
-    i, x, o, _ = _greedy_choice(filled, colours, order, len(order), 0, roll_index(roll), data.rowmajor, a.facing,
-                                a.centre_rec, a.touches, a.cost, data.orients, data.n)
+    i, x, o, _ = _greedy_choice(
+        filled,
+        colours,
+        order,
+        len(order),
+        0,
+        roll_index(roll),
+        data.rowmajor,
+        a.facing,
+        a.centre_rec,
+        a.touches,
+        a.cost,
+        data.orients,
+        data.n,
+    )
     return action_of(state, model, roll, i, x, o)
 
 
@@ -331,10 +532,31 @@ def greedy_turn_three_value(state) -> Fraction:
     def after_roll(data, table, filled, colours, unseen, order, roll, karma):
         a = data.arrays
         contribution = np.zeros(data.karma + 1, dtype=np.int64)
-        _greedy_roll(filled, colours, unseen, order, len(order), roll_index(roll), table, data.fc_index, data.ranks,
-                     data.n_d(9), data.rowmajor, a.facing, a.centre_rec, a.touches, a.cost, data.step,
-                     data.reroll_counts, data.karma, data.n, data.orients, contribution, np.zeros((3, 2), np.int64),
-                     np.zeros(3, np.int64))
+        _greedy_roll(
+            filled,
+            colours,
+            unseen,
+            order,
+            len(order),
+            roll_index(roll),
+            table,
+            data.fc_index,
+            data.ranks,
+            data.n_d(9),
+            data.rowmajor,
+            a.facing,
+            a.centre_rec,
+            a.touches,
+            a.cost,
+            data.step,
+            data.reroll_counts,
+            data.karma,
+            data.n,
+            data.orients,
+            contribution,
+            np.zeros((3, 2), np.int64),
+            np.zeros(3, np.int64),
+        )
         return Fraction(int(contribution[karma]), 35 * 35)
 
     return turn_three_value(state, greedy_policy, at_turn_start, after_roll)

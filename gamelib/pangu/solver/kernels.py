@@ -70,6 +70,7 @@ def dense_slot(filled, colours, unplaced, fc_index, ranks, n_d, n):
     fc = fc_index[(filled << n) | colours]
     return fc * n_d + ranks[unplaced]
 
+
 @njit(cache=True)
 def unpack_key(key):
     """``(F, C, D)`` of a packed turn-start key ``F | C << 10 | D << 20``."""
@@ -85,6 +86,7 @@ def members_of(mask, cards, members):
             members[m] = c
             m += 1
     return m
+
 
 @njit(cache=True, parallel=True)
 def turn_successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, cards, orients):
@@ -115,8 +117,11 @@ def turn_successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n
                                 if x2 == x0 or x2 == x1 or (filled >> x2) & 1:
                                     continue
                                 new = (1 << x0) | (1 << x1) | (1 << x2)
-                                if not (is_supported(x0, filled, new, touches, n) and is_supported(x1, filled, new, touches, n)
-                                        and is_supported(x2, filled, new, touches, n)):
+                                if not (
+                                    is_supported(x0, filled, new, touches, n)
+                                    and is_supported(x1, filled, new, touches, n)
+                                    and is_supported(x2, filled, new, touches, n)
+                                ):
                                     continue
                                 for o0 in range(orients):
                                     f0, c0 = place_card(filled, colours, a, o0, x0, facing, n)
@@ -198,5 +203,3 @@ def final_card_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, car
                 paid[k] = out[q, k] * 35.0 / 36.0 + paid[k - 1] / 36.0
             out[q] = paid
     return out
-
-

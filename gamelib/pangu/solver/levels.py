@@ -54,8 +54,9 @@ class Arrays:
     def final_rows(self, keys) -> np.ndarray:
         """The final card's rows at ``keys`` (scale 35), as the optimal builder's: every bot plays it alike."""
         a = self.arrays
-        rows = final_card_rows(keys, a.facing, a.centre_rec, a.cost, a.step, self.karma, False, self.n, self.cards,
-                               self.orients)
+        rows = final_card_rows(
+            keys, a.facing, a.centre_rec, a.cost, a.step, self.karma, False, self.n, self.cards, self.orients
+        )
         return np.rint(rows).astype(np.int64)
 
     def table(self, level: int, keys, rows) -> np.ndarray:
@@ -73,8 +74,10 @@ def check_supported(rules: Rules, policy: str) -> None:
     """Refuse rules a bot's evaluator does not cover: a fresh roll per placement, paid rerolls, or a gain
     limit that depends on the turn's allowance (a second Karma-like dimension the step table lacks)."""
     if rules.roll_timing != "per_turn" or rules.cap_rule == "before_turn" or rules.stuck_rule != "reroll":
-        raise ValueError(f"the exact {policy} evaluator does not cover {rules}: it needs roll_timing=per_turn, "
-                         "stuck_rule=reroll and a cap rule other than before_turn")
+        raise ValueError(
+            f"the exact {policy} evaluator does not cover {rules}: it needs roll_timing=per_turn, "
+            "stuck_rule=reroll and a cap rule other than before_turn"
+        )
 
 
 def ordered_hands(left: int) -> int:
@@ -88,8 +91,12 @@ def ordered_hands(left: int) -> int:
 def all_keys(data: Arrays, level: int) -> np.ndarray:
     """Every turn-start key with ``level`` cards placed (any reachable F, any frontier colours, any unplaced set)."""
     n, cards = data.n, data.cards
-    fcs = [(f, c) for f in range(1 << n) for c in range(1 << n)
-           if bin(f).count("1") == level and data.fc_index[f << n | c] >= 0]
+    fcs = [
+        (f, c)
+        for f in range(1 << n)
+        for c in range(1 << n)
+        if bin(f).count("1") == level and data.fc_index[f << n | c] >= 0
+    ]
     decks = [d for d in range(1 << cards) if bin(d).count("1") == cards - level]
     return np.array(sorted(f | c << 10 | d << 20 for f, c in fcs for d in decks), dtype=np.int64)
 
@@ -149,8 +156,13 @@ def turn_three_value(state, policy, at_turn_start, after_roll) -> Fraction:
         order = np.array([data.model.card_ids.index(card_id) for card_id in state.revealed], dtype=np.int64)
         return after_roll(data, table, filled, colours, unseen, order, roll, karma)
     if state.current_player == CHANCE:
-        return sum((p * turn_three_value(state.apply(outcome), policy, at_turn_start, after_roll)
-                    for outcome, p in state.chance_outcomes()), Fraction(0))
+        return sum(
+            (
+                p * turn_three_value(state.apply(outcome), policy, at_turn_start, after_roll)
+                for outcome, p in state.chance_outcomes()
+            ),
+            Fraction(0),
+        )
     if placed == 9:
         return turn_three_value(state.apply(policy(state)), policy, at_turn_start, after_roll)
     raise ValueError(f"the exact value of {policy.__name__} here needs a position from turn 3 on")

@@ -26,8 +26,16 @@ except ImportError as error:  # pragma: no cover - the message is the point
 from gamelib.pangu.rules import Rules
 from gamelib.pangu.solver.arrays import MAX_REC, slots_of
 from gamelib.pangu.solver.kernels import dense_slot, is_legal, place_card, placement_rec
-from gamelib.pangu.solver.levels import (Arrays, action_of, all_keys, check_supported, decision_arrays, ordered_hands,
-                                         roll_index, turn_three_value)
+from gamelib.pangu.solver.levels import (
+    Arrays,
+    action_of,
+    all_keys,
+    check_supported,
+    decision_arrays,
+    ordered_hands,
+    roll_index,
+    turn_three_value,
+)
 from gamelib.pangu.solver.model import build_model
 
 
@@ -49,8 +57,25 @@ def _class_rolls(cost):
 # The planner's kernels are recursive: numba's on-disk cache of a recursive function (and of its callers)
 # is not safe to read back in another process, so these compile afresh in each process.
 @njit()
-def _la_value(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step, rowmajor,
-              reroll_counts, class_roll, orients, n):
+def _la_value(
+    filled,
+    colours,
+    order,
+    count,
+    placed,
+    roll,
+    k,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    rowmajor,
+    reroll_counts,
+    class_roll,
+    orients,
+    n,
+):
     """35 x the expected Karma at the end of the turn with the best plan (``TurnPlanner.value``; lost = 0).
 
     After a stuck roll the blocked rest is played under each reroll class: 35 x the expectation is the
@@ -72,17 +97,71 @@ def _la_value(filled, colours, order, count, placed, roll, k, facing, centre_rec
         for c in range(1, 6):
             times = reroll_counts[first, c]
             if times > 0:
-                total += times * _la_value(filled, colours, order, count, placed, class_roll[first, c], k, facing,
-                                           centre_rec, touches, cost, step, rowmajor, reroll_counts, class_roll,
-                                           orients, n) // 35
+                total += (
+                    times
+                    * _la_value(
+                        filled,
+                        colours,
+                        order,
+                        count,
+                        placed,
+                        class_roll[first, c],
+                        k,
+                        facing,
+                        centre_rec,
+                        touches,
+                        cost,
+                        step,
+                        rowmajor,
+                        reroll_counts,
+                        class_roll,
+                        orients,
+                        n,
+                    )
+                    // 35
+                )
         return total
-    return _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step,
-                      rowmajor, reroll_counts, class_roll, orients, n)[0]
+    return _la_choice(
+        filled,
+        colours,
+        order,
+        count,
+        placed,
+        roll,
+        k,
+        facing,
+        centre_rec,
+        touches,
+        cost,
+        step,
+        rowmajor,
+        reroll_counts,
+        class_roll,
+        orients,
+        n,
+    )[0]
 
 
 @njit()
-def _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step, rowmajor,
-               reroll_counts, class_roll, orients, n):
+def _la_choice(
+    filled,
+    colours,
+    order,
+    count,
+    placed,
+    roll,
+    k,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    rowmajor,
+    reroll_counts,
+    class_roll,
+    orients,
+    n,
+):
     """The lookahead's move: the first (card, cell, orientation) in the action order of best value, as
     ``TurnPlanner.best_action`` (strictly greater replaces). Returns (value, i, x, o, Karma after); i = -1 and
     value -1 if every card is blocked. ``_la_value`` of a position is this move's value."""
@@ -104,8 +183,25 @@ def _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_re
                 v = 0
                 if k2 > 0:
                     f2, c2 = place_card(filled, colours, card, o, x, facing, n)
-                    v = _la_value(f2, c2, order, count, placed | (1 << card), roll, k2, facing, centre_rec, touches,
-                                  cost, step, rowmajor, reroll_counts, class_roll, orients, n)
+                    v = _la_value(
+                        f2,
+                        c2,
+                        order,
+                        count,
+                        placed | (1 << card),
+                        roll,
+                        k2,
+                        facing,
+                        centre_rec,
+                        touches,
+                        cost,
+                        step,
+                        rowmajor,
+                        reroll_counts,
+                        class_roll,
+                        orients,
+                        n,
+                    )
                 if v > best:
                     best = v
                     best_i, best_x, best_o, best_k = i, x, o, k2
@@ -113,13 +209,47 @@ def _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_re
 
 
 @njit()
-def _la_phase(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step, rowmajor,
-              reroll_counts, class_roll, orients, n):
+def _la_phase(
+    filled,
+    colours,
+    order,
+    count,
+    placed,
+    roll,
+    k,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    rowmajor,
+    reroll_counts,
+    class_roll,
+    orients,
+    n,
+):
     """Play the lookahead with ``roll`` until every card is placed, the rest is blocked, or the game is lost.
     Returns (F, C, placed, Karma); Karma 0 = lost."""
     while True:
-        _, i, x, o, k2 = _la_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost,
-                                 step, rowmajor, reroll_counts, class_roll, orients, n)
+        _, i, x, o, k2 = _la_choice(
+            filled,
+            colours,
+            order,
+            count,
+            placed,
+            roll,
+            k,
+            facing,
+            centre_rec,
+            touches,
+            cost,
+            step,
+            rowmajor,
+            reroll_counts,
+            class_roll,
+            orients,
+            n,
+        )
         if i < 0:
             return filled, colours, placed, k
         if k2 == 0:
@@ -130,14 +260,52 @@ def _la_phase(filled, colours, order, count, placed, roll, k, facing, centre_rec
 
 
 @njit()
-def _la_roll(filled, colours, after, order, count, roll, k, next_table, fc_index, ranks, n_d_next, facing, centre_rec,
-             touches, cost, step, rowmajor, reroll_counts, class_roll, orients, n):
+def _la_roll(
+    filled,
+    colours,
+    after,
+    order,
+    count,
+    roll,
+    k,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    rowmajor,
+    reroll_counts,
+    class_roll,
+    orients,
+    n,
+):
     """35 x the lookahead's value from Karma ``k`` after ``roll`` (a stuck roll: the sum over the 35 rerolls)."""
     full = 0
     for i in range(count):
         full |= 1 << order[i]
-    f, c, placed, k1 = _la_phase(filled, colours, order, count, 0, roll, k, facing, centre_rec, touches, cost, step,
-                                 rowmajor, reroll_counts, class_roll, orients, n)
+    f, c, placed, k1 = _la_phase(
+        filled,
+        colours,
+        order,
+        count,
+        0,
+        roll,
+        k,
+        facing,
+        centre_rec,
+        touches,
+        cost,
+        step,
+        rowmajor,
+        reroll_counts,
+        class_roll,
+        orients,
+        n,
+    )
     if k1 == 0:
         return 0
     if placed == full:
@@ -152,16 +320,52 @@ def _la_roll(filled, colours, after, order, count, roll, k, next_table, fc_index
         times = reroll_counts[first, cc]
         if times == 0:
             continue
-        f2, c2, placed2, k2 = _la_phase(f, c, order, count, placed, class_roll[first, cc], k1, facing, centre_rec,
-                                        touches, cost, step, rowmajor, reroll_counts, class_roll, orients, n)
+        f2, c2, placed2, k2 = _la_phase(
+            f,
+            c,
+            order,
+            count,
+            placed,
+            class_roll[first, cc],
+            k1,
+            facing,
+            centre_rec,
+            touches,
+            cost,
+            step,
+            rowmajor,
+            reroll_counts,
+            class_roll,
+            orients,
+            n,
+        )
         if k2 > 0:
             total += times * next_table[dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)][k2]
     return total
 
 
 @njit(parallel=True)
-def _la_level(keys, karmas, out, next_table, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec, touches, cost,
-              step, reroll_counts, class_roll, karma, n, cards, orients):
+def _la_level(
+    keys,
+    karmas,
+    out,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    rowmajor,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    reroll_counts,
+    class_roll,
+    karma,
+    n,
+    cards,
+    orients,
+):
     """The lookahead's value rows at one turn-start level: every ordered hand, roll class and Karma (scaled).
     ``karmas[q]`` masks the Karma values to compute (the others, never reached, stay 0)."""
     for q in prange(keys.shape[0]):
@@ -198,9 +402,29 @@ def _la_level(keys, karmas, out, next_table, fc_index, ranks, n_d_next, rowmajor
                         for k in range(1, karma + 1):
                             if not (karmas[q] >> k) & 1:
                                 continue
-                            row_out[k] += times * _la_roll(filled, colours, after, order, 3, r, k, next_table,
-                                                           fc_index, ranks, n_d_next, facing, centre_rec, touches,
-                                                           cost, step, rowmajor, reroll_counts, class_roll, orients, n)
+                            row_out[k] += times * _la_roll(
+                                filled,
+                                colours,
+                                after,
+                                order,
+                                3,
+                                r,
+                                k,
+                                next_table,
+                                fc_index,
+                                ranks,
+                                n_d_next,
+                                facing,
+                                centre_rec,
+                                touches,
+                                cost,
+                                step,
+                                rowmajor,
+                                reroll_counts,
+                                class_roll,
+                                orients,
+                                n,
+                            )
         out[q] = row_out
 
 
@@ -213,8 +437,26 @@ def _la_mark(reached, f, c, after, k, fc_index, ranks, n_d_next, n):
 
 
 @njit(parallel=True)
-def _la_reached(keys, karmas, reached, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec, touches, cost, step,
-                reroll_counts, class_roll, karma, n, cards, orients):
+def _la_reached(
+    keys,
+    karmas,
+    reached,
+    fc_index,
+    ranks,
+    n_d_next,
+    rowmajor,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    reroll_counts,
+    class_roll,
+    karma,
+    n,
+    cards,
+    orients,
+):
     """Mark the (next key, Karma) pairs the lookahead reaches from ``keys`` at the Karma values ``karmas``.
     Two halves of the keys write to their own ``reached[half]`` (a Karma mask is OR-ed: no shared writes)."""
     halves = reached.shape[0]
@@ -252,9 +494,25 @@ def _la_reached(keys, karmas, reached, fc_index, ranks, n_d_next, rowmajor, faci
                             for k in range(1, karma + 1):
                                 if not (karmas[q] >> k) & 1:
                                     continue
-                                f, c, placed, k1 = _la_phase(filled, colours, order, 3, 0, r, k, facing, centre_rec,
-                                                             touches, cost, step, rowmajor, reroll_counts, class_roll,
-                                                             orients, n)
+                                f, c, placed, k1 = _la_phase(
+                                    filled,
+                                    colours,
+                                    order,
+                                    3,
+                                    0,
+                                    r,
+                                    k,
+                                    facing,
+                                    centre_rec,
+                                    touches,
+                                    cost,
+                                    step,
+                                    rowmajor,
+                                    reroll_counts,
+                                    class_roll,
+                                    orients,
+                                    n,
+                                )
                                 if k1 == 0:
                                     continue
                                 if placed == full:
@@ -268,9 +526,25 @@ def _la_reached(keys, karmas, reached, fc_index, ranks, n_d_next, rowmajor, faci
                                 for cc in range(1, 6):
                                     if reroll_counts[first, cc] == 0:
                                         continue
-                                    f2, c2, placed2, k2 = _la_phase(f, c, order, 3, placed, class_roll[first, cc], k1,
-                                                                    facing, centre_rec, touches, cost, step, rowmajor,
-                                                                    reroll_counts, class_roll, orients, n)
+                                    f2, c2, placed2, k2 = _la_phase(
+                                        f,
+                                        c,
+                                        order,
+                                        3,
+                                        placed,
+                                        class_roll[first, cc],
+                                        k1,
+                                        facing,
+                                        centre_rec,
+                                        touches,
+                                        cost,
+                                        step,
+                                        rowmajor,
+                                        reroll_counts,
+                                        class_roll,
+                                        orients,
+                                        n,
+                                    )
                                     if k2 > 0:
                                         _la_mark(mine, f2, c2, after, k2, fc_index, ranks, n_d_next, n)
 
@@ -335,8 +609,26 @@ def _memo_put(memo_keys, memo_vals, memo_stamp, memo_state, key, value):
 
 
 @njit()
-def _lam_value(filled, colours, rem, roll, k, facing, centre_rec, touches, cost, step, reroll_counts, class_roll,
-               orients, n, memo_keys, memo_vals, memo_stamp, memo_state):
+def _lam_value(
+    filled,
+    colours,
+    rem,
+    roll,
+    k,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    reroll_counts,
+    class_roll,
+    orients,
+    n,
+    memo_keys,
+    memo_vals,
+    memo_stamp,
+    memo_state,
+):
     """``_la_value`` of the position with the hand's cards ``rem`` left (a set: the value is the best
     child's, whatever the order), memoised by (F, C, rem, their costs under ``roll``, Karma)."""
     if rem == 0:
@@ -359,9 +651,30 @@ def _lam_value(filled, colours, rem, roll, k, facing, centre_rec, touches, cost,
         for c in range(1, 6):
             times = reroll_counts[first, c]
             if times > 0:
-                total += times * _lam_value(filled, colours, rem, class_roll[first, c], k, facing, centre_rec, touches,
-                                            cost, step, reroll_counts, class_roll, orients, n, memo_keys, memo_vals,
-                                            memo_stamp, memo_state) // 35
+                total += (
+                    times
+                    * _lam_value(
+                        filled,
+                        colours,
+                        rem,
+                        class_roll[first, c],
+                        k,
+                        facing,
+                        centre_rec,
+                        touches,
+                        cost,
+                        step,
+                        reroll_counts,
+                        class_roll,
+                        orients,
+                        n,
+                        memo_keys,
+                        memo_vals,
+                        memo_stamp,
+                        memo_state,
+                    )
+                    // 35
+                )
         return total
     key = filled | (colours << 10) | (rem << 20) | (code << 30) | (k << 38)
     if left > 1:
@@ -383,8 +696,26 @@ def _lam_value(filled, colours, rem, roll, k, facing, centre_rec, touches, cost,
                 v = 0
                 if k2 > 0:
                     f2, c2 = place_card(filled, colours, card, o, x, facing, n)
-                    v = _lam_value(f2, c2, rem & ~(1 << card), roll, k2, facing, centre_rec, touches, cost, step,
-                                   reroll_counts, class_roll, orients, n, memo_keys, memo_vals, memo_stamp, memo_state)
+                    v = _lam_value(
+                        f2,
+                        c2,
+                        rem & ~(1 << card),
+                        roll,
+                        k2,
+                        facing,
+                        centre_rec,
+                        touches,
+                        cost,
+                        step,
+                        reroll_counts,
+                        class_roll,
+                        orients,
+                        n,
+                        memo_keys,
+                        memo_vals,
+                        memo_stamp,
+                        memo_state,
+                    )
                 if v > best:
                     best = v
     if left > 1:
@@ -393,8 +724,29 @@ def _lam_value(filled, colours, rem, roll, k, facing, centre_rec, touches, cost,
 
 
 @njit()
-def _lam_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step, rowmajor,
-                reroll_counts, class_roll, orients, n, memo_keys, memo_vals, memo_stamp, memo_state):
+def _lam_choice(
+    filled,
+    colours,
+    order,
+    count,
+    placed,
+    roll,
+    k,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    rowmajor,
+    reroll_counts,
+    class_roll,
+    orients,
+    n,
+    memo_keys,
+    memo_vals,
+    memo_stamp,
+    memo_state,
+):
     """``_la_choice`` with the children's values from ``_lam_value``: the same loops, so the same move."""
     rem = 0
     for i in range(count):
@@ -418,8 +770,26 @@ def _lam_choice(filled, colours, order, count, placed, roll, k, facing, centre_r
                 v = 0
                 if k2 > 0:
                     f2, c2 = place_card(filled, colours, card, o, x, facing, n)
-                    v = _lam_value(f2, c2, rem & ~(1 << card), roll, k2, facing, centre_rec, touches, cost, step,
-                                   reroll_counts, class_roll, orients, n, memo_keys, memo_vals, memo_stamp, memo_state)
+                    v = _lam_value(
+                        f2,
+                        c2,
+                        rem & ~(1 << card),
+                        roll,
+                        k2,
+                        facing,
+                        centre_rec,
+                        touches,
+                        cost,
+                        step,
+                        reroll_counts,
+                        class_roll,
+                        orients,
+                        n,
+                        memo_keys,
+                        memo_vals,
+                        memo_stamp,
+                        memo_state,
+                    )
                 if v > best:
                     best = v
                     best_i, best_x, best_o, best_k = i, x, o, k2
@@ -427,13 +797,54 @@ def _lam_choice(filled, colours, order, count, placed, roll, k, facing, centre_r
 
 
 @njit()
-def _lam_phase(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost, step, rowmajor,
-               reroll_counts, class_roll, orients, n, memo_keys, memo_vals, memo_stamp, memo_state):
+def _lam_phase(
+    filled,
+    colours,
+    order,
+    count,
+    placed,
+    roll,
+    k,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    rowmajor,
+    reroll_counts,
+    class_roll,
+    orients,
+    n,
+    memo_keys,
+    memo_vals,
+    memo_stamp,
+    memo_state,
+):
     """``_la_phase`` with ``_lam_choice``: (F, C, placed, Karma), Karma 0 = lost."""
     while True:
-        _, i, x, o, k2 = _lam_choice(filled, colours, order, count, placed, roll, k, facing, centre_rec, touches, cost,
-                                     step, rowmajor, reroll_counts, class_roll, orients, n, memo_keys, memo_vals,
-                                     memo_stamp, memo_state)
+        _, i, x, o, k2 = _lam_choice(
+            filled,
+            colours,
+            order,
+            count,
+            placed,
+            roll,
+            k,
+            facing,
+            centre_rec,
+            touches,
+            cost,
+            step,
+            rowmajor,
+            reroll_counts,
+            class_roll,
+            orients,
+            n,
+            memo_keys,
+            memo_vals,
+            memo_stamp,
+            memo_state,
+        )
         if i < 0:
             return filled, colours, placed, k
         if k2 == 0:
@@ -444,9 +855,34 @@ def _lam_phase(filled, colours, order, count, placed, roll, k, facing, centre_re
 
 
 @njit(nogil=True)
-def _la_outcomes(keys, karmas, emit, out_code, out_weight, next_table, rows, fc_index, ranks, n_d_next, rowmajor,
-                 facing, centre_rec, touches, cost, step, reroll_counts, class_roll, karma, n, cards, orients,
-                 memo_keys, memo_vals, memo_stamp, memo_state):
+def _la_outcomes(
+    keys,
+    karmas,
+    emit,
+    out_code,
+    out_weight,
+    next_table,
+    rows,
+    fc_index,
+    ranks,
+    n_d_next,
+    rowmajor,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    reroll_counts,
+    class_roll,
+    karma,
+    n,
+    cards,
+    orients,
+    memo_keys,
+    memo_vals,
+    memo_stamp,
+    memo_state,
+):
     """Play the lookahead at every (key, Karma in its mask, ordered hand, roll class) of ``keys``.
     (Long: one jitted loop nest over hands, rolls and reroll classes, which numba compiles as one.)
 
@@ -490,9 +926,29 @@ def _la_outcomes(keys, karmas, emit, out_code, out_weight, next_table, rows, fc_
                         for k in range(1, karma + 1):
                             if not (karmas[q] >> k) & 1:
                                 continue
-                            f, c, placed, k1 = _lam_phase(filled, colours, order, 3, 0, r, k, facing, centre_rec,
-                                                          touches, cost, step, rowmajor, reroll_counts, class_roll,
-                                                          orients, n, memo_keys, memo_vals, memo_stamp, memo_state)
+                            f, c, placed, k1 = _lam_phase(
+                                filled,
+                                colours,
+                                order,
+                                3,
+                                0,
+                                r,
+                                k,
+                                facing,
+                                centre_rec,
+                                touches,
+                                cost,
+                                step,
+                                rowmajor,
+                                reroll_counts,
+                                class_roll,
+                                orients,
+                                n,
+                                memo_keys,
+                                memo_vals,
+                                memo_stamp,
+                                memo_state,
+                            )
                             if k1 == 0:
                                 continue
                             first = -1
@@ -509,10 +965,29 @@ def _la_outcomes(keys, karmas, emit, out_code, out_weight, next_table, rows, fc_
                                 else:
                                     if cc == 0 or reroll_counts[first, cc] == 0:
                                         continue
-                                    f2, c2, _, k2 = _lam_phase(f, c, order, 3, placed, class_roll[first, cc], k1, facing,
-                                                               centre_rec, touches, cost, step, rowmajor, reroll_counts,
-                                                               class_roll, orients, n, memo_keys, memo_vals, memo_stamp,
-                                                               memo_state)
+                                    f2, c2, _, k2 = _lam_phase(
+                                        f,
+                                        c,
+                                        order,
+                                        3,
+                                        placed,
+                                        class_roll[first, cc],
+                                        k1,
+                                        facing,
+                                        centre_rec,
+                                        touches,
+                                        cost,
+                                        step,
+                                        rowmajor,
+                                        reroll_counts,
+                                        class_roll,
+                                        orients,
+                                        n,
+                                        memo_keys,
+                                        memo_vals,
+                                        memo_stamp,
+                                        memo_state,
+                                    )
                                     weight = times * reroll_counts[first, cc]
                                     if k2 == 0:
                                         continue
@@ -540,8 +1015,12 @@ class _Memo:
 
     def __init__(self, bits: int = MEMO_BITS):
         size = 1 << bits
-        self.tables = (np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64),
-                       np.array([1, 0], np.int64))
+        self.tables = (
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+            np.array([1, 0], np.int64),
+        )
 
 
 def _work_items(keys: np.ndarray, size: int = GROUP_KEYS) -> list[np.ndarray]:
@@ -575,8 +1054,11 @@ def _run_items(items, work, threads: int, verbose: bool, label: str) -> list:
         with lock:
             done[0] += 1
             if verbose and (done[0] % max(1, len(items) // 20) == 0):
-                print(f"  {label}: {done[0]:,}/{len(items):,} work items, {time.perf_counter() - t0:.0f} s wall, "
-                      f"{time.process_time() - c0:.0f} s CPU", flush=True)
+                print(
+                    f"  {label}: {done[0]:,}/{len(items):,} work items, {time.perf_counter() - t0:.0f} s wall, "
+                    f"{time.process_time() - c0:.0f} s CPU",
+                    flush=True,
+                )
         return result
 
     with ThreadPoolExecutor(max_workers=threads) as pool:
@@ -609,12 +1091,28 @@ class Outcomes:
 def _kernel_args(data: "Arrays", level: int, class_roll) -> tuple:
     """The arrays and sizes the memoised kernels take after their own arguments: unpacked here, in one place."""
     a = data.arrays
-    return (data.fc_index, data.ranks, data.n_d(level + 3), data.rowmajor, a.facing, a.centre_rec, a.touches,
-            a.cost, data.step, data.reroll_counts, class_roll, data.karma, data.n, data.cards, data.orients)
+    return (
+        data.fc_index,
+        data.ranks,
+        data.n_d(level + 3),
+        data.rowmajor,
+        a.facing,
+        a.centre_rec,
+        a.touches,
+        a.cost,
+        data.step,
+        data.reroll_counts,
+        class_roll,
+        data.karma,
+        data.n,
+        data.cards,
+        data.orients,
+    )
 
 
-def la_outcomes(data: "Arrays", level: int, keys, karmas, class_roll, threads: int = LOOKAHEAD_THREADS,
-                verbose: bool = False) -> Outcomes:
+def la_outcomes(
+    data: "Arrays", level: int, keys, karmas, class_roll, threads: int = LOOKAHEAD_THREADS, verbose: bool = False
+) -> Outcomes:
     """The forward pass of one level: every play of the lookahead from ``keys`` (at the Karma values of
     ``karmas``), stored with its outcome so that the backward pass does not play again."""
     if data.karma >= 16:
@@ -644,8 +1142,16 @@ def la_outcomes(data: "Arrays", level: int, keys, karmas, class_roll, threads: i
     return Outcomes(*(np.concatenate([p[i] for p in parts]) for i in range(5)))
 
 
-def la_rows(data: "Arrays", level: int, keys, karmas, next_table, class_roll, threads: int = LOOKAHEAD_THREADS,
-            verbose: bool = False) -> np.ndarray:
+def la_rows(
+    data: "Arrays",
+    level: int,
+    keys,
+    karmas,
+    next_table,
+    class_roll,
+    threads: int = LOOKAHEAD_THREADS,
+    verbose: bool = False,
+) -> np.ndarray:
     """The lookahead's value rows at ``keys`` (the Karma values of ``karmas``), its plays summed against
     ``next_table`` as they are made (the last turn's, whose table is complete: no forward pass)."""
     args = _kernel_args(data, level, class_roll)
@@ -663,8 +1169,9 @@ def la_rows(data: "Arrays", level: int, keys, karmas, next_table, class_roll, th
     return rows
 
 
-def solve_lookahead(rules: Rules, centre: str | None = None, verbose: bool = True,
-                    threads: int = LOOKAHEAD_THREADS) -> Fraction:
+def solve_lookahead(
+    rules: Rules, centre: str | None = None, verbose: bool = True, threads: int = LOOKAHEAD_THREADS
+) -> Fraction:
     """The exact whole-game value of ``bots.lookahead_policy`` under ``rules`` (one fixed centre).
 
     Its moves depend on Karma, so each level lists the (key, Karma) pairs it reaches. Turns 1 and 2
@@ -685,22 +1192,39 @@ def solve_lookahead(rules: Rules, centre: str | None = None, verbose: bool = Tru
         keys[following], karmas[following] = plays[level].reached()
         if verbose:
             pairs = sum(bin(int(m)).count("1") for m in karmas[following])
-            print(f"lookahead reaches {len(keys[following]):,} keys ({pairs:,} with their Karma) at level {following} "
-                  f"({len(plays[level].q):,} stored plays) in {time.perf_counter() - t0:.1f} s wall, "
-                  f"{time.process_time() - c0:.1f} s CPU", flush=True)
+            print(
+                f"lookahead reaches {len(keys[following]):,} keys ({pairs:,} with their Karma) at level {following} "
+                f"({len(plays[level].q):,} stored plays) in {time.perf_counter() - t0:.1f} s wall, "
+                f"{time.process_time() - c0:.1f} s CPU",
+                flush=True,
+            )
     final_keys = all_keys(data, 9)
     t0, c0 = time.perf_counter(), time.process_time()
-    rows = {6: la_rows(data, 6, keys[6], karmas[6], data.table(9, final_keys, data.final_rows(final_keys)), class_roll,
-                       threads, verbose)}
+    rows = {
+        6: la_rows(
+            data,
+            6,
+            keys[6],
+            karmas[6],
+            data.table(9, final_keys, data.final_rows(final_keys)),
+            class_roll,
+            threads,
+            verbose,
+        )
+    }
     if verbose:
-        print(f"lookahead level 6: {len(keys[6]):,} keys in {time.perf_counter() - t0:.1f} s wall, "
-              f"{time.process_time() - c0:.1f} s CPU", flush=True)
+        print(
+            f"lookahead level 6: {len(keys[6]):,} keys in {time.perf_counter() - t0:.1f} s wall, "
+            f"{time.process_time() - c0:.1f} s CPU",
+            flush=True,
+        )
     scale = 35 * ordered_hands(data.cards - 6) * 36 * 35
     for level in (3, 0):
-        rows[level] = plays[level].rows(data, level, len(keys[level]), data.table(level + 3, keys[level + 3],
-                                                                                   rows[level + 3]))
+        rows[level] = plays[level].rows(
+            data, level, len(keys[level]), data.table(level + 3, keys[level + 3], rows[level + 3])
+        )
         scale *= ordered_hands(data.cards - level) * 36 * 35
-        if scale >= 2 ** 63 or rows[level].max() > scale:
+        if scale >= 2**63 or rows[level].max() > scale:
             raise OverflowError(f"level {level}: a numerator exceeds its scale {scale}")
     return Fraction(int(rows[0][0][data.karma]), scale)
 
@@ -709,9 +1233,25 @@ def lookahead_action(state):
     """``bots.lookahead_policy``'s move, chosen by the numba kernel ``_la_choice`` (for the tests)."""
     model, data, filled, colours, roll, karma, order = decision_arrays(state)
     a = data.arrays
-    _, i, x, o, _ = _la_choice(filled, colours, order, len(order), 0, roll_index(roll), karma, a.facing,
-                               a.centre_rec, a.touches, a.cost, data.step, data.rowmajor, data.reroll_counts,
-                               _class_rolls(a.cost), data.orients, data.n)
+    _, i, x, o, _ = _la_choice(
+        filled,
+        colours,
+        order,
+        len(order),
+        0,
+        roll_index(roll),
+        karma,
+        a.facing,
+        a.centre_rec,
+        a.touches,
+        a.cost,
+        data.step,
+        data.rowmajor,
+        data.reroll_counts,
+        _class_rolls(a.cost),
+        data.orients,
+        data.n,
+    )
     return action_of(state, model, roll, i, x, o)
 
 
@@ -729,16 +1269,54 @@ def lookahead_turn_three_value(state, memoised: bool = True) -> Fraction:
             out = la_rows(data, 6, keys, every_karma, table, _class_rolls(a.cost), threads=1)
         else:
             out = np.zeros((1, data.karma + 1), dtype=np.int64)
-            _la_level(keys, every_karma, out, table, data.fc_index, data.ranks, data.n_d(9), data.rowmajor,
-                      a.facing, a.centre_rec, a.touches, a.cost, data.step, data.reroll_counts,
-                      _class_rolls(a.cost), data.karma, data.n, data.cards, data.orients)
+            _la_level(
+                keys,
+                every_karma,
+                out,
+                table,
+                data.fc_index,
+                data.ranks,
+                data.n_d(9),
+                data.rowmajor,
+                a.facing,
+                a.centre_rec,
+                a.touches,
+                a.cost,
+                data.step,
+                data.reroll_counts,
+                _class_rolls(a.cost),
+                data.karma,
+                data.n,
+                data.cards,
+                data.orients,
+            )
         return Fraction(int(out[0][karma]), ordered_hands(4) * 36 * 35 * 35)
 
     def after_roll(data, table, filled, colours, unseen, order, roll, karma):
         a = data.arrays
-        value = _la_roll(filled, colours, unseen, order, len(order), roll_index(roll), karma, table, data.fc_index,
-                         data.ranks, data.n_d(9), a.facing, a.centre_rec, a.touches, a.cost, data.step,
-                         data.rowmajor, data.reroll_counts, _class_rolls(a.cost), data.orients, data.n)
+        value = _la_roll(
+            filled,
+            colours,
+            unseen,
+            order,
+            len(order),
+            roll_index(roll),
+            karma,
+            table,
+            data.fc_index,
+            data.ranks,
+            data.n_d(9),
+            a.facing,
+            a.centre_rec,
+            a.touches,
+            a.cost,
+            data.step,
+            data.rowmajor,
+            data.reroll_counts,
+            _class_rolls(a.cost),
+            data.orients,
+            data.n,
+        )
         return Fraction(int(value), 35 * 35)
 
     return turn_three_value(state, lookahead_policy, at_turn_start, after_roll)

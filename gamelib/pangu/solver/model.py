@@ -74,8 +74,10 @@ class Model:
     def _links(self) -> tuple:
         """Per ring cell ``((PREV neighbour, NEXT neighbour), (PREV edge, NEXT edge))``: the per-move solver's
         hot path reads these instead of recomputing them."""
-        return tuple(((self.neighbour(x, PREV), self.neighbour(x, NEXT)), (self.edge(x, PREV), self.edge(x, NEXT)))
-                     for x in range(self.size))
+        return tuple(
+            ((self.neighbour(x, PREV), self.neighbour(x, NEXT)), (self.edge(x, PREV), self.edge(x, NEXT)))
+            for x in range(self.size)
+        )
 
     def neighbour(self, x: int, side: int) -> int:
         """The ring cell next to ``x`` on ``side`` (PREV or NEXT)."""
@@ -127,8 +129,11 @@ class Model:
 
     def reachable_filled(self, filled: int) -> bool:
         """A filled set some legal play reaches: every filled cell off the centre has a filled ring neighbour."""
-        return all(self.touches_centre[x] or filled >> self.neighbour(x, PREV) & 1 or filled >> self.neighbour(x, NEXT) & 1
-                   for x in range(self.size) if filled >> x & 1)
+        return all(
+            self.touches_centre[x] or filled >> self.neighbour(x, PREV) & 1 or filled >> self.neighbour(x, NEXT) & 1
+            for x in range(self.size)
+            if filled >> x & 1
+        )
 
     # ---------------------------------------------------------------- Karma arithmetic (pangu.md#karma, pangu.md#parameters)
     def step(self, karma: int, cost: int, rec: int) -> int:
@@ -158,8 +163,10 @@ class Model:
         """``(F, C, D)`` from ``{(row, col): (card id, orientation)}`` and the unplaced card ids."""
         filled = colours = 0
         by_cell = {cell: x for x, cell in enumerate(self.ring)}
-        placed = [(by_cell[cell], self.card_ids.index(card_id), self.orientations.index(o))
-                  for cell, (card_id, o) in cells.items()]
+        placed = [
+            (by_cell[cell], self.card_ids.index(card_id), self.orientations.index(o))
+            for cell, (card_id, o) in cells.items()
+        ]
         for x, _, _ in placed:
             filled |= 1 << x
         for x, card, o in placed:
@@ -193,8 +200,9 @@ def build_model(rules: Rules, centre: str | None = None, cards=None) -> Model:
     centre = centre or rules.centre_config
     if centre not in ("YIN_LEFT", "YANG_LEFT"):
         raise ValueError("build a model for YIN_LEFT or YANG_LEFT; RANDOM is the average of the two")
-    start = new_game(rules=replace(rules, centre_config=centre), explicit_chance=True,
-                     **({} if cards is None else {"cards": cards}))
+    start = new_game(
+        rules=replace(rules, centre_config=centre), explicit_chance=True, **({} if cards is None else {"cards": cards})
+    )
     geometry = start.geometry
     ring = _ring_cycle(geometry)
     centre_colour = start.centre_cells
@@ -212,13 +220,36 @@ def build_model(rules: Rules, centre: str | None = None, cards=None) -> Model:
         side_edges.append((towards[ring[(x - 1) % len(ring)]], towards[ring[(x + 1) % len(ring)]]))
     facing, centre_rec = [], []
     for card in deck:
-        facing.append(tuple(tuple(tuple(int(card.colour(side_edges[x][side], o) == "YANG") for side in (PREV, NEXT))
-                                  for x in range(len(ring))) for o in orientations))
-        centre_rec.append(tuple(tuple(
-            worth if centre_edge[x] and card.colour(centre_edge[x][0], o) == centre_colour[centre_edge[x][1]] else 0
-            for x in range(len(ring))) for o in orientations))
-    return Model(rules, centre, deck.ids, tuple(ring), tuple(touches), tuple(facing), tuple(centre_rec),
-                 tuple((card.blue, card.white) for card in deck))
+        facing.append(
+            tuple(
+                tuple(
+                    tuple(int(card.colour(side_edges[x][side], o) == "YANG") for side in (PREV, NEXT))
+                    for x in range(len(ring))
+                )
+                for o in orientations
+            )
+        )
+        centre_rec.append(
+            tuple(
+                tuple(
+                    worth
+                    if centre_edge[x] and card.colour(centre_edge[x][0], o) == centre_colour[centre_edge[x][1]]
+                    else 0
+                    for x in range(len(ring))
+                )
+                for o in orientations
+            )
+        )
+    return Model(
+        rules,
+        centre,
+        deck.ids,
+        tuple(ring),
+        tuple(touches),
+        tuple(facing),
+        tuple(centre_rec),
+        tuple((card.blue, card.white) for card in deck),
+    )
 
 
 def subset_rank(mask: int) -> int:

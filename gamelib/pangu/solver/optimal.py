@@ -34,8 +34,15 @@ except ImportError as error:  # pragma: no cover - the message is the point
 
 from gamelib.pangu.rules import Rules
 from gamelib.pangu.solver.arrays import MAX_REC, ModelArrays, dense_index, model_arrays, rank_table, slots_of
-from gamelib.pangu.solver.kernels import (dense_slot, final_card_rows, is_legal, members_of, place_card, placement_rec,
-                                          unpack_key)
+from gamelib.pangu.solver.kernels import (
+    dense_slot,
+    final_card_rows,
+    is_legal,
+    members_of,
+    place_card,
+    placement_rec,
+    unpack_key,
+)
 from gamelib.pangu.solver.model import build_model, popcount
 from gamelib.pangu.solver.records import record_variant as write_variant
 from gamelib.pangu.solver.space import every_key, next_turn_keys, turn_start_keys
@@ -138,7 +145,6 @@ def kappa_classes(kappa: np.ndarray, karma: int) -> tuple[np.ndarray, np.ndarray
 SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
 
 
-
 @njit(cache=True)
 def _fold_reroll(best, nrow, counts, step, r1, r2, karma):
     """best[cost, k] = max(best, the successor row at the Karma after placing the blocked card(s) at that cost)
@@ -156,8 +162,28 @@ def _fold_reroll(best, nrow, counts, step, r1, r2, karma):
 
 
 @njit(cache=True)
-def _reroll_row(filled, colours, unplaced, blocked, row, best, next_table, fc_index, ranks, n_d_next, facing,
-                centre_rec, touches, step, reroll_counts, karma, penalty, n, cards, orients):
+def _reroll_row(
+    filled,
+    colours,
+    unplaced,
+    blocked,
+    row,
+    best,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    facing,
+    centre_rec,
+    touches,
+    step,
+    reroll_counts,
+    karma,
+    penalty,
+    n,
+    cards,
+    orients,
+):
     """R(L, B) into ``row``: the blocked cards B (1 or 2, sharing numbers) after a reroll that cannot block them.
 
     The 35 other rolls only matter through B's cost, so they are grouped in 5 cost classes
@@ -185,8 +211,15 @@ def _reroll_row(filled, colours, unplaced, blocked, row, best, next_table, fc_in
                 r1 = placement_rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
                 f1, c1 = place_card(filled, colours, card1, o1, x1, facing, n)
                 if card2 < 0:
-                    _fold_reroll(best, next_table[dense_slot(f1, c1, after, fc_index, ranks, n_d_next, n)],
-                                 reroll_counts[first], step, r1, -1, karma)
+                    _fold_reroll(
+                        best,
+                        next_table[dense_slot(f1, c1, after, fc_index, ranks, n_d_next, n)],
+                        reroll_counts[first],
+                        step,
+                        r1,
+                        -1,
+                        karma,
+                    )
                     continue
                 for x2 in range(n):
                     if not is_legal(f1, x2, touches, n):
@@ -194,8 +227,15 @@ def _reroll_row(filled, colours, unplaced, blocked, row, best, next_table, fc_in
                     for o2 in range(orients):
                         r2 = placement_rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
                         f2, c2 = place_card(f1, c1, card2, o2, x2, facing, n)
-                        _fold_reroll(best, next_table[dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)],
-                                     reroll_counts[first], step, r1, r2, karma)
+                        _fold_reroll(
+                            best,
+                            next_table[dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)],
+                            reroll_counts[first],
+                            step,
+                            r1,
+                            r2,
+                            karma,
+                        )
     row[0] = 0.0
     for k in range(1, karma + 1):
         total = 0.0
@@ -221,8 +261,30 @@ def _partner_after(members, j, m, same):
 
 
 @njit(cache=True)
-def _fill_block(filled, colours, dprime, kind, block, best, members, next_table, fc_index, ranks, n_d_next,
-                facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards, orients):
+def _fill_block(
+    filled,
+    colours,
+    dprime,
+    kind,
+    block,
+    best,
+    members,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    facing,
+    centre_rec,
+    touches,
+    step,
+    same,
+    reroll_counts,
+    karma,
+    penalty,
+    n,
+    cards,
+    orients,
+):
     """Every row of the block of L' = (F', C', D') of this kind (see the section comment)."""
     m = members_of(dprime, cards, members)
     for j in range(m):
@@ -233,13 +295,34 @@ def _fill_block(filled, colours, dprime, kind, block, best, members, next_table,
             if partner < 0:
                 continue
             blocked |= 1 << partner
-        _reroll_row(filled, colours, dprime, blocked, block[j], best, next_table, fc_index, ranks, n_d_next, facing,
-                    centre_rec, touches, step, reroll_counts, karma, penalty, n, cards, orients)
+        _reroll_row(
+            filled,
+            colours,
+            dprime,
+            blocked,
+            block[j],
+            best,
+            next_table,
+            fc_index,
+            ranks,
+            n_d_next,
+            facing,
+            centre_rec,
+            touches,
+            step,
+            reroll_counts,
+            karma,
+            penalty,
+            n,
+            cards,
+            orients,
+        )
 
 
 @njit(cache=True, parallel=True)
-def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, facing, touches, same, n, cards,
-                 orients):
+def _mark_blocks(
+    keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, facing, touches, same, n, cards, orients
+):
     """Mark every block the level's keys look up (the same loops as ``_two_then_reroll`` and ``_one_then_reroll``):
     ``mark[dense slot of L'] = packed L' + 1``. Threads may mark the same slot: with the same value."""
     total = keys.shape[0]
@@ -266,8 +349,9 @@ def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, 
                                 fa, ca = place_card(filled, colours, u1, o1, x1, facing, n)
                                 for o2 in range(orients):
                                     f2, c2 = place_card(fa, ca, u2, o2, x2, facing, n)
-                                    single_mark[dense_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = \
-                                        (f2 | (c2 << 10) | (dprime << 20)) + 1
+                                    single_mark[dense_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = (
+                                        f2 | (c2 << 10) | (dprime << 20)
+                                    ) + 1
             for a in range(d):
                 u = members[a]
                 dprime = unplaced & ~(1 << u)
@@ -283,7 +367,9 @@ def _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, 
                         continue
                     for o in range(orients):
                         f1, c1 = place_card(filled, colours, u, o, x, facing, n)
-                        pair_mark[dense_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (f1 | (c1 << 10) | (dprime << 20)) + 1
+                        pair_mark[dense_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (
+                            f1 | (c1 << 10) | (dprime << 20)
+                        ) + 1
 
 
 @njit(cache=True)
@@ -295,8 +381,26 @@ def _pair_playable(filled, x1, x2, touches, n):
 
 
 @njit(cache=True, parallel=True)
-def _fill_blocks(block_keys, kind, blocks, next_table, fc_index, ranks, n_d_next, facing, centre_rec, touches, step,
-                 same, reroll_counts, karma, penalty, n, cards, orients):
+def _fill_blocks(
+    block_keys,
+    kind,
+    blocks,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    facing,
+    centre_rec,
+    touches,
+    step,
+    same,
+    reroll_counts,
+    karma,
+    penalty,
+    n,
+    cards,
+    orients,
+):
     """``blocks[i]``: the block of the layout ``block_keys[i]``, in chunks of 256 shared out over the threads."""
     count = block_keys.shape[0]
     chunks = (count + 255) // 256
@@ -305,9 +409,30 @@ def _fill_blocks(block_keys, kind, blocks, next_table, fc_index, ranks, n_d_next
         members = np.zeros(cards, dtype=np.int64)
         for i in range(chunk * 256, min(count, (chunk + 1) * 256)):
             filled, colours, dprime = unpack_key(block_keys[i])
-            _fill_block(filled, colours, dprime, kind, blocks[i], best, members, next_table, fc_index, ranks,
-                        n_d_next, facing, centre_rec, touches, step, same, reroll_counts, karma, penalty, n, cards,
-                        orients)
+            _fill_block(
+                filled,
+                colours,
+                dprime,
+                kind,
+                blocks[i],
+                best,
+                members,
+                next_table,
+                fc_index,
+                ranks,
+                n_d_next,
+                facing,
+                centre_rec,
+                touches,
+                step,
+                same,
+                reroll_counts,
+                karma,
+                penalty,
+                n,
+                cards,
+                orients,
+            )
 
 
 @njit(cache=True)
@@ -323,9 +448,37 @@ def _block_at(index, blocks, filled, colours, dprime, fc_all, ranks, n_d, n):
 
 
 @njit(cache=True)
-def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing,
-                 centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows, m_codes, members,
-                 brec, triple_count, active_cc, best_of, cells):
+def _plans_value(
+    filled,
+    colours,
+    unplaced,
+    out,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    kappa,
+    klass,
+    rb,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    karma,
+    n,
+    cards,
+    orients,
+    code_slot,
+    m_rows,
+    m_codes,
+    members,
+    brec,
+    triple_count,
+    active_cc,
+    best_of,
+    cells,
+):
     """Add to ``out`` every hand of 3 with every roll that blocks none of its cards.
     (Long: one jitted loop nest, plans folded by profile code then rolls, kept whole for numba.)"""
     d = members_of(unplaced, cards, members)
@@ -376,8 +529,12 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
                                     for o2 in range(orients):
                                         rel02 = _relation(h0, o0, x0, h2, o2, x2, facing, n)
                                         rel12 = _relation(h1, o1, x1, h2, o2, x2, facing, n)
-                                        code = ((partial + brec[2, x2, o2]) * 216 + partial_low
-                                                + (rel02 * 3 + rel12) * 8 + flag[x2])
+                                        code = (
+                                            (partial + brec[2, x2, o2]) * 216
+                                            + partial_low
+                                            + (rel02 * 3 + rel12) * 8
+                                            + flag[x2]
+                                        )
                                         cl = klass[code]
                                         if cl < 0:
                                             continue
@@ -428,9 +585,32 @@ def _plans_value(filled, colours, unplaced, out, next_table, fc_index, ranks, n_
 
 
 @njit(cache=True)
-def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, single_blocks, fc_all, n_single,
-                     members, members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards,
-                     orients, picks):
+def _two_then_reroll(
+    filled,
+    colours,
+    unplaced,
+    out,
+    block_roll,
+    single_index,
+    single_blocks,
+    fc_all,
+    n_single,
+    members,
+    members2,
+    valu,
+    ranks,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    same,
+    karma,
+    n,
+    cards,
+    orients,
+    picks,
+):
     """Add every hand {u1, u2, b} with the roll that blocks b alone: u1 and u2 placed with it in either
     order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans.
     (Long: one jitted loop nest over pairs, cells and blocked cards, kept whole for numba.)"""
@@ -474,8 +654,7 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
                             fb, cb = place_card(filled, colours, u2, o2, x2, facing, n)
                             rb1 = placement_rec(fb, cb, u1, o1, x1, facing, centre_rec, n)
                             f2, c2 = place_card(fa, ca, u2, o2, x2, facing, n)
-                            block = _block_at(single_index, single_blocks, f2, c2, dprime, fc_all, ranks, n_single,
-                                              n)
+                            block = _block_at(single_index, single_blocks, f2, c2, dprime, fc_all, ranks, n_single, n)
                             for i in range(alone):
                                 j = rows_at[i]
                                 cost1 = costs1[i]
@@ -502,9 +681,32 @@ def _two_then_reroll(filled, colours, unplaced, out, block_roll, single_index, s
 
 
 @njit(cache=True)
-def _one_then_reroll(filled, colours, unplaced, out, block_roll, pair_index, pair_blocks, fc_all, n_pair, members,
-                     members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma, n, cards, orients,
-                     picks):
+def _one_then_reroll(
+    filled,
+    colours,
+    unplaced,
+    out,
+    block_roll,
+    pair_index,
+    pair_blocks,
+    fc_all,
+    n_pair,
+    members,
+    members2,
+    valu,
+    ranks,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    same,
+    karma,
+    n,
+    cards,
+    orients,
+    picks,
+):
     """Add every hand {u, b1, b2} where b1, b2 share numbers, with the roll that blocks both: u placed
     with it, then R(L', {b1, b2})."""
     d = members_of(unplaced, cards, members)
@@ -554,9 +756,37 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 
 
 @njit(cache=True, parallel=True)
-def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, facing, centre_rec, touches, cost,
-           step, same, block_roll, karma, n, cards, orients, fc_all, single_index, single_blocks, n_single, pair_index,
-           pair_blocks, n_pair, threads, width):
+def _level(
+    keys,
+    out,
+    next_table,
+    fc_index,
+    ranks,
+    n_d_next,
+    kappa,
+    klass,
+    rb,
+    facing,
+    centre_rec,
+    touches,
+    cost,
+    step,
+    same,
+    block_roll,
+    karma,
+    n,
+    cards,
+    orients,
+    fc_all,
+    single_index,
+    single_blocks,
+    n_single,
+    pair_index,
+    pair_blocks,
+    n_pair,
+    threads,
+    width,
+):
     """Every key of one turn-start level: thread ``t`` takes the runs of 64 keys ``t, t + threads, ...`` (interleaved,
     so the threads' shares cost alike and walk the same part of the next level's table together; runs, not single
     keys, so that the threads do not write value rows sharing a cache line). Each thread allocates its own scratch
@@ -581,22 +811,97 @@ def _level(keys, out, next_table, fc_index, ranks, n_d_next, kappa, klass, rb, f
             for q in range(run * 64, min(total, run * 64 + 64)):
                 filled, colours, unplaced = unpack_key(keys[q])
                 row = out[q]
-                _plans_value(filled, colours, unplaced, row, next_table, fc_index, ranks, n_d_next, kappa, klass, rb,
-                             facing, centre_rec, touches, cost, step, karma, n, cards, orients, code_slot, m_rows,
-                             m_codes, members, brec, triple_count, active_cc, best_of, cells)
-                _two_then_reroll(filled, colours, unplaced, row, block_roll, single_index, single_blocks, fc_all,
-                                 n_single, members, members2, valu, ranks, facing, centre_rec, touches, cost, step,
-                                 same, karma, n, cards, orients, picks)
-                _one_then_reroll(filled, colours, unplaced, row, block_roll, pair_index, pair_blocks, fc_all, n_pair,
-                                 members, members2, valu, ranks, facing, centre_rec, touches, cost, step, same, karma,
-                                 n, cards, orients, picks)
+                _plans_value(
+                    filled,
+                    colours,
+                    unplaced,
+                    row,
+                    next_table,
+                    fc_index,
+                    ranks,
+                    n_d_next,
+                    kappa,
+                    klass,
+                    rb,
+                    facing,
+                    centre_rec,
+                    touches,
+                    cost,
+                    step,
+                    karma,
+                    n,
+                    cards,
+                    orients,
+                    code_slot,
+                    m_rows,
+                    m_codes,
+                    members,
+                    brec,
+                    triple_count,
+                    active_cc,
+                    best_of,
+                    cells,
+                )
+                _two_then_reroll(
+                    filled,
+                    colours,
+                    unplaced,
+                    row,
+                    block_roll,
+                    single_index,
+                    single_blocks,
+                    fc_all,
+                    n_single,
+                    members,
+                    members2,
+                    valu,
+                    ranks,
+                    facing,
+                    centre_rec,
+                    touches,
+                    cost,
+                    step,
+                    same,
+                    karma,
+                    n,
+                    cards,
+                    orients,
+                    picks,
+                )
+                _one_then_reroll(
+                    filled,
+                    colours,
+                    unplaced,
+                    row,
+                    block_roll,
+                    pair_index,
+                    pair_blocks,
+                    fc_all,
+                    n_pair,
+                    members,
+                    members2,
+                    valu,
+                    ranks,
+                    facing,
+                    centre_rec,
+                    touches,
+                    cost,
+                    step,
+                    same,
+                    karma,
+                    n,
+                    cards,
+                    orients,
+                    picks,
+                )
 
 
 # --------------------------------------------------------------------------- driver
 
 
-def solve_level(keys, table, fc_index, ranks, n_d_next, arrays: ModelArrays, kappa, klass, rb, penalty, fc_all,
-                threads=None):
+def solve_level(
+    keys, table, fc_index, ranks, n_d_next, arrays: ModelArrays, kappa, klass, rb, penalty, fc_all, threads=None
+):
     """The value rows of ``keys`` (one turn-start level) from the next level's dense ``table``.
 
     First every reroll block the level looks up is marked (``_mark_blocks``) and computed once
@@ -612,25 +917,83 @@ def solve_level(keys, table, fc_index, ranks, n_d_next, arrays: ModelArrays, kap
     fc_counts = _fc_counts(fc_all, n)
     single_mark = np.zeros(fc_counts[level + 2] * n_single, dtype=np.int64)
     pair_mark = np.zeros(fc_counts[level + 1] * n_pair, dtype=np.int64)
-    _mark_blocks(keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, arrays.facing, arrays.touches,
-                 arrays.same, n, cards, orients)
+    _mark_blocks(
+        keys,
+        single_mark,
+        pair_mark,
+        fc_all,
+        ranks,
+        n_single,
+        n_pair,
+        arrays.facing,
+        arrays.touches,
+        arrays.same,
+        n,
+        cards,
+        orients,
+    )
     found = {}
     for name, mark, kind, width in (("single", single_mark, SINGLES, left - 2), ("pair", pair_mark, PAIRS, left - 1)):
         at = np.flatnonzero(mark)
         index = np.full(len(mark), -1, dtype=np.int32)
         index[at] = np.arange(len(at), dtype=np.int32)
         blocks = np.zeros((len(at), max(width, 1), karma + 1))
-        _fill_blocks(mark[at] - 1, kind, blocks, table, fc_index, ranks, n_d_next, arrays.facing,
-                     arrays.centre_rec, arrays.touches, arrays.step, arrays.same, arrays.reroll_counts,
-                     karma, penalty, n, cards, orients)
+        _fill_blocks(
+            mark[at] - 1,
+            kind,
+            blocks,
+            table,
+            fc_index,
+            ranks,
+            n_d_next,
+            arrays.facing,
+            arrays.centre_rec,
+            arrays.touches,
+            arrays.step,
+            arrays.same,
+            arrays.reroll_counts,
+            karma,
+            penalty,
+            n,
+            cards,
+            orients,
+        )
         found[name] = (index, blocks)
     del single_mark, pair_mark
     out = np.zeros((len(keys), karma + 1))
     (single_index, single_blocks), (pair_index, pair_blocks) = found["single"], found["pair"]
     width = max(left - 1, 1)
-    _level(keys, out, table, fc_index, ranks, n_d_next, kappa, klass, rb, arrays.facing, arrays.centre_rec,
-           arrays.touches, arrays.cost, arrays.step, arrays.same, arrays.block_roll, karma, n, cards,
-           orients, fc_all, single_index, single_blocks, n_single, pair_index, pair_blocks, n_pair, threads, width)
+    _level(
+        keys,
+        out,
+        table,
+        fc_index,
+        ranks,
+        n_d_next,
+        kappa,
+        klass,
+        rb,
+        arrays.facing,
+        arrays.centre_rec,
+        arrays.touches,
+        arrays.cost,
+        arrays.step,
+        arrays.same,
+        arrays.block_roll,
+        karma,
+        n,
+        cards,
+        orients,
+        fc_all,
+        single_index,
+        single_blocks,
+        n_single,
+        pair_index,
+        pair_blocks,
+        n_pair,
+        threads,
+        width,
+    )
     return out, np.array([[len(pair_blocks), len(single_blocks)]], dtype=np.int64)
 
 
@@ -669,7 +1032,7 @@ class Tables:
     def exact(self) -> bool:
         """Every stored numerator is a whole number below 2**53 (false under ``reroll_penalty_1``,
         whose paid reroll divides by 36 again at each Karma: float64 then only approximates)."""
-        return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2 ** 53 for _, rows in self.values.values())
+        return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2**53 for _, rows in self.values.values())
 
 
 def kappa_of(model, arrays: ModelArrays) -> tuple:
@@ -696,8 +1059,11 @@ def _checkpointed(saved: Path | None, keys, compute) -> tuple:
 def _report(level: int, count: int, seconds: tuple, stats) -> None:
     """Print one solved level: its keys, wall and processor seconds, and the reroll blocks it computed."""
     after_one, after_two = stats.sum(axis=0)
-    print(f"level {level}: {count:,} keys in {seconds[0]:.1f} s wall, {seconds[1]:.1f} s CPU; reroll blocks: "
-          f"{after_one:,} after one placement, {after_two:,} after two", flush=True)
+    print(
+        f"level {level}: {count:,} keys in {seconds[0]:.1f} s wall, {seconds[1]:.1f} s CPU; reroll blocks: "
+        f"{after_one:,} after one placement, {after_two:,} after two",
+        flush=True,
+    )
 
 
 def _check_covered(rules: Rules, model) -> None:
@@ -712,8 +1078,7 @@ def _check_covered(rules: Rules, model) -> None:
             raise ValueError("three cards share both numbers: a whole hand could be blocked (not modelled)")
 
 
-def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
-          checkpoint: Path | None = None) -> Tables:
+def solve(rules: Rules, centre: str | None = None, verbose: bool = True, checkpoint: Path | None = None) -> Tables:
     """Solve the whole game bottom-up: final card, then turn 3, turn 2, turn 1 (docs/pangu_solver.md, "The exact value").
 
     ``checkpoint``: a folder where each solved level is saved and, on a rerun with the same
@@ -741,19 +1106,30 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
             print(f"level {level}: {len(keys[level]):,} turn-start keys", flush=True)
     values, scales, stuck_entries, level_times, stats = {}, {}, {}, {}, {}
     last = levels[-1]
-    finals = final_card_rows(keys[last], arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma,
-                         penalty, n, cards, orients)
+    finals = final_card_rows(
+        keys[last], arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma, penalty, n, cards, orients
+    )
     values[last] = (keys[last], finals)
     scales[last] = 35
     for level, following in reversed(list(zip(levels[:-1], levels[1:]))):
         n_d_next = comb(cards, cards - following)
         next_keys, next_rows = values[following]
-        table = dense_table(next_rows, slots_of(next_keys, fc_index, ranks, n_d_next, n),
-                            fc_counts[following] * n_d_next)
+        table = dense_table(
+            next_rows, slots_of(next_keys, fc_index, ranks, n_d_next, n), fc_counts[following] * n_d_next
+        )
         t0, c0 = time.perf_counter(), time.process_time()
-        saved = None if checkpoint is None else checkpoint / f"{rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}.npz"
-        out, stats[level] = _checkpointed(saved, keys[level], lambda table=table: solve_level(
-            keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb, penalty, fc_all))
+        saved = (
+            None
+            if checkpoint is None
+            else checkpoint / f"{rules_tag(replace(rules, centre_config=model.centre), model.centre)}_level{level}.npz"
+        )
+        out, stats[level] = _checkpointed(
+            saved,
+            keys[level],
+            lambda table=table: solve_level(
+                keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb, penalty, fc_all
+            ),
+        )
         level_times[level] = (time.perf_counter() - t0, time.process_time() - c0)
         hands = comb(cards - level, 3)
         scales[level] = hands * 36 * 35 * scales[following]
@@ -762,8 +1138,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True,
         del table
         if verbose:
             _report(level, len(keys[level]), level_times[level], stats[level])
-    tables = Tables(model, fc_index, ranks, levels, keys, values, scales, time.perf_counter() - started,
-                    stuck_entries)
+    tables = Tables(model, fc_index, ranks, levels, keys, values, scales, time.perf_counter() - started, stuck_entries)
     tables.level_times = level_times
     tables.cache_stats = stats
     return tables
@@ -781,8 +1156,7 @@ def warm_up() -> None:
     keys = np.array([((1 << n) - 1) << 20], dtype=np.int64)
     for level in (0, 3, 6):
         previous, keys = keys[:1], next_turn_keys(keys[:1], level, fc_all, fc_counts_all, ranks, arrays)
-    rows = final_card_rows(keys, arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma, False, n,
-                       n, 1)
+    rows = final_card_rows(keys, arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma, False, n, n, 1)
     table = dense_table(rows, slots_of(keys, fc_index, ranks, n, n), fc_counts[9] * n)
     solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, False, fc_all)
 
@@ -804,9 +1178,17 @@ def turn_three_samples(tables, count: int = 2, seed: int = 3) -> list[dict]:
     """A few turn-3 rows of a solve, for the tests to recompute in pure Python (exact tables only)."""
     keys, rows = tables.values[6]
     picks = np.random.default_rng(seed).choice(len(keys), size=count, replace=False)
-    return [{"centre": tables.model.centre, "filled": int(keys[at]) & 1023, "colours": int(keys[at]) >> 10 & 1023,
-             "unplaced": int(keys[at]) >> 20 & 1023, "scale": int(tables.scales[6]),
-             "numerators": [int(v) for v in rows[at][1:]]} for at in sorted(picks)]
+    return [
+        {
+            "centre": tables.model.centre,
+            "filled": int(keys[at]) & 1023,
+            "colours": int(keys[at]) >> 10 & 1023,
+            "unplaced": int(keys[at]) >> 20 & 1023,
+            "scale": int(tables.scales[6]),
+            "numerators": [int(v) for v in rows[at][1:]],
+        }
+        for at in sorted(picks)
+    ]
 
 
 def rounding_bound(cards: int = 10, karma: int = 10) -> float:
@@ -817,7 +1199,7 @@ def rounding_bound(cards: int = 10, karma: int = 10) -> float:
     terms and the paid-reroll recursion 2 K roundings. A sum of N non-negative terms has a relative
     error below (N - 1) u with u = 2**-53, and the errors of the levels add up.
     """
-    unit = 2.0 ** -53
+    unit = 2.0**-53
     total = 2 * karma  # the final card's paid-reroll recursion
     for left in range(cards, 3, -3):
         total += comb(left, 3) * (36 + 3) * 3 + 5 + 2 * karma
@@ -826,22 +1208,29 @@ def rounding_bound(cards: int = 10, karma: int = 10) -> float:
 
 OUT_OF_REACH = {
     "per_placement": "a fresh roll before every placement makes the memo placement-level (14.26 M mid-turn keys "
-                     "x Karma, about 4.8 GB) and needs 128-bit numerators (a factor 1260 per placement); this "
-                     "builder keeps whole turns and float64-exact numerators",
+    "x Karma, about 4.8 GB) and needs 128-bit numerators (a factor 1260 per placement); this "
+    "builder keeps whole turns and float64-exact numerators",
     "before_turn": "the gain limit depends on the turn's remaining allowance, a second Karma-like dimension the "
-                   "profile-code table kappa and the reroll blocks do not carry",
+    "profile-code table kappa and the reroll blocks do not carry",
 }
-APPROXIMATE = ("a paid reroll divides by 36 once more at each Karma, so the numerators need about 190 bits "
-               "(36**9 per turn on top of the per-turn denominators); the builder keeps float64, whose sums "
-               "of non-negative terms are correct to the error bound given")
+APPROXIMATE = (
+    "a paid reroll divides by 36 once more at each Karma, so the numerators need about 190 bits "
+    "(36**9 per turn on top of the per-turn denominators); the builder keeps float64, whose sums "
+    "of non-negative terms are correct to the error bound given"
+)
 
 
-def record_variant(name: str, value: Fraction, wall: float, cpu: float, exact: bool = True,
-                   samples: list | None = None) -> None:
+def record_variant(
+    name: str, value: Fraction, wall: float, cpu: float, exact: bool = True, samples: list | None = None
+) -> None:
     """Store a variant's whole-game value and the time it took (``--record``), with this builder's reasons
     for the variants out of its reach."""
-    entry = {"wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1), "threads": numba.get_num_threads(),
-             "load_average": round(os.getloadavg()[0], 1)}
+    entry = {
+        "wall_seconds": round(wall, 1),
+        "cpu_seconds": round(cpu, 1),
+        "threads": numba.get_num_threads(),
+        "load_average": round(os.getloadavg()[0], 1),
+    }
     if exact:
         entry.update(value=str(value), decimal=round(float(value), 10))
     else:

@@ -34,8 +34,18 @@ from gamelib.pangu.solver.space import turn_start_keys
 
 THREADS = 2  # the machine is shared
 # primes just below 2**31, none dividing an action or chance count (checked in ``primes_for``)
-PRIMES = (2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543, 2147483497,
-          2147483489, 2147483477)
+PRIMES = (
+    2147483647,
+    2147483629,
+    2147483587,
+    2147483579,
+    2147483563,
+    2147483549,
+    2147483543,
+    2147483497,
+    2147483489,
+    2147483477,
+)
 
 
 # --------------------------------------------------------------------------- the bound L and the primes
@@ -84,7 +94,7 @@ def primes_for(bound: int, extra: int = 1) -> list[int]:
         product *= p
     if product <= bound:
         raise ValueError("not enough primes in PRIMES for this bound")
-    return chosen + list(PRIMES[len(chosen):len(chosen) + extra])
+    return chosen + list(PRIMES[len(chosen) : len(chosen) + extra])
 
 
 def crt(residues: list[int], primes: list[int]) -> tuple[int, int]:
@@ -167,8 +177,25 @@ def _triple_rank(i, j, k):
 
 
 @njit(cache=True)
-def _final_table(table, codes, fc_index, ranks, n_d, facing, centre_rec, blue_cost, white_cost, legal_dice, step,
-                 inverse, karma, p, n, cards, orients):
+def _final_table(
+    table,
+    codes,
+    fc_index,
+    ranks,
+    n_d,
+    facing,
+    centre_rec,
+    blue_cost,
+    white_cost,
+    legal_dice,
+    step,
+    inverse,
+    karma,
+    p,
+    n,
+    cards,
+    orients,
+):
     """Rows of the final card for every dense key (F, C, {card}) of ``codes`` (F << n | C): the mean over the
     35 rolls that do not block it of the mean over its legal dice and orientations of winning (1) or not."""
     inv35 = inverse[35]
@@ -200,8 +227,26 @@ def _final_table(table, codes, fc_index, ranks, n_d, facing, centre_rec, blue_co
 
 
 @njit(cache=True, parallel=True)
-def _one_left(a1, codes, next_table, fc_index, ranks, n_d, n_d_next, size, facing, centre_rec, touches, step, inverse,
-              karma, p, n, cards, orients):
+def _one_left(
+    a1,
+    codes,
+    next_table,
+    fc_index,
+    ranks,
+    n_d,
+    n_d_next,
+    size,
+    facing,
+    centre_rec,
+    touches,
+    step,
+    inverse,
+    karma,
+    p,
+    n,
+    cards,
+    orients,
+):
     """``a1[slot, i, cost - 1, k]`` for every dense (F, C, D') of ``codes`` (|D'| = ``size``) and the i-th card e of
     D': the mean over e's legal cells and orientations of the next turn-start row at the Karma settled from k
     with that cost and the cell's rec (mod p). A roll only chooses which cost rows to average (``_one_left_row``)."""
@@ -262,9 +307,35 @@ def _one_left_row(out, a1, slot, i, e, r, blue_cost, white_cost, legal_dice, stu
 
 
 @njit(cache=True)
-def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec,
-                   touches, step, blue_cost, white_cost, legal_dice, stuck_weights, inverse, karma, p, n, orients,
-                   grouped, t):
+def _two_left_core(
+    out,
+    filled,
+    colours,
+    unplaced,
+    a,
+    b,
+    r,
+    a1,
+    fc_index,
+    ranks,
+    n_d1,
+    ncells,
+    facing,
+    centre_rec,
+    touches,
+    step,
+    blue_cost,
+    white_cost,
+    legal_dice,
+    stuck_weights,
+    inverse,
+    karma,
+    p,
+    n,
+    orients,
+    grouped,
+    t,
+):
     """The mean over the legal actions of the pair {a, b} under roll r (at least one card unblocked).
 
     The one-card-left rows are not normalised one by one: their raw A1 sums share the divisor (the
@@ -324,8 +395,30 @@ def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks,
 
 
 @njit(cache=True, parallel=True)
-def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec, touches, step, blue_cost,
-              white_cost, legal_dice, stuck_weights, inverse, karma, p, n, cards, orients):
+def _two_left(
+    v2,
+    keys,
+    r,
+    a1,
+    fc_index,
+    ranks,
+    n_d1,
+    ncells,
+    facing,
+    centre_rec,
+    touches,
+    step,
+    blue_cost,
+    white_cost,
+    legal_dice,
+    stuck_weights,
+    inverse,
+    karma,
+    p,
+    n,
+    cards,
+    orients,
+):
     """``v2[j, pair rank, k]``: the random bot's row with two cards of D'' in hand under roll r, for every key
     j = (F, C, D'') of ``keys``. A pair the roll blocks entirely (equal numbers) averages the 35 other rolls."""
     inv35 = inverse[35]
@@ -341,17 +434,69 @@ def _two_left(v2, keys, r, a1, fc_index, ranks, n_d1, ncells, facing, centre_rec
             for ia in range(jb):
                 a, b = members[ia], members[jb]
                 if legal_dice[a, r] + legal_dice[b, r] > 0:
-                    _two_left_core(out, filled, colours, unplaced, a, b, r, a1, fc_index, ranks, n_d1, ncells, facing,
-                                   centre_rec, touches, step, blue_cost, white_cost, legal_dice, stuck_weights,
-                                   inverse, karma, p, n, orients, grouped, t)
+                    _two_left_core(
+                        out,
+                        filled,
+                        colours,
+                        unplaced,
+                        a,
+                        b,
+                        r,
+                        a1,
+                        fc_index,
+                        ranks,
+                        n_d1,
+                        ncells,
+                        facing,
+                        centre_rec,
+                        touches,
+                        step,
+                        blue_cost,
+                        white_cost,
+                        legal_dice,
+                        stuck_weights,
+                        inverse,
+                        karma,
+                        p,
+                        n,
+                        orients,
+                        grouped,
+                        t,
+                    )
                 else:
                     stuck[:] = 0
                     for r2 in range(36):
                         if r2 == r:
                             continue
-                        _two_left_core(out, filled, colours, unplaced, a, b, r2, a1, fc_index, ranks, n_d1, ncells,
-                                       facing, centre_rec, touches, step, blue_cost, white_cost, legal_dice,
-                                       stuck_weights, inverse, karma, p, n, orients, grouped, t)
+                        _two_left_core(
+                            out,
+                            filled,
+                            colours,
+                            unplaced,
+                            a,
+                            b,
+                            r2,
+                            a1,
+                            fc_index,
+                            ranks,
+                            n_d1,
+                            ncells,
+                            facing,
+                            centre_rec,
+                            touches,
+                            step,
+                            blue_cost,
+                            white_cost,
+                            legal_dice,
+                            stuck_weights,
+                            inverse,
+                            karma,
+                            p,
+                            n,
+                            orients,
+                            grouped,
+                            t,
+                        )
                         for k in range(karma + 1):
                             stuck[k] += out[k]
                     for k in range(karma + 1):
@@ -382,8 +527,28 @@ def _mark_after_one(keys, mark, fc_index, ranks, n_d1, facing, touches, n, cards
 
 
 @njit(cache=True, parallel=True)
-def _turn_start(sums, keys, r, v2, compact, fc_index, ranks, n_d2, numbers_same, facing, centre_rec, touches, step,
-                blue_cost, white_cost, legal_dice, karma, n, cards, orients):
+def _turn_start(
+    sums,
+    keys,
+    r,
+    v2,
+    compact,
+    fc_index,
+    ranks,
+    n_d2,
+    numbers_same,
+    facing,
+    centre_rec,
+    touches,
+    step,
+    blue_cost,
+    white_cost,
+    legal_dice,
+    karma,
+    n,
+    cards,
+    orients,
+):
     """Add to ``sums[q, g]`` the raw sums (no reduction: below 2**50 after 36 rolls) of the two-cards-left rows
     ``v2`` of roll r over the legal actions of key q's hands, grouped by the hand's divisor: g = its legal dice
     (1-6), plus 7 for a hand that some roll blocks entirely (three cards of equal numbers: that roll is
@@ -464,13 +629,16 @@ class RandomSolver:
         self.ncells = np.array([sum(model.legal(f, x) for x in range(self.n)) for f in range(1 << self.n)], np.int64)
         rolls = [(b, w) for b in range(1, 7) for w in range(1, 7)]
         nums = model.numbers
-        self.blue_cost = np.array([[abs(b - nums[c][0]) if b != nums[c][0] else 0 for b, _ in rolls]
-                                   for c in range(self.cards)], np.int64)
-        self.white_cost = np.array([[abs(w - nums[c][1]) if w != nums[c][1] else 0 for _, w in rolls]
-                                    for c in range(self.cards)], np.int64)
+        self.blue_cost = np.array(
+            [[abs(b - nums[c][0]) if b != nums[c][0] else 0 for b, _ in rolls] for c in range(self.cards)], np.int64
+        )
+        self.white_cost = np.array(
+            [[abs(w - nums[c][1]) if w != nums[c][1] else 0 for _, w in rolls] for c in range(self.cards)], np.int64
+        )
         self.legal_dice = (self.blue_cost > 0).astype(np.int64) + (self.white_cost > 0)
-        self.numbers_same = np.array([[nums[a] == nums[b] for b in range(self.cards)] for a in range(self.cards)],
-                                     np.bool_)
+        self.numbers_same = np.array(
+            [[nums[a] == nums[b] for b in range(self.cards)] for a in range(self.cards)], np.bool_
+        )
         levels = [HAND * turn for turn in range(len(turn_sizes(self.cards)))]  # the random bot reaches every key
         self.keys = keys if keys is not None else turn_start_keys(model, arrays, levels)
         self.seconds: dict = {}
@@ -516,25 +684,68 @@ class RandomSolver:
         """The final card's dense table mod p, every key of the last level."""
         level = self.n - 1
         table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
-        _final_table(table, self.codes(level), self.fc_index, self.ranks, self.n_d(level), self.facing,
-                     self.centre_rec, self.blue_cost, self.white_cost, self.legal_dice, self.step, self.inverses(p),
-                     self.karma, p, self.n, self.cards, self.orients)
+        _final_table(
+            table,
+            self.codes(level),
+            self.fc_index,
+            self.ranks,
+            self.n_d(level),
+            self.facing,
+            self.centre_rec,
+            self.blue_cost,
+            self.white_cost,
+            self.legal_dice,
+            self.step,
+            self.inverses(p),
+            self.karma,
+            p,
+            self.n,
+            self.cards,
+            self.orients,
+        )
         return table
 
     def one_left(self, level: int, next_table: np.ndarray, p: int) -> np.ndarray:
         """Pass 1 of the turn starting at ``level``: A1 at ``level + 2`` cells filled (int32 residues)."""
         size = self.cards - level - 2
         a1 = np.zeros((self.fc_counts[level + 2] * self.n_d(level + 2), size, 5, self.karma + 1), dtype=np.int32)
-        _one_left(a1, self.codes(level + 2), next_table, self.fc_index, self.ranks, self.n_d(level + 2),
-                  self.n_d(level + 3), size, self.facing, self.centre_rec, self.touches, self.step, self.inverses(p),
-                  self.karma, p, self.n, self.cards, self.orients)
+        _one_left(
+            a1,
+            self.codes(level + 2),
+            next_table,
+            self.fc_index,
+            self.ranks,
+            self.n_d(level + 2),
+            self.n_d(level + 3),
+            size,
+            self.facing,
+            self.centre_rec,
+            self.touches,
+            self.step,
+            self.inverses(p),
+            self.karma,
+            p,
+            self.n,
+            self.cards,
+            self.orients,
+        )
         return a1
 
     def after_one(self, level: int, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The (F, C, D'') keys one placement after ``keys`` and ``compact[dense slot]`` = their index."""
         mark = np.zeros(self.fc_counts[level + 1] * self.n_d(level + 1), dtype=np.int64)
-        _mark_after_one(keys, mark, self.fc_index, self.ranks, self.n_d(level + 1), self.facing, self.touches,
-                        self.n, self.cards, self.orients)
+        _mark_after_one(
+            keys,
+            mark,
+            self.fc_index,
+            self.ranks,
+            self.n_d(level + 1),
+            self.facing,
+            self.touches,
+            self.n,
+            self.cards,
+            self.orients,
+        )
         at = np.flatnonzero(mark)
         compact = np.full(len(mark), -1, dtype=np.int64)
         compact[at] = np.arange(len(at))
@@ -556,28 +767,77 @@ class RandomSolver:
         two = three = 0.0
         for r in range(36):
             s0 = time.process_time()
-            _two_left(v2, after, r, a1, self.fc_index, self.ranks, self.n_d(level + 2), self.ncells, self.facing,
-                      self.centre_rec, self.touches, self.step, self.blue_cost, self.white_cost, self.legal_dice,
-                      weights, inverse, self.karma, p, self.n, self.cards, self.orients)
+            _two_left(
+                v2,
+                after,
+                r,
+                a1,
+                self.fc_index,
+                self.ranks,
+                self.n_d(level + 2),
+                self.ncells,
+                self.facing,
+                self.centre_rec,
+                self.touches,
+                self.step,
+                self.blue_cost,
+                self.white_cost,
+                self.legal_dice,
+                weights,
+                inverse,
+                self.karma,
+                p,
+                self.n,
+                self.cards,
+                self.orients,
+            )
             s1 = time.process_time()
-            _turn_start(sums, keys, r, v2, compact, self.fc_index, self.ranks, self.n_d(level + 1),
-                        self.numbers_same, self.facing, self.centre_rec, self.touches, self.step, self.blue_cost,
-                        self.white_cost, self.legal_dice, self.karma, self.n, self.cards, self.orients)
+            _turn_start(
+                sums,
+                keys,
+                r,
+                v2,
+                compact,
+                self.fc_index,
+                self.ranks,
+                self.n_d(level + 1),
+                self.numbers_same,
+                self.facing,
+                self.centre_rec,
+                self.touches,
+                self.step,
+                self.blue_cost,
+                self.white_cost,
+                self.legal_dice,
+                self.karma,
+                self.n,
+                self.cards,
+                self.orients,
+            )
             two, three = two + s1 - s0, three + time.process_time() - s1
         scale = pow(36 * comb(size, HAND), p - 2, p)
         table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
         rows = np.zeros((len(keys), self.karma + 1), dtype=np.int64)
         _turn_rows(rows, sums, keys, self.ncells, inverse, f36_35, scale, self.karma, p, self.orients)
         table[self.slots(level, keys)] = rows
-        self.seconds[level] = dict(wall=time.perf_counter() - t0, cpu=time.process_time() - c0,
-                                   one_left_cpu=c1 - c0,
-                                   two_left_cpu=two, turn_start_cpu=three, after_one=len(after),
-                                   a1_bytes=a1.nbytes, v2_bytes=v2.nbytes)
+        self.seconds[level] = dict(
+            wall=time.perf_counter() - t0,
+            cpu=time.process_time() - c0,
+            one_left_cpu=c1 - c0,
+            two_left_cpu=two,
+            turn_start_cpu=three,
+            after_one=len(after),
+            a1_bytes=a1.nbytes,
+            v2_bytes=v2.nbytes,
+        )
         if verbose:
             s = self.seconds[level]
-            print(f"  turn from level {level}: {len(keys):,} keys, {len(after):,} one-placement layouts; "
-                  f"A1 {a1.nbytes / 2**20:,.0f} MiB ({c1 - c0:.1f} s CPU), two-left {two:.1f} s CPU, "
-                  f"turn start {three:.1f} s CPU; {s['wall']:.1f} s wall, {s['cpu']:.1f} s CPU", flush=True)
+            print(
+                f"  turn from level {level}: {len(keys):,} keys, {len(after):,} one-placement layouts; "
+                f"A1 {a1.nbytes / 2**20:,.0f} MiB ({c1 - c0:.1f} s CPU), two-left {two:.1f} s CPU, "
+                f"turn start {three:.1f} s CPU; {s['wall']:.1f} s wall, {s['cpu']:.1f} s CPU",
+                flush=True,
+            )
         return table
 
     def tables(self, p: int, down_to: int = 0, verbose: bool = False) -> dict:
@@ -612,8 +872,13 @@ def _late(model: Model, p: int):
 
 def _placements(model: Model, filled: int, colours: int, cards: list[int]) -> set[tuple[int, int]]:
     """Every (F, C) after placing one card of ``cards`` on a legal cell (any orientation)."""
-    return {model.place(filled, colours, c, o, x) for c in cards for x in range(model.size) if model.legal(filled, x)
-            for o in range(len(model.orientations))}
+    return {
+        model.place(filled, colours, c, o, x)
+        for c in cards
+        for x in range(model.size)
+        if model.legal(filled, x)
+        for o in range(len(model.orientations))
+    }
 
 
 def position_residue(state, p: int) -> int:
@@ -635,13 +900,18 @@ def position_residue(state, p: int) -> int:
         return int(solver.turn(6, key, final, p)[solver.slots(6, key)[0], karma])
     start = placed - (HAND - in_hand)
     if roll is None or not (start in (3, 6) and in_hand in (1, 2) or placed == n - 1):
-        raise ValueError("a turn-3 start, or a decision with one or two cards in hand at turn 2 or 3, or the final card")
+        raise ValueError(
+            "a turn-3 start, or a decision with one or two cards in hand at turn 2 or 3, or the final card"
+        )
     r = (roll[0] - 1) * 6 + roll[1] - 1
     if placed == n - 1:  # the final card, its roll known (a blocking roll is rerolled before any decision)
         e, x = hand.bit_length() - 1, next(y for y in range(n) if not filled >> y & 1)
-        wins = sum(solver.step[karma, cost, model.rec(filled, colours, e, o, x)] > 0
-                   for cost in (solver.blue_cost[e, r], solver.white_cost[e, r]) if cost > 0
-                   for o in range(solver.orients))
+        wins = sum(
+            solver.step[karma, cost, model.rec(filled, colours, e, o, x)] > 0
+            for cost in (solver.blue_cost[e, r], solver.white_cost[e, r])
+            if cost > 0
+            for o in range(solver.orients)
+        )
         return wins * int(inverse[solver.legal_dice[e, r] * solver.orients]) % p
     held = [c for c in range(solver.cards) if hand >> c & 1]
     next_table = final
@@ -661,55 +931,126 @@ def position_residue(state, p: int) -> int:
         fc_index[f << n | c] = number
     size = solver.cards - level
     a1 = np.zeros((len(layouts) * solver.n_d(level), size, 5, karma_max + 1), dtype=np.int32)
-    _one_left(a1, np.array([f << n | c for f, c in layouts], dtype=np.int64), next_table, fc_index, solver.ranks,
-              solver.n_d(level), solver.n_d(level + 1), size, solver.facing, solver.centre_rec, solver.touches,
-              solver.step, inverse, karma_max, p, n, solver.cards, solver.orients)
+    _one_left(
+        a1,
+        np.array([f << n | c for f, c in layouts], dtype=np.int64),
+        next_table,
+        fc_index,
+        solver.ranks,
+        solver.n_d(level),
+        solver.n_d(level + 1),
+        size,
+        solver.facing,
+        solver.centre_rec,
+        solver.touches,
+        solver.step,
+        inverse,
+        karma_max,
+        p,
+        n,
+        solver.cards,
+        solver.orients,
+    )
     weights = solver.stuck_weights(p, inverse)
     if in_hand == 2:
         v2 = np.zeros((1, comb(solver.cards - placed, 2), karma_max + 1), dtype=np.int32)
-        _two_left(v2, key, r, a1, fc_index, solver.ranks, solver.n_d(level), solver.ncells, solver.facing,
-                  solver.centre_rec, solver.touches, solver.step, solver.blue_cost, solver.white_cost,
-                  solver.legal_dice, weights, inverse, karma_max, p, n, solver.cards, solver.orients)
+        _two_left(
+            v2,
+            key,
+            r,
+            a1,
+            fc_index,
+            solver.ranks,
+            solver.n_d(level),
+            solver.ncells,
+            solver.facing,
+            solver.centre_rec,
+            solver.touches,
+            solver.step,
+            solver.blue_cost,
+            solver.white_cost,
+            solver.legal_dice,
+            weights,
+            inverse,
+            karma_max,
+            p,
+            n,
+            solver.cards,
+            solver.orients,
+        )
         a, b = (solver._position(unplaced, c) for c in held)
         return int(v2[0, _pair_rank(a, b), karma])
     e = held[0]
     out = np.zeros(karma_max + 1, dtype=np.int64)
     slot = int(fc_index[filled << n | colours]) * solver.n_d(level) + int(solver.ranks[unplaced])
-    _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, solver.blue_cost, solver.white_cost,
-                  solver.legal_dice, weights, inverse, karma_max, p)
+    _one_left_row(
+        out,
+        a1,
+        slot,
+        solver._position(unplaced, e),
+        e,
+        r,
+        solver.blue_cost,
+        solver.white_cost,
+        solver.legal_dice,
+        weights,
+        inverse,
+        karma_max,
+        p,
+    )
     return int(out[karma])
 
 
-def solve_random(rules: Rules, centre: str | None = None, verbose: bool = True, primes: list[int] | None = None,
-                 report: dict | None = None) -> Fraction:
+def solve_random(
+    rules: Rules,
+    centre: str | None = None,
+    verbose: bool = True,
+    primes: list[int] | None = None,
+    report: dict | None = None,
+) -> Fraction:
     """The exact whole-game value of ``bots.random_policy`` under ``rules``: modulo each prime, then the CRT.
 
     ``report`` (a dict) receives the bound, the primes and each prime's seconds."""
     check_supported(rules, "random")
     if (centre or rules.centre_config) == "RANDOM":
-        return sum((solve_random(rules, c, verbose, primes, report) for c in ("YIN_LEFT", "YANG_LEFT")),
-                   Fraction(0)) / 2
+        return (
+            sum((solve_random(rules, c, verbose, primes, report) for c in ("YIN_LEFT", "YANG_LEFT")), Fraction(0)) / 2
+        )
     model = build_model(rules, centre)
     solver = RandomSolver(model)
     bound = denominator_bound(model)
     primes = primes or primes_for(bound)
     if verbose:
-        print(f"random bot: L = {float(bound):.3e} ({bound.bit_length()} bits), {len(primes)} primes "
-              f"({len(primes) - 1} needed + 1 check); keys per level "
-              + ", ".join(f"{len(k):,}" for k in solver.keys.values()), flush=True)
+        print(
+            f"random bot: L = {float(bound):.3e} ({bound.bit_length()} bits), {len(primes)} primes "
+            f"({len(primes) - 1} needed + 1 check); keys per level "
+            + ", ".join(f"{len(k):,}" for k in solver.keys.values()),
+            flush=True,
+        )
     residues, per_prime = [], []
     for p in primes:
         t0, c0 = time.perf_counter(), time.process_time()
         residues.append(solver.root_residue(p, verbose))
-        per_prime.append(dict(prime=p, wall=time.perf_counter() - t0, cpu=time.process_time() - c0,
-                              levels=dict(solver.seconds)))
+        per_prime.append(
+            dict(prime=p, wall=time.perf_counter() - t0, cpu=time.process_time() - c0, levels=dict(solver.seconds))
+        )
         if verbose:
-            print(f" prime {p}: residue {residues[-1]}, {per_prime[-1]['wall']:.1f} s wall, "
-                  f"{per_prime[-1]['cpu']:.1f} s CPU", flush=True)
+            print(
+                f" prime {p}: residue {residues[-1]}, {per_prime[-1]['wall']:.1f} s wall, "
+                f"{per_prime[-1]['cpu']:.1f} s CPU",
+                flush=True,
+            )
     value = rebuild(residues, primes, bound)
     if len(primes) > 1 and rebuild(residues[:-1], primes[:-1], bound) != value:
         raise ArithmeticError("the check prime changed the rebuilt value")
     if report is not None:
-        report.setdefault("runs", []).append(dict(centre=model.centre, bound_bits=bound.bit_length(),
-                                                  primes=primes, residues=residues, per_prime=per_prime))
+        report.setdefault("runs", []).append(
+            dict(
+                centre=model.centre,
+                bound_bits=bound.bit_length(),
+                primes=primes,
+                residues=residues,
+                per_prime=per_prime,
+            )
+        )
     return value

@@ -33,8 +33,10 @@ def records() -> dict:
     """The solver's shipped records as they are written, checked against the package's checksums:
     ``{"bots": data/solver_bots.json, "variants": data/solver_variants.json}`` (each value with its
     command, and the wall and processor time of the run where one was timed)."""
-    return {"bots": datafiles.read_json(BOTS_NAME, datafiles.PACKAGE / BOTS_NAME, DamagedTable),
-            "variants": datafiles.read_json(VARIANTS_NAME, datafiles.PACKAGE / VARIANTS_NAME, DamagedTable)}
+    return {
+        "bots": datafiles.read_json(BOTS_NAME, datafiles.PACKAGE / BOTS_NAME, DamagedTable),
+        "variants": datafiles.read_json(VARIANTS_NAME, datafiles.PACKAGE / VARIANTS_NAME, DamagedTable),
+    }
 
 
 def _rules_name(rules) -> str | None:
@@ -53,11 +55,14 @@ def _recorded_chance(entry: dict, path: Path, where: str) -> Fraction:
     exact = isinstance(text, str) and re.fullmatch(r"[0-9]{1,60}/0*[1-9][0-9]{0,59}", text)  # no zero denominator
     value = Fraction(text) if exact else None
     if value is None or not 0 <= value <= 1:
-        raise DamagedTable(f"the solver's record {path} is damaged: {where} should be a chance p/q between 0 and 1, "
-                           f"not {str(text)[:40]!r}")
+        raise DamagedTable(
+            f"the solver's record {path} is damaged: {where} should be a chance p/q between 0 and 1, "
+            f"not {str(text)[:40]!r}"
+        )
     if type(decimal) is not float or abs(float(value) - decimal) > 1e-10:
-        raise DamagedTable(f"the solver's record {path} is damaged: {where} is {text}, but its decimal says "
-                           f"{str(decimal)[:20]}")
+        raise DamagedTable(
+            f"the solver's record {path} is damaged: {where} is {text}, but its decimal says {str(decimal)[:20]}"
+        )
     return value
 
 
@@ -105,12 +110,15 @@ def _bot_entries(rules) -> tuple[dict, dict]:
             missing.pop("optimal", None)
     beating = [bot for bot, value in values.items() if value > values.get("optimal", ONE)]
     if beating:  # no bot wins more often than perfect play
-        raise DamagedTable(f"the solver's record {path} is damaged: the {beating[0]} bot's value under {name} "
-                           "is above perfect play's")
+        raise DamagedTable(
+            f"the solver's record {path} is damaged: the {beating[0]} bot's value under {name} is above perfect play's"
+        )
     for bot in BOT_NAMES:
         if bot not in values and bot not in missing:
-            missing[bot] = (f"no exact value of the {bot} bot is recorded for {rules if name is None else name}; "
-                            f"{command} computes it where supported")
+            missing[bot] = (
+                f"no exact value of the {bot} bot is recorded for {rules if name is None else name}; "
+                f"{command} computes it where supported"
+            )
     return values, missing
 
 
@@ -148,9 +156,12 @@ def variant_values(path: Path | None = None) -> dict[str, Fraction | str]:
         if entry.get("approximate"):
             decimal, bound = entry.get("decimal"), entry.get("error_bound")
             if not all(type(x) is float and 0 <= x <= 1 for x in (decimal, bound)) or not isinstance(
-                    entry["approximate"], str):
-                raise DamagedTable(f"the solver's record {path} is damaged: {name}'s approximation needs a decimal, "
-                                   "an error bound and a sentence")
+                entry["approximate"], str
+            ):
+                raise DamagedTable(
+                    f"the solver's record {path} is damaged: {name}'s approximation needs a decimal, "
+                    "an error bound and a sentence"
+                )
             values[name] = f"approximate: {decimal} (error below {bound:.1e}); {entry['approximate']}"
         else:
             values[name] = _recorded_chance(entry, path, f"the value of {name}")
@@ -175,6 +186,7 @@ def _rewrite(path: Path, change, sort_keys: bool = False) -> None:
 def record_variant(name: str, entry: dict, out_of_reach: dict, path: Path = VARIANTS_PATH) -> None:
     """Store a variant's whole-game entry (its value or approximation, and the run's times) and the reasons
     the builder gives for the variants it cannot solve."""
+
     def change(data):
         data.setdefault("command", VARIANTS_COMMAND)
         data["out_of_reach"] = {**data.get("out_of_reach", {}), **out_of_reach}
@@ -184,13 +196,28 @@ def record_variant(name: str, entry: dict, out_of_reach: dict, path: Path = VARI
     _rewrite(path, change)
 
 
-def record_bot(rules_name: str, policy: str, value: Fraction, wall: float, cpu: float, command: str, threads: int,
-               path: Path = BOTS_PATH) -> None:
+def record_bot(
+    rules_name: str,
+    policy: str,
+    value: Fraction,
+    wall: float,
+    cpu: float,
+    command: str,
+    threads: int,
+    path: Path = BOTS_PATH,
+) -> None:
     """Store a bot's exact value under one rules name (read back by :func:`bot_values`)."""
+
     def change(data):
         data.setdefault("command", BOTS_COMMAND)
-        entry = {"value": str(value), "decimal": round(float(value), 10), "wall_seconds": round(wall, 1),
-                 "cpu_seconds": round(cpu, 1), "threads": threads, "command": command}
+        entry = {
+            "value": str(value),
+            "decimal": round(float(value), 10),
+            "wall_seconds": round(wall, 1),
+            "cpu_seconds": round(cpu, 1),
+            "threads": threads,
+            "command": command,
+        }
         data.setdefault("rules", {}).setdefault(rules_name, {}).setdefault("values", {})[policy] = entry
         data["rules"][rules_name].get("missing", {}).pop(policy, None)
 
@@ -199,6 +226,7 @@ def record_bot(rules_name: str, policy: str, value: Fraction, wall: float, cpu: 
 
 def record_bot_missing(rules_name: str, policy: str, reason: str, path: Path = BOTS_PATH) -> None:
     """Store why a bot has no exact value under one rules name (read back by :func:`bot_values_missing`)."""
+
     def change(data):
         entry = data.setdefault("rules", {}).setdefault(rules_name, {})
         if policy not in entry.get("values", {}):

@@ -28,8 +28,9 @@ def next_turn_keys(keys, level, fc_all, fc_counts_all, ranks, arrays: ModelArray
     n, cards = arrays.n, arrays.cards
     for fill in range(level + 1, level + 4):
         n_d = comb(cards, cards - fill)
-        reached = placement_successors(keys, fc_all, ranks, n_d, fc_counts_all[fill] * n_d, arrays.facing,
-                                       arrays.touches, n, cards, arrays.orients)
+        reached = placement_successors(
+            keys, fc_all, ranks, n_d, fc_counts_all[fill] * n_d, arrays.facing, arrays.touches, n, cards, arrays.orients
+        )
         keys = reached[reached > 0] - 1
     return keys
 

@@ -58,15 +58,31 @@ def _numpy():
     try:
         import numpy
     except ImportError as error:
-        raise NumpyMissing("exact values are not available here: reading the solver's table needs numpy, "
-                               "which this Python does not have") from error
+        raise NumpyMissing(
+            "exact values are not available here: reading the solver's table needs numpy, "
+            "which this Python does not have"
+        ) from error
     return numpy
 
 
 # What a solved level depends on (paths under gamelib/pangu): the solver, the rules engine, the bots and the deck.
-CHECKPOINT_SOURCES = ("solver/model.py", "solver/arrays.py", "solver/kernels.py", "solver/space.py", "solver/optimal.py",
-                      "solver/levels.py", "solver/greedy.py", "solver/lookahead.py", "solver/random_bot.py",
-                      "solver/tables.py", "rules.py", "actions.py", "cards.py", "bots.py", "data/deck.json")
+CHECKPOINT_SOURCES = (
+    "solver/model.py",
+    "solver/arrays.py",
+    "solver/kernels.py",
+    "solver/space.py",
+    "solver/optimal.py",
+    "solver/levels.py",
+    "solver/greedy.py",
+    "solver/lookahead.py",
+    "solver/random_bot.py",
+    "solver/tables.py",
+    "rules.py",
+    "actions.py",
+    "cards.py",
+    "bots.py",
+    "data/deck.json",
+)
 
 
 def checkpoint_folder() -> Path:
@@ -111,14 +127,14 @@ def write_tables(tables, path: Path = TABLE_PATH, meta_path: Path = META_PATH) -
     for level in SHIPPED_LEVELS:
         keys, rows = tables.values[level]
         whole = np.rint(rows)
-        if not np.array_equal(whole, rows) or rows.max() >= 2 ** 53:
+        if not np.array_equal(whole, rows) or rows.max() >= 2**53:
             raise ValueError(f"level {level} holds values that are not exact whole numerators")
         numerators = whole[:, 1:].astype(np.int64)
         if (np.diff(numerators, axis=1) < 0).any():
             raise ValueError(f"level {level} has a row that is not monotone in Karma")
         order = np.argsort(keys)
         deltas = np.diff(numerators[order], axis=1, prepend=0)
-        kind = np.uint32 if deltas.max() < 2 ** 32 else np.int64
+        kind = np.uint32 if deltas.max() < 2**32 else np.int64
         arrays[f"keys{level}"] = keys[order].astype(np.int32)
         arrays[f"deltas{level}"] = deltas.astype(kind)
         scales[str(level)] = int(tables.scales[level])
@@ -130,10 +146,16 @@ def write_tables(tables, path: Path = TABLE_PATH, meta_path: Path = META_PATH) -
 
 def _write_meta(path: Path, meta_path: Path, tables, scales: dict) -> None:
     """The table's metadata: its SHA-256, the scales, the root value and the builder's counts."""
-    meta = {"file": path.name, "sha256": sha256_of(path), "scales": scales, "karma": 10,
-            "rules": "default", "root": str(tables.root()),
-            "turn_start_keys": {str(level): len(tables.keys[level]) for level in tables.keys},
-            "stuck_entries": {str(level): count for level, count in tables.stuck_entries.items()}}
+    meta = {
+        "file": path.name,
+        "sha256": sha256_of(path),
+        "scales": scales,
+        "karma": 10,
+        "rules": "default",
+        "root": str(tables.root()),
+        "turn_start_keys": {str(level): len(tables.keys[level]) for level in tables.keys},
+        "stuck_entries": {str(level): count for level, count in tables.stuck_entries.items()},
+    }
     if meta_path.exists():  # keep the bots' values written by record_bot_value
         meta["bots"] = json.loads(meta_path.read_text()).get("bots", {})
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
@@ -167,8 +189,10 @@ class ShippedTables:
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:  # forged checksums
             raise DamagedTable(f"the solver table {path} cannot be read: {error}") from error
         self.scales = {int(level): scale for level, scale in meta["scales"].items()}
-        self.rows = {level: _checked_rows(np, level, self.keys[level], deltas[level], self.scales[level], path)
-                     for level in SHIPPED_LEVELS}
+        self.rows = {
+            level: _checked_rows(np, level, self.keys[level], deltas[level], self.scales[level], path)
+            for level in SHIPPED_LEVELS
+        }
         self.karma = meta["karma"]
         start = self.keys[0].tolist() == [ROOT_KEY]
         root = Fraction(int(self.rows[0][0][KARMA - 1]), self.scales[0]) if start else None
@@ -186,8 +210,10 @@ class ShippedTables:
         keys = self.keys[level]
         at = int(keys.searchsorted(keys.dtype.type(key)))  # a Python int would cast the whole array first
         if at >= len(keys) or keys[at] != key:  # every reachable key is in a table the builder wrote
-            raise DamagedTable(f"the solver table {self.path} has no turn-start key F={filled:#x} C={colours:#x} "
-                               f"D={unplaced:#x} at level {level}: it is damaged or was built for other rules")
+            raise DamagedTable(
+                f"the solver table {self.path} has no turn-start key F={filled:#x} C={colours:#x} "
+                f"D={unplaced:#x} at level {level}: it is damaged or was built for other rules"
+            )
         return [int(v) for v in self.rows[level][at]]
 
     def value(self, level: int, filled: int, colours: int, unplaced: int, karma: int) -> Fraction:
@@ -199,6 +225,7 @@ class ShippedTables:
 
 def _checked_meta(meta, meta_path: Path) -> dict:
     """The metadata of the table, each field the loader uses checked (scales by their formula)."""
+
     def refuse(what: str):
         raise DamagedTable(f"the solver table's metadata {meta_path} is damaged: {what}")
 
@@ -223,6 +250,7 @@ def _checked_meta(meta, meta_path: Path) -> dict:
 def _checked_rows(np, level: int, keys, deltas, scale: int, path: Path):
     """The numerators (Karma 1..10) of one level from their stored differences, checked: keys sorted and
     unique, one row of whole, non-negative differences per key, no value above 1."""
+
     def refuse(what: str):
         raise DamagedTable(f"the solver table {path} is damaged at level {level}: {what}")
 

@@ -18,8 +18,8 @@ SHOWDOWNS = [("check", "check"), ("bet", "call"), ("check", "bet", "call")]
 
 
 class Position(NamedTuple):
-    cards: tuple = ()   # seat 0's card and seat 1's card; () before the deal
-    moves: tuple = ()   # the bets so far, e.g. ("check", "bet")
+    cards: tuple = ()  # seat 0's card and seat 1's card; () before the deal
+    moves: tuple = ()  # the bets so far, e.g. ("check", "bet")
 
 
 class Bluff(Game):
@@ -74,8 +74,9 @@ class Bluff(Game):
             return [position]
         mine = position.cards[player]
         others = [card for card in range(1, self.cards + 1) if card != mine]
-        return [Position(tuple(mine if seat == player else other for seat in range(2)), position.moves)
-                for other in others]
+        return [
+            Position(tuple(mine if seat == player else other for seat in range(2)), position.moves) for other in others
+        ]
 
     def show(self, position):
         cards = " and ".join(map(str, position.cards)) or "not dealt yet"

@@ -15,9 +15,9 @@ DIE = {face: Fraction(1, 6) for face in range(1, 7)}
 
 
 class Position(NamedTuple):
-    scores: tuple          # banked points of seat 0 and seat 1
-    turn_total: int        # points rolled this turn, not yet banked
-    player: int            # the seat whose turn it is
+    scores: tuple  # banked points of seat 0 and seat 1
+    turn_total: int  # points rolled this turn, not yet banked
+    player: int  # the seat whose turn it is
     rolling: bool = False  # True while the die is in the air
 
 

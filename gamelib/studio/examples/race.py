@@ -18,9 +18,9 @@ DIE = {face: Fraction(1, 6) for face in range(1, 7)}
 
 
 class Position(NamedTuple):
-    squares: tuple         # where seat 0 and seat 1 stand (0 = the start)
-    rolled: tuple = ()     # the numbers rolled this turn, in increasing order
-    player: int = 0        # the seat whose turn it is
+    squares: tuple  # where seat 0 and seat 1 stand (0 = the start)
+    rolled: tuple = ()  # the numbers rolled this turn, in increasing order
+    player: int = 0  # the seat whose turn it is
     rolling: bool = False  # True while the die is in the air
 
     @property
@@ -74,8 +74,10 @@ class DiceRace(Game):
         return list(position.squares)
 
     def show(self, position):
-        lines = [f"seat {seat}: {'.' * square}{seat}{'.' * (self.length - square)}|"
-                 for seat, square in enumerate(position.squares)]
+        lines = [
+            f"seat {seat}: {'.' * square}{seat}{'.' * (self.length - square)}|"
+            for seat, square in enumerate(position.squares)
+        ]
         rolled = ", ".join(map(str, position.rolled)) or "nothing yet"
         return "\n".join(lines + [f"rolled this turn: {rolled} (run {position.run})"])
 
