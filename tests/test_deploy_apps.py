@@ -182,3 +182,52 @@ def test_voila_serves_the_rules_pages_and_nothing_else_beside_the_apps():
         assert served(f"docs/rules/{page_file}")
     assert not served("notebooks/apps/odds_explorer.ipynb") and not served("docs/teaching/README.md")
     assert app_folder.PARTS == ("notebooks/apps", "docs/rules")
+
+
+def test_binders_voila_serves_the_rules_link_as_utf8(page, tmp_path):
+    """Issue 25: on Binder, Voila runs inside the Jupyter server started at the repository's root and
+    serves the repository itself, not build/app/. Here a copy of what it serves (the apps, the rules
+    pages, voila.json and tools/) gets binder/postBuild's marking step, a Jupyter server starts at its
+    root as Binder starts it, and an app's rules link must answer with the page read as UTF-8."""
+    import shutil
+
+    from playwright.sync_api import expect
+
+    _require_chromium()
+    clone = tmp_path / "repo"
+    for part in ("notebooks/apps", "docs/rules", "tools"):
+        shutil.copytree(ROOT / part, clone / part)
+    shutil.copy(ROOT / "voila.json", clone)
+    post_build = (ROOT / "binder" / "postBuild").read_text().splitlines()
+    marking = [line for line in post_build if "app_folder" in line and not line.startswith("#")]
+    assert marking == ["python tools/app_folder.py --mark-rules-in-place"], marking
+    subprocess.run([sys.executable, "tools/app_folder.py", "--mark-rules-in-place"], cwd=clone, check=True)
+    port = _free_port()
+    log = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "server", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1"]
+        + ["--IdentityProvider.token=", "--ServerApp.allow_root=True"],
+        env=isolated_env(tmp_path),
+        cwd=clone,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{url}/api", server, tmp_path / "server.log")
+        app_folder_url = f"{url}/{app_folder.app_path('x').rsplit('/', 1)[0]}"
+        for rules_link in {intro[2] for intro in make_apps.APP_INTROS.values()}:  # each app's href
+            page_file = rules_link.split("#")[0]
+            response = page.request.get(f"{app_folder_url}/../../docs/rules/{rules_link}")
+            assert response.status == 200, f"{rules_link} answered {response.status}"
+            assert response.url.split("#")[0].endswith(f"/voila/files/docs/rules/{page_file}"), response.url
+            assert response.body() == app_folder.UTF8_MARK + (ROOT / "docs" / "rules" / page_file).read_bytes()
+            page.goto(response.url)
+            text = (ROOT / "docs" / "rules" / page_file).read_text(encoding="utf-8")
+            accented = [line for line in text.splitlines() if any(ord(c) > 127 for c in line)][0]
+            expect(page.locator("body")).to_contain_text(accented.strip())  # read as UTF-8, not Latin-1
+        screenshot(page, "binder_rules_link")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()

@@ -1,6 +1,6 @@
 """The folder `make app` serves with Voila: the apps and the rules pages their introductions link to.
 
-    .venv/bin/python tools/app_folder.py [--serve]
+    .venv/bin/python tools/app_folder.py [--serve | --mark-rules-in-place]
 
 The apps (notebooks/apps/) open with a link to their rules page, ``../../docs/rules/<page>``
 (tools/make_apps.py), which works in Lab, on the site, in the HTML pages and on a code host. Voila
@@ -32,11 +32,19 @@ def build(folder: Path = FOLDER, root: Path = ROOT) -> Path:
     shutil.rmtree(folder, ignore_errors=True)
     for part in PARTS:
         shutil.copytree(root / part, folder / part, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    for page in (folder / "docs" / "rules").glob("*.md"):
-        # Voila sends a page as text/markdown with no charset, and the browser then reads it as
-        # Latin-1 ("KrleÅ¾a", "Â·"): a UTF-8 byte order mark tells it the encoding.
-        page.write_bytes(UTF8_MARK + page.read_bytes().removeprefix(UTF8_MARK))
+    mark_utf8(folder)
     return folder
+
+
+def mark_utf8(root: Path) -> None:
+    """Start every rules page under ``root`` with a UTF-8 byte order mark (idempotent).
+
+    Voila sends a page as text/markdown with no charset, and the browser then reads it as Latin-1
+    ("KrleÅ¾a", "Â·"): the mark tells it the encoding. `make app` marks its copies; Binder, whose
+    Voila serves the repository itself, marks the repository's pages in its image (binder/postBuild).
+    """
+    for page in (root / "docs" / "rules").glob("*.md"):
+        page.write_bytes(UTF8_MARK + page.read_bytes().removeprefix(UTF8_MARK))
 
 
 def app_path(name: str) -> str:
@@ -45,6 +53,9 @@ def app_path(name: str) -> str:
 
 
 def main() -> None:
+    if "--mark-rules-in-place" in sys.argv[1:]:  # Binder's postBuild: its clone is the served folder
+        mark_utf8(ROOT)
+        return
     folder = build()
     print(f"built {folder.relative_to(ROOT)}: the apps are at /voila/tree/notebooks/apps")
     if "--serve" in sys.argv[1:]:
