@@ -4,8 +4,10 @@ One notebook per case holds two explorers in one kernel: the current one and the
 (the front end of BASELINE, drawing the heat map as one SVG rectangle per cell, and the number
 boxes sent before the plot data). Rounds alternate between them, so both meet the same load.
 For each press of Elodie's white slider handle the page records the keydown (a capturing
-listener) and the frame in which the explorer has drawn the new counts (``data-drawn-at``, set
-in requestAnimationFrame after drawing); the difference is the key-to-paint time on the page's
+listener) and the moment the frame with the new counts has been painted (``data-painted-at``, set
+by a task that the requestAnimationFrame after drawing queues, so it runs once that frame is styled,
+laid out and painted; before issue 25's second pass the mark was the requestAnimationFrame itself,
+``data-drawn-at``, printed as "next frame"); the difference is the key-to-paint time on the page's
 clock. Where the time goes is printed too: every kernel websocket frame is timestamped (an init
 script wraps WebSocket), the front end marks when it got the data (``data-received-at``) and how
 long each panel took to draw (``data-panel-ms``), and the kernel's CPU time per refresh() is read
@@ -183,12 +185,13 @@ MARKS = """(scope) => {
   // The previous front end has no receivedAt mark: its drawing started drawMs before its frame.
   const received = root.dataset.receivedAt ? +root.dataset.receivedAt : +root.dataset.drawnAt - +root.dataset.drawMs - 16;
   const before = frames.filter(([way, t]) => way === 'in' && t <= received);
-  const painted = +root.dataset.drawnAt;
+  const painted = +(root.dataset.paintedAt || root.dataset.drawnAt);
   const upToPaint = frames.filter(([way, t]) => way === 'in' && t <= painted);
   return { messagesIn: upToPaint.length, bytesIn: upToPaint.reduce((a, [, , b]) => a + b, 0),
            sent: sent ? sent[1] - key : NaN, firstIn: before.length ? before[0][1] - key : NaN,
            dataIn: before.length ? before[before.length - 1][1] - key : NaN, framesIn: before.length,
-           received: received - key, panels: JSON.parse(root.dataset.panelMs || '{}'), drawn: received + +root.dataset.drawMs - key, painted: +root.dataset.drawnAt - key };
+           received: received - key, panels: JSON.parse(root.dataset.panelMs || '{}'), drawn: received + +root.dataset.drawMs - key,
+           frame: +root.dataset.drawnAt - key, painted: +(root.dataset.paintedAt || root.dataset.drawnAt) - key };
 }"""
 
 
@@ -249,6 +252,7 @@ def main() -> None:
             )
             for i, name in enumerate(CASES):
                 open_case(page, url, token, f"case{i}.ipynb")
+                load_before = os.getloadavg()[0]
                 runs = {path: [] for path in PATHS}
                 every = {path: [] for path in PATHS}
                 for _ in range(rounds):
@@ -260,7 +264,8 @@ def main() -> None:
                 print(
                     f"{name}: key press to repainted plot, medians per round: "
                     f"{', '.join(f'{v:.0f}' for v in runs['current'])} ms. Median {now:.0f} ms "
-                    f"(target < 100 ms); max {max(m['painted'] for m in every['current']):.0f} ms"
+                    f"(target < 100 ms); max {max(m['painted'] for m in every['current']):.0f} ms; "
+                    f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
                 )
                 kernel = {"current": json.loads(page.evaluate(KERNEL_MS, "current").strip())}
                 marks = every["current"]
@@ -273,7 +278,8 @@ def main() -> None:
                     f"  current path, medians after the key press: message sent {med('sent'):.1f} ms, first reply frame "
                     f"{med('firstIn'):.1f}, last frame before the plot data handled {med('dataIn'):.1f} "
                     f"({statistics.median(m['framesIn'] for m in marks):.0f} frames in), data handled "
-                    f"{med('received'):.1f}, drawn {med('drawn'):.1f}, painted {med('painted'):.1f}; kernel refresh() CPU "
+                    f"{med('received'):.1f}, drawn {med('drawn'):.1f}, next frame {med('frame'):.1f}, painted "
+                    f"{med('painted'):.1f}; kernel refresh() CPU "
                     f"{statistics.median(kernel['current']):.2f} ms"
                 )
                 print(
