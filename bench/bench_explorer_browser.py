@@ -14,8 +14,9 @@ long each panel took to draw (``data-panel-ms``), and the kernel's CPU time per 
 back from ``kernel_ms``. Printed: medians per round, the median of the rounds, their ratio, for
 the rulebook's pools, 36 and 100 sticks a side. Target: median under 100 ms on this machine when
 idle. This is a figure, not a timed test; the load average is printed with it, and the kernel's CPU
-time per press (refresh()) and the page's drawing time per panel, which depend far less on the
-other programs sharing the machine.
+time per press (refresh()), the page's drawing time per panel, and the CPU time per press of the
+kernel, the Jupyter server and the browser (from /proc), which depend far less on the other
+programs sharing the machine.
 
 Run: .venv/bin/python bench/bench_explorer_browser.py [presses per path per round, default 10] [rounds, default 3]
 """
@@ -195,6 +196,51 @@ MARKS = """(scope) => {
 }"""
 
 
+def _process_tree() -> dict[int, list[int]]:
+    """Each running process's children, read from /proc (Linux)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    return children
+
+
+def _descendants(pid: int, children: dict[int, list[int]]) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        found.append(todo.pop())
+        todo += children.get(found[-1], [])
+    return found
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU time (user + system) used so far by the kernel, the Jupyter server, and the browser with
+    Playwright's driver (everything else this script started): figures that the machine's load
+    distorts far less than wall-clock times."""
+    children = _process_tree()
+    kernel = [pid for child in children.get(server_pid, []) for pid in _descendants(child, children)]
+    browser = [pid for pid in _descendants(os.getpid(), children) if pid not in kernel and pid != server_pid]
+    browser.remove(os.getpid())
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used(pids):
+        total = 0
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / tick
+
+    return {"kernel": used(kernel), "server": used([server_pid]), "browser": used(browser)}
+
+
 def open_case(page, url: str, token: str, path: str) -> None:
     page.goto(f"{url}/lab/tree/{path}?token={token}&reset")
     page.wait_for_function(
@@ -255,11 +301,13 @@ def main() -> None:
                 load_before = os.getloadavg()[0]
                 runs = {path: [] for path in PATHS}
                 every = {path: [] for path in PATHS}
+                cpu_before = cpu_seconds(server.pid)
                 for _ in range(rounds):
                     for path, scope in PATHS.items():
                         marks = key_to_paint(page, scope, presses)
                         runs[path].append(statistics.median(m["painted"] for m in marks))
                         every[path] += marks
+                cpu_after = cpu_seconds(server.pid)
                 now = statistics.median(runs["current"])
                 print(
                     f"{name}: key press to repainted plot, medians per round: "
@@ -281,6 +329,14 @@ def main() -> None:
                     f"{med('received'):.1f}, drawn {med('drawn'):.1f}, next frame {med('frame'):.1f}, painted "
                     f"{med('painted'):.1f}; kernel refresh() CPU "
                     f"{statistics.median(kernel['current']):.2f} ms"
+                )
+                print(
+                    "  CPU time per key press (user + system, mean over the presses): "
+                    + ", ".join(
+                        f"{who} {1000 * (cpu_after[who] - cpu_before[who]) / (rounds * presses):.1f} ms"
+                        for who in cpu_after
+                    )
+                    + " (browser: Chromium and Playwright's driver, which also polls for the repaint)"
                 )
                 print(
                     "  current path, drawing medians by panel: "

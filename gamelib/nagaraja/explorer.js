@@ -308,11 +308,9 @@ function viridisColour(t) {
 
 const VIRIDIS_TABLE = Array.from({ length: 101 }, (_, i) => viridisColour(i / 100));  // computed once
 
-function viridisRgb(t) {
-  return VIRIDIS_RGB[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
-}
-
 const VIRIDIS_RGB = VIRIDIS_TABLE.map((text) => text.slice(4, -1).split(",").map(Number));
+// The same colours as little-endian RGBA words (alpha 255), for the heat map's pixels.
+const VIRIDIS_WORDS = VIRIDIS_RGB.map(([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0);
 
 function viridis(t) {
   return VIRIDIS_TABLE[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
@@ -381,14 +379,14 @@ function drawHeat(parent, data, playerIndex) {
   canvas.height = rows;
   const context = canvas.getContext("2d");
   const pixels = context.createImageData(columns, rows);
+  const words = new Uint32Array(pixels.data.buffer), colours = LITTLE_ENDIAN ? VIRIDIS_WORDS : null;
   for (let pixel = 0; pixel < values.length; pixel++) {
     const value = values[pixel];
     if (!(value > 0)) continue;  // impossible: left transparent
-    const [r, g, b] = viridisRgb(Math.sqrt(value / highest));
-    pixels.data[4 * pixel] = r;
-    pixels.data[4 * pixel + 1] = g;
-    pixels.data[4 * pixel + 2] = b;
-    pixels.data[4 * pixel + 3] = 255;
+    const level = Math.round(Math.min(Math.sqrt(value / highest), 1) * 100);
+    if (colours) { words[pixel] = colours[level]; continue; }  // one store per pixel: r, g, b and opaque
+    const [r, g, b] = VIRIDIS_RGB[level];
+    pixels.data.set([r, g, b, 255], 4 * pixel);
   }
   context.putImageData(pixels, 0, 0);
   const image = svgElement("image", { x: f.x(pmin) - cw / 2, y: f.y(nmax) - ch / 2, width: cw * columns,
@@ -506,6 +504,7 @@ function render({ model, el }) {
     showParts(data && data.page);
     const parts = performance.now();
     root.replaceChildren();
+    const cleared = performance.now();
     if (data && data.absent) {  // nothing computed for the sliders' pools: no plot of another pool stays
       const note = document.createElement("div");
       note.className = "gx-absent";
@@ -523,7 +522,7 @@ function render({ model, el }) {
     const top = document.createElement("div");
     top.className = "gx-row";
     root.appendChild(top);
-    const panels = { parse: parsed - started, parts: parts - parsed };
+    const panels = { parse: parsed - started, parts: parts - parsed, clear: cleared - parts };
     const timed = (name, work) => { const t0 = performance.now(); work(); panels[name] = performance.now() - t0; };
     timed("bars", () => drawBars(top, data));
     timed("tails", () => drawTails(top, data));
