@@ -238,7 +238,22 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
             total += int(fields[11]) + int(fields[12])  # utime, stime
         return total / tick
 
-    return {"kernel": used(kernel), "server": used([server_pid]), "browser": used(browser)}
+    def kind(pid):  # Chromium's process type, or Playwright's driver (node)
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            return "gone"
+        types = [arg[7:].decode() for arg in command if arg.startswith(b"--type=")]
+        return f"chromium {types[0]}" if types else "driver" if b"node" in command[0] else "chromium browser"
+
+    parts = {}
+    for pid in browser:
+        parts.setdefault(kind(pid), []).append(pid)
+    return {
+        "kernel": used(kernel),
+        "server": used([server_pid]),
+        **{name: used(pids) for name, pids in sorted(parts.items()) if name != "gone"},
+    }
 
 
 def open_case(page, url: str, token: str, path: str) -> None:
@@ -335,8 +350,9 @@ def main() -> None:
                     + ", ".join(
                         f"{who} {1000 * (cpu_after[who] - cpu_before[who]) / (rounds * presses):.1f} ms"
                         for who in cpu_after
+                        if who in cpu_before
                     )
-                    + " (browser: Chromium and Playwright's driver, which also polls for the repaint)"
+                    + " (the driver is Playwright's, which also polls the page for the repaint)"
                 )
                 print(
                     "  current path, drawing medians by panel: "

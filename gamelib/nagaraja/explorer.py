@@ -833,7 +833,7 @@ class OddsExplorer:
             # The heat map's table is stepped from the one on screen when a slider moved one stick (issue 25).
             pool = self.pools[self.plots.heat_player]
             self._joint = sticks.joint_step(pool, sticks._faces_key(self.faces), self._joint)
-            text = text.replace(f'"{_HEAT_MARK}"', _heat_json(*self._joint[2][0]), 1)
+            text = text.replace(f'"{_HEAT_MARK}"', _heat_json(self._joint), 1)
         self.plots.data = text
 
     def _show_ranges(self) -> None:
@@ -965,12 +965,31 @@ def _float(count: int, total: int) -> float:
     return float(f"{count / total:.7g}")  # int / int is correctly rounded in Python, however long the ints
 
 
-def _heat_json(outcomes, counts, total: int) -> str:
-    """A joint (points, Nagas) table as JSON rows ``[points, nagas, "0x<count>"]``, or, past EXACT_TOTAL
-    outcomes, as dense rows (_dense_heat): smaller, and no float formatting."""
+def _heat_json(step) -> str:
+    """A joint (points, Nagas) table (a value of sticks.joint_step) as JSON rows ``[points, nagas,
+    "0x<count>"]``, or, past EXACT_TOTAL outcomes, as dense rows (_dense_heat): smaller, and no float
+    formatting. A table stepped from the one before is read by Naga rows straight from its packed grid
+    (sticks.joint_columns), a few times faster than sorting its cells (issue 25)."""
+    outcomes, counts, total = step[2][0]
     if total <= EXACT_TOTAL:
         return "[" + ",".join([f'[{p},{n},"{h}"]' for (p, n), h in zip(outcomes, map(hex, counts))]) + "]"
-    return json.dumps(_dense_heat(outcomes, counts, total), separators=(",", ":"))
+    columns = sticks.joint_columns(step)
+    dense = _dense_heat(outcomes, counts, total) if columns is None else _dense_rows(columns, total)
+    return json.dumps(dense, separators=(",", ":"))
+
+
+def _dense_rows(columns, total: int) -> dict:
+    """_dense_heat's message from rows already by Nagas: ``[(nagas, first points, counts), ...]``."""
+    dense = array("d")
+    for _, _, counts in columns:
+        dense.extend(_chances(counts, total))
+    return _packed_heat([[n, first, len(counts)] for n, first, counts in columns], dense)
+
+
+def _packed_heat(rows: list, dense: array) -> dict:
+    if sys.byteorder != "little":  # pragma: no cover - no big-endian machine runs the tests
+        dense.byteswap()
+    return {"rows": rows, "f64": base64.b64encode(dense.tobytes()).decode("ascii")}
 
 
 def _dense_heat(outcomes, counts, total: int) -> dict:
@@ -994,10 +1013,7 @@ def _dense_heat(outcomes, counts, total: int) -> dict:
                 values[points[i] - first] = chances[i]
             dense.extend(values)
         rows.append([n, first, length])
-    if sys.byteorder != "little":  # pragma: no cover - no big-endian machine runs the tests
-        dense.byteswap()
-    packed = dense.tobytes()
-    return {"rows": rows, "f64": base64.b64encode(packed).decode("ascii")}
+    return _packed_heat(rows, dense)
 
 
 def _chances(counts, total: int):

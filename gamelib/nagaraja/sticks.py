@@ -25,6 +25,7 @@ import warnings
 from fractions import Fraction
 from functools import lru_cache
 from itertools import compress
+from itertools import count as naturals
 from math import comb, gcd, prod
 from operator import itemgetter, mul
 from typing import Iterable, Mapping
@@ -861,8 +862,27 @@ def _step_joint(entry, faces: tuple[Face, ...], grow: bool):
             tuple(compress(coefficients, coefficients)),
             total,
         ),
-        (raw, lowest, stride, width, nagas_high),
+        (raw, lowest, stride, width, nagas_high, coefficients),
     )
+
+
+def joint_columns(step):
+    """A table from joint_step by Nagas, as ``[(nagas, first points, counts from there), ...]``, each row
+    trimmed to its first and last possible points (a 0 between them is impossible); None for a table
+    made from the start (not packed). Slices of the packed grid: no loop over cells in Python."""
+    packed = step[2][1]
+    if packed is None:
+        return None
+    lowest, stride, nagas_high, coefficients = packed[1], packed[2], packed[4], packed[5]
+    rows = []
+    for nagas_ in range(nagas_high + 1):
+        column = coefficients[nagas_::stride]  # this many Nagas, by points from `lowest`
+        first = next(compress(naturals(), column), None)
+        if first is None:
+            continue
+        last = len(column) - 1 - next(compress(naturals(), reversed(column)))
+        rows.append((nagas_, lowest + first, column[first : last + 1]))
+    return rows
 
 
 def _pack_table(outcomes, counts, rows: int, stride: int, width: int) -> bytearray:
