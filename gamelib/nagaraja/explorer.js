@@ -171,36 +171,34 @@ function newSvg(parent, cls, width = PLOT.width, height = PLOT.height) {
 
 /** Many marks as ONE path (issue 25: speed). A pool past 2**64 outcomes has hundreds of bars or tail
  *  points, each narrower than a pixel at 100 sticks a side; hundreds of elements cost the page more to
- *  make, style and lay out than the kernel spends computing them. The path's hover title names the
- *  mark under the pointer, found from its x. */
-function hoverTitle(svg, node, at) {
-  const title = svgElement("title", {}, node);
-  node.addEventListener("pointermove", (event) => {
+ *  make, style and lay out than the kernel spends computing them. A transparent rectangle over the
+ *  plot area carries the hover title instead: the marks at the pointer's points value, found from x
+ *  (thin bars are easier to read this way than by hitting one). */
+function hoverOverlay(f, describe) {
+  const overlay = svgElement("rect", { x: f.inner.x0, y: f.inner.y1, width: f.inner.x1 - f.inner.x0,
+    height: f.inner.y0 - f.inner.y1, fill: "transparent", class: "gx-hover" }, f.group);
+  const title = svgElement("title", {}, overlay);
+  const svg = f.group.ownerSVGElement, unit = f.x(1) - f.x(0);
+  overlay.addEventListener("pointermove", (event) => {
     const point = svg.createSVGPoint();
     point.x = event.clientX;
     point.y = event.clientY;
-    const text = at(point.matrixTransform(svg.getScreenCTM().inverse()).x);
+    const text = describe(Math.round((point.matrixTransform(svg.getScreenCTM().inverse()).x - f.x(0)) / unit));
     if (title.textContent !== text) title.textContent = text;
   });
+  return overlay;
 }
 
 /** The bars of one player, one path: a rectangle subpath per bar, as the rects of small pools draw them. */
-function barPath(f, bars, offset, width, fill, i, label) {
+function barPath(f, bars, offset, width, fill, i) {
   const w = Math.max(width, 0.5), parts = [];
   for (const [p, , value] of bars) {
     const top = f.y(value);
     parts.push(`M${(f.x(p) + offset - width / 2).toFixed(2)} ${f.inner.y0}V${top.toFixed(2)}h${w.toFixed(2)}V${f.inner.y0}z`);
   }
-  const path = svgElement("path", { d: parts.join(""), fill, class: `gx-bar gx-bar-path gx-bar-path-${i}`, "data-player": i,
+  svgElement("path", { d: parts.join(""), fill, class: `gx-bar gx-bar-path gx-bar-path-${i}`, "data-player": i,
     "data-bars": bars.length, "data-first": bars.length ? bars[0][0] : "", "data-last": bars.length ? bars[bars.length - 1][0] : "" },
   f.group);
-  const byPoints = new Map(bars.map((bar) => [bar[0], bar]));
-  const unit = f.x(1) - f.x(0);
-  hoverTitle(f.group.ownerSVGElement, path, (x) => {
-    const p = Math.round((x - offset - f.x(0)) / unit);
-    const bar = byPoints.get(p);
-    return bar ? label(p, bar[1], bar[2]) : "";
-  });
 }
 
 function drawBars(parent, data) {
@@ -221,23 +219,30 @@ function drawBars(parent, data) {
     title: "Points thrown (bars exact, dots simulated)", xticks: integerTicks(xlow, xhigh, 10),
     yticks: niceTicks(0, highest, 4) });
   const width = Math.min(0.8 / players.length, 0.4) * (f.x(1) - f.x(0));
+  const labels = players.map((player, i) => (p, count, value) => {
+    const exact = count === null ? null : fraction(count, player.totalBig);
+    const one = exact === null ? value >= 1 : count === player.totalBig;
+    return `${data.names[i]}: P(${p} points) ${exact === null ? "" : `= ${exact} `}≈ ${readable(value, one, false)}`;
+  });
+  const offsets = players.map((_, i) => (i - (players.length - 1) / 2) * width);
   players.forEach((player, i) => {
-    const offset = (i - (players.length - 1) / 2) * width;
-    const label = (p, count, value) => {
-      const exact = count === null ? null : fraction(count, player.totalBig);
-      const one = exact === null ? value >= 1 : count === player.totalBig;
-      return `${data.names[i]}: P(${p} points) = ${exact === null ? "" : `${exact} `}≈ ${readable(value, one, false)}`;
-    };
-    if (player.totalBig === null) barPath(f, player.bars, offset, width, fills[i], i, label);
+    if (player.totalBig === null) barPath(f, player.bars, offsets[i], width, fills[i], i);
     else for (const [p, count, value] of player.bars) {
       const top = f.y(value), exact = fraction(count, player.totalBig);
-      const bar = svgElement("rect", { x: f.x(p) + offset - width / 2, y: top, width: Math.max(width, 0.5),
+      const bar = svgElement("rect", { x: f.x(p) + offsets[i] - width / 2, y: top, width: Math.max(width, 0.5),
         height: f.inner.y0 - top, fill: fills[i], class: `gx-bar gx-bar-${i}`, "data-player": i, "data-points": p,
         "data-value": value, "data-exact": exact }, f.group);
-      lazyTitle(bar, () => label(p, count, value));
+      lazyTitle(bar, () => labels[i](p, count, value));
     }
+  });
+  if (players.some((player) => player.totalBig === null)) {  // bars as paths: one hover title for the plot
+    const byPoints = players.map((player) => new Map(player.bars.map((bar) => [bar[0], bar])));
+    hoverOverlay(f, (p) => players.map((_, i) => byPoints[i].get(p)).map((bar, i) => (bar ? labels[i](p, bar[1], bar[2]) : ""))
+      .filter(Boolean).join("\n"));
+  }
+  players.forEach((player, i) => {
     for (const [p, frequency] of player.sim) {
-      const dot = svgElement("circle", { cx: f.x(p) + offset, cy: f.y(frequency), r: 2.6, class: "gx-dot",
+      const dot = svgElement("circle", { cx: f.x(p) + offsets[i], cy: f.y(frequency), r: 2.6, class: "gx-dot",
         "data-player": i, "data-points": p }, f.group);
       lazyTitle(dot, `${data.names[i]}: ${p} points in ${(100 * frequency).toFixed(1)}% of the simulated throws`);
     }
@@ -283,18 +288,19 @@ function drawTails(parent, data) {
     // The markers: circles (first player) or squares (second), all in one path (see barPath).
     const marks = points.map(([px, py]) => (i ? `M${(px - 3).toFixed(2)} ${(py - 3).toFixed(2)}h6v6h-6z`
       : `M${(px - 3.2).toFixed(2)} ${py.toFixed(2)}a3.2 3.2 0 1 0 6.4 0a3.2 3.2 0 1 0 -6.4 0z`));
-    const markers = svgElement("path", { d: marks.join(""), fill: SERIES[i], class: `gx-tail-points gx-tail-points-${i}`,
+    svgElement("path", { d: marks.join(""), fill: SERIES[i], class: `gx-tail-points gx-tail-points-${i}`,
       "data-player": i, "data-points": tail.length }, f.group);
-    const byK = new Map(tail.map((entry, j) => [entry[0], j]));
-    const unit = f.x(1) - f.x(0);
-    hoverTitle(svg, markers, (x) => {  // the exact fraction only when pointed at
-      const j = byK.get(Math.round((x - f.x(0)) / unit));
-      if (j === undefined) return "";
-      const [k, n, dd] = tail[j], chance = value(n, dd);
-      if (dd === null) return `${data.names[i]}: P(at least ${k} points) ≈ ${readable(chance, j === 0, false)}`;
-      return `${data.names[i]}: P(at least ${k} points) = ${fraction(n, dd)} ≈ ${readable(chance, n === dd, n === 0n)}`;
-    });
   });
+  // One hover title for the plot (see hoverOverlay): each player's chance of at least k points, the exact
+  // fraction only when pointed at.
+  const byK = series.map((tail) => new Map(tail.map((entry, j) => [entry[0], j])));
+  hoverOverlay(f, (k) => series.map((tail, i) => {
+    const j = byK[i].get(k);
+    if (j === undefined) return "";
+    const [, n, dd] = tail[j];
+    if (dd === null) return `${data.names[i]}: P(at least ${k} points) ≈ ${readable(n, j === 0, false)}`;
+    return `${data.names[i]}: P(at least ${k} points) = ${fraction(n, dd)} ≈ ${readable(ratio(n, dd), n === dd, n === 0n)}`;
+  }).filter(Boolean).join("\n"));
   legend(svg, [{ label: data.names[0], fill: SERIES[0], kind: "line" }, { label: data.names[1], fill: SERIES[1], kind: "line" }],
     PLOT.left, 30);
 }
