@@ -6,8 +6,10 @@
 // counts, a few kilobytes. No odds are computed here beyond sums of the sent counts.
 //
 // Test handles: classes prefixed gx-, and data-* attributes: rect.gx-bar carries
-// data-player, data-points, data-exact (reduced fraction) and data-value (its float);
-// each plot svg carries data-ymax and data-plot-height; the root carries data-revision.
+// data-player, data-points, data-exact (reduced fraction) and data-value (its float); past 2**64
+// outcomes a player's bars are one path.gx-bar-path-<player> with data-bars, data-first, data-last;
+// each plot svg carries data-ymax and data-plot-height; the root carries data-revision, and the
+// bench's marks (data-received-at, data-drawn-at, data-painted-at, data-panel-ms).
 
 const NS = "http://www.w3.org/2000/svg";
 const SERIES = ["#0072B2", "#E69F00"];            // Okabe-Ito blue and orange (gamelib.plots)
