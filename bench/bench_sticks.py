@@ -38,7 +38,6 @@ def clear_caches() -> None:
     sticks._points_counts.cache_clear()
     sticks._joint_counts_cached.cache_clear()
     explorer._sweep.cache_clear()
-    explorer._heat_json.cache_clear()
     explorer._pool_moments.cache_clear()
     explorer._stick_moments.cache_clear()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import re
 import struct
 from fractions import Fraction
@@ -681,3 +682,20 @@ def test_the_text_and_the_lesson_check_live_beside_the_other_games():
     assert not defined & {"readable", "check_contest", "parse_faces", "faces_to_text", "pool_words", "_number"}
     source = inspect.getsource(odds_view)
     assert "import ipywidgets" not in source and "import anywidget" not in source  # text only, no widget
+
+
+@pytest.mark.parametrize("model", ["A", "B"])
+def test_a_stepped_heat_map_is_read_by_naga_rows_as_from_the_cells(model):
+    """Issue 25 (speed): a heat map stepped from the one on screen is read straight from its packed grid
+    by Naga rows (sticks.joint_columns); the message must be the very one built from the table's cells
+    (_dense_heat), whose chances test_the_plot_data_is_the_exact_library_tables checks."""
+    from gamelib.nagaraja.explorer import _dense_heat, _heat_json
+
+    key = sticks._faces_key(model)
+    step = sticks.joint_step((36, 36, 28), key)
+    for pool in [(36, 35, 28), (35, 35, 28), (35, 35, 27), (35, 36, 27), (35, 36, 28)]:  # every colour, both ways
+        step = sticks.joint_step(pool, key, step)
+        assert sticks.joint_columns(step) is not None  # made by a step
+        outcomes, counts, total = step[2][0]
+        assert (outcomes, counts, total) == sticks.joint_table(pool, model)
+        assert _heat_json(step) == json.dumps(_dense_heat(outcomes, counts, total), separators=(",", ":"))

@@ -7,6 +7,8 @@ here with ``sticks``, or visibly nothing.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
@@ -14,6 +16,20 @@ from gamelib.nagaraja import sticks
 
 NOTEBOOK = "apps/odds_explorer.ipynb"
 MARION = (3, 1, 1)  # the explorer starts on the rulebook's example (spec 2.7)
+
+
+DRAWN_PATH = """(svg) => ({d: svg.querySelector('path.gx-bar-path-0').getAttribute('d'), ymax: +svg.dataset.ymax,
+    plot: +svg.dataset.plotHeight, first: +svg.querySelector('path.gx-bar-path-0').dataset.first})"""
+
+
+def check_bar_path(svg, pool) -> None:
+    """Elodie's bars drawn as one path: one rectangle per points value, in order, each as tall as its chance."""
+    drawn = svg.evaluate(DRAWN_PATH)
+    bars = [(float(base) - float(top)) for base, top in re.findall(r"M[-\d.]+ ([-\d.]+)V([-\d.]+)h", drawn["d"])]
+    expected = sorted(sticks.points(pool).items())
+    assert len(bars) == len(expected) and drawn["first"] == expected[0][0]
+    for height, (_, chance) in zip(bars, expected):  # the path's coordinates are written to 0.01 px
+        assert height == pytest.approx(float(chance) * drawn["plot"] / drawn["ymax"], abs=0.011)
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +68,10 @@ def test_free_mode_end_keys_mode_note_and_now_marker(explorer_app):
     expect(pwin).to_have_attribute("data-value", str(sticks.win_probability(mine, MARION, True)))
     expect(explorer.locator(".gl-odds-error")).to_have_text("")
     expect(explorer.locator(".gx-absent")).to_have_count(0)
-    bars = explorer.locator("svg.gx-bars rect.gx-bar-0")
-    expect(bars).to_have_count(len(sticks.points(mine)))
+    # Past 2**64 outcomes a player's bars are one path, a rectangle per points value (issue 25: speed).
+    path = explorer.locator("svg.gx-bars path.gx-bar-path-0")
+    expect(path).to_have_attribute("data-bars", str(len(sticks.points(mine))))
+    check_bar_path(explorer.locator("svg.gx-bars"), mine)
     expect(explorer.locator(".gl-moments")).to_contain_text(f"Elodie: mean {sticks.moments(*mine)['mean_points']} ")
 
     # The sweep's "now" marker at the right edge of Elodie's white sweep stays inside its plot.

@@ -609,7 +609,7 @@ def test_no_numpy_in_sticks():
 
 def walk_pools(rng, start, steps, most):
     """Pools one stick apart, as a slider moves them: each step one colour up or down by one, to a pool
-    not met before (a pool met before is answered by joint_table's cache, not stepped)."""
+    not met before."""
     pool, pools = list(start), [tuple(start)]
     for _ in range(100 * steps):  # a walk boxed in by pools met before stops short
         if len(pools) > steps:
@@ -623,16 +623,15 @@ def walk_pools(rng, start, steps, most):
 
 
 def stepped_tables(pools, table):
-    """Each pool's table made from the one before it (_from_neighbour), with the table of every pool
-    from scratch (_sorted_counts) beside it; also how many came from a step."""
+    """Each pool's table made from the one before it (joint_step, as the explorer's slider makes them), with
+    the table of every pool from scratch (_sorted_counts) beside it; also how many came from a step."""
     key = sticks._faces_key(table)
-    sticks._joint_counts_cached.cache_clear()
-    sticks._RECENT_JOINT.clear()
-    sticks._joint_counts_cached(pools[0], key)
+    recent = sticks.joint_step(pools[0], key)
     pairs, stepped = [], 0
     for pool in pools[1:]:
-        stepped += sticks._from_neighbour(pool, key) is not None
-        got = sticks._joint_counts_cached(pool, key)
+        recent = sticks.joint_step(pool, key, recent)
+        (got, packed) = recent[2]
+        stepped += packed is not None
         outcomes, counts, total = sticks._sorted_counts(pool, sticks.load_faces(table))
         pairs.append((pool, got, (tuple(outcomes), tuple(counts), total)))
     return pairs, stepped
@@ -640,7 +639,7 @@ def stepped_tables(pools, table):
 
 @pytest.mark.parametrize("model", ["A", "B"])
 def test_a_slider_step_gives_the_table_from_scratch_up_to_100_sticks(model):
-    """joint_table's step from the pool one stick away (a packed multiplication or exact division)
+    """joint_step's step from the pool one stick away (a packed multiplication or exact division)
     equals the whole computation, on walks through small, 36-stick and 100-stick pools."""
     rng = random.Random(25)
     for start, steps, most in (((1, 2, 1), 20, 8), ((12, 12, 12), 12, 40), ((36, 36, 28), 6, 100)):

@@ -6,8 +6,10 @@
 // counts, a few kilobytes. No odds are computed here beyond sums of the sent counts.
 //
 // Test handles: classes prefixed gx-, and data-* attributes: rect.gx-bar carries
-// data-player, data-points, data-exact (reduced fraction) and data-value (its float);
-// each plot svg carries data-ymax and data-plot-height; the root carries data-revision.
+// data-player, data-points, data-exact (reduced fraction) and data-value (its float); past 2**64
+// outcomes a player's bars are one path.gx-bar-path-<player> with data-bars, data-first, data-last;
+// each plot svg carries data-ymax and data-plot-height; the root carries data-revision, and the
+// bench's marks (data-received-at, data-drawn-at, data-painted-at, data-panel-ms).
 
 const NS = "http://www.w3.org/2000/svg";
 const SERIES = ["#0072B2", "#E69F00"];            // Okabe-Ito blue and orange (gamelib.plots)
@@ -169,6 +171,38 @@ function newSvg(parent, cls, width = PLOT.width, height = PLOT.height) {
 
 // ------------------------------------------------------------------ the panels
 
+/** Many marks as ONE path (issue 25: speed). A pool past 2**64 outcomes has hundreds of bars or tail
+ *  points, each narrower than a pixel at 100 sticks a side; hundreds of elements cost the page more to
+ *  make, style and lay out than the kernel spends computing them. A transparent rectangle over the
+ *  plot area carries the hover title instead: the marks at the pointer's points value, found from x
+ *  (thin bars are easier to read this way than by hitting one). */
+function hoverOverlay(f, describe) {
+  const overlay = svgElement("rect", { x: f.inner.x0, y: f.inner.y1, width: f.inner.x1 - f.inner.x0,
+    height: f.inner.y0 - f.inner.y1, fill: "transparent", class: "gx-hover" }, f.group);
+  const title = svgElement("title", {}, overlay);
+  const svg = f.group.ownerSVGElement, unit = f.x(1) - f.x(0);
+  overlay.addEventListener("pointermove", (event) => {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const text = describe(Math.round((point.matrixTransform(svg.getScreenCTM().inverse()).x - f.x(0)) / unit));
+    if (title.textContent !== text) title.textContent = text;
+  });
+  return overlay;
+}
+
+/** The bars of one player, one path: a rectangle subpath per bar, as the rects of small pools draw them. */
+function barPath(f, bars, offset, width, fill, i) {
+  const w = Math.max(width, 0.5), parts = [];
+  for (const [p, , value] of bars) {
+    const top = f.y(value);
+    parts.push(`M${(f.x(p) + offset - width / 2).toFixed(2)} ${f.inner.y0}V${top.toFixed(2)}h${w.toFixed(2)}V${f.inner.y0}z`);
+  }
+  svgElement("path", { d: parts.join(""), fill, class: `gx-bar gx-bar-path gx-bar-path-${i}`, "data-player": i,
+    "data-bars": bars.length, "data-first": bars.length ? bars[0][0] : "", "data-last": bars.length ? bars[bars.length - 1][0] : "" },
+  f.group);
+}
+
 function drawBars(parent, data) {
   const svg = newSvg(parent, "gx-bars");
   svg.setAttribute("aria-label", "points thrown by each player: exact bars, simulated dots");
@@ -187,19 +221,30 @@ function drawBars(parent, data) {
     title: "Points thrown (bars exact, dots simulated)", xticks: integerTicks(xlow, xhigh, 10),
     yticks: niceTicks(0, highest, 4) });
   const width = Math.min(0.8 / players.length, 0.4) * (f.x(1) - f.x(0));
+  const labels = players.map((player, i) => (p, count, value) => {
+    const exact = count === null ? null : fraction(count, player.totalBig);
+    const one = exact === null ? value >= 1 : count === player.totalBig;
+    return `${data.names[i]}: P(${p} points) ${exact === null ? "" : `= ${exact} `}≈ ${readable(value, one, false)}`;
+  });
+  const offsets = players.map((_, i) => (i - (players.length - 1) / 2) * width);
   players.forEach((player, i) => {
-    const offset = (i - (players.length - 1) / 2) * width;
-    for (const [p, count, value] of player.bars) {
-      const top = f.y(value), exact = count === null ? null : fraction(count, player.totalBig);
-      const bar = svgElement("rect", { x: f.x(p) + offset - width / 2, y: top, width: Math.max(width, 0.5),
+    if (player.totalBig === null) barPath(f, player.bars, offsets[i], width, fills[i], i);
+    else for (const [p, count, value] of player.bars) {
+      const top = f.y(value), exact = fraction(count, player.totalBig);
+      const bar = svgElement("rect", { x: f.x(p) + offsets[i] - width / 2, y: top, width: Math.max(width, 0.5),
         height: f.inner.y0 - top, fill: fills[i], class: `gx-bar gx-bar-${i}`, "data-player": i, "data-points": p,
-        "data-value": value }, f.group);
-      if (exact !== null) bar.setAttribute("data-exact", exact);
-      const one = exact === null ? value >= 1 : count === player.totalBig;
-      lazyTitle(bar, `${data.names[i]}: P(${p} points) = ${exact === null ? "" : `${exact} `}≈ ${readable(value, one, false)}`);
+        "data-value": value, "data-exact": exact }, f.group);
+      lazyTitle(bar, () => labels[i](p, count, value));
     }
+  });
+  if (players.some((player) => player.totalBig === null)) {  // bars as paths: one hover title for the plot
+    const byPoints = players.map((player) => new Map(player.bars.map((bar) => [bar[0], bar])));
+    hoverOverlay(f, (p) => players.map((_, i) => byPoints[i].get(p)).map((bar, i) => (bar ? labels[i](p, bar[1], bar[2]) : ""))
+      .filter(Boolean).join("\n"));
+  }
+  players.forEach((player, i) => {
     for (const [p, frequency] of player.sim) {
-      const dot = svgElement("circle", { cx: f.x(p) + offset, cy: f.y(frequency), r: 2.6, class: "gx-dot",
+      const dot = svgElement("circle", { cx: f.x(p) + offsets[i], cy: f.y(frequency), r: 2.6, class: "gx-dot",
         "data-player": i, "data-points": p }, f.group);
       lazyTitle(dot, `${data.names[i]}: ${p} points in ${(100 * frequency).toFixed(1)}% of the simulated throws`);
     }
@@ -242,20 +287,22 @@ function drawTails(parent, data) {
     const d = points.map(([px, py], j) => (j ? `L ${px} ${py}` : `M ${px} ${py}`)).join(" ");
     svgElement("path", { d, class: `gx-tail gx-tail-${i}`, stroke: SERIES[i], fill: "none",
       "stroke-width": 2, "stroke-dasharray": i ? "5 3" : "" }, f.group);
-    tail.forEach(([k, n, dd], j) => {
-      const chance = value(n, dd);
-      const marker = i ? svgElement("rect", { x: points[j][0] - 3, y: points[j][1] - 3, width: 6, height: 6 }, f.group)
-        : svgElement("circle", { cx: points[j][0], cy: points[j][1], r: 3.2 }, f.group);
-      marker.setAttribute("fill", SERIES[i]);
-      marker.setAttribute("class", `gx-tail-point gx-tail-point-${i}`);
-      lazyTitle(marker, () => {  // the exact fraction only when pointed at: a hundred marks at 36 sticks
-        if (dd === null) return `${data.names[i]}: P(at least ${k} points) ≈ ${readable(chance, j === 0, false)}`;
-        const exact = fraction(n, dd);
-        marker.setAttribute("data-exact", exact);
-        return `${data.names[i]}: P(at least ${k} points) = ${exact} ≈ ${readable(chance, n === dd, n === 0n)}`;
-      });
-    });
+    // The markers: circles (first player) or squares (second), all in one path (see barPath).
+    const marks = points.map(([px, py]) => (i ? `M${(px - 3).toFixed(2)} ${(py - 3).toFixed(2)}h6v6h-6z`
+      : `M${(px - 3.2).toFixed(2)} ${py.toFixed(2)}a3.2 3.2 0 1 0 6.4 0a3.2 3.2 0 1 0 -6.4 0z`));
+    svgElement("path", { d: marks.join(""), fill: SERIES[i], class: `gx-tail-points gx-tail-points-${i}`,
+      "data-player": i, "data-points": tail.length }, f.group);
   });
+  // One hover title for the plot (see hoverOverlay): each player's chance of at least k points, the exact
+  // fraction only when pointed at.
+  const byK = series.map((tail) => new Map(tail.map((entry, j) => [entry[0], j])));
+  hoverOverlay(f, (k) => series.map((tail, i) => {
+    const j = byK[i].get(k);
+    if (j === undefined) return "";
+    const [, n, dd] = tail[j];
+    if (dd === null) return `${data.names[i]}: P(at least ${k} points) ≈ ${readable(n, j === 0, false)}`;
+    return `${data.names[i]}: P(at least ${k} points) = ${fraction(n, dd)} ≈ ${readable(ratio(n, dd), n === dd, n === 0n)}`;
+  }).filter(Boolean).join("\n"));
   legend(svg, [{ label: data.names[0], fill: SERIES[0], kind: "line" }, { label: data.names[1], fill: SERIES[1], kind: "line" }],
     PLOT.left, 30);
 }
@@ -269,30 +316,52 @@ function viridisColour(t) {
 
 const VIRIDIS_TABLE = Array.from({ length: 101 }, (_, i) => viridisColour(i / 100));  // computed once
 
-function viridisRgb(t) {
-  return VIRIDIS_RGB[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
-}
-
 const VIRIDIS_RGB = VIRIDIS_TABLE.map((text) => text.slice(4, -1).split(",").map(Number));
+// The same colours as little-endian RGBA words (alpha 255), for the heat map's pixels.
+const VIRIDIS_WORDS = VIRIDIS_RGB.map(([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0);
 
 function viridis(t) {
   return VIRIDIS_TABLE[Math.round(Math.min(Math.max(t, 0), 1) * 100)];
 }
 
-// Past 2**64 outcomes the heat map arrives as dense rows of float chances (explorer._dense_heat):
-// {rows: [[nagas, first points, length], ...], f64: base64 of little-endian float64}; 0 = impossible.
-function denseCells({ rows, f64 }) {
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The heat map's cells as one dense grid, row nmax first (the canvas's top row): values[at] is the
+ *  chance of (points, Nagas) at at = (nmax - nagas) * columns + (points - pmin), 0 where impossible;
+ *  counts[at] its exact count when the pool has one. No array per cell (issue 25: speed).
+ *  Past 2**64 outcomes the heat map arrives as dense rows of float chances (explorer._dense_heat):
+ *  {rows: [[nagas, first points, length], ...], f64: base64 of little-endian float64}; 0 = impossible. */
+function heatGrid(player) {
+  let pmin = Infinity, pmax = -Infinity, nmax = 0;
+  if (Array.isArray(player.heat)) {
+    if (!player.heat.length) return null;
+    for (const [p, n] of player.heat) { pmin = Math.min(pmin, p); pmax = Math.max(pmax, p); nmax = Math.max(nmax, n); }
+    const columns = pmax - pmin + 1, total = big(player.total);
+    const values = new Float64Array(columns * (nmax + 1)), counts = new Array(values.length);
+    for (const [p, n, hex] of player.heat) {
+      const at = (nmax - n) * columns + (p - pmin), c = big(hex);
+      counts[at] = c;
+      values[at] = ratio(c, total);
+    }
+    return { pmin, pmax, nmax, columns, values, counts, total, cells: player.heat.length };
+  }
+  const { rows, f64 } = player.heat;
+  if (!rows.length) return null;
+  for (const [n, first, length] of rows) { pmin = Math.min(pmin, first); pmax = Math.max(pmax, first + length - 1); nmax = Math.max(nmax, n); }
   const text = atob(f64), bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const view = new DataView(bytes.buffer), cells = [];
-  let at = 0;
+  const view = new DataView(bytes.buffer), sent = LITTLE_ENDIAN ? new Float64Array(bytes.buffer) : null;
+  const columns = pmax - pmin + 1, values = new Float64Array(columns * (nmax + 1));
+  let from = 0, cells = 0;
   for (const [n, first, length] of rows) {
-    for (let k = 0; k < length; k++, at += 8) {
-      const value = view.getFloat64(at, true);
-      if (value > 0) cells.push([first + k, n, null, value]);  // a float chance: no exact count
+    const at = (nmax - n) * columns + (first - pmin);
+    for (let k = 0; k < length; k++, from++) {
+      const value = sent ? sent[from] : view.getFloat64(8 * from, true);
+      values[at + k] = value;
+      if (value > 0) cells += 1;
     }
   }
-  return cells;
+  return { pmin, pmax, nmax, columns, values, counts: null, total: null, cells };
 }
 
 function drawHeat(parent, data, playerIndex) {
@@ -300,16 +369,11 @@ function drawHeat(parent, data, playerIndex) {
   const svg = newSvg(parent, "gx-heat");
   svg.setAttribute("aria-label", `joint chance of points and Nagas for ${data.names[playerIndex]}`);
   svg.setAttribute("data-player", playerIndex);
-  const total = player.total === null ? null : big(player.total);
-  const cells = Array.isArray(player.heat) ? player.heat.map(([p, n, count]) => {
-    const c = big(count);
-    return [p, n, c, ratio(c, total)];
-  }) : denseCells(player.heat);
-  if (!cells.length) return;  // the heat player just changed: the kernel's counts are on their way
-  let pmin = Infinity, pmax = -Infinity, nmax = 0, highest = 0;
-  for (const [p, n, , value] of cells) {
-    pmin = Math.min(pmin, p); pmax = Math.max(pmax, p); nmax = Math.max(nmax, n); highest = Math.max(highest, value);
-  }
+  const grid = heatGrid(player);
+  if (!grid) return;  // the heat player just changed: the kernel's counts are on their way
+  const { pmin, pmax, nmax, columns, values, counts, total } = grid;
+  let highest = 0;
+  for (let at = 0; at < values.length; at++) if (values[at] > highest) highest = values[at];
   svg.setAttribute("data-ymax", nmax + 0.5);
   const f = frame(svg, { xlow: pmin - 0.5, xhigh: pmax + 0.5 + (pmax - pmin + 1) * 0.12, ylow: -0.5, yhigh: nmax + 0.5,
     xlabel: "points thrown", ylabel: "Nagas", title: `${data.names[playerIndex]}: P(points, Nagas)`,
@@ -317,26 +381,25 @@ function drawHeat(parent, data, playerIndex) {
   const cw = f.x(1) - f.x(0), ch = f.y(0) - f.y(1);
   // The cells are painted one pixel each on a small canvas, which the SVG stretches over the data
   // area as an image: a thousand cells at 36 sticks cost one element, not a thousand (issue 12).
-  const columns = pmax - pmin + 1, rows = nmax + 1;
+  const rows = nmax + 1;
   const canvas = document.createElement("canvas");
   canvas.width = columns;
   canvas.height = rows;
   const context = canvas.getContext("2d");
   const pixels = context.createImageData(columns, rows);
-  const byCell = new Array(columns * rows);  // [count, value] by pixel, for the hover readout
-  for (const [p, n, c, value] of cells) {
-    const [r, g, b] = viridisRgb(Math.sqrt(value / highest));
-    const pixel = (nmax - n) * columns + (p - pmin);
-    pixels.data[4 * pixel] = r;
-    pixels.data[4 * pixel + 1] = g;
-    pixels.data[4 * pixel + 2] = b;
-    pixels.data[4 * pixel + 3] = 255;
-    byCell[pixel] = [c, value];
+  const words = new Uint32Array(pixels.data.buffer), colours = LITTLE_ENDIAN ? VIRIDIS_WORDS : null;
+  for (let pixel = 0; pixel < values.length; pixel++) {
+    const value = values[pixel];
+    if (!(value > 0)) continue;  // impossible: left transparent
+    const level = Math.round(Math.min(Math.sqrt(value / highest), 1) * 100);
+    if (colours) { words[pixel] = colours[level]; continue; }  // one store per pixel: r, g, b and opaque
+    const [r, g, b] = VIRIDIS_RGB[level];
+    pixels.data.set([r, g, b, 255], 4 * pixel);
   }
   context.putImageData(pixels, 0, 0);
   const image = svgElement("image", { x: f.x(pmin) - cw / 2, y: f.y(nmax) - ch / 2, width: cw * columns,
     height: ch * rows, preserveAspectRatio: "none", href: canvas.toDataURL(), class: "gx-cells" }, f.group);
-  svg.setAttribute("data-cells", cells.length);
+  svg.setAttribute("data-cells", grid.cells);
   // Hover: the cell under the pointer is outlined and its exact chance shown above the map.
   const outline = svgElement("rect", { width: cw, height: ch, class: "gx-cell-outline", visibility: "hidden" }, f.group);
   const readout = addText(svg, f.inner.x0, 29, "point at a cell for its exact chance",
@@ -347,12 +410,12 @@ function drawHeat(parent, data, playerIndex) {
     point.y = event.clientY;
     const local = point.matrixTransform(svg.getScreenCTM().inverse());
     const p = Math.round(pmin + (local.x - f.x(pmin)) / cw), n = Math.round((f.y(0) - local.y) / ch);
-    const cell = p >= pmin && p <= pmax && n >= 0 && n <= nmax ? byCell[(nmax - n) * columns + (p - pmin)] : undefined;
-    if (!cell) { outline.setAttribute("visibility", "hidden"); return; }
+    const at = p >= pmin && p <= pmax && n >= 0 && n <= nmax ? (nmax - n) * columns + (p - pmin) : -1;
+    if (!(values[at] > 0)) { outline.setAttribute("visibility", "hidden"); return; }
     outline.setAttribute("x", f.x(p) - cw / 2);
     outline.setAttribute("y", f.y(n) - ch / 2);
     outline.setAttribute("visibility", "visible");
-    const [c, value] = cell, exact = c === null ? "" : fraction(c, total);
+    const value = values[at], c = counts ? counts[at] : null, exact = c === null ? "" : fraction(c, total);
     Object.assign(readout.dataset, { points: p, nagas: n, exact });
     readout.textContent = `P(${p} points, ${n} Naga${n === 1 ? "" : "s"}) ${exact.length > 24 || !exact ? "" : `= ${exact} `}≈ ${readable(value, c !== null && c === total, false)}`;
   };
@@ -370,6 +433,22 @@ function drawHeat(parent, data, playerIndex) {
   addText(bar, x0 + 10, f.inner.y1 - 14, "√ scale", { "text-anchor": "end", class: "gx-text gx-tick" });
 }
 
+// A sweep does not change while its own slider moves (only "now" does), so its points, exact
+// fractions included, are read once per sweep, not once per key press (issue 25: speed).
+const SWEEP_POINTS = new Map();
+
+function sweepPoint([k, numerator, denominator]) {
+  const key = `${numerator}/${denominator}`;
+  let entry = SWEEP_POINTS.get(key);
+  if (entry === undefined) {
+    const n = big(numerator), d = big(denominator);
+    entry = [n, d, ratio(n, d), fraction(n, d)];
+    if (SWEEP_POINTS.size > 2000) SWEEP_POINTS.clear();  // bounded: a few sweeps' worth
+    SWEEP_POINTS.set(key, entry);
+  }
+  return [k, ...entry];
+}
+
 function drawSweep(parent, data, modelIndex) {
   const sweep = data.sweep, model = sweep.models[modelIndex];
   const svg = newSvg(parent, `gx-sweep gx-sweep-${model.name}`, 204, 240);
@@ -380,15 +459,14 @@ function drawSweep(parent, data, modelIndex) {
     xticks: integerTicks(0, kmax, 6), yticks: [0, 0.5, 1], percentY: true });
   svgElement("line", { x1: f.x(sweep.current), x2: f.x(sweep.current), y1: f.inner.y0, y2: f.inner.y1,
     class: "gx-current" }, f.group);
-  const pts = model.values.map(([k, n, d]) => [k, big(n), big(d)]);
-  const path = pts.map(([k, n, d], j) => `${j ? "L" : "M"} ${f.x(k)} ${f.y(ratio(n, d))}`).join(" ");
+  const pts = model.values.map(sweepPoint);
+  const path = pts.map(([k, , , value], j) => `${j ? "L" : "M"} ${f.x(k)} ${f.y(value)}`).join(" ");
   svgElement("path", { d: path, stroke: MODEL_SERIES[modelIndex], fill: "none", "stroke-width": 2 }, f.group);
-  for (const [k, n, d] of pts) {
-    const value = ratio(n, d);
+  for (const [k, n, d, value, exact] of pts) {
     const mark = svgElement("circle", { cx: f.x(k), cy: f.y(value), r: k === sweep.current ? 5.5 : 3,
       fill: MODEL_SERIES[modelIndex], class: `gx-sweep-point${k === sweep.current ? " gx-sweep-current" : ""}`,
-      "data-count": k, "data-exact": fraction(n, d) }, f.group);
-    addTitle(mark, `${k} ${sweep.colour}: P(${data.names[0]} wins) = ${fraction(n, d)} ≈ ${readable(value, n === d, n === 0n)}`);
+      "data-count": k, "data-exact": exact }, f.group);
+    lazyTitle(mark, `${k} ${sweep.colour}: P(${data.names[0]} wins) = ${exact} ≈ ${readable(value, n === d, n === 0n)}`);
   }
   // "now" beside its line, on the side with room: at the right edge it goes to the line's left.
   const rightRoom = f.inner.x1 - f.x(sweep.current) > 28;
@@ -430,8 +508,11 @@ function render({ model, el }) {
     const started = performance.now();
     root.dataset.receivedAt = `${started}`;  // performance marks for bench/bench_explorer_browser.py
     const data = JSON.parse(model.get("data") || "{}");
+    const parsed = performance.now();
     showParts(data && data.page);
+    const parts = performance.now();
     root.replaceChildren();
+    const cleared = performance.now();
     if (data && data.absent) {  // nothing computed for the sliders' pools: no plot of another pool stays
       const note = document.createElement("div");
       note.className = "gx-absent";
@@ -449,7 +530,7 @@ function render({ model, el }) {
     const top = document.createElement("div");
     top.className = "gx-row";
     root.appendChild(top);
-    const panels = {};
+    const panels = { parse: parsed - started, parts: parts - parsed, clear: cleared - parts };
     const timed = (name, work) => { const t0 = performance.now(); work(); panels[name] = performance.now() - t0; };
     timed("bars", () => drawBars(top, data));
     timed("tails", () => drawTails(top, data));
@@ -486,9 +567,14 @@ function render({ model, el }) {
     revision += 1;
     root.dataset.drawMs = `${performance.now() - started}`;
     requestAnimationFrame(() => {
-      root.dataset.revision = `${revision}`;
       root.dataset.drawnAt = `${performance.now()}`;
-      el.dispatchEvent(new CustomEvent("gx-drawn", { bubbles: true }));
+      // A task queued in the frame runs once the frame is styled, laid out and painted: the bench's
+      // "repainted" mark, set with the revision it waits for.
+      setTimeout(() => {
+        root.dataset.paintedAt = `${performance.now()}`;
+        root.dataset.revision = `${revision}`;
+        el.dispatchEvent(new CustomEvent("gx-drawn", { bubbles: true }));
+      }, 0);
     });
   };
   model.on("change:data", draw);

@@ -25,6 +25,7 @@ import warnings
 from fractions import Fraction
 from functools import lru_cache
 from itertools import compress
+from itertools import count as naturals
 from math import comb, gcd, prod
 from operator import itemgetter, mul
 from typing import Iterable, Mapping
@@ -368,9 +369,13 @@ def unpack(packed: int, width: int) -> list[int]:
     coefficient wider than one word is put back together from its words."""
     if packed < 0 or width % 8:
         raise ValueError("unpack reads non-negative integers in whole 64-bit words")
-    words_per_slot = width // 8
     slots = max(1, -(-packed.bit_length() // (8 * width)))
-    raw = packed.to_bytes(slots * width, "little")
+    return _fields(packed.to_bytes(slots * width, "little"), width)
+
+
+def _fields(raw: bytes, width: int) -> list[int]:
+    """The little-endian fields of ``width`` bytes (a multiple of 8) in ``raw``, read as 64-bit words."""
+    words_per_slot = width // 8
     if sys.byteorder == "little":
         words = memoryview(raw).cast("Q").tolist()
     else:  # pragma: no cover - no big-endian machine runs the tests
@@ -379,7 +384,8 @@ def unpack(packed: int, width: int) -> list[int]:
         return words
     values = words[0::words_per_slot]
     for i in range(1, words_per_slot):
-        values = [value | high << (64 * i) for value, high in zip(values, words[i::words_per_slot])]
+        shift = 64 * i  # most high words are 0 (empty slots, small counts): no big integer made for them
+        values = [value | high << shift if high else value for value, high in zip(values, words[i::words_per_slot])]
     return values
 
 
@@ -389,18 +395,26 @@ def _joint_cached(pool: Pool, faces_key: tuple) -> tuple[tuple[Face, Fraction], 
     return tuple(zip(outcomes, [Fraction(count, total) for count in counts]))
 
 
-_LAST_TABLE: list = [None, None]  # (a table already validated, its key): the explorer passes one table again and again
-
-
 def _faces_key(faces) -> tuple:
-    last, key = _LAST_TABLE
-    if faces is last and isinstance(faces, dict) and tuple(faces.get(c) for c in COLOURS) == key:
-        return key  # the same, unchanged table: skip validating it again
+    """The validated table as a tuple of each colour's faces (the caches' key). A table already in that
+    form (the explorer passes one again and again) is validated once, by an lru cache on its value; one
+    with a face of points and a Naga is validated at every call, so that every call warns."""
+    if isinstance(faces, Mapping):
+        key = tuple(faces.get(c) for c in COLOURS)
+        if all(isinstance(colour_faces, tuple) for colour_faces in key) and len(faces) == len(COLOURS):
+            try:
+                if not any(points and naga for colour_faces in key for points, naga in colour_faces):
+                    return _validated_key(key)
+            except (TypeError, ValueError):  # unhashable or malformed faces: validated the long way, below
+                pass
     table = load_faces(faces)
-    key = tuple(table[c] for c in COLOURS)
-    if isinstance(faces, dict) and tuple(faces.get(c) for c in COLOURS) == key:
-        _LAST_TABLE[:] = [faces, key]
-    return key
+    return tuple(table[c] for c in COLOURS)
+
+
+@lru_cache(maxsize=256)
+def _validated_key(key: tuple) -> tuple:
+    table = validate_faces(dict(zip(COLOURS, key)))
+    return tuple(table[c] for c in COLOURS)
 
 
 # --------------------------------------------------------------------------- public API
@@ -777,42 +791,32 @@ def joint_table(pool, faces=None) -> tuple[tuple[Face, ...], tuple[int, ...], in
 
 @lru_cache(maxsize=1024)
 def _joint_counts_cached(pool: Pool, faces_key: tuple):
-    """The joint table of a pool; one slider step from a pool just computed, by one packed
-    multiplication or exact division by one stick (_step_joint), else from the start."""
-    entry = _from_neighbour(pool, faces_key)
-    if entry is None:
-        outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
-        entry = (tuple(outcomes), tuple(counts), total), None
-    _RECENT_JOINT[pool, faces_key] = entry
-    while len(_RECENT_JOINT) > _RECENT_SIZE:
-        try:  # another thread may be evicting too: whichever removes the oldest, the dict stays bounded
-            _RECENT_JOINT.pop(next(iter(_RECENT_JOINT)), None)
-        except (RuntimeError, StopIteration):
-            continue
-    return entry[0]
+    """The joint table of a pool, from the start (_sorted_counts)."""
+    outcomes, counts, total = _sorted_counts(pool, dict(zip(COLOURS, faces_key)))
+    return tuple(outcomes), tuple(counts), total
 
 
-# The last few joint tables computed, oldest first: where a pool one stick away is looked for. A slider
-# moves one stick a step, so at 100 sticks a side a step costs one multiplication or division of packed
-# integers (a few ms) instead of the whole product (about 25 ms; issue 25). Bounded, and a pure cache:
-# each table in it is the exact table of its pool, whichever way it was made.
-_RECENT_SIZE = 8
-_RECENT_JOINT: dict = {}
+def joint_step(pool: Pool, faces_key: tuple, recent=None):
+    """The joint table of ``pool`` as ``(pool, faces_key, (table, packed))``, ``table`` as joint_table gives it.
 
-
-def _from_neighbour(pool: Pool, faces_key: tuple):
-    """The pool's table stepped from a recent table of the pool with one stick fewer or more, or None."""
-    check_pool_size(pool)
-    highest = sum(count * max(p for p, _ in faces) for faces, count in zip(faces_key, pool))
-    if highest > MAX_TOTAL_POINTS:
-        return None  # _sorted_counts says why it cannot be computed
-    for index, faces in enumerate(faces_key):
-        for step in (-1, 1):
-            near = tuple(count + (step if i == index else 0) for i, count in enumerate(pool))
-            entry = _RECENT_JOINT.get((near, faces_key)) if near[index] >= 0 else None
-            if entry is not None:
-                return _step_joint(entry, faces, grow=step < 0)
-    return None
+    ``recent`` is a value this function returned before, which the caller keeps (the explorer keeps the
+    table on screen; nothing is kept here). When it is of the same faces and one stick away, the table is
+    stepped from it: one packed multiplication to add a stick, an exact division to take one away
+    (_step_joint), a few ms at 100 sticks a side against about 25 from the start (issue 25). Otherwise,
+    or when the step cannot divide, the cached table from the start; ``packed`` is then None."""
+    pool = check_pool_size(pool)
+    if recent is not None and recent[1] == faces_key:
+        near = recent[0]
+        if near == pool:
+            return recent
+        moved = [i for i, (a, b) in enumerate(zip(pool, near)) if a != b]
+        highest = sum(count * max(p for p, _ in faces) for faces, count in zip(faces_key, pool))
+        if len(moved) == 1 and abs(pool[moved[0]] - near[moved[0]]) == 1 and highest <= MAX_TOTAL_POINTS:
+            index = moved[0]
+            stepped = _step_joint(recent[2], faces_key[index], grow=pool[index] > near[index])
+            if stepped is not None:
+                return pool, faces_key, stepped
+    return pool, faces_key, (_joint_counts_cached(pool, faces_key), None)
 
 
 def _step_joint(entry, faces: tuple[Face, ...], grow: bool):
@@ -827,12 +831,15 @@ def _step_joint(entry, faces: tuple[Face, ...], grow: bool):
     sides = len(faces)
     stick_low, stick_high = min(p for p, _ in faces), max(p for p, _ in faces)
     large_total = total * sides if grow else total
-    nagas_high = max(n for _, n in outcomes) + (max(n for _, n in faces) if grow else 0)
-    stride = 32 * -(-(nagas_high + 1) // 32)  # 32 slots at least between a stick's terms; rarely changes
     width = 8 * -(-max(large_total.bit_length(), 1) // 64)
     rows = outcomes[-1][0] - outcomes[0][0] + 1  # points values the table spans
-    if packed is None or packed[2:] != (stride, width):
-        packed = _pack_table(outcomes, counts, rows, stride, width), outcomes[0][0], stride, width
+    # The most Nagas a pool can throw is the sum of each stick's most: it moves by the stick's own.
+    stick_nagas = max(n for _, n in faces)
+    nagas_now = max(n for _, n in outcomes) if packed is None else packed[4]
+    nagas_high = nagas_now + (stick_nagas if grow else -stick_nagas)
+    stride = 32 * -(-(max(nagas_now, nagas_high) + 1) // 32)  # 32 slots at least between a stick's terms
+    if packed is None or packed[2:4] != (stride, width):
+        packed = _pack_table(outcomes, counts, rows, stride, width), outcomes[0][0], stride, width, nagas_now
     raw, lowest = packed[:2]
     terms: dict[int, int] = {}
     for p, n in faces:  # the stick's polynomial: slot -> how many faces
@@ -848,15 +855,34 @@ def _step_joint(entry, faces: tuple[Face, ...], grow: bool):
             return None
         lowest, total, rows = lowest - stick_low, total // sides, rows - stick_high + stick_low
     raw = number.to_bytes(rows * stride * width, "little")
-    coefficients = [int.from_bytes(raw[at : at + width], "little") for at in range(0, len(raw), width)]
+    coefficients = _fields(raw, width)
     return (
         (
             tuple(compress(_grid(lowest, rows, stride), coefficients)),
             tuple(compress(coefficients, coefficients)),
             total,
         ),
-        (raw, lowest, stride, width),
+        (raw, lowest, stride, width, nagas_high, coefficients),
     )
+
+
+def joint_columns(step):
+    """A table from joint_step by Nagas, as ``[(nagas, first points, counts from there), ...]``, each row
+    trimmed to its first and last possible points (a 0 between them is impossible); None for a table
+    made from the start (not packed). Slices of the packed grid: no loop over cells in Python."""
+    packed = step[2][1]
+    if packed is None:
+        return None
+    lowest, stride, nagas_high, coefficients = packed[1], packed[2], packed[4], packed[5]
+    rows = []
+    for nagas_ in range(nagas_high + 1):
+        column = coefficients[nagas_::stride]  # this many Nagas, by points from `lowest`
+        first = next(compress(naturals(), column), None)
+        if first is None:
+            continue
+        last = len(column) - 1 - next(compress(naturals(), reversed(column)))
+        rows.append((nagas_, lowest + first, column[first : last + 1]))
+    return rows
 
 
 def _pack_table(outcomes, counts, rows: int, stride: int, width: int) -> bytearray:
