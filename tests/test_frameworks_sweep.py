@@ -44,7 +44,7 @@ OPENSPIEL_CI = {
     "chakra2": 20,
     "chakra3": 20,
     "chakra4": 20,
-    "nagaraja": 1_000,
+    "nagaraja": 4_000,
     "toy_race": 10_000,
     "pig": 10_000,
     "bluff": 10_000,

@@ -18,6 +18,7 @@ import sys
 import threading
 from bisect import bisect_right
 from collections import Counter
+from fractions import Fraction
 from dataclasses import replace as copy_of
 
 import pytest
@@ -141,6 +142,58 @@ def test_a_listed_state_checks_every_move_as_a_state_never_listed():
                 compared += 1
                 refused += isinstance(outcomes[0], str)
     assert compared > 1000 and refused > 100
+
+
+def test_listed_chance_outcomes_are_the_weights_and_check_outcomes_as_a_state_never_listed():
+    """``State.chance_outcomes`` keeps its pairs in a slot (out of the fields, saves, pickles and the next
+    state); they are ``chance_weights`` divided by their total (the oracle, written out), and the check
+    of an outcome on a listed state (found by identity first) gives what ``_same`` gives on the same
+    position never listed: the listed object, an equal copy, a list for a tuple, and refusals (a float
+    or bool for an int face, a tuple nested one level too deep, a name that is no outcome)."""
+    import pickle
+
+    def tweaked(outcome):
+        if isinstance(outcome, int):  # the guide picked after too many ties
+            return float(outcome), bool(outcome), str(outcome)
+        if isinstance(outcome, tuple):
+            return [list(face) for face in outcome], tuple((float(p), n) for p, n in outcome), (outcome,)
+        return "".join(outcome), outcome + "?", (outcome,)
+
+    compared = refused = 0
+    for seed in range(4):
+        state = new_game(0, explicit_chance=True)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            if state.current_player != core.CHANCE:
+                state = state.apply(rng.choice(state.legal_actions()))
+                continue
+            unlisted = position.copied(state, {})
+            weights = chance.chance_weights(state)
+            total = sum(weight for _, weight in weights)
+            listed = state.chance_outcomes()
+            assert listed == [(outcome, Fraction(weight, total)) for outcome, weight in weights]
+            assert state.chance_outcomes() == listed and state.chance_listed == tuple(listed)
+            assert "chance_listed" not in state.__dict__ and state == unlisted
+            assert pickle.dumps(state) == pickle.dumps(unlisted)
+            assert getattr(pickle.loads(pickle.dumps(state)), "chance_listed", None) is None
+            outcome = listed[0][0]
+            for given in (outcome, copy_of_outcome(outcome), *tweaked(outcome)):
+                found = [chance.matching_outcome(where, given) for where in (state, unlisted)]
+                assert found[0] == found[1] and type(found[0]) is type(found[1])
+                compared += 1
+                refused += found[0] is None
+            drawn = core.sample_outcome(listed, rng)
+            after = state.apply(drawn)
+            assert after == unlisted.apply(drawn) and after.chance_listed is None
+            state = after
+    assert compared > 1000 and refused > 500
+
+
+def copy_of_outcome(outcome):
+    """An equal outcome that is not the same object."""
+    if isinstance(outcome, int):
+        return int(str(outcome))
+    return tuple(tuple(face) for face in outcome) if isinstance(outcome, tuple) else "".join(list(outcome))
 
 
 def test_no_state_changes_once_returned_and_an_illegal_move_changes_nothing():

@@ -78,10 +78,55 @@ def _throw_tasks(player: int, stick_ids: tuple) -> tuple:
 # --------------------------------------------------------------------------- outcomes
 
 
-def chance_outcomes(state) -> list:
-    weights = chance_weights(state)
-    total = sum(w for _, w in weights)
-    return [(outcome, Fraction(w, total)) for outcome, w in weights]
+def chance_outcomes(state) -> tuple:
+    """The next chance event's ``(outcome, probability)`` pairs, each probability an exact ``Fraction``:
+    ``chance_weights`` divided by their total. ``State.chance_outcomes`` keeps them on the state.
+
+    An explicit-chance game lists about 160 chance events; the probabilities of equally likely outcomes
+    (one ``Fraction(1, n)`` for all of them) and of a throw (its table) are made once per size and table,
+    not once per outcome."""
+    task = state.queue[0]
+    kind = task.kind
+    if kind == "STICKS":
+        return _throw_outcomes(tuple(state.edition.faces[STICK_LETTERS[task.detail[0]]]), len(task.detail.split()))
+    if kind == "FIRST_GUIDE":
+        return _throw_outcomes(tuple(state.edition.faces["BROWN"]), int(task.detail))
+    if kind == "DRAW":  # the other kinds draw one of equally likely outcomes: chance_weights, all 1
+        return _equally_likely(state.draw_pile)
+    if kind == "ROOM":
+        return _equally_likely(state.room_pile or (state.room_bottom[0],))
+    if kind == "AMULET":
+        return _equally_likely(state.amulet_pile)
+    if kind == "HAND_CARD":
+        return _equally_likely(state.players[task.player].hand)
+    return _equally_likely([outcome for outcome, _ in chance_weights(state)])
+
+
+def _equally_likely(outcomes) -> tuple:
+    """Each of ``outcomes`` with the same probability."""
+    if not outcomes:
+        return ()
+    probability = _one_in(len(outcomes))
+    return tuple([(outcome, probability) for outcome in outcomes])
+
+
+@lru_cache(maxsize=64)
+def _one_in(count: int) -> Fraction:
+    """``Fraction(1, count)``, shared by every draw among ``count`` equally likely outcomes."""
+    return Fraction(1, count)
+
+
+def _exact(weights) -> tuple:
+    """``(outcome, weight)`` pairs as ``(outcome, probability)`` pairs."""
+    total = sum(weight for _, weight in weights)
+    return tuple([(outcome, Fraction(weight, total)) for outcome, weight in weights])
+
+
+@lru_cache(maxsize=1024)
+def _throw_outcomes(faces: tuple, count: int) -> tuple:
+    """``chance_outcomes`` of a throw of ``count`` sticks with these ``faces`` (``throw_weights``),
+    an immutable tuple of immutable pairs, shared by every such throw."""
+    return _exact(throw_weights(faces, count))
 
 
 def chance_weights(state) -> list:
@@ -123,8 +168,21 @@ def _same(given, outcome) -> bool:
 
 
 def matching_outcome(state, given):
-    """The possible outcome of the next chance event that ``given`` names, or None."""
-    for outcome, _ in chance_weights(state):
+    """The possible outcome of the next chance event that ``given`` names, or None.
+
+    When the position's outcomes were listed already (``State.chance_outcomes``, which keeps them on
+    the state, as a driver draws from them), an outcome drawn from that list is found in it first, by
+    identity (an object is the same as itself all the way down: the test ``_same`` makes, passed); any
+    other ``given`` is compared with each outcome by ``_same``."""
+    listed = getattr(state, "chance_listed", None)
+    if listed is not None:
+        for outcome, _ in listed:
+            if outcome is given:
+                return outcome
+        outcomes = [outcome for outcome, _ in listed]
+    else:
+        outcomes = [outcome for outcome, _ in chance_weights(state)]
+    for outcome in outcomes:
         if _same(given, outcome):
             return outcome
     return None

@@ -108,6 +108,7 @@ class TurnDraft(Draft):
         not_listed = getattr(made, "listed", None)  # the state's slot for its legal actions, empty yet:
         if not_listed is not None:  # set, so that reading it never fails (a failed read costs an exception)
             not_listed.__set__(state, None)
+            made.chance_listed.__set__(state, None)  # and its slot for its chance outcomes
         self.__dict__ = {}
         return state
 

@@ -108,9 +108,11 @@ class State(StateBase):
     )  # every action and explicit chance outcome applied: a save replays them
 
     # The legal actions of this position once listed (``legal_actions``), kept for the check of the move
-    # chosen from them (``actions.check_action``). A slot, not a field: it lives outside ``__dict__``,
-    # so a draft (which copies ``__dict__``), a save, ``==``, ``hash`` and pickling never see it.
-    __slots__ = ("listed",)
+    # chosen from them (``actions.check_action``), and likewise its chance outcomes once listed
+    # (``chance_outcomes``), for the check of the outcome drawn from them (``chance.matching_outcome``).
+    # Slots, not fields: they live outside ``__dict__``, so a draft (which copies ``__dict__``), a save,
+    # ``==``, ``hash`` and pickling never see them.
+    __slots__ = ("listed", "chance_listed")
 
     def __getstate__(self) -> dict:
         """Pickle and copy the fields only (the listing is worked out again when asked for)."""
@@ -160,9 +162,15 @@ class State(StateBase):
         return list(listed)
 
     def chance_outcomes(self) -> list:
+        """The next chance event's ``(outcome, probability)`` pairs (a fresh list), listed once per
+        position: a driver draws one of them, then the check of the outcome finds it among them."""
         if self.result is not None or not self.queue:
             return []
-        return chance.chance_outcomes(self)
+        listed = getattr(self, "chance_listed", None)  # None: not listed yet, or a state not made by a turn
+        if listed is None:
+            listed = chance.chance_outcomes(self)
+            object.__setattr__(self, "chance_listed", listed)  # the frozen dataclass refuses a plain set
+        return list(listed)
 
     def apply(self, action) -> "State":
         """The state after ``action`` and everything it sets off that needs no decision."""
