@@ -11,6 +11,10 @@ APP_STAMP := $(VENV)/.installed-app
 SITE_STAMP := $(VENV)/.installed-site
 INSTRUCTOR_STAMP := $(VENV)/.installed-instructor
 PYTEST_ARGS ?=
+# Extra pip flags for the installs of `make setup`/`make test` and `make frameworks`. CI (.ci/run) passes
+# --no-compile: pip would byte-compile all 10,000 modules of the venv (about 40 s of one core on the
+# critical path) where the tests import a fraction of them, which Python then compiles once on import.
+PIP_FLAGS ?=
 # Where the environment sets PYTHONDONTWRITEBYTECODE, each test worker rewrites and compiles every
 # test module again (pytest's assertion rewriting keeps its result in __pycache__): about half the
 # CPU of collecting the tests. Python reads an empty value as unset.
@@ -22,7 +26,7 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,lab,voila,site]"
+	$(PY) -m pip install --quiet --disable-pip-version-check $(PIP_FLAGS) -e ".[test,lab,voila,site]"
 	touch $(STAMP)
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
@@ -67,6 +71,10 @@ test: $(STAMP)
 # which `make test` starts its files (longest first). Run it after adding or slowing a test file.
 test-durations: $(STAMP)
 	GAMELIB_RECORD_DURATIONS=1 $(MAKE) test
+# The same for `make test-long`, which starts its files in the order of tests/durations_long.json.
+.PHONY: test-long-durations
+test-long-durations: $(STAMP)
+	GAMELIB_RECORD_DURATIONS=1 $(MAKE) test-long
 
 # The long sweeps in full (GAMELIB_LONG_TESTS=1): the files whose loops and fuzz sweeps that
 # variable lengthens (`make test` runs the same assertions on the first seeds of each), and the files
@@ -87,7 +95,7 @@ LONG_TEST_FILES := tests/test_chakra_play.py tests/test_chakra_fuzz.py tests/tes
 LONG_TEST_FILES += tests/test_shipped_data.py
 test-long: $(STAMP) frameworks  # the framework adapters' extra first
 	GAMELIB_LONG_TESTS=1 $(PY) -m pytest $(LONG_TEST_FILES) --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
-		--numprocesses auto --dist loadfile $(PYTEST_ARGS)
+		--numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 # (a recipe reads its variables when it runs, so files appended here are in it too)
 LONG_TEST_FILES += tests/test_design_files.py tests/test_typed_inputs.py tests/test_saves_seeds.py
 # Issue 26's budget (make test within 5 minutes on an idle 2-core machine): the tiers that cost most move
@@ -99,8 +107,13 @@ LONG_TEST_FILES += $(wildcard tests/test_*_browser.py) tests/test_course_grading
 
 # The optional framework adapters' packages (PettingZoo, Gymnasium, OpenSpiel; issue 27): their tests
 # skip without them, except where GAMELIB_REQUIRE_FRAMEWORKS=1 (CI) makes a missing package a failure.
-frameworks: $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[frameworks]"
+# Installed once per venv (a stamp, as for the other set-ups): `make test-long` after CI's `make frameworks`
+# does not run pip again.
+FRAMEWORKS_STAMP := $(VENV)/.installed-frameworks
+frameworks: $(FRAMEWORKS_STAMP)
+$(FRAMEWORKS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check $(PIP_FLAGS) -e ".[frameworks]"
+	touch $@
 
 # The ways into a classroom, in a browser: the apps in Voila, the JupyterLite site (built once,
 # offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.

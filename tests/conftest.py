@@ -194,8 +194,15 @@ def module_page(browser_context):
 # first and the short ones fill in behind them. The order comes from tests/durations.json, the
 # seconds each file took in a measured run, written by `make test-durations`. A file the record
 # does not know yet (a new one) starts among the long ones, so a long new file cannot end last.
-DURATIONS_PATH = ROOT / "tests" / "durations.json"
+# `make test-long` (GAMELIB_LONG_TESTS=1) starts its files the same way from its own record,
+# tests/durations_long.json (`make test-long-durations`): the long sweeps take other times than the
+# same files in `make test`.
+DURATIONS_PATH = ROOT / "tests" / ("durations_long.json" if os.environ.get("GAMELIB_LONG_TESTS") else "durations.json")
 UNMEASURED_SECONDS = 60.0
+# Files whose tests share no fixture beyond one test and so may run on both workers at once (each test
+# is its own unit of work): a long file of independent chunks would otherwise keep one worker busy
+# alone at the end of the run.
+SPLIT_ACROSS_WORKERS = frozenset({"tests/test_frameworks_sweep.py"})
 
 
 def _measured_durations() -> dict[str, float]:
@@ -207,6 +214,20 @@ def _measured_durations() -> dict[str, float]:
 def pytest_collection_modifyitems(session, config, items):
     durations = _measured_durations()
     items.sort(key=lambda item: -durations.get(item.nodeid.split("::")[0], UNMEASURED_SECONDS))  # stable
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, except that each test of SPLIT_ACROSS_WORKERS is a unit of its own."""
+    if config.getvalue("dist") != "loadfile":
+        return None  # xdist's own scheduler for the other modes
+    from xdist.scheduler import LoadFileScheduling
+
+    class SplitLoadFileScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path in SPLIT_ACROSS_WORKERS else path
+
+    return SplitLoadFileScheduling(config, log)
 
 
 _recorded_seconds: dict[str, float] = {}
