@@ -71,10 +71,11 @@ test: $(STAMP)
 # which `make test` starts its files (longest first). Run it after adding or slowing a test file.
 test-durations: $(STAMP)
 	GAMELIB_RECORD_DURATIONS=1 $(MAKE) test
-# The same for `make test-long`, which starts its files in the order of tests/durations_long.json.
+# The same for `make test-long` and `make test-deploy-long` (CI's), which start their files in the order
+# of tests/durations_long.json.
 .PHONY: test-long-durations
 test-long-durations: $(STAMP)
-	GAMELIB_RECORD_DURATIONS=1 $(MAKE) test-long
+	GAMELIB_RECORD_DURATIONS=1 $(MAKE) test-deploy-long
 
 # The long sweeps in full (GAMELIB_LONG_TESTS=1): the files whose loops and fuzz sweeps that
 # variable lengthens (`make test` runs the same assertions on the first seeds of each), and the files
@@ -119,9 +120,17 @@ $(FRAMEWORKS_STAMP): $(STAMP)
 # offline, about a minute), the HTML export from disk, and a plain pip install in a fresh venv.
 # CI (.ci/run) runs it after `make test`; it needs npm once to fetch Pyodide and the renderers.
 # Its four files share nothing (each starts its own server or build), so they run side by side.
+DEPLOY_TEST_FILES := tests/test_deploy_apps.py tests/test_deploy_html.py tests/test_deploy_site.py tests/test_deploy_pip.py
 test-deploy: $(STAMP)
-	$(PY) -m pytest tests/test_deploy_apps.py tests/test_deploy_html.py tests/test_deploy_site.py \
-		tests/test_deploy_pip.py --numprocesses auto --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest $(DEPLOY_TEST_FILES) --numprocesses auto --dist loadfile $(PYTEST_ARGS)
+
+# CI (.ci/run) runs the files of test-deploy and test-long in one pytest session, longest first
+# (tests/durations_long.json holds both), so that neither tier ends with one worker idle while the other
+# finishes its last file. The same tests; the deployment tests do not read GAMELIB_LONG_TESTS.
+.PHONY: test-deploy-long
+test-deploy-long: $(STAMP) frameworks
+	GAMELIB_LONG_TESTS=1 $(PY) -m pytest $(LONG_TEST_FILES) $(DEPLOY_TEST_FILES) --nbval-lax \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg --numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts build

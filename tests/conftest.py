@@ -194,9 +194,9 @@ def module_page(browser_context):
 # first and the short ones fill in behind them. The order comes from tests/durations.json, the
 # seconds each file took in a measured run, written by `make test-durations`. A file the record
 # does not know yet (a new one) starts among the long ones, so a long new file cannot end last.
-# `make test-long` (GAMELIB_LONG_TESTS=1) starts its files the same way from its own record,
-# tests/durations_long.json (`make test-long-durations`): the long sweeps take other times than the
-# same files in `make test`.
+# `make test-long` and CI's `make test-deploy-long` (GAMELIB_LONG_TESTS=1) start their files the same
+# way from their own record, tests/durations_long.json (`make test-long-durations`): the long sweeps
+# take other times than the same files in `make test`.
 DURATIONS_PATH = ROOT / "tests" / ("durations_long.json" if os.environ.get("GAMELIB_LONG_TESTS") else "durations.json")
 UNMEASURED_SECONDS = 60.0
 # Files whose tests share no fixture beyond one test and so may run on both workers at once (each test
