@@ -51,10 +51,11 @@ def built_site(tmp_path_factory):
     return output
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def site(built_site):
-    """The built site served on a new port for each test: a new origin, so the browser's storage is
-    empty and Lite does not reopen the notebooks (and restart the kernels) of earlier tests."""
+    """The built site served on 127.0.0.1 for the module's tests. Each page's test starts from an empty
+    storage for this origin (``offline_page``), so Lite does not reopen the notebooks (and restart the
+    kernels) of earlier tests, while the browser's HTTP cache keeps the site's files between tests."""
     port = _free_port()
     log_path = built_site.parent / f"http-{port}.log"
     with open(log_path, "w") as log:
@@ -72,9 +73,15 @@ def site(built_site):
         server.wait(timeout=20)
 
 
-@pytest.fixture
-def offline_page(page, site):
-    """The Lab tier's page, with every request to another host refused (and listed)."""
+def go_offline(page, site: str):
+    """Empty the site's storage (Lite's contents, settings and open tabs, its service worker), as a new
+    visitor has it, and refuse (and list in ``page.refused``) every request to another host."""
+    session = page.context.new_cdp_session(page)
+    session.send(
+        "Storage.clearDataForOrigin",
+        {"origin": site, "storageTypes": "local_storage,indexeddb,service_workers,cache_storage,file_systems,websql"},
+    )
+    session.detach()
     refused = []
 
     def only_this_site(route):
@@ -87,6 +94,12 @@ def offline_page(page, site):
     page.route("**/*", only_this_site)
     page.refused = refused
     return page
+
+
+@pytest.fixture
+def offline_page(page, site):
+    """The Lab tier's page, on the site with an empty storage, every request to another host refused."""
+    return go_offline(page, site)
 
 
 def only_pyodide_cdn(refused: list[str]) -> bool:
@@ -190,18 +203,42 @@ def test_the_nagaraja_duel_app_plays_offline(offline_page, site):
     assert only_pyodide_cdn(page.refused), "the duel app asked another host for something"
 
 
-def test_the_odds_explorer_app_answers_a_slider_offline(offline_page, site):
-    from playwright.sync_api import expect
+class TestTheOddsExplorerApp:
+    """Two tests read one opened app: opening an app starts a Pyodide kernel, about 40 s of CPU."""
 
-    page = offline_page
-    seconds = open_and_run(page, site, "apps/odds_explorer.ipynb")
-    record_timing("site", "odds_explorer", "open_and_run_s", round(seconds, 1))
-    explorer = page.locator(".jp-OutputArea .gl-explorer").last
-    expect(explorer).to_be_visible()
-    move_a_slider_and_check(explorer)
-    screenshot(explorer, "site_odds_explorer_after_slider")
-    assert cell_errors(page) == []
-    assert only_pyodide_cdn(page.refused), "the explorer app asked another host for something"
+    @pytest.fixture(scope="class")
+    def odds_explorer_app(self, browser_context, site):
+        """The app opened and run once, in a tab of its own (closed after the class: one Lite tab at a time)."""
+        page = go_offline(browser_context.new_page(), site)
+        page.opened_in = open_and_run(page, site, "apps/odds_explorer.ipynb")
+        yield page
+        page.close()
+
+    def test_the_odds_explorer_app_answers_a_slider_offline(self, odds_explorer_app):
+        from playwright.sync_api import expect
+
+        page = odds_explorer_app
+        record_timing("site", "odds_explorer", "open_and_run_s", round(page.opened_in, 1))
+        explorer = page.locator(".jp-OutputArea .gl-explorer").last
+        expect(explorer).to_be_visible()
+        move_a_slider_and_check(explorer)
+        screenshot(explorer, "site_odds_explorer_after_slider")
+        assert cell_errors(page) == []
+        assert only_pyodide_cdn(page.refused), "the explorer app asked another host for something"
+
+    def test_students_see_no_nbgrader_menu_and_each_app_explains_itself(self, odds_explorer_app):
+        from playwright.sync_api import expect
+
+        page = odds_explorer_app
+        plugins = page.evaluate("() => window.jupyterapp.listPlugins().filter((id) => id.includes('nbgrader'))")
+        assert plugins == []
+        expect(page.locator("#jp-menu-panel, .lm-MenuBar-content").first).to_be_visible()
+        assert page.get_by_role("menuitem", name=re.compile("nbgrader", re.I)).count() == 0
+        intro = page.locator(".jp-MarkdownCell").first
+        expect(intro.locator("h1")).to_contain_text("Nagaraja: the fate-stick odds explorer")
+        expect(intro).to_contain_text("Your goal")
+        expect(intro.locator("a[href*='docs/rules/nagaraja.md']")).to_have_count(1)
+        screenshot(page, "site_odds_explorer_app_intro")
 
 
 def test_every_app_runs_offline():
@@ -274,22 +311,6 @@ def test_the_built_site_holds_no_answers_and_no_nbgrader(built_site):
     config = json.loads((built_site / "jupyter-lite.json").read_text())["jupyter-config-data"]
     assert [e["name"] for e in config["federated_extensions"] if "nbgrader" in e["name"]] == []
     assert not (built_site / "extensions" / "@jupyter" / "nbgrader").exists()
-
-
-def test_students_see_no_nbgrader_menu_and_each_app_explains_itself(offline_page, site):
-    from playwright.sync_api import expect
-
-    page = offline_page
-    open_and_run(page, site, "apps/odds_explorer.ipynb")
-    plugins = page.evaluate("() => window.jupyterapp.listPlugins().filter((id) => id.includes('nbgrader'))")
-    assert plugins == []
-    expect(page.locator("#jp-menu-panel, .lm-MenuBar-content").first).to_be_visible()
-    assert page.get_by_role("menuitem", name=re.compile("nbgrader", re.I)).count() == 0
-    intro = page.locator(".jp-MarkdownCell").first
-    expect(intro.locator("h1")).to_contain_text("Nagaraja: the fate-stick odds explorer")
-    expect(intro).to_contain_text("Your goal")
-    expect(intro.locator("a[href*='docs/rules/nagaraja.md']")).to_have_count(1)
-    screenshot(page, "site_odds_explorer_app_intro")
 
 
 def test_a_lesson_needing_numpy_stops_offline_with_one_sentence(offline_page, site):
