@@ -35,6 +35,7 @@ def test_a_fresh_venv_with_a_plain_install_runs_a_lesson_from_a_copy(tmp_path):
             "install",
             "--quiet",
             "--disable-pip-version-check",
+            "--no-compile",  # not every installed module byte-compiled: Python compiles those the lesson imports
             str(ROOT),
             "ipykernel",
             "nbclient",
