@@ -314,13 +314,9 @@ def channel_actions(state, board: PlayerBoard) -> list:
         return []
     actions = []
     if any(board.levels):
-        working = [list(contents) for contents in board.levels]  # the search restores it after each space
-        new = tuple.__new__
         for space in SPACES[:-1]:
             if space not in board.spaces:
-                actions += [
-                    new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)
-                ]
+                actions += _space_channels(board.levels, space)
     if "SWAP" not in board.spaces:
         actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
     return actions
@@ -328,18 +324,39 @@ def channel_actions(state, board: PlayerBoard) -> list:
 
 def space_actions(levels: tuple, space: str) -> list:
     """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted (chakra.md#programmers)."""
-    return [_channel(space, steps) for steps in channel_step_tuples(levels, space)]
+    return list(_space_channels(_levels_key(levels), space))
 
 
-def channel_step_tuples(levels: tuple, space: str, working: list | None = None) -> list:
-    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (chakra.md#programmers).
-    ``working``, if given, is a list-of-lists copy of ``levels`` that the search may use."""
-    working = [list(contents) for contents in levels] if working is None else working
+def channel_step_tuples(levels: tuple, space: str) -> list:
+    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (chakra.md#programmers)."""
+    return [action.steps for action in _space_channels(_levels_key(levels), space)]
+
+
+def _levels_key(levels) -> tuple:
+    """``levels`` as a tuple of tuples, the hashable key of :func:`_space_channels` (a board's own levels already are)."""
+    return tuple(tuple(contents) for contents in levels)
+
+
+# Distinct (levels, space) listings kept. A listing depends only on the contents of the levels (the same
+# multiset of colours per level gives the same list), and play revisits boards often: over 20 random
+# 3-player games 12,213 of 33,848 listings were distinct, and every game starts from the same empty boards.
+# An entry is a tuple of at most a few hundred shared Channel values (a few kB), so the cache stays within
+# some tens of MB.
+SPACE_LISTINGS_KEPT = 8192
+
+
+@lru_cache(maxsize=SPACE_LISTINGS_KEPT)
+def _space_channels(levels: tuple, space: str) -> tuple:
+    """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted
+    (chakra.md#programmers); ``levels`` is a tuple of tuples (the key of a bounded standard-library cache:
+    the values are immutable, so a caller cannot change what the next one gets)."""
+    working = [list(contents) for contents in levels]  # the search changes it and restores it
     found = []
     for pattern in SPACE_PATTERNS[space]:
         _search_steps(working, pattern, 0, (), {}, found)
     found.sort()
-    return found
+    new = tuple.__new__
+    return tuple(new(Channel, (space, steps, None)) for steps in found)
 
 
 # every possible Step object, built once: _STEP_TABLE[level][colour][direction][distance]
