@@ -264,7 +264,39 @@ def walk(levels, origin: int, colour: int, direction: int, distance: int) -> tup
 
 
 def legal_actions(state) -> list:
-    board = state.players[state.to_move]
+    """Every legal action of the player to move, in the order of chakra.md#programmers (a new list each call)."""
+    try:
+        return list(_listing(state.players[state.to_move], state.maya, state.bag, state.rules))
+    except TypeError:  # a state built by hand with lists in it: not a key, so listed without the cache
+        return list(_list_actions(state.players[state.to_move], _Listed(state.rules, state.maya, state.bag)))
+
+
+class _Listed(NamedTuple):
+    """All a listing reads of a state besides the board of the player to move (the key of :func:`_listing`)."""
+
+    rules: object
+    maya: tuple
+    bag: tuple
+
+
+# Listings kept by _listing. One position is often listed more than once in a row (a framework adapter lists
+# it, then a test or a board lists it again; a board's next_steps and completions list it at every click),
+# so a few entries are enough. Few on purpose: every long-lived object is walked by each full garbage
+# collection, and a listing is up to a few thousand actions (bench/bench_chakra_listing.py).
+LISTINGS_KEPT = 8
+
+
+@lru_cache(maxsize=LISTINGS_KEPT)
+def _listing(board: PlayerBoard, maya: tuple, bag: tuple, rules) -> tuple:
+    """The legal actions of a player with ``board`` facing this Maya, bag and rules, as a tuple.
+
+    A bounded standard-library cache keyed by value (the board, the Maya and the bag are tuples of
+    numbers, the rules a frozen dataclass): equal positions give equal listings, and the actions are
+    immutable, so no caller can change what the next one gets."""
+    return tuple(_list_actions(board, _Listed(rules, maya, bag)))
+
+
+def _list_actions(board: PlayerBoard, state) -> list:
     return receive_actions(state, board) + channel_actions(state, board) + meditate_actions(state, board)
 
 
@@ -314,9 +346,13 @@ def channel_actions(state, board: PlayerBoard) -> list:
         return []
     actions = []
     if any(board.levels):
+        working = [list(contents) for contents in board.levels]  # the search restores it after each space
+        new = tuple.__new__
         for space in SPACES[:-1]:
             if space not in board.spaces:
-                actions += _space_channels(board.levels, space)
+                actions += [
+                    new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)
+                ]
     if "SWAP" not in board.spaces:
         actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
     return actions
@@ -324,39 +360,18 @@ def channel_actions(state, board: PlayerBoard) -> list:
 
 def space_actions(levels: tuple, space: str) -> list:
     """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted (chakra.md#programmers)."""
-    return list(_space_channels(_levels_key(levels), space))
+    return [_channel(space, steps) for steps in channel_step_tuples(levels, space)]
 
 
-def channel_step_tuples(levels: tuple, space: str) -> list:
-    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (chakra.md#programmers)."""
-    return [action.steps for action in _space_channels(_levels_key(levels), space)]
-
-
-def _levels_key(levels) -> tuple:
-    """``levels`` as a tuple of tuples, the hashable key of :func:`_space_channels` (a board's own levels already are)."""
-    return tuple(tuple(contents) for contents in levels)
-
-
-# Distinct (levels, space) listings kept. A listing depends only on the contents of the levels (the same
-# multiset of colours per level gives the same list), and play revisits boards often: over 20 random
-# 3-player games 12,213 of 33,848 listings were distinct, and every game starts from the same empty boards.
-# An entry is a tuple of at most a few hundred shared Channel values (a few kB), so the cache stays within
-# some tens of MB.
-SPACE_LISTINGS_KEPT = 8192
-
-
-@lru_cache(maxsize=SPACE_LISTINGS_KEPT)
-def _space_channels(levels: tuple, space: str) -> tuple:
-    """Every legal Channel action of ``space`` (not SWAP) on a board with these ``levels``, sorted
-    (chakra.md#programmers); ``levels`` is a tuple of tuples (the key of a bounded standard-library cache:
-    the values are immutable, so a caller cannot change what the next one gets)."""
-    working = [list(contents) for contents in levels]  # the search changes it and restores it
+def channel_step_tuples(levels: tuple, space: str, working: list | None = None) -> list:
+    """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (chakra.md#programmers).
+    ``working``, if given, is a list-of-lists copy of ``levels`` that the search may use."""
+    working = [list(contents) for contents in levels] if working is None else working
     found = []
     for pattern in SPACE_PATTERNS[space]:
         _search_steps(working, pattern, 0, (), {}, found)
     found.sort()
-    new = tuple.__new__
-    return tuple(new(Channel, (space, steps, None)) for steps in found)
+    return found
 
 
 # every possible Step object, built once: _STEP_TABLE[level][colour][direction][distance]
