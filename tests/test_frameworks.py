@@ -309,7 +309,7 @@ def play_directly(game, options, seed, explicit_chance=False):
     return state
 
 
-CHAKRA_SEATS = {2: range(34), 3: range(34, 67), 4: range(67, 100)}  # Chakra's 100 seeds shared by its player counts
+CHAKRA_SEATS = {2: range(100), 3: range(100), 4: range(100)}  # 100 seeds per Chakra player count (issue 27)
 
 
 def cross_seeds(game, options) -> range:

@@ -264,7 +264,39 @@ def walk(levels, origin: int, colour: int, direction: int, distance: int) -> tup
 
 
 def legal_actions(state) -> list:
-    board = state.players[state.to_move]
+    """Every legal action of the player to move, in the order of chakra.md#programmers (a new list each call)."""
+    try:
+        return list(_listing(state.players[state.to_move], state.maya, state.bag, state.rules))
+    except TypeError:  # a state built by hand with lists in it: not a key, so listed without the cache
+        return list(_list_actions(state.players[state.to_move], _Listed(state.rules, state.maya, state.bag)))
+
+
+class _Listed(NamedTuple):
+    """All a listing reads of a state besides the board of the player to move (the key of :func:`_listing`)."""
+
+    rules: object
+    maya: tuple
+    bag: tuple
+
+
+# Listings kept by _listing. One position is often listed more than once in a row (a framework adapter lists
+# it, then a test or a board lists it again; a board's next_steps and completions list it at every click),
+# so a few entries are enough. Few on purpose: every long-lived object is walked by each full garbage
+# collection, and a listing is up to a few thousand actions (bench/bench_chakra_listing.py).
+LISTINGS_KEPT = 8
+
+
+@lru_cache(maxsize=LISTINGS_KEPT)
+def _listing(board: PlayerBoard, maya: tuple, bag: tuple, rules) -> tuple:
+    """The legal actions of a player with ``board`` facing this Maya, bag and rules, as a tuple.
+
+    A bounded standard-library cache keyed by value (the board, the Maya and the bag are tuples of
+    numbers, the rules a frozen dataclass): equal positions give equal listings, and the actions are
+    immutable, so no caller can change what the next one gets."""
+    return tuple(_list_actions(board, _Listed(rules, maya, bag)))
+
+
+def _list_actions(board: PlayerBoard, state) -> list:
     return receive_actions(state, board) + channel_actions(state, board) + meditate_actions(state, board)
 
 
