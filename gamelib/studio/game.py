@@ -556,8 +556,10 @@ class GameState(_StateSlots):
         return draft.freeze()
 
     def _next(self, position, history, draws):
-        """The state after a step: a draft of this one with the new position, history and count of
-        draws, its status and drawn outcomes not yet known, frozen."""
+        """The state after a step: the new position, history and count of draws with this state's
+        game, seed and chance mode, its status and drawn outcomes not yet known, frozen. Every field
+        is set on a blank draft: a step changes five of the eight, and copying the eight first
+        (``self._draft_class(self)``) made a step cost 5% more CPU instructions."""
         draft = self._draft_class.blank()
         draft._game = self._game
         draft.position = position
