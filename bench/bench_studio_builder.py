@@ -87,9 +87,7 @@ def old_builder_state_class(state_class: type) -> type:
                     )
                 if type(chosen) not in _PLAIN:
                     _check_saveable(game, chosen, _Where(game, "moves", self.position), "move")
-            position = game._checked_position(
-                _call(game, "play", self.position, chosen), "play", self.position, chosen
-            )
+            position = game._checked_position(_call(game, "play", self.position, chosen), "play", self.position, chosen)
             state = type(self)._make(
                 game,
                 position,
