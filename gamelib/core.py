@@ -22,6 +22,7 @@ with undo, step back / forward and jump, which the boards use.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import random
@@ -487,6 +488,11 @@ class Draft:
     A game may subclass it to hold its editing steps (Pangu's placement, Nagaraja's effects), and
     may keep per-draft bookkeeping (a pending log) in attributes named in ``scratch``, which
     ``freeze`` leaves out of the new state.
+
+    ``Draft`` copies a state that keeps its fields in its ``__dict__`` (the engines' states). A state
+    that keeps them in ``__slots__`` (a studio state, a ``dataclass(frozen=True, slots=True)``) is
+    drafted by the class :meth:`for_class` gives: the same three steps, on an object with the
+    state's own slots, which ``freeze`` turns into the state itself.
     """
 
     __slots__ = ("__dict__", "_made_from")
@@ -495,7 +501,13 @@ class Draft:
 
     def __init__(self, state: Any) -> None:
         self._made_from = type(state)
-        self.__dict__.update(state.__dict__)
+        try:
+            self.__dict__.update(state.__dict__)
+        except AttributeError:
+            raise TypeError(
+                f"Draft copies a state's __dict__, and a {type(state).__name__} keeps its fields in slots: "
+                f"draft it with Draft.for_class({type(state).__name__})(state)"
+            ) from None
 
     def freeze(self, state_class: type | None = None) -> Any:
         """The new, immutable state holding the draft's fields (of ``state_class``, by default the
@@ -508,6 +520,92 @@ class Draft:
         object.__setattr__(state, "__dict__", fields)
         self.__dict__ = {}
         return state
+
+    @staticmethod
+    def for_class(state_class: type) -> type:
+        """The draft class for states of ``state_class``: :class:`Draft` itself for a state with a
+        ``__dict__``, else the slotted draft of that class (made once per class, then reused).
+
+        A slotted draft has the same steps: ``draft_class(state)`` copies every slot of ``state``
+        (``draft_class.blank()`` starts with none set, for a state built from nothing, every slot
+        then to be set), the slots are edited as attributes, and ``freeze()`` returns the new state. The
+        draft has the state's own memory layout, so ``freeze`` makes it the state by changing its
+        class, without a copy: the object becomes immutable in place, and a later edit through the
+        ``draft`` name is refused by the state's ``__setattr__`` (which a frozen slotted class
+        refuses edits with). Having no ``__dict__``, a slotted draft keeps no ``scratch``.
+
+        Raises:
+            TypeError: ``state_class`` has neither a ``__dict__`` nor slots of its own to copy.
+
+        >>> import dataclasses
+        >>> @dataclasses.dataclass(frozen=True, slots=True)
+        ... class Point:
+        ...     x: int
+        ...     y: int
+        >>> draft = Draft.for_class(Point)(Point(1, 2))
+        >>> draft.y = 5
+        >>> draft.freeze()
+        Point(x=1, y=5)
+        """
+        if state_class.__dictoffset__:
+            return Draft
+        return _slotted_draft_class(state_class)
+
+
+@functools.cache
+def _slotted_draft_class(state_class: type) -> type:
+    """The draft class of a slotted ``state_class`` (see :meth:`Draft.for_class`): a subclass of the
+    class that declares the state's slots, adding none (so the two layouts are the same and
+    ``freeze`` may change the object's class), with plain attribute setting, and a copier written
+    for these slot names (as ``dataclasses`` writes each ``__init__``: one attribute copy a line,
+    several times faster than a loop over the names)."""
+    layout = next((klass for klass in state_class.__mro__ if vars(klass).get("__slots__")), None)
+    names = [
+        name
+        for klass in reversed(state_class.__mro__)
+        for name in _slot_names(klass)
+        if name not in ("__dict__", "__weakref__")
+    ]
+    if layout is None or not names:
+        raise TypeError(f"{state_class.__name__} keeps its fields neither in a __dict__ nor in slots: no draft for it")
+    lines = [f"    draft.{name} = state.{name}" for name in names]
+    source = "def __init__(draft, state):\n" + "\n".join(lines)
+    namespace: dict[str, Any] = {}
+    exec(source, {}, namespace)  # noqa: S102 - generated from the class's own slot names, as dataclasses does
+
+    def freeze(draft: Any, state_class: type | None = None) -> Any:
+        """The new state: this very object, its class now the state's (no copy)."""
+        draft.__class__ = state_class or draft._made_from
+        return draft
+
+    draft_class = type(
+        f"{state_class.__name__}Draft",
+        (layout,),
+        {
+            "__slots__": (),
+            "__module__": state_class.__module__,
+            "__qualname__": f"{state_class.__qualname__}Draft",
+            "__doc__": f"A draft of a {state_class.__qualname__}, from gamelib.core.Draft.for_class.",
+            "__init__": namespace["__init__"],
+            "__setattr__": object.__setattr__,
+            "__delattr__": object.__delattr__,
+            "freeze": freeze,
+            "blank": classmethod(object.__new__),  # a draft with no slot set yet: no __init__, nothing copied
+            "scratch": (),
+            "_made_from": state_class,
+        },
+    )
+    return draft_class
+
+
+def _slot_names(klass: type) -> tuple[str, ...]:
+    """The attribute names of the slots ``klass`` itself declares (a private ``__name`` mangled, as Python stores it)."""
+    slots = vars(klass).get("__slots__", ())
+    slots = (slots,) if isinstance(slots, str) else tuple(slots)
+    owner = klass.__name__.lstrip("_")
+    return tuple(
+        f"_{owner}{name}" if name.startswith("__") and not name.endswith("__") and owner else name for name in slots
+    )
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -529,9 +627,7 @@ def replace_fields(value: Any, **changes: Any) -> Any:
         A new instance of the same class; ``value`` is unchanged.
     """
     cls = value.__class__
-    names = _PLAIN_FIELDS.get(cls)
-    if names is None:
-        names = _PLAIN_FIELDS[cls] = _plain_dataclass_fields(cls)
+    names = _plain_dataclass_fields(cls)
     if names and names.issuperset(changes):
         fields = value.__dict__
         if len(fields) == len(names):
@@ -543,9 +639,7 @@ def replace_fields(value: Any, **changes: Any) -> Any:
     return dataclasses.replace(value, **changes)
 
 
-_PLAIN_FIELDS: dict[type, frozenset] = {}
-
-
+@functools.cache
 def _plain_dataclass_fields(cls: type) -> frozenset:
     """The field names of a dataclass whose copy needs no ``__init__``, or an empty set."""
     fields = dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ()

@@ -1,12 +1,14 @@
 """The engine contract (gamelib.core) on the toy two-dice race of tests/toy_game.py."""
 
+import dataclasses
 import random
+import typing
 from fractions import Fraction
 
 import pytest
 
 from gamelib import CHANCE, IllegalMove, Match, play, random_policy, sample_outcome
-from gamelib.core import CorruptSave, chance_rng, check_distribution
+from gamelib.core import CorruptSave, Draft, chance_rng, check_distribution
 from toy_game import RaceState, new_game
 
 
@@ -155,3 +157,55 @@ def test_read_json_file_names_the_problem(tmp_path):
         read_json_file(bad, "the test file")
     with pytest.raises(ValueError, match="cannot read the test file"):
         read_json_file(tmp_path / "missing.json", "the test file", ValueError)
+
+
+# --------------------------------------------------------------------------- the builder, for slotted states
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _SlottedPoint:
+    x: int
+    y: tuple
+
+
+class _Private:
+    """A slotted state with a private (name-mangled) slot, refusing edits as a frozen state does."""
+
+    __slots__ = ("__secret", "shown")
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"frozen: {name}")
+
+
+def test_draft_of_a_slotted_state_copies_edits_and_freezes():
+    state = _SlottedPoint(1, ("a",))
+    draft_class = Draft.for_class(_SlottedPoint)
+    assert draft_class is Draft.for_class(_SlottedPoint)  # made once per class
+    draft = draft_class(state)
+    draft.x = 2
+    frozen = draft.freeze()
+    assert type(frozen) is _SlottedPoint and frozen == _SlottedPoint(2, ("a",))
+    assert state == _SlottedPoint(1, ("a",))  # the original is untouched
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        draft.x = 3  # the draft became the frozen state: a later edit is refused
+    blank = draft_class.blank()
+    blank.x, blank.y = 5, ()
+    assert blank.freeze() == _SlottedPoint(5, ())
+
+
+def test_draft_of_a_slotted_state_copies_private_slots():
+    state = object.__new__(_Private)
+    object.__setattr__(state, "_Private__secret", 7)
+    object.__setattr__(state, "shown", 1)
+    draft = Draft.for_class(_Private)(state)
+    draft.shown = 2
+    frozen = draft.freeze()
+    assert (type(frozen), frozen._Private__secret, frozen.shown, state.shown) == (_Private, 7, 2, 1)
+
+
+def test_draft_for_a_dict_state_is_draft_and_a_slotted_state_is_refused_by_draft():
+    assert Draft.for_class(type(new_game(seed=1))) is Draft
+    with pytest.raises(TypeError, match=r"Draft.for_class\(_SlottedPoint\)"):
+        Draft(_SlottedPoint(1, ()))
+    with pytest.raises(TypeError, match="neither in a __dict__ nor in slots"):
+        Draft.for_class(typing.NamedTuple("Pair", [("a", int)]))

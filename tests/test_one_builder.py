@@ -237,3 +237,79 @@ def test_the_same_dict_changed_in_place_is_checked_again():
     die[2] = Fraction(1, 4)
     with pytest.raises(GameCodeError):  # no longer sums to 1
         Coin.state_at((3, True), explicit_chance=True).chance_outcomes()
+
+
+# --------------------------------------------------------------------------- the studio builds on the core's builder
+
+
+def test_studio_states_are_built_by_the_core_builder():
+    """Every way a studio game makes a state (a new game, ``apply``, ``search_step``, the seed's dice,
+    the copies made for a search, a save replayed, a pickle) freezes a draft of the core's builder:
+    the game's draft class is ``core.Draft.for_class(State)``, and a subclass of it that records its
+    freezes sees every state the game hands out."""
+    assert pig.State._draft_class is core.Draft.for_class(pig.State)
+
+    class CountedPig(pig.Pig):  # a game of its own, so the recording draft reaches no other test
+        pass
+
+    frozen = []
+
+    class Recording(core.Draft.for_class(CountedPig.State)):
+        __slots__ = ()
+
+        def freeze(self, state_class=None):
+            state = super().freeze(state_class)
+            frozen.append(state)
+            return state
+
+    CountedPig.State._draft_class = Recording
+    rules = {"goal": 15}
+    state = CountedPig.new_game(seed=5, rules=rules)
+    assert state is frozen[-1]
+    rng = random.Random(26)
+    while not state.is_terminal:
+        state = state.apply(rng.choice(state.legal_actions()))
+        assert state is frozen[-1] and type(state) is CountedPig.State
+    rebuild, arguments = state.__reduce__()
+    searched = CountedPig.new_game(seed=6, rules=rules, explicit_chance=True)
+    while not searched.is_terminal:
+        searched = searched.search_step(rng.choice(options(searched)))
+        assert searched is frozen[-1]
+    for make in (
+        lambda: state.with_seed(1),
+        state.with_explicit_chance,
+        lambda: state.sample_hidden(0, rng),
+        lambda: CountedPig.state_at(state.position, rules),
+        lambda: CountedPig.State.from_json(state.to_json()),
+        lambda: rebuild(*arguments),  # what a pickle's load calls
+    ):
+        made = make()
+        assert made is frozen[-1] and type(made) is CountedPig.State
+    assert CountedPig.State.from_json(state.to_json()) == state == rebuild(*arguments)
+    with pytest.raises(AttributeError, match="immutable"):
+        state.position = None  # the frozen state refuses edits, though it was the draft
+
+
+def test_no_module_level_table_filled_as_it_runs_in_the_core_the_studio_or_pangu():
+    """Caches are the standard library's (``functools``) or hung on the object they belong to: no
+    module of these starts an empty dict, list or set at module level (nor a table of empty ones)
+    to fill as it runs."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(core.__file__).parent
+    files = [root / "core.py", *sorted((root / "studio").glob("*.py")), *sorted((root / "pangu").glob("*.py"))]
+    empty = (ast.Dict, ast.List, ast.Set)
+    found = []
+    for path in files:
+        for node in ast.parse(path.read_text()).body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            if (isinstance(value, empty) and not getattr(value, "keys", getattr(value, "elts", None))) or (
+                isinstance(value, ast.Call)
+                and getattr(value.func, "id", None) in ("dict", "list", "set")
+                and not (value.args or value.keywords)
+            ):
+                found.append(f"{path.name}:{node.lineno}")
+            if isinstance(value, ast.DictComp) and isinstance(value.value, (ast.Dict, ast.List)):
+                found.append(f"{path.name}:{node.lineno}")  # one empty table a key, filled later
+    assert found == []

@@ -17,6 +17,7 @@ stuck rule) and is then frozen into a new state of the same class. :func:`search
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -143,24 +144,20 @@ def legal_cell_indices(grid: tuple, layout: Layout) -> list[int]:
     return cells
 
 
-_ACTION_ROWS: dict[str, dict[str, tuple]] = {name: {} for name in LAYOUTS}
+@functools.lru_cache(maxsize=1024)
+def _action_rows(grid: str, card_id: str) -> tuple:
+    """Every placement of one card on the layout named ``grid``: ``rows[die][orientation // 180][cell index]``.
 
-
-def _action_rows(layout: Layout, card_id: str) -> tuple:
-    """Every placement of one card, built once: ``rows[die][orientation // 180][cell index]``.
-
-    ``legal_actions`` runs millions of times in tournaments; reusing the Action values is
-    several times faster than building them.
+    ``legal_actions`` runs millions of times in tournaments; reusing the Action values (immutable,
+    and made of the card's id and the layout's cells alone, so the same for every game and deck) is
+    several times faster than building them. The cache is bounded, for a process that loads many
+    user decks.
     """
-    by_card = _ACTION_ROWS[layout.geometry.name]
-    rows = by_card.get(card_id)
-    if rows is None:
-        rows = tuple(
-            tuple(tuple(Action(card_id, die, cell, orientation) for cell in layout.cell_of) for orientation in (0, 180))
-            for die in DICE
-        )
-        by_card[card_id] = rows
-    return rows
+    cells = LAYOUTS[grid].cell_of
+    return tuple(
+        tuple(tuple(Action(card_id, die, cell, orientation) for cell in cells) for orientation in (0, 180))
+        for die in DICE
+    )
 
 
 def legal_actions(state) -> list[Action]:
@@ -176,7 +173,7 @@ def legal_actions(state) -> list[Action]:
     actions = []
     for card_id in state.revealed:
         card = by_id[card_id]
-        blue_rows, white_rows = _action_rows(layout, card_id)
+        blue_rows, white_rows = _action_rows(rules.grid, card_id)
         for (upright, turned), legal in ((blue_rows, blue != card.blue), (white_rows, white != card.white)):
             if not legal:
                 continue

@@ -34,6 +34,7 @@ and ``solve(..., fixed={seat: policy})`` the best reply to a fixed opponent.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from array import array
@@ -113,22 +114,22 @@ def _check_solvable(state: Any, name: str) -> int:
 
 
 def _end_value(given: Sequence[float], players: int, name: str) -> Fraction:
-    given = tuple(given)
-    known = _END_VALUES.get(given)
-    if known is not None:
-        return known
-    returns = [Fraction(value).limit_denominator(1_000_000) for value in given]
-    if players == 2 and sum(returns) != 1:
+    """Seat 0's exact value at the end of a game with returns ``given`` (checked to add up to 1 for two players)."""
+    value, adds_up = _exact_end(tuple(given))
+    if players == 2 and not adds_up:
         raise ValueError(
             f"{name} ended with returns {list(given)}, which do not add up to 1: the solver solves "
             f"two-player games where one player's win is the other's loss (a shared win is half each)"
         )
-    if len(_END_VALUES) < 1000:
-        _END_VALUES[given] = returns[0]
-    return returns[0]
+    return value
 
 
-_END_VALUES: dict = {}  # returns -> seat 0's exact value (a game has a handful of different endings)
+@functools.lru_cache(maxsize=1024)
+def _exact_end(given: tuple) -> tuple[Fraction, bool]:
+    """(seat 0's return as an exact fraction, whether the exact returns add up to 1), for the
+    returns ``given`` (a game has a handful of different endings, each met at many positions)."""
+    returns = [Fraction(value).limit_denominator(1_000_000) for value in given]
+    return returns[0], sum(returns) == 1
 
 
 class _StateWalker:
