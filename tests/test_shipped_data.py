@@ -60,13 +60,14 @@ def copy(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # a rewrite's lock goes there, not to ~/.cache
     forget_loaded_data(monkeypatch)
     yield folder
-    sticks._model.cache_clear()  # a stick model read from the copy must not outlive the test
+    sticks._model.cache_clear()  # a stick model or deck read from the copy must not outlive the test
+    pangu_cards.teaching_deck.cache_clear()
 
 
 def forget_loaded_data(monkeypatch) -> None:
     monkeypatch.setattr(solver.exact, "_TABLES", [])
     monkeypatch.setattr(solver.exact, "_SOLVERS", {})
-    monkeypatch.setattr(pangu_cards, "_teaching_deck", None)
+    pangu_cards.teaching_deck.cache_clear()
     sticks._model.cache_clear()
 
 

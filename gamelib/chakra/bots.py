@@ -335,8 +335,6 @@ _WITH_CODE = tuple(
 _HARMONY_CODE = tuple(_CODE[(level,) * CAPACITY] if level in CHAKRAS else -1 for level in range(BHAGYA + 1))
 _BLACK_ONLY = (BLACK,)
 _LEVEL_VALUES = tuple(level_value(level, contents) for level in range(BHAGYA + 1) for contents in _CONTENTS)
-_SCORE_TABLES: dict = {}  # worth (expected plenitude by level) -> [level * _CODES + code] = _level_score
-_SCORE_TABLES_KEPT = 1024  # distinct worths seen; beyond that the cache starts again (a list is 12 kB)
 
 
 def level_codes(levels) -> list:
@@ -344,18 +342,19 @@ def level_codes(levels) -> list:
     return [_CODE[contents] for contents in levels]
 
 
-def _score_table(worth: dict) -> list:
+def _score_table(worth: dict) -> tuple:
     """``table[level * _CODES + code]`` = ``_level_score(level, _CONTENTS[code], worth)``: the
     worth-free ``level_value`` everywhere but on the seven harmonized chakras."""
-    key = tuple(sorted(worth.items()))
-    table = _SCORE_TABLES.get(key)
-    if table is None:
-        if len(_SCORE_TABLES) >= _SCORE_TABLES_KEPT:
-            _SCORE_TABLES.clear()
-        table = _SCORE_TABLES[key] = list(_LEVEL_VALUES)
-        for level in CHAKRAS:
-            table[level * _CODES + _HARMONY_CODE[level]] = _level_score(level, (level,) * CAPACITY, worth)
-    return table
+    return _score_table_of(tuple(sorted(worth.items())))
+
+
+@lru_cache(maxsize=1024)  # one table (12 kB) per worth (expected plenitude by level) seen lately
+def _score_table_of(worth_items: tuple) -> tuple:
+    worth = dict(worth_items)
+    table = list(_LEVEL_VALUES)
+    for level in CHAKRAS:
+        table[level * _CODES + _HARMONY_CODE[level]] = _level_score(level, (level,) * CAPACITY, worth)
+    return tuple(table)
 
 
 NEAR_BEST = 1e-6  # far above the greedy bot's tie tolerance (1e-9), far below any real difference of values

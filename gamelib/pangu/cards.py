@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 import reprlib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -198,19 +199,14 @@ def _check_not_a_changed_teaching_deck(deck: Deck) -> None:
     )
 
 
-_teaching_deck: Deck | None = None
-
-
+@cache
 def teaching_deck() -> Deck:
     """The shipped teaching deck (loaded once, after its checksum: the solver's tables are for these cards)."""
-    global _teaching_deck
-    if _teaching_deck is None:
-        document = read_json("pangu/data/deck.json")
-        try:
-            _teaching_deck = deck_from_records(document["cards"], document["name"])
-        except (DeckError, KeyError, TypeError) as problem:  # only if the checksums list a broken deck
-            raise DamagedData(f"the teaching deck deck.json is damaged: {problem}") from None
-    return _teaching_deck
+    document = read_json("pangu/data/deck.json")
+    try:
+        return deck_from_records(document["cards"], document["name"])
+    except (DeckError, KeyError, TypeError) as problem:  # only if the checksums list a broken deck
+        raise DamagedData(f"the teaching deck deck.json is damaged: {problem}") from None
 
 
 # --------------------------------------------------------------------------- the grid (pangu.md#layout, pangu.md#parameters grid)
