@@ -201,7 +201,7 @@ def test_numeric_features_are_equal_exactly_when_observations_are(game, options,
     hidden = features.Field()
     for value in (None, 0):
         hidden.meet(value)
-    slots = hidden.freeze()
+    slots = hidden.freeze(encoding.vocabulary)
     vectors = []
     for value in (None, 0):
         out = np.zeros(slots.size, np.float32)
@@ -219,7 +219,56 @@ def test_numeric_features_refuse_what_the_schema_never_met_by_name():
         encoding.encode({**seen, "karma": "ten"})
     with pytest.raises(ValueError, match="never met"):
         encoding.encode({**seen, "surprise": 1})
+    with pytest.raises(ValueError, match=r"\.unseen\[0\] holds 'Z9', not one of the 10 names"):
+        encoding.encode({**seen, "unseen": ["Z9"]})
+    with pytest.raises(ValueError, match=r"\.last_event holds .*'ß' is not a word of pangu's vocabulary"):
+        encoding.encode({**seen, "last_event": "Straße"})
     assert ".karma: int" in encoding.describe()
+
+
+def test_numeric_vocabulary_is_read_from_the_games_own_files():
+    """The vocabulary comes from the game's data and rules code, not from play: Pangu's card ids are deck.json's,
+    Nagaraja's card ids cards.json's (all 48, though a game meets only some), Chakra's colours its COLOUR_NAMES;
+    an id field is a one-hot over exactly those names, one 1 per id."""
+    import json
+
+    from gamelib import chakra, nagaraja, pangu
+    from gamelib.chakra.components import COLOUR_NAMES
+    from gamelib.frameworks import features
+
+    deck = json.loads((Path(pangu.__file__).parent / "data" / "deck.json").read_text())
+    cards = json.loads((Path(nagaraja.__file__).parent / "data" / "cards.json").read_text())
+    assert features.vocabulary(pangu).groups["deck.json:cards[].id"] == tuple(sorted(c["id"] for c in deck["cards"]))
+    card_ids = tuple(sorted(c["id"] for c in cards["cards"]))
+    assert len(card_ids) == 48 and features.vocabulary(nagaraja).groups["cards.json:cards[].id"] == card_ids
+    assert set(COLOUR_NAMES) <= set(features.vocabulary(chakra).names)
+    encoding = features.schema_of(shape_of("nagaraja", {}))
+    assert "deal[0].id: str, one-hot of 48 names" in encoding.describe()
+    state = shape_of("nagaraja", {}).new_game(5)
+    seen = state.observation(0)
+    hand = seen["players"][0]["hand"]
+    line = next(line for line in encoding.describe().splitlines() if ".players[0].hand[0].id:" in line)
+    start = int(line.split("-")[0])
+    vector = encoding.encode(seen)
+    assert hand and vector[start : start + 48].tolist() == [float(card_ids[i] == hand[0]["id"]) for i in range(48)]
+
+
+@pytest.mark.parametrize("game", ["pangu", "nagaraja"])
+def test_numeric_text_tokens_give_the_text_back(game):
+    """A text field (the event lines) is its tokens as (word id, 0) or (0, number) pairs; reading the pairs back
+    through the vocabulary's words gives every event line of a random game exactly."""
+    from gamelib.frameworks import features
+
+    shape = shape_of(game, {})
+    words = features.vocabulary(shape.module)
+    lines = set()
+    for state in positions(shape, games=1, seed=99):
+        seen = state.observation(0)
+        lines.update(seen.get("events", []) or seen.get("recent_events", []))
+    assert len(lines) > 5
+    for line in lines:
+        pairs = words.token_pairs(line, "events")
+        assert "".join(words.words[word - 1] if word else str(number) for word, number in pairs) == line
 
 
 @pytest.mark.parametrize("game, options", [(game, options) for game, options, _, _ in FEATURE_SETUPS], ids=FEATURE_IDS)
