@@ -758,6 +758,43 @@ def test_score_lead_evaluator_is_a_return_and_is_the_returns_at_the_end(game, op
         assert state.returns() == pytest.approx([float(r) - 1 / players for r in state.gamelib_state.returns()])
 
 
+@pytest.mark.parametrize("game, options", [("nagaraja", {}), ("chakra", {"players": 2})], ids=["nagaraja", "chakra2"])
+def test_a_shortlisted_state_offers_greedys_move_first_and_at_most_width_moves(game, options):
+    """openspiel_game.shortlist and shortlisted: at decisions of random games the shortlist holds at most ``width``
+    distinct legal moves (all of them where there are no more); its first is a move the greedy bot plays (Nagaraja:
+    greedy's own choice with random.Random(0); Chakra: a move of the best one-action lookahead value, the value
+    greedy maximises); the OpenSpiel state numbers them 0, 1, ..., so does its clone, and applying a
+    number plays that move. The PUCT prior of the score-lead evaluator gives the first move ``first_share``."""
+    import importlib
+
+    bots = importlib.import_module(f"gamelib.{game}.bots")
+    spiel_game = load(game, options)
+    evaluator = openspiel_game.score_lead_evaluator(first_share=0.5)
+    checked = 0
+    for state in spiel_states(spiel_game, 1, seed=4, every=5):
+        inner = state.gamelib_state
+        moves = openspiel_game.shortlist(inner, 3)
+        legal = inner.legal_actions()
+        assert len(moves) == min(3, len(legal)) and all(move in legal for move in moves)
+        assert len({repr(move) for move in moves}) == len(moves)
+        if game == "chakra":
+            pairs = bots.lookahead_values(inner, inner.current_player)
+            assert next(value for move, value in pairs if move == moves[0]) == max(value for _, value in pairs)
+        else:
+            assert moves[0] == bots.greedy_policy(inner, random.Random(0))
+        short = openspiel_game.shortlisted(spiel_game, inner, 3)
+        assert short.legal_actions() == list(range(len(moves)))
+        assert [short.gamelib_move(number) for number in short.legal_actions()] == moves
+        if len(moves) > 1:
+            assert evaluator.prior(short)[0] == (0, 0.5)
+        child = short.clone()
+        assert child.legal_actions() == short.legal_actions()
+        child.apply_action(len(moves) - 1)
+        assert child.gamelib_state.to_json() == inner.apply(moves[-1]).to_json()
+        checked += 1
+    assert checked > 3
+
+
 def test_lead_values_follow_the_score_lead():
     """Before the end the seat ahead on scores() gets the larger value, equal scores equal values (by hand: a
     softmax over 3 points of scores 8 and 11 gives e/(1+e) = 0.731 to the leader)."""
