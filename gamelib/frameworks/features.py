@@ -27,8 +27,8 @@ So equal observations give equal vectors and different ones different vectors (t
 random states): the encoding holds exactly what the observation holds. The schema of each game and setup is
 measured from random games (``SCHEMA_GAMES`` of them, seeded) with room to spare: token limits and the limits
 of lists of varying length twice what was met, plus a margin. An observation beyond the schema (a longer list, a
-longer text, a name or word not in the vocabulary, a key or a kind never met) raises a ``ValueError`` naming the
-field, rather than being cut. ``describe()`` lists every field's slots: the documentation of the layout.
+longer text, a string outside its field's names, a word not in the vocabulary, a key or a kind never met) raises a
+``ValueError`` naming the field, rather than being cut. ``describe()`` lists every field's slots: the documentation of the layout.
 
 The vocabulary of a game (:func:`vocabulary`) is read from the game's own files, not from play, so it is stable:
 it changes only when the game's rules code or data change. Its sources are the game package's modules (for a
@@ -37,7 +37,11 @@ single-module game, its module) and the JSON files in its ``data`` folder:
 * names, in groups: each JSON file's string values under one key path make a group (``cards.json:cards[].id``:
   the card ids); each top-level statement of a module makes a group of its string constants (``rules.PHASES``),
   with an ``Enum`` class's member names; docstrings and the literal parts of f-strings are left out;
-* words: the tokens (as above) of every string constant, f-string part, JSON string and JSON key, sorted.
+* words: the tokens (as above) of every string constant, f-string part, JSON string and JSON key, and every ASCII
+  letter and punctuation mark (so a run of letters that is not a word goes letter by letter), sorted.
+
+The vocabulary never depends on play; which fields are names and which are text, and which group a name field
+covers, is decided by the seeded schema games (so it too is the same in every run).
 """
 
 from __future__ import annotations
