@@ -795,6 +795,29 @@ def test_a_shortlisted_state_offers_greedys_move_first_and_at_most_width_moves(g
     assert checked > 3
 
 
+def test_a_ladder_search_with_a_shortlist_of_one_plays_greedys_move():
+    """ladder_bots' shortlisted rung with width 1 has nothing to choose: at every decision of a seeded Nagaraja game
+    it plays the greedy bot's move (the shortlist's first, openspiel_game.shortlist), without searching; and
+    play_ladder gives each pairing's shares over deals x 2 seatings, summing to 1 per game."""
+    from gamelib import nagaraja
+    from gamelib.frameworks.ladder import ladder_bots, play_ladder
+
+    rungs = ladder_bots("nagaraja", simulations=(), shortlisted=(16,), width=1, seed=3)
+    assert list(rungs) == ["random", "greedy", "ismcts_16_top1"]
+    state, rng = nagaraja.new_game(4), random.Random(4)
+    decisions = 0
+    while not state.is_terminal and decisions < 60:
+        if state.current_player == core.CHANCE:
+            state = state.apply(core.sample_outcome(state.chance_outcomes(), rng))
+            continue
+        move = rungs["ismcts_16_top1"](state, random.Random(decisions))
+        assert move == nagaraja.bots.greedy_policy(state, random.Random(0))
+        state, decisions = state.apply(move), decisions + 1
+    [row] = play_ladder("nagaraja", rungs, 1, seed=2, pairings=[("random", "ismcts_16_top1")])
+    assert row.games == 2 and row.first_share.samples == row.second_share.samples == 2
+    assert row.first_share.value + row.second_share.value == pytest.approx(1.0)
+
+
 def test_lead_values_follow_the_score_lead():
     """Before the end the seat ahead on scores() gets the larger value, equal scores equal values (by hand: a
     softmax over 3 points of scores 8 and 11 gives e/(1+e) = 0.731 to the leader)."""
