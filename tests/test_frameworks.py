@@ -201,7 +201,7 @@ def test_numeric_features_are_equal_exactly_when_observations_are(game, options,
     hidden = features.Field()
     for value in (None, 0):
         hidden.meet(value)
-    slots = hidden.freeze()
+    slots = hidden.freeze(encoding.vocabulary)
     vectors = []
     for value in (None, 0):
         out = np.zeros(slots.size, np.float32)
@@ -219,7 +219,56 @@ def test_numeric_features_refuse_what_the_schema_never_met_by_name():
         encoding.encode({**seen, "karma": "ten"})
     with pytest.raises(ValueError, match="never met"):
         encoding.encode({**seen, "surprise": 1})
+    with pytest.raises(ValueError, match=r"\.unseen\[0\] holds 'Z9', not one of the 10 names"):
+        encoding.encode({**seen, "unseen": ["Z9"]})
+    with pytest.raises(ValueError, match=r"\.last_event holds .*'ß' is not a word of pangu's vocabulary"):
+        encoding.encode({**seen, "last_event": "Straße"})
     assert ".karma: int" in encoding.describe()
+
+
+def test_numeric_vocabulary_is_read_from_the_games_own_files():
+    """The vocabulary comes from the game's data and rules code, not from play: Pangu's card ids are deck.json's,
+    Nagaraja's card ids cards.json's (all 48, though a game meets only some), Chakra's colours its COLOUR_NAMES;
+    an id field is a one-hot over exactly those names, one 1 per id."""
+    import json
+
+    from gamelib import chakra, nagaraja, pangu
+    from gamelib.chakra.components import COLOUR_NAMES
+    from gamelib.frameworks import features
+
+    deck = json.loads((Path(pangu.__file__).parent / "data" / "deck.json").read_text())
+    cards = json.loads((Path(nagaraja.__file__).parent / "data" / "cards.json").read_text())
+    assert features.vocabulary(pangu).groups["deck.json:cards[].id"] == tuple(sorted(c["id"] for c in deck["cards"]))
+    card_ids = tuple(sorted(c["id"] for c in cards["cards"]))
+    assert len(card_ids) == 48 and features.vocabulary(nagaraja).groups["cards.json:cards[].id"] == card_ids
+    assert set(COLOUR_NAMES) <= set(features.vocabulary(chakra).names)
+    encoding = features.schema_of(shape_of("nagaraja", {}))
+    assert "deal[0].id: str, one-hot of 48 names" in encoding.describe()
+    state = shape_of("nagaraja", {}).new_game(5)
+    seen = state.observation(0)
+    hand = seen["players"][0]["hand"]
+    line = next(line for line in encoding.describe().splitlines() if ".players[0].hand[0].id:" in line)
+    start = int(line.split("-")[0])
+    vector = encoding.encode(seen)
+    assert hand and vector[start : start + 48].tolist() == [float(card_ids[i] == hand[0]["id"]) for i in range(48)]
+
+
+@pytest.mark.parametrize("game", ["pangu", "nagaraja"])
+def test_numeric_text_tokens_give_the_text_back(game):
+    """A text field (the event lines) is its tokens as (word id, 0) or (0, number) pairs; reading the pairs back
+    through the vocabulary's words gives every event line of a random game exactly."""
+    from gamelib.frameworks import features
+
+    shape = shape_of(game, {})
+    words = features.vocabulary(shape.module)
+    lines = set()
+    for state in positions(shape, games=1, seed=99):
+        seen = state.observation(0)
+        lines.update(seen.get("events", []) or seen.get("recent_events", []))
+    assert len(lines) > 5
+    for line in lines:
+        pairs = words.token_pairs(line, "events")
+        assert "".join(words.words[word - 1] if word else str(number) for word, number in pairs) == line
 
 
 @pytest.mark.parametrize("game, options", [(game, options) for game, options, _, _ in FEATURE_SETUPS], ids=FEATURE_IDS)
@@ -707,6 +756,66 @@ def test_score_lead_evaluator_is_a_return_and_is_the_returns_at_the_end(game, op
         assert list(evaluator.evaluate(state)) == state.returns()
         players = spiel_game.num_players()
         assert state.returns() == pytest.approx([float(r) - 1 / players for r in state.gamelib_state.returns()])
+
+
+@pytest.mark.parametrize("game, options", [("nagaraja", {}), ("chakra", {"players": 2})], ids=["nagaraja", "chakra2"])
+def test_a_shortlisted_state_offers_greedys_move_first_and_at_most_width_moves(game, options):
+    """openspiel_game.shortlist and shortlisted: at decisions of random games the shortlist holds at most ``width``
+    distinct legal moves (all of them where there are no more); its first is a move the greedy bot plays (Nagaraja:
+    greedy's own choice with random.Random(0); Chakra: a move of the best one-action lookahead value, the value
+    greedy maximises); the OpenSpiel state numbers them 0, 1, ..., so does its clone, and applying a
+    number plays that move. The PUCT prior of the score-lead evaluator gives the first move ``first_share``."""
+    import importlib
+
+    bots = importlib.import_module(f"gamelib.{game}.bots")
+    spiel_game = load(game, options)
+    evaluator = openspiel_game.score_lead_evaluator(first_share=0.5)
+    checked = 0
+    for state in spiel_states(spiel_game, 1, seed=4, every=5):
+        inner = state.gamelib_state
+        moves = openspiel_game.shortlist(inner, 3)
+        legal = inner.legal_actions()
+        assert len(moves) == min(3, len(legal)) and all(move in legal for move in moves)
+        assert len({repr(move) for move in moves}) == len(moves)
+        if game == "chakra":
+            pairs = bots.lookahead_values(inner, inner.current_player)
+            assert next(value for move, value in pairs if move == moves[0]) == max(value for _, value in pairs)
+        else:
+            assert moves[0] == bots.greedy_policy(inner, random.Random(0))
+        short = openspiel_game.shortlisted(spiel_game, inner, 3)
+        assert short.legal_actions() == list(range(len(moves)))
+        assert [short.gamelib_move(number) for number in short.legal_actions()] == moves
+        if len(moves) > 1:
+            assert evaluator.prior(short)[0] == (0, 0.5)
+        child = short.clone()
+        assert child.legal_actions() == short.legal_actions()
+        child.apply_action(len(moves) - 1)
+        assert child.gamelib_state.to_json() == inner.apply(moves[-1]).to_json()
+        checked += 1
+    assert checked > 3
+
+
+def test_a_ladder_search_with_a_shortlist_of_one_plays_greedys_move():
+    """ladder_bots' shortlisted rung with width 1 has nothing to choose: at every decision of a seeded Nagaraja game
+    it plays the greedy bot's move (the shortlist's first, openspiel_game.shortlist), without searching; and
+    play_ladder gives each pairing's shares over deals x 2 seatings, summing to 1 per game."""
+    from gamelib import nagaraja
+    from gamelib.frameworks.ladder import ladder_bots, play_ladder
+
+    rungs = ladder_bots("nagaraja", simulations=(), shortlisted=(16,), width=1, seed=3)
+    assert list(rungs) == ["random", "greedy", "ismcts_16_top1"]
+    state, rng = nagaraja.new_game(4), random.Random(4)
+    decisions = 0
+    while not state.is_terminal and decisions < 60:
+        if state.current_player == core.CHANCE:
+            state = state.apply(core.sample_outcome(state.chance_outcomes(), rng))
+            continue
+        move = rungs["ismcts_16_top1"](state, random.Random(decisions))
+        assert move == nagaraja.bots.greedy_policy(state, random.Random(0))
+        state, decisions = state.apply(move), decisions + 1
+    [row] = play_ladder("nagaraja", rungs, 1, seed=2, pairings=[("random", "ismcts_16_top1")])
+    assert row.games == 2 and row.first_share.samples == row.second_share.samples == 2
+    assert row.first_share.value + row.second_share.value == pytest.approx(1.0)
 
 
 def test_lead_values_follow_the_score_lead():

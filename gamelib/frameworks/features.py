@@ -5,8 +5,16 @@ to read JSON. This one gives every field of the observation its own fixed place 
 length, from a *schema* of the game's observations (:func:`schema_of`):
 
 * a number (``int``, ``bool``): one slot holding its value (``bool`` as 0/1); counts stay counts;
-* a string (card and tile ids, colours, phases, event lines): ``width`` slots holding its UTF-8 bytes, then
-  zeros (ids are short, so this is a handful of slots; every string of a field has the same slots);
+* a string that names something of the game (a card, tile or stick id, a colour, a phase, an effect: every
+  string the field was met with is a *name* of the game's vocabulary, :func:`vocabulary`): a one-hot over the
+  field's names: the smallest vocabulary group holding every string met (all the card ids of ``cards.json``, say,
+  though the games met only some), else for each string met its smallest group, together; sorted;
+* any other string (free text, like Pangu's and Nagaraja's event lines, or an id built by formatting, like
+  Nagaraja's ``ENTRANCE_0``): a length slot, then two slots per token up to a ``limit`` of tokens. The text is cut
+  into tokens that tile it exactly (runs of letters, numbers without leading zeros, runs of white space, any other
+  character): a number token is ``(0, its value)``, any other ``(its id, 0)``, its id being its place (from 1) in
+  the vocabulary's ``words``. One-hot tokens would make Nagaraja's events millions of slots; ids keep them a few
+  thousand, and a learner can embed them;
 * ``None`` (what the player cannot see: a hidden plenitude, a face-down relic's points, an opponent's hand):
   all of the field's slots 0, with the field's *kind* slots telling "hidden" from a shown 0;
 * a field seen with several kinds (``None`` or a number, ``None`` or a dict) starts with one 0/1 slot per kind
@@ -17,16 +25,35 @@ length, from a *schema* of the game's observations (:func:`schema_of`):
 
 So equal observations give equal vectors and different ones different vectors (the test checks both over
 random states): the encoding holds exactly what the observation holds. The schema of each game and setup is
-measured from random games (``SCHEMA_GAMES`` of them, seeded) with room to spare: string widths and the limits
-of lists of varying length twice what was met, plus a margin. An observation beyond the schema (a longer list, a longer string, a
-key or a kind never met) raises a ``ValueError`` naming the field, rather than being cut.
-``describe()`` lists every field's slots: the documentation of the layout.
+measured from random games (``SCHEMA_GAMES`` of them, seeded) with room to spare: token limits and the limits
+of lists of varying length twice what was met, plus a margin. An observation beyond the schema (a longer list, a
+longer text, a string outside its field's names, a word not in the vocabulary, a key or a kind never met) raises a
+``ValueError`` naming the field, rather than being cut. ``describe()`` lists every field's slots: the documentation of the layout.
+
+The vocabulary of a game (:func:`vocabulary`) is read from the game's own files, not from play, so it is stable:
+it changes only when the game's rules code or data change. Its sources are the game package's modules (for a
+single-module game, its module) and the JSON files in its ``data`` folder:
+
+* names, in groups: each JSON file's string values under one key path make a group (``cards.json:cards[].id``:
+  the card ids); each top-level statement of a module makes a group of its string constants (``rules.PHASES``),
+  with an ``Enum`` class's member names; docstrings and the literal parts of f-strings are left out;
+* words: the tokens (as above) of every string constant, f-string part, JSON string and JSON key, and every ASCII
+  letter and punctuation mark (so a run of letters that is not a word goes letter by letter), sorted.
+
+The vocabulary never depends on play; which fields are names and which are text, and which group a name field
+covers, is decided by the seeded schema games (so it too is the same in every run).
 """
 
 from __future__ import annotations
 
+import ast
+import bisect
+import json
 import random
+import re
+import string
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -36,6 +63,153 @@ from gamelib.frameworks.numbering import encode_observation
 KINDS = ("none", "bool", "int", "str", "list", "dict")  # JSON floats do not occur in the three games' observations
 SCHEMA_GAMES = {"pangu": 40, "chakra": 2, "nagaraja": 8}
 LIMIT = 1 << 24  # float32 holds every integer up to 2**24 exactly
+TOKEN = re.compile(r"[A-Za-z]+|0|[1-9][0-9]*|\s+|.", re.DOTALL)  # tiles any text exactly
+
+
+def tokens(text: str) -> list[str]:
+    """``text`` cut into tokens whose concatenation is ``text``: runs of letters, numbers without leading zeros
+    (``"07"`` is ``"0", "7"``), runs of white space, any other single character."""
+    return TOKEN.findall(text)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A game's names (in groups, each a sorted tuple) and words (sorted), read from its files (module docstring)."""
+
+    game: str
+    groups: dict
+    words: tuple
+
+    def __post_init__(self):
+        object.__setattr__(self, "_word_ids", {word: index + 1 for index, word in enumerate(self.words)})
+        groups_of: dict = {}
+        for group, names in self.groups.items():
+            for name in names:
+                groups_of.setdefault(name, []).append(group)
+        object.__setattr__(self, "_groups_of", groups_of)
+
+    @property
+    def names(self) -> tuple:
+        """Every name of every group, sorted."""
+        return tuple(sorted(self._groups_of))
+
+    def groups_of(self, name: str) -> list:
+        """The groups holding ``name`` (empty: not a name of the game)."""
+        return self._groups_of.get(name, [])
+
+    def word_id(self, word: str) -> int | None:
+        return self._word_ids.get(word)
+
+    def token_pairs(self, text: str, path: str) -> list[tuple[int, int]]:
+        """``text`` as ``(word id, 0)`` and ``(0, number)`` pairs, one per token (:func:`tokens`); a run of letters
+        that is not a word goes letter by letter (every ASCII letter is a word)."""
+        pairs = []
+        for token in tokens(text):
+            if token.isdigit():
+                pairs.append((0, int(token)))
+                continue
+            for word in [token] if token in self._word_ids or not token.isalpha() else token:
+                if word not in self._word_ids:
+                    raise ValueError(
+                        f"the observation's field {path} holds {text!r:.60}, whose {word!r} is not a word of "
+                        f"{self.game}'s vocabulary"
+                    )
+                pairs.append((self._word_ids[word], 0))
+        return pairs
+
+
+_VOCABULARIES: dict = {}
+
+
+def vocabulary(module) -> Vocabulary:
+    """The vocabulary of a game module (a package such as ``gamelib.nagaraja``, or a one-module game such as a
+    studio example), read once per process from its source and data files (see the module docstring)."""
+    if module.__name__ not in _VOCABULARIES:
+        groups: dict = {}
+        words: set = set()
+        origin = Path(module.__file__)
+        if origin.name == "__init__.py":
+            sources = sorted(origin.parent.glob("*.py"))
+            data = sorted((origin.parent / "data").glob("*.json"))
+        else:
+            sources, data = [origin], []
+        for path in sources:
+            _read_source(path, groups, words)
+        for path in data:
+            _read_json(json.loads(path.read_text(encoding="utf-8")), f"{path.name}:", groups, words)
+        _VOCABULARIES[module.__name__] = Vocabulary(
+            module.__name__.rsplit(".", 1)[-1],
+            {group: tuple(sorted(names)) for group, names in sorted(groups.items()) if names},
+            tuple(sorted(words | set(string.ascii_letters + string.punctuation + " "))),
+        )
+    return _VOCABULARIES[module.__name__]
+
+
+def _field_names(strings: set, words: Vocabulary) -> tuple | None:
+    """The names a field's one-hot covers (module docstring), or None if a string met is not a name (a text)."""
+    if not all(words.groups_of(text) for text in strings):
+        return None
+
+    def size_then_name(group):
+        return len(words.groups[group]), group
+
+    covering = [group for group in words.groups if strings <= set(words.groups[group])]
+    if covering:
+        return words.groups[min(covering, key=size_then_name)]
+    chosen = {min(words.groups_of(text), key=size_then_name) for text in strings}
+    return tuple(sorted({name for group in chosen for name in words.groups[group]}))
+
+
+def _index(names: tuple, value: str) -> int | None:
+    at = bisect.bisect_left(names, value)
+    return at if at < len(names) and names[at] == value else None
+
+
+def _read_source(path: Path, groups: dict, words: set) -> None:
+    """A module's names, one group per top-level statement, and the words of all its strings but docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    formatted = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+    for statement in tree.body:
+        names = groups.setdefault(f"{path.stem}.{_statement_name(statement)}", set())
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                words.update(tokens(node.value))
+                if id(node) not in formatted:
+                    names.add(node.value)
+            elif isinstance(node, ast.ClassDef) and _is_enum(node):
+                for item in node.body:
+                    for target in getattr(item, "targets", [getattr(item, "target", None)]):
+                        if isinstance(target, ast.Name):
+                            names.add(target.id)
+                            words.update(tokens(target.id))
+
+
+def _statement_name(statement) -> str:
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return statement.name
+    targets = getattr(statement, "targets", None) or [getattr(statement, "target", None)]
+    if isinstance(targets[0], ast.Name):
+        return targets[0].id
+    return f"line{statement.lineno}"
+
+
+def _is_enum(node: ast.ClassDef) -> bool:
+    return any(getattr(base, "id", getattr(base, "attr", "")).endswith("Enum") for base in node.bases)
+
+
+def _read_json(value, path: str, groups: dict, words: set) -> None:
+    """A data file's names, one group per key path (list positions dropped), and the words of its strings and keys."""
+    if isinstance(value, str):
+        groups.setdefault(path, set()).add(value)
+        words.update(tokens(value))
+    elif isinstance(value, list):
+        for item in value:
+            _read_json(item, f"{path}[]", groups, words)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            words.update(tokens(key))
+            _read_json(item, f"{path}.{key}" if not path.endswith(":") else f"{path}{key}", groups, words)
 
 
 def _kind(value) -> str:
@@ -59,7 +233,7 @@ class Field:
     """The schema of one field (a path in the observation): the kinds met, and per kind what it needs."""
 
     kinds: set = field(default_factory=set)
-    width: int = 0  # str: the longest met, in bytes
+    strings: set = field(default_factory=set)  # str: every string met
     length: int = 0  # list: the longest met
     shortest: int | None = None  # list: the shortest met
     item: Field | None = None  # list: the items' schema
@@ -69,7 +243,7 @@ class Field:
         kind = _kind(value)
         self.kinds.add(kind)
         if kind == "str":
-            self.width = max(self.width, len(value.encode()))
+            self.strings.add(value)
         elif kind == "list":
             self.length = max(self.length, len(value))
             self.shortest = len(value) if self.shortest is None else min(self.shortest, len(value))
@@ -83,16 +257,21 @@ class Field:
                 if key not in value:
                     self.keys[key].kinds.add("none")
 
-    def freeze(self) -> "Slots":
+    def freeze(self, words: Vocabulary) -> "Slots":
         kinds = tuple(kind for kind in KINDS if kind in self.kinds)
         if "list" in kinds and self.item is None:
             self.item = Field()
+        names = _field_names(self.strings, words) if "str" in kinds else None
+        texts = self.strings if "str" in kinds and names is None else ()
+        longest = max((len(words.token_pairs(text, "(measuring)")) for text in texts), default=0)
         return Slots(
             kinds=kinds,
-            width=2 * self.width + 8 if "str" in kinds else 0,
+            names=names or (),
+            tokens=2 * longest + 8 if "str" in kinds and names is None else 0,
+            vocabulary=words if "str" in kinds and names is None else None,
             limit=self._limit() if "list" in kinds else 0,
-            item=self.item.freeze() if "list" in kinds and self.item.kinds else None,
-            keys=tuple((key, self.keys[key].freeze()) for key in sorted(self.keys)),
+            item=self.item.freeze(words) if "list" in kinds and self.item.kinds else None,
+            keys=tuple((key, self.keys[key].freeze(words)) for key in sorted(self.keys)),
         )
 
     def _limit(self) -> int:
@@ -106,10 +285,12 @@ class Slots:
     """A frozen field schema: how many slots it takes and how a value fills them."""
 
     kinds: tuple
-    width: int
+    names: tuple  # str of a name field: the names its one-hot covers, sorted
+    tokens: int  # str of a text field: the most tokens it holds
     limit: int
     item: "Slots | None"
     keys: tuple
+    vocabulary: "Vocabulary | None" = field(default=None, compare=False, repr=False)  # a text field's words
 
     @property
     def size(self) -> int:
@@ -122,7 +303,7 @@ class Slots:
         if kind in ("bool", "int"):
             return 1
         if kind == "str":
-            return self.width
+            return len(self.names) if self.names else 1 + 2 * self.tokens
         if kind == "list":
             return 1 + self.limit * (self.item.size if self.item else 0)
         return sum(slots.size for _, slots in self.keys)
@@ -149,14 +330,26 @@ class Slots:
             if not -LIMIT <= value <= LIMIT:
                 raise ValueError(f"the observation's field {path} holds {value}, beyond float32's exact integers")
             out[at] = float(value)
-        elif kind == "str":
-            data = value.encode()
-            if len(data) > self.width:
+        elif kind == "str" and self.names:
+            index = _index(self.names, value)
+            if index is None:
                 raise ValueError(
-                    f"the observation's field {path} holds a string of {len(data)} bytes, more than the "
-                    f"{self.width} its slots allow"
+                    f"the observation's field {path} holds {value!r}, not one of the {len(self.names)} names its "
+                    f"one-hot covers ({', '.join(self.names[:4])}...)"
                 )
-            out[at : at + len(data)] = np.frombuffer(data, dtype=np.uint8)
+            out[at + index] = 1
+        elif kind == "str":
+            pairs = self.vocabulary.token_pairs(value, path)
+            if len(pairs) > self.tokens:
+                raise ValueError(
+                    f"the observation's field {path} holds a text of {len(pairs)} tokens, more than the "
+                    f"{self.tokens} its slots allow"
+                )
+            out[at] = len(pairs)
+            for index, (word, number) in enumerate(pairs):
+                if number > LIMIT:
+                    raise ValueError(f"the observation's field {path} holds {number}, beyond float32's exact integers")
+                out[at + 1 + 2 * index : at + 3 + 2 * index] = (word, number)
         elif kind == "list":
             if len(value) > self.limit:
                 raise ValueError(
@@ -184,10 +377,11 @@ class Slots:
                 at += slots.size
 
     def describe(self, path: str = "", at: int = 0) -> list[str]:
-        """One line per leaf field: its slots, kinds and widths."""
+        """One line per leaf field: its slots, kinds, names and token limits."""
         lines = [
             f"{at:6d}-{at + self.size - 1:<6d} {path or '(observation)'}: {'/'.join(self.kinds)}"
-            + (f", {self.width} bytes" if self.width else "")
+            + (f", one-hot of {len(self.names)} names" if self.names else "")
+            + (f", text of up to {self.tokens} tokens" if self.tokens else "")
             + (f", up to {self.limit} items" if self.limit else "")
         ]
         inner = at + (len(self.kinds) if len(self.kinds) > 1 else 0)
@@ -208,10 +402,11 @@ class Slots:
 class NumericEncoding:
     """The numeric encoding of one game's observations (see the module docstring)."""
 
-    def __init__(self, slots: Slots, name: str = ""):
+    def __init__(self, slots: Slots, name: str = "", words: Vocabulary | None = None):
         self.slots = slots
         self.name = name
         self.size = slots.size
+        self.vocabulary = words
 
     def encode(self, observation: dict) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
@@ -246,7 +441,8 @@ def schema_of(shape, games: int | None = None, seed: int = 0) -> NumericEncoding
                     state = state.apply(sample_outcome(state.chance_outcomes(), rng))
                 else:
                     state = state.apply(rng.choice(state.legal_actions()))
-        _SCHEMAS[key] = NumericEncoding(root.freeze(), shape.name)
+        words = vocabulary(shape.module)
+        _SCHEMAS[key] = NumericEncoding(root.freeze(words), shape.name, words)
     return _SCHEMAS[key]
 
 

@@ -152,7 +152,19 @@ class GamelibState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return player
 
+    shortlist_width = None  # set by shortlisted(): decisions then offer only shortlist()'s moves
+
+    def _shortlist(self) -> list:
+        state = self._state.value
+        cached = getattr(self, "_shortlisted", _Shared((None, None))).value  # shared: a clone does not copy it
+        if cached[0] is not state:
+            cached = (state, shortlist(state, self.shortlist_width))
+            self._shortlisted = _Shared(cached)
+        return cached[1]
+
     def _legal_actions(self, player):
+        if self.shortlist_width:
+            return list(range(len(self._shortlist())))
         state = self._state.value
         return self._shape.value.numbering.legal_numbers(state, self._listings.actions(state))
 
@@ -168,6 +180,8 @@ class GamelibState(pyspiel.State):
         shape, state = self._shape.value, self._state.value
         if state.current_player == CHANCE:
             return shape.chance.outcome(state, number, self._listings.outcomes(state))
+        if self.shortlist_width:
+            return self._shortlist()[number]
         return shape.numbering.action(state, number, self._listings.actions(state))
 
     def _apply_action(self, number):
@@ -375,7 +389,7 @@ def search_policy(spiel_game, bot):
     return policy
 
 
-def determinising_resampler(spiel_game, seed: int = 0):
+def determinising_resampler(spiel_game, seed: int = 0, width: int | None = None):
     """A resampler for OpenSpiel's ``ismcts.ISMCTSBot`` (``bot.set_resampler(...)``): ``(state, player) ->`` an
     OpenSpiel state the player cannot tell from ``state``, what they cannot know dealt again by gamelib's own
     determinisation (``gamelib.studio.determinise.determinised``: Chakra's unseen plenitude values, Nagaraja's
@@ -385,7 +399,7 @@ def determinising_resampler(spiel_game, seed: int = 0):
     the log for search speed), so the player's observation is the same; a sample with a different observation
     raises ValueError. Build the bot with ``use_observation_string=True``: the sample has no history of its own,
     so its tree is keyed by the observation (which in Nagaraja carries the game's events), not by the
-    perfect-recall information state."""
+    perfect-recall information state. With ``width`` the samples are :func:`shortlisted` states."""
     import random
 
     from gamelib.core import replace_fields
@@ -401,12 +415,14 @@ def determinising_resampler(spiel_game, seed: int = 0):
             sampled = replace_fields(sampled, log=inner.log)
         if sampled.observation(player) != seen:
             raise ValueError(f"the determinised {type(inner).__name__} does not look the same to seat {player}")
-        return GamelibState(spiel_game, sampled)
+        return shortlisted(spiel_game, sampled, width) if width else GamelibState(spiel_game, sampled)
 
     return resample
 
 
-def score_lead_evaluator(temperature: float = 3.0, rollout_policy=None, rollout_actions: int = 0, seed: int = 0):
+def score_lead_evaluator(
+    temperature: float = 3.0, rollout_policy=None, rollout_actions: int = 0, seed: int = 0, first_share: float = 0.0
+):
     """A cheap leaf evaluator for OpenSpiel's MCTS and ISMCTS (``mcts.Evaluator``: ``evaluate`` and ``prior``).
 
     At a terminal state it returns the game's OpenSpiel returns exactly. Elsewhere it reads the lead in
@@ -417,8 +433,9 @@ def score_lead_evaluator(temperature: float = 3.0, rollout_policy=None, rollout_
     greatest return (``-1/n`` and ``1 - 1/n``, inside [-1, 1]) and the values sum to 0, as the zero-sum returns do.
     With ``rollout_policy`` (gamelib's greedy bot, say) it first plays up to ``rollout_actions`` actions of it from
     the leaf, chance drawn from the state's seed or its listed outcomes. A game without ``scores`` scores 0 for all.
-    The prior is uniform over the legal actions (OpenSpiel's random-rollout evaluator's), the chance outcomes'
-    probabilities at chance nodes. Costs one ``scores()`` (plus the rollout), against a whole random game for
+    The prior is uniform over the legal actions (OpenSpiel's random-rollout evaluator's), or with ``first_share``
+    that share to the first legal action and the rest shared equally (on a :func:`shortlisted` state the first is the
+    greedy bot's move), the chance outcomes' probabilities at chance nodes. Costs one ``scores()`` (plus the rollout), against a whole random game for
     ``rollout_evaluator(random_policy)``."""
     import random
 
@@ -447,7 +464,10 @@ def score_lead_evaluator(temperature: float = 3.0, rollout_policy=None, rollout_
             if state.is_chance_node():
                 return state.chance_outcomes()
             legal = state.legal_actions(state.current_player())
-            return [(action, 1.0 / len(legal)) for action in legal]
+            if not first_share or len(legal) == 1:
+                return [(action, 1.0 / len(legal)) for action in legal]
+            rest = (1.0 - first_share) / (len(legal) - 1)
+            return [(legal[0], first_share)] + [(action, rest) for action in legal[1:]]
 
     return ScoreLeadEvaluator()
 
@@ -470,19 +490,32 @@ def lead_values(state, temperature: float = 3.0) -> list[float]:
     return [weight / total - shift for weight in weights]
 
 
-def ismcts_policy(spiel_game, simulations: int, evaluator=None, seed: int = 0, uct_c: float = 1.0):
+def ismcts_policy(
+    spiel_game,
+    simulations: int,
+    evaluator=None,
+    seed: int = 0,
+    uct_c: float = 1.0,
+    width: int | None = None,
+    puct: bool = False,
+):
     """A gamelib policy ``(state, rng) -> action``: OpenSpiel's information-set MCTS (``ismcts.ISMCTSBot``, UCT,
     most-visited move) with ``simulations`` simulations a move, :func:`determinising_resampler` for the worlds it
     searches and :func:`score_lead_evaluator` at the leaves unless ``evaluator`` is given. Every simulation starts
     from a fresh determinisation (hidden part and future chance redrawn), so the bot never reads what its seat
     cannot see, even from a default-mode gamelib state. Its own generators are seeded from ``seed`` and the ``rng``
-    of each call, so a seeded tournament replays exactly."""
+    of each call, so a seeded tournament replays exactly. With ``width`` it searches only :func:`shortlist`'s
+    ``width`` moves at every decision node (:func:`shortlisted`); a decision with one move is played unsearched.
+    With ``puct`` the tree policy is OpenSpiel's PUCT (the evaluator's prior weighs the exploration), not UCT."""
     from open_spiel.python.algorithms import ismcts
 
     evaluator = evaluator or score_lead_evaluator(seed=seed)
 
     def policy(state, rng):
         call_seed = rng.getrandbits(32)
+        searched = shortlisted(spiel_game, state, width) if width else GamelibState(spiel_game, state)
+        if len(searched.legal_actions()) == 1:
+            return searched.gamelib_move(searched.legal_actions()[0])
         bot = ismcts.ISMCTSBot(
             spiel_game,
             evaluator,
@@ -491,11 +524,63 @@ def ismcts_policy(spiel_game, simulations: int, evaluator=None, seed: int = 0, u
             random_state=np.random.RandomState((seed * 7919 + call_seed) % 2**32),
             use_observation_string=True,
             allow_inconsistent_action_sets=True,
+            child_selection_policy=ismcts.ChildSelectionPolicy.PUCT if puct else ismcts.ChildSelectionPolicy.UCT,
         )
-        bot.set_resampler(determinising_resampler(spiel_game, seed=call_seed))
-        searched = GamelibState(spiel_game, state)
+        bot.set_resampler(determinising_resampler(spiel_game, seed=call_seed, width=width))
         return searched.gamelib_move(bot.step(searched))
 
-    policy.__name__ = f"ismcts_{simulations}"
+    policy.__name__ = f"ismcts_{simulations}" + (f"_top{width}" if width else "")
     policy.__qualname__ = policy.__name__
     return policy
+
+
+# --------------------------------------------------------------------------- search on a shortlist of moves
+
+
+def shortlist(state, width: int) -> list:
+    """The ``width`` moves a search looks at in a gamelib ``state`` (all of them, reordered, if no more), a function of
+    what the mover may know, so the same information state gives the same shortlist in every determinisation.
+
+    Chakra: the moves with the best one-action lookahead value of its greedy bot (``chakra.bots.lookahead_values``,
+    the value greedy maximises), best first (ties in listing order), so the first is a move greedy may play. Any other game: its greedy bot's move (with a fixed
+    generator, ``random.Random(0)``), then the moves after which the mover's lead in ``scores()`` is largest (ties
+    in listing order; a game without ``scores`` keeps its listing order). So the greedy move is always on the list."""
+    import importlib
+    import random
+
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return list(legal)
+    package = type(state).__module__.rsplit(".", 1)[0]
+    player = state.current_player
+    if package == "gamelib.chakra":
+        from gamelib.chakra.bots import lookahead_values
+
+        values = lookahead_values(state, player)
+        ranked = sorted(range(len(values)), key=lambda index: (-values[index][1], index))
+        return [values[index][0] for index in ranked[:width]]
+    greedy = importlib.import_module(f"{package}.bots").greedy_policy(state, random.Random(0))
+    if not hasattr(state, "scores"):
+        others = [action for action in legal if action != greedy]
+    else:
+        step = importlib.import_module(f"{package}.actions").search_step
+        leads = {}
+        for index, action in enumerate(legal):
+            if action != greedy:
+                scores = step(state, action).scores()
+                leads[index] = scores[player] - max(s for seat, s in enumerate(scores) if seat != player)
+        others = [legal[index] for index in sorted(leads, key=lambda index: (-leads[index], index))]
+    return [greedy] + others[: width - 1]
+
+
+def shortlisted(spiel_game, state, width: int) -> "GamelibState":
+    """An OpenSpiel state of ``spiel_game`` around the gamelib ``state`` whose decision nodes offer only
+    :func:`shortlist`'s ``width`` moves, numbered 0, 1, ... in the shortlist's order (chance nodes as ever), and so
+    do its clones and successors (OpenSpiel's clone keeps the instance's attributes, not its class). Search on it
+    looks at ``width`` moves a node instead of hundreds or thousands: OpenSpiel's ISMCTS tries every untried move
+    once, in random order, before it compares any, so on the full listing a budget below the number of moves is a
+    best of random moves. The numbers are sound for OpenSpiel's algorithms because the shortlist is a function of
+    the mover's information state."""
+    made = GamelibState(spiel_game, state)
+    made.shortlist_width = width
+    return made
