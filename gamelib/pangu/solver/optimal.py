@@ -172,11 +172,17 @@ SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
 
 
 class Blocks(NamedTuple):
-    """The computed reroll blocks of one kind, as the keys of a level look them up (``_block_at``)."""
+    """The computed reroll blocks of one kind, as the keys of a level look them up (``_block_at``). Its last four
+    fields are the dense index of L' (every fill count's (F, C); D' of the kind's size), those of a
+    ``DenseIndex``: ``kernels.dense_slot`` reads them by name. (Flat, not a DenseIndex inside: numba's parallel
+    loops refuse a nested tuple as an argument.)"""
 
     at: np.ndarray  # int32 [dense slot of L']: the block's number, -1 if the level needs none there
     rows: np.ndarray  # float64 [block, row, k]
-    index: DenseIndex  # the dense index of L' (every fill count's (F, C); D' of the kind's size)
+    fc_index: np.ndarray
+    ranks: np.ndarray
+    n_d: int
+    n: int
 
 
 @njit(cache=True)
@@ -342,7 +348,7 @@ def _fill_blocks(block_keys, kind, blocks, next_table, index, arrays, penalty):
 @njit(cache=True)
 def _block_at(blocks, filled, colours, dprime):
     """The precomputed block of L' = (F', C', D') (``_mark_blocks`` marked every one a level looks up)."""
-    at = blocks.at[dense_slot(filled, colours, dprime, blocks.index)]
+    at = blocks.at[dense_slot(filled, colours, dprime, blocks)]
     if at < 0:
         raise AssertionError("a reroll block was looked up that the marking pass did not mark")
     return blocks.rows[at]
@@ -651,7 +657,7 @@ def solve_level(keys, table, index: DenseIndex, arrays: ModelArrays, profiles: P
         number[at] = np.arange(len(at), dtype=np.int32)
         blocks = np.zeros((len(at), max(width, 1), karma + 1))
         _fill_blocks(mark[at] - 1, kind, blocks, table, index, arrays, penalty)
-        found[kind] = Blocks(number, blocks, where)
+        found[kind] = Blocks(number, blocks, *where)
     out = np.zeros((len(keys), karma + 1))
     _level(keys, out, table, index, profiles, arrays, found[SINGLES], found[PAIRS], threads, max(left - 1, 1))
     return out, np.array([[len(found[PAIRS].rows), len(found[SINGLES].rows)]], dtype=np.int64)
