@@ -271,7 +271,7 @@ def _fill_block(filled, colours, dprime, kind, block, next_table, index, arrays,
         _reroll_row(filled, colours, dprime, blocked, block[j], next_table, index, arrays, penalty, best, moves)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pair_orders(filled, x1, x2, arrays):
     """Whether two cards can go on the empty cells x1 then x2, and whether x2 then x1."""
     first_ok = is_legal(filled, x1, arrays) and is_legal(filled | (1 << x1), x2, arrays)
@@ -345,7 +345,7 @@ def _fill_blocks(block_keys, kind, blocks, next_table, index, arrays, penalty):
             )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _block_at(blocks, filled, colours, dprime):
     """The precomputed block of L' = (F', C', D') (``_mark_blocks`` marked every one a level looks up)."""
     at = blocks.at[dense_slot(filled, colours, dprime, blocks)]
@@ -581,7 +581,7 @@ def _stuck_hands(filled, colours, unplaced, out, kind, blocks, arrays, work):
                     out[k] += valu[rows_at[i], k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _relation(ca, oa, xa, cb, ob, xb, arrays):
     """Two placements of a turn: 0 not adjacent, 1 adjacent without a colour match, 2 with one."""
     n, facing = arrays.n, arrays.facing
