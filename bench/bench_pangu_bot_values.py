@@ -4,11 +4,11 @@ Run: ``.venv/bin/python bench/bench_pangu_bot_values.py --pairs 20 --runs 3`` (8
 shared 2-core machine at load 7; needs the optional numba extra).
 
 * Turn 2 forward pass: ``pairs`` seeded (turn-2 key, Karma) pairs that the lookahead reaches under the
-  default rules, played through every ordered hand and roll class: the plain ``_la_reached`` (the
-  planner's full search at every decision, as last session's run) against the whole-game run's
-  ``la_outcomes`` (memoised search, each play's outcome stored), CPU seconds, median over the runs.
-* Turn 3 values: the turn-3 keys those pairs reach (up to ``--keys``), every Karma reached: the plain
-  ``_la_level`` against ``la_rows``.
+  default rules, played through every ordered hand and roll class: ``la_outcomes`` searching without a
+  memo (``memoised=False``: the planner's full search at every decision) against the whole-game run's
+  memoised search, CPU seconds, median over the runs.
+* Turn 3 values: the turn-3 keys those pairs reach (up to ``--keys``), every Karma reached: ``la_rows``
+  without and with the memo.
 
 Both give the same pairs and rows (checked here, and in tests/test_pangu_bot_values_numba.py). The first
 run of each kernel in this process includes its compilation (the recursive kernels are not cached on
@@ -41,12 +41,10 @@ def cpu_of(function) -> tuple[object, float]:
     return result, time.process_time() - cpu
 
 
-def turn_two_pairs(data, class_roll, count: int, seed: int):
+def turn_two_pairs(data, count: int, seed: int):
     """``count`` seeded turn-2 (key, Karma) pairs the lookahead reaches: keys and one-Karma masks."""
     start = np.array([((1 << data.cards) - 1) << 20], dtype=np.int64)
-    keys, masks = sp.la_outcomes(
-        data, 0, start, np.array([1 << data.karma], dtype=np.int64), class_roll, threads=1
-    ).reached()
+    keys, masks = sp.la_outcomes(data, 0, start, np.array([1 << data.karma], dtype=np.int64), threads=1).reached()
     pairs = [(key, k) for key, mask in zip(keys, masks) for k in range(1, data.karma + 1) if (int(mask) >> k) & 1]
     chosen = sorted(np.random.default_rng(seed).choice(len(pairs), count, replace=False))
     return (
@@ -55,60 +53,14 @@ def turn_two_pairs(data, class_roll, count: int, seed: int):
     )
 
 
-def plain_reached(data, class_roll, keys, masks):
-    a = data.arrays
-    reached = np.zeros((2, data.fc_counts[6] * data.n_d(6), 2), dtype=np.int64)
-    sp._la_reached(
-        keys,
-        masks,
-        reached,
-        data.fc_index,
-        data.ranks,
-        data.n_d(6),
-        data.rowmajor,
-        a.facing,
-        a.centre_rec,
-        a.touches,
-        a.cost,
-        data.step,
-        data.reroll_counts,
-        class_roll,
-        data.karma,
-        data.n,
-        data.cards,
-        data.orients,
-    )
-    slot_key = np.maximum(reached[0, :, 0], reached[1, :, 0])
-    hit = np.flatnonzero(slot_key)
-    by_key = np.argsort(slot_key[hit])
-    return slot_key[hit][by_key] - 1, (reached[0, :, 1] | reached[1, :, 1])[hit][by_key]
+def plain_reached(data, keys, masks):
+    """The (key, Karma) pairs reached, by the forward pass searching without a memo."""
+    return sp.la_outcomes(data, 3, keys, masks, threads=1, memoised=False).reached()
 
 
-def plain_rows(data, class_roll, keys, masks, table):
-    a = data.arrays
-    out = np.zeros((len(keys), data.karma + 1), dtype=np.int64)
-    sp._la_level(
-        keys,
-        masks,
-        out,
-        table,
-        data.fc_index,
-        data.ranks,
-        data.n_d(9),
-        data.rowmajor,
-        a.facing,
-        a.centre_rec,
-        a.touches,
-        a.cost,
-        data.step,
-        data.reroll_counts,
-        class_roll,
-        data.karma,
-        data.n,
-        data.cards,
-        data.orients,
-    )
-    return out
+def plain_rows(data, keys, masks, table):
+    """The turn-3 rows, searching without a memo."""
+    return sp.la_rows(data, 6, keys, masks, table, threads=1, memoised=False)
 
 
 def median_cpu(function, runs: int) -> tuple[object, float]:
@@ -124,13 +76,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     data = levels.Arrays(build_model(Rules(), None), keys={})
-    class_roll = sp._class_rolls(data.arrays.cost)
-    keys, masks = turn_two_pairs(data, class_roll, args.pairs, args.seed)
-    plain_reached(data, class_roll, keys[:2], masks[:2])  # warm-up: compilation
-    sp.la_outcomes(data, 3, keys[:2], masks[:2], class_roll, threads=1)
+    keys, masks = turn_two_pairs(data, args.pairs, args.seed)
+    plain_reached(data, keys[:2], masks[:2])  # warm-up: compilation
+    sp.la_outcomes(data, 3, keys[:2], masks[:2], threads=1)
 
-    plain, plain_cpu = median_cpu(lambda: plain_reached(data, class_roll, keys, masks), args.runs)
-    stored, memo_cpu = median_cpu(lambda: sp.la_outcomes(data, 3, keys, masks, class_roll, threads=1), args.runs)
+    plain, plain_cpu = median_cpu(lambda: plain_reached(data, keys, masks), args.runs)
+    stored, memo_cpu = median_cpu(lambda: sp.la_outcomes(data, 3, keys, masks, threads=1), args.runs)
     next_keys, next_masks = stored.reached()
     assert np.array_equal(plain[0], next_keys) and np.array_equal(plain[1], next_masks)
     print(
@@ -144,8 +95,8 @@ def main() -> None:
     sample = np.arange(0, len(next_keys), max(1, len(next_keys) // args.keys))[: args.keys]
     k6, m6 = next_keys[sample], next_masks[sample]
     pairs6 = sum(bin(int(m)).count("1") for m in m6)
-    plain_row, plain6_cpu = median_cpu(lambda: plain_rows(data, class_roll, k6, m6, table), args.runs)
-    memo_row, memo6_cpu = median_cpu(lambda: sp.la_rows(data, 6, k6, m6, table, class_roll, threads=1), args.runs)
+    plain_row, plain6_cpu = median_cpu(lambda: plain_rows(data, k6, m6, table), args.runs)
+    memo_row, memo6_cpu = median_cpu(lambda: sp.la_rows(data, 6, k6, m6, table, threads=1), args.runs)
     assert np.array_equal(plain_row, memo_row)
     print(
         f"turn 3 values, {len(k6)} keys ({pairs6} pairs): plain {plain6_cpu:.2f} s CPU, memoised {memo6_cpu:.2f} s "

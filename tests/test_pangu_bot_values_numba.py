@@ -103,7 +103,7 @@ def test_the_numba_lookahead_evaluation_agrees_with_evaluate_policy_at_turn_thre
         assert lookahead.lookahead_turn_three_value(state) == expected, str(rules)
     if rules != Rules():
         return
-    start = turn_three_start(4)  # a turn start: every ordered hand and roll through _la_level
+    start = turn_three_start(4)  # a turn start: every ordered hand and roll through la_rows
     assert lookahead.lookahead_turn_three_value(start) == solver.evaluate_policy(lookahead_policy, state=start)
 
 
@@ -134,11 +134,11 @@ def test_a_whole_turn_three_from_its_start_agrees_with_evaluate_policy():
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(cap_rule="before_placement", grid="4x3")], ids=str)
-def test_the_whole_game_runs_stored_plays_give_the_plain_kernels_values(rules):
+def test_the_whole_game_runs_stored_plays_give_the_plain_searchs_values(rules):
     """The whole-game run (solve_lookahead) at a turn-2 start: its forward pass (la_outcomes, memoised search)
-    reaches the (key, Karma) pairs of the plain _la_reached; its turn-3 rows (la_rows) equal the plain
-    _la_level's; and its stored plays summed against them (Outcomes.rows) equal _la_level's turn-2 rows,
-    which play every search again without a memo."""
+    reaches the (key, Karma) pairs of the same pass searching without a memo; its turn-3 rows (la_rows) equal
+    the plain search's; and its stored plays summed against them (Outcomes.rows) equal the plain search's
+    turn-2 rows, which play every search again without a memo or stored plays."""
     from gamelib.pangu.solver import position_of
 
     start = turn_three_start(7, placed=3, rules=rules)
@@ -146,43 +146,19 @@ def test_the_whole_game_runs_stored_plays_give_the_plain_kernels_values(rules):
     filled, colours, unseen, *_ = position_of(start)
     keys = np.array([filled | colours << 10 | unseen << 20], dtype=np.int64)
     karmas = np.array([sum(1 << k for k in (4, 7, data.karma))], dtype=np.int64)
-    a = data.arrays
-    class_roll = lookahead._class_rolls(a.cost)
-    plain = (
-        data.rowmajor,
-        a.facing,
-        a.centre_rec,
-        a.touches,
-        a.cost,
-        data.step,
-        data.reroll_counts,
-        class_roll,
-        data.karma,
-        data.n,
-        data.cards,
-        data.orients,
-    )
 
-    plays = lookahead.la_outcomes(data, 3, keys, karmas, class_roll, threads=1)
+    plays = lookahead.la_outcomes(data, 3, keys, karmas, threads=1)
     next_keys, next_karmas = plays.reached()
-    reached = np.zeros((2, data.fc_counts[6] * data.n_d(6), 2), dtype=np.int64)
-    lookahead._la_reached(keys, karmas, reached, data.fc_index, data.ranks, data.n_d(6), *plain)
-    slot_key = np.maximum(reached[0, :, 0], reached[1, :, 0])
-    hit = np.flatnonzero(slot_key)
-    by_key = np.argsort(slot_key[hit])
-    assert np.array_equal(slot_key[hit][by_key] - 1, next_keys)
-    assert np.array_equal((reached[0, :, 1] | reached[1, :, 1])[hit][by_key], next_karmas)
+    plain_keys, plain_karmas = lookahead.la_outcomes(data, 3, keys, karmas, threads=1, memoised=False).reached()
+    assert np.array_equal(plain_keys, next_keys)
+    assert np.array_equal(plain_karmas, next_karmas)
 
-    rows6 = lookahead.la_rows(data, 6, next_keys, next_karmas, final_table, class_roll, threads=1)
+    rows6 = lookahead.la_rows(data, 6, next_keys, next_karmas, final_table, threads=1)
     sample = np.arange(0, len(next_keys), max(1, len(next_keys) // 12))
-    plain6 = np.zeros((len(sample), data.karma + 1), dtype=np.int64)
-    lookahead._la_level(
-        next_keys[sample], next_karmas[sample], plain6, final_table, data.fc_index, data.ranks, data.n_d(9), *plain
-    )
+    plain6 = lookahead.la_rows(data, 6, next_keys[sample], next_karmas[sample], final_table, threads=1, memoised=False)
     assert np.array_equal(rows6[sample], plain6)
 
     table6 = data.table(6, next_keys, rows6)
-    plain3 = np.zeros((1, data.karma + 1), dtype=np.int64)
-    lookahead._la_level(keys, karmas, plain3, table6, data.fc_index, data.ranks, data.n_d(6), *plain)
+    plain3 = lookahead.la_rows(data, 3, keys, karmas, table6, threads=1, memoised=False)
     assert np.array_equal(plays.rows(data, 3, 1, table6), plain3)
     assert plain3[0, data.karma] > 0

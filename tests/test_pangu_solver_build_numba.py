@@ -32,16 +32,7 @@ def test_the_final_level_lists_exactly_the_keys_that_turn_three_reaches(rules):
         for level in (0, 3):
             turn_three = space.next_turn_keys(turn_three, level, fc_all, fc_counts_all, ranks, arrays)
     reached = kernels.turn_successors(
-        turn_three,
-        fc_index,
-        ranks,
-        n,
-        fc_counts[9] * n,
-        arrays.facing,
-        arrays.touches,
-        n,
-        cards,
-        len(model.orientations),
+        turn_three, solver_arrays.DenseIndex(fc_index, ranks, n, n), fc_counts[9] * n, arrays
     )
     assert np.array_equal(space.every_key(fc_index, ranks, 9, cards, n), reached[reached > 0] - 1)
 
@@ -55,19 +46,8 @@ def _listing_arrays(rules):
 
 def _old_turn_keys(keys, following, model, arrays, fc_index, fc_counts, ranks):
     n, cards = model.size, len(model.card_ids)
-    width = comb(cards, cards - following)
-    reached = kernels.turn_successors(
-        keys,
-        fc_index,
-        ranks,
-        width,
-        fc_counts[following] * width,
-        arrays.facing,
-        arrays.touches,
-        n,
-        cards,
-        len(model.orientations),
-    )
+    index = solver_arrays.DenseIndex(fc_index, ranks, comb(cards, cards - following), n)
+    reached = kernels.turn_successors(keys, index, fc_counts[following] * index.n_d, arrays)
     return reached[reached > 0] - 1
 
 
@@ -105,22 +85,11 @@ def test_the_builders_turn_three_rows_of_a_sample_equal_the_shipped_rows():
     fc_all, _ = solver_arrays.dense_index(model, list(range(n + 1)))
     ranks = solver_arrays.rank_table(n)
     finals = space.every_key(fc_index, ranks, 9, cards, n)
-    rows = kernels.final_card_rows(
-        finals,
-        arrays.facing,
-        arrays.centre_rec,
-        arrays.cost,
-        arrays.step,
-        arrays.karma,
-        False,
-        n,
-        cards,
-        arrays.orients,
-    )
-    table = optimal.dense_table(rows, solver_arrays.slots_of(finals, fc_index, ranks, n, n), fc_counts[9] * n)
+    rows = kernels.final_card_rows(finals, arrays, False)
+    index = solver_arrays.DenseIndex(fc_index, ranks, n, n)
+    table = optimal.dense_table(rows, solver_arrays.slots_of(finals, *index), fc_counts[9] * n)
     shipped = solver.default_tables()
     picks = np.sort(np.random.default_rng(5).choice(len(shipped.keys[6]), size=40, replace=False))
     keys = shipped.keys[6][picks].astype(np.int64)
-    kappa, klass, rb = optimal.kappa_of(model, arrays)
-    out, _ = optimal.solve_level(keys, table, fc_index, ranks, n, arrays, kappa, klass, rb, False, fc_all)
+    out, _ = optimal.solve_level(keys, table, index, arrays, optimal.kappa_of(model, arrays), False, fc_all)
     assert np.array_equal(out[:, 1:].astype(np.int64), shipped.rows[6][picks])

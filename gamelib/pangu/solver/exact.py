@@ -307,6 +307,12 @@ def _waiting_for_roll(state) -> bool:
 # --------------------------------------------------------------------------- bots, exactly
 
 
+def _node_key(node) -> tuple:
+    """What ``evaluate_policy`` memoises a node by: every field the rest of the game depends on."""
+    fields = (node.grid, node.revealed, node.roll, node.karma, node.turn_start_karma, node.gained_this_turn)
+    return (*fields, node.deck, node.current_player)
+
+
 def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     """A bot's exact chance of winning: every chance outcome followed with its probability.
 
@@ -334,29 +340,17 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     rng = random.Random(0)
     uniform = policy is random_policy
 
-    def key_of(node):
-        return (
-            node.grid,
-            node.revealed,
-            node.roll,
-            node.karma,
-            node.turn_start_karma,
-            node.gained_this_turn,
-            node.deck,
-            node.current_player,
-        )
-
     def value(node) -> Fraction:
         if node.is_terminal:
             return ONE if node.status == "WON" else ZERO
-        key = key_of(node)
+        key = _node_key(node)
         if key in memo:
             return memo[key]
         if node.current_player == CHANCE:  # a free stuck reroll comes back here: V = S / (1 - p_back)
             total, back = ZERO, ZERO
             for outcome, p in node.chance_outcomes():
                 child = node.apply(outcome)
-                if not child.is_terminal and key_of(child) == key:
+                if not child.is_terminal and _node_key(child) == key:
                     back += p
                 else:
                     total += p * value(child)

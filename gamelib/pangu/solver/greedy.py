@@ -22,7 +22,16 @@ except ImportError as error:  # pragma: no cover - the message is the point
 
 from gamelib.pangu.rules import Rules
 from gamelib.pangu.solver.arrays import MAX_REC
-from gamelib.pangu.solver.kernels import dense_slot, is_legal, place_card, placement_rec
+from gamelib.pangu.solver.kernels import (
+    dense_slot,
+    hands_of,
+    is_legal,
+    pack_key,
+    place_card,
+    placement_rec,
+    roll_classes,
+    unpack_key,
+)
 from gamelib.pangu.solver.levels import (
     LEVELS,
     Arrays,
@@ -41,9 +50,7 @@ from gamelib.pangu.solver.tables import checkpoint_folder, rules_tag
 
 
 @njit(cache=True)
-def _greedy_choice(
-    filled, colours, order, count, placed, roll, rowmajor, facing, centre_rec, touches, cost, orients, n
-):
+def _greedy_choice(filled, colours, order, count, placed, roll, arrays):
     """Greedy's next placement among ``order[:count]`` not yet in ``placed``: (i, x, o, rec), i = -1 if all are blocked.
 
     The loops run in the order of pangu.md#programmers (revealed order, row-major cells, orientation 0
@@ -54,15 +61,15 @@ def _greedy_choice(
         card = order[i]
         if (placed >> card) & 1:
             continue
-        c = cost[card, roll]
+        c = arrays.cost[card, roll]
         if c == 0:
             continue
-        for q in range(n):
-            x = rowmajor[q]
-            if not is_legal(filled, x, touches, n):
+        for q in range(arrays.n):
+            x = arrays.rowmajor[q]
+            if not is_legal(filled, x, arrays):
                 continue
-            for o in range(orients):
-                r = placement_rec(filled, colours, card, o, x, facing, centre_rec, n)
+            for o in range(arrays.orients):
+                r = placement_rec(filled, colours, card, o, x, arrays)
                 if r - c > best_score:
                     best_score = r - c
                     best_i, best_x, best_o, best_rec = i, x, o, r
@@ -70,9 +77,7 @@ def _greedy_choice(
 
 
 @njit(cache=True)
-def _greedy_play(
-    filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost, orients, n, steps, start
-):
+def _greedy_play(filled, colours, order, count, roll, arrays, steps, start):
     """Play greedy for the cards ``order[:count]`` with ``roll`` until all are placed or the rest are blocked.
 
     Returns (F, C, placed mask, steps used); ``steps[start + t]`` gets (cost, rec) of the t-th
@@ -80,17 +85,15 @@ def _greedy_play(
     placed = 0
     used = 0
     while True:
-        i, x, o, r = _greedy_choice(
-            filled, colours, order, count, placed, roll, rowmajor, facing, centre_rec, touches, cost, orients, n
-        )
+        i, x, o, r = _greedy_choice(filled, colours, order, count, placed, roll, arrays)
         if i < 0:
             return filled, colours, placed, used
         card = order[i]
-        steps[start + used, 0] = cost[card, roll]
+        steps[start + used, 0] = arrays.cost[card, roll]
         steps[start + used, 1] = r
         used += 1
         placed |= 1 << card
-        filled, colours = place_card(filled, colours, card, o, x, facing, n)
+        filled, colours = place_card(filled, colours, card, o, x, arrays)
         if used == count:
             return filled, colours, placed, used
 
@@ -106,66 +109,47 @@ def _karma_after(k, steps, used, step):
 
 
 @njit(cache=True)
-def _greedy_roll(
-    filled,
-    colours,
-    after,
-    order,
-    count,
-    roll,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    rowmajor,
-    facing,
-    centre_rec,
-    touches,
-    cost,
-    step,
-    reroll_counts,
-    karma,
-    n,
-    orients,
-    contribution,
-    steps,
-    rest,
-):
-    """35 x greedy's value row after ``roll`` with the cards ``order[:count]`` to place, into ``contribution``.
-
-    A stuck roll sums the 35 rerolls instead: the blocked cards share both numbers, so they cost the
-    same under every reroll and greedy places them the same way (by ``rec``) under all of them;
-    ``reroll_counts[card, c]`` is the number of rerolls at which they cost ``c``."""
-    f, c, placed, used = _greedy_play(
-        filled, colours, order, count, roll, rowmajor, facing, centre_rec, touches, cost, orients, n, steps, 0
-    )
+def _greedy_turn(filled, colours, order, count, roll, arrays, steps, rest):
+    """Greedy's whole turn with ``roll``: its play, and after a stuck roll the blocked rest (``rest[:m]``) played
+    under any reroll (one play serves them all: see ``_greedy_roll``). Returns (F, C, placements with ``roll``,
+    placements after the reroll); ``steps`` holds them all."""
+    f, c, placed, used = _greedy_play(filled, colours, order, count, roll, arrays, steps, 0)
     if used == count:
-        row = next_table[dense_slot(f, c, after, fc_index, ranks, n_d_next, n)]
-        contribution[0] = row[0]  # -1 flags a key the table lacks (Arrays.table): a forward pass missed it
-        for k in range(1, karma + 1):
-            contribution[k] = 35 * row[_karma_after(k, steps, used, step)]
-        return
+        return f, c, used, 0
     m = 0
     for i in range(count):
         if not (placed >> order[i]) & 1:
             rest[m] = order[i]
             m += 1
     # any unblocked roll of the rest gives the same play; the first card's cheapest cost stands for the class
-    probe = -1
-    for r2 in range(36):
-        if cost[rest[0], r2] > 0:
-            probe = r2
-            break
-    f2, c2, placed2, used2 = _greedy_play(
-        f, c, rest, m, probe, rowmajor, facing, centre_rec, touches, cost, orients, n, steps, used
-    )
-    row = next_table[dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)]
+    probe = 0
+    while arrays.cost[rest[0], probe] == 0:
+        probe += 1
+    f, c, _, used2 = _greedy_play(f, c, rest, m, probe, arrays, steps, used)
+    return f, c, used, used2
+
+
+@njit(cache=True)
+def _greedy_roll(filled, colours, after, order, count, roll, next_table, index, arrays, contribution, steps, rest):
+    """35 x greedy's value row after ``roll`` with the cards ``order[:count]`` to place, into ``contribution``.
+
+    A stuck roll sums the 35 rerolls instead: the blocked cards share both numbers, so they cost the
+    same under every reroll and greedy places them the same way (by ``rec``) under all of them;
+    ``reroll_counts[card, c]`` is the number of rerolls at which they cost ``c``."""
+    karma, step = arrays.karma, arrays.step
+    f, c, used, used2 = _greedy_turn(filled, colours, order, count, roll, arrays, steps, rest)
+    row = next_table[dense_slot(f, c, after, index)]
     total = used + used2
+    if used == count:
+        contribution[0] = row[0]  # -1 flags a key the table lacks (Arrays.table): a forward pass missed it
+        for k in range(1, karma + 1):
+            contribution[k] = 35 * row[_karma_after(k, steps, total, step)]
+        return
     for k in range(karma + 1):
         contribution[k] = 0
     contribution[0] = row[0]
     for cc in range(1, 6):
-        times = reroll_counts[rest[0], cc]
+        times = arrays.reroll_counts[rest[0], cc]
         if times == 0:
             continue
         for t in range(used, total):
@@ -174,227 +158,40 @@ def _greedy_roll(
             contribution[k] += times * row[_karma_after(k, steps, total, step)]
 
 
-@njit(cache=True)
-def _greedy_hand(
-    filled,
-    colours,
-    after,
-    order,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    rowmajor,
-    facing,
-    centre_rec,
-    touches,
-    cost,
-    step,
-    reroll_counts,
-    karma,
-    n,
-    orients,
-    row_out,
-    contribution,
-    steps,
-    rest,
-    by_code,
-):
-    """Add the 36 rolls of one ordered hand of 3 to ``row_out``; rolls with the same cost triple share one play."""
-    for code in range(216):
-        by_code[code] = 0
-    for r in range(36):
-        by_code[(cost[order[0], r] * 6 + cost[order[1], r]) * 6 + cost[order[2], r]] += 1
-    for code in range(216):
-        times = by_code[code]
-        if times == 0:
-            continue
-        r = 0
-        while (cost[order[0], r] * 6 + cost[order[1], r]) * 6 + cost[order[2], r] != code:
-            r += 1
-        _greedy_roll(
-            filled,
-            colours,
-            after,
-            order,
-            3,
-            r,
-            next_table,
-            fc_index,
-            ranks,
-            n_d_next,
-            rowmajor,
-            facing,
-            centre_rec,
-            touches,
-            cost,
-            step,
-            reroll_counts,
-            karma,
-            n,
-            orients,
-            contribution,
-            steps,
-            rest,
-        )
-        if contribution[0] < 0:
-            row_out[0] = -1
-        for k in range(1, karma + 1):
-            row_out[k] += times * contribution[k]
-
-
 @njit(cache=True, parallel=True)
-def _greedy_level(
-    keys,
-    out,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    rowmajor,
-    facing,
-    centre_rec,
-    touches,
-    cost,
-    step,
-    reroll_counts,
-    karma,
-    n,
-    cards,
-    orients,
-):
-    """Greedy's value rows at one turn-start level: every ordered hand of 3 and every roll (scaled, int64)."""
+def _greedy_level(keys, out, reached, next_table, index, arrays):
+    """Greedy at one turn-start level: every ordered hand of 3 and every roll of each key of ``keys``, the rolls with
+    the same cost triple sharing one play. With a non-empty ``reached``, a forward pass: mark the next level's keys
+    greedy reaches (``reached[slot] = key + 1``; threads may mark the same slot, with the same value), so that
+    the backward pass visits only those. Else the backward pass: the value rows into ``out`` (scaled, int64)."""
+    karma = arrays.karma
+    forward = reached.shape[0] > 0
     for q in prange(keys.shape[0]):
-        key = keys[q]
-        filled = key & 1023
-        colours = (key >> 10) & 1023
-        unplaced = (key >> 20) & 1023
-        members = np.zeros(cards, dtype=np.int64)
-        d = 0
-        for c in range(cards):
-            if (unplaced >> c) & 1:
-                members[d] = c
-                d += 1
+        filled, colours, unplaced = unpack_key(keys[q])
         row_out = np.zeros(karma + 1, dtype=np.int64)
         contribution = np.zeros(karma + 1, dtype=np.int64)
-        order = np.zeros(3, dtype=np.int64)
+        hands = np.zeros((720, 3), dtype=np.int64)
         rest = np.zeros(3, dtype=np.int64)
         steps = np.zeros((3, 2), dtype=np.int64)
-        by_code = np.zeros(216, dtype=np.int64)
-        for i0 in range(d):
-            for i1 in range(d):
-                for i2 in range(d):
-                    if i1 == i0 or i2 == i0 or i2 == i1:
-                        continue
-                    order[0], order[1], order[2] = members[i0], members[i1], members[i2]
-                    after = unplaced & ~((1 << order[0]) | (1 << order[1]) | (1 << order[2]))
-                    _greedy_hand(
-                        filled,
-                        colours,
-                        after,
-                        order,
-                        next_table,
-                        fc_index,
-                        ranks,
-                        n_d_next,
-                        rowmajor,
-                        facing,
-                        centre_rec,
-                        touches,
-                        cost,
-                        step,
-                        reroll_counts,
-                        karma,
-                        n,
-                        orients,
-                        row_out,
-                        contribution,
-                        steps,
-                        rest,
-                        by_code,
-                    )
-        out[q] = row_out
-
-
-@njit(cache=True, parallel=True)
-def _greedy_reached(
-    keys, reached, fc_index, ranks, n_d_next, rowmajor, facing, centre_rec, touches, cost, orients, n, cards
-):
-    """Mark the next level's keys that greedy reaches from ``keys`` (some ordered hand and roll): a forward pass,
-    so the backward one visits only those. Threads may mark the same slot: with the same value."""
-    for q in prange(keys.shape[0]):
-        key = keys[q]
-        filled = key & 1023
-        colours = (key >> 10) & 1023
-        unplaced = (key >> 20) & 1023
-        members = np.zeros(cards, dtype=np.int64)
-        d = 0
-        for c in range(cards):
-            if (unplaced >> c) & 1:
-                members[d] = c
-                d += 1
-        order = np.zeros(3, dtype=np.int64)
-        rest = np.zeros(3, dtype=np.int64)
-        steps = np.zeros((3, 2), dtype=np.int64)
-        seen = np.zeros(216, dtype=np.int64)
-        for i0 in range(d):
-            for i1 in range(d):
-                for i2 in range(d):
-                    if i1 == i0 or i2 == i0 or i2 == i1:
-                        continue
-                    order[0], order[1], order[2] = members[i0], members[i1], members[i2]
-                    after = unplaced & ~((1 << order[0]) | (1 << order[1]) | (1 << order[2]))
-                    for code in range(216):
-                        seen[code] = 0
-                    for r in range(36):
-                        code = (cost[order[0], r] * 6 + cost[order[1], r]) * 6 + cost[order[2], r]
-                        if seen[code]:
-                            continue
-                        seen[code] = 1
-                        f, c, placed, used = _greedy_play(
-                            filled,
-                            colours,
-                            order,
-                            3,
-                            r,
-                            rowmajor,
-                            facing,
-                            centre_rec,
-                            touches,
-                            cost,
-                            orients,
-                            n,
-                            steps,
-                            0,
-                        )
-                        if used < 3:
-                            m = 0
-                            for i in range(3):
-                                if not (placed >> order[i]) & 1:
-                                    rest[m] = order[i]
-                                    m += 1
-                            probe = 0
-                            while cost[rest[0], probe] == 0:
-                                probe += 1
-                            f, c, placed, used = _greedy_play(
-                                f,
-                                c,
-                                rest,
-                                m,
-                                probe,
-                                rowmajor,
-                                facing,
-                                centre_rec,
-                                touches,
-                                cost,
-                                orients,
-                                n,
-                                steps,
-                                used,
-                            )
-                        reached[dense_slot(f, c, after, fc_index, ranks, n_d_next, n)] = (
-                            f | (c << 10) | (after << 20)
-                        ) + 1
+        rolls = np.zeros(36, dtype=np.int64)
+        times = np.zeros(36, dtype=np.int64)
+        for h in range(hands_of(unplaced, arrays.cards, hands)):
+            order = hands[h]
+            after = unplaced & ~((1 << order[0]) | (1 << order[1]) | (1 << order[2]))
+            for i in range(roll_classes(order, arrays.cost, rolls, times)):
+                if forward:
+                    f, c, _, _ = _greedy_turn(filled, colours, order, 3, rolls[i], arrays, steps, rest)
+                    reached[dense_slot(f, c, after, index)] = pack_key(f, c, after) + 1
+                    continue
+                _greedy_roll(
+                    filled, colours, after, order, 3, rolls[i], next_table, index, arrays, contribution, steps, rest
+                )
+                if contribution[0] < 0:
+                    row_out[0] = -1
+                for k in range(1, karma + 1):
+                    row_out[k] += times[i] * contribution[k]
+        if not forward:
+            out[q] = row_out
 
 
 # --------------------------------------------------------------------------- the driver
@@ -402,53 +199,19 @@ def _greedy_reached(
 
 def reached_keys(data: Arrays) -> dict:
     """The turn-start keys greedy itself reaches from the start (a subset of ``space.turn_start_keys``)."""
-    a = data.arrays
     keys = {0: np.array([((1 << data.cards) - 1) << 20], dtype=np.int64)}
     for level, following in zip(LEVELS[:-1], LEVELS[1:]):
-        n_d_next = data.n_d(following)
-        reached = np.zeros(data.fc_counts[following] * n_d_next, dtype=np.int64)
-        _greedy_reached(
-            keys[level],
-            reached,
-            data.fc_index,
-            data.ranks,
-            n_d_next,
-            data.rowmajor,
-            a.facing,
-            a.centre_rec,
-            a.touches,
-            a.cost,
-            data.orients,
-            data.n,
-            data.cards,
-        )
+        index = data.index(following)
+        reached = np.zeros(data.fc_counts[following] * index.n_d, dtype=np.int64)
+        _greedy_level(keys[level], np.zeros((0, 0), np.int64), reached, np.zeros((0, 0), np.int64), index, data.arrays)
         keys[following] = np.sort(reached[reached > 0] - 1)
     return keys
 
 
 def level_rows(data: Arrays, level: int, keys, next_table) -> np.ndarray:
     """Greedy's value rows of the turn-start ``keys`` at ``level``, from the next level's dense table."""
-    a = data.arrays
     out = np.zeros((len(keys), data.karma + 1), dtype=np.int64)
-    _greedy_level(
-        keys,
-        out,
-        next_table,
-        data.fc_index,
-        data.ranks,
-        data.n_d(level + 3),
-        data.rowmajor,
-        a.facing,
-        a.centre_rec,
-        a.touches,
-        a.cost,
-        data.step,
-        data.reroll_counts,
-        data.karma,
-        data.n,
-        data.cards,
-        data.orients,
-    )
+    _greedy_level(keys, out, np.zeros(0, np.int64), next_table, data.index(level + 3), data.arrays)
     return out
 
 
@@ -501,22 +264,7 @@ def solve_greedy(rules: Rules, centre: str | None = None, verbose: bool = True, 
 def greedy_action(state):
     """``bots.greedy_policy``'s move, chosen by the numba kernel ``_greedy_choice`` (for the tests)."""
     model, data, filled, colours, roll, _, order = decision_arrays(state)
-    a = data.arrays
-    i, x, o, _ = _greedy_choice(
-        filled,
-        colours,
-        order,
-        len(order),
-        0,
-        roll_index(roll),
-        data.rowmajor,
-        a.facing,
-        a.centre_rec,
-        a.touches,
-        a.cost,
-        data.orients,
-        data.n,
-    )
+    i, x, o, _ = _greedy_choice(filled, colours, order, len(order), 0, roll_index(roll), data.arrays)
     return action_of(state, model, roll, i, x, o)
 
 
@@ -530,7 +278,6 @@ def greedy_turn_three_value(state) -> Fraction:
         return Fraction(int(row[karma]), ordered_hands(4) * 36 * 35 * 35)
 
     def after_roll(data, table, filled, colours, unseen, order, roll, karma):
-        a = data.arrays
         contribution = np.zeros(data.karma + 1, dtype=np.int64)
         _greedy_roll(
             filled,
@@ -540,19 +287,8 @@ def greedy_turn_three_value(state) -> Fraction:
             len(order),
             roll_index(roll),
             table,
-            data.fc_index,
-            data.ranks,
-            data.n_d(9),
-            data.rowmajor,
-            a.facing,
-            a.centre_rec,
-            a.touches,
-            a.cost,
-            data.step,
-            data.reroll_counts,
-            data.karma,
-            data.n,
-            data.orients,
+            data.index(9),
+            data.arrays,
             contribution,
             np.zeros((3, 2), np.int64),
             np.zeros(3, np.int64),

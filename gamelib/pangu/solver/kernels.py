@@ -1,8 +1,10 @@
 """The numba kernels every evaluator shares: one placement on the ring, a key's dense slot, the
 successors of a turn and the final card's rows (see docs/pangu_solver.md).
 
-Kernels take plain arrays and integers (what numba compiles), never a game object: this module
-imports nothing of the game. The ring cells are numbered in cycle order; a packed turn-start key is
+Kernels take plain arrays, integers and two structures, never a game object: ``arrays``, the model's
+``arrays.ModelArrays`` (numba types a NamedTuple as a tuple and reads its fields at no cost), and
+``index``, an ``arrays.DenseIndex`` locating a level's keys in its dense table. This module imports
+nothing of the game. The ring cells are numbered in cycle order; a packed turn-start key is
 ``F | C << 10 | D << 20``.
 """
 
@@ -29,52 +31,61 @@ def _edge(x, side, n):
     return (x - 1) % n if side == 0 else x
 
 
-@njit(cache=True)
-def placement_rec(filled, colours, card, o, x, facing, centre_rec, n):
+@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+def placement_rec(filled, colours, card, o, x, arrays):
     """The ``rec`` of ``card`` in orientation ``o`` on ring cell ``x``: the centre's plus one per filled
     neighbour whose facing colour matches (pangu.md#karma)."""
-    rec = centre_rec[card, o, x]
+    n = arrays.n
+    rec = arrays.centre_rec[card, o, x]
     for side in range(2):
         if (filled >> _nb(x, side, n)) & 1:
-            if facing[card, o, x, side] == ((colours >> _edge(x, side, n)) & 1):
+            if arrays.facing[card, o, x, side] == ((colours >> _edge(x, side, n)) & 1):
                 rec += 1
     return rec
 
 
-@njit(cache=True)
-def place_card(filled, colours, card, o, x, facing, n):
+@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+def place_card(filled, colours, card, o, x, arrays):
     """``(F, C)`` after ``card`` is placed on ``x``: the cell filled, its edges' frontier colours updated."""
+    n = arrays.n
     filled |= 1 << x
     for side in range(2):
         e = _edge(x, side, n)
         if (filled >> _nb(x, side, n)) & 1:
             colours &= ~(1 << e)
-        elif facing[card, o, x, side] == 1:
+        elif arrays.facing[card, o, x, side] == 1:
             colours |= 1 << e
         else:
             colours &= ~(1 << e)
     return filled, colours
 
 
-@njit(cache=True)
-def is_legal(filled, x, touches, n):
+@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+def is_legal(filled, x, arrays):
     """Ring cell ``x`` is empty and next to the centre or to a filled ring cell (pangu.md#placing)."""
+    n = arrays.n
     if (filled >> x) & 1:
         return False
-    return touches[x] == 1 or ((filled >> _nb(x, 0, n)) & 1) == 1 or ((filled >> _nb(x, 1, n)) & 1) == 1
+    return arrays.touches[x] == 1 or ((filled >> _nb(x, 0, n)) & 1) == 1 or ((filled >> _nb(x, 1, n)) & 1) == 1
 
 
-@njit(cache=True)
-def dense_slot(filled, colours, unplaced, fc_index, ranks, n_d, n):
-    """The row of key ``(F, C, D)`` in its level's dense table (see ``arrays.dense_index``)."""
-    fc = fc_index[(filled << n) | colours]
-    return fc * n_d + ranks[unplaced]
+@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+def dense_slot(filled, colours, unplaced, index):
+    """The row of key ``(F, C, D)`` in its level's dense table (``index``: an ``arrays.DenseIndex``)."""
+    fc = index.fc_index[(filled << index.n) | colours]
+    return fc * index.n_d + index.ranks[unplaced]
 
 
 @njit(cache=True)
 def unpack_key(key):
     """``(F, C, D)`` of a packed turn-start key ``F | C << 10 | D << 20``."""
     return key & 1023, (key >> 10) & 1023, (key >> 20) & 1023
+
+
+@njit(cache=True)
+def pack_key(filled, colours, unplaced):
+    """The packed turn-start key ``F | C << 10 | D << 20``."""
+    return filled | (colours << 10) | (unplaced << 20)
 
 
 @njit(cache=True)
@@ -88,8 +99,23 @@ def members_of(mask, cards, members):
     return m
 
 
+@njit(cache=True)
+def placements(filled, colours, card, arrays, out):
+    """Every legal placement of ``card`` on the layout ``(F, C)``: rows ``(rec, F', C')`` into ``out``
+    (at least ``n x orients`` rows), in cell then orientation order; returns how many."""
+    count = 0
+    for x in range(arrays.n):
+        if not is_legal(filled, x, arrays):
+            continue
+        for o in range(arrays.orients):
+            out[count, 0] = placement_rec(filled, colours, card, o, x, arrays)
+            out[count, 1], out[count, 2] = place_card(filled, colours, card, o, x, arrays)
+            count += 1
+    return count
+
+
 @njit(cache=True, parallel=True)
-def turn_successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n, cards, orients):
+def turn_successors(keys, index, n_slots, arrays):
     """Mark the next level's keys reachable from ``keys`` by one turn of 3 cards (any legal plan).
 
     The layout after a turn does not depend on the order of its placements, so this visits each
@@ -97,6 +123,7 @@ def turn_successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n
     legal order iff every new cell off the centre has a ring neighbour filled before the turn or
     new and next to the centre (placed first). Threads may mark the same slot: with the same value.
     """
+    n, cards, orients = arrays.n, arrays.cards, arrays.orients
     reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
     for q in prange(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
@@ -118,24 +145,24 @@ def turn_successors(keys, fc_index, ranks, n_d_next, n_slots, facing, touches, n
                                     continue
                                 new = (1 << x0) | (1 << x1) | (1 << x2)
                                 if not (
-                                    is_supported(x0, filled, new, touches, n)
-                                    and is_supported(x1, filled, new, touches, n)
-                                    and is_supported(x2, filled, new, touches, n)
+                                    is_supported(x0, filled, new, arrays)
+                                    and is_supported(x1, filled, new, arrays)
+                                    and is_supported(x2, filled, new, arrays)
                                 ):
                                     continue
                                 for o0 in range(orients):
-                                    f0, c0 = place_card(filled, colours, a, o0, x0, facing, n)
+                                    f0, c0 = place_card(filled, colours, a, o0, x0, arrays)
                                     for o1 in range(orients):
-                                        f1, c1 = place_card(f0, c0, b, o1, x1, facing, n)
+                                        f1, c1 = place_card(f0, c0, b, o1, x1, arrays)
                                         for o2 in range(orients):
-                                            f2, c2 = place_card(f1, c1, c, o2, x2, facing, n)
-                                            s = dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)
-                                            reached[s] = (f2 | (c2 << 10) | (after << 20)) + 1
+                                            f2, c2 = place_card(f1, c1, c, o2, x2, arrays)
+                                            s = dense_slot(f2, c2, after, index)
+                                            reached[s] = pack_key(f2, c2, after) + 1
     return reached
 
 
 @njit(cache=True, parallel=True)
-def placement_successors(keys, fc_all, ranks, n_d_next, n_slots, facing, touches, n, cards, orients):
+def placement_successors(keys, index, n_slots, arrays):
     """Mark the keys one placement after ``keys``: any unplaced card on any legal cell, in any orientation.
 
     Three such steps list the next turn start's keys: the same set as ``turn_successors`` (a turn's layout
@@ -145,56 +172,57 @@ def placement_successors(keys, fc_all, ranks, n_d_next, n_slots, facing, touches
     reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
     for q in prange(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
-        for x in range(n):
-            if not is_legal(filled, x, touches, n):
+        for x in range(arrays.n):
+            if not is_legal(filled, x, arrays):
                 continue
-            for card in range(cards):
+            for card in range(arrays.cards):
                 if not (unplaced >> card) & 1:
                     continue
                 after = unplaced & ~(1 << card)
-                for o in range(orients):
-                    f, c = place_card(filled, colours, card, o, x, facing, n)
-                    reached[dense_slot(f, c, after, fc_all, ranks, n_d_next, n)] = (f | (c << 10) | (after << 20)) + 1
+                for o in range(arrays.orients):
+                    f, c = place_card(filled, colours, card, o, x, arrays)
+                    reached[dense_slot(f, c, after, index)] = pack_key(f, c, after) + 1
     return reached
 
 
 @njit(cache=True)
-def is_supported(x, filled, new, touches, n):
+def is_supported(x, filled, new, arrays):
     """A new cell of a turn can be played in some order: next to the centre, or a ring neighbour
     filled before the turn, or a new ring neighbour next to the centre (played before it)."""
-    if touches[x] == 1:
+    if arrays.touches[x] == 1:
         return True
     for side in range(2):
-        y = _nb(x, side, n)
-        if (filled >> y) & 1 or ((new >> y) & 1 and touches[y] == 1):
+        y = _nb(x, side, arrays.n)
+        if (filled >> y) & 1 or ((new >> y) & 1 and arrays.touches[y] == 1):
             return True
     return False
 
 
 @njit(cache=True)
-def final_card_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, cards, orients):
+def final_card_rows(keys, arrays, penalty):
     """The last card alone (turn 4): scaled by 35, the number of unblocked rolls."""
+    karma = arrays.karma
     out = np.zeros((keys.shape[0], karma + 1))
     for q in range(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
         card = 0
-        for c in range(cards):
+        for c in range(arrays.cards):
             if (unplaced >> c) & 1:
                 card = c
         x = 0
-        for y in range(n):
+        for y in range(arrays.n):
             if not (filled >> y) & 1:
                 x = y
         rec = 0
-        for o in range(orients):
-            r = placement_rec(filled, colours, card, o, x, facing, centre_rec, n)
+        for o in range(arrays.orients):
+            r = placement_rec(filled, colours, card, o, x, arrays)
             if r > rec:
                 rec = r
         for k in range(1, karma + 1):
             wins = 0.0
             for r in range(36):
-                c = cost[card, r]
-                if c > 0 and step[k, c, rec] > 0:
+                c = arrays.cost[card, r]
+                if c > 0 and arrays.step[k, c, rec] > 0:
                     wins += 1.0
             out[q, k] = wins
         if penalty:
@@ -203,3 +231,43 @@ def final_card_rows(keys, facing, centre_rec, cost, step, karma, penalty, n, car
                 paid[k] = out[q, k] * 35.0 / 36.0 + paid[k - 1] / 36.0
             out[q] = paid
     return out
+
+
+@njit(cache=True)
+def hands_of(unplaced, cards, hands):
+    """Every ordered hand of 3 cards of ``unplaced`` into ``hands`` (rows ``(first, second, third)``, at least
+    ``d (d - 1) (d - 2)`` of them), the first card slowest; returns how many."""
+    members = np.zeros(cards, dtype=np.int64)
+    d = members_of(unplaced, cards, members)
+    count = 0
+    for i0 in range(d):
+        for i1 in range(d):
+            for i2 in range(d):
+                if i1 == i0 or i2 == i0 or i2 == i1:
+                    continue
+                hands[count, 0], hands[count, 1], hands[count, 2] = members[i0], members[i1], members[i2]
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def roll_classes(order, cost, rolls, times):
+    """The 36 rolls of the ordered hand ``order`` grouped by the costs of its three cards (a bot's play depends on
+    nothing else): ``rolls[i]`` the first roll of the i-th class, ``times[i]`` how many rolls it stands for, in
+    the order of their first rolls. Returns how many classes."""
+    count = 0
+    for r in range(36):
+        found = -1
+        for i in range(count):
+            s = rolls[i]
+            if cost[order[0], s] == cost[order[0], r] and cost[order[1], s] == cost[order[1], r]:
+                if cost[order[2], s] == cost[order[2], r]:
+                    found = i
+                    break
+        if found >= 0:
+            times[found] += 1
+        else:
+            rolls[count] = r
+            times[count] = 1
+            count += 1
+    return count

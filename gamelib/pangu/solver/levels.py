@@ -16,7 +16,7 @@ import numpy as np
 
 from gamelib.core import CHANCE
 from gamelib.pangu.rules import Rules
-from gamelib.pangu.solver.arrays import dense_index, model_arrays, rank_table, slots_of
+from gamelib.pangu.solver.arrays import DenseIndex, dense_index, model_arrays, rank_table, slots_of
 from gamelib.pangu.solver.exact import model_for, position_of
 from gamelib.pangu.solver.kernels import final_card_rows
 from gamelib.pangu.solver.model import Model
@@ -26,45 +26,36 @@ LEVELS = (0, 3, 6, 9)  # cards placed at each turn start; 9 = the final card alo
 
 
 class Arrays:
-    """The arrays of one model as the bots' kernels read them, the dense index of the turn starts and the keys
-    of each level."""
+    """One model's arrays as the bots' kernels read them (``arrays``, an ``arrays.ModelArrays``), the dense index
+    of the turn starts and the keys of each level."""
 
     def __init__(self, model: Model, keys: dict | None = None):
         self.model = model
-        self.n, self.cards = model.size, len(model.card_ids)
-        self.orients = len(model.orientations)
-        self.karma = model.rules.starting_karma
         self.arrays = model_arrays(model)
-        self.step = self.arrays.step.astype(np.int64)
-        index = {cell: x for x, cell in enumerate(model.ring)}
-        self.rowmajor = np.array([index[cell] for cell in sorted(model.ring)], dtype=np.int64)
+        a = self.arrays
+        self.n, self.cards, self.orients, self.karma = a.n, a.cards, a.orients, a.karma
         self.fc_index, self.fc_counts = dense_index(model, list(LEVELS))
         self.ranks = rank_table(self.n)
-        cost = self.arrays.cost
-        self.reroll_counts = np.zeros((self.cards, 6), dtype=np.int64)  # rolls at which a card costs c
-        for card in range(self.cards):
-            for r in range(36):
-                self.reroll_counts[card, cost[card, r]] += 1
         self.keys = keys if keys is not None else turn_start_keys(model, self.arrays, LEVELS)
 
     def n_d(self, level: int) -> int:
         """How many unplaced sets D a level has (the width of a dense slot's last part)."""
         return comb(self.cards, self.cards - level)
 
+    def index(self, level: int) -> DenseIndex:
+        """The dense index of a turn-start level's keys, as the kernels take it."""
+        return DenseIndex(self.fc_index, self.ranks, self.n_d(level), self.n)
+
     def final_rows(self, keys) -> np.ndarray:
         """The final card's rows at ``keys`` (scale 35), as the optimal builder's: every bot plays it alike."""
-        a = self.arrays
-        rows = final_card_rows(
-            keys, a.facing, a.centre_rec, a.cost, a.step, self.karma, False, self.n, self.cards, self.orients
-        )
-        return np.rint(rows).astype(np.int64)
+        return np.rint(final_card_rows(keys, self.arrays, False)).astype(np.int64)
 
     def table(self, level: int, keys, rows) -> np.ndarray:
         """The dense table of a level, indexed by ``kernels.dense_slot``."""
-        n_d = self.n_d(level)
-        table = np.zeros((self.fc_counts[level] * n_d, self.karma + 1), dtype=np.int64)
+        index = self.index(level)
+        table = np.zeros((self.fc_counts[level] * index.n_d, self.karma + 1), dtype=np.int64)
         table[:, 0] = -1  # Karma 0 is worth 0 in every row: -1 there marks a slot with no key
-        slots = slots_of(keys, self.fc_index, self.ranks, n_d, self.n)
+        slots = slots_of(keys, *index)
         table[slots] = rows
         table[slots, 0] = 0
         return table

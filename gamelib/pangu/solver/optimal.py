@@ -23,6 +23,7 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,14 +34,24 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("building the solver tables needs numba: pip install -e '.[solver]'") from error
 
 from gamelib.pangu.rules import Rules
-from gamelib.pangu.solver.arrays import MAX_REC, ModelArrays, dense_index, model_arrays, rank_table, slots_of
+from gamelib.pangu.solver.arrays import (
+    MAX_REC,
+    DenseIndex,
+    ModelArrays,
+    dense_index,
+    model_arrays,
+    rank_table,
+    slots_of,
+)
 from gamelib.pangu.solver.kernels import (
     dense_slot,
     final_card_rows,
     is_legal,
     members_of,
+    pack_key,
     place_card,
     placement_rec,
+    placements,
     unpack_key,
 )
 from gamelib.pangu.solver.model import build_model, popcount
@@ -51,8 +62,36 @@ from gamelib.pangu.solver.tables import checkpoint_folder, rules_tag
 # --------------------------------------------------------------------------- kappa
 
 
+class Profiles(NamedTuple):
+    """The profile codes of one model (``kappa_of``), as ``_plans_value`` reads them."""
+
+    kappa: np.ndarray  # int8 [slab, cost triple, k]: the best final Karma (``kappa_classes``)
+    klass: np.ndarray  # int32 [code]: the code's slab, -1 if no order of its plan is legal
+    rb: int  # the bound of a base rec in the code (the centre's best plus two neighbours)
+
+
 @njit(cache=True)
-def _kappa_table(step, karma, rb):
+def _order_recs(pos, rel, b, f):
+    """The recs of a plan's three cards placed in the order ``pos`` (card i goes ``pos[i]``-th), each its base
+    rec ``b`` plus one per matching card placed before it; [-1, -1, -1] if a flagged card (``f``) comes
+    before every adjacent card of the turn (no legal order)."""
+    recs = np.zeros(3, dtype=np.int64)
+    for i in range(3):
+        recs[i] = b[i]
+        supported = f[i] == 0
+        for j in range(3):
+            if j != i and rel[i, j] > 0 and pos[j] < pos[i]:
+                supported = True
+                if rel[i, j] == 2:
+                    recs[i] += 1
+        if not supported:
+            recs[:] = -1
+            return recs
+    return recs
+
+
+@njit(cache=True)
+def _kappa_table(arrays, rb):
     """kappa[code, cost triple, k]: the best final Karma over the legal orders of a plan's profile.
 
     code = ((b0*rb + b1)*rb + b2)*216 + (rel01*9 + rel02*3 + rel12)*8 + f0*4 + f1*2 + f2, where b is
@@ -60,6 +99,7 @@ def _kappa_table(step, karma, rb):
     2 (adjacent, matching: credited to the later card), f marks a cell that needs an adjacent
     card of this turn placed first. -1 = no legal order.
     """
+    karma, step = arrays.karma, arrays.step
     codes = rb * rb * rb * 216
     kappa = np.full((codes, 125, karma + 1), -1, dtype=np.int8)
     orders = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
@@ -84,23 +124,9 @@ def _kappa_table(step, karma, rb):
         for o in range(6):
             for i in range(3):
                 pos[orders[o, i]] = i
-            ok = True
-            for i in range(3):
-                if f[i] == 1:
-                    supported = False
-                    for j in range(3):
-                        if j != i and rel[i, j] > 0 and pos[j] < pos[i]:
-                            supported = True
-                    if not supported:
-                        ok = False
-            if not ok:
+            recs = _order_recs(pos, rel, b, f)
+            if recs[0] < 0:
                 continue
-            recs = np.zeros(3, dtype=np.int64)
-            for i in range(3):
-                recs[i] = b[i]
-                for j in range(3):
-                    if j != i and rel[i, j] == 2 and pos[j] < pos[i]:
-                        recs[i] += 1
             for cc in range(125):
                 c = (cc // 25 + 1, (cc // 5) % 5 + 1, cc % 5 + 1)
                 for k in range(1, karma + 1):
@@ -145,14 +171,29 @@ def kappa_classes(kappa: np.ndarray, karma: int) -> tuple[np.ndarray, np.ndarray
 SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
 
 
+class Blocks(NamedTuple):
+    """The computed reroll blocks of one kind, as the keys of a level look them up (``_block_at``). Its last four
+    fields are the dense index of L' (every fill count's (F, C); D' of the kind's size), those of a
+    ``DenseIndex``: ``kernels.dense_slot`` reads them by name. (Flat, not a DenseIndex inside: numba's parallel
+    loops refuse a nested tuple as an argument.)"""
+
+    at: np.ndarray  # int32 [dense slot of L']: the block's number, -1 if the level needs none there
+    rows: np.ndarray  # float64 [block, row, k]
+    fc_index: np.ndarray
+    ranks: np.ndarray
+    n_d: int
+    n: int
+
+
 @njit(cache=True)
-def _fold_reroll(best, nrow, counts, step, r1, r2, karma):
+def _fold_reroll(best, nrow, counts, r1, r2, arrays):
     """best[cost, k] = max(best, the successor row at the Karma after placing the blocked card(s) at that cost)
     with recs r1 (and r2 for a second card; -1: none)."""
+    step = arrays.step
     for cc in range(1, 6):
         if counts[cc] == 0:
             continue
-        for k in range(1, karma + 1):
+        for k in range(1, arrays.karma + 1):
             kk = step[k, cc, r1]
             if r2 >= 0 and kk > 0:
                 kk = step[kk, cc, r2]
@@ -162,85 +203,40 @@ def _fold_reroll(best, nrow, counts, step, r1, r2, karma):
 
 
 @njit(cache=True)
-def _reroll_row(
-    filled,
-    colours,
-    unplaced,
-    blocked,
-    row,
-    best,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    facing,
-    centre_rec,
-    touches,
-    step,
-    reroll_counts,
-    karma,
-    penalty,
-    n,
-    cards,
-    orients,
-):
+def _reroll_row(filled, colours, unplaced, blocked, row, next_table, index, arrays, penalty, best, moves):
     """R(L, B) into ``row``: the blocked cards B (1 or 2, sharing numbers) after a reroll that cannot block them.
 
     The 35 other rolls only matter through B's cost, so they are grouped in 5 cost classes
-    (``reroll_counts[card, cost]``). Scaled by 35 x the next level's scale.
+    (``reroll_counts[card, cost]``). Scaled by 35 x the next level's scale. ``best`` and ``moves``
+    are scratch (``moves[i]`` the placements of the i-th card, ``kernels.placements``).
     """
+    karma, counts = arrays.karma, arrays.reroll_counts
     after = unplaced & ~blocked
     first = -1
     second = -1
-    for c in range(cards):
+    for c in range(arrays.cards):
         if (blocked >> c) & 1:
             if first < 0:
                 first = c
             else:
                 second = c
-    for cc in range(6):
-        for k in range(karma + 1):
-            best[cc, k] = 0.0
+    best[:, :] = 0.0
     for a in range(2 if second >= 0 else 1):
         card1 = first if a == 0 else second
         card2 = second if a == 0 else first
-        for x1 in range(n):
-            if not is_legal(filled, x1, touches, n):
+        for i1 in range(placements(filled, colours, card1, arrays, moves[0])):
+            r1, f1, c1 = moves[0, i1, 0], moves[0, i1, 1], moves[0, i1, 2]
+            if card2 < 0:
+                _fold_reroll(best, next_table[dense_slot(f1, c1, after, index)], counts[first], r1, -1, arrays)
                 continue
-            for o1 in range(orients):
-                r1 = placement_rec(filled, colours, card1, o1, x1, facing, centre_rec, n)
-                f1, c1 = place_card(filled, colours, card1, o1, x1, facing, n)
-                if card2 < 0:
-                    _fold_reroll(
-                        best,
-                        next_table[dense_slot(f1, c1, after, fc_index, ranks, n_d_next, n)],
-                        reroll_counts[first],
-                        step,
-                        r1,
-                        -1,
-                        karma,
-                    )
-                    continue
-                for x2 in range(n):
-                    if not is_legal(f1, x2, touches, n):
-                        continue
-                    for o2 in range(orients):
-                        r2 = placement_rec(f1, c1, card2, o2, x2, facing, centre_rec, n)
-                        f2, c2 = place_card(f1, c1, card2, o2, x2, facing, n)
-                        _fold_reroll(
-                            best,
-                            next_table[dense_slot(f2, c2, after, fc_index, ranks, n_d_next, n)],
-                            reroll_counts[first],
-                            step,
-                            r1,
-                            r2,
-                            karma,
-                        )
+            for i2 in range(placements(f1, c1, card2, arrays, moves[1])):
+                nrow = next_table[dense_slot(moves[1, i2, 1], moves[1, i2, 2], after, index)]
+                _fold_reroll(best, nrow, counts[first], r1, moves[1, i2, 0], arrays)
     row[0] = 0.0
     for k in range(1, karma + 1):
         total = 0.0
         for cc in range(1, 6):
-            total += reroll_counts[first, cc] * best[cc, k]
+            total += counts[first, cc] * best[cc, k]
         row[k] = total
     if penalty:  # pay 1, then a fresh roll of 36: the blocking roll comes back with 1/36
         previous_out = row[1]
@@ -261,70 +257,34 @@ def _partner_after(members, j, m, same):
 
 
 @njit(cache=True)
-def _fill_block(
-    filled,
-    colours,
-    dprime,
-    kind,
-    block,
-    best,
-    members,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    facing,
-    centre_rec,
-    touches,
-    step,
-    same,
-    reroll_counts,
-    karma,
-    penalty,
-    n,
-    cards,
-    orients,
-):
+def _fill_block(filled, colours, dprime, kind, block, next_table, index, arrays, penalty, best, members, moves):
     """Every row of the block of L' = (F', C', D') of this kind (see the section comment)."""
-    m = members_of(dprime, cards, members)
+    m = members_of(dprime, arrays.cards, members)
     for j in range(m):
         b1 = members[j]
         blocked = 1 << b1
         if kind == PAIRS:
-            partner = _partner_after(members, j, m, same)
+            partner = _partner_after(members, j, m, arrays.same)
             if partner < 0:
                 continue
             blocked |= 1 << partner
-        _reroll_row(
-            filled,
-            colours,
-            dprime,
-            blocked,
-            block[j],
-            best,
-            next_table,
-            fc_index,
-            ranks,
-            n_d_next,
-            facing,
-            centre_rec,
-            touches,
-            step,
-            reroll_counts,
-            karma,
-            penalty,
-            n,
-            cards,
-            orients,
-        )
+        _reroll_row(filled, colours, dprime, blocked, block[j], next_table, index, arrays, penalty, best, moves)
+
+
+@njit(cache=True, inline="always")
+def _pair_orders(filled, x1, x2, arrays):
+    """Whether two cards can go on the empty cells x1 then x2, and whether x2 then x1."""
+    first_ok = is_legal(filled, x1, arrays) and is_legal(filled | (1 << x1), x2, arrays)
+    second_ok = is_legal(filled, x2, arrays) and is_legal(filled | (1 << x2), x1, arrays)
+    return first_ok, second_ok
 
 
 @njit(cache=True, parallel=True)
-def _mark_blocks(
-    keys, single_mark, pair_mark, fc_all, ranks, n_single, n_pair, facing, touches, same, n, cards, orients
-):
-    """Mark every block the level's keys look up (the same loops as ``_two_then_reroll`` and ``_one_then_reroll``):
-    ``mark[dense slot of L'] = packed L' + 1``. Threads may mark the same slot: with the same value."""
+def _mark_blocks(keys, single_mark, pair_mark, singles, pairs, arrays):
+    """Mark every block the level's keys look up (the same loops as ``_stuck_hands``): ``mark[dense slot of L'] =
+    packed L' + 1``, ``singles``/``pairs`` the dense indices of L'. Threads may mark the same slot: with the same
+    value."""
+    n, cards, orients = arrays.n, arrays.cards, arrays.orients
     total = keys.shape[0]
     for chunk in prange((total + 255) // 256):  # scratch per chunk of keys, not per key
         members = np.zeros(cards, dtype=np.int64)
@@ -343,157 +303,99 @@ def _mark_blocks(
                         for x2 in range(n):
                             if x2 == x1 or (filled >> x2) & 1:
                                 continue
-                            if not _pair_playable(filled, x1, x2, touches, n):
+                            first_ok, second_ok = _pair_orders(filled, x1, x2, arrays)
+                            if not (first_ok or second_ok):
                                 continue
                             for o1 in range(orients):
-                                fa, ca = place_card(filled, colours, u1, o1, x1, facing, n)
+                                fa, ca = place_card(filled, colours, u1, o1, x1, arrays)
                                 for o2 in range(orients):
-                                    f2, c2 = place_card(fa, ca, u2, o2, x2, facing, n)
-                                    single_mark[dense_slot(f2, c2, dprime, fc_all, ranks, n_single, n)] = (
-                                        f2 | (c2 << 10) | (dprime << 20)
-                                    ) + 1
+                                    f2, c2 = place_card(fa, ca, u2, o2, x2, arrays)
+                                    single_mark[dense_slot(f2, c2, dprime, singles)] = pack_key(f2, c2, dprime) + 1
             for a in range(d):
                 u = members[a]
                 dprime = unplaced & ~(1 << u)
                 m = members_of(dprime, cards, members2)
-                pairs = 0
+                pairs_here = 0
                 for j in range(m):
-                    if _partner_after(members2, j, m, same) >= 0:
-                        pairs += 1
-                if pairs == 0:
+                    if _partner_after(members2, j, m, arrays.same) >= 0:
+                        pairs_here += 1
+                if pairs_here == 0:
                     continue
                 for x in range(n):
-                    if not is_legal(filled, x, touches, n):
+                    if not is_legal(filled, x, arrays):
                         continue
                     for o in range(orients):
-                        f1, c1 = place_card(filled, colours, u, o, x, facing, n)
-                        pair_mark[dense_slot(f1, c1, dprime, fc_all, ranks, n_pair, n)] = (
-                            f1 | (c1 << 10) | (dprime << 20)
-                        ) + 1
-
-
-@njit(cache=True)
-def _pair_playable(filled, x1, x2, touches, n):
-    """Two cards can go on the empty cells x1 and x2 in some order."""
-    first_ok = is_legal(filled, x1, touches, n) and is_legal(filled | (1 << x1), x2, touches, n)
-    second_ok = is_legal(filled, x2, touches, n) and is_legal(filled | (1 << x2), x1, touches, n)
-    return first_ok or second_ok
+                        f1, c1 = place_card(filled, colours, u, o, x, arrays)
+                        pair_mark[dense_slot(f1, c1, dprime, pairs)] = pack_key(f1, c1, dprime) + 1
 
 
 @njit(cache=True, parallel=True)
-def _fill_blocks(
-    block_keys,
-    kind,
-    blocks,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    facing,
-    centre_rec,
-    touches,
-    step,
-    same,
-    reroll_counts,
-    karma,
-    penalty,
-    n,
-    cards,
-    orients,
-):
+def _fill_blocks(block_keys, kind, blocks, next_table, index, arrays, penalty):
     """``blocks[i]``: the block of the layout ``block_keys[i]``, in chunks of 256 shared out over the threads."""
     count = block_keys.shape[0]
     chunks = (count + 255) // 256
     for chunk in prange(chunks):
-        best = np.zeros((6, karma + 1))
-        members = np.zeros(cards, dtype=np.int64)
+        best = np.zeros((6, arrays.karma + 1))
+        members = np.zeros(arrays.cards, dtype=np.int64)
+        moves = np.zeros((2, arrays.n * arrays.orients, 3), dtype=np.int64)
         for i in range(chunk * 256, min(count, (chunk + 1) * 256)):
             filled, colours, dprime = unpack_key(block_keys[i])
             _fill_block(
-                filled,
-                colours,
-                dprime,
-                kind,
-                blocks[i],
-                best,
-                members,
-                next_table,
-                fc_index,
-                ranks,
-                n_d_next,
-                facing,
-                centre_rec,
-                touches,
-                step,
-                same,
-                reroll_counts,
-                karma,
-                penalty,
-                n,
-                cards,
-                orients,
+                filled, colours, dprime, kind, blocks[i], next_table, index, arrays, penalty, best, members, moves
             )
 
 
-@njit(cache=True)
-def _block_at(index, blocks, filled, colours, dprime, fc_all, ranks, n_d, n):
+@njit(cache=True, inline="always")
+def _block_at(blocks, filled, colours, dprime):
     """The precomputed block of L' = (F', C', D') (``_mark_blocks`` marked every one a level looks up)."""
-    at = index[dense_slot(filled, colours, dprime, fc_all, ranks, n_d, n)]
+    at = blocks.at[dense_slot(filled, colours, dprime, blocks)]
     if at < 0:
         raise AssertionError("a reroll block was looked up that the marking pass did not mark")
-    return blocks[at]
+    return blocks.rows[at]
 
 
 # --------------------------------------------------------------------------- one turn
 
 
+class Scratch(NamedTuple):
+    """One thread's working arrays in ``_level`` (allocated per thread: no allocation per key, and no cache
+    line shared between the threads)."""
+
+    code_slot: np.ndarray  # int32 [slab]: the slab's row in m_rows for this hand, -1 if absent
+    m_rows: np.ndarray  # float64 [row, k]: the elementwise maximum of the successor rows of a slab's plans
+    m_codes: np.ndarray  # int64 [row]: the slab of each row of m_rows
+    members: np.ndarray  # int64 [cards]: the cards of D
+    members2: np.ndarray  # int64 [cards]: the cards of D' (stuck rolls)
+    valu: np.ndarray  # float64 [row of a block, k]: the best value of each blocked target (stuck rolls)
+    brec: np.ndarray  # int64 [hand card, x, o]: the rec from the cards placed before the turn
+    triple_count: np.ndarray  # int64 [cost triple]: the unblocked rolls of a hand by cost triple
+    active_cc: np.ndarray  # int64 [i]: the cost triples present
+    best_of: np.ndarray  # float64 [i, k]: their best values by Karma
+    cells: np.ndarray  # int64 [2, n]: the empty cells; 1 for a cell needing a card of this turn first
+    picks: np.ndarray  # int64 [3, cards]: the blocked targets' rows and the costs of U's cards (stuck rolls)
+
+
 @njit(cache=True)
-def _plans_value(
-    filled,
-    colours,
-    unplaced,
-    out,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    kappa,
-    klass,
-    rb,
-    facing,
-    centre_rec,
-    touches,
-    cost,
-    step,
-    karma,
-    n,
-    cards,
-    orients,
-    code_slot,
-    m_rows,
-    m_codes,
-    members,
-    brec,
-    triple_count,
-    active_cc,
-    best_of,
-    cells,
-):
+def _plans_value(filled, colours, unplaced, out, next_table, index, profiles, arrays, work):
     """Add to ``out`` every hand of 3 with every roll that blocks none of its cards.
     (Long: one jitted loop nest, plans folded by profile code then rolls, kept whole for numba.)"""
-    d = members_of(unplaced, cards, members)
-    # scratch of the thread (no allocation per key: at a million keys it kept the threads from running in
-    # parallel): active_cc, best_of = the cost triples of a hand's unblocked rolls and their best values by Karma
-    empties = cells[0]
+    n, orients, karma, cost = arrays.n, arrays.orients, arrays.karma, arrays.cost
+    kappa, klass, rb = profiles.kappa, profiles.klass, profiles.rb
+    fc_index, n_d_next = index.fc_index, index.n_d
+    code_slot, m_rows, m_codes, brec = work.code_slot, work.m_rows, work.m_codes, work.brec
+    triple_count, active_cc, best_of = work.triple_count, work.active_cc, work.best_of
+    members = work.members
+    d = members_of(unplaced, arrays.cards, members)
+    empties = work.cells[0]
     e_count = 0
-    flag = cells[1]  # a cell needing an adjacent card of this turn first
+    flag = work.cells[1]  # a cell needing an adjacent card of this turn first
     for x in range(n):
         flag[x] = 0
     for x in range(n):
         if not (filled >> x) & 1:
             empties[e_count] = x
             e_count += 1
-            if not is_legal(filled, x, touches, n):
+            if not is_legal(filled, x, arrays):
                 flag[x] = 1
     for i0 in range(d):
         for i1 in range(i0 + 1, d):
@@ -503,23 +405,23 @@ def _plans_value(
                 for x in range(n):
                     if not (filled >> x) & 1:
                         for o in range(orients):
-                            brec[0, x, o] = placement_rec(filled, colours, h0, o, x, facing, centre_rec, n)
-                            brec[1, x, o] = placement_rec(filled, colours, h1, o, x, facing, centre_rec, n)
-                            brec[2, x, o] = placement_rec(filled, colours, h2, o, x, facing, centre_rec, n)
+                            brec[0, x, o] = placement_rec(filled, colours, h0, o, x, arrays)
+                            brec[1, x, o] = placement_rec(filled, colours, h1, o, x, arrays)
+                            brec[2, x, o] = placement_rec(filled, colours, h2, o, x, arrays)
                 # ---- plans sigma grouped by profile code: M[code] = elementwise max of the successor rows
                 present = 0
-                after_rank = ranks[after]
+                after_rank = index.ranks[after]
                 for a0 in range(e_count):  # each placement and relation is computed at the loop level it depends on
                     x0 = empties[a0]
                     for o0 in range(orients):
-                        f0, c0 = place_card(filled, colours, h0, o0, x0, facing, n)
+                        f0, c0 = place_card(filled, colours, h0, o0, x0, arrays)
                         for a1 in range(e_count):
                             x1 = empties[a1]
                             if x1 == x0:
                                 continue
                             for o1 in range(orients):
-                                rel01 = _relation(h0, o0, x0, h1, o1, x1, facing, n)
-                                f1, c1 = place_card(f0, c0, h1, o1, x1, facing, n)
+                                rel01 = _relation(h0, o0, x0, h1, o1, x1, arrays)
+                                f1, c1 = place_card(f0, c0, h1, o1, x1, arrays)
                                 partial = (brec[0, x0, o0] * rb + brec[1, x1, o1]) * rb
                                 partial_low = rel01 * 72 + flag[x0] * 4 + flag[x1] * 2
                                 for a2 in range(e_count):
@@ -527,8 +429,8 @@ def _plans_value(
                                     if x2 == x0 or x2 == x1:
                                         continue
                                     for o2 in range(orients):
-                                        rel02 = _relation(h0, o0, x0, h2, o2, x2, facing, n)
-                                        rel12 = _relation(h1, o1, x1, h2, o2, x2, facing, n)
+                                        rel02 = _relation(h0, o0, x0, h2, o2, x2, arrays)
+                                        rel12 = _relation(h1, o1, x1, h2, o2, x2, arrays)
                                         code = (
                                             (partial + brec[2, x2, o2]) * 216
                                             + partial_low
@@ -538,7 +440,7 @@ def _plans_value(
                                         cl = klass[code]
                                         if cl < 0:
                                             continue
-                                        f, c = place_card(f1, c1, h2, o2, x2, facing, n)
+                                        f, c = place_card(f1, c1, h2, o2, x2, arrays)
                                         row = next_table[fc_index[(f << n) | c] * n_d_next + after_rank]
                                         s = code_slot[cl]
                                         if s < 0:
@@ -585,77 +487,76 @@ def _plans_value(
 
 
 @njit(cache=True)
-def _two_then_reroll(
-    filled,
-    colours,
-    unplaced,
-    out,
-    block_roll,
-    single_index,
-    single_blocks,
-    fc_all,
-    n_single,
-    members,
-    members2,
-    valu,
-    ranks,
-    facing,
-    centre_rec,
-    touches,
-    cost,
-    step,
-    same,
-    karma,
-    n,
-    cards,
-    orients,
-    picks,
-):
-    """Add every hand {u1, u2, b} with the roll that blocks b alone: u1 and u2 placed with it in either
-    order, then R(L', {b}); the hands sharing the pair U = {u1, u2} share the blocks of its plans.
-    (Long: one jitted loop nest over pairs, cells and blocked cards, kept whole for numba.)"""
-    d = members_of(unplaced, cards, members)
-    rows_at, costs1, costs2 = picks[0], picks[1], picks[2]  # the block rows of the cards b blocked alone, their costs
+def _stuck_targets(dprime, u1, u2, kind, arrays, work):
+    """The rows of U's block a stuck roll reads, into ``work.picks``: [0] the row j (the card's place in D'), [1] and
+    [2] the costs of u1 and u2 under the roll that blocks it; ``work.valu`` zeroed. SINGLES: each b of D' sharing no
+    numbers with U (blocked alone); PAIRS: each b1 of D' with a partner after it. Returns how many."""
+    members2 = work.members2
+    m = members_of(dprime, arrays.cards, members2)
+    count = 0
+    for j in range(m):
+        for k in range(arrays.karma + 1):
+            work.valu[j, k] = 0.0
+        b = members2[j]
+        if kind == SINGLES:
+            if arrays.same[b, u1] or arrays.same[b, u2]:
+                continue  # b is blocked with its partner: the pairs' case
+        elif _partner_after(members2, j, m, arrays.same) < 0:
+            continue
+        work.picks[0, count] = j
+        work.picks[1, count] = arrays.cost[u1, arrays.block_roll[b]]
+        work.picks[2, count] = arrays.cost[u2, arrays.block_roll[b]] if kind == SINGLES else 0
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _stuck_hands(filled, colours, unplaced, out, kind, blocks, arrays, work):
+    """Add every hand with a roll that blocks part of it: the rest U placed with that roll, then R(L', B) read
+    from ``blocks``; the hands sharing U share the blocks of its plans.
+
+    SINGLES: the hands {u1, u2, b} with the roll that blocks b alone, u1 and u2 placed in either order; PAIRS:
+    the hands {u, b1, b2}, b1 and b2 sharing numbers, with the roll that blocks both, u placed alone (one
+    cell and orientation loop, no second card). (Long: one jitted loop nest over U, its plans and the blocked
+    cards, kept whole for numba.)"""
+    n, orients, karma, step = arrays.n, arrays.orients, arrays.karma, arrays.step
+    two = kind == SINGLES
+    members, valu, rows_at, costs1, costs2 = work.members, work.valu, work.picks[0], work.picks[1], work.picks[2]
+    d = members_of(unplaced, arrays.cards, members)
     for a in range(d):
         u1 = members[a]
-        for a2 in range(a + 1, d):
-            u2 = members[a2]
-            dprime = unplaced & ~((1 << u1) | (1 << u2))
-            m = members_of(dprime, cards, members2)
-            alone = 0
-            for j in range(m):
-                for k in range(karma + 1):
-                    valu[j, k] = 0.0
-                b = members2[j]
-                if same[b, u1] or same[b, u2]:
-                    continue  # b is blocked with its partner: the pairs' case
-                rows_at[alone] = j
-                costs1[alone] = cost[u1, block_roll[b]]
-                costs2[alone] = cost[u2, block_roll[b]]
-                alone += 1
-            if alone == 0:
+        lo, hi = (a + 1, d) if two else (d, d + 1)  # PAIRS: one pass, with no second card u2
+        for a2 in range(lo, hi):
+            u2 = members[a2] if two else -1
+            dprime = unplaced & ~((1 << u1) | ((1 << u2) if two else 0))
+            count = _stuck_targets(dprime, u1, u2, kind, arrays, work)
+            if count == 0:
                 continue
             for x1 in range(n):
                 if (filled >> x1) & 1:
                     continue
-                for x2 in range(n):
-                    if x2 == x1 or (filled >> x2) & 1:
-                        continue
-                    first_ok = is_legal(filled, x1, touches, n) and is_legal(filled | (1 << x1), x2, touches, n)
-                    second_ok = is_legal(filled, x2, touches, n) and is_legal(filled | (1 << x2), x1, touches, n)
+                for x2 in range(n if two else 1):
+                    if two:
+                        if x2 == x1 or (filled >> x2) & 1:
+                            continue
+                        first_ok, second_ok = _pair_orders(filled, x1, x2, arrays)
+                    else:
+                        first_ok, second_ok = is_legal(filled, x1, arrays), False
                     if not (first_ok or second_ok):
                         continue
                     for o1 in range(orients):
-                        for o2 in range(orients):
-                            ra1 = placement_rec(filled, colours, u1, o1, x1, facing, centre_rec, n)
-                            fa, ca = place_card(filled, colours, u1, o1, x1, facing, n)
-                            ra2 = placement_rec(fa, ca, u2, o2, x2, facing, centre_rec, n)
-                            rb2 = placement_rec(filled, colours, u2, o2, x2, facing, centre_rec, n)
-                            fb, cb = place_card(filled, colours, u2, o2, x2, facing, n)
-                            rb1 = placement_rec(fb, cb, u1, o1, x1, facing, centre_rec, n)
-                            f2, c2 = place_card(fa, ca, u2, o2, x2, facing, n)
-                            block = _block_at(single_index, single_blocks, f2, c2, dprime, fc_all, ranks, n_single, n)
-                            for i in range(alone):
+                        for o2 in range(orients if two else 1):
+                            ra1 = placement_rec(filled, colours, u1, o1, x1, arrays)
+                            f2, c2 = place_card(filled, colours, u1, o1, x1, arrays)
+                            ra2 = rb1 = rb2 = 0
+                            if two:
+                                ra2 = placement_rec(f2, c2, u2, o2, x2, arrays)
+                                rb2 = placement_rec(filled, colours, u2, o2, x2, arrays)
+                                fb, cb = place_card(filled, colours, u2, o2, x2, arrays)
+                                rb1 = placement_rec(fb, cb, u1, o1, x1, arrays)
+                                f2, c2 = place_card(f2, c2, u2, o2, x2, arrays)
+                            block = _block_at(blocks, f2, c2, dprime)
+                            for i in range(count):
                                 j = rows_at[i]
                                 cost1 = costs1[i]
                                 cost2 = costs2[i]
@@ -664,7 +565,7 @@ def _two_then_reroll(
                                     v = 0.0
                                     if first_ok:
                                         kk = step[k, cost1, ra1]
-                                        if kk > 0:
+                                        if two and kk > 0:
                                             kk = step[kk, cost2, ra2]
                                         v = row[kk]
                                     if second_ok:
@@ -675,79 +576,15 @@ def _two_then_reroll(
                                             v = row[kk]
                                     if v > valu[j, k]:
                                         valu[j, k] = v
-            for i in range(alone):
+            for i in range(count):
                 for k in range(1, karma + 1):
                     out[k] += valu[rows_at[i], k]
 
 
-@njit(cache=True)
-def _one_then_reroll(
-    filled,
-    colours,
-    unplaced,
-    out,
-    block_roll,
-    pair_index,
-    pair_blocks,
-    fc_all,
-    n_pair,
-    members,
-    members2,
-    valu,
-    ranks,
-    facing,
-    centre_rec,
-    touches,
-    cost,
-    step,
-    same,
-    karma,
-    n,
-    cards,
-    orients,
-    picks,
-):
-    """Add every hand {u, b1, b2} where b1, b2 share numbers, with the roll that blocks both: u placed
-    with it, then R(L', {b1, b2})."""
-    d = members_of(unplaced, cards, members)
-    rows_at, costs1 = picks[0], picks[1]  # the block rows of the pairs blocked together, with u's cost
-    for a in range(d):
-        u = members[a]
-        dprime = unplaced & ~(1 << u)
-        m = members_of(dprime, cards, members2)
-        pairs = 0
-        for j in range(m):
-            for k in range(karma + 1):
-                valu[j, k] = 0.0
-            if _partner_after(members2, j, m, same) >= 0:
-                rows_at[pairs] = j
-                costs1[pairs] = cost[u, block_roll[members2[j]]]
-                pairs += 1
-        if pairs == 0:
-            continue
-        for x in range(n):
-            if not is_legal(filled, x, touches, n):
-                continue
-            for o in range(orients):
-                r1 = placement_rec(filled, colours, u, o, x, facing, centre_rec, n)
-                f1, c1 = place_card(filled, colours, u, o, x, facing, n)
-                block = _block_at(pair_index, pair_blocks, f1, c1, dprime, fc_all, ranks, n_pair, n)
-                for i in range(pairs):
-                    j = rows_at[i]
-                    cost1 = costs1[i]
-                    row = block[j]
-                    for k in range(1, karma + 1):
-                        v = row[step[k, cost1, r1]]
-                        if v > valu[j, k]:
-                            valu[j, k] = v
-        for i in range(pairs):
-            for k in range(1, karma + 1):
-                out[k] += valu[rows_at[i], k]
-
-
-@njit(cache=True)
-def _relation(ca, oa, xa, cb, ob, xb, facing, n):
+@njit(cache=True, inline="always")
+def _relation(ca, oa, xa, cb, ob, xb, arrays):
     """Two placements of a turn: 0 not adjacent, 1 adjacent without a colour match, 2 with one."""
+    n, facing = arrays.n, arrays.facing
     if xb == (xa + 1) % n:
         return 2 if facing[ca, oa, xa, 1] == facing[cb, ob, xb, 0] else 1
     if xa == (xb + 1) % n:
@@ -756,153 +593,45 @@ def _relation(ca, oa, xa, cb, ob, xb, facing, n):
 
 
 @njit(cache=True, parallel=True)
-def _level(
-    keys,
-    out,
-    next_table,
-    fc_index,
-    ranks,
-    n_d_next,
-    kappa,
-    klass,
-    rb,
-    facing,
-    centre_rec,
-    touches,
-    cost,
-    step,
-    same,
-    block_roll,
-    karma,
-    n,
-    cards,
-    orients,
-    fc_all,
-    single_index,
-    single_blocks,
-    n_single,
-    pair_index,
-    pair_blocks,
-    n_pair,
-    threads,
-    width,
-):
+def _level(keys, out, next_table, index, profiles, arrays, singles, pairs, threads, width):
     """Every key of one turn-start level: thread ``t`` takes the runs of 64 keys ``t, t + threads, ...`` (interleaved,
     so the threads' shares cost alike and walk the same part of the next level's table together; runs, not single
     keys, so that the threads do not write value rows sharing a cache line). Each thread allocates its own scratch
     here: scratch rows of the threads side by side in one array shared cache lines, which turn 3's million short keys
     rewrite all the time (the threads then ran at about 1.3x one thread there)."""
+    karma, n, cards = arrays.karma, arrays.n, arrays.cards
     total = keys.shape[0]
     runs = (total + 63) // 64
     for t in prange(threads):
-        code_slot = np.full(kappa.shape[0], -1, dtype=np.int32)
-        m_rows = np.zeros((4096, karma + 1))
-        m_codes = np.zeros(4096, dtype=np.int64)
-        members = np.zeros(cards, dtype=np.int64)
-        members2 = np.zeros(cards, dtype=np.int64)
-        valu = np.zeros((width, karma + 1))
-        brec = np.zeros((3, n, 2), dtype=np.int64)
-        triple_count = np.zeros(125, dtype=np.int64)
-        active_cc = np.zeros(36, dtype=np.int64)
-        best_of = np.zeros((36, karma + 1))
-        cells = np.zeros((2, n), dtype=np.int64)
-        picks = np.zeros((3, cards), dtype=np.int64)
+        work = Scratch(
+            np.full(profiles.kappa.shape[0], -1, dtype=np.int32),
+            np.zeros((4096, karma + 1)),
+            np.zeros(4096, dtype=np.int64),
+            np.zeros(cards, dtype=np.int64),
+            np.zeros(cards, dtype=np.int64),
+            np.zeros((width, karma + 1)),
+            np.zeros((3, n, 2), dtype=np.int64),
+            np.zeros(125, dtype=np.int64),
+            np.zeros(36, dtype=np.int64),
+            np.zeros((36, karma + 1)),
+            np.zeros((2, n), dtype=np.int64),
+            np.zeros((3, cards), dtype=np.int64),
+        )
         for run in range(t, runs, threads):
             for q in range(run * 64, min(total, run * 64 + 64)):
                 filled, colours, unplaced = unpack_key(keys[q])
                 row = out[q]
-                _plans_value(
-                    filled,
-                    colours,
-                    unplaced,
-                    row,
-                    next_table,
-                    fc_index,
-                    ranks,
-                    n_d_next,
-                    kappa,
-                    klass,
-                    rb,
-                    facing,
-                    centre_rec,
-                    touches,
-                    cost,
-                    step,
-                    karma,
-                    n,
-                    cards,
-                    orients,
-                    code_slot,
-                    m_rows,
-                    m_codes,
-                    members,
-                    brec,
-                    triple_count,
-                    active_cc,
-                    best_of,
-                    cells,
-                )
-                _two_then_reroll(
-                    filled,
-                    colours,
-                    unplaced,
-                    row,
-                    block_roll,
-                    single_index,
-                    single_blocks,
-                    fc_all,
-                    n_single,
-                    members,
-                    members2,
-                    valu,
-                    ranks,
-                    facing,
-                    centre_rec,
-                    touches,
-                    cost,
-                    step,
-                    same,
-                    karma,
-                    n,
-                    cards,
-                    orients,
-                    picks,
-                )
-                _one_then_reroll(
-                    filled,
-                    colours,
-                    unplaced,
-                    row,
-                    block_roll,
-                    pair_index,
-                    pair_blocks,
-                    fc_all,
-                    n_pair,
-                    members,
-                    members2,
-                    valu,
-                    ranks,
-                    facing,
-                    centre_rec,
-                    touches,
-                    cost,
-                    step,
-                    same,
-                    karma,
-                    n,
-                    cards,
-                    orients,
-                    picks,
-                )
+                _plans_value(filled, colours, unplaced, row, next_table, index, profiles, arrays, work)
+                _stuck_hands(filled, colours, unplaced, row, SINGLES, singles, arrays, work)
+                _stuck_hands(filled, colours, unplaced, row, PAIRS, pairs, arrays, work)
 
 
 # --------------------------------------------------------------------------- driver
 
 
-def solve_level(
-    keys, table, fc_index, ranks, n_d_next, arrays: ModelArrays, kappa, klass, rb, penalty, fc_all, threads=None
-):
-    """The value rows of ``keys`` (one turn-start level) from the next level's dense ``table``.
+def solve_level(keys, table, index: DenseIndex, arrays: ModelArrays, profiles: Profiles, penalty, fc_all, threads=None):
+    """The value rows of ``keys`` (one turn-start level) from the next level's dense ``table`` (``index``: its dense
+    index).
 
     First every reroll block the level looks up is marked (``_mark_blocks``) and computed once
     (``_fill_blocks``, shared by both threads); then the keys. ``fc_all`` is ``dense_index`` over
@@ -910,91 +639,28 @@ def solve_level(
     the counters ``[[blocks after one placement, blocks after two]]``.
     """
     threads = threads or numba.get_num_threads()
-    karma, n, cards, orients = arrays.karma, arrays.n, arrays.cards, arrays.orients
+    karma, n, cards = arrays.karma, arrays.n, arrays.cards
     left = popcount(int(keys[0]) >> 20 & 1023)
     level = popcount(int(keys[0]) & 1023)
-    n_single, n_pair = comb(cards, left - 2), comb(cards, left - 1)
     fc_counts = _fc_counts(fc_all, n)
-    single_mark = np.zeros(fc_counts[level + 2] * n_single, dtype=np.int64)
-    pair_mark = np.zeros(fc_counts[level + 1] * n_pair, dtype=np.int64)
-    _mark_blocks(
-        keys,
-        single_mark,
-        pair_mark,
-        fc_all,
-        ranks,
-        n_single,
-        n_pair,
-        arrays.facing,
-        arrays.touches,
-        arrays.same,
-        n,
-        cards,
-        orients,
-    )
+    kinds = {  # the dense index of L' and the width of a block of each kind
+        SINGLES: (DenseIndex(fc_all, index.ranks, comb(cards, left - 2), n), fc_counts[level + 2], left - 2),
+        PAIRS: (DenseIndex(fc_all, index.ranks, comb(cards, left - 1), n), fc_counts[level + 1], left - 1),
+    }
+    marks = {kind: np.zeros(fc_count * where.n_d, dtype=np.int64) for kind, (where, fc_count, _) in kinds.items()}
+    _mark_blocks(keys, marks[SINGLES], marks[PAIRS], kinds[SINGLES][0], kinds[PAIRS][0], arrays)
     found = {}
-    for name, mark, kind, width in (("single", single_mark, SINGLES, left - 2), ("pair", pair_mark, PAIRS, left - 1)):
+    for kind, (where, _, width) in kinds.items():
+        mark = marks.pop(kind)
         at = np.flatnonzero(mark)
-        index = np.full(len(mark), -1, dtype=np.int32)
-        index[at] = np.arange(len(at), dtype=np.int32)
+        number = np.full(len(mark), -1, dtype=np.int32)
+        number[at] = np.arange(len(at), dtype=np.int32)
         blocks = np.zeros((len(at), max(width, 1), karma + 1))
-        _fill_blocks(
-            mark[at] - 1,
-            kind,
-            blocks,
-            table,
-            fc_index,
-            ranks,
-            n_d_next,
-            arrays.facing,
-            arrays.centre_rec,
-            arrays.touches,
-            arrays.step,
-            arrays.same,
-            arrays.reroll_counts,
-            karma,
-            penalty,
-            n,
-            cards,
-            orients,
-        )
-        found[name] = (index, blocks)
-    del single_mark, pair_mark
+        _fill_blocks(mark[at] - 1, kind, blocks, table, index, arrays, penalty)
+        found[kind] = Blocks(number, blocks, *where)
     out = np.zeros((len(keys), karma + 1))
-    (single_index, single_blocks), (pair_index, pair_blocks) = found["single"], found["pair"]
-    width = max(left - 1, 1)
-    _level(
-        keys,
-        out,
-        table,
-        fc_index,
-        ranks,
-        n_d_next,
-        kappa,
-        klass,
-        rb,
-        arrays.facing,
-        arrays.centre_rec,
-        arrays.touches,
-        arrays.cost,
-        arrays.step,
-        arrays.same,
-        arrays.block_roll,
-        karma,
-        n,
-        cards,
-        orients,
-        fc_all,
-        single_index,
-        single_blocks,
-        n_single,
-        pair_index,
-        pair_blocks,
-        n_pair,
-        threads,
-        width,
-    )
-    return out, np.array([[len(pair_blocks), len(single_blocks)]], dtype=np.int64)
+    _level(keys, out, table, index, profiles, arrays, found[SINGLES], found[PAIRS], threads, max(left - 1, 1))
+    return out, np.array([[len(found[PAIRS].rows), len(found[SINGLES].rows)]], dtype=np.int64)
 
 
 def dense_table(rows: np.ndarray, slots: np.ndarray, size: int) -> np.ndarray:
@@ -1035,12 +701,12 @@ class Tables:
         return all(bool((np.rint(rows) == rows).all()) and rows.max() < 2**53 for _, rows in self.values.values())
 
 
-def kappa_of(model, arrays: ModelArrays) -> tuple:
+def kappa_of(model, arrays: ModelArrays) -> Profiles:
     """``(kappa, klass, rb)`` of a model: the best final Karma of every profile code (deduplicated into
     classes) and the bound ``rb`` of a base ``rec`` (the centre's best plus two neighbours) in the code."""
     rb = max(max(max(r) for r in card) for card in model.centre_rec) + 3
-    kappa, klass = kappa_classes(_kappa_table(arrays.step, arrays.karma, rb), arrays.karma)
-    return kappa, klass, rb
+    kappa, klass = kappa_classes(_kappa_table(arrays, rb), arrays.karma)
+    return Profiles(kappa, klass, rb)
 
 
 def _checkpointed(saved: Path | None, keys, compute) -> tuple:
@@ -1091,10 +757,8 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, checkpo
     _check_covered(rules, model)
     n, cards = model.size, len(model.card_ids)
     arrays = model_arrays(model)
-    karma = rules.starting_karma
     penalty = rules.stuck_rule == "reroll_penalty_1"
-    orients = len(model.orientations)
-    kappa, klass, rb = kappa_of(model, arrays)
+    profiles = kappa_of(model, arrays)
     levels = [0, 3, 6, 9]
     fc_index, fc_counts = dense_index(model, levels)
     fc_all, _ = dense_index(model, list(range(n + 1)))  # the reroll blocks sit between turn starts
@@ -1106,17 +770,13 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, checkpo
             print(f"level {level}: {len(keys[level]):,} turn-start keys", flush=True)
     values, scales, stuck_entries, level_times, stats = {}, {}, {}, {}, {}
     last = levels[-1]
-    finals = final_card_rows(
-        keys[last], arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma, penalty, n, cards, orients
-    )
+    finals = final_card_rows(keys[last], arrays, penalty)
     values[last] = (keys[last], finals)
     scales[last] = 35
     for level, following in reversed(list(zip(levels[:-1], levels[1:]))):
-        n_d_next = comb(cards, cards - following)
+        index = DenseIndex(fc_index, ranks, comb(cards, cards - following), n)
         next_keys, next_rows = values[following]
-        table = dense_table(
-            next_rows, slots_of(next_keys, fc_index, ranks, n_d_next, n), fc_counts[following] * n_d_next
-        )
+        table = dense_table(next_rows, slots_of(next_keys, *index), fc_counts[following] * index.n_d)
         t0, c0 = time.perf_counter(), time.process_time()
         saved = (
             None
@@ -1126,9 +786,7 @@ def solve(rules: Rules, centre: str | None = None, verbose: bool = True, checkpo
         out, stats[level] = _checkpointed(
             saved,
             keys[level],
-            lambda table=table: solve_level(
-                keys[level], table, fc_index, ranks, n_d_next, arrays, kappa, klass, rb, penalty, fc_all
-            ),
+            lambda table=table, index=index: solve_level(keys[level], table, index, arrays, profiles, penalty, fc_all),
         )
         level_times[level] = (time.perf_counter() - t0, time.process_time() - c0)
         hands = comb(cards - level, 3)
@@ -1148,17 +806,18 @@ def warm_up() -> None:
     """Compile (or load from numba's cache) every builder kernel on a one-key problem of the default rules."""
     model = build_model(Rules())
     arrays = model_arrays(model)
-    karma, n = model.rules.starting_karma, model.size
-    kappa, klass, rb = kappa_of(model, arrays)
+    n = model.size
+    profiles = kappa_of(model, arrays)
     fc_index, fc_counts = dense_index(model, [0, 3, 6, 9])
     fc_all, fc_counts_all = dense_index(model, list(range(n + 1)))
     ranks = rank_table(n)
     keys = np.array([((1 << n) - 1) << 20], dtype=np.int64)
     for level in (0, 3, 6):
         previous, keys = keys[:1], next_turn_keys(keys[:1], level, fc_all, fc_counts_all, ranks, arrays)
-    rows = final_card_rows(keys, arrays.facing, arrays.centre_rec, arrays.cost, arrays.step, karma, False, n, n, 1)
-    table = dense_table(rows, slots_of(keys, fc_index, ranks, n, n), fc_counts[9] * n)
-    solve_level(previous, table, fc_index, ranks, n, arrays, kappa, klass, rb, False, fc_all)
+    rows = final_card_rows(keys, arrays, False)
+    index = DenseIndex(fc_index, ranks, n, n)
+    table = dense_table(rows, slots_of(keys, *index), fc_counts[9] * n)
+    solve_level(previous, table, index, arrays, profiles, False, fc_all)
 
 
 def root_value(rules: Rules, verbose: bool = True) -> tuple[Fraction, float, list]:

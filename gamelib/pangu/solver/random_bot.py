@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 from math import comb, lcm
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,8 +27,17 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("evaluating the random bot exactly needs numba: pip install -e '.[solver]'") from error
 
 from gamelib.pangu.rules import Rules
-from gamelib.pangu.solver.arrays import dense_index, model_arrays, rank_table, slots_of
-from gamelib.pangu.solver.kernels import is_legal, members_of, place_card, placement_rec, unpack_key
+from gamelib.pangu.solver.arrays import DenseIndex, dense_index, model_arrays, rank_table, slots_of
+from gamelib.pangu.solver.kernels import (
+    dense_slot,
+    is_legal,
+    members_of,
+    pack_key,
+    place_card,
+    placement_rec,
+    placements,
+    unpack_key,
+)
 from gamelib.pangu.solver.levels import check_supported
 from gamelib.pangu.solver.model import HAND, Model, build_model, popcount, turn_sizes
 from gamelib.pangu.solver.space import turn_start_keys
@@ -120,6 +130,14 @@ def rebuild(residues: list[int], primes: list[int], bound: int) -> Fraction:
 # --------------------------------------------------------------------------- small helpers (numba)
 
 
+class Modulus(NamedTuple):
+    """The residues of one prime as the kernels read them (``RandomSolver.modulus``)."""
+
+    p: int  # the prime
+    inverse: np.ndarray  # int64 [i]: 1/i mod p for the action counts i < 512 (0 for i = 0)
+    stuck_weights: np.ndarray  # int64 [card, cost - 1]: see ``RandomSolver.stuck_weights``
+
+
 @njit(cache=True, inline="always")
 def _bits(mask):
     """The number of set bits of ``mask``."""
@@ -137,67 +155,19 @@ def _below(mask, card):
 
 
 @njit(cache=True, inline="always")
-def _dense(filled, colours, unplaced, fc_index, ranks, n_d, n):
-    """The dense slot of a key (``kernels.dense_slot``), -1 for an (F, C) outside the index."""
-    fc = fc_index[(filled << n) | colours]
-    if fc < 0:
-        return -1
-    return fc * n_d + ranks[unplaced]
-
-
-@njit(cache=True)
-def _legal_cells(filled, touches, n):
-    """How many ring cells are legal for the next placement."""
-    count = 0
-    for x in range(n):
-        if is_legal(filled, x, touches, n):
-            count += 1
-    return count
-
-
-@njit(cache=True, inline="always")
 def _pair_rank(i, j):
     """The rank of positions i < j among the pairs (combinatorial number system)."""
     return j * (j - 1) // 2 + i
-
-
-@njit(cache=True, inline="always")
-def _triple_rank(i, j, k):
-    """The rank of the set {i, j, k} among the sets of three (any order of the arguments)."""
-    if i > j:
-        i, j = j, i
-    if j > k:
-        j, k = k, j
-    if i > j:
-        i, j = j, i
-    return k * (k - 1) * (k - 2) // 6 + j * (j - 1) // 2 + i
 
 
 # --------------------------------------------------------------------------- the final card (turn 4)
 
 
 @njit(cache=True)
-def _final_table(
-    table,
-    codes,
-    fc_index,
-    ranks,
-    n_d,
-    facing,
-    centre_rec,
-    blue_cost,
-    white_cost,
-    legal_dice,
-    step,
-    inverse,
-    karma,
-    p,
-    n,
-    cards,
-    orients,
-):
+def _final_table(table, codes, index, arrays, mod):
     """Rows of the final card for every dense key (F, C, {card}) of ``codes`` (F << n | C): the mean over the
     35 rolls that do not block it of the mean over its legal dice and orientations of winning (1) or not."""
+    n, p, inverse = arrays.n, mod.p, mod.inverse
     inv35 = inverse[35]
     for q in range(codes.shape[0]):
         filled, colours = codes[q] >> n, codes[q] & ((1 << n) - 1)
@@ -205,21 +175,21 @@ def _final_table(
         for y in range(n):
             if not (filled >> y) & 1:
                 x = y
-        for card in range(cards):
-            slot = _dense(filled, colours, 1 << card, fc_index, ranks, n_d, n)
-            for k in range(1, karma + 1):
+        for card in range(arrays.cards):
+            slot = dense_slot(filled, colours, 1 << card, index)
+            for k in range(1, arrays.karma + 1):
                 total = 0
                 for r in range(36):
-                    nd = legal_dice[card, r]
+                    nd = arrays.legal_dice[card, r]
                     if nd == 0:
                         continue
                     wins = 0
-                    for o in range(orients):
-                        rec = placement_rec(filled, colours, card, o, x, facing, centre_rec, n)
-                        for cost in (blue_cost[card, r], white_cost[card, r]):
-                            if cost > 0 and step[k, cost, rec] > 0:
+                    for o in range(arrays.orients):
+                        rec = placement_rec(filled, colours, card, o, x, arrays)
+                        for cost in (arrays.blue_cost[card, r], arrays.white_cost[card, r]):
+                            if cost > 0 and arrays.step[k, cost, rec] > 0:
                                 wins += 1
-                    total += wins * inverse[nd * orients] % p
+                    total += wins * inverse[nd * arrays.orients] % p
                 table[slot, k] = total % p * inv35 % p
 
 
@@ -227,53 +197,32 @@ def _final_table(
 
 
 @njit(cache=True, parallel=True)
-def _one_left(
-    a1,
-    codes,
-    next_table,
-    fc_index,
-    ranks,
-    n_d,
-    n_d_next,
-    size,
-    facing,
-    centre_rec,
-    touches,
-    step,
-    inverse,
-    karma,
-    p,
-    n,
-    cards,
-    orients,
-):
+def _one_left(a1, codes, next_table, index, next_index, size, arrays, mod):
     """``a1[slot, i, cost - 1, k]`` for every dense (F, C, D') of ``codes`` (|D'| = ``size``) and the i-th card e of
     D': the mean over e's legal cells and orientations of the next turn-start row at the Karma settled from k
     with that cost and the cell's rec (mod p). A roll only chooses which cost rows to average (``_one_left_row``)."""
+    n, karma, p, step = arrays.n, arrays.karma, mod.p, arrays.step
     for q in prange(codes.shape[0]):
         filled, colours = codes[q] >> n, codes[q] & ((1 << n) - 1)
-        inv = inverse[_legal_cells(filled, touches, n) * orients]
+        inv = mod.inverse[arrays.ncells[filled] * arrays.orients]
         acc = np.zeros((5, karma + 1), dtype=np.int64)
-        for unplaced in range(1 << cards):
+        moves = np.zeros((n * arrays.orients, 3), dtype=np.int64)
+        for unplaced in range(1 << arrays.cards):
             if _bits(unplaced) != size:
                 continue
-            slot = _dense(filled, colours, unplaced, fc_index, ranks, n_d, n)
+            slot = dense_slot(filled, colours, unplaced, index)
             i = 0
-            for e in range(cards):
+            for e in range(arrays.cards):
                 if not (unplaced >> e) & 1:
                     continue
                 acc[:, :] = 0
                 rest = unplaced & ~(1 << e)
-                for x in range(n):
-                    if not is_legal(filled, x, touches, n):
-                        continue
-                    for o in range(orients):
-                        rec = placement_rec(filled, colours, e, o, x, facing, centre_rec, n)
-                        f1, c1 = place_card(filled, colours, e, o, x, facing, n)
-                        row = next_table[_dense(f1, c1, rest, fc_index, ranks, n_d_next, n)]
-                        for cost in range(1, 6):
-                            for k in range(1, karma + 1):
-                                acc[cost - 1, k] += row[step[k, cost, rec]]
+                for move in range(placements(filled, colours, e, arrays, moves)):
+                    rec = moves[move, 0]
+                    row = next_table[dense_slot(moves[move, 1], moves[move, 2], rest, next_index)]
+                    for cost in range(1, 6):
+                        for k in range(1, karma + 1):
+                            acc[cost - 1, k] += row[step[k, cost, rec]]
                 for cost in range(5):
                     for k in range(1, karma + 1):
                         a1[slot, i, cost, k] = acc[cost, k] % p * inv % p
@@ -281,14 +230,15 @@ def _one_left(
 
 
 @njit(cache=True)
-def _one_left_row(out, a1, slot, i, e, r, blue_cost, white_cost, legal_dice, stuck_weights, inverse, karma, p):
+def _one_left_row(out, a1, slot, i, e, r, arrays, mod):
     """The random bot's row with the card e (the i-th of its D') alone in hand under roll r, from ``a1``: the
-    mean over its legal dice; if r blocks e, the mean over the 35 other rolls (``stuck_weights``)."""
-    nd = legal_dice[e, r]
+    mean over its legal dice; if r blocks e, the mean over the 35 other rolls (``mod.stuck_weights``)."""
+    p = mod.p
+    nd = arrays.legal_dice[e, r]
     if nd > 0:
-        inv = inverse[nd]
-        bc, wc = blue_cost[e, r], white_cost[e, r]
-        for k in range(karma + 1):
+        inv = mod.inverse[nd]
+        bc, wc = arrays.blue_cost[e, r], arrays.white_cost[e, r]
+        for k in range(arrays.karma + 1):
             total = 0
             if bc > 0:
                 total += a1[slot, i, bc - 1, k]
@@ -296,10 +246,10 @@ def _one_left_row(out, a1, slot, i, e, r, blue_cost, white_cost, legal_dice, stu
                 total += a1[slot, i, wc - 1, k]
             out[k] = total % p * inv % p
         return
-    for k in range(karma + 1):
+    for k in range(arrays.karma + 1):
         total = 0
         for cost in range(5):
-            total += stuck_weights[e, cost] * a1[slot, i, cost, k] % p
+            total += mod.stuck_weights[e, cost] * a1[slot, i, cost, k] % p
         out[k] = total % p
 
 
@@ -307,40 +257,13 @@ def _one_left_row(out, a1, slot, i, e, r, blue_cost, white_cost, legal_dice, stu
 
 
 @njit(cache=True)
-def _two_left_core(
-    out,
-    filled,
-    colours,
-    unplaced,
-    a,
-    b,
-    r,
-    a1,
-    fc_index,
-    ranks,
-    n_d1,
-    ncells,
-    facing,
-    centre_rec,
-    touches,
-    step,
-    blue_cost,
-    white_cost,
-    legal_dice,
-    stuck_weights,
-    inverse,
-    karma,
-    p,
-    n,
-    orients,
-    grouped,
-    t,
-):
+def _two_left_core(out, filled, colours, unplaced, a, b, r, a1, index1, arrays, mod, grouped, t, moves):
     """The mean over the legal actions of the pair {a, b} under roll r (at least one card unblocked).
 
     The one-card-left rows are not normalised one by one: their raw A1 sums share the divisor (the
     left card's legal dice) on each side, so a pair takes a few modular reductions per Karma instead
-    of two per action."""
+    of two per action. ``grouped``, ``t`` and ``moves`` are scratch."""
+    karma, p, step, legal_dice = arrays.karma, mod.p, arrays.step, arrays.legal_dice
     grouped[:, :] = 0
     t[:] = 0  # the blocked card's rows, normalised as they come (1 roll in 36)
     for side in range(2):
@@ -350,152 +273,69 @@ def _two_left_core(
             continue
         rest = unplaced & ~(1 << c)
         i = _below(rest, e)
-        bc, wc = blue_cost[c, r], white_cost[c, r]
-        be, we = blue_cost[e, r] - 1, white_cost[e, r] - 1
-        for x in range(n):
-            if not is_legal(filled, x, touches, n):
-                continue
-            for o in range(orients):
-                rec = placement_rec(filled, colours, c, o, x, facing, centre_rec, n)
-                f1, c1 = place_card(filled, colours, c, o, x, facing, n)
-                slot = _dense(f1, c1, rest, fc_index, ranks, n_d1, n)
-                if legal_dice[e, r] > 0:
-                    for cost in (bc, wc):
-                        if cost > 0:
-                            for k in range(1, karma + 1):
-                                s = step[k, cost, rec]
-                                total = 0
-                                if be >= 0:
-                                    total += a1[slot, i, be, s]
-                                if we >= 0:
-                                    total += a1[slot, i, we, s]
-                                grouped[side, k] += total
-                else:
-                    for cost in (bc, wc):
-                        if cost > 0:
-                            for k in range(1, karma + 1):
-                                s = step[k, cost, rec]
-                                total = 0
-                                for cc in range(5):
-                                    total += stuck_weights[e, cc] * a1[slot, i, cc, s] % p
-                                t[k] += total % p
+        bc, wc = arrays.blue_cost[c, r], arrays.white_cost[c, r]
+        be, we = arrays.blue_cost[e, r] - 1, arrays.white_cost[e, r] - 1
+        for move in range(placements(filled, colours, c, arrays, moves)):
+            rec = moves[move, 0]
+            slot = dense_slot(moves[move, 1], moves[move, 2], rest, index1)
+            for cost in (bc, wc):
+                if cost == 0:
+                    continue
+                for k in range(1, karma + 1):
+                    s = step[k, cost, rec]
+                    total = 0
+                    if legal_dice[e, r] > 0:
+                        if be >= 0:
+                            total += a1[slot, i, be, s]
+                        if we >= 0:
+                            total += a1[slot, i, we, s]
+                        grouped[side, k] += total
+                    else:
+                        for cc in range(5):
+                            total += mod.stuck_weights[e, cc] * a1[slot, i, cc, s] % p
+                        t[k] += total % p
     for side in range(2):
         nd = legal_dice[b if side == 0 else a, r]
         if nd == 1:
             for k in range(1, karma + 1):
                 t[k] += grouped[side, k] % p
         elif nd > 1:
-            inv = inverse[nd]
+            inv = mod.inverse[nd]
             for k in range(1, karma + 1):
                 t[k] += grouped[side, k] % p * inv % p
-    inv = inverse[ncells[filled] * orients * (legal_dice[a, r] + legal_dice[b, r])]
+    inv = mod.inverse[arrays.ncells[filled] * arrays.orients * (legal_dice[a, r] + legal_dice[b, r])]
     out[0] = 0
     for k in range(1, karma + 1):
         out[k] = t[k] % p * inv % p
 
 
 @njit(cache=True, parallel=True)
-def _two_left(
-    v2,
-    keys,
-    r,
-    a1,
-    fc_index,
-    ranks,
-    n_d1,
-    ncells,
-    facing,
-    centre_rec,
-    touches,
-    step,
-    blue_cost,
-    white_cost,
-    legal_dice,
-    stuck_weights,
-    inverse,
-    karma,
-    p,
-    n,
-    cards,
-    orients,
-):
+def _two_left(v2, keys, r, a1, index1, arrays, mod):
     """``v2[j, pair rank, k]``: the random bot's row with two cards of D'' in hand under roll r, for every key
     j = (F, C, D'') of ``keys``. A pair the roll blocks entirely (equal numbers) averages the 35 other rolls."""
-    inv35 = inverse[35]
+    karma, p, legal_dice = arrays.karma, mod.p, arrays.legal_dice
+    inv35 = mod.inverse[35]
     for j in prange(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[j])
-        members = np.zeros(cards, dtype=np.int64)
-        m = members_of(unplaced, cards, members)
+        members = np.zeros(arrays.cards, dtype=np.int64)
+        m = members_of(unplaced, arrays.cards, members)
         out = np.zeros(karma + 1, dtype=np.int64)
         grouped = np.zeros((2, karma + 1), dtype=np.int64)
         t = np.zeros(karma + 1, dtype=np.int64)
         stuck = np.zeros(karma + 1, dtype=np.int64)
+        moves = np.zeros((arrays.n * arrays.orients, 3), dtype=np.int64)
         for jb in range(m):
             for ia in range(jb):
                 a, b = members[ia], members[jb]
                 if legal_dice[a, r] + legal_dice[b, r] > 0:
-                    _two_left_core(
-                        out,
-                        filled,
-                        colours,
-                        unplaced,
-                        a,
-                        b,
-                        r,
-                        a1,
-                        fc_index,
-                        ranks,
-                        n_d1,
-                        ncells,
-                        facing,
-                        centre_rec,
-                        touches,
-                        step,
-                        blue_cost,
-                        white_cost,
-                        legal_dice,
-                        stuck_weights,
-                        inverse,
-                        karma,
-                        p,
-                        n,
-                        orients,
-                        grouped,
-                        t,
-                    )
+                    _two_left_core(out, filled, colours, unplaced, a, b, r, a1, index1, arrays, mod, grouped, t, moves)
                 else:
                     stuck[:] = 0
                     for r2 in range(36):
                         if r2 == r:
                             continue
                         _two_left_core(
-                            out,
-                            filled,
-                            colours,
-                            unplaced,
-                            a,
-                            b,
-                            r2,
-                            a1,
-                            fc_index,
-                            ranks,
-                            n_d1,
-                            ncells,
-                            facing,
-                            centre_rec,
-                            touches,
-                            step,
-                            blue_cost,
-                            white_cost,
-                            legal_dice,
-                            stuck_weights,
-                            inverse,
-                            karma,
-                            p,
-                            n,
-                            orients,
-                            grouped,
-                            t,
+                            out, filled, colours, unplaced, a, b, r2, a1, index1, arrays, mod, grouped, t, moves
                         )
                         for k in range(karma + 1):
                             stuck[k] += out[k]
@@ -507,104 +347,82 @@ def _two_left(
 
 
 @njit(cache=True, parallel=True)
-def _mark_after_one(keys, mark, fc_index, ranks, n_d1, facing, touches, n, cards, orients):
+def _mark_after_one(keys, mark, index1, arrays):
     """``mark[slot] = key + 1`` for every (F, C, D'') one placement after a turn-start key of ``keys``."""
     for q in prange(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
-        for c in range(cards):
+        for c in range(arrays.cards):
             if not (unplaced >> c) & 1:
                 continue
             rest = unplaced & ~(1 << c)
-            for x in range(n):
-                if not is_legal(filled, x, touches, n):
+            for x in range(arrays.n):
+                if not is_legal(filled, x, arrays):
                     continue
-                for o in range(orients):
-                    f1, c1 = place_card(filled, colours, c, o, x, facing, n)
-                    mark[_dense(f1, c1, rest, fc_index, ranks, n_d1, n)] = f1 | c1 << 10 | rest << 20 | 1 << 40
+                for o in range(arrays.orients):
+                    f1, c1 = place_card(filled, colours, c, o, x, arrays)
+                    mark[dense_slot(f1, c1, rest, index1)] = pack_key(f1, c1, rest) | 1 << 40
 
 
 # --------------------------------------------------------------------------- pass 3: the turn start, one roll
 
 
 @njit(cache=True, parallel=True)
-def _turn_start(
-    sums,
-    keys,
-    r,
-    v2,
-    compact,
-    fc_index,
-    ranks,
-    n_d2,
-    numbers_same,
-    facing,
-    centre_rec,
-    touches,
-    step,
-    blue_cost,
-    white_cost,
-    legal_dice,
-    karma,
-    n,
-    cards,
-    orients,
-):
+def _turn_start(sums, keys, r, v2, compact, index2, arrays):
     """Add to ``sums[q, g]`` the raw sums (no reduction: below 2**50 after 36 rolls) of the two-cards-left rows
     ``v2`` of roll r over the legal actions of key q's hands, grouped by the hand's divisor: g = its legal dice
     (1-6), plus 7 for a hand that some roll blocks entirely (three cards of equal numbers: that roll is
     skipped and the others weigh 36/35, its free rerolls). ``_turn_rows`` divides each group."""
+    karma, step, legal_dice, same = arrays.karma, arrays.step, arrays.legal_dice, arrays.same
     for q in prange(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
-        members = np.zeros(cards, dtype=np.int64)
-        m = members_of(unplaced, cards, members)
+        members = np.zeros(arrays.cards, dtype=np.int64)
+        m = members_of(unplaced, arrays.cards, members)
+        moves = np.zeros((arrays.n * arrays.orients, 3), dtype=np.int64)
         for ic in range(m):
             c = members[ic]
             if legal_dice[c, r] == 0:
                 continue
             rest = unplaced & ~(1 << c)
-            bc, wc = blue_cost[c, r], white_cost[c, r]
-            for x in range(n):
-                if not is_legal(filled, x, touches, n):
-                    continue
-                for o in range(orients):
-                    rec = placement_rec(filled, colours, c, o, x, facing, centre_rec, n)
-                    f1, c1 = place_card(filled, colours, c, o, x, facing, n)
-                    j = compact[_dense(f1, c1, rest, fc_index, ranks, n_d2, n)]
-                    for jb in range(m):
-                        if jb == ic:
+            bc, wc = arrays.blue_cost[c, r], arrays.white_cost[c, r]
+            for move in range(placements(filled, colours, c, arrays, moves)):
+                rec = moves[move, 0]
+                j = compact[dense_slot(moves[move, 1], moves[move, 2], rest, index2)]
+                for jb in range(m):
+                    if jb == ic:
+                        continue
+                    b = members[jb]
+                    for ia in range(jb):
+                        if ia == ic:
                             continue
-                        b = members[jb]
-                        for ia in range(jb):
-                            if ia == ic:
-                                continue
-                            a = members[ia]
-                            g = legal_dice[a, r] + legal_dice[b, r] + legal_dice[c, r]
-                            if numbers_same[a, b] and numbers_same[a, c]:
-                                g += 7
-                            # positions in D'' = D - c shift down by one above c
-                            row = v2[j, _pair_rank(ia - (ia > ic), jb - (jb > ic))]
-                            for cost in (bc, wc):
-                                if cost > 0:
-                                    for k in range(1, karma + 1):
-                                        sums[q, g, k] += row[step[k, cost, rec]]
+                        a = members[ia]
+                        g = legal_dice[a, r] + legal_dice[b, r] + legal_dice[c, r]
+                        if same[a, b] and same[a, c]:
+                            g += 7
+                        # positions in D'' = D - c shift down by one above c
+                        row = v2[j, _pair_rank(ia - (ia > ic), jb - (jb > ic))]
+                        for cost in (bc, wc):
+                            if cost > 0:
+                                for k in range(1, karma + 1):
+                                    sums[q, g, k] += row[step[k, cost, rec]]
 
 
 @njit(cache=True, parallel=True)
-def _turn_rows(rows, sums, keys, ncells, inverse, f36_35, scale, karma, p, orients):
+def _turn_rows(rows, sums, keys, arrays, mod, f36_35, scale):
     """``rows[q]``: key q's turn-start row, each group of ``sums`` divided by its action count, times ``scale``
     (1 / (36 x the number of hands))."""
+    p = mod.p
     for q in prange(keys.shape[0]):
-        cells = ncells[keys[q] & 1023]
+        cells = arrays.ncells[keys[q] & 1023]
         for g in range(1, sums.shape[1]):
             dice = g if g < 7 else g - 7
             if dice == 0:
                 continue
-            inv = inverse[cells * orients * dice]
+            inv = mod.inverse[cells * arrays.orients * dice]
             if g >= 7:
                 inv = inv * f36_35 % p
-            for k in range(1, karma + 1):
+            for k in range(1, arrays.karma + 1):
                 rows[q, k] = (rows[q, k] + sums[q, g, k] % p * inv) % p
-        for k in range(1, karma + 1):
+        for k in range(1, arrays.karma + 1):
             rows[q, k] = rows[q, k] * scale % p
 
 
@@ -621,26 +439,11 @@ class RandomSolver:
             raise ValueError("the random evaluator plays a ten-card deck (turns of 3, 3, 3, 1)")
         self.orients = len(model.orientations)
         self.karma = model.rules.starting_karma
-        arrays = model_arrays(model)
-        self.facing, self.centre_rec, self.touches = arrays.facing, arrays.centre_rec, arrays.touches
-        self.step = arrays.step.astype(np.int64)
+        self.arrays = model_arrays(model)
         self.fc_index, self.fc_counts = dense_index(model, list(range(self.n + 1)))
         self.ranks = rank_table(self.n)
-        self.ncells = np.array([sum(model.legal(f, x) for x in range(self.n)) for f in range(1 << self.n)], np.int64)
-        rolls = [(b, w) for b in range(1, 7) for w in range(1, 7)]
-        nums = model.numbers
-        self.blue_cost = np.array(
-            [[abs(b - nums[c][0]) if b != nums[c][0] else 0 for b, _ in rolls] for c in range(self.cards)], np.int64
-        )
-        self.white_cost = np.array(
-            [[abs(w - nums[c][1]) if w != nums[c][1] else 0 for _, w in rolls] for c in range(self.cards)], np.int64
-        )
-        self.legal_dice = (self.blue_cost > 0).astype(np.int64) + (self.white_cost > 0)
-        self.numbers_same = np.array(
-            [[nums[a] == nums[b] for b in range(self.cards)] for a in range(self.cards)], np.bool_
-        )
         levels = [HAND * turn for turn in range(len(turn_sizes(self.cards)))]  # the random bot reaches every key
-        self.keys = keys if keys is not None else turn_start_keys(model, arrays, levels)
+        self.keys = keys if keys is not None else turn_start_keys(model, self.arrays, levels)
         self.seconds: dict = {}
 
     @staticmethod
@@ -658,9 +461,18 @@ class RandomSolver:
         codes = codes[[popcount(int(code) >> self.n) == level for code in codes]]
         return codes[np.argsort(self.fc_index[codes], kind="stable")].astype(np.int64)
 
+    def index(self, level: int, fc_index: np.ndarray | None = None) -> DenseIndex:
+        """The dense index of the keys with ``level`` cells filled (over ``fc_index``, by default the solver's)."""
+        return DenseIndex(self.fc_index if fc_index is None else fc_index, self.ranks, self.n_d(level), self.n)
+
     def slots(self, level: int, keys: np.ndarray) -> np.ndarray:
         """The dense slots of ``keys`` at ``level``."""
-        return slots_of(keys, self.fc_index, self.ranks, self.n_d(level), self.n)
+        return slots_of(keys, *self.index(level))
+
+    def modulus(self, p: int) -> Modulus:
+        """The prime ``p`` with its inverses and stuck weights, as the kernels take it."""
+        inverse = self.inverses(p)
+        return Modulus(p, inverse, self.stuck_weights(p, inverse))
 
     def inverses(self, p: int) -> np.ndarray:
         """``inverse[i]``: 1/i mod p for the action counts i < 512 (0 for i = 0)."""
@@ -672,10 +484,10 @@ class RandomSolver:
         w = np.zeros((self.cards, 5), dtype=np.int64)
         for e in range(self.cards):
             for r in range(36):
-                nd = self.legal_dice[e, r]
+                nd = self.arrays.legal_dice[e, r]
                 if nd == 0:
                     continue
-                for cost in (self.blue_cost[e, r], self.white_cost[e, r]):
+                for cost in (self.arrays.blue_cost[e, r], self.arrays.white_cost[e, r]):
                     if cost > 0:
                         w[e, cost - 1] = (w[e, cost - 1] + inverse[nd]) % p
         return w * inverse[35] % p
@@ -684,68 +496,21 @@ class RandomSolver:
         """The final card's dense table mod p, every key of the last level."""
         level = self.n - 1
         table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
-        _final_table(
-            table,
-            self.codes(level),
-            self.fc_index,
-            self.ranks,
-            self.n_d(level),
-            self.facing,
-            self.centre_rec,
-            self.blue_cost,
-            self.white_cost,
-            self.legal_dice,
-            self.step,
-            self.inverses(p),
-            self.karma,
-            p,
-            self.n,
-            self.cards,
-            self.orients,
-        )
+        _final_table(table, self.codes(level), self.index(level), self.arrays, self.modulus(p))
         return table
 
     def one_left(self, level: int, next_table: np.ndarray, p: int) -> np.ndarray:
         """Pass 1 of the turn starting at ``level``: A1 at ``level + 2`` cells filled (int32 residues)."""
         size = self.cards - level - 2
         a1 = np.zeros((self.fc_counts[level + 2] * self.n_d(level + 2), size, 5, self.karma + 1), dtype=np.int32)
-        _one_left(
-            a1,
-            self.codes(level + 2),
-            next_table,
-            self.fc_index,
-            self.ranks,
-            self.n_d(level + 2),
-            self.n_d(level + 3),
-            size,
-            self.facing,
-            self.centre_rec,
-            self.touches,
-            self.step,
-            self.inverses(p),
-            self.karma,
-            p,
-            self.n,
-            self.cards,
-            self.orients,
-        )
+        index, next_index = self.index(level + 2), self.index(level + 3)
+        _one_left(a1, self.codes(level + 2), next_table, index, next_index, size, self.arrays, self.modulus(p))
         return a1
 
     def after_one(self, level: int, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The (F, C, D'') keys one placement after ``keys`` and ``compact[dense slot]`` = their index."""
         mark = np.zeros(self.fc_counts[level + 1] * self.n_d(level + 1), dtype=np.int64)
-        _mark_after_one(
-            keys,
-            mark,
-            self.fc_index,
-            self.ranks,
-            self.n_d(level + 1),
-            self.facing,
-            self.touches,
-            self.n,
-            self.cards,
-            self.orients,
-        )
+        _mark_after_one(keys, mark, self.index(level + 1), self.arrays)
         at = np.flatnonzero(mark)
         compact = np.full(len(mark), -1, dtype=np.int64)
         compact[at] = np.arange(len(at))
@@ -753,8 +518,7 @@ class RandomSolver:
 
     def turn(self, level: int, keys: np.ndarray, next_table: np.ndarray, p: int, verbose: bool = False) -> np.ndarray:
         """The dense turn-start table at ``level`` (rows of ``keys`` filled) from the next level's table."""
-        inverse = self.inverses(p)
-        weights = self.stuck_weights(p, inverse)
+        mod = self.modulus(p)
         t0, c0 = time.perf_counter(), time.process_time()
         a1 = self.one_left(level, next_table, p)
         c1 = time.process_time()
@@ -763,62 +527,18 @@ class RandomSolver:
         v2 = np.zeros((len(after), comb(size - 1, 2), self.karma + 1), dtype=np.int32)
         keys = keys[np.argsort(self.slots(level, keys), kind="stable")]  # neighbours share successors: cache
         sums = np.zeros((len(keys), 14, self.karma + 1), dtype=np.int64)
-        f36_35 = 36 * int(inverse[35]) % p
+        f36_35 = 36 * int(mod.inverse[35]) % p
         two = three = 0.0
         for r in range(36):
             s0 = time.process_time()
-            _two_left(
-                v2,
-                after,
-                r,
-                a1,
-                self.fc_index,
-                self.ranks,
-                self.n_d(level + 2),
-                self.ncells,
-                self.facing,
-                self.centre_rec,
-                self.touches,
-                self.step,
-                self.blue_cost,
-                self.white_cost,
-                self.legal_dice,
-                weights,
-                inverse,
-                self.karma,
-                p,
-                self.n,
-                self.cards,
-                self.orients,
-            )
+            _two_left(v2, after, r, a1, self.index(level + 2), self.arrays, mod)
             s1 = time.process_time()
-            _turn_start(
-                sums,
-                keys,
-                r,
-                v2,
-                compact,
-                self.fc_index,
-                self.ranks,
-                self.n_d(level + 1),
-                self.numbers_same,
-                self.facing,
-                self.centre_rec,
-                self.touches,
-                self.step,
-                self.blue_cost,
-                self.white_cost,
-                self.legal_dice,
-                self.karma,
-                self.n,
-                self.cards,
-                self.orients,
-            )
+            _turn_start(sums, keys, r, v2, compact, self.index(level + 1), self.arrays)
             two, three = two + s1 - s0, three + time.process_time() - s1
         scale = pow(36 * comb(size, HAND), p - 2, p)
         table = np.zeros((self.fc_counts[level] * self.n_d(level), self.karma + 1), dtype=np.int64)
         rows = np.zeros((len(keys), self.karma + 1), dtype=np.int64)
-        _turn_rows(rows, sums, keys, self.ncells, inverse, f36_35, scale, self.karma, p, self.orients)
+        _turn_rows(rows, sums, keys, self.arrays, mod, f36_35, scale)
         table[self.slots(level, keys)] = rows
         self.seconds[level] = dict(
             wall=time.perf_counter() - t0,
@@ -894,7 +614,7 @@ def position_residue(state, p: int) -> int:
     filled, colours, unseen, hand, roll, karma, _ = position_of(state)
     unplaced = unseen | hand
     placed, in_hand = popcount(filled), popcount(hand)
-    inverse = solver.inverses(p)
+    arrays, mod = solver.arrays, solver.modulus(p)
     key = np.array([filled | colours << 10 | unplaced << 20], dtype=np.int64)
     if placed == 6 and in_hand == 0 and roll is None:
         return int(solver.turn(6, key, final, p)[solver.slots(6, key)[0], karma])
@@ -907,12 +627,12 @@ def position_residue(state, p: int) -> int:
     if placed == n - 1:  # the final card, its roll known (a blocking roll is rerolled before any decision)
         e, x = hand.bit_length() - 1, next(y for y in range(n) if not filled >> y & 1)
         wins = sum(
-            solver.step[karma, cost, model.rec(filled, colours, e, o, x)] > 0
-            for cost in (solver.blue_cost[e, r], solver.white_cost[e, r])
+            arrays.step[karma, cost, model.rec(filled, colours, e, o, x)] > 0
+            for cost in (arrays.blue_cost[e, r], arrays.white_cost[e, r])
             if cost > 0
             for o in range(solver.orients)
         )
-        return wins * int(inverse[solver.legal_dice[e, r] * solver.orients]) % p
+        return wins * int(mod.inverse[arrays.legal_dice[e, r] * solver.orients]) % p
     held = [c for c in range(solver.cards) if hand >> c & 1]
     next_table = final
     if start == 3:  # turn 3's rows at the keys this hand reaches
@@ -931,73 +651,17 @@ def position_residue(state, p: int) -> int:
         fc_index[f << n | c] = number
     size = solver.cards - level
     a1 = np.zeros((len(layouts) * solver.n_d(level), size, 5, karma_max + 1), dtype=np.int32)
-    _one_left(
-        a1,
-        np.array([f << n | c for f, c in layouts], dtype=np.int64),
-        next_table,
-        fc_index,
-        solver.ranks,
-        solver.n_d(level),
-        solver.n_d(level + 1),
-        size,
-        solver.facing,
-        solver.centre_rec,
-        solver.touches,
-        solver.step,
-        inverse,
-        karma_max,
-        p,
-        n,
-        solver.cards,
-        solver.orients,
-    )
-    weights = solver.stuck_weights(p, inverse)
+    codes = np.array([f << n | c for f, c in layouts], dtype=np.int64)
+    _one_left(a1, codes, next_table, solver.index(level, fc_index), solver.index(level + 1), size, arrays, mod)
     if in_hand == 2:
         v2 = np.zeros((1, comb(solver.cards - placed, 2), karma_max + 1), dtype=np.int32)
-        _two_left(
-            v2,
-            key,
-            r,
-            a1,
-            fc_index,
-            solver.ranks,
-            solver.n_d(level),
-            solver.ncells,
-            solver.facing,
-            solver.centre_rec,
-            solver.touches,
-            solver.step,
-            solver.blue_cost,
-            solver.white_cost,
-            solver.legal_dice,
-            weights,
-            inverse,
-            karma_max,
-            p,
-            n,
-            solver.cards,
-            solver.orients,
-        )
+        _two_left(v2, key, r, a1, solver.index(level, fc_index), arrays, mod)
         a, b = (solver._position(unplaced, c) for c in held)
         return int(v2[0, _pair_rank(a, b), karma])
     e = held[0]
     out = np.zeros(karma_max + 1, dtype=np.int64)
     slot = int(fc_index[filled << n | colours]) * solver.n_d(level) + int(solver.ranks[unplaced])
-    _one_left_row(
-        out,
-        a1,
-        slot,
-        solver._position(unplaced, e),
-        e,
-        r,
-        solver.blue_cost,
-        solver.white_cost,
-        solver.legal_dice,
-        weights,
-        inverse,
-        karma_max,
-        p,
-    )
+    _one_left_row(out, a1, slot, solver._position(unplaced, e), e, r, arrays, mod)
     return int(out[karma])
 
 

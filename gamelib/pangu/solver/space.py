@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gamelib.pangu.solver.arrays import ModelArrays, dense_index, rank_table, slots_of
+from gamelib.pangu.solver.arrays import DenseIndex, ModelArrays, dense_index, rank_table, slots_of
 from gamelib.pangu.solver.kernels import placement_successors
 from gamelib.pangu.solver.model import popcount
 
@@ -28,9 +28,7 @@ def next_turn_keys(keys, level, fc_all, fc_counts_all, ranks, arrays: ModelArray
     n, cards = arrays.n, arrays.cards
     for fill in range(level + 1, level + 4):
         n_d = comb(cards, cards - fill)
-        reached = placement_successors(
-            keys, fc_all, ranks, n_d, fc_counts_all[fill] * n_d, arrays.facing, arrays.touches, n, cards, arrays.orients
-        )
+        reached = placement_successors(keys, DenseIndex(fc_all, ranks, n_d, n), fc_counts_all[fill] * n_d, arrays)
         keys = reached[reached > 0] - 1
     return keys
 
