@@ -58,50 +58,6 @@ def observation(state: State, viewer: int) -> dict:
     if viewer not in (0, 1):
         raise ValueError(f"players are 0 and 1, not {viewer!r}")
     cards = state.edition.cards
-    revealed = state.phase != "CALL_OF_FATE"
-    seats = []
-    for p, me in enumerate(state.players):
-        own = p == viewer
-        committed = me.committed
-        show_commit = committed is not None and (own or revealed)
-        seats.append(
-            {
-                "temple": _temple_view(state, viewer, p),
-                "hand": [cards[c].to_dict() for c in me.hand] if own else None,
-                "hand_size": len(me.hand),
-                "known_hand": [cards[c].to_dict() for c in me.hand if own or c in me.public_hand],
-                "committed": [cards[c].to_dict() for c in committed] if show_commit else None,
-                "committed_count": len(committed) if committed is not None else 0,
-                "has_committed": committed is not None,
-                "activated": [cards[c].to_dict() for c in me.activated],
-                "sticks": [
-                    {
-                        "id": s.id,
-                        "colour": s.colour,
-                        "points": s.points,
-                        "naga": None if s.naga is None else bool(s.naga),
-                    }
-                    for s in me.sticks
-                ],
-                "modifier": me.modifier,
-                "virtual_nagas": me.virtual_nagas,
-                "total": state.total(p),
-                "amulets": [state.edition.amulets[a].to_dict() for a in me.amulets] if own else None,
-                "amulet_count": len(me.amulets),
-                "score": state.score(p) if own or state.result is not None else None,
-                "visible_score": state.visible_score(p),
-            }
-        )
-    room = None
-    if state.current_room is not None:
-        tile = state.edition.tiles[state.current_room]
-        room = {
-            "tile": tile.id,
-            "shape": tile.shape,
-            "segments": list(tile.segments),
-            "special": tile.special,
-            "amulet": state.room_amulet is not None,
-        }
     deal = None
     if state.deal is not None and viewer == state.guide:
         deal = [cards[c].to_dict() for c in state.deal]
@@ -115,7 +71,7 @@ def observation(state: State, viewer: int) -> dict:
         "chance_pending": bool(state.queue),
         "guide": state.guide,
         "round": state.round,
-        "current_room": room,
+        "current_room": _room_view(state),
         "room_pile": len(state.room_pile) + len(state.room_bottom),
         "draw_pile": len(state.draw_pile),
         "amulet_pile": len(state.amulet_pile),
@@ -125,7 +81,51 @@ def observation(state: State, viewer: int) -> dict:
         "room_winner": state.room_winner,
         "events": state.events(viewer)[-12:],
         "result": state.result.to_dict() if state.result else None,
-        "players": seats,
+        "players": [_seat_view(state, viewer, p) for p in range(len(state.players))],
+    }
+
+
+def _seat_view(state: State, viewer: int, p: int) -> dict:
+    """What ``viewer`` may know of seat ``p``: their own hand and amulets, the other's only once shown."""
+    cards = state.edition.cards
+    me = state.players[p]
+    own = p == viewer
+    committed = me.committed
+    show_commit = committed is not None and (own or state.phase != "CALL_OF_FATE")
+    return {
+        "temple": _temple_view(state, viewer, p),
+        "hand": [cards[c].to_dict() for c in me.hand] if own else None,
+        "hand_size": len(me.hand),
+        "known_hand": [cards[c].to_dict() for c in me.hand if own or c in me.public_hand],
+        "committed": [cards[c].to_dict() for c in committed] if show_commit else None,
+        "committed_count": len(committed) if committed is not None else 0,
+        "has_committed": committed is not None,
+        "activated": [cards[c].to_dict() for c in me.activated],
+        "sticks": [
+            {"id": s.id, "colour": s.colour, "points": s.points, "naga": None if s.naga is None else bool(s.naga)}
+            for s in me.sticks
+        ],
+        "modifier": me.modifier,
+        "virtual_nagas": me.virtual_nagas,
+        "total": state.total(p),
+        "amulets": [state.edition.amulets[a].to_dict() for a in me.amulets] if own else None,
+        "amulet_count": len(me.amulets),
+        "score": state.score(p) if own or state.result is not None else None,
+        "visible_score": state.visible_score(p),
+    }
+
+
+def _room_view(state: State) -> dict | None:
+    """The room being fought over (public), or None between rooms."""
+    if state.current_room is None:
+        return None
+    tile = state.edition.tiles[state.current_room]
+    return {
+        "tile": tile.id,
+        "shape": tile.shape,
+        "segments": list(tile.segments),
+        "special": tile.special,
+        "amulet": state.room_amulet is not None,
     }
 
 
