@@ -81,33 +81,7 @@ def _to_dict(state: State) -> dict:
                 "public_hand": sorted(p.public_hand),
             }
         )
-    plain = {
-        name: getattr(state, name)
-        for name in (
-            "phase",
-            "to_act",
-            "guide",
-            "round",
-            "draw_pile",
-            "discard_pile",
-            "room_pile",
-            "room_bottom",
-            "current_room",
-            "room_amulet",
-            "amulet_pile",
-            "supply",
-            "out_of_game",
-            "pass_streak",
-            "deal",
-            "pending_swap",
-            "first_guide",
-            "first_guide_ties",
-            "room_winner",
-            "seed",
-            "draws",
-            "explicit_chance",
-        )
-    }
+    plain = {name: getattr(state, name) for name in _PLAIN_FIELDS}
     return {
         **save_header(GAME, SAVE_VERSION),
         "edition": state.edition.source,
@@ -121,13 +95,8 @@ def _to_dict(state: State) -> dict:
     }
 
 
-_STATE_FIELDS = (
-    "edition",
-    "rules",
-    "players",
-    "queue",
-    "log",
-    "result",
+# The state's fields saved as they are (JSON values already), and every field a save holds, in order.
+_PLAIN_FIELDS = (
     "phase",
     "to_act",
     "guide",
@@ -150,8 +119,8 @@ _STATE_FIELDS = (
     "seed",
     "draws",
     "explicit_chance",
-    "moves",
 )
+_STATE_FIELDS = ("edition", "rules", "players", "queue", "log", "result", *_PLAIN_FIELDS, "moves")
 
 
 def move_to_json(move):
