@@ -58,15 +58,15 @@ def copy(tmp_path, monkeypatch):
         shutil.copyfile(PACKAGE / name, folder / name)
     monkeypatch.setattr(datafiles, "PACKAGE", folder)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # a rewrite's lock goes there, not to ~/.cache
-    forget_loaded_data(monkeypatch)
+    forget_loaded_data()
     yield folder
-    sticks._model.cache_clear()  # a stick model or deck read from the copy must not outlive the test
-    pangu_cards.teaching_deck.cache_clear()
+    forget_loaded_data()  # a stick model, deck or table read from the copy must not outlive the test
 
 
-def forget_loaded_data(monkeypatch) -> None:
-    monkeypatch.setattr(solver.exact, "_TABLES", [])
-    monkeypatch.setattr(solver.exact, "_SOLVERS", {})
+def forget_loaded_data() -> None:
+    """Forget every load the tests may have read from a copy (each is a functools cache)."""
+    solver.exact.default_tables.cache_clear()
+    solver.forget_solvers()
     pangu_cards.teaching_deck.cache_clear()
     sticks._model.cache_clear()
 
@@ -147,7 +147,7 @@ def test_a_doubled_scale_no_longer_shows_a_wrong_exact_chance(copy, monkeypatch)
     for forged in (False, True):  # caught by the checksum; with the list rewritten, by the scale's formula
         if forged:
             forge_checksums(copy, monkeypatch)
-        forget_loaded_data(monkeypatch)
+        forget_loaded_data()
         board = a_turn_one_board()
         evaluation = board.evaluation()
         assert evaluation.win is None and evaluation.values == {}
@@ -190,7 +190,7 @@ def test_a_broken_meta_file_makes_the_board_say_the_table_is_unavailable(copy, m
     for forged in (False, True):
         if forged:
             forge_checksums(copy, monkeypatch)
-        forget_loaded_data(monkeypatch)
+        forget_loaded_data()
         evaluation = a_turn_one_board().evaluation()  # raised JSONDecodeError, KeyError, ZeroDivisionError
         assert evaluation.win is None and "exact chance not available" in evaluation.note
         with pytest.raises(DamagedTable, match="solver_default.json"):
@@ -449,7 +449,7 @@ def fuzz(name: str, copy: Path, monkeypatch, intact, rng: random.Random, count: 
         (copy / name).write_bytes(damaged)
         if forged:
             forge_checksums(copy, monkeypatch)
-        forget_loaded_data(monkeypatch)
+        forget_loaded_data()
         tally["tried"] += 1
         try:
             result = load_through_the_game(name)
@@ -586,7 +586,7 @@ def test_rewriting_the_table_lists_its_new_checksum_and_reads_back(copy, monkeyp
     assert after[META] != before[META] and {n: d for n, d in after.items() if n not in (TABLE, META)} == {
         n: d for n, d in before.items() if n not in (TABLE, META)
     }
-    forget_loaded_data(monkeypatch)
+    forget_loaded_data()
     rewritten = solver.default_tables()
     assert rewritten.value(0, 0, 0, 1023, 10) == ROOT_VALUE
     assert all((rewritten.rows[level] == shipped.rows[level][kept[level]]).all() for level in (0, 3, 6))

@@ -179,26 +179,21 @@ def _mask(cards) -> int:
     return sum(1 << c for c in cards)
 
 
-_SOLVERS: dict = {}
-
-
+@lru_cache(maxsize=None)
 def _solver(rules: Rules, centre: str, cards) -> Solver:
     """The one memoised solver of a rule set, centre and deck; the shipped tables (the defaults) or the
     recorded whole-game value (a teaching-deck variant) where they exist."""
-    key = (rules, centre, cards)
-    if key not in _SOLVERS:
-        model = build_model(rules, centre, cards)
-        laid = replace(rules, centre_config=centre)  # once the centre is laid, RANDOM plays as that configuration
-        teaching = cards.name == _teaching_deck_name()  # the name means these cards (cards.py refuses edited copies)
-        shipped = laid == Rules() and teaching
-        recorded = (lambda: _recorded_root(laid)) if teaching and not shipped else None
-        _SOLVERS[key] = Solver(model, default_tables if shipped else None, recorded_root=recorded)
-    return _SOLVERS[key]
+    model = build_model(rules, centre, cards)
+    laid = replace(rules, centre_config=centre)  # once the centre is laid, RANDOM plays as that configuration
+    teaching = cards.name == _teaching_deck_name()  # the name means these cards (cards.py refuses edited copies)
+    shipped = laid == Rules() and teaching
+    recorded = (lambda: _recorded_root(laid)) if teaching and not shipped else None
+    return Solver(model, default_tables if shipped else None, recorded_root=recorded)
 
 
 def forget_solvers() -> None:
     """Drop every memoised solver (a cold start: benches time the first look at a position)."""
-    _SOLVERS.clear()
+    _solver.cache_clear()
 
 
 def _recorded_root(rules: Rules) -> Fraction | None:
@@ -208,23 +203,24 @@ def _recorded_root(rules: Rules) -> Fraction | None:
     return value if isinstance(value, Fraction) else None
 
 
-_TABLES: list = []  # the one load of the shipped tables: [ShippedTables], or [the error that refused them]
-
-
 def default_tables() -> ShippedTables:
     """The shipped default tables, read and checked once per process. A refusal is remembered too, so a
     board asking at every click does not read and hash the 10 MB file again."""
-    if not _TABLES:
-        try:
-            _TABLES.append(ShippedTables())
-        except SolverTableError as error:
-            _TABLES.append(error)
-    if isinstance(_TABLES[0], SolverTableError):
-        raise type(_TABLES[0])(*_TABLES[0].args)
-    return _TABLES[0]
+    loaded = _load_default_tables()
+    if isinstance(loaded, SolverTableError):
+        raise type(loaded)(*loaded.args)
+    return loaded
 
 
-default_tables.cache_clear = _TABLES.clear  # forget the load (tests that point the module at another file)
+@lru_cache(maxsize=1)
+def _load_default_tables() -> ShippedTables | SolverTableError:
+    try:
+        return ShippedTables()
+    except SolverTableError as error:
+        return error
+
+
+default_tables.cache_clear = _load_default_tables.cache_clear  # forget the load (tests using another file)
 
 
 @lru_cache(maxsize=1)
