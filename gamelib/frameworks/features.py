@@ -53,6 +53,7 @@ import random
 import re
 import string
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -118,31 +119,31 @@ class Vocabulary:
         return pairs
 
 
-_VOCABULARIES: dict = {}
-
-
 def vocabulary(module) -> Vocabulary:
     """The vocabulary of a game module (a package such as ``gamelib.nagaraja``, or a one-module game such as a
     studio example), read once per process from its source and data files (see the module docstring)."""
-    if module.__name__ not in _VOCABULARIES:
-        groups: dict = {}
-        words: set = set()
-        origin = Path(module.__file__)
-        if origin.name == "__init__.py":
-            sources = sorted(origin.parent.glob("*.py"))
-            data = sorted((origin.parent / "data").glob("*.json"))
-        else:
-            sources, data = [origin], []
-        for path in sources:
-            _read_source(path, groups, words)
-        for path in data:
-            _read_json(json.loads(path.read_text(encoding="utf-8")), f"{path.name}:", groups, words)
-        _VOCABULARIES[module.__name__] = Vocabulary(
-            module.__name__.rsplit(".", 1)[-1],
-            {group: tuple(sorted(names)) for group, names in sorted(groups.items()) if names},
-            tuple(sorted(words | set(string.ascii_letters + string.punctuation + " "))),
-        )
-    return _VOCABULARIES[module.__name__]
+    return _vocabulary_of(module.__name__, module.__file__)
+
+
+@cache
+def _vocabulary_of(name: str, file: str) -> Vocabulary:
+    groups: dict = {}
+    words: set = set()
+    origin = Path(file)
+    if origin.name == "__init__.py":
+        sources = sorted(origin.parent.glob("*.py"))
+        data = sorted((origin.parent / "data").glob("*.json"))
+    else:
+        sources, data = [origin], []
+    for path in sources:
+        _read_source(path, groups, words)
+    for path in data:
+        _read_json(json.loads(path.read_text(encoding="utf-8")), f"{path.name}:", groups, words)
+    return Vocabulary(
+        name.rsplit(".", 1)[-1],
+        {group: tuple(sorted(names)) for group, names in sorted(groups.items()) if names},
+        tuple(sorted(words | set(string.ascii_letters + string.punctuation + " "))),
+    )
 
 
 def _field_names(strings: set, words: Vocabulary) -> tuple | None:
