@@ -10,6 +10,7 @@ rows are whole numerators over Karma, in int64, over a fixed scale.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -92,19 +93,17 @@ def all_keys(data: Arrays, level: int) -> np.ndarray:
     return np.array(sorted(f | c << 10 | d << 20 for f, c in fcs for d in decks), dtype=np.int64)
 
 
-_LATE: dict = {}
-
-
 def late_arrays(state) -> tuple[Arrays, np.ndarray]:
     """The arrays of ``state``'s rules and centre, with the final card's table over every turn-4 key."""
-    model = model_for(state)
-    tag = (model.rules, model.centre, model.card_ids)
-    if tag not in _LATE:
-        data = Arrays(model, keys={})
-        keys = all_keys(data, 9)
-        data.keys = {9: keys}
-        _LATE[tag] = data, data.table(9, keys, data.final_rows(keys))
-    return _LATE[tag]
+    return _late_arrays(model_for(state))
+
+
+@lru_cache(maxsize=16)  # a model is a frozen dataclass, hashed and compared by value
+def _late_arrays(model: Model) -> tuple[Arrays, np.ndarray]:
+    data = Arrays(model, keys={})
+    keys = all_keys(data, 9)
+    data.keys = {9: keys}
+    return data, data.table(9, keys, data.final_rows(keys))
 
 
 def roll_index(roll) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, lcm
 from typing import NamedTuple
 
@@ -578,16 +579,11 @@ class RandomSolver:
 # --------------------------------------------------------------------------- single positions (the tests' oracle)
 
 
-_LATE: dict = {}
-
-
+@lru_cache(maxsize=16)  # a model is a frozen dataclass, hashed and compared by value
 def _late(model: Model, p: int):
-    """The solver and the final card's table mod p for one model (cached)."""
-    tag = (model.rules, model.centre, model.card_ids, p)
-    if tag not in _LATE:
-        solver = RandomSolver(model, keys={})
-        _LATE[tag] = solver, solver.final_table(p)
-    return _LATE[tag]
+    """The solver and the final card's table mod p for one model."""
+    solver = RandomSolver(model, keys={})
+    return solver, solver.final_table(p)
 
 
 def _placements(model: Model, filled: int, colours: int, cards: list[int]) -> set[tuple[int, int]]:
