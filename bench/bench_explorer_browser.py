@@ -36,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM_FLAGS, LAB_SETTINGS, _free_port, _require_chromium, _wait_for_server  # noqa: E402
+from browser_support import CHROMIUM_FLAGS, LAB_SETTINGS, _free_port, _require_chromium, _wait_for_server  # noqa: E402
 
 CASES = {  # small, medium and the largest pools the sliders allow (issue 25: 100 sticks a side)
     "small: the rulebook pools (0,3,0) v (3,1,1)": "",

@@ -1,6 +1,8 @@
-"""Helpers for the browser tests: open a notebook in JupyterLab, wait, take screenshots.
+"""Helpers for the browser tests: launch rules, open a notebook in JupyterLab, wait, take screenshots.
 
-The fixtures that start JupyterLab and Chromium live in ``conftest.py``.
+The fixtures that start JupyterLab and Chromium live in ``conftest.py``; the launch rules they use
+are here, where the deployment tests and the benches import them too (a test file's
+``from conftest import`` can meet another folder's conftest when one session collects both).
 """
 
 from __future__ import annotations
@@ -8,11 +10,66 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
+import subprocess
+import time
+import urllib.request
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 README_SHOTS = ROOT / "docs" / "screenshots"
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
+}
+
+
+def _require_chromium() -> str:
+    executable = shutil.which("chromium")
+    if executable:
+        return executable
+    message = (
+        "no Chromium found: browser tests need Debian's package "
+        "(`sudo apt-get install chromium`); Playwright cannot download browsers here"
+    )
+    if os.environ.get("GAMELIB_REQUIRE_BROWSER") == "1":
+        pytest.fail(message + " (GAMELIB_REQUIRE_BROWSER=1 makes this a failure)")
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_for_server(url: str, token: str, server: subprocess.Popen, log_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited early:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"JupyterLab did not start within 60 s:\n{log_path.read_text()[-3000:]}")
 
 
 def open_notebook(page, lab, path: str, through: str | None = None, only: tuple[str, ...] = ()) -> None:

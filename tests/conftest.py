@@ -23,11 +23,8 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -35,40 +32,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
-    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
-}
 
-
-def _require_chromium() -> str:
-    executable = shutil.which("chromium")
-    if executable:
-        return executable
-    message = (
-        "no Chromium found: browser tests need Debian's package "
-        "(`sudo apt-get install chromium`); Playwright cannot download browsers here"
-    )
-    if os.environ.get("GAMELIB_REQUIRE_BROWSER") == "1":
-        pytest.fail(message + " (GAMELIB_REQUIRE_BROWSER=1 makes this a failure)")
-    pytest.skip(message)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from browser_support import (  # noqa: E402  (after the path above; tests import them from browser_support)
+    CHROMIUM_FLAGS,
+    LAB_SETTINGS,
+    _free_port,
+    _require_chromium,
+    _wait_for_server,
+)
 
 
 class LabServer:
@@ -135,20 +106,6 @@ def lab(tmp_path_factory):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
-
-
-def _wait_for_server(url: str, token: str, server: subprocess.Popen, log_path: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited early:\n{log_path.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"JupyterLab did not start within 60 s:\n{log_path.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="session")

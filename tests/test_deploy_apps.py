@@ -15,7 +15,7 @@ import time
 import pytest
 
 from browser_support import screenshot
-from conftest import ROOT, _free_port, _require_chromium  # the Lab tier's launch rules
+from browser_support import ROOT, _free_port, _require_chromium  # the Lab tier's launch rules
 from deploy_support import (
     commit_two_cards_and_check,
     isolated_env,

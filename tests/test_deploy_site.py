@@ -16,7 +16,7 @@ import time
 import pytest
 
 from browser_support import screenshot
-from conftest import _free_port, _require_chromium
+from browser_support import _free_port, _require_chromium
 from deploy_support import (
     ROOT,
     commit_two_cards_and_check,
