@@ -31,7 +31,7 @@ def _edge(x, side, n):
     return (x - 1) % n if side == 0 else x
 
 
-@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+@njit(cache=True)
 def placement_rec(filled, colours, card, o, x, arrays):
     """The ``rec`` of ``card`` in orientation ``o`` on ring cell ``x``: the centre's plus one per filled
     neighbour whose facing colour matches (pangu.md#karma)."""
@@ -44,7 +44,7 @@ def placement_rec(filled, colours, card, o, x, arrays):
     return rec
 
 
-@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+@njit(cache=True)
 def place_card(filled, colours, card, o, x, arrays):
     """``(F, C)`` after ``card`` is placed on ``x``: the cell filled, its edges' frontier colours updated."""
     n = arrays.n
@@ -60,7 +60,7 @@ def place_card(filled, colours, card, o, x, arrays):
     return filled, colours
 
 
-@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+@njit(cache=True)
 def is_legal(filled, x, arrays):
     """Ring cell ``x`` is empty and next to the centre or to a filled ring cell (pangu.md#placing)."""
     n = arrays.n
@@ -69,7 +69,7 @@ def is_legal(filled, x, arrays):
     return arrays.touches[x] == 1 or ((filled >> _nb(x, 0, n)) & 1) == 1 or ((filled >> _nb(x, 1, n)) & 1) == 1
 
 
-@njit(cache=True, inline="always")  # inlined: the model structure is not passed call by call
+@njit(cache=True)
 def dense_slot(filled, colours, unplaced, index):
     """The row of key ``(F, C, D)`` in its level's dense table (``index``: an ``arrays.DenseIndex``)."""
     fc = index.fc_index[(filled << index.n) | colours]
