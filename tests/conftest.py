@@ -159,7 +159,7 @@ UNMEASURED_SECONDS = 60.0
 # Files whose tests share no fixture beyond one test and so may run on both workers at once (each test
 # is its own unit of work): a long file of independent chunks would otherwise keep one worker busy
 # alone at the end of the run.
-SPLIT_ACROSS_WORKERS = frozenset({"tests/test_frameworks_sweep.py"})
+SPLIT_ACROSS_WORKERS = frozenset({"tests/test_frameworks_sweep.py", "tests/test_frameworks.py"})
 
 
 def _measured_durations() -> dict[str, float]:
