@@ -22,8 +22,8 @@ shared between them but the rules.
 
 Chakra's games are mostly short ones, for each adapter. Random players never end a Chakra game by the rules (their
 tokens stay locked in the notches): every random game runs to the ``max_rounds`` safeguard, 200 rounds by default,
-that is 400 to 800 decisions of 70 to 110 moves each, about 0.08, 0.12 and 0.17 s of CPU through OpenSpiel with 2, 3
-and 4 players (PettingZoo about 1.7 times that), some 20 minutes of one core for 10,000 through one adapter. So 20
+that is 400 to 800 decisions of 70 to 110 moves each, 0.1 to 0.25 s of CPU through OpenSpiel with 2 to 4 players
+(PettingZoo up to twice that), half an hour or more of one core for 10,000 through one adapter. So 20
 games per player count and adapter play the full 200 rounds (``CHAKRA_FULL``), and the rest play the same game under
 the rules parameter ``max_rounds=SHORT_ROUNDS``: the same rules, the same checks, only cut at round 10. They cover
 the opening (empty boards filling, the Maya's refills, every kind of move, the end at the safeguard) thousands of
@@ -31,10 +31,11 @@ times, and the full-length games the jammed boards of the late rounds. OpenSpiel
 registered with them (``python_gamelib_chakra_short``: its parameters are numbers and strings); PettingZoo and
 Gymnasium take the rules themselves.
 
-The cost (docs/frameworks.md has the measured figures): a random Nagaraja game costs about 17 ms of CPU through
-OpenSpiel, 30 ms through PettingZoo (the observation and its JSON bytes at every step) and 20 ms through Gymnasium;
-the whole file about ``SWEEP_CPU`` in docs/frameworks.md. Chunks of ``CHUNK`` games, each a test of its own, so that the
-two CI workers share them (tests/conftest.py's SPLIT_ACROSS_WORKERS) and a failure names its seeds.
+The cost (docs/frameworks.md has the figures, measured on the shared 2-core machine at load 7 to 10): a random
+Nagaraja game costs about 18 ms of CPU through OpenSpiel, 35 ms through PettingZoo (the observation and its JSON
+bytes at every step) and 28 ms through Gymnasium; the whole file about 1,500 CPU seconds, Nagaraja over half of it.
+Chunks of ``CHUNK`` games, each a test of its own, so that the two CI workers share them (tests/conftest.py's
+SPLIT_ACROSS_WORKERS) and a failure names its seeds.
 
 ``GAMELIB_FRAMEWORK_SWEEP=full`` plays all 10,000 per game and adapter full-length (Chakra's too).
 """
