@@ -234,11 +234,13 @@ def _status(state) -> tuple:
     ``legal_actions``, ``apply_action``), and a studio game computes it from its state each time. Plain numbers, so a
     clone copies them for nothing."""
     player = state.current_player
-    if player == CHANCE:
-        player = int(pyspiel.PlayerId.CHANCE)
-    elif player == TERMINAL:
-        player = int(pyspiel.PlayerId.TERMINAL)
-    return (player, bool(state.is_terminal))
+    return (_PLAYER_IDS.get(player, player), bool(state.is_terminal))
+
+
+_PLAYER_IDS = {
+    CHANCE: int(pyspiel.PlayerId.CHANCE),
+    TERMINAL: int(pyspiel.PlayerId.TERMINAL),
+}  # gamelib's -> OpenSpiel's
 
 
 def _chained(digest: str, observation: str, own_move) -> str:
