@@ -3,9 +3,9 @@
 PettingZoo's ``api_test`` and ``seed_test``, Gymnasium's ``check_env`` and OpenSpiel's ``random_sim_test``
 (with serialisation) are the frameworks' code, not ours: passing them is an outside check of the contract.
 The cross-checks against gamelib played directly are ours. ``make test`` runs short loops; under
-GAMELIB_LONG_TESTS=1 (``make test-long``) the cross-checks play 100 seeds per game (Chakra's shared between
-its player counts, see cross_seeds);
-tests/test_frameworks_sweep.py plays the random sweeps.
+GAMELIB_LONG_TESTS=1 (``make test-long``) the cross-checks play 100 seeds per game (Chakra: 100 per player count,
+see cross_seeds), each through PettingZoo, OpenSpiel and Gymnasium; tests/test_frameworks_sweep.py plays the random
+sweeps (10,000 games per game through each adapter).
 
 The frameworks are an optional extra: without it this file is skipped with a message, except where
 GAMELIB_REQUIRE_FRAMEWORKS=1 (CI) turns the missing extra into a failure.
@@ -362,10 +362,9 @@ CHAKRA_SEATS = {2: range(100), 3: range(100), 4: range(100)}  # 100 seeds per Ch
 
 
 def cross_seeds(game, options) -> range:
-    """The seeds of the cross-checks: 100 per game in make test-long, Chakra's shared between its player counts
-    (34, 33 and 33 distinct seeds: a random Chakra game is 400 to 900 moves, 0.3 to 0.5 s in gamelib itself and as
-    much again through an adapter), 100 per Chakra player count with GAMELIB_FRAMEWORK_SWEEP=full; in make test 3,
-    and 1 per Chakra player count."""
+    """The seeds of the cross-checks: 100 per game in make test-long, Chakra's 100 per player count (CHAKRA_SEATS;
+    also with GAMELIB_FRAMEWORK_SWEEP=full); in make test 3, and 1 per Chakra player count (a random Chakra game is
+    400 to 900 moves, 0.3 to 0.5 s in gamelib itself and as much again through an adapter)."""
     if game != "chakra":
         return range(CROSS_SEEDS)
     if not LONG:
@@ -866,42 +865,60 @@ def test_ismcts_policy_with_the_score_lead_evaluator_plays_only_legal_moves(game
 
 
 def test_random_play_through_every_adapter_offers_only_legal_moves(setup):
-    """A few random games through each adapter (tests/test_frameworks_sweep.py plays 10,000 per game in make test-long)."""
+    """A few random games through each adapter (tests/test_frameworks_sweep.py plays 10,000 per game and adapter in
+    make test-long)."""
     game, options = setup
     play_randomly(game, options, range(1 if shape_of(game, options).name.startswith("chakra") else 5))
 
 
 def play_randomly(game, options, seeds):
-    """Random games through the AEC env and OpenSpiel (see the two functions below). The single-agent env is
-    the AEC env's numbering with bots in the other seats."""
+    """Random games through the AEC env, OpenSpiel and (for the games it seats: Pangu, Chakra, Nagaraja) the
+    single-agent env (see the three functions below)."""
     play_pettingzoo_randomly(game, options, seeds)
     play_openspiel_randomly(game, options, seeds)
+    if game in ("pangu", "chakra", "nagaraja"):
+        play_gymnasium_randomly(game, options, seeds)
+
+
+def offered_is_gamelibs_listing(offered: list, numbering_, state) -> None:
+    """The numbers an adapter offers at a decision are exactly those of gamelib's own listing of the position
+    (``state.legal_actions()``, asked for here, not read from the adapter) under the game's numbering: as many as
+    gamelib lists moves, each listed move's number offered once, nothing else."""
+    listing = state.legal_actions()
+    assert offered == numbering_.legal_numbers(state, listing), f"offered {len(offered)}, gamelib lists {len(listing)}"
 
 
 def play_pettingzoo_randomly(game, options, seeds):
-    """Random games through the AEC env built with illegal_action='raise': a number of the mask that gamelib
-    calls illegal raises IllegalMove; the mask offers exactly as many numbers as gamelib lists moves."""
+    """Random games through one AEC env built with illegal_action='raise' and reset with each seed (as a learner
+    reuses an env): at every decision the mask is exactly gamelib's listing (offered_is_gamelibs_listing), and the
+    chosen number goes through the env's step, which decodes it and applies it through gamelib's checked
+    State.apply (a number gamelib calls illegal raises IllegalMove); every game ends, and the rewards paid are
+    gamelib's returns."""
+    env = pettingzoo_env.env(game, illegal_action="raise", **options)
+    scheme = env.shape_.numbering
     for seed in seeds:
-        env = pettingzoo_env.env(game, illegal_action="raise", **options)
         env.reset(seed=50_000 + seed)
         rng = random.Random(50_000 + seed)
+        paid = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
+            observation, reward, terminated, truncated, _ = env.last()
+            paid[agent] += reward
             if terminated or truncated:
                 env.step(None)
                 continue
             offered = np.flatnonzero(observation["action_mask"]).tolist()
-            assert len(offered) == len(env.state_.legal_actions())
+            offered_is_gamelibs_listing(offered, scheme, env.state_)
             env.step(rng.choice(offered))
-        assert env.state_.is_terminal
+        assert env.state_.is_terminal and list(paid.values()) == [float(share) for share in env.state_.returns()]
 
 
 def play_openspiel_randomly(game, options, seeds):
     """Random games through the registered OpenSpiel game, chance drawn by its float probabilities: nothing
-    raises, and every number legal_actions() offers stands for a move gamelib lists; the chosen one is applied
-    through gamelib's checked State.apply (GamelibState._apply_action), which raises IllegalMove on an illegal
-    move."""
+    raises, and at every decision the numbers legal_actions() offers are exactly gamelib's listing
+    (offered_is_gamelibs_listing); the chosen one is decoded and applied through gamelib's checked State.apply
+    (GamelibState._apply_action), which raises IllegalMove on an illegal move."""
     spiel_game = load(game, options)
+    scheme = spiel_game.game_shape.numbering
     for seed in seeds:
         state = spiel_game.new_initial_state()
         rng = random.Random(seed)
@@ -911,8 +928,44 @@ def play_openspiel_randomly(game, options, seeds):
                 state.apply_action(rng.choices(outcomes, probabilities)[0])
                 continue
             offered = state.legal_actions()
-            assert len(offered) == len(state.gamelib_state.legal_actions())
+            offered_is_gamelibs_listing(offered, scheme, state.gamelib_state)
             state.apply_action(rng.choice(offered))
+        assert state.gamelib_state.is_terminal
+
+
+def play_gymnasium_randomly(game, options, seeds):
+    """Random games through the single-agent env (illegal_action='raise'), the learner's seat ``seed % players``
+    (every seat in turn), the other seats played by gamelib's ``random_policy`` (the cheapest opponent: one uniform
+    choice among gamelib's listing, applied through the checked State.apply like every move). At every decision of
+    the learner the mask is exactly gamelib's listing (offered_is_gamelibs_listing) and the chosen number goes
+    through the env's step (decoded, then gamelib's checked State.apply); every episode ends with the seat's share
+    of gamelib's returns as its reward."""
+    envs = {}
+    for seed in seeds:
+        seat = seed % shape_of_options(game, options).players
+        if seat not in envs:
+            envs[seat] = SingleAgentEnv(game, seat=seat, opponent=core.random_policy, illegal_action="raise", **options)
+        env = envs[seat]
+        observation, _ = env.reset(seed=70_000 + seed)
+        rng = random.Random(70_000 + seed)
+        reward, done = 0.0, env.state.is_terminal
+        while not done:
+            offered = np.flatnonzero(observation["action_mask"]).tolist()
+            offered_is_gamelibs_listing(offered, env.game_shape.numbering, env.state)
+            observation, reward, done, truncated, _ = env.step(rng.choice(offered))
+            assert not truncated
+        assert env.state.is_terminal and reward == float(env.state.returns()[seat])
+
+
+def shape_of_options(game, options):
+    """shape_of for options that may carry rules (the sweep's short Chakra games)."""
+    rules = options.get("rules")
+    if rules is None:
+        return shape_of(game, options)
+    key = (game, repr(rules), tuple(sorted((k, v) for k, v in options.items() if k != "rules")))
+    if key not in _SPECS:
+        _SPECS[key] = numbering.shape(game, **options)
+    return _SPECS[key]
 
 
 # --------------------------------------------------------------------------- value iteration

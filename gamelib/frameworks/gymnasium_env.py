@@ -76,7 +76,7 @@ class SingleAgentEnv(_gym.Env):
         self.state = self.game_shape.new_game(game_seed)
         self._opponent_rng = random.Random(game_seed)
         self._play_opponents()
-        return self._observation(), self._info()
+        return self._observed()
 
     def step(self, action):
         try:
@@ -85,10 +85,12 @@ class SingleAgentEnv(_gym.Env):
         except IllegalMove as illegal:
             if self.illegal_action == "raise":
                 raise
-            return self._observation(), -1.0, True, False, {**self._info(), "illegal_move": illegal.reason}
+            observation, info = self._observed()
+            return observation, -1.0, True, False, {**info, "illegal_move": illegal.reason}
         self._play_opponents()
         reward = float(self.state.returns()[self.seat]) if self.state.is_terminal else 0.0
-        return self._observation(), reward, self.state.is_terminal, False, self._info()
+        observation, info = self._observed()
+        return observation, reward, self.state.is_terminal, False, info
 
     def _play_opponents(self):
         state = self.state
@@ -96,14 +98,20 @@ class SingleAgentEnv(_gym.Env):
             state = state.apply(self.opponent(state, self._opponent_rng))
         self.state = state
 
-    def _observation(self):
-        mask = np.zeros(self.game_shape.num_actions, dtype=np.int8)
-        if not self.state.is_terminal and self.state.current_player == self.seat:
-            mask[self.game_shape.numbering.legal_numbers(self.state, self._listings.actions(self.state))] = 1
-        return {"observation": self._encode(self.state.observation(self.seat)), "action_mask": mask}
+    def _observed(self) -> tuple:
+        """The observation and the info of the learner's seat, from one ``observation(seat)`` a call (a fresh dict each
+        time: Gymnasium's check_env asks that no two calls return shared objects)."""
+        seen = self.state.observation(self.seat)
+        return self._observation(seen), {"observation": seen}
 
-    def _info(self):
-        return {"observation": self.state.observation(self.seat)}
+    def _observation(self, seen=None):
+        if not self.state.is_terminal and self.state.current_player == self.seat:
+            mask = self.game_shape.numbering.legal_mask(self.state, self._listings.actions(self.state))
+        else:
+            mask = np.zeros(self.game_shape.num_actions, dtype=np.int8)
+        if seen is None:
+            seen = self.state.observation(self.seat)
+        return {"observation": self._encode(seen), "action_mask": mask}
 
     def action_masks(self):
         """The legal actions' mask (the name sb3-contrib's MaskablePPO reads)."""

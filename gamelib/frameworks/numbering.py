@@ -72,6 +72,12 @@ class ListingNumbering:
         """The numbers of the legal actions, ascending."""
         return list(range(len(self._listing(state, actions))))
 
+    def legal_mask(self, state, actions=None) -> np.ndarray:
+        """The action mask: int8, 1 at the legal actions' numbers (here the first ``len(listing)``), 0 elsewhere."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        mask[: len(self._listing(state, actions))] = 1  # a slice: numbers 0..n-1, without a list of n numbers
+        return mask
+
     def number(self, state, action, actions=None) -> int:
         """The number of a legal ``action`` in ``state``."""
         for index, legal in enumerate(self._listing(state, actions)):
@@ -137,6 +143,12 @@ class PanguNumbering:
     def legal_numbers(self, state, actions=None) -> list[int]:
         numbers = self._numbers
         return sorted(numbers[action] for action in (state.legal_actions() if actions is None else actions))
+
+    def legal_mask(self, state, actions=None) -> np.ndarray:
+        """The action mask: int8, 1 at the legal placements' numbers, 0 elsewhere."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        mask[self.legal_numbers(state, actions)] = 1
+        return mask
 
     def describe(self) -> str:
         return (
@@ -227,9 +239,14 @@ class Listings:
 # --------------------------------------------------------------------------- observations
 
 
+# canonical JSON: sorted keys, no spaces, UTF-8 text; one encoder for every call (json.dumps with these options
+# builds a new one each time)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def encode_observation(observation: dict, length: int) -> np.ndarray:
     """The observation's canonical JSON as UTF-8 bytes, zero-padded to ``length`` (uint8)."""
-    data = json.dumps(observation, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    data = _CANONICAL.encode(observation).encode()
     if len(data) > length:
         raise ValueError(
             f"this observation takes {len(data)} bytes, more than the {length} the encoding allows; "
@@ -248,7 +265,7 @@ def decode_observation(encoded) -> dict:
 
 def observation_text(observation: dict) -> str:
     """The canonical JSON text of an observation (the OpenSpiel observation string)."""
-    return json.dumps(observation, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(observation)
 
 
 # --------------------------------------------------------------------------- game shapes

@@ -134,6 +134,7 @@ class GamelibState(pyspiel.State):
         super().__init__(game)
         self._shape = _Shared(game.game_shape)
         self._state = _Shared(state)
+        self._status = _status(state)
         self._recall = ("",) * game.game_shape.players  # per player: SHA-256 chain of observations and own moves...
         # ...up to the moves in this chain of (earlier link, state after, mover, number), folded in when a string is
         # asked for; immutable and shared, so a clone does not copy a long history
@@ -145,12 +146,7 @@ class GamelibState(pyspiel.State):
         return self._state.value
 
     def current_player(self):
-        player = self._state.value.current_player
-        if player == CHANCE:
-            return pyspiel.PlayerId.CHANCE
-        if player == TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
-        return player
+        return self._status[0]
 
     shortlist_width = None  # set by shortlisted(): decisions then offer only shortlist()'s moves
 
@@ -171,9 +167,7 @@ class GamelibState(pyspiel.State):
     def chance_outcomes(self):
         state = self._state.value
         outcomes = self._shape.value.chance.outcomes(state, self._listings.outcomes(state))
-        return [
-            (index, probability.numerator / probability.denominator) for index, (_, probability) in enumerate(outcomes)
-        ]
+        return [(index, float(probability)) for index, (_, probability) in enumerate(outcomes)]
 
     def gamelib_move(self, number):
         """The gamelib action or chance outcome a number stands for here."""
@@ -189,6 +183,7 @@ class GamelibState(pyspiel.State):
         mover = before.current_player
         after = before.apply(self.gamelib_move(number))
         self._state = _Shared(after)
+        self._status = _status(after)
         self._unrecalled = _Shared((self._unrecalled.value, after, mover, number))
 
     def _action_to_string(self, player, number):
@@ -196,7 +191,7 @@ class GamelibState(pyspiel.State):
         return f"chance: {move}" if player == pyspiel.PlayerId.CHANCE else str(move)
 
     def is_terminal(self):
-        return self._state.value.is_terminal
+        return self._status[1]
 
     def returns(self):
         state = self._state.value
@@ -231,6 +226,21 @@ class GamelibState(pyspiel.State):
             return f"{state}\nkey {state.key()!r}"
         seen = "\n".join(observation_text(state.observation(player)) for player in range(self._shape.value.players))
         return f"{state}\n{seen}"
+
+
+def _status(state) -> tuple:
+    """OpenSpiel's current player (``PlayerId.CHANCE`` -1, ``PlayerId.TERMINAL`` -4, else the seat) and whether the game
+    is over, read once per position: OpenSpiel asks for the player three or four times a move (``is_chance_node``,
+    ``legal_actions``, ``apply_action``), and a studio game computes it from its state each time. Plain numbers, so a
+    clone copies them for nothing."""
+    player = state.current_player
+    return (_PLAYER_IDS.get(player, player), bool(state.is_terminal))
+
+
+_PLAYER_IDS = {
+    CHANCE: int(pyspiel.PlayerId.CHANCE),
+    TERMINAL: int(pyspiel.PlayerId.TERMINAL),
+}  # gamelib's -> OpenSpiel's
 
 
 def _chained(digest: str, observation: str, own_move) -> str:

@@ -99,9 +99,10 @@ class GamelibAECEnv(_pettingzoo.AECEnv):
 
     def observe(self, agent):
         seat = self._seat[agent]
-        mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         if self.state_.current_player == seat and not self.state_.is_terminal:
-            mask[self.shape_.numbering.legal_numbers(self.state_, self._listings.actions(self.state_))] = 1
+            mask = self.shape_.numbering.legal_mask(self.state_, self._listings.actions(self.state_))
+        else:
+            mask = np.zeros(self.shape_.num_actions, dtype=np.int8)
         return {"observation": self._encode(self._listings.observation(self.state_, seat)), "action_mask": mask}
 
     def step(self, action):
