@@ -8,8 +8,10 @@
 // Test handles: classes prefixed gx-, and data-* attributes: rect.gx-bar carries
 // data-player, data-points, data-exact (reduced fraction) and data-value (its float); past 2**64
 // outcomes a player's bars are one path.gx-bar-path-<player> with data-bars, data-first, data-last;
-// each plot svg carries data-ymax and data-plot-height; the root carries data-revision, and the
-// bench's marks (data-received-at, data-drawn-at, data-painted-at, data-panel-ms).
+// each plot svg carries data-ymax and data-plot-height; in a sweep, the current count's
+// circle.gx-sweep-current carries data-count and data-exact (its other points are one path);
+// the root carries data-revision, and the bench's marks (data-received-at, data-drawn-at,
+// data-painted-at, data-panel-ms).
 
 const NS = "http://www.w3.org/2000/svg";
 const SERIES = ["#0072B2", "#E69F00"];            // Okabe-Ito blue and orange (gamelib.plots)
@@ -481,11 +483,21 @@ function drawSweep(parent, data, modelIndex) {
   const pts = model.values.map(sweepPoint);
   const path = pts.map(([k, , , value], j) => `${j ? "L" : "M"} ${f.x(k)} ${f.y(value)}`).join(" ");
   svgElement("path", { d: path, stroke: MODEL_SERIES[modelIndex], fill: "none", "stroke-width": 2 }, f.group);
-  for (const [k, n, d, value, exact] of pts) {
-    const mark = svgElement("circle", { cx: f.x(k), cy: f.y(value), r: k === sweep.current ? 5.5 : 3,
-      fill: MODEL_SERIES[modelIndex], class: `gx-sweep-point${k === sweep.current ? " gx-sweep-current" : ""}`,
-      "data-count": k, "data-exact": exact }, f.group);
-    lazyTitle(mark, `${k} ${sweep.colour}: P(${data.names[0]} wins) = ${exact} ≈ ${readable(value, n === d, n === 0n)}`);
+  // The marks: the current count a circle of its own (a test handle, data-count and data-exact), the
+  // others one path (issue 25: speed; up to 37 circles a sweep), with one hover title for the plot.
+  const label = ([k, n, d, value, exact]) =>
+    `${k} ${sweep.colour}: P(${data.names[0]} wins) = ${exact} ≈ ${readable(value, n === d, n === 0n)}`;
+  const others = pts.filter(([k]) => k !== sweep.current).map(([k, , , value]) =>
+    `M${(f.x(k) - 3).toFixed(2)} ${f.y(value).toFixed(2)}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0z`);
+  svgElement("path", { d: others.join(""), fill: MODEL_SERIES[modelIndex], class: "gx-sweep-point gx-sweep-points",
+    "data-points": others.length }, f.group);
+  const byCount = new Map(pts.map((point) => [point[0], point]));
+  hoverOverlay(f, (k) => (byCount.has(k) ? label(byCount.get(k)) : ""));
+  const now = byCount.get(sweep.current);
+  if (now) {
+    svgElement("circle", { cx: f.x(now[0]), cy: f.y(now[3]), r: 5.5, fill: MODEL_SERIES[modelIndex],
+      class: "gx-sweep-point gx-sweep-current", "data-count": now[0], "data-exact": now[4], "pointer-events": "none" },
+    f.group);
   }
   // "now" beside its line, on the side with room: at the right edge it goes to the line's left.
   const rightRoom = f.inner.x1 - f.x(sweep.current) > 28;
