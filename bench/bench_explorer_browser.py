@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import shutil
 import statistics
 import subprocess
@@ -36,7 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from browser_support import CHROMIUM_FLAGS, LAB_SETTINGS, _free_port, _require_chromium, _wait_for_server  # noqa: E402
+import browser_support  # noqa: E402
+from browser_support import CHROMIUM_FLAGS, _require_chromium  # noqa: E402
 
 CASES = {  # small, medium and the largest pools the sliders allow (issue 25: 100 sticks a side)
     "small: the rulebook pools (0,3,0) v (3,1,1)": "",
@@ -106,52 +106,12 @@ def notebook(options: str) -> dict:
 
 
 def start_lab(home: Path):
+    """The cases' notebooks, served by the browser tests' own JupyterLab launch (browser_support.start_lab)."""
     root = home / "notebooks"
     root.mkdir()
     for i, code in enumerate(CASES.values()):
         (root / f"case{i}.ipynb").write_text(json.dumps(notebook(code)))
-    settings = home / "settings"
-    settings.mkdir()
-    (settings / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
-    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
-    for name in (
-        "JUPYTER_CONFIG_DIR",
-        "JUPYTER_DATA_DIR",
-        "JUPYTER_RUNTIME_DIR",
-        "IPYTHONDIR",
-        "MPLCONFIGDIR",
-        "XDG_CACHE_HOME",
-        "XDG_CONFIG_HOME",
-    ):
-        (home / name.lower()).mkdir()
-        env[name] = str(home / name.lower())
-    port, token = _free_port(), secrets.token_hex(16)
-    log = open(home / "lab.log", "w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyter",
-            "lab",
-            "--no-browser",
-            "--ip=127.0.0.1",
-            f"--port={port}",
-            f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={root}",
-            "--allow-root",
-            "--LabApp.expose_app_in_browser=True",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            "--LabApp.extension_manager=readonly",
-            f"--LabApp.app_settings_dir={settings}",
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    _wait_for_server(url, token, server, home / "lab.log")
-    return server, log, url, token
+    return browser_support.start_lab(home, root)
 
 
 # Every kernel websocket frame, timestamped on the page's clock: where the round trip goes.
@@ -306,7 +266,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     home = Path(tempfile.mkdtemp(prefix="bench-explorer-"))
-    server, log, url, token = start_lab(home)
+    lab = start_lab(home)
+    server, url, token = lab.process, lab.url, lab.token
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
@@ -369,9 +330,7 @@ def main() -> None:
             print(f"load average at end: {os.getloadavg()[0]:.2f}")
             browser.close()
     finally:
-        server.terminate()
-        server.wait(timeout=20)
-        log.close()
+        lab.stop()
         shutil.rmtree(home, ignore_errors=True)
 
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -50,6 +54,86 @@ def _require_chromium() -> str:
     if os.environ.get("GAMELIB_REQUIRE_BROWSER") == "1":
         pytest.fail(message + " (GAMELIB_REQUIRE_BROWSER=1 makes this a failure)")
     pytest.skip(message)
+
+
+# Where Jupyter, IPython, matplotlib and Chromium would write under $HOME: each goes into the run's own folder.
+STATE_DIRS = (
+    "JUPYTER_CONFIG_DIR",
+    "JUPYTER_DATA_DIR",
+    "JUPYTER_RUNTIME_DIR",
+    "IPYTHONDIR",
+    "MPLCONFIGDIR",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+)
+
+
+@dataclass
+class LabServer:
+    """A running JupyterLab (start_lab): its address, token, the folder it serves, the process and its log."""
+
+    url: str
+    token: str
+    root: Path
+    process: subprocess.Popen | None = None
+    log: IO | None = None
+
+    def notebook_url(self, path: str) -> str:
+        return f"{self.url}/lab/tree/{path}?token={self.token}&reset"
+
+    def stop(self) -> None:
+        """SIGTERM, which also shuts the server's kernels down; a kill if it has not stopped in 20 s."""
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        if self.log is not None:
+            self.log.close()
+
+
+def start_lab(home: Path, root: Path) -> LabServer:
+    """Start JupyterLab on 127.0.0.1, a free port and a random token, serving ``root``, and wait until it
+    answers. Its state and settings go under ``home`` (the settings silence the news toast, turn autosave
+    off and keep every cell in the DOM: LAB_SETTINGS); its log is ``home/lab.log``. The one launch of the
+    browser tests (conftest's ``lab`` fixture) and of the benches, so both measure the same server."""
+    settings = home / "settings"
+    settings.mkdir()
+    (settings / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
+    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
+    for name in STATE_DIRS:
+        path = home / name.lower()
+        path.mkdir()
+        env[name] = str(path)
+    env.pop("MPLBACKEND", None)  # the kernels would inherit it and lose their inline plots (toolchain.md)
+    port, token = _free_port(), secrets.token_hex(16)
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        "--allow-root",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+        f"--LabApp.app_settings_dir={settings}",
+    ]
+    log = open(home / "lab.log", "w")
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    lab = LabServer(f"http://127.0.0.1:{port}", token, root, server, log)
+    try:
+        _wait_for_server(lab.url, token, server, home / "lab.log")
+    except BaseException:
+        lab.stop()
+        raise
+    return lab
 
 
 def _free_port() -> int:

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -35,19 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from browser_support import (  # noqa: E402  (after the path above; tests import them from browser_support)
     CHROMIUM_FLAGS,
-    LAB_SETTINGS,
-    _free_port,
     _require_chromium,
-    _wait_for_server,
+    start_lab,
 )
-
-
-class LabServer:
-    def __init__(self, url: str, token: str, root: Path):
-        self.url, self.token, self.root = url, token, root
-
-    def notebook_url(self, path: str) -> str:
-        return f"{self.url}/lab/tree/{path}?token={self.token}&reset"
 
 
 @pytest.fixture(scope="session")
@@ -57,55 +45,11 @@ def lab(tmp_path_factory):
     root = home / "notebooks"
     # the lessons as a clone has them: not the playtests a board records when nbval runs its notebook (git ignores them)
     shutil.copytree(ROOT / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "playtests"))
-    settings = home / "settings"
-    settings.mkdir()
-    (settings / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
-    env = dict(os.environ)
-    for name in (
-        "JUPYTER_CONFIG_DIR",
-        "JUPYTER_DATA_DIR",
-        "JUPYTER_RUNTIME_DIR",
-        "IPYTHONDIR",
-        "MPLCONFIGDIR",
-        "XDG_CACHE_HOME",
-        "XDG_CONFIG_HOME",
-    ):
-        path = home / name.lower()
-        path.mkdir()
-        env[name] = str(path)
-    env["JUPYTER_PLATFORM_DIRS"] = "1"
-    env.pop("MPLBACKEND", None)
-    port, token = _free_port(), secrets.token_hex(16)
-    command = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "lab",
-        "--no-browser",
-        "--ip=127.0.0.1",
-        f"--port={port}",
-        f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={root}",
-        "--allow-root",
-        "--LabApp.expose_app_in_browser=True",
-        "--LabApp.news_url=None",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly",
-        f"--LabApp.app_settings_dir={settings}",
-    ]
-    log = open(home / "lab.log", "w")
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    server = start_lab(home, root)  # browser_support: the launch the benches use too
     try:
-        _wait_for_server(url, token, server, home / "lab.log")
-        yield LabServer(url, token, root)
+        yield server
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        server.stop()
 
 
 @pytest.fixture(scope="session")

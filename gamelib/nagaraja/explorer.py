@@ -474,13 +474,16 @@ class OddsExplorer:
         so every pool the sliders can show is computed (issue 25)."""
         for colour in sticks.COLOURS:
             for player in (0, 1):
-                if self.mode.value == "game":
-                    top = SUPPLY - self.sliders[1 - player][colour].value
-                else:
-                    others = sum(s.value for c, s in self.sliders[player].items() if c != colour)
-                    top = min(FREE_MAX, POOL_MAX - others)
+                top = self._slider_top(player, colour)
                 if self.sliders[player][colour].max != top:
                     self.sliders[player][colour].max = top
+
+    def _slider_top(self, player: int, colour: str) -> int:
+        """The highest count the supply rule (_apply_supply) allows on this slider, given the other sliders."""
+        if self.mode.value == "game":
+            return SUPPLY - self.sliders[1 - player][colour].value
+        others = sum(s.value for c, s in self.sliders[player].items() if c != colour)
+        return min(FREE_MAX, POOL_MAX - others)
 
     def _on_mode(self, change) -> None:
         changes = []
@@ -614,9 +617,11 @@ class OddsExplorer:
             return
         if any(self.laid(p) for p in (0, 1)):
             self._clear_cards()  # a slider moved by hand: the pools are counts again, not cards
-        self._apply_supply()
         self._reset_simulation()  # the old throws were of other pools
+        # The plots first, then the other sliders' new limits: each kernel message before the plot data
+        # costs the page a task (a slider redrawn) and often a frame before it can draw (issue 25: speed).
         self.refresh()
+        self._apply_supply()
 
     def _on_slider_key(self, change) -> None:
         """Home / End on a slider handle in the page: the slider goes to its lowest / highest allowed count."""
@@ -714,10 +719,9 @@ class OddsExplorer:
             }
             players.append(entry)
         owner, colour = self.sweep_choice.value
-        index = sticks.COLOURS.index(colour)
         # Game mode: what the supply allows; free mode: as far as the slider goes, which does not move
         # while that slider moves, so the sweep is computed once per drag, not once per step.
-        top = SUPPLY - self.pools[1 - owner][index] if self.mode.value == "game" else self.sliders[owner][colour].max
+        top = self._slider_top(owner, colour)
         models = []
         for model in sticks.MODELS:
             models.append({"name": model, "values": _sweep(*self._sweep_key(owner, colour), top, model)})
@@ -810,12 +814,12 @@ class OddsExplorer:
                 self._show_numbers(odds)
                 self._show_ranges()
                 self._show_effect(odds)
-                self._show_simulation(odds)
         except ValueError as problem:  # a pool too big for these faces: say so, and show no number of another pool
             self._show_absent(str(problem))
             return
         self.odds_error.value = ""
         self._send(data)
+        self._show_simulation(odds)  # its own widget: after the plot data, which the page waits for
         self.kernel_ms.append((time.process_time() - start) * 1000)
 
     def _send(self, data: dict) -> None:
