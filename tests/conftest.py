@@ -112,9 +112,32 @@ def _measured_durations() -> dict[str, float]:
     return {path: float(seconds) for path, seconds in json.loads(DURATIONS_PATH.read_text()).items()}
 
 
+def _unit(nodeid: str) -> str:
+    """The unit of work a test belongs to, and its key in the record: its file, or itself in a split file."""
+    path = nodeid.split("::", 1)[0]
+    return nodeid if path in SPLIT_ACROSS_WORKERS else path
+
+
 def pytest_collection_modifyitems(session, config, items):
+    """Longest unit first. A test of a split file counts its own seconds (or its file's mean, if the record has
+    only the file), so those small units start after the long files and fill in at the end of the run. A unit
+    the record does not know (a new file or test) starts among the long ones."""
     durations = _measured_durations()
-    items.sort(key=lambda item: -durations.get(item.nodeid.split("::")[0], UNMEASURED_SECONDS))  # stable
+    tests_per_file: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        tests_per_file[path] = tests_per_file.get(path, 0) + 1
+
+    def seconds(item) -> float:
+        unit = _unit(item.nodeid)
+        if unit in durations:
+            return durations[unit]
+        path = item.nodeid.split("::", 1)[0]
+        if unit != path and path in durations:
+            return durations[path] / tests_per_file[path]
+        return UNMEASURED_SECONDS
+
+    items.sort(key=lambda item: -seconds(item))  # stable: a file's tests stay in their order
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -125,8 +148,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class SplitLoadFileScheduling(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return nodeid if path in SPLIT_ACROSS_WORKERS else path
+            return _unit(nodeid)
 
     return SplitLoadFileScheduling(config, log)
 
@@ -135,10 +157,11 @@ _recorded_seconds: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report):
-    """With GAMELIB_RECORD_DURATIONS set, add up each file's seconds (setup, call and teardown)."""
+    """With GAMELIB_RECORD_DURATIONS set, add up each unit's seconds (setup, call and teardown): a file's, or a
+    split file's test's."""
     if os.environ.get("GAMELIB_RECORD_DURATIONS"):
-        path = report.nodeid.split("::")[0]
-        _recorded_seconds[path] = _recorded_seconds.get(path, 0.0) + report.duration
+        unit = _unit(report.nodeid)
+        _recorded_seconds[unit] = _recorded_seconds.get(unit, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session):
