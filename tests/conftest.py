@@ -119,23 +119,16 @@ def _unit(nodeid: str) -> str:
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """Longest unit first. A test of a split file counts its own seconds (or its file's mean, if the record has
-    only the file), so those small units start after the long files and fill in at the end of the run. A unit
-    the record does not know (a new file or test) starts among the long ones."""
+    """Longest unit first. A test of a split file counts its own recorded seconds, so the short ones start after
+    the long files and fill in at the end of the run (longest processing time first). Where the record has only
+    the split file's total (recorded before its tests were timed one by one), its tests start with that total,
+    early, as a file would: a chunk of unknown length is not left to the end. A unit the record does not know
+    (a new file or test) starts among the long ones."""
     durations = _measured_durations()
-    tests_per_file: dict[str, int] = {}
-    for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        tests_per_file[path] = tests_per_file.get(path, 0) + 1
 
     def seconds(item) -> float:
         unit = _unit(item.nodeid)
-        if unit in durations:
-            return durations[unit]
-        path = item.nodeid.split("::", 1)[0]
-        if unit != path and path in durations:
-            return durations[path] / tests_per_file[path]
-        return UNMEASURED_SECONDS
+        return durations.get(unit, durations.get(item.nodeid.split("::", 1)[0], UNMEASURED_SECONDS))
 
     items.sort(key=lambda item: -seconds(item))  # stable: a file's tests stay in their order
 
