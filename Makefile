@@ -65,7 +65,8 @@ html: $(SITE_STAMP)
 test: $(STAMP)
 	$(PY) -m pytest tests notebooks --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--ignore-glob='tests/test_deploy*' --ignore-glob='tests/test_*_browser.py' --ignore=notebooks/course/assignments \
-		$(addprefix --ignore=,$(LONG_ONLY_FILES)) --numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+		$(addprefix --ignore=,$(LONG_ONLY_FILES)) $(if $(LONG_RUNS_NEXT),$(addprefix --ignore=,$(LONG_TEST_FILES))) \
+		--numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # Measure how long each file of `make test` takes and write tests/durations.json, the order in
 # which `make test` starts its files (longest first). Run it after adding or slowing a test file.
@@ -167,3 +168,7 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(PY) -m ruff format $(LINTED)
 test: lint
+
+# CI (.ci/run) runs `make test LONG_RUNS_NEXT=1` and then `make test-deploy-long`: the files that the long
+# session runs again in full (LONG_TEST_FILES: their sweeps lengthened, the same tests on the first seeds
+# and more) are left to it, so CI does not play their short sweeps twice (about 100 s of CPU).

@@ -112,9 +112,25 @@ def _measured_durations() -> dict[str, float]:
     return {path: float(seconds) for path, seconds in json.loads(DURATIONS_PATH.read_text()).items()}
 
 
+def _unit(nodeid: str) -> str:
+    """The unit of work a test belongs to, and its key in the record: its file, or itself in a split file."""
+    path = nodeid.split("::", 1)[0]
+    return nodeid if path in SPLIT_ACROSS_WORKERS else path
+
+
 def pytest_collection_modifyitems(session, config, items):
+    """Longest unit first. A test of a split file counts its own recorded seconds, so the short ones start after
+    the long files and fill in at the end of the run (longest processing time first). Where the record has only
+    the split file's total (recorded before its tests were timed one by one), its tests start with that total,
+    early, as a file would: a chunk of unknown length is not left to the end. A unit the record does not know
+    (a new file or test) starts among the long ones."""
     durations = _measured_durations()
-    items.sort(key=lambda item: -durations.get(item.nodeid.split("::")[0], UNMEASURED_SECONDS))  # stable
+
+    def seconds(item) -> float:
+        unit = _unit(item.nodeid)
+        return durations.get(unit, durations.get(item.nodeid.split("::", 1)[0], UNMEASURED_SECONDS))
+
+    items.sort(key=lambda item: -seconds(item))  # stable: a file's tests stay in their order
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -125,8 +141,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class SplitLoadFileScheduling(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return nodeid if path in SPLIT_ACROSS_WORKERS else path
+            return _unit(nodeid)
 
     return SplitLoadFileScheduling(config, log)
 
@@ -135,10 +150,11 @@ _recorded_seconds: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report):
-    """With GAMELIB_RECORD_DURATIONS set, add up each file's seconds (setup, call and teardown)."""
+    """With GAMELIB_RECORD_DURATIONS set, add up each unit's seconds (setup, call and teardown): a file's, or a
+    split file's test's."""
     if os.environ.get("GAMELIB_RECORD_DURATIONS"):
-        path = report.nodeid.split("::")[0]
-        _recorded_seconds[path] = _recorded_seconds.get(path, 0.0) + report.duration
+        unit = _unit(report.nodeid)
+        _recorded_seconds[unit] = _recorded_seconds.get(unit, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session):

@@ -176,6 +176,10 @@ class _StudioWalker(_StateWalker):
     def __init__(self, start: Any, players: int, name: str):
         super().__init__(start.position, players, name)
         self.game, self.state_class, self.seed = start._game, type(start), start.seed
+        # the probabilities of the distribution checked last: the studio hands back the very same checked
+        # list while a game returns the same distribution (Pig's die), so they are listed once, not per node
+        self._last_outcomes: Any = None
+        self._last_probabilities: list = []
 
     def key(self, position: Any) -> Any:
         return position
@@ -200,12 +204,14 @@ class _StudioWalker(_StateWalker):
         distribution = game.chance(position)
         if distribution is not None:
             outcomes = _checked_distribution(game, position, distribution)
+            if outcomes is not self._last_outcomes:
+                self._last_outcomes, self._last_probabilities = outcomes, [p for _, p in outcomes]
             return (
                 CHANCE_NODE,
                 -1,
                 None,
                 (),
-                [p for _, p in outcomes],
+                self._last_probabilities,
                 [game.play(position, outcome) for outcome, _ in outcomes],
             )
         mover = game.to_move(position)
@@ -236,6 +242,7 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
     end_values: dict = {}
     interned: dict = {}  # equal action tuples are stored once (Pig has two)
     policy_rng = random.Random(0)
+    last_probabilities, last_ids = None, []  # a walker may hand back the same list of probabilities (the studio's)
     bar = _progress_bar(progress, walker.name)
     node = 0
     while frontier:
@@ -246,10 +253,16 @@ def _build_graph(walker: _StateWalker, max_positions: int, fixed: Mapping[int, P
             end_values[node] = end_value
         actions.append(interned.setdefault(legal, legal))
         if kind == CHANCE_NODE:
-            # keyed by (numerator, denominator): hashing a Fraction computes a modular inverse each time
-            edge_probability.extend(
-                [probability_ids.setdefault((p.numerator, p.denominator), len(probability_ids)) for p in probabilities]
-            )
+            if probabilities is not last_probabilities:
+                # keyed by (numerator, denominator): hashing a Fraction computes a modular inverse each time
+                last_probabilities, last_ids = (
+                    probabilities,
+                    [
+                        probability_ids.setdefault((p.numerator, p.denominator), len(probability_ids))
+                        for p in probabilities
+                    ],
+                )
+            edge_probability.extend(last_ids)
         else:
             edge_probability.extend([-1] * len(successors))
         for successor in successors:
