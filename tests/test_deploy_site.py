@@ -203,16 +203,17 @@ def test_the_nagaraja_duel_app_plays_offline(offline_page, site):
     assert only_pyodide_cdn(page.refused), "the duel app asked another host for something"
 
 
+@pytest.fixture(scope="class")
+def odds_explorer_app(browser_context, site):
+    """The app opened and run once, in a tab of its own (closed after the class: one Lite tab at a time)."""
+    page = go_offline(browser_context.new_page(), site)
+    page.opened_in = open_and_run(page, site, "apps/odds_explorer.ipynb")
+    yield page
+    page.close()
+
+
 class TestTheOddsExplorerApp:
     """Two tests read one opened app: opening an app starts a Pyodide kernel, about 40 s of CPU."""
-
-    @pytest.fixture(scope="class")
-    def odds_explorer_app(self, browser_context, site):
-        """The app opened and run once, in a tab of its own (closed after the class: one Lite tab at a time)."""
-        page = go_offline(browser_context.new_page(), site)
-        page.opened_in = open_and_run(page, site, "apps/odds_explorer.ipynb")
-        yield page
-        page.close()
 
     def test_the_odds_explorer_app_answers_a_slider_offline(self, odds_explorer_app):
         from playwright.sync_api import expect
