@@ -247,4 +247,7 @@ BLACK_ONLY = (BLACK,)
 
 def level_codes(levels) -> list:
     """The code of each level's contents (:data:`CONTENTS_CODE`), as a list the searches edit and restore."""
-    return [CONTENTS_CODE[tuple(sorted(contents))] for contents in levels]
+    try:
+        return [CONTENTS_CODE[contents] for contents in levels]  # a board's levels are sorted tuples
+    except (KeyError, TypeError):  # a board built by hand: lists, or energies out of order
+        return [CONTENTS_CODE[tuple(sorted(contents))] for contents in levels]
