@@ -18,7 +18,7 @@ frozen once at the end of the turn.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import NamedTuple
 
 from gamelib import core
@@ -356,12 +356,10 @@ def channel_actions(state, board: PlayerBoard) -> list:
     actions = []
     if any(board.levels):
         working = level_codes(board.levels)  # the search restores it after each space
-        new = tuple.__new__
         for space in SPACES[:-1]:
-            if space not in board.spaces:
-                actions += [
-                    new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)
-                ]
+            if space not in board.spaces:  # Channel(space, steps, None) for each, built in C
+                found = channel_step_tuples(board.levels, space, working)
+                actions += map(tuple.__new__, repeat(Channel), zip(repeat(space), found, repeat(None)))
     if "SWAP" not in board.spaces:
         actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
     return actions
