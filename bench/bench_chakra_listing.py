@@ -3,8 +3,8 @@
 Run: ``.venv/bin/python bench/bench_chakra_listing.py`` (``--quick`` for a short run).
 
 The reference is the listing as it was at commit ``ed3ee47`` (kept verbatim below: ``reference_search``
-is the old ``actions._search_steps``). Today's ``legal_actions`` runs the same search, and keeps the last
-few listings in a small ``functools.lru_cache`` keyed by what a listing reads (``actions._listing``: the
+is the old ``actions._search_steps``). Today's ``legal_actions`` runs the same search on level codes
+(issue 26: see below), and keeps the last few listings in a small ``functools.lru_cache`` keyed by what a listing reads (``actions._listing``: the
 board of the player to move, the Maya, the bag, the rules), so a position listed again is not searched
 again. The bench clears that cache before every run.
 
@@ -20,6 +20,12 @@ hundreds of thousands of long-lived objects made every full garbage collection s
 got 1.4x slower, 1.0x with the collector off. A cache of single-step lists on the intermediate boards of
 the search hit 30%. A search with the walk written out and the colour filters as comprehensions was
 1.4x slower than the reference. None of these is kept.
+
+Kept since (issue 26): the search edits a list of level codes (``components.level_codes``: each level's
+contents numbered, with tables for its size, colours, counts and the contents less or plus one energy, as the
+greedy bot's search already did) instead of lists of energies, with the walk written out but no
+comprehensions; and D1x3's third steps after two steps are reused when the same two steps come in the other
+order (the same board, the same energies moved). By CPU instructions, a random game is 19-21% cheaper.
 """
 
 from __future__ import annotations

@@ -115,8 +115,15 @@ def sample_outcome(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random)
     """
     if not outcomes:
         raise ValueError("a chance node needs at least one outcome")
-    denominator = lcm(*(Fraction(p).denominator for _, p in outcomes))
-    weights = [int(Fraction(p) * denominator) for _, p in outcomes]
+    probabilities = [p if type(p) is Fraction else Fraction(p) for _, p in outcomes]
+    first = probabilities[0]
+    if all(p is first for p in probabilities):  # equally likely outcomes sharing one Fraction: one weight
+        weight, total = first.numerator, first.numerator * len(probabilities)
+        if total != first.denominator:
+            raise ValueError(f"chance probabilities sum to {Fraction(total, first.denominator)}, not 1")
+        return outcomes[rng.randrange(total) // weight][0]  # the outcome the loop below would reach
+    denominator = lcm(*{p.denominator for p in probabilities})
+    weights = [p.numerator * (denominator // p.denominator) for p in probabilities]  # p * denominator, exactly
     total = sum(weights)
     if total != denominator:
         raise ValueError(f"chance probabilities sum to {Fraction(total, denominator)}, not 1")

@@ -57,6 +57,28 @@ def test_sample_outcome_rejects_bad_distributions():
         check_distribution([("a", Fraction(1, 2)), ("b", Fraction(0))])
 
 
+def test_sample_outcome_draws_the_same_by_either_path():
+    """Equally likely outcomes sharing one Fraction take a shortcut (one weight); equal Fractions that are
+    separate objects take the general loop: the same seeds must draw the same outcomes (and use the same
+    random bits) by both paths."""
+    for count in (1, 2, 3, 7, 12):
+        shared = Fraction(1, count)
+        one_object = [(k, shared) for k in range(count)]
+        separate = [(k, Fraction(1, count)) for k in range(count)]
+        for seed in range(200):
+            draws = []
+            for outcomes in (one_object, separate):
+                rng = random.Random(seed)
+                draws.append((sample_outcome(outcomes, rng), rng.random()))
+            assert draws[0] == draws[1]
+
+
+def test_sample_outcome_checks_equally_likely_outcomes_too():
+    third = Fraction(1, 3)
+    with pytest.raises(ValueError, match="sum to 2/3"):
+        sample_outcome([("a", third), ("b", third)], random.Random(0))
+
+
 def test_chance_rng_is_reproducible_and_independent():
     assert chance_rng(5, 1).random() == chance_rng(5, 1).random()
     assert chance_rng(5, 1).random() != chance_rng(5, 2).random()

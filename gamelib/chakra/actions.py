@@ -18,7 +18,7 @@ frozen once at the end of the turn.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
 from typing import NamedTuple
 
 from gamelib import core
@@ -37,11 +37,20 @@ from gamelib.chakra.components import (
     SPACE_PATTERNS,
     SPACES,
     UP,
+    BLACK_ONLY,
+    CODE_COLOURS,
+    CODE_COUNT,
+    HARMONY_CODE,
+    CODE_HAS_BLACK,
+    CODE_SIZE,
+    CODE_WITH,
+    CODE_WITHOUT,
     PlayerBoard,
     colour_id,
     colour_word,
     is_harmonized,
     level_id,
+    level_codes,
     level_word,
     shown,
     space_id,
@@ -346,13 +355,11 @@ def channel_actions(state, board: PlayerBoard) -> list:
         return []
     actions = []
     if any(board.levels):
-        working = [list(contents) for contents in board.levels]  # the search restores it after each space
-        new = tuple.__new__
+        working = level_codes(board.levels)  # the search restores it after each space
         for space in SPACES[:-1]:
-            if space not in board.spaces:
-                actions += [
-                    new(Channel, (space, steps, None)) for steps in channel_step_tuples(board.levels, space, working)
-                ]
+            if space not in board.spaces:  # Channel(space, steps, None) for each, built in C
+                found = channel_step_tuples(board.levels, space, working)
+                actions += map(tuple.__new__, repeat(Channel), zip(repeat(space), found, repeat(None)))
     if "SWAP" not in board.spaces:
         actions.extend(_channel("SWAP", (), colour) for colour in swap_colours(state, board))
     return actions
@@ -365,11 +372,11 @@ def space_actions(levels: tuple, space: str) -> list:
 
 def channel_step_tuples(levels: tuple, space: str, working: list | None = None) -> list:
     """Every legal step sequence of ``space`` on a board with these ``levels``, sorted (chakra.md#programmers).
-    ``working``, if given, is a list-of-lists copy of ``levels`` that the search may use."""
-    working = [list(contents) for contents in levels] if working is None else working
+    ``working``, if given, is :func:`level_codes` of ``levels``, a list that the search may use."""
+    working = level_codes(levels) if working is None else working
     found = []
     for pattern in SPACE_PATTERNS[space]:
-        _search_steps(working, pattern, 0, (), {}, found)
+        _search_steps(working, pattern, 0, (), [0] * ((BHAGYA + 1) * 8), found, {})
     found.sort()
     return found
 
@@ -385,6 +392,14 @@ _STEP_TABLE = [
     ]
     for level in range(BHAGYA + 1)
 ]
+# the same Step objects by move: _STEP_ROWS[(direction, distance)][level][colour]
+_STEP_ROWS = {
+    (direction, distance): tuple(
+        tuple(_STEP_TABLE[level][colour][direction][distance] for colour in range(8)) for level in range(BHAGYA + 1)
+    )
+    for direction in (UP, DOWN)
+    for distance in range(1, 4)
+}
 
 
 def landing_of(levels, origin: int, direction: int, distance: int) -> int:
@@ -409,56 +424,84 @@ def landing_of(levels, origin: int, direction: int, distance: int) -> int:
             return position
 
 
-def _search_steps(levels, pattern, depth, prefix, landed, found) -> None:
+def _search_steps(codes, pattern, depth, prefix, landed, found, last_steps) -> None:
     """Depth-first search over the steps of one pattern; appends every complete step tuple to ``found``.
 
-    ``levels`` is a mutable copy of the board (lists), changed and restored around each recursion;
-    ``landed`` counts, per (level, colour), the energies earlier steps put there (chakra.md#channel).
+    ``codes`` holds the code of each level's contents (:func:`level_codes`), changed and restored
+    around each recursion; ``landed[level * 8 + colour]`` counts the energies earlier steps put
+    there (chakra.md#channel). ``last_steps`` keeps the third steps found after two steps (D1x3), by
+    the two steps in either order: the same two moves in the other order leave the same board and
+    the same ``landed``, so the same third steps (the greedy bot's search does the same).
+
+    Long on purpose: the move generator's innermost recursion, with the walk of :func:`landing_of`
+    written out on codes, so that a step costs no further call.
     """
-    direction, distance = pattern[depth]
+    if depth == 2:
+        first, second = prefix
+        either_order = (first, second) if first <= second else (second, first)
+        known = last_steps.get(either_order)
+        if known is not None:
+            found += [prefix + (step,) for step in known]
+            return
+        start = len(found)
+    move = pattern[depth]
+    direction, distance = move
     last = depth + 1 == len(pattern)
-    table = _STEP_TABLE
+    step_rows = _STEP_ROWS[move]
+    harmony, size = HARMONY_CODE, CODE_SIZE
     for origin in range(1, BHAGYA + 1):
-        contents = levels[origin]
-        if not contents:
-            continue
-        if (
-            origin != BHAGYA
-            and len(contents) == 3
-            and contents[0] == origin
-            and contents[1] == origin
-            and contents[2] == origin
-        ):
-            continue  # locked (chakra.md#movement)
-        position = landing_of(levels, origin, direction, distance)
+        code = codes[origin]
+        if not code or code == harmony[origin]:
+            continue  # empty, or locked (chakra.md#movement)
+        position, left = origin, distance  # the walk of landing_of
+        while True:
+            position += direction
+            if position >= BHAGYA:
+                position = -1
+                break
+            if position == EARTH:
+                if left != 1:
+                    position = -1
+                break
+            here = codes[position]
+            if size[here] == CAPACITY:
+                if here == harmony[position]:
+                    continue  # a harmonized chakra is skipped and not counted
+                position = -1
+                break
+            left -= 1
+            if not left:
+                break
         if position < 0:
             continue
         if position == EARTH:
-            if BLACK not in contents:
+            if not CODE_HAS_BLACK[code]:
                 continue
-            colours = (BLACK,)
-        elif len(contents) == 1:
-            colours = (contents[0],)
+            colours = BLACK_ONLY
         else:
-            colours = set(contents)
-        step_row = table[origin]
+            colours = CODE_COLOURS[code]
+        step_row = step_rows[origin]
+        row = code * 8
         for colour in colours:
-            if depth and contents.count(colour) <= landed.get(origin * 8 + colour, 0):
+            if depth and CODE_COUNT[row + colour] <= landed[origin * 8 + colour]:
                 continue  # every energy of this colour here has already moved (chakra.md#channel)
-            steps = prefix + (step_row[colour][direction][distance],)
+            steps = prefix + (step_row[colour],)
             if last:
                 found.append(steps)
                 continue
-            contents.remove(colour)
+            codes[origin] = CODE_WITHOUT[row + colour]
             if position != EARTH:
-                levels[position].append(colour)
+                here = codes[position]
+                codes[position] = CODE_WITH[here * 8 + colour]
             key = position * 8 + colour
-            landed[key] = landed.get(key, 0) + 1
-            _search_steps(levels, pattern, depth + 1, steps, landed, found)
+            landed[key] += 1
+            _search_steps(codes, pattern, depth + 1, steps, landed, found, last_steps)
             landed[key] -= 1
             if position != EARTH:
-                levels[position].remove(colour)
-            contents.append(colour)
+                codes[position] = here
+            codes[origin] = code
+    if depth == 2:
+        last_steps[either_order] = [steps[-1] for steps in found[start:]]
 
 
 def swap_colours(state, board: PlayerBoard | None = None) -> list:

@@ -17,7 +17,6 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
 from statistics import median
 from typing import Callable, Sequence
 
@@ -38,6 +37,20 @@ from gamelib.chakra.components import (
     run_of,
 )
 from gamelib.chakra.components import is_harmonized as _harmonized
+from gamelib.chakra.components import (  # the level codes, which the move generator searches with too
+    BLACK_ONLY as _BLACK_ONLY,
+    CODES as _CODES,
+    CODE_COLOURS as _COLOURS_OF,
+    CODE_COUNT as _COUNT,
+    CODE_HAS_BLACK as _HAS_BLACK,
+    CODE_SIZE as _SIZE,
+    CODE_WITH as _WITH_CODE,
+    CODE_WITHOUT as _WITHOUT_CODE,
+    CONTENTS_CODE as _CODE,
+    HARMONY_CODE as _HARMONY_CODE,
+    LEVEL_CONTENTS as _CONTENTS,
+    level_codes,
+)
 from gamelib.chakra.rules import Rules, new_game
 
 __all__ = ["random_policy", "greedy_policy", "lookahead_values", "action_value", "board_value", "tournament"]
@@ -300,46 +313,11 @@ def _first(item):
 # --------------------------------------------------------------------------- the scored search
 # The greedy bot values ~150 Channel actions per decision. Rather than applying each, it walks
 # the step patterns once, as the move generator does, keeping each level's score up to date: a
-# step changes only its origin and its landing. A level holds at most three energies of eight
-# colours, so its contents are one of 165 sorted tuples. The search numbers them (a "code") and
-# reads what it needs (size, colour counts, the contents less or plus one energy, the score) from
-# flat tables indexed by code: several times cheaper than building and hashing tuples at every step.
+# step changes only its origin and its landing. It reads the level codes of components.py, and
+# each level's score from a flat table indexed by level and code.
 
 
-def _all_contents() -> tuple:
-    return tuple(combo for size in range(CAPACITY + 1) for combo in combinations_with_replacement(range(8), size))
-
-
-def _less(contents: tuple, colour: int) -> tuple:
-    rest = list(contents)
-    rest.remove(colour)
-    return tuple(rest)
-
-
-_CONTENTS = _all_contents()  # code -> sorted contents; code 0 is the empty level
-_CODE = {contents: code for code, contents in enumerate(_CONTENTS)}
-_CODES = len(_CONTENTS)
-_SIZE = tuple(len(contents) for contents in _CONTENTS)
-_COLOURS_OF = tuple(tuple(sorted(set(contents))) for contents in _CONTENTS)  # distinct colours, increasing
-_HAS_BLACK = tuple(BLACK in contents for contents in _CONTENTS)
-# [code * 8 + colour]: how many energies of colour; the code without one of them (-1: none); with one more (-1: full)
-_COUNT = tuple(contents.count(colour) for contents in _CONTENTS for colour in range(8))
-_WITHOUT_CODE = tuple(
-    _CODE[_less(contents, colour)] if colour in contents else -1 for contents in _CONTENTS for colour in range(8)
-)
-_WITH_CODE = tuple(
-    _CODE[tuple(sorted(contents + (colour,)))] if len(contents) < CAPACITY else -1
-    for contents in _CONTENTS
-    for colour in range(8)
-)
-_HARMONY_CODE = tuple(_CODE[(level,) * CAPACITY] if level in CHAKRAS else -1 for level in range(BHAGYA + 1))
-_BLACK_ONLY = (BLACK,)
 _LEVEL_VALUES = tuple(level_value(level, contents) for level in range(BHAGYA + 1) for contents in _CONTENTS)
-
-
-def level_codes(levels) -> list:
-    """The code of each level's contents (the board's levels are sorted tuples)."""
-    return [_CODE[contents] for contents in levels]
 
 
 def _score_table(worth: dict) -> tuple:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 
 from gamelib.core import IllegalMove
 
@@ -202,3 +203,51 @@ class PlayerBoard:
             "notches": [LEVEL_NAMES[level] for level in sorted(self.notches)],
             "meditation": [COLOUR_NAMES[c] for c in self.meditation],
         }
+
+
+# --------------------------------------------------------------------------- level codes
+# The searches over Channel steps (the move generator's and the greedy bot's) move single energies
+# thousands of times a decision. A level holds at most three energies of eight colours, so its
+# contents are one of 165 sorted tuples. The searches number them (a "code") and read what they need
+# (size, colour counts, the contents less or plus one energy) from flat tables indexed by code:
+# several times cheaper than building and hashing tuples, or editing lists, at every step.
+
+
+def _all_contents() -> tuple:
+    return tuple(combo for size in range(CAPACITY + 1) for combo in combinations_with_replacement(range(8), size))
+
+
+def _less(contents: tuple, colour: int) -> tuple:
+    rest = list(contents)
+    rest.remove(colour)
+    return tuple(rest)
+
+
+LEVEL_CONTENTS = _all_contents()  # code -> sorted contents; code 0 is the empty level
+CONTENTS_CODE = {contents: code for code, contents in enumerate(LEVEL_CONTENTS)}
+CODES = len(LEVEL_CONTENTS)
+CODE_SIZE = tuple(len(contents) for contents in LEVEL_CONTENTS)
+CODE_COLOURS = tuple(tuple(sorted(set(contents))) for contents in LEVEL_CONTENTS)  # distinct colours, increasing
+CODE_HAS_BLACK = tuple(BLACK in contents for contents in LEVEL_CONTENTS)
+# [code * 8 + colour]: how many energies of colour; the code without one of them (-1: none); with one more (-1: full)
+CODE_COUNT = tuple(contents.count(colour) for contents in LEVEL_CONTENTS for colour in range(8))
+CODE_WITHOUT = tuple(
+    CONTENTS_CODE[_less(contents, colour)] if colour in contents else -1
+    for contents in LEVEL_CONTENTS
+    for colour in range(8)
+)
+CODE_WITH = tuple(
+    CONTENTS_CODE[tuple(sorted(contents + (colour,)))] if len(contents) < CAPACITY else -1
+    for contents in LEVEL_CONTENTS
+    for colour in range(8)
+)
+HARMONY_CODE = tuple(CONTENTS_CODE[(level,) * CAPACITY] if level in CHAKRAS else -1 for level in range(BHAGYA + 1))
+BLACK_ONLY = (BLACK,)
+
+
+def level_codes(levels) -> list:
+    """The code of each level's contents (:data:`CONTENTS_CODE`), as a list the searches edit and restore."""
+    try:
+        return [CONTENTS_CODE[contents] for contents in levels]  # a board's levels are sorted tuples
+    except (KeyError, TypeError):  # a board built by hand: lists, or energies out of order
+        return [CONTENTS_CODE[tuple(sorted(contents))] for contents in levels]
