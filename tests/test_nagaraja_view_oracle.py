@@ -9,6 +9,7 @@ so the order of every dict's keys must agree too)."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -18,7 +19,8 @@ from gamelib.nagaraja import view
 from gamelib.nagaraja.position import relic_of
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile
 
-GAMES = 40  # about 3,200 positions, each seen by both players
+LONG = os.environ.get("GAMELIB_LONG_TESTS") == "1"
+GAMES = 40 if LONG else 8  # about 3,200 positions (640 in make test), each seen by both players
 
 
 def oracle_relic_view(state, viewer, owner, spot):
@@ -95,7 +97,7 @@ def test_observation_is_exactly_the_old_one_on_thousands_of_positions():
             # the oracle rebuilds the temples and events itself, so compare the new dict's text to its text
             assert new == json.dumps(oracle_observation(state, viewer)), (count, viewer)
         count += 1
-    assert count > 2000
+    assert count > (2000 if LONG else 400), count
 
 
 @pytest.mark.parametrize("viewer", [0, 1])

@@ -457,7 +457,7 @@ def observation_box(shape, features: str = "bytes"):
     if features == "bytes":
         return (
             spaces.Box(0, 255, (shape.observation_bytes,), np.uint8),
-            lambda seen: encode_observation(seen, shape.observation_bytes),
+            lambda seen: encode_observation(seen, shape.observation_bytes, shape.float_free),
         )
     if features == "numeric":
         encoding = schema_of(shape)
