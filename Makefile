@@ -109,6 +109,9 @@ LONG_TEST_FILES += tests/test_nagaraja_words.py tests/test_one_builder.py tests/
 # copies of six assignments, and nbval runs the instructor sources, a5 solving Pig exactly).
 LONG_ONLY_FILES += tests/test_course_grading.py
 LONG_TEST_FILES += $(wildcard tests/test_*_browser.py) tests/test_course_grading.py notebooks/course/assignments
+# The framework adapters' cheaper observations, byte for byte the old ones (issue 27; needs the frameworks extra)
+LONG_ONLY_FILES += tests/test_frameworks_obs_speed.py
+LONG_TEST_FILES += tests/test_frameworks_obs_speed.py
 
 # The optional framework adapters' packages (PettingZoo, Gymnasium, OpenSpiel; issue 27): their tests
 # skip without them, except where GAMELIB_REQUIRE_FRAMEWORKS=1 (CI) makes a missing package a failure.

@@ -47,7 +47,6 @@ covers, is decided by the seeded schema games (so it too is the same in every ru
 from __future__ import annotations
 
 import ast
-import bisect
 import json
 import random
 import re
@@ -161,11 +160,6 @@ def _field_names(strings: set, words: Vocabulary) -> tuple | None:
     return tuple(sorted({name for group in chosen for name in words.groups[group]}))
 
 
-def _index(names: tuple, value: str) -> int | None:
-    at = bisect.bisect_left(names, value)
-    return at if at < len(names) and names[at] == value else None
-
-
 def _read_source(path: Path, groups: dict, words: set) -> None:
     """A module's names, one group per top-level statement, and the words of all its strings but docstrings."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -213,7 +207,13 @@ def _read_json(value, path: str, groups: dict, words: set) -> None:
             _read_json(item, f"{path}.{key}" if not path.endswith(":") else f"{path}{key}", groups, words)
 
 
+_KIND_OF_TYPE = {type(None): "none", bool: "bool", int: "int", str: "str", list: "list", dict: "dict"}
+
+
 def _kind(value) -> str:
+    kind = _KIND_OF_TYPE.get(type(value))  # the exact types, in one look-up; subclasses go down the tests below
+    if kind is not None:
+        return kind
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -293,12 +293,19 @@ class Slots:
     keys: tuple
     vocabulary: "Vocabulary | None" = field(default=None, compare=False, repr=False)  # a text field's words
 
-    @property
-    def size(self) -> int:
-        tagged = len(self.kinds) if len(self.kinds) > 1 else 0
-        return tagged + sum(self._kind_size(kind) for kind in self.kinds)
+    def __post_init__(self):
+        # sizes and name places, computed once (the item and key schemas are built first): ``fill`` reads them at
+        # every field of every observation, and summing them afresh there cost most of an encoding
+        sizes = {kind: self._measure_kind(kind) for kind in self.kinds}
+        object.__setattr__(self, "_kind_sizes", sizes)
+        object.__setattr__(self, "size", (len(self.kinds) if len(self.kinds) > 1 else 0) + sum(sizes.values()))
+        object.__setattr__(self, "_name_places", {name: place for place, name in enumerate(self.names)})
+        object.__setattr__(self, "_key_names", frozenset(key for key, _ in self.keys))
 
     def _kind_size(self, kind: str) -> int:
+        return self._kind_sizes[kind]
+
+    def _measure_kind(self, kind: str) -> int:
         if kind == "none":
             return 0
         if kind in ("bool", "int"):
@@ -332,7 +339,7 @@ class Slots:
                 raise ValueError(f"the observation's field {path} holds {value}, beyond float32's exact integers")
             out[at] = float(value)
         elif kind == "str" and self.names:
-            index = _index(self.names, value)
+            index = self._name_places.get(value)
             if index is None:
                 raise ValueError(
                     f"the observation's field {path} holds {value!r}, not one of the {len(self.names)} names its "
@@ -362,7 +369,7 @@ class Slots:
             for index, item in enumerate(value):
                 at = self.item.fill(item, out, at, f"{path}[{index}]")
         elif kind == "dict":
-            unknown = set(value) - {key for key, _ in self.keys}
+            unknown = value.keys() - self._key_names
             if unknown:
                 raise ValueError(
                     f"the observation's field {path or '(top)'} has keys {sorted(unknown)} the "
@@ -457,7 +464,7 @@ def observation_box(shape, features: str = "bytes"):
     if features == "bytes":
         return (
             spaces.Box(0, 255, (shape.observation_bytes,), np.uint8),
-            lambda seen: encode_observation(seen, shape.observation_bytes),
+            lambda seen: encode_observation(seen, shape.observation_bytes, shape.float_free),
         )
     if features == "numeric":
         encoding = schema_of(shape)

@@ -44,6 +44,11 @@ from typing import Any
 
 import numpy as np
 
+try:  # the frameworks extra installs orjson: the same canonical bytes, several times faster (canonical_json)
+    import orjson
+except ImportError:  # pragma: no cover - without it the standard library's encoder gives the same bytes
+    orjson = None
+
 from gamelib.core import CHANCE, IllegalMove, sample_outcome
 
 # --------------------------------------------------------------------------- action numberings
@@ -244,9 +249,25 @@ class Listings:
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def encode_observation(observation: dict, length: int) -> np.ndarray:
-    """The observation's canonical JSON as UTF-8 bytes, zero-padded to ``length`` (uint8)."""
-    data = _CANONICAL.encode(observation).encode()
+def canonical_json(observation, float_free: bool = False) -> bytes:
+    """The observation's canonical JSON (sorted keys, no spaces) as UTF-8 bytes.
+
+    With ``float_free`` (the caller knows the observation holds no float: the three games' observations) and orjson
+    installed, orjson writes it: for strings, integers, booleans, None, lists and dicts with string keys its bytes
+    are the standard library's (tests/test_frameworks_obs_speed.py checks every escape and thousands of positions);
+    for floats they differ (``1e+16`` against ``1e16``, ``NaN`` against ``null``), hence the flag. Anything orjson
+    refuses (an integer beyond 64 bits, a key that is not a string) goes to the standard library's encoder."""
+    if float_free and orjson is not None:
+        try:
+            return orjson.dumps(observation, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # orjson.JSONEncodeError
+            pass
+    return _CANONICAL.encode(observation).encode()
+
+
+def encode_observation(observation: dict, length: int, float_free: bool = False) -> np.ndarray:
+    """The observation's canonical JSON as UTF-8 bytes (:func:`canonical_json`), zero-padded to ``length`` (uint8)."""
+    data = canonical_json(observation, float_free)
     if len(data) > length:
         raise ValueError(
             f"this observation takes {len(data)} bytes, more than the {length} the encoding allows; "
@@ -285,6 +306,7 @@ class GameShape:
     hides_information: bool
     rules: Any = None
     setup: dict = field(default_factory=dict)
+    float_free: bool = False  # observations never hold a float (the three games): canonical_json may use orjson
 
     def new_game(self, seed=None, explicit_chance: bool = False):
         return self.module.new_game(seed, self.rules, explicit_chance=explicit_chance, **self.setup)
@@ -331,6 +353,7 @@ def shape(game: str | ModuleType, rules: Any = None, **setup) -> GameShape:
             1,
             max_game_length=400,
             observation_bytes=OBSERVATION_BYTES["pangu"],
+            float_free=True,
             hides_information=False,
             rules=rules,
             setup=setup,
@@ -345,6 +368,7 @@ def shape(game: str | ModuleType, rules: Any = None, **setup) -> GameShape:
             players,
             max_game_length=rounds * players * 16 + 200,
             observation_bytes=OBSERVATION_BYTES["chakra"],
+            float_free=True,
             hides_information=True,
             rules=rules,
             setup=setup,
@@ -358,6 +382,7 @@ def shape(game: str | ModuleType, rules: Any = None, **setup) -> GameShape:
             players,
             max_game_length=20_000,
             observation_bytes=OBSERVATION_BYTES["nagaraja"],
+            float_free=True,
             hides_information=True,
             rules=rules,
             setup=setup,

@@ -8,49 +8,101 @@ position for a reader who may see everything.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from gamelib.nagaraja.actions import describe_result
-from gamelib.nagaraja.position import relic_of, seat_name
+from gamelib.nagaraja.position import PUBLIC, seat_name
 from gamelib.nagaraja.rules import State
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile
 
 
-def _relic_view(state: State, viewer: int, owner: int, spot: str) -> dict:
-    temple = state.players[owner].temple
-    relic_id = temple.relic_at(spot)
-    up = temple.face_up(spot)
-    known = up or (owner, relic_id) in state.players[viewer].knowledge
-    relic = relic_of(state, relic_id) if known and relic_id else None
-    return {
-        "face_up": up,
-        "known": bool(known),
-        "vp": relic.vp if relic else None,
-        "cursed": relic.cursed if relic else None,
-    }
+def _relic_views(relics: tuple, owner: int, seen_by) -> dict:
+    """The relics of a temple's layout (:func:`_temple_layout`) as ``seen_by`` (a seat) may know them."""
+    knowledge = seen_by.knowledge
+    views = {}
+    for spot, relic_id, up, vp, cursed in relics:
+        known = up or (owner, relic_id) in knowledge
+        shown = known and relic_id
+        views[spot] = {
+            "face_up": up,
+            "known": bool(known),
+            "vp": vp if shown else None,
+            "cursed": cursed if shown else None,
+        }
+    return views
 
 
-def _temple_view(state: State, viewer: int, owner: int) -> dict:
-    temple = state.players[owner].temple
+@lru_cache(maxsize=256)
+def _temple_layout(edition, temple) -> tuple:
+    """What a temple shows whoever looks, as tuples (built once per temple value and edition; the views copy
+    it into fresh lists and dicts): per cell ``(cell, content)`` (content: None, a marker, or a placed tile's
+    ``(id, shape, rotation, open segments, special, amulet)``); per relic spot ``(spot, relic id, face up, vp,
+    cursed)``; the connected spots and nodes, sorted; the legal cells."""
     cells = []
     for cell in CELLS:
         content = temple.cell(cell)
         if isinstance(content, PlacedTile):
-            tile = state.edition.tiles[content.tile_id]
-            content = {
-                "tile": content.tile_id,
-                "shape": tile.shape,
-                "rotation": content.rotation,
-                "segments": temple.open_segments(cell),
-                "special": tile.special,
-                "amulet": content.amulet is not None,
-            }
-        cells.append({"cell": list(cell), "content": content})
+            tile = edition.tiles[content.tile_id]
+            content = (
+                content.tile_id,
+                tile.shape,
+                content.rotation,
+                tuple(temple.open_segments(cell)),
+                tile.special,
+                content.amulet is not None,
+            )
+        cells.append((tuple(cell), content))
+    relics = []
+    for spot in RELIC_SPOTS:
+        relic_id = temple.relic_at(spot)
+        relic = edition.relic_by_id[relic_id] if relic_id else None
+        relics.append((spot, relic_id, temple.face_up(spot), relic and relic.vp, relic and relic.cursed))
+    return (
+        tuple(cells),
+        tuple(relics),
+        tuple(sorted(temple.connected_spots())),
+        tuple(sorted((r, c, seg) for (r, c), seg in temple.connected_nodes())),
+        tuple(tuple(cell) for cell in temple.legal_cells()),
+    )
+
+
+def _temple_view(state: State, viewer: int, owner: int) -> dict:
+    """``owner``'s temple as ``viewer`` may know it: fresh lists and dicts copied from its cached layout."""
+    cells, relics, spots, nodes, legal = _temple_layout(state.edition, state.players[owner].temple)
     return {
-        "cells": cells,
-        "relics": {spot: _relic_view(state, viewer, owner, spot) for spot in RELIC_SPOTS},
-        "connected_spots": sorted(temple.connected_spots()),
-        "connected_nodes": sorted([r, c, seg] for (r, c), seg in temple.connected_nodes()),
-        "legal_cells": [list(cell) for cell in temple.legal_cells()],
+        "cells": [
+            {
+                "cell": list(cell),
+                "content": content
+                if content is None or isinstance(content, str)
+                else {
+                    "tile": content[0],
+                    "shape": content[1],
+                    "rotation": content[2],
+                    "segments": list(content[3]),
+                    "special": content[4],
+                    "amulet": content[5],
+                },
+            }
+            for cell, content in cells
+        ],
+        "relics": _relic_views(relics, owner, state.players[viewer]),
+        "connected_spots": list(spots),
+        "connected_nodes": [list(node) for node in nodes],
+        "legal_cells": [list(cell) for cell in legal],
     }
+
+
+def _last_events(state: State, viewer: int, count: int = 12) -> list[str]:
+    """``state.events(viewer)[-count:]``, read from the end of the log (the log grows all game long)."""
+    shown = []
+    for audience, text in reversed(state.log):
+        if audience == PUBLIC or audience == viewer:
+            shown.append(text)
+            if len(shown) == count:
+                break
+    shown.reverse()
+    return shown
 
 
 def observation(state: State, viewer: int) -> dict:
@@ -79,7 +131,7 @@ def observation(state: State, viewer: int) -> dict:
         "deal": deal,
         "pending_swap": {"temple": pending[0], "a": pending[1], "b": pending[2]} if pending else None,
         "room_winner": state.room_winner,
-        "events": state.events(viewer)[-12:],
+        "events": _last_events(state, viewer),
         "result": state.result.to_dict() if state.result else None,
         "players": [_seat_view(state, viewer, p) for p in range(len(state.players))],
     }
