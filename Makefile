@@ -100,9 +100,9 @@ test-long: $(STAMP) frameworks  # the framework adapters' extra first
 		--numprocesses auto --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 # (a recipe reads its variables when it runs, so files appended here are in it too)
 LONG_TEST_FILES += tests/test_design_files.py tests/test_typed_inputs.py tests/test_saves_seeds.py
-# and the three files whose GAMELIB_LONG_TESTS=1 loops no target ran: the duel board's words on 12 games, the one
-# builder on 12, the playtest fuzz on 2,500 cases
-LONG_TEST_FILES += tests/test_nagaraja_words.py tests/test_one_builder.py tests/test_playtests.py
+# and the four files whose GAMELIB_LONG_TESTS=1 loops no target ran: the duel board's words on 12 games, the one
+# builder on 12, the playtest fuzz on 2,500 cases, the Nagaraja view against its oracle on 40
+LONG_TEST_FILES += tests/test_nagaraja_words.py tests/test_one_builder.py tests/test_playtests.py tests/test_nagaraja_view_oracle.py
 # Issue 26's budget (make test within 5 minutes on an idle 2-core machine): the tiers that cost most move
 # here whole: the Lab browser tests (every tests/test_*_browser.py: a JupyterLab server, Chromium and a
 # kernel per notebook), and the graded assignments (their nbgrader round trip autogrades three students'
