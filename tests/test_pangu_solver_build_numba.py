@@ -25,7 +25,7 @@ def test_the_final_level_lists_exactly_the_keys_that_turn_three_reaches(rules):
     fc_index, fc_counts = solver_arrays.dense_index(model, [0, 3, 6, 9])
     ranks = solver_arrays.rank_table(n)
     if rules == Rules():
-        turn_three = solver.default_tables().keys[6]  # the shipped 1,042,644 keys
+        turn_three = solver.default_tables().keys[6].astype(np.int64)  # the shipped 1,042,644 keys (int32)
     else:  # the builder's listing, checked against turn_successors by the next test
         fc_all, fc_counts_all = solver_arrays.dense_index(model, list(range(n + 1)))
         turn_three = np.array([((1 << cards) - 1) << 20], dtype=np.int64)

@@ -82,8 +82,8 @@ def _greedy_play(filled, colours, order, count, roll, arrays, steps, start):
 
     Returns (F, C, placed mask, steps used); ``steps[start + t]`` gets (cost, rec) of the t-th
     placement. Greedy ignores Karma, so one play serves every Karma."""
-    placed = 0
-    used = 0
+    placed = np.int64(0)  # not literal 0s: see kernels, "One signature per kernel"
+    used = np.int64(0)
     while True:
         i, x, o, r = _greedy_choice(filled, colours, order, count, placed, roll, arrays)
         if i < 0:
@@ -113,16 +113,16 @@ def _greedy_turn(filled, colours, order, count, roll, arrays, steps, rest):
     """Greedy's whole turn with ``roll``: its play, and after a stuck roll the blocked rest (``rest[:m]``) played
     under any reroll (one play serves them all: see ``_greedy_roll``). Returns (F, C, placements with ``roll``,
     placements after the reroll); ``steps`` holds them all."""
-    f, c, placed, used = _greedy_play(filled, colours, order, count, roll, arrays, steps, 0)
+    f, c, placed, used = _greedy_play(filled, colours, order, count, roll, arrays, steps, np.int64(0))
     if used == count:
         return f, c, used, 0
-    m = 0
+    m = np.int64(0)
     for i in range(count):
         if not (placed >> order[i]) & 1:
             rest[m] = order[i]
             m += 1
     # any unblocked roll of the rest gives the same play; the first card's cheapest cost stands for the class
-    probe = 0
+    probe = np.int64(0)
     while arrays.cost[rest[0], probe] == 0:
         probe += 1
     f, c, _, used2 = _greedy_play(f, c, rest, m, probe, arrays, steps, used)
@@ -166,6 +166,7 @@ def _greedy_level(keys, out, reached, next_table, index, arrays):
     the backward pass visits only those. Else the backward pass: the value rows into ``out`` (scaled, int64)."""
     karma = arrays.karma
     forward = reached.shape[0] > 0
+    hand = np.int64(3)  # the cards of a hand, as an int64 (see kernels, "One signature per kernel")
     for q in prange(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
         row_out = np.zeros(karma + 1, dtype=np.int64)
@@ -180,11 +181,11 @@ def _greedy_level(keys, out, reached, next_table, index, arrays):
             after = unplaced & ~((1 << order[0]) | (1 << order[1]) | (1 << order[2]))
             for i in range(roll_classes(order, arrays.cost, rolls, times)):
                 if forward:
-                    f, c, _, _ = _greedy_turn(filled, colours, order, 3, rolls[i], arrays, steps, rest)
+                    f, c, _, _ = _greedy_turn(filled, colours, order, hand, rolls[i], arrays, steps, rest)
                     reached[dense_slot(f, c, after, index)] = pack_key(f, c, after) + 1
                     continue
                 _greedy_roll(
-                    filled, colours, after, order, 3, rolls[i], next_table, index, arrays, contribution, steps, rest
+                    filled, colours, after, order, hand, rolls[i], next_table, index, arrays, contribution, steps, rest
                 )
                 if contribution[0] < 0:
                     row_out[0] = -1

@@ -6,6 +6,14 @@ Kernels take plain arrays, integers and two structures, never a game object: ``a
 ``index``, an ``arrays.DenseIndex`` locating a level's keys in its dense table. This module imports
 nothing of the game. The ring cells are numbered in cycle order; a packed turn-start key is
 ``F | C << 10 | D << 20``.
+
+One signature per kernel: numba compiles a kernel once for each distinct tuple of argument types it is
+called with, and types an integer constant as its own literal type (``Literal[int](3)``, not ``int64``),
+so a kernel called with ``3`` in one place and a variable in another is compiled twice, and so is
+everything it calls; a variable that starts as a constant (``card = 0``) can cost the same while numba
+types it. The kernels therefore pass integers as ``int64`` (``np.int64(3)``, ``np.int64(-1)``), keys as
+int64 arrays, and one structure type per parameter: every kernel compiles once (a cold cache compiles
+each of them, most of the long numba tests' time).
 """
 
 from __future__ import annotations
@@ -205,11 +213,11 @@ def final_card_rows(keys, arrays, penalty):
     out = np.zeros((keys.shape[0], karma + 1))
     for q in range(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
-        card = 0
+        card = np.int64(0)  # not a literal 0 (see the module's docstring)
         for c in range(arrays.cards):
             if (unplaced >> c) & 1:
                 card = c
-        x = 0
+        x = np.int64(0)
         for y in range(arrays.n):
             if not (filled >> y) & 1:
                 x = y

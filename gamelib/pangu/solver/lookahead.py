@@ -169,7 +169,7 @@ def _search_value(filled, colours, rem, roll, k, arrays, memo):
         stored = _memo_get(memo, key)
         if stored >= 0:
             return stored
-    best = -1
+    best = np.int64(-1)  # not a literal -1: _memo_put stores it (see kernels, "One signature per kernel")
     for card in range(arrays.cards):
         if (rem >> card) & 1 and cost[card, roll] > 0:
             v, _, _, _ = _best_placement(filled, colours, rem, card, roll, k, arrays, memo)
@@ -208,7 +208,7 @@ def _la_choice(filled, colours, order, count, placed, roll, k, arrays, memo):
     """The lookahead's move: the first (card, cell, orientation) in the action order of best value, as
     ``TurnPlanner.best_action`` (strictly greater replaces). Returns (value, i, x, o, Karma after); i = -1 and
     value -1 if every card is blocked. The children's values come from ``_search_value``."""
-    rem = 0
+    rem = np.int64(0)  # not a literal 0: see kernels, "One signature per kernel"
     for i in range(count):
         rem |= 1 << order[i]
     rem &= ~placed
@@ -252,7 +252,7 @@ def _first_left(order, count, placed):
 @njit()
 def _la_roll(filled, colours, after, order, count, roll, k, next_table, index, arrays, memo):
     """35 x the lookahead's value from Karma ``k`` after ``roll`` (a stuck roll: the sum over the 35 rerolls)."""
-    f, c, placed, k1 = _la_phase(filled, colours, order, count, 0, roll, k, arrays, memo)
+    f, c, placed, k1 = _la_phase(filled, colours, order, count, np.int64(0), roll, k, arrays, memo)
     if k1 == 0:
         return 0
     first = _first_left(order, count, placed)
@@ -280,6 +280,7 @@ def _la_outcomes(keys, karmas, emit, out_code, out_weight, next_table, rows, ind
     (-1 if the arrays are full); else ``rows[q, k]`` adds weight x ``next_table``'s entry (``rows[q, 0]``
     = -1 flags a next key the table lacks)."""
     count = 0
+    hand, nothing = np.int64(3), np.int64(0)  # int64s, not literals: see kernels, "One signature per kernel"
     hands = np.zeros((720, 3), dtype=np.int64)
     rolls = np.zeros(36, dtype=np.int64)
     times = np.zeros(36, dtype=np.int64)
@@ -292,10 +293,10 @@ def _la_outcomes(keys, karmas, emit, out_code, out_weight, next_table, rows, ind
                 for k in range(1, arrays.karma + 1):
                     if not (karmas[q] >> k) & 1:
                         continue
-                    f, c, placed, k1 = _la_phase(filled, colours, order, 3, 0, rolls[i], k, arrays, memo)
+                    f, c, placed, k1 = _la_phase(filled, colours, order, hand, nothing, rolls[i], k, arrays, memo)
                     if k1 == 0:
                         continue
-                    first = _first_left(order, 3, placed)
+                    first = _first_left(order, hand, placed)
                     for cc in range(6):
                         if first < 0:  # not stuck: one outcome, all 35 rerolls' worth
                             if cc > 0:
@@ -305,7 +306,7 @@ def _la_outcomes(keys, karmas, emit, out_code, out_weight, next_table, rows, ind
                             if cc == 0 or arrays.reroll_counts[first, cc] == 0:
                                 continue
                             reroll = arrays.class_roll[first, cc]
-                            f2, c2, _, k2 = _la_phase(f, c, order, 3, placed, reroll, k1, arrays, memo)
+                            f2, c2, _, k2 = _la_phase(f, c, order, hand, placed, reroll, k1, arrays, memo)
                             weight = times[i] * arrays.reroll_counts[first, cc]
                             if k2 == 0:
                                 continue

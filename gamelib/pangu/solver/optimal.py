@@ -174,8 +174,8 @@ SINGLES, PAIRS = 2, 1  # placements before the reroll: the block's kind
 class Blocks(NamedTuple):
     """The computed reroll blocks of one kind, as the keys of a level look them up (``_block_at``). Its last four
     fields are the dense index of L' (every fill count's (F, C); D' of the kind's size), those of a
-    ``DenseIndex``: ``kernels.dense_slot`` reads them by name. (Flat, not a DenseIndex inside: numba's parallel
-    loops refuse a nested tuple as an argument.)"""
+    ``DenseIndex``, which ``_block_at`` rebuilds from them for ``kernels.dense_slot`` (one argument type: one
+    compilation). (Flat, not a DenseIndex inside: numba's parallel loops refuse a nested tuple as an argument.)"""
 
     at: np.ndarray  # int32 [dense slot of L']: the block's number, -1 if the level needs none there
     rows: np.ndarray  # float64 [block, row, k]
@@ -212,8 +212,8 @@ def _reroll_row(filled, colours, unplaced, blocked, row, next_table, index, arra
     """
     karma, counts = arrays.karma, arrays.reroll_counts
     after = unplaced & ~blocked
-    first = -1
-    second = -1
+    first = np.int64(-1)  # not a literal -1: see kernels, "One signature per kernel"
+    second = np.int64(-1)
     for c in range(arrays.cards):
         if (blocked >> c) & 1:
             if first < 0:
@@ -227,7 +227,9 @@ def _reroll_row(filled, colours, unplaced, blocked, row, next_table, index, arra
         for i1 in range(placements(filled, colours, card1, arrays, moves[0])):
             r1, f1, c1 = moves[0, i1, 0], moves[0, i1, 1], moves[0, i1, 2]
             if card2 < 0:
-                _fold_reroll(best, next_table[dense_slot(f1, c1, after, index)], counts[first], r1, -1, arrays)
+                _fold_reroll(
+                    best, next_table[dense_slot(f1, c1, after, index)], counts[first], r1, np.int64(-1), arrays
+                )
                 continue
             for i2 in range(placements(f1, c1, card2, arrays, moves[1])):
                 nrow = next_table[dense_slot(moves[1, i2, 1], moves[1, i2, 2], after, index)]
@@ -348,7 +350,7 @@ def _fill_blocks(block_keys, kind, blocks, next_table, index, arrays, penalty):
 @njit(cache=True, inline="always")
 def _block_at(blocks, filled, colours, dprime):
     """The precomputed block of L' = (F', C', D') (``_mark_blocks`` marked every one a level looks up)."""
-    at = blocks.at[dense_slot(filled, colours, dprime, blocks)]
+    at = blocks.at[dense_slot(filled, colours, dprime, DenseIndex(blocks.fc_index, blocks.ranks, blocks.n_d, blocks.n))]
     if at < 0:
         raise AssertionError("a reroll block was looked up that the marking pass did not mark")
     return blocks.rows[at]
@@ -622,8 +624,8 @@ def _level(keys, out, next_table, index, profiles, arrays, singles, pairs, threa
                 filled, colours, unplaced = unpack_key(keys[q])
                 row = out[q]
                 _plans_value(filled, colours, unplaced, row, next_table, index, profiles, arrays, work)
-                _stuck_hands(filled, colours, unplaced, row, SINGLES, singles, arrays, work)
-                _stuck_hands(filled, colours, unplaced, row, PAIRS, pairs, arrays, work)
+                _stuck_hands(filled, colours, unplaced, row, np.int64(SINGLES), singles, arrays, work)
+                _stuck_hands(filled, colours, unplaced, row, np.int64(PAIRS), pairs, arrays, work)
 
 
 # --------------------------------------------------------------------------- driver

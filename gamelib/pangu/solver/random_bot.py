@@ -172,7 +172,7 @@ def _final_table(table, codes, index, arrays, mod):
     inv35 = inverse[35]
     for q in range(codes.shape[0]):
         filled, colours = codes[q] >> n, codes[q] & ((1 << n) - 1)
-        x = 0
+        x = np.int64(0)  # not a literal 0: see kernels, "One signature per kernel"
         for y in range(n):
             if not (filled >> y) & 1:
                 x = y
