@@ -36,6 +36,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import importlib
+from fractions import Fraction
+from itertools import repeat
+from operator import is_, itemgetter
 from types import ModuleType
 
 import numpy as np
@@ -167,7 +170,7 @@ class GamelibState(pyspiel.State):
     def chance_outcomes(self):
         state = self._state.value
         outcomes = self._shape.value.chance.outcomes(state, self._listings.outcomes(state))
-        return [(index, float(probability)) for index, (_, probability) in enumerate(outcomes)]
+        return list(enumerate(_floats(outcomes)))
 
     def gamelib_move(self, number):
         """The gamelib action or chance outcome a number stands for here."""
@@ -226,6 +229,27 @@ class GamelibState(pyspiel.State):
             return f"{state}\nkey {state.key()!r}"
         seen = "\n".join(observation_text(state.observation(player)) for player in range(self._shape.value.players))
         return f"{state}\n{seen}"
+
+
+def _floats(outcomes) -> list:
+    """The probabilities of ``(outcome, probability)`` pairs as floats, each ``float(probability)``. Equally
+    likely outcomes share one ``Fraction`` object (a draw from a pile of 26 cards): that one is converted
+    once, and the test that they share it runs in C (``map(is_, ...)``)."""
+    probabilities = list(map(itemgetter(1), outcomes))
+    if not probabilities:
+        return []
+    first = probabilities[0]
+    if all(map(is_, probabilities, repeat(first))):
+        return [_float(first)] * len(probabilities)
+    return [_float(probability) for probability in probabilities]
+
+
+def _float(probability) -> float:
+    """``float(probability)``; a ``Fraction`` divided out as ``float`` divides it (numerator / denominator,
+    correctly rounded), without the generic conversion's calls."""
+    if type(probability) is Fraction:
+        return probability.numerator / probability.denominator
+    return float(probability)
 
 
 def _status(state) -> tuple:

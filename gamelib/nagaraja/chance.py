@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import accumulate, combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement, repeat
 from math import factorial
 from typing import NamedTuple
 
@@ -106,8 +106,7 @@ def _equally_likely(outcomes) -> tuple:
     """Each of ``outcomes`` with the same probability."""
     if not outcomes:
         return ()
-    probability = _one_in(len(outcomes))
-    return tuple([(outcome, probability) for outcome in outcomes])
+    return tuple(zip(outcomes, repeat(_one_in(len(outcomes)))))  # the pairs built in C
 
 
 @lru_cache(maxsize=64)
