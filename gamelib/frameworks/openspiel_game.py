@@ -37,8 +37,6 @@ import dataclasses
 import hashlib
 import importlib
 from fractions import Fraction
-from itertools import repeat
-from operator import is_, itemgetter
 from types import ModuleType
 
 import numpy as np
@@ -232,24 +230,20 @@ class GamelibState(pyspiel.State):
 
 
 def _floats(outcomes) -> list:
-    """The probabilities of ``(outcome, probability)`` pairs as floats, each ``float(probability)``. Equally
-    likely outcomes share one ``Fraction`` object (a draw from a pile of 26 cards): that one is converted
-    once, and the test that they share it runs in C (``map(is_, ...)``)."""
-    probabilities = list(map(itemgetter(1), outcomes))
-    if not probabilities:
-        return []
-    first = probabilities[0]
-    if all(map(is_, probabilities, repeat(first))):
-        return [_float(first)] * len(probabilities)
-    return [_float(probability) for probability in probabilities]
-
-
-def _float(probability) -> float:
-    """``float(probability)``; a ``Fraction`` divided out as ``float`` divides it (numerator / denominator,
-    correctly rounded), without the generic conversion's calls."""
-    if type(probability) is Fraction:
-        return probability.numerator / probability.denominator
-    return float(probability)
+    """The probabilities of ``(outcome, probability)`` pairs as floats, each ``float(probability)``: a
+    ``Fraction`` is divided out as ``float`` divides it (numerator / denominator, correctly rounded), once
+    for a run of outcomes sharing one probability object (equally likely outcomes share one ``Fraction``:
+    a draw from a pile of 26 cards converts one number, not 26)."""
+    floats, last, value = [], None, 0.0
+    for _, probability in outcomes:
+        if probability is not last:
+            last = probability
+            if type(probability) is Fraction:
+                value = probability.numerator / probability.denominator
+            else:
+                value = float(probability)
+        floats.append(value)
+    return floats
 
 
 def _status(state) -> tuple:
