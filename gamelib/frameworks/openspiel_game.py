@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import importlib
+from fractions import Fraction
 from types import ModuleType
 
 import numpy as np
@@ -167,7 +168,7 @@ class GamelibState(pyspiel.State):
     def chance_outcomes(self):
         state = self._state.value
         outcomes = self._shape.value.chance.outcomes(state, self._listings.outcomes(state))
-        return [(index, float(probability)) for index, (_, probability) in enumerate(outcomes)]
+        return list(enumerate(_floats(outcomes)))
 
     def gamelib_move(self, number):
         """The gamelib action or chance outcome a number stands for here."""
@@ -226,6 +227,23 @@ class GamelibState(pyspiel.State):
             return f"{state}\nkey {state.key()!r}"
         seen = "\n".join(observation_text(state.observation(player)) for player in range(self._shape.value.players))
         return f"{state}\n{seen}"
+
+
+def _floats(outcomes) -> list:
+    """The probabilities of ``(outcome, probability)`` pairs as floats, each ``float(probability)``: a
+    ``Fraction`` is divided out as ``float`` divides it (numerator / denominator, correctly rounded), once
+    for a run of outcomes sharing one probability object (equally likely outcomes share one ``Fraction``:
+    a draw from a pile of 26 cards converts one number, not 26)."""
+    floats, last, value = [], None, 0.0
+    for _, probability in outcomes:
+        if probability is not last:
+            last = probability
+            if type(probability) is Fraction:
+                value = probability.numerator / probability.denominator
+            else:
+                value = float(probability)
+        floats.append(value)
+    return floats
 
 
 def _status(state) -> tuple:

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import accumulate, combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement, repeat
 from math import factorial
 from typing import NamedTuple
 
@@ -85,12 +85,16 @@ def chance_outcomes(state) -> tuple:
     An explicit-chance game lists about 160 chance events; the probabilities of equally likely outcomes
     (one ``Fraction(1, n)`` for all of them) and of a throw (its table) are made once per size and table,
     not once per outcome."""
-    task = state.queue[0]
-    kind = task.kind
-    if kind == "STICKS":
-        return _throw_outcomes(tuple(state.edition.faces[STICK_LETTERS[task.detail[0]]]), len(task.detail.split()))
+    kind, player, detail = state.queue[0]
+    if kind == "STICKS":  # the same few details recur: their listings are kept on the edition
+        memo = state.edition.memo
+        found = memo.get(("outcomes of", detail))
+        if found is None:
+            faces = tuple(state.edition.faces[STICK_LETTERS[detail[0]]])
+            found = memo["outcomes of", detail] = _throw_outcomes(faces, len(detail.split()))
+        return found
     if kind == "FIRST_GUIDE":
-        return _throw_outcomes(tuple(state.edition.faces["BROWN"]), int(task.detail))
+        return _throw_outcomes(tuple(state.edition.faces["BROWN"]), int(detail))
     if kind == "DRAW":  # the other kinds draw one of equally likely outcomes: chance_weights, all 1
         return _equally_likely(state.draw_pile)
     if kind == "ROOM":
@@ -98,7 +102,7 @@ def chance_outcomes(state) -> tuple:
     if kind == "AMULET":
         return _equally_likely(state.amulet_pile)
     if kind == "HAND_CARD":
-        return _equally_likely(state.players[task.player].hand)
+        return _equally_likely(state.players[player].hand)
     return _equally_likely([outcome for outcome, _ in chance_weights(state)])
 
 
@@ -106,8 +110,7 @@ def _equally_likely(outcomes) -> tuple:
     """Each of ``outcomes`` with the same probability."""
     if not outcomes:
         return ()
-    probability = _one_in(len(outcomes))
-    return tuple([(outcome, probability) for outcome in outcomes])
+    return tuple(zip(outcomes, repeat(_one_in(len(outcomes)))))  # the pairs built in C
 
 
 @lru_cache(maxsize=64)
