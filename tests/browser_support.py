@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from deploy_support import isolated_env
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
@@ -56,18 +57,6 @@ def _require_chromium() -> str:
     pytest.skip(message)
 
 
-# Where Jupyter, IPython, matplotlib and Chromium would write under $HOME: each goes into the run's own folder.
-STATE_DIRS = (
-    "JUPYTER_CONFIG_DIR",
-    "JUPYTER_DATA_DIR",
-    "JUPYTER_RUNTIME_DIR",
-    "IPYTHONDIR",
-    "MPLCONFIGDIR",
-    "XDG_CACHE_HOME",
-    "XDG_CONFIG_HOME",
-)
-
-
 @dataclass
 class LabServer:
     """A running JupyterLab (start_lab): its address, token, the folder it serves, the process and its log."""
@@ -101,12 +90,7 @@ def start_lab(home: Path, root: Path) -> LabServer:
     settings = home / "settings"
     settings.mkdir()
     (settings / "overrides.json").write_text(json.dumps(LAB_SETTINGS))
-    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
-    for name in STATE_DIRS:
-        path = home / name.lower()
-        path.mkdir()
-        env[name] = str(path)
-    env.pop("MPLBACKEND", None)  # the kernels would inherit it and lose their inline plots (toolchain.md)
+    env = isolated_env(home)  # without MPLBACKEND: the kernels would inherit it and lose their inline plots
     port, token = _free_port(), secrets.token_hex(16)
     command = [
         sys.executable,
