@@ -4,7 +4,10 @@ For every assignment in notebooks/course/assignments/source, in a temporary copy
 course folder: nbgrader makes the student release; three submissions are autograded, each as
 its own student id (so each gets the variant its id draws, as a class would):
 
-- ``correct``: the instructor's source, solutions included: full marks;
+- the correct one, as student ``student``: the instructor's source, solutions included: full marks,
+  and no cell of it raises. ``student`` is the id a notebook falls back to outside nbgrader
+  (``student_id()`` in each assignment), so this is the variant nbval runs the sources with, and
+  the autograded copy holds every cell's output of that same run;
 - ``wrong``: the release with the sample mistakes of tests/data/course/wrong_answers.json;
 - ``oneliner``: the release with the library one-liners and typed-in numbers of
   tests/data/course/one_liner_answers.json (such a submission scored 20/20 on two assignments
@@ -37,7 +40,10 @@ SAMPLES = {
     for name, file in (("wrong", "wrong_answers"), ("oneliner", "one_liner_answers"))
 }
 WRONG = SAMPLES["wrong"]
-STUDENTS = ("correct", *SAMPLES)
+# the correct submission's student id: the fallback of each assignment's student_id(), so it draws the
+# variant nbval's run of the source draws
+CORRECT = "student"
+STUDENTS = (CORRECT, *SAMPLES)
 ASSIGNMENTS = sorted(path.name for path in (COURSE / "source").iterdir() if path.is_dir())
 HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
 
@@ -64,7 +70,7 @@ def submit(course: Path, assignment: str, student: str) -> None:
     folder = course / "submitted" / student / assignment
     shutil.copytree(course / "release" / assignment, folder)
     for notebook in folder.glob("*.ipynb"):
-        if student == "correct":
+        if student == CORRECT:
             shutil.copy(course / "source" / assignment / notebook.name, notebook)
             continue
         released = nbformat.read(notebook, as_version=4)
@@ -131,6 +137,7 @@ def test_points_per_sub_check_a_variant_and_no_bare_assert(assignment):
     notebook = nbformat.read(COURSE / "source" / assignment / f"{assignment}.ipynb", as_version=4)
     assert len(grade_cells(assignment)) >= 5, f"{assignment}: points per sub-check, not one cell per part"
     assert "STUDENT_SEED" in notebook.cells[1].source, f"{assignment} draws no per-student variant"
+    assert f'or "{CORRECT}"' in notebook.cells[1].source, f"{assignment}: student_id() falls back to {CORRECT!r}"
     for cell in notebook.cells:
         if cell.metadata.get("nbgrader", {}).get("grade"):
             bare = [
@@ -183,9 +190,27 @@ def test_release_ships_the_files_beside_the_notebook(graded_course, assignment):
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_autograder_gives_the_correct_submission_full_marks(graded_course, assignment):
     with Gradebook(f"sqlite:///{graded_course / 'gradebook.db'}") as gradebook:
-        correct = gradebook.find_submission(assignment, "correct")
+        correct = gradebook.find_submission(assignment, CORRECT)
         assert correct.max_score == sum(grade_cells(assignment).values()) > 0
         assert correct.score == correct.max_score
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_correct_submission_runs_every_cell_without_an_error(graded_course, assignment):
+    # nbgrader runs on after an error (a failed grade cell scores 0); an error outside a grade cell
+    # would not show in the marks, so every cell's outputs are read
+    notebooks = sorted((graded_course / "autograded" / CORRECT / assignment).glob("*.ipynb"))
+    assert notebooks
+    for path in notebooks:
+        cells = [cell for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code"]
+        assert cells, path.name
+        errors = [
+            (index, output.get("ename"), output.get("evalue"))
+            for index, cell in enumerate(cells)
+            for output in cell.outputs
+            if output.output_type == "error"
+        ]
+        assert errors == [], f"{path.name}: {errors}"
 
 
 @pytest.mark.parametrize("student", sorted(SAMPLES))

@@ -4,9 +4,8 @@ tools/make_solutions.py fills each exercise cell of a student notebook with the 
 docs/teaching/solutions/source/<name>.json. Here every solved notebook must match a fresh
 generation (so it never drifts from the student version), every exercise must have a solution
 (and every solution an exercise), and every richer check registered in test_lesson_checks.RICHER
-must be a cell tagged ``exercise:<id>``, filled whole from the data file's ``"cells"``. That each
-solved notebook runs and every check in it says right is test_course_solutions_run.py's
-(`make test-long`).
+must be a cell tagged ``exercise:<id>``, filled whole from the data file's ``"cells"``. That every
+check in them says right is test_course_solutions_run.py's (`make test-long`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ unchanged, outputs removed.
 
 Run ``.venv/bin/python tools/make_solutions.py`` (``--execute`` also runs each solved notebook
 and stores its outputs). ``tests/test_course_solutions.py`` regenerates them and compares with the
-committed copies; ``tests/test_course_solutions_run.py`` (``make test-long``) runs them and requires
+committed copies; ``tests/test_course_solutions_run.py`` (``make test-long``) runs the cells their
+exercises depend on (tools/solution_slice.py; nbval runs the student notebooks whole) and requires
 every ``check_answer`` and every richer exercise in them to say right.
 """
 
