@@ -106,9 +106,10 @@ LONG_TEST_FILES += tests/test_nagaraja_words.py tests/test_one_builder.py tests/
 # Issue 26's budget (make test within 5 minutes on an idle 2-core machine): the tiers that cost most move
 # here whole: the Lab browser tests (every tests/test_*_browser.py: a JupyterLab server, Chromium and a
 # kernel per notebook), and the graded assignments (their nbgrader round trip autogrades three students'
-# copies of six assignments, and nbval runs the instructor sources, a5 solving Pig exactly).
+# copies of six assignments; the correct copy runs every cell of the instructor sources, a5 solving Pig
+# exactly, and may raise nowhere, so nbval need not run the sources again).
 LONG_ONLY_FILES += tests/test_course_grading.py
-LONG_TEST_FILES += $(wildcard tests/test_*_browser.py) tests/test_course_grading.py notebooks/course/assignments
+LONG_TEST_FILES += $(wildcard tests/test_*_browser.py) tests/test_course_grading.py
 # The framework adapters' cheaper observations, byte for byte the old ones (issue 27; needs the frameworks extra)
 LONG_ONLY_FILES += tests/test_frameworks_obs_speed.py
 LONG_TEST_FILES += tests/test_frameworks_obs_speed.py
