@@ -37,6 +37,8 @@ import dataclasses
 import hashlib
 import importlib
 from fractions import Fraction
+from itertools import repeat
+from operator import is_, itemgetter
 from types import ModuleType
 
 import numpy as np
@@ -194,6 +196,30 @@ class GamelibState(pyspiel.State):
     def is_terminal(self):
         return self._status[1]
 
+    _texts = _Shared((None, None))  # (a gamelib state, its observation texts by seat): see observation_text
+
+    def observation_text(self, player: int) -> str:
+        """``observation(player)`` of this position as canonical JSON text, built once per position and player:
+        OpenSpiel asks a position for every player's observation string and tensor, information-state string and
+        tensor, and ``str`` (random_sim_test asks for each at every step). The texts are kept beside the gamelib
+        state they belong to, and replaced with it, so random play that never asks for them pays nothing; a clone
+        shares them with its original while both hold that state (strings: nothing either could change)."""
+        state = self._state.value
+        held, texts = self._texts.value
+        if held is not state:
+            texts = {}
+            self._texts = _Shared((state, texts))
+        text = texts.get(player)
+        if text is None:
+            text = texts[player] = observation_text(state.observation(player), self._shape.value.float_free)
+        return text
+
+    def _text_of(self, state, player: int) -> str:
+        """``observation_text`` of a gamelib state of this game's history (kept only for the present one)."""
+        if state is self._state.value:
+            return self.observation_text(player)
+        return observation_text(state.observation(player), self._shape.value.float_free)
+
     def returns(self):
         state = self._state.value
         players = self._shape.value.players
@@ -212,7 +238,7 @@ class GamelibState(pyspiel.State):
         recall = list(self._recall)
         for after, mover, number in reversed(moves):
             recall = [
-                _chained(digest, observation_text(after.observation(seat)), number if seat == mover else None)
+                _chained(digest, self._text_of(after, seat), number if seat == mover else None)
                 for seat, digest in enumerate(recall)
             ]
         self._recall, self._unrecalled = tuple(recall), _Shared(None)
@@ -225,7 +251,7 @@ class GamelibState(pyspiel.State):
         state = self._state.value
         if hasattr(state, "key"):
             return f"{state}\nkey {state.key()!r}"
-        seen = "\n".join(observation_text(state.observation(player)) for player in range(self._shape.value.players))
+        seen = "\n".join(self.observation_text(player) for player in range(self._shape.value.players))
         return f"{state}\n{seen}"
 
 
@@ -233,17 +259,24 @@ def _floats(outcomes) -> list:
     """The probabilities of ``(outcome, probability)`` pairs as floats, each ``float(probability)``: a
     ``Fraction`` is divided out as ``float`` divides it (numerator / denominator, correctly rounded), once
     for a run of outcomes sharing one probability object (equally likely outcomes share one ``Fraction``:
-    a draw from a pile of 26 cards converts one number, not 26)."""
+    a draw from a pile of 26 cards converts one number, not 26; when every outcome shares it, without a loop in
+    Python)."""
+    probabilities = list(map(itemgetter(1), outcomes))
+    if probabilities and all(map(is_, probabilities, repeat(probabilities[0]))):
+        return [_float(probabilities[0])] * len(probabilities)
     floats, last, value = [], None, 0.0
     for _, probability in outcomes:
         if probability is not last:
             last = probability
-            if type(probability) is Fraction:
-                value = probability.numerator / probability.denominator
-            else:
-                value = float(probability)
+            value = _float(probability)
         floats.append(value)
     return floats
+
+
+def _float(probability) -> float:
+    if type(probability) is Fraction:
+        return probability.numerator / probability.denominator
+    return float(probability)
 
 
 def _status(state) -> tuple:
@@ -283,7 +316,7 @@ class GamelibObserver:
             self.dict["history_digest"] = self.tensor[shape.observation_bytes :]
 
     def set_from(self, state, player):
-        data = observation_text(state.gamelib_state.observation(player)).encode()
+        data = state.observation_text(player).encode()
         seen = self.dict["observation"]
         if len(data) > seen.size:
             raise ValueError(f"this observation takes {len(data)} bytes, more than the {seen.size} allowed")
@@ -294,7 +327,7 @@ class GamelibObserver:
             self.dict["history_digest"][:] = np.unpackbits(np.frombuffer(digest, dtype=np.uint8))
 
     def string_from(self, state, player):
-        text = observation_text(state.gamelib_state.observation(player))
+        text = state.observation_text(player)
         if self.perfect_recall:
             return f"p{player} history {state.recall_digest(player)}\n{text}"
         return text
