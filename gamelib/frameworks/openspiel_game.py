@@ -37,8 +37,6 @@ import dataclasses
 import hashlib
 import importlib
 from fractions import Fraction
-from itertools import repeat
-from operator import is_, itemgetter
 from types import ModuleType
 
 import numpy as np
@@ -120,7 +118,17 @@ class GamelibGame(pyspiel.Game):
     registration: tuple = ()  # register()'s arguments, so that another process can register the game again
 
     def new_initial_state(self):
-        return GamelibState(self, self.game_shape.new_game(seed=0, explicit_chance=True))
+        return GamelibState(self, self.gamelib_start)
+
+    @property
+    def gamelib_start(self):
+        """The gamelib game's start in explicit-chance mode, made once per game: gamelib states are immutable, so
+        every initial state shares it (OpenSpiel makes one per game played, and one per state it deserialises)."""
+        try:
+            return self._gamelib_start
+        except AttributeError:
+            self._gamelib_start = self.game_shape.new_game(seed=0, explicit_chance=True)
+            return self._gamelib_start
 
     def __reduce__(self):
         # the class is made by register(), so pickle names it by its registration, not by its (local) class
@@ -259,24 +267,17 @@ def _floats(outcomes) -> list:
     """The probabilities of ``(outcome, probability)`` pairs as floats, each ``float(probability)``: a
     ``Fraction`` is divided out as ``float`` divides it (numerator / denominator, correctly rounded), once
     for a run of outcomes sharing one probability object (equally likely outcomes share one ``Fraction``:
-    a draw from a pile of 26 cards converts one number, not 26; when every outcome shares it, without a loop in
-    Python)."""
-    probabilities = list(map(itemgetter(1), outcomes))
-    if probabilities and all(map(is_, probabilities, repeat(probabilities[0]))):
-        return [_float(probabilities[0])] * len(probabilities)
+    a draw from a pile of 26 cards converts one number, not 26)."""
     floats, last, value = [], None, 0.0
     for _, probability in outcomes:
         if probability is not last:
             last = probability
-            value = _float(probability)
+            if type(probability) is Fraction:
+                value = probability.numerator / probability.denominator
+            else:
+                value = float(probability)
         floats.append(value)
     return floats
-
-
-def _float(probability) -> float:
-    if type(probability) is Fraction:
-        return probability.numerator / probability.denominator
-    return float(probability)
 
 
 def _status(state) -> tuple:
