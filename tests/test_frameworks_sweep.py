@@ -31,9 +31,9 @@ times, and the full-length games the jammed boards of the late rounds. OpenSpiel
 registered with them (``python_gamelib_chakra_short``: its parameters are numbers and strings); PettingZoo and
 Gymnasium take the rules themselves.
 
-The cost (docs/frameworks.md has the figures, measured on the shared 2-core machine at load 7 to 10): a random
-Nagaraja game costs about 18 ms of CPU through OpenSpiel, 35 ms through PettingZoo (the observation and its JSON
-bytes at every step) and 28 ms through Gymnasium; the whole file about 1,500 CPU seconds, Nagaraja over half of it.
+The cost (docs/frameworks.md has the figures): CI's last run recorded about 1,060 worker-seconds for this file
+(tests/durations_long.json), a random Nagaraja game about 17 ms of CPU through OpenSpiel, 18 through PettingZoo
+(the observation and its JSON bytes at every step) and 15 through Gymnasium, Nagaraja about half of the file.
 Chunks of ``CHUNK`` games, each a test of its own, so that the two CI workers share them (tests/conftest.py's
 SPLIT_ACROSS_WORKERS) and a failure names its seeds.
 

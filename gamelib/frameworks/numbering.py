@@ -284,8 +284,11 @@ def decode_observation(encoded) -> dict:
     return json.loads(data.decode())
 
 
-def observation_text(observation: dict) -> str:
-    """The canonical JSON text of an observation (the OpenSpiel observation string)."""
+def observation_text(observation: dict, float_free: bool = False) -> str:
+    """The canonical JSON text of an observation (the OpenSpiel observation string): :func:`canonical_json`'s bytes
+    as text (``float_free`` as there)."""
+    if float_free and orjson is not None:
+        return canonical_json(observation, True).decode()
     return _CANONICAL.encode(observation)
 
 

@@ -118,7 +118,17 @@ class GamelibGame(pyspiel.Game):
     registration: tuple = ()  # register()'s arguments, so that another process can register the game again
 
     def new_initial_state(self):
-        return GamelibState(self, self.game_shape.new_game(seed=0, explicit_chance=True))
+        return GamelibState(self, self.gamelib_start)
+
+    @property
+    def gamelib_start(self):
+        """The gamelib game's start in explicit-chance mode, made once per game: gamelib states are immutable, so
+        every initial state shares it (OpenSpiel makes one per game played, and one per state it deserialises)."""
+        try:
+            return self._gamelib_start
+        except AttributeError:
+            self._gamelib_start = self.game_shape.new_game(seed=0, explicit_chance=True)
+            return self._gamelib_start
 
     def __reduce__(self):
         # the class is made by register(), so pickle names it by its registration, not by its (local) class
@@ -194,6 +204,30 @@ class GamelibState(pyspiel.State):
     def is_terminal(self):
         return self._status[1]
 
+    _texts = _Shared((None, None))  # (a gamelib state, its observation texts by seat): see observation_text
+
+    def observation_text(self, player: int) -> str:
+        """``observation(player)`` of this position as canonical JSON text, built once per position and player:
+        OpenSpiel asks a position for every player's observation string and tensor, information-state string and
+        tensor, and ``str`` (random_sim_test asks for each at every step). The texts are kept beside the gamelib
+        state they belong to, and replaced with it, so random play that never asks for them pays nothing; a clone
+        shares them with its original while both hold that state (strings: nothing either could change)."""
+        state = self._state.value
+        held, texts = self._texts.value
+        if held is not state:
+            texts = {}
+            self._texts = _Shared((state, texts))
+        text = texts.get(player)
+        if text is None:
+            text = texts[player] = observation_text(state.observation(player), self._shape.value.float_free)
+        return text
+
+    def _text_of(self, state, player: int) -> str:
+        """``observation_text`` of a gamelib state of this game's history (kept only for the present one)."""
+        if state is self._state.value:
+            return self.observation_text(player)
+        return observation_text(state.observation(player), self._shape.value.float_free)
+
     def returns(self):
         state = self._state.value
         players = self._shape.value.players
@@ -212,7 +246,7 @@ class GamelibState(pyspiel.State):
         recall = list(self._recall)
         for after, mover, number in reversed(moves):
             recall = [
-                _chained(digest, observation_text(after.observation(seat)), number if seat == mover else None)
+                _chained(digest, self._text_of(after, seat), number if seat == mover else None)
                 for seat, digest in enumerate(recall)
             ]
         self._recall, self._unrecalled = tuple(recall), _Shared(None)
@@ -225,7 +259,7 @@ class GamelibState(pyspiel.State):
         state = self._state.value
         if hasattr(state, "key"):
             return f"{state}\nkey {state.key()!r}"
-        seen = "\n".join(observation_text(state.observation(player)) for player in range(self._shape.value.players))
+        seen = "\n".join(self.observation_text(player) for player in range(self._shape.value.players))
         return f"{state}\n{seen}"
 
 
@@ -283,7 +317,7 @@ class GamelibObserver:
             self.dict["history_digest"] = self.tensor[shape.observation_bytes :]
 
     def set_from(self, state, player):
-        data = observation_text(state.gamelib_state.observation(player)).encode()
+        data = state.observation_text(player).encode()
         seen = self.dict["observation"]
         if len(data) > seen.size:
             raise ValueError(f"this observation takes {len(data)} bytes, more than the {seen.size} allowed")
@@ -294,7 +328,7 @@ class GamelibObserver:
             self.dict["history_digest"][:] = np.unpackbits(np.frombuffer(digest, dtype=np.uint8))
 
     def string_from(self, state, player):
-        text = observation_text(state.gamelib_state.observation(player))
+        text = state.observation_text(player)
         if self.perfect_recall:
             return f"p{player} history {state.recall_digest(player)}\n{text}"
         return text

@@ -109,10 +109,10 @@ def observation(state: State, viewer: int) -> dict:
     """What player ``viewer`` may know of ``state``, as a JSON-compatible dict."""
     if viewer not in (0, 1):
         raise ValueError(f"players are 0 and 1, not {viewer!r}")
-    cards = state.edition.cards
+    cards = _card_dicts(state.edition)
     deal = None
     if state.deal is not None and viewer == state.guide:
-        deal = [cards[c].to_dict() for c in state.deal]
+        deal = [cards[c].copy() for c in state.deal]
     pending = state.pending_swap
     return {
         "edition": state.edition.describe(),
@@ -139,20 +139,20 @@ def observation(state: State, viewer: int) -> dict:
 
 def _seat_view(state: State, viewer: int, p: int) -> dict:
     """What ``viewer`` may know of seat ``p``: their own hand and amulets, the other's only once shown."""
-    cards = state.edition.cards
+    cards = _card_dicts(state.edition)
     me = state.players[p]
     own = p == viewer
     committed = me.committed
     show_commit = committed is not None and (own or state.phase != "CALL_OF_FATE")
     return {
         "temple": _temple_view(state, viewer, p),
-        "hand": [cards[c].to_dict() for c in me.hand] if own else None,
+        "hand": [cards[c].copy() for c in me.hand] if own else None,
         "hand_size": len(me.hand),
-        "known_hand": [cards[c].to_dict() for c in me.hand if own or c in me.public_hand],
-        "committed": [cards[c].to_dict() for c in committed] if show_commit else None,
+        "known_hand": [cards[c].copy() for c in me.hand if own or c in me.public_hand],
+        "committed": [cards[c].copy() for c in committed] if show_commit else None,
         "committed_count": len(committed) if committed is not None else 0,
         "has_committed": committed is not None,
-        "activated": [cards[c].to_dict() for c in me.activated],
+        "activated": [cards[c].copy() for c in me.activated],
         "sticks": [
             {"id": s.id, "colour": s.colour, "points": s.points, "naga": None if s.naga is None else bool(s.naga)}
             for s in me.sticks
@@ -165,6 +165,16 @@ def _seat_view(state: State, viewer: int, p: int) -> dict:
         "score": state.score(p) if own or state.result is not None else None,
         "visible_score": state.visible_score(p),
     }
+
+
+def _card_dicts(edition) -> dict:
+    """Every card's ``to_dict()`` by id, made once per edition and kept on it (``Edition.memo``); the views hand out
+    copies (``dict.copy()``: their values are strings, so a copy shares nothing a caller could change)."""
+    try:
+        return edition.memo["view card dicts"]
+    except KeyError:
+        made = edition.memo["view card dicts"] = {card_id: card.to_dict() for card_id, card in edition.cards.items()}
+        return made
 
 
 def _room_view(state: State) -> dict | None:
