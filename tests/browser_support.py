@@ -126,8 +126,11 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+SERVER_START_SECONDS = 300  # about 2.5 s idle; a minute and more on a 2-core machine at load 25
+
+
 def _wait_for_server(url: str, token: str, server: subprocess.Popen, log_path: Path) -> None:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + SERVER_START_SECONDS
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError(f"JupyterLab exited early:\n{log_path.read_text()[-3000:]}")
@@ -137,16 +140,16 @@ def _wait_for_server(url: str, token: str, server: subprocess.Popen, log_path: P
                     return
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"JupyterLab did not start within 60 s:\n{log_path.read_text()[-3000:]}")
+    raise RuntimeError(f"JupyterLab did not start within {SERVER_START_SECONDS} s:\n{log_path.read_text()[-3000:]}")
 
 
 def open_notebook(page, lab, path: str, through: str | None = None, only: tuple[str, ...] = ()) -> None:
-    """Open ``path`` (relative to notebooks/) in Lab, wait for its kernel and run every cell; with
-    ``through``, only the cells from the top to the first one whose source contains that text; with
+    """Open ``path`` (relative to notebooks/) alone in Lab (``show_alone``), wait for its new kernel and
+    run every cell; with ``through``, only the cells from the top to the first one whose source contains that text; with
     ``only``, just the first cell containing each text, in that order (the imports and one board).
     A test of one board of a lesson need not wait for the lesson's simulations: nbval runs every
     cell of every notebook anyway."""
-    page.goto(lab.notebook_url(path))
+    show_alone(page, lab, path)
     page.wait_for_function(
         "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
         " && window.jupyterapp.shell.currentWidget.sessionContext"
@@ -165,6 +168,33 @@ def open_notebook(page, lab, path: str, through: str | None = None, only: tuple[
             _first_cell(lab, path, through) + 1,
         )
     run_cells(page, lab, path, *only)
+
+
+# Open PATH in the tab's Lab (or JupyterLite's) as /lab/tree/PATH does (the file browser goes to its folder),
+# then close every other document, each notebook's kernel shut down first, with no "save changes?" dialog
+# (dispose skips it; what is served is a temporary copy). Opened first, so the main area is never empty
+# (Lab would open its launcher there).
+OPEN_ALONE = """async (path) => {
+    const app = window.jupyterapp;
+    const before = Array.from(app.shell.widgets('main'));
+    const opened = await app.commands.execute('filebrowser:open-path', {path});
+    for (const widget of before) {
+        if (widget === opened) continue;
+        if (widget.sessionContext && widget.sessionContext.session) await widget.sessionContext.shutdown();
+        widget.dispose();
+    }
+}"""
+
+
+def show_alone(page, lab, path: str) -> None:
+    """Lab showing ``path`` and nothing else. A tab that shows this Lab already (a file's ``module_page``)
+    opens ``path`` with a kernel of its own and closes the documents it had open, shutting their kernels
+    down (OPEN_ALONE): loading Lab again in the tab would cost the browser about 5 s of CPU. Any other tab
+    loads Lab at /lab/tree/PATH."""
+    if page.url.startswith(f"{lab.url}/lab") and page.evaluate("() => !!window.jupyterapp"):
+        page.evaluate(OPEN_ALONE, path)
+    else:
+        page.goto(lab.notebook_url(path))
 
 
 def run_cells(page, lab, path: str, *texts: str) -> None:
@@ -198,6 +228,21 @@ def set_theme(page, name: str) -> None:
     page.wait_for_function(
         f"(before) => document.body.dataset.jpThemeName === {name!r} && ({colour})() !== before", arg=before
     )
+
+
+def three_shots(page, target, name: str) -> None:
+    """The target in Lab's light and dark themes, then at 900 px wide (dark kept, the harder one); the
+    page is left as it was found: 1280 px wide, light theme."""
+    set_theme(page, "JupyterLab Light")
+    target.scroll_into_view_if_needed()
+    screenshot(target, f"{name}_light")
+    set_theme(page, "JupyterLab Dark")
+    screenshot(target, f"{name}_dark")
+    page.set_viewport_size({"width": 900, "height": 1000})
+    target.scroll_into_view_if_needed()
+    screenshot(page, f"{name}_900px")
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    set_theme(page, "JupyterLab Light")
 
 
 def wait_for_kernel_idle(page, timeout_ms: int = 120_000) -> None:

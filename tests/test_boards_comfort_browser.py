@@ -284,6 +284,18 @@ FITS = """(root) => {
 }"""
 
 
+# Lab has laid its panels out again after a resize: the notebook sits right of the file browser, inside
+# the window, and its box is the same two animation frames running (Playwright polls once a frame).
+LAID_OUT_BESIDE_THE_FILE_BROWSER = """() => {
+  const notebook = window.jupyterapp.shell.currentWidget.node.getBoundingClientRect();
+  const files = document.querySelector('.jp-FileBrowser').getBoundingClientRect();
+  const now = [notebook.left, notebook.right, notebook.top, files.right].join();
+  const still = window.gamelibLastLayout === now;
+  window.gamelibLastLayout = now;
+  return still && notebook.left >= files.right - 1 && notebook.right <= innerWidth + 1;
+}"""
+
+
 def test_boards_stay_usable_in_a_900_px_window_with_the_file_browser_open(boards):
     from playwright.sync_api import expect
 
@@ -292,7 +304,7 @@ def test_boards_stay_usable_in_a_900_px_window_with_the_file_browser_open(boards
     page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
     expect(page.locator(".jp-FileBrowser")).to_be_visible()
     assert page.locator(".jp-FileBrowser").bounding_box()["width"] > 150  # the file browser takes its share
-    page.wait_for_timeout(500)  # Lab lays the panels out again after the resize
+    page.wait_for_function(LAID_OUT_BESIDE_THE_FILE_BROWSER)  # Lab lays the panels out again after the resize
     problems = []
     for name, selector in BOARDS.items():
         board = page.locator(selector).first

@@ -115,10 +115,12 @@ def test_channel_by_clicking_in_the_c3_position(rules_lesson, lab):
     screenshot(board, "chakra_board_after_channel")
 
 
-def test_bot_answers_a_clicked_meditation(page, lab):
-    """Lesson 3's first board: seat 0 meditates by clicking, the greedy bot (seat 1) answers at once."""
+def test_bot_answers_a_clicked_meditation(module_page, lab):
+    """Lesson 3's first board: seat 0 meditates by clicking, the greedy bot (seat 1) answers at once.
+    Opened alone in the file's tab, after the tests of lesson 1 (which it closes)."""
     from playwright.sync_api import expect
 
+    page = module_page
     open_notebook(page, lab, "chakra/03_play_and_plan.ipynb", through="bots={1: greedy_policy})")  # its first board
     wait_for_kernel_idle(page)
     board = page.locator(".ck-board").first
@@ -135,10 +137,12 @@ def test_bot_answers_a_clicked_meditation(page, lab):
     screenshot(board, "chakra_board_bot_answered")
 
 
-def test_final_scoring_board_shows_every_token(page, lab):
-    """Lesson 2's end position (spec 15.1): all seven values face up, scores 14 and 12, seat 0 wins."""
+def test_final_scoring_board_shows_every_token(module_page, lab):
+    """Lesson 2's end position (spec 15.1): all seven values face up, scores 14 and 12, seat 0 wins.
+    Opened alone in the file's tab."""
     from playwright.sync_api import expect
 
+    page = module_page
     open_notebook(page, lab, "chakra/02_scoring.ipynb")
     wait_for_kernel_idle(page)
     board = page.locator(".ck-board").first

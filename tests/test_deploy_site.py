@@ -3,6 +3,8 @@ run in Chromium with every request to another host refused.
 
 The site is built once for the module (npm and wheel downloads are cached under build/downloads/).
 In the page the kernel is Pyodide: Python compiled to WebAssembly, running gamelib from its wheel.
+The module's notebooks open one after the other in one tab of the site's Lab (``lite``), each alone
+and in a fresh kernel of its own: Lab's scripts and Pyodide's WebAssembly are loaded once.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 import pytest
 
 from browser_support import screenshot
-from browser_support import _free_port, _require_chromium
+from browser_support import OPEN_ALONE, _free_port, _require_chromium
 from deploy_support import (
     ROOT,
     commit_two_cards_and_check,
@@ -53,9 +55,7 @@ def built_site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def site(built_site):
-    """The built site served on 127.0.0.1 for the module's tests. Each page's test starts from an empty
-    storage for this origin (``offline_page``), so Lite does not reopen the notebooks (and restart the
-    kernels) of earlier tests, while the browser's HTTP cache keeps the site's files between tests."""
+    """The built site served on 127.0.0.1 for the module's tests (their one Lab is ``lite``)."""
     port = _free_port()
     log_path = built_site.parent / f"http-{port}.log"
     with open(log_path, "w") as log:
@@ -96,10 +96,18 @@ def go_offline(page, site: str):
     return page
 
 
-@pytest.fixture
-def offline_page(page, site):
-    """The Lab tier's page, on the site with an empty storage, every request to another host refused."""
-    return go_offline(page, site)
+@pytest.fixture(scope="module")
+def lite(browser_context, site):
+    """The site's Lab in one tab for the module's notebooks, as a new visitor opens it: an empty storage,
+    every request to another host refused and listed in ``lite.refused`` from the first request on.
+    Lab and Pyodide's WebAssembly load once; each test's notebook still runs in a fresh Pyodide kernel of
+    its own (``open_alone`` closes the notebook before and shuts its kernel down)."""
+    page = go_offline(browser_context.new_page(), site)
+    page.goto(f"{site}/lab/index.html")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=120_000)
+    page.evaluate("async () => { await window.jupyterapp.restored; }")
+    yield page
+    page.close()
 
 
 def only_pyodide_cdn(refused: list[str]) -> bool:
@@ -108,17 +116,23 @@ def only_pyodide_cdn(refused: list[str]) -> bool:
     return all(url.startswith(build_site.PYODIDE_CDN_URL) for url in refused)
 
 
-def open_and_run(page, site: str, notebook: str) -> float:
-    """Open a notebook in the site's Lab, run every cell, wait until done; return the seconds it took."""
-    started = time.monotonic()
-    page.goto(f"{site}/lab/index.html?path={notebook}")
+def open_alone(page, notebook: str) -> None:
+    """Open a notebook in the tab's Lab as ``?path=`` does (the file browser in its folder), alone: the
+    notebooks opened before are closed and their kernels shut down; wait for its own new kernel."""
+    page.evaluate(OPEN_ALONE, notebook)
     page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-        " && window.jupyterapp.shell.currentWidget.sessionContext"
-        f" && window.jupyterapp.shell.currentWidget.context.path.endsWith({notebook.split('/')[-1]!r})",
+        "(path) => window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext"
+        " && window.jupyterapp.shell.currentWidget.context.path.endsWith(path)",
+        arg=notebook,
         timeout=120_000,
     )
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.isReady", timeout=120_000)
+
+
+def open_and_run(page, notebook: str) -> float:
+    """Open a notebook alone in the tab's Lab, run every cell, wait until done; return the seconds it took."""
+    started = time.monotonic()
+    open_alone(page, notebook)
     # Start the run without awaiting the command's promise (no timeout applies to an evaluate): the
     # wait below, which has one, reads the cells' execution counts instead.
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
@@ -169,14 +183,14 @@ def test_the_site_holds_the_lessons_the_apps_and_gamelib(site):
     assert "://" in lock["numpy"]["file_name"], "numpy exists for Pyodide only on its CDN"
 
 
-def test_the_pangu_app_plays_offline_and_says_exact_values_need_numpy(offline_page, site):
+def test_the_pangu_app_plays_offline_and_says_exact_values_need_numpy(lite):
     # The Pangu board imports the solver, whose table reader imports numpy only when it reads the
     # table (gamelib/pangu/solver/tables.py). Offline numpy never arrives: the board plays, and the
     # evaluation bar of turn 1 says plainly that the exact chance needs numpy here.
     from playwright.sync_api import expect
 
-    page = offline_page
-    seconds = open_and_run(page, site, "apps/pangu_free_play.ipynb")
+    page = lite
+    seconds = open_and_run(page, "apps/pangu_free_play.ipynb")
     record_timing("site", "pangu_free_play", "open_and_run_s", round(seconds, 1))
     board = page.locator('.jp-OutputArea .pangu-board[data-board="app"]').last
     expect(board).to_be_visible()
@@ -189,11 +203,11 @@ def test_the_pangu_app_plays_offline_and_says_exact_values_need_numpy(offline_pa
     assert only_pyodide_cdn(page.refused), "the Pangu app asked another host for something"
 
 
-def test_the_nagaraja_duel_app_plays_offline(offline_page, site):
+def test_the_nagaraja_duel_app_plays_offline(lite):
     from playwright.sync_api import expect
 
-    page = offline_page
-    seconds = open_and_run(page, site, "apps/nagaraja_duel.ipynb")
+    page = lite
+    seconds = open_and_run(page, "apps/nagaraja_duel.ipynb")
     record_timing("site", "nagaraja_duel", "open_and_run_s", round(seconds, 1))
     board = page.locator(".jp-OutputArea .nj-board").last
     expect(board).to_be_visible()
@@ -204,12 +218,10 @@ def test_the_nagaraja_duel_app_plays_offline(offline_page, site):
 
 
 @pytest.fixture(scope="class")
-def odds_explorer_app(browser_context, site):
-    """The app opened and run once, in a tab of its own (closed after the class: one Lite tab at a time)."""
-    page = go_offline(browser_context.new_page(), site)
-    page.opened_in = open_and_run(page, site, "apps/odds_explorer.ipynb")
-    yield page
-    page.close()
+def odds_explorer_app(lite):
+    """The app opened and run once for the class's two tests."""
+    lite.opened_in = open_and_run(lite, "apps/odds_explorer.ipynb")
+    return lite
 
 
 class TestTheOddsExplorerApp:
@@ -276,11 +288,11 @@ def test_the_offline_lessons_are_the_expected_ones():
 
 
 @pytest.mark.parametrize("lesson", OFFLINE_LESSONS)
-def test_a_lesson_without_numpy_runs_top_to_bottom(offline_page, site, lesson):
+def test_a_lesson_without_numpy_runs_top_to_bottom(lite, lesson):
     from playwright.sync_api import expect
 
-    page = offline_page
-    seconds = open_and_run(page, site, lesson)
+    page = lite
+    seconds = open_and_run(page, lesson)
     record_timing("site", lesson, "open_and_run_s", round(seconds, 1))
     assert cell_errors(page) == []
     boards = page.evaluate("""() => { const cells = window.jupyterapp.shell.currentWidget.content.model.cells; let views = 0;
@@ -314,18 +326,11 @@ def test_the_built_site_holds_no_answers_and_no_nbgrader(built_site):
     assert not (built_site / "extensions" / "@jupyter" / "nbgrader").exists()
 
 
-def test_a_lesson_needing_numpy_stops_offline_with_one_sentence(offline_page, site):
+def test_a_lesson_needing_numpy_stops_offline_with_one_sentence(lite):
     from playwright.sync_api import expect
 
-    page = offline_page
-    lesson = "nagaraja/01_fate_sticks.ipynb"
-    page.goto(f"{site}/lab/index.html?path={lesson}")
-    page.wait_for_function(
-        "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-        " && window.jupyterapp.shell.currentWidget.sessionContext"
-        " && window.jupyterapp.shell.currentWidget.sessionContext.isReady",
-        timeout=120_000,
-    )
+    page = lite
+    open_alone(page, "nagaraja/01_fate_sticks.ipynb")
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     first = page.locator(".jp-CodeCell").first.locator(".jp-OutputArea-output")
     expect(first).to_contain_text("This lesson needs the internet on this site", timeout=300_000)

@@ -3,13 +3,14 @@
 JupyterLab in headless Chromium; the page only reports clicks, Python decides and sends the state
 back, so each assertion on the DOM below needs the round trip. Every expected text is computed in
 this process from the same seed and moves. Screenshots (light, dark, 900 px) land in
-test-artifacts/screenshots/.
+test-artifacts/screenshots/. The guided game's "why not the best move" check of issue 25 is in
+test_pangu_browser.py, on the Pangu lesson that file opens once for its guided board.
 """
 
 from __future__ import annotations
 
 import pytest
-from browser_support import open_notebook, screenshot, set_theme
+from browser_support import open_notebook, three_shots
 
 from gamelib.nagaraja.words import CODES
 from gamelib.pangu import new_game
@@ -26,22 +27,10 @@ COMMIT = ("ROM-03", "ROM-04", "ROM-07")  # the duel's first commitment here (all
 NAGA, SINGLE_WAY_CARD = "WHITE", "STK-11"
 
 
-def three_shots(page, target, name):
-    """The target in Lab's light and dark themes, then at 900 px wide (dark kept, the harder one)."""
-    set_theme(page, "JupyterLab Light")
-    target.scroll_into_view_if_needed()
-    screenshot(target, f"{name}_light")
-    set_theme(page, "JupyterLab Dark")
-    screenshot(target, f"{name}_dark")
-    page.set_viewport_size({"width": 900, "height": 1000})
-    target.scroll_into_view_if_needed()
-    screenshot(page, f"{name}_900px")
-    page.set_viewport_size({"width": 1280, "height": 1000})
-    set_theme(page, "JupyterLab Light")
-
-
-def test_free_play_bar_says_the_new_roll_not_the_player_changed_the_chance(page, lab):
+def test_free_play_bar_says_the_new_roll_not_the_player_changed_the_chance(module_page, lab):
     from playwright.sync_api import expect
+
+    page = module_page  # one tab for the file: each test opens its app alone in it
 
     open_notebook(page, lab, FREE_PLAY)
     board = page.locator('.pangu-board[data-board="app"]')
@@ -64,8 +53,10 @@ def test_free_play_bar_says_the_new_roll_not_the_player_changed_the_chance(page,
     three_shots(page, board.locator(".pangu-eval"), "pangu_eval_change")
 
 
-def test_duel_messages_in_the_cards_words_and_silent_clicks_explained(page, lab):
+def test_duel_messages_in_the_cards_words_and_silent_clicks_explained(module_page, lab):
     from playwright.sync_api import expect
+
+    page = module_page  # one tab for the file: each test opens its app alone in it
 
     open_notebook(page, lab, DUEL)
     board = page.locator(".nj-board").first
@@ -99,46 +90,3 @@ def test_duel_messages_in_the_cards_words_and_silent_clicks_explained(page, lab)
     text = board.inner_text()
     assert not CODES.search(text), CODES.search(text)
     three_shots(page, board, "nagaraja_single_way_naga")
-
-
-def test_guided_game_says_why_its_first_move_is_not_the_best(page, lab):
-    """Pangu 02's guided board, step 1: the student predicts the solver's best move (A10 on (0,2));
-    the board says why the guided line plays A4 on (0,1) instead, with both chances of winning."""
-    from playwright.sync_api import expect
-
-    from gamelib.core import Match
-    from gamelib.pangu.board import Evaluator
-    from gamelib.pangu.guide import (
-        GUIDED_SEED,
-        GuidedBoard,
-        guided_game_narration,
-        line_of,
-    )
-
-    start = new_game(seed=GUIDED_SEED)
-    line = line_of(start)
-    states = Match.replay(start, line).states
-    evaluate = Evaluator()
-    model = GuidedBoard(start, line, guided_game_narration(states, line, evaluate), evaluator=evaluate)
-    best = evaluate(states[0]).best
-    model.predict(best)
-    why, judged = model.state["narration"]["why"], model.state["narration"]["prediction"]
-    assert why.startswith("Why not the best move?") and "A10 on (0,2) wins 93.2%, the guided move 92.4%" in why
-
-    lesson = "pangu/02_guided_game.ipynb"
-    open_notebook(page, lab, lesson, through="NARRATION = guided_game_narration(")
-    from browser_support import wait_for_kernel_idle
-
-    wait_for_kernel_idle(page, timeout_ms=240_000)
-    board = page.locator('.pangu-board[data-board="guided"]')
-    narration = board.locator(".pangu-narration")
-    expect(narration).to_have_attribute("data-awaiting", "yes")
-    expect(board.locator(".pangu-narration-why")).to_have_count(0)  # the answer waits for the prediction
-    board.locator(f'.pangu-revealed[data-card="{best.card}"]').click()
-    if not board.locator(f'.pangu-die-selected[data-die="{best.die}"]').count():
-        board.locator(f'[data-key="die:{best.die}"]').click()
-    board.locator(f'.pangu-cell[data-cell="{best.cell[0]},{best.cell[1]}"]').click()
-    expect(narration).to_have_attribute("data-awaiting", "no")
-    expect(board.locator(".pangu-narration-why")).to_have_text(why)
-    expect(board.locator(".pangu-narration-judgement")).to_contain_text(judged)
-    three_shots(page, narration, "pangu_guided_why")

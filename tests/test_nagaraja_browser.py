@@ -91,25 +91,6 @@ def test_an_illegal_click_shows_the_engines_reason_on_the_board(duel, lab):
     screenshot(board, "nagaraja_board_illegal_click")
 
 
-def test_temple_lesson_sandbox_reveals_left_2_when_clicked_as_in_spec_9_5_case_5(page, lab):
-    from playwright.sync_api import expect
-
-    open_notebook(page, lab, "nagaraja/02_temple_paths.ipynb")
-    wait_for_kernel_idle(page)
-    board = page.locator(".nj-board").first
-    board.scroll_into_view_if_needed()
-    expect(board.locator(".nj-room")).to_have_attribute("data-tile", "R16")
-    board.locator(".nj-rotate").click()
-    board.locator(".nj-rotate").click()
-    expect(board.locator(".nj-rotate")).to_have_attribute("data-rotation", "2")
-    board.locator(".nj-temple-mine .nj-cell[data-cell='2,0']").click()
-    # spec 9.5 case 5: corner + chamber at (2,0), rotation 2 turns LEFT_2 up and leaves the amulet
-    expect(board.locator(".nj-relic[data-spot='LEFT_2']")).to_have_attribute("data-face", "up")
-    expect(board.locator(".nj-cell[data-cell='2,0'] .nj-amulet-token")).to_have_count(1)
-    expect(board.locator(".nj-room")).to_have_attribute("data-tile", "R14")
-    screenshot(board, "nagaraja_temple_sandbox")
-
-
 # ----------------------------------------------------------------------------- a round by clicking
 
 DUEL_SEED = 2026  # the notebook's live game: `NagarajaBoard(seed=2026)`, you (P0) are the guide
@@ -293,3 +274,24 @@ def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(duel, la
     board.locator(".nj-analysis-toggle input").uncheck()
     expect(panel).to_have_attribute("data-on", "false")
     expect(panel).to_be_hidden()
+
+
+def test_temple_lesson_sandbox_reveals_left_2_when_clicked_as_in_spec_9_5_case_5(module_page, lab):
+    """Last in the file: lesson 2 opened alone in the tab of the duel lesson's tests (which it closes)."""
+    from playwright.sync_api import expect
+
+    page = module_page
+    open_notebook(page, lab, "nagaraja/02_temple_paths.ipynb")
+    wait_for_kernel_idle(page)
+    board = page.locator(".nj-board").first
+    board.scroll_into_view_if_needed()
+    expect(board.locator(".nj-room")).to_have_attribute("data-tile", "R16")
+    board.locator(".nj-rotate").click()
+    board.locator(".nj-rotate").click()
+    expect(board.locator(".nj-rotate")).to_have_attribute("data-rotation", "2")
+    board.locator(".nj-temple-mine .nj-cell[data-cell='2,0']").click()
+    # spec 9.5 case 5: corner + chamber at (2,0), rotation 2 turns LEFT_2 up and leaves the amulet
+    expect(board.locator(".nj-relic[data-spot='LEFT_2']")).to_have_attribute("data-face", "up")
+    expect(board.locator(".nj-cell[data-cell='2,0'] .nj-amulet-token")).to_have_count(1)
+    expect(board.locator(".nj-room")).to_have_attribute("data-tile", "R14")
+    screenshot(board, "nagaraja_temple_sandbox")

@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import open_notebook, run_cells, screenshot, set_theme, three_shots, wait_for_kernel_idle
 from gamelib import IllegalMove
 from gamelib.pangu import Action, new_game, solver
 from gamelib.pangu.board import percent
@@ -152,6 +152,47 @@ def test_guided_board_narrates_and_shows_the_evaluation_bar(guided_lesson, lab):
     expect(narration).to_have_attribute("data-step", "6")
 
 
+def test_guided_game_says_why_its_first_move_is_not_the_best(guided_lesson, lab):
+    """Pangu 02's guided board, step 1: the student predicts the solver's best move (A10 on (0,2));
+    the board says why the guided line plays A4 on (0,1) instead, with both chances of winning
+    (issue 25; screenshots light, dark and 900 px)."""
+    from playwright.sync_api import expect
+
+    from gamelib.core import Match
+    from gamelib.pangu.board import Evaluator
+    from gamelib.pangu.guide import (
+        GUIDED_SEED,
+        GuidedBoard,
+        guided_game_narration,
+        line_of,
+    )
+
+    start = new_game(seed=GUIDED_SEED)
+    line = line_of(start)
+    states = Match.replay(start, line).states
+    evaluate = Evaluator()
+    model = GuidedBoard(start, line, guided_game_narration(states, line, evaluate), evaluator=evaluate)
+    best = evaluate(states[0]).best
+    model.predict(best)
+    why, judged = model.state["narration"]["why"], model.state["narration"]["prediction"]
+    assert why.startswith("Why not the best move?") and "A10 on (0,2) wins 93.2%, the guided move 92.4%" in why
+
+    page = guided_lesson  # the lesson opened once for this file (its cells through the guided board)
+    run_cells(page, lab, GUIDED_LESSON, GUIDED_BOARD)  # a fresh board: the test before may have played on it
+    board = page.locator('.pangu-board[data-board="guided"]')
+    narration = board.locator(".pangu-narration")
+    expect(narration).to_have_attribute("data-awaiting", "yes")
+    expect(board.locator(".pangu-narration-why")).to_have_count(0)  # the answer waits for the prediction
+    board.locator(f'.pangu-revealed[data-card="{best.card}"]').click()
+    if not board.locator(f'.pangu-die-selected[data-die="{best.die}"]').count():
+        board.locator(f'[data-key="die:{best.die}"]').click()
+    board.locator(f'.pangu-cell[data-cell="{best.cell[0]},{best.cell[1]}"]').click()
+    expect(narration).to_have_attribute("data-awaiting", "no")
+    expect(board.locator(".pangu-narration-why")).to_have_text(why)
+    expect(board.locator(".pangu-narration-judgement")).to_contain_text(judged)
+    three_shots(page, narration, "pangu_guided_why")
+
+
 def test_keyboard_and_hints(guided_lesson, lab):
     page = guided_lesson
     run_cells(page, lab, GUIDED_LESSON, FREE_BOARD)  # a fresh board: the test before may have played on it
@@ -195,7 +236,8 @@ TWICE = {
 }
 
 
-def test_board_displayed_twice_and_after_a_kernel_restart(page, lab):
+def test_board_displayed_twice_and_after_a_kernel_restart(module_page, lab):
+    page = module_page  # the guided lesson closes: this file's last tests open their notebooks alone in its tab
     (lab.root / "pangu_twice.ipynb").write_text(json.dumps(TWICE))
     open_notebook(page, lab, "pangu_twice.ipynb")
     wait_for_kernel_idle(page)
@@ -223,7 +265,8 @@ def test_board_displayed_twice_and_after_a_kernel_restart(page, lab):
     expect(first.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
 
 
-def test_rules_lesson_boards_show_the_scripted_situations(page, lab):
+def test_rules_lesson_boards_show_the_scripted_situations(module_page, lab):
+    page = module_page
     open_notebook(page, lab, "pangu/01_rules_step_by_step.ipynb")
     wait_for_kernel_idle(page)
     # spec 11, T11 (scripted game S2): A2 pays 2 with Karma 2, the game is lost on exactly 0, A2 not placed

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import screenshot
+from browser_support import screenshot, show_alone
 
 ROOT = Path(__file__).resolve().parents[1]  # not `from conftest`: beside notebooks/ another conftest may hold that name
 
@@ -23,10 +23,11 @@ pytestmark = pytest.mark.browser
 
 
 def open_and_follow(page, lab, notebook: str, link_text: str) -> str:
-    """Open ``notebook`` (no cells run), click the rendered link ``link_text``; return the path Lab opened."""
+    """Open ``notebook`` alone (no cells run), click the rendered link ``link_text``; return the path Lab
+    opened. The second notebook opens in the tab's Lab already loaded (``show_alone``)."""
     from playwright.sync_api import expect
 
-    page.goto(lab.notebook_url(notebook))
+    show_alone(page, lab, notebook)
     page.wait_for_function(
         "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
         f" && window.jupyterapp.shell.currentWidget.context.path.endsWith({notebook.split('/')[-1]!r})",
