@@ -905,7 +905,7 @@ def test_ismcts_policy_with_the_score_lead_evaluator_plays_only_legal_moves(game
 # --------------------------------------------------------------------------- random play
 
 
-if not LONG:  # under GAMELIB_LONG_TESTS=1 the sweep's first chunks play these very games (below)
+if not LONG:  # under GAMELIB_LONG_TESTS=1 the sweep's first chunks play these very games (the docstring says which)
 
     def test_random_play_through_every_adapter_offers_only_legal_moves(setup):
         """A few random games through each adapter: seed 0 of Chakra, seeds 0-4 of the others. Only without
