@@ -331,8 +331,9 @@ def test_pettingzoo_illegal_number_ends_with_the_engines_reason():
         strict.step(int(np.flatnonzero(mask == 0)[0]))
 
 
-def play_pettingzoo(game, options, seed):
-    """One seeded game through the AEC env with a seeded random choice among the mask; the final gamelib state."""
+def play_pettingzoo(game, options, seed, after_move=None):
+    """One seeded game through the AEC env with a seeded random choice among the mask; the final gamelib state.
+    ``after_move()`` is called after each move (the cross-check advances gamelib's own game there, see below)."""
     env = pettingzoo_env.env(game, illegal_action="raise", **options)
     env.reset(seed=seed)
     rng = random.Random(seed)
@@ -342,19 +343,30 @@ def play_pettingzoo(game, options, seed):
             env.step(None)
             continue
         env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        if after_move is not None:
+            after_move()
     return env.state_
 
 
-def play_directly(game, options, seed, explicit_chance=False):
-    """The same choices made on gamelib's own game: the i-th legal action is the i-th set bit of the mask
-    only if the numbering keeps the listing's order, which it does for listings and not for Pangu, so the
-    choice is mapped through the numbering."""
+def direct_moves(game, options, seed):
+    """The same choices made on gamelib's own game, one move per ``next()``, yielding the state after each: the
+    i-th legal action is the i-th set bit of the mask only if the numbering keeps the listing's order, which it
+    does for listings and not for Pangu, so the choice is mapped through the numbering (one listing a move)."""
     shape = shape_of(game, options)
-    state = shape.new_game(seed, explicit_chance=explicit_chance)
+    state = shape.new_game(seed)
     rng = random.Random(seed)
     while not state.is_terminal:
-        numbers = shape.numbering.legal_numbers(state)
-        state = state.apply(shape.numbering.action(state, rng.choice(numbers)))
+        listing = state.legal_actions()
+        numbers = shape.numbering.legal_numbers(state, listing)
+        state = state.apply(shape.numbering.action(state, rng.choice(numbers), listing))
+        yield state
+
+
+def play_directly(game, options, seed):
+    """direct_moves to the end: the final state."""
+    state = shape_of(game, options).new_game(seed)
+    for state in direct_moves(game, options, seed):  # the last one is the final state
+        pass
     return state
 
 
@@ -380,7 +392,21 @@ def test_pettingzoo_seeded_games_give_gamelibs_saves(setup):
     """reset(seed=s) and the same choices give the final save of gamelib's new_game(seed=s) played directly."""
     game, options = setup
     for seed in cross_seeds(game, options):
-        assert play_pettingzoo(game, options, seed).to_json() == play_directly(game, options, seed).to_json()
+        through, direct = play_pettingzoo_beside_gamelib(game, options, seed)
+        assert through == direct
+
+
+def play_pettingzoo_beside_gamelib(game, options, seed) -> tuple[str, str]:
+    """The final saves of a seeded game through PettingZoo and of the same game played directly (direct_moves;
+    None where gamelib's game ended first or went on longer). The two games go move by move side by side, each
+    on its own generator, gamelib's own move after the env's: each position is listed twice within a few listings,
+    and Chakra's listing cache (a few entries, keyed by value) serves the second; played one after the other,
+    both games would list every position in full."""
+    direct = direct_moves(game, options, seed)
+    states = [shape_of(game, options).new_game(seed)]
+    through = play_pettingzoo(game, options, seed, after_move=lambda: states.append(next(direct, None)))
+    ended_together = states[-1] is not None and next(direct, None) is None
+    return through.to_json(), states[-1].to_json() if ended_together else None
 
 
 def test_pettingzoo_rewards_are_gamelibs_returns():
@@ -661,8 +687,9 @@ def test_openspiel_equal_information_states_list_the_same_moves():
     assert all(len(listings) == 1 for listings in by_information.values())
 
 
-def play_openspiel(game, options, seed):
-    """A game through OpenSpiel, chance and choices drawn as core.play draws them (same generator, same order)."""
+def openspiel_moves(game, options, seed):
+    """A game through OpenSpiel, chance and choices drawn as core.play draws them (same generator, same order), one
+    move (a choice or a chance outcome) per ``next()``, yielding the OpenSpiel state after each."""
     state = load(game, options).new_initial_state()
     rng = random.Random(seed)
     scheme = shape_of(game, options)
@@ -673,20 +700,32 @@ def play_openspiel(game, options, seed):
             state.apply_action([o for o, _ in outcomes].index(sample_outcome(outcomes, rng)))
         else:
             state.apply_action(scheme.numbering.number(inner, core.random_policy(inner, rng)))
-    return state
+        yield state
 
 
 def test_openspiel_seeded_games_give_gamelibs_saves(setup):
     """The same chance draws and choices through OpenSpiel and through core.play on gamelib's explicit-chance game
-    give the same final save; OpenSpiel's returns are gamelib's less 1/n (zero-sum), Pangu's are gamelib's."""
+    give the same final save; OpenSpiel's returns are gamelib's less 1/n (zero-sum), Pangu's are gamelib's. The
+    OpenSpiel game makes each move just after core.play's (core.play's on_action), on its own generator: each
+    position is listed twice within a few listings, and Chakra's listing cache (a few entries, keyed by value)
+    serves the second; played one after the other, both games would list every position in full."""
     game, options = setup
     for seed in cross_seeds(game, options):
-        through = play_openspiel(game, options, seed)
-        direct = core.play(shape_of(game, options).new_game(0, explicit_chance=True), core.random_policy, seed=seed)
-        assert through.gamelib_state.to_json() == direct.to_json()
+        through = openspiel_moves(game, options, seed)
+        played = []
+        direct = core.play(
+            shape_of(game, options).new_game(0, explicit_chance=True),
+            core.random_policy,
+            seed=seed,
+            on_action=lambda state, action: played.append(next(through, None)),
+        )
+        assert played and played[-1] is not None and next(through, None) is None, (
+            "OpenSpiel's game ended first or went on"
+        )
+        assert played[-1].gamelib_state.to_json() == direct.to_json()
         players = len(direct.returns())
         shift = 0.0 if players == 1 else 1 / players
-        assert through.returns() == pytest.approx([r - shift for r in direct.returns()])
+        assert played[-1].returns() == pytest.approx([r - shift for r in direct.returns()])
 
 
 @pytest.mark.parametrize(
@@ -866,11 +905,15 @@ def test_ismcts_policy_with_the_score_lead_evaluator_plays_only_legal_moves(game
 # --------------------------------------------------------------------------- random play
 
 
-def test_random_play_through_every_adapter_offers_only_legal_moves(setup):
-    """A few random games through each adapter (tests/test_frameworks_sweep.py plays 10,000 per game and adapter in
-    make test-long)."""
-    game, options = setup
-    play_randomly(game, options, range(1 if shape_of(game, options).name.startswith("chakra") else 5))
+if not LONG:  # under GAMELIB_LONG_TESTS=1 the sweep's first chunks play these very games (the docstring says which)
+
+    def test_random_play_through_every_adapter_offers_only_legal_moves(setup):
+        """A few random games through each adapter: seed 0 of Chakra, seeds 0-4 of the others. Only without
+        GAMELIB_LONG_TESTS=1: with it, tests/test_frameworks_sweep.py's test_random_play_offers_only_legal_moves
+        plays the same games (the same play_*_randomly on seeds 0-19 of Chakra and 0-1,999 of the others, chunk 0)
+        among its 10,000 per game and adapter, and make test-long runs both files."""
+        game, options = setup
+        play_randomly(game, options, range(1 if shape_of(game, options).name.startswith("chakra") else 5))
 
 
 def play_randomly(game, options, seeds):
@@ -979,32 +1022,14 @@ def bellman_values(module, rules, sweeps_threshold=1e-12):
     apart by their observation, which shows everything in a perfect-information game): the oracle, written without
     OpenSpiel."""
 
-    def key(state):
-        return observation_key(state)
-
-    start = module.new_game(0, rules, explicit_chance=True)
-    positions, frontier = {key(start): start}, [start]
-    while frontier:
-        state = frontier.pop()
-        if state.is_terminal:
-            continue
-        moves = (
-            [outcome for outcome, _ in state.chance_outcomes()]
-            if state.current_player == CHANCE
-            else state.legal_actions()
-        )
-        for move in moves:
-            after = state.apply(move)
-            if key(after) not in positions:
-                positions[key(after)] = after
-                frontier.append(after)
+    positions, children = reachable_positions(module.new_game(0, rules, explicit_chance=True), observation_key)
     values = {k: (state.returns()[0] if state.is_terminal else 0.0) for k, state in positions.items()}
-    steps = {
+    steps = {  # in the order positions were found, as values sweeps them
         k: (
             state.current_player,
-            [(float(p), key(state.apply(o))) for o, p in state.chance_outcomes()]
+            [(float(p), child) for p, child in children[k]]
             if state.current_player == CHANCE
-            else [key(state.apply(a)) for a in state.legal_actions()],
+            else [child for _, child in children[k]],
         )
         for k, state in positions.items()
         if not state.is_terminal
@@ -1020,6 +1045,31 @@ def bellman_values(module, rules, sweeps_threshold=1e-12):
             change = max(change, abs(new - values[k]))
             values[k] = new
     return positions, values
+
+
+def reachable_positions(start, key) -> tuple[dict, dict]:
+    """Every position reachable from ``start`` (an explicit-chance state) through legal_actions, chance_outcomes
+    and apply, by ``key(state)``, and for each one not over its moves' ``(probability, key after)`` in listing
+    order (probability None at a decision): gamelib's own enumeration, without OpenSpiel."""
+    positions, children, frontier = {key(start): start}, {}, [start]
+    while frontier:
+        state = frontier.pop()
+        if state.is_terminal:
+            continue
+        moves = (
+            state.chance_outcomes()
+            if state.current_player == CHANCE
+            else [(action, None) for action in state.legal_actions()]
+        )
+        edges = children[key(state)] = []
+        for move, probability in moves:
+            after = state.apply(move)
+            after_key = key(after)
+            edges.append((probability, after_key))
+            if after_key not in positions:
+                positions[after_key] = after
+                frontier.append(after)
+    return positions, children
 
 
 def observation_key(state):
@@ -1059,9 +1109,11 @@ def test_openspiel_value_iteration_on_pig_agrees_with_studio_solve():
     """Pig (the studio's example, Neller and Presser's game) to 10 points (to 20 in make test-long): OpenSpiel's
     value_iteration gives every decision position the value studio.solve gives it (seat 0's chance of winning,
     less 1/2), within 1e-9 (both iterate to 1e-12). Positions are matched by the studio's key(), which the
-    OpenSpiel state's string ends with."""
+    OpenSpiel state's string ends with (openspiel_game's GamelibState.__str__): the positions OpenSpiel's
+    get_all_states found (inside value_iteration, the keys of its values) are exactly the positions gamelib reaches
+    that are not chance nodes (reachable_positions; walking OpenSpiel's states a second time with get_all_states,
+    each child a clone of an OpenSpiel state, cost a quarter of this test)."""
     from open_spiel.python.algorithms import value_iteration
-    from open_spiel.python.algorithms.get_all_states import get_all_states
 
     from gamelib.studio.solve import solve
 
@@ -1071,24 +1123,35 @@ def test_openspiel_value_iteration_on_pig_agrees_with_studio_solve():
     )
     assert spiel_game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     spiel_values = value_iteration.value_iteration(spiel_game, depth_limit=-1, threshold=1e-12, cyclic_game=True)
-    states = get_all_states(spiel_game, -1, True, False, to_string=str, stop_if_encountered=True)
+    reached, _ = reachable_positions(pig.new_game(0, rules, explicit_chance=True), lambda state: repr(state.key()))
+    decisions = {key: state for key, state in reached.items() if state.current_player != CHANCE}
+    by_key = {text.rsplit("\nkey ", 1)[1]: value for text, value in spiel_values.items()}
+    assert len(by_key) == len(spiel_values) and set(by_key) == set(decisions) and len(decisions) > 100
     solution = solve(pig, rules)
-    assert set(states) == set(spiel_values) and len(states) > 100
-    for text, state in states.items():
-        assert spiel_values[text] + 0.5 == pytest.approx(solution.value(state.gamelib_state)[0], abs=1e-9), text
+    for key, state in decisions.items():
+        assert by_key[key] + 0.5 == pytest.approx(solution.value(state)[0], abs=1e-9), key
     assert spiel_values[str(spiel_game.new_initial_state())] + 0.5 == pytest.approx(solution.start_value[0], abs=1e-9)
 
 
 def test_openspiel_cfr_on_bluff_approaches_a_nash_equilibrium():
     """Bluff (the studio's Kuhn poker, paying the pot's winner 1, not chips): OpenSpiel's C++ CFR on the registered
-    Python game drives the exploitability of its average policy (OpenSpiel's best-response computation: how much a
-    best reply gains against it, the oracle of being near an equilibrium) from the uniform policy's down under
-    0.005 in 300 iterations, and the two seats' values add up to 0 (zero-sum returns)."""
+    Python game drives the exploitability of its average policy (OpenSpiel's best-response computation on the
+    Python game: how much a best reply gains against it, the oracle of being near an equilibrium) from the uniform
+    policy's down under 0.005 in 300 iterations, and the two seats' values add up to 0 (zero-sum returns).
+    CFR walks OpenSpiel's cached tree of the Python game (pyspiel.convert_to_cached_tree: each node's moves,
+    chance odds, information state and returns asked of the Python game once, then kept in C++), so the 300
+    iterations cost about as much as one walk of the Python game, not 300; the first 3 iterations run on the
+    Python game itself too, and give the same average policy at every information state."""
     spiel_game = pyspiel.load_game(openspiel_game.register(bluff))
     assert spiel_game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     uniform = pyspiel.exploitability(spiel_game, pyspiel.UniformRandomPolicy(spiel_game))
-    solver = pyspiel.CFRSolver(spiel_game)
-    for _ in range(300):
+    solver, on_python = pyspiel.CFRSolver(pyspiel.convert_to_cached_tree(spiel_game)), pyspiel.CFRSolver(spiel_game)
+    for _ in range(3):
+        solver.evaluate_and_update_policy()
+        on_python.evaluate_and_update_policy()
+    table = solver.tabular_average_policy().policy_table()
+    assert len(table) == 12 and table == on_python.tabular_average_policy().policy_table()  # 6 deals x 2 seats' turns
+    for _ in range(300 - 3):
         solver.evaluate_and_update_policy()
     average = solver.average_policy()
     assert uniform > 0.05 and pyspiel.exploitability(spiel_game, average) < 0.005
