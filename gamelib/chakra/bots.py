@@ -46,7 +46,7 @@ from gamelib.chakra.components import (  # the level codes, which the move gener
     CODE_SIZE as _SIZE,
     CODE_WITH as _WITH_CODE,
     CODE_WITHOUT as _WITHOUT_CODE,
-    CONTENTS_CODE as _CODE,
+    CONTENTS_CODE as _CODE,  # noqa: F401 (tests/test_chakra_fast_paths.py checks the tables under these names)
     HARMONY_CODE as _HARMONY_CODE,
     LEVEL_CONTENTS as _CONTENTS,
     level_codes,
@@ -204,12 +204,14 @@ def _lookahead(state, player: int, best_only: bool = False) -> list:
     board = state.players[player]
     base = _Base(board, expected_plenitude(state.known_plenitude(player)))
     values = []
-    receive_values: dict = {}
+    receive_values: dict = {}  # a Receive's value depends on its colours and destination, not on the column
+    value_of = base.received_value
     for action in actions.receive_actions(state, board):
-        key = (action.colours, action.destination)
-        if key not in receive_values:
-            receive_values[key] = base.receive_value(action)
-        values.append((action, receive_values[key]))
+        key = action[1], action[2]  # colours, destination
+        value = receive_values.get(key)
+        if value is None:
+            value = receive_values[key] = value_of(*key)
+        values.append((action, value))
     if board.reserve >= 1:
         values += base.channel_values(max((value for _, value in values), default=float("-inf")) if best_only else None)
         if "SWAP" not in board.spaces:
@@ -229,6 +231,13 @@ class _Base:
         self.levels_total = sum(self.scores)
         self.harmonized = set(board.harmonized_levels())
         self.run = run_of(self.harmonized)
+        # the terms of ``value`` for a Receive that harmonizes nothing, as ``value`` computes them
+        self.codes = level_codes(board.levels)  # the level codes of the scored search
+        spaces = len(board.spaces)
+        self.tokens = _token_value(board.earth, board.reserve, spaces)  # onto the Bhagya
+        self.notched_tokens = _token_value(board.earth, board.reserve - 1, spaces)  # a token into a notch
+        self.bhagya_term = FULL_BHAGYA_COST if len(board.levels[BHAGYA]) == 3 else 0.0
+        self.run_term = RUN_STEP * self.run
 
     def value(self, level_change, harmonized, earth, reserve, spaces, bhagya_size) -> float:
         run = run_of(self.harmonized.union(harmonized)) if harmonized else self.run
@@ -241,18 +250,25 @@ class _Base:
         )
 
     def receive_value(self, action) -> float:
-        board, destination = self.board, action.destination
-        code = _CODE[board.levels[destination]]  # the level codes of the scored search (below)
-        for colour in action.colours:
+        """Receive (chakra.md#receive): the value of the board after ``action``."""
+        return self.received_value(action.colours, action.destination)
+
+    def received_value(self, colours: frozenset, destination: int) -> float:
+        """The value after receiving ``colours`` on ``destination``: :meth:`value`, with its terms
+        read from ``__init__`` (added in the same order, so the same float) unless a chakra is harmonized."""
+        board = self.board
+        code = self.codes[destination]
+        for colour in colours:
             code = _WITH_CODE[code * 8 + colour]
         change = self.table[destination * _CODES + code] - self.scores[destination]
         if destination == BHAGYA:
-            return self.value(change, (), board.earth, board.reserve, len(board.spaces), _SIZE[code])
-        harmonized = (destination,) if code == _HARMONY_CODE[destination] else ()
-        reserve = (
-            board.reserve if harmonized else board.reserve - 1
-        )  # the notch token returns at once (chakra.md#receive)
-        return self.value(change, harmonized, board.earth, reserve, len(board.spaces), len(board.levels[BHAGYA]))
+            bhagya_term = FULL_BHAGYA_COST if _SIZE[code] == 3 else 0.0
+            return self.levels_total + change + self.tokens + bhagya_term + self.run_term
+        if code == _HARMONY_CODE[destination]:  # the notch token returns at once (chakra.md#receive)
+            return self.value(
+                change, (destination,), board.earth, board.reserve, len(board.spaces), len(board.levels[BHAGYA])
+            )
+        return self.levels_total + change + self.notched_tokens + self.bhagya_term + self.run_term
 
     def swap_value(self, colour: int) -> float:
         """SWAP (chakra.md#swap): one energy from the bag onto the Bhagya, one alleviated black and one token spent."""
