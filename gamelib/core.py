@@ -771,6 +771,12 @@ def single_winner(winners: Sequence[int]) -> int | None:
 # --------------------------------------------------------------------------- rules
 
 
+@functools.cache
+def _field_names(cls: type) -> tuple:
+    """A dataclass's field names, read once per class (observations write the rules at every step)."""
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
 class RulesBase:
     """What every game's ``Rules`` frozen dataclass shares: dict round trip, ``changes()`` and ``str``.
 
@@ -780,7 +786,7 @@ class RulesBase:
 
     def to_dict(self) -> dict:
         """Every rule parameter by name (what a save records)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {name: getattr(self, name) for name in _field_names(type(self))}
 
     @classmethod
     def from_dict(cls, data: Any):
