@@ -15,8 +15,9 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
-from gamelib.core import CHANCE
-from gamelib.pangu.cards import ROLLS
+from gamelib.core import CHANCE, replace_fields
+from gamelib.pangu.actions import check_action, search_chance, search_successor
+from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, State, new_game
 from gamelib.pangu.solver.model import Model, build_model, hand_size, popcount
 from gamelib.pangu.solver.records import bot_values, variant_values
@@ -309,6 +310,22 @@ def _node_key(node) -> tuple:
     return (*fields, node.deck, node.current_player)
 
 
+def _search_step_of(state):
+    """``step(node, move)``: the state ``node.apply(move)`` builds, without its log, by the engine's unchecked
+    search path (``actions.search_chance`` / ``search_successor``, which tests/test_pangu_bots.py proves build
+    the positions ``apply`` builds under every variant). ``evaluate_policy`` passes it only the outcomes and
+    actions the engine listed, where the checks of ``apply`` would only repeat themselves (about a fifth of
+    the evaluation's time); a policy's own move still goes through ``check_action``."""
+    by_id, index_of = state.cards.by_id, LAYOUTS[state.rules.grid].index_of
+
+    def step(node, move):
+        if node.pending:
+            return search_chance(node, move)
+        return search_successor(node, by_id[move[0]], move[1], index_of[move[2]], move[3])
+
+    return step
+
+
 def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     """A bot's exact chance of winning: every chance outcome followed with its probability.
 
@@ -332,9 +349,11 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     else:
         _check_pangu(state)
         state = state.with_explicit_chance() if state.current_player != CHANCE else state
+    state = replace_fields(state, log=())  # the search path below keeps no log (the bots see none either)
     memo: dict = {}
     rng = random.Random(0)
     uniform = policy is random_policy
+    step = _search_step_of(state)
 
     def value(node) -> Fraction:
         if node.is_terminal:
@@ -345,7 +364,7 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
         if node.current_player == CHANCE:  # a free stuck reroll comes back here: V = S / (1 - p_back)
             total, back = ZERO, ZERO
             for outcome, p in node.chance_outcomes():
-                child = node.apply(outcome)
+                child = step(node, outcome)
                 if not child.is_terminal and _node_key(child) == key:
                     back += p
                 else:
@@ -353,9 +372,9 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
             result = total / (1 - back)
         elif uniform:
             actions = node.legal_actions()
-            result = sum(value(node.apply(a)) for a in actions) / len(actions)
+            result = sum(value(step(node, a)) for a in actions) / len(actions)
         else:
-            result = value(node.apply(policy(node, rng)))
+            result = value(search_successor(node, *check_action(node, policy(node, rng))))  # a bot's move: checked
         memo[key] = result
         return result
 
