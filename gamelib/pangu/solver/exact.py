@@ -310,6 +310,16 @@ def _node_key(node) -> tuple:
     return (*fields, node.deck, node.current_player)
 
 
+def exact_sum(values) -> Fraction:
+    """The exact sum of ``values`` (Fractions): the numerators over each distinct denominator are added as
+    integers first, then one Fraction per denominator. The same sum as ``sum(values)``, which reduces by a
+    gcd at every addition; a node's children share a few denominators, so this is several times cheaper."""
+    numerators: dict[int, int] = {}
+    for value in values:
+        numerators[value.denominator] = numerators.get(value.denominator, 0) + value.numerator
+    return sum((Fraction(n, d) for d, n in numerators.items()), ZERO)
+
+
 def _search_step_of(state):
     """``step(node, move)``: the state ``node.apply(move)`` builds, without its log, by the engine's unchecked
     search path (``actions.search_chance`` / ``search_successor``, which tests/test_pangu_bots.py proves build
@@ -362,17 +372,18 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
         if key in memo:
             return memo[key]
         if node.current_player == CHANCE:  # a free stuck reroll comes back here: V = S / (1 - p_back)
-            total, back = ZERO, ZERO
+            by_chance, back = {}, ZERO  # the outcomes' values, grouped by their probability
             for outcome, p in node.chance_outcomes():
                 child = step(node, outcome)
                 if not child.is_terminal and _node_key(child) == key:
                     back += p
                 else:
-                    total += p * value(child)
+                    by_chance.setdefault(p, []).append(value(child))
+            total = exact_sum(p * exact_sum(values) for p, values in by_chance.items())
             result = total / (1 - back)
         elif uniform:
             actions = node.legal_actions()
-            result = sum(value(step(node, a)) for a in actions) / len(actions)
+            result = exact_sum([value(step(node, a)) for a in actions]) / len(actions)
         else:
             result = value(search_successor(node, *check_action(node, policy(node, rng))))  # a bot's move: checked
         memo[key] = result
