@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from gamelib.core import CHANCE, replace_fields
-from gamelib.pangu.actions import check_action, search_chance, search_successor
+from gamelib.pangu.actions import search_chance, search_successor
 from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, State, new_game
 from gamelib.pangu.solver.model import Model, build_model, hand_size, popcount
@@ -323,9 +323,9 @@ def exact_sum(values) -> Fraction:
 def _search_step_of(state):
     """``step(node, move)``: the state ``node.apply(move)`` builds, without its log, by the engine's unchecked
     search path (``actions.search_chance`` / ``search_successor``, which tests/test_pangu_bots.py proves build
-    the positions ``apply`` builds under every variant). ``evaluate_policy`` passes it only the outcomes and
-    actions the engine listed, where the checks of ``apply`` would only repeat themselves (about a fifth of
-    the evaluation's time); a policy's own move still goes through ``check_action``."""
+    the positions ``apply`` builds under every variant). ``evaluate_policy`` uses it for ``random_policy``, whose
+    positions no policy reads, and passes it only the outcomes and actions the engine listed, where the
+    checks of ``apply`` would only repeat themselves (about a fifth of the evaluation's time)."""
     by_id, index_of = state.cards.by_id, LAYOUTS[state.rules.grid].index_of
 
     def step(node, move):
@@ -359,11 +359,14 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     else:
         _check_pangu(state)
         state = state.with_explicit_chance() if state.current_player != CHANCE else state
-    state = replace_fields(state, log=())  # the search path below keeps no log (the bots see none either)
     memo: dict = {}
     rng = random.Random(0)
     uniform = policy is random_policy
-    step = _search_step_of(state)
+    if uniform:  # no policy reads these states: the engine's search path, without a log
+        state = replace_fields(state, log=())
+        step = _search_step_of(state)
+    else:  # a policy may read the log (State.placements, last_event): the engine's apply, as in a game
+        step = State.apply
 
     def value(node) -> Fraction:
         if node.is_terminal:
@@ -385,7 +388,7 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
             actions = node.legal_actions()
             result = exact_sum([value(step(node, a)) for a in actions]) / len(actions)
         else:
-            result = value(search_successor(node, *check_action(node, policy(node, rng))))  # a bot's move: checked
+            result = value(node.apply(policy(node, rng)))
         memo[key] = result
         return result
 
