@@ -15,8 +15,9 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
-from gamelib.core import CHANCE
-from gamelib.pangu.cards import ROLLS
+from gamelib.core import CHANCE, replace_fields
+from gamelib.pangu.actions import search_chance, search_successor
+from gamelib.pangu.cards import LAYOUTS, ROLLS
 from gamelib.pangu.rules import SINGLE_VARIANTS, Rules, State, new_game
 from gamelib.pangu.solver.model import Model, build_model, hand_size, popcount
 from gamelib.pangu.solver.records import bot_values, variant_values
@@ -309,6 +310,32 @@ def _node_key(node) -> tuple:
     return (*fields, node.deck, node.current_player)
 
 
+def exact_sum(values) -> Fraction:
+    """The exact sum of ``values`` (Fractions): the numerators over each distinct denominator are added as
+    integers first, then one Fraction per denominator. The same sum as ``sum(values)``, which reduces by a
+    gcd at every addition; a node's children share a few denominators, so this is several times cheaper."""
+    numerators: dict[int, int] = {}
+    for value in values:
+        numerators[value.denominator] = numerators.get(value.denominator, 0) + value.numerator
+    return sum((Fraction(n, d) for d, n in numerators.items()), ZERO)
+
+
+def _search_step_of(state):
+    """``step(node, move)``: the state ``node.apply(move)`` builds, without its log, by the engine's unchecked
+    search path (``actions.search_chance`` / ``search_successor``, which tests/test_pangu_bots.py proves build
+    the positions ``apply`` builds under every variant). ``evaluate_policy`` uses it for ``random_policy``, whose
+    positions no policy reads, and passes it only the outcomes and actions the engine listed, where the
+    checks of ``apply`` would only repeat themselves (about a fifth of the evaluation's time)."""
+    by_id, index_of = state.cards.by_id, LAYOUTS[state.rules.grid].index_of
+
+    def step(node, move):
+        if node.pending:
+            return search_chance(node, move)
+        return search_successor(node, by_id[move[0]], move[1], index_of[move[2]], move[3])
+
+    return step
+
+
 def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     """A bot's exact chance of winning: every chance outcome followed with its probability.
 
@@ -335,6 +362,11 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     memo: dict = {}
     rng = random.Random(0)
     uniform = policy is random_policy
+    if uniform:  # no policy reads these states: the engine's search path, without a log
+        state = replace_fields(state, log=())
+        step = _search_step_of(state)
+    else:  # a policy may read the log (State.placements, last_event): the engine's apply, as in a game
+        step = State.apply
 
     def value(node) -> Fraction:
         if node.is_terminal:
@@ -343,17 +375,18 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
         if key in memo:
             return memo[key]
         if node.current_player == CHANCE:  # a free stuck reroll comes back here: V = S / (1 - p_back)
-            total, back = ZERO, ZERO
+            by_chance, back = {}, ZERO  # the outcomes' values, grouped by their probability
             for outcome, p in node.chance_outcomes():
-                child = node.apply(outcome)
+                child = step(node, outcome)
                 if not child.is_terminal and _node_key(child) == key:
                     back += p
                 else:
-                    total += p * value(child)
+                    by_chance.setdefault(p, []).append(value(child))
+            total = exact_sum(p * exact_sum(values) for p, values in by_chance.items())
             result = total / (1 - back)
         elif uniform:
             actions = node.legal_actions()
-            result = sum(value(node.apply(a)) for a in actions) / len(actions)
+            result = exact_sum([value(step(node, a)) for a in actions]) / len(actions)
         else:
             result = value(node.apply(policy(node, rng)))
         memo[key] = result
