@@ -27,6 +27,7 @@ import hashlib
 import json
 import random
 import reprlib
+import _random
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -97,7 +98,13 @@ def chance_rng(seed: int | str | None, draw_number: int) -> random.Random:
         True
     """
     digest = hashlib.sha256(f"gamelib:{seed}:{draw_number}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))
+    rng = _NEW_RANDOM(random.Random)  # random.Random(key) without random.py's seed() wrapper (a game seeds
+    _SEED_RANDOM(rng, int.from_bytes(digest[:16], "big"))  # about 50 of these): the same C seeding, the same stream
+    rng.gauss_next = None
+    return rng
+
+
+_NEW_RANDOM, _SEED_RANDOM = random.Random.__new__, _random.Random.seed
 
 
 def sample_outcome(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:

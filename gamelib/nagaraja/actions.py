@@ -132,12 +132,16 @@ def _built(state, action):
     draft = TurnDraft(state, moves=state.moves + (action,))
     kind = type(action)
     BUILDS[kind](draft, action)
-    if kind not in _NEVER_END:
+    if kind not in _NEVER_END and (kind is not UseNaga or state.edition.cards[action.card].effect in _TEMPLE_EFFECTS):
         check_end(draft)
     return finish_turn(draft)
 
 
 _NEVER_END = (Commit, Pass, Keep)  # these never change a temple, a score or the room in play
+# The Naga effects that change a temple (its tiles, the trap, its relics); the others change cards, sticks,
+# knowledge or a pending swap, never a temple, a score or the room in play, so like _NEVER_END they cannot
+# end the game. (PEEK2_SWAP's swap itself is a SwapChoice, which is checked.)
+_TEMPLE_EFFECTS = frozenset({"SWAP", "ROTATE", "MOVE_SWAP", "TRAP"})
 
 
 def check_end(draft):

@@ -298,6 +298,10 @@ def edition_from_source(source: Mapping) -> Edition:
                 f"the {name} of a saved edition must be carried inline as an object, not "
                 f"{type(part).__name__} (a save never names a file)"
             )
+    if isinstance(model, str) and all(part is None for part in parts.values()):
+        # the packaged edition (what nearly every save names): the one immutable object that new games
+        # share, with its warm caches (``memo``), instead of reading and building it again for each load
+        return default_edition(model)
     return load_edition(model, **parts)
 
 

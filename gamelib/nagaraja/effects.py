@@ -183,7 +183,7 @@ def _reveal_commitments(state):
             available[letter] = pile[need:]
         sticks = tuple([_unthrown(s) for s in taken])  # Stick(s, colour)
         players[player] = changed_seat(state, players[player], {"sticks": sticks})
-    supply = tuple(sorted(available["B"] + available["W"] + available["G"]))
+    supply = tuple(available["B"] + available["G"] + available["W"])  # sorted: each pile is, and B < G < W
     return log(
         state,
         *texts,
