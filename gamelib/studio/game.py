@@ -545,12 +545,14 @@ def _jsonable(value: Any, where: str) -> Any:
         return value
     if kind is tuple or kind is list:
         return [item if type(item) in _SCALARS else _jsonable(item, where) for item in value]
-    if isinstance(value, Fraction):
-        return str(value)
-    if hasattr(value, "_asdict"):
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):  # a namedtuple (a tuple is never a Fraction)
         return {
             key: item if type(item) in _SCALARS else _jsonable(item, where) for key, item in value._asdict().items()
         }
+    if isinstance(value, Fraction):
+        return str(value)
+    if hasattr(value, "_asdict"):
+        return {key: _jsonable(item, where) for key, item in value._asdict().items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {field.name: _jsonable(getattr(value, field.name), where) for field in dataclasses.fields(value)}
     if isinstance(value, (list, tuple)):
@@ -688,8 +690,8 @@ class GameState(_StateSlots):
 
     # ------------------------------------------------------------------ moves and chance
     def legal_actions(self) -> list:
-        player = self._state_status()[0]
-        if player < 0:
+        status = self._status
+        if (status if status is not None else self._state_status())[0] < 0:
             return []
         game, position = self._game, self.position
         try:
