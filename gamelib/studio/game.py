@@ -751,7 +751,12 @@ class GameState(_StateSlots):
                 )
             if type(chosen) not in _PLAIN:
                 _check_saveable(game, chosen, _Where(game, "moves", self.position), "move")
-        position = game._checked_position(_call(game, "play", self.position, chosen), "play", self.position, chosen)
+        position = self.position
+        try:
+            after = game.play(position, chosen)
+        except Exception as error:
+            raise _named(game, "play", (position, chosen), error) from error
+        position = game._checked_position(after, "play", position, chosen)
         history = self._history
         state = self._next(position, None if history is None else (history, chosen), self.draws)
         return state if self.explicit_chance else state._resolve_chance()
