@@ -456,7 +456,7 @@ class _Outcomes(list):
     :meth:`draw` gives what ``gamelib.core.sample_outcome(self, rng)`` gives, from the same single
     ``rng.randrange(n)`` (``n`` the least common denominator), with the integer weights worked out
     once per distribution instead of at every draw (a game checks its die once and rolls it
-    thousands of times). tests/test_studio.py compares the two on many distributions and tickets."""
+    thousands of times). tests/test_studio_game.py compares the two on many distributions and tickets."""
 
     __slots__ = ("_bounds",)
 
