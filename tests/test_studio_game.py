@@ -546,6 +546,53 @@ def test_the_outcomes_drawn_for_a_move_are_shown_with_the_state_they_made():
     assert pig.new_game(seed=3, explicit_chance=True).apply("roll").drawn_by_chance == ()
 
 
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_the_seed_draws_each_chance_event_as_core_sample_outcome_draws_it(example):
+    """Default mode against an explicit-chance replay whose outcomes come from core.sample_outcome with
+    the game's generator for each draw (core.chance_rng(seed, draws so far)): the same outcomes, the
+    same positions, the same draw counts (the studio draws with weights it works out once per die)."""
+    rng = random.Random(11)
+    for seed in range(20):
+        state, replay, draws = example.new_game(seed), example.new_game(seed, explicit_chance=True), 0
+        while True:
+            drawn = []
+            while replay.current_player == CHANCE:
+                drawn.append(core.sample_outcome(replay.chance_outcomes(), core.chance_rng(seed, draws)))
+                replay, draws = replay.apply(drawn[-1]), draws + 1
+            assert (state.position, state.draws, state.drawn_by_chance) == (replay.position, draws, tuple(drawn))
+            if state.is_terminal:
+                break
+            move = rng.choice(state.legal_actions())
+            state, replay = state.apply(move), replay.apply(move)
+
+
+@pytest.mark.parametrize(
+    "probabilities",
+    [
+        [Fraction(1, 6)] * 6,
+        [Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)],
+        [Fraction(3, 10), Fraction(7, 10)],
+        [Fraction(1, 1000), Fraction(997, 1000), Fraction(1, 500)],
+        [1],
+        [Fraction(1, 100)] * 100,
+    ],
+)
+def test_a_checked_distribution_draws_what_core_sample_outcome_draws(probabilities):
+    """The studio's draw (weights worked out once per distribution) against core.sample_outcome, the same
+    generator state before each: the same outcome and the same numbers consumed, for many generators."""
+
+    class Spinner(pig.Pig):
+        def chance(self, position):
+            return dict(enumerate(probabilities)) if position.rolling else None
+
+    outcomes = Spinner.new_game(seed=0, explicit_chance=True).apply("roll")._state_status()[2]
+    assert list(outcomes) == [(face, Fraction(p)) for face, p in enumerate(probabilities)]
+    for seed in range(2000):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert outcomes.draw(ours) == core.sample_outcome(outcomes, theirs)
+        assert ours.getrandbits(32) == theirs.getrandbits(32)
+
+
 def test_with_seed_redraws_the_future_only():
     state = pig.new_game(seed=1).apply("roll")
     futures = {state.with_seed(seed).apply("roll").position.turn_total for seed in range(30)}

@@ -31,8 +31,10 @@ import dataclasses
 import json
 import random
 import reprlib
+from bisect import bisect_right
 from fractions import Fraction
 from functools import cached_property
+from math import lcm
 from operator import is_
 from typing import Any
 
@@ -52,7 +54,6 @@ from gamelib.core import (
     require_fields,
     resolve_seed,
     returns_for,
-    sample_outcome,
     save_header,
     single_winner,
 )
@@ -318,8 +319,12 @@ def check_declarations(cls: type) -> None:
 
 
 def _defines(cls: type, name: str) -> bool:
-    """True when the student's class (not :class:`Game`) defines ``name``."""
-    return any(name in vars(klass) for klass in cls.__mro__ if klass is not Game and klass is not object)
+    """True when the student's class (not :class:`Game`) defines ``name`` (asked at every observation, so
+    a plain loop rather than a generator)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__ and klass is not Game and klass is not object:
+            return True
+    return False
 
 
 def _checked_rules(cls: type, rules: Any) -> Any:
@@ -439,10 +444,43 @@ def _normalised(game: Game, where: _Where, pairs: list) -> list:
         total += probability
     if total != 1:
         raise GameCodeError(f"{where} returned probabilities that sum to {total}, not 1")
-    outcomes = [(outcome, Fraction(probability)) for outcome, probability in pairs]
+    outcomes = _Outcomes([(outcome, Fraction(probability)) for outcome, probability in pairs])
     if len({_as_json(outcome) for outcome, _ in outcomes}) < len(outcomes):
         raise GameCodeError(f"{where} returned the same outcome twice: merge them into one with the summed probability")
     return outcomes
+
+
+class _Outcomes(list):
+    """A checked distribution, ``[(outcome, Fraction), ...]`` summing to 1, that draws from itself.
+
+    :meth:`draw` gives what ``gamelib.core.sample_outcome(self, rng)`` gives, from the same single
+    ``rng.randrange(n)`` (``n`` the least common denominator), with the integer weights worked out
+    once per distribution instead of at every draw (a game checks its die once and rolls it
+    thousands of times). tests/test_studio_game.py compares the two on many distributions and tickets."""
+
+    __slots__ = ("_bounds",)
+
+    def __init__(self, pairs: list) -> None:
+        super().__init__(pairs)
+        self._bounds = None
+
+    def draw(self, rng: random.Random) -> Any:
+        """One outcome, drawn with exactly its probability (``sample_outcome``'s draw)."""
+        bounds = self._bounds
+        if bounds is None:
+            bounds = self._bounds = self._ticket_bounds()
+        ends, total = bounds
+        return self[bisect_right(ends, rng.randrange(total))][0]
+
+    def _ticket_bounds(self) -> tuple:
+        """``(ends, total)``: ticket ``t`` of ``range(total)`` is the outcome at ``bisect_right(ends, t)``,
+        each outcome's tickets as many as its probability times ``total``, in order."""
+        total = lcm(*{probability.denominator for _, probability in self})
+        ends, end = [], 0
+        for _, probability in self:
+            end += probability.numerator * (total // probability.denominator)
+            ends.append(end)
+        return ends, total
 
 
 class _Where:
@@ -493,10 +531,24 @@ def _flatten(value: Any):
             yield item
 
 
+_SCALARS = frozenset({*_PLAIN, float})
+"""The types :func:`_jsonable` returns as they are."""
+
+
 def _jsonable(value: Any, where: str) -> Any:
-    """A position or part of one as JSON data (namedtuples and dataclasses become dicts)."""
-    if type(value) in _PLAIN or type(value) is float:
+    """A position or part of one as JSON data (namedtuples and dataclasses become dicts).
+
+    Built at every observation of a game without its own ``observation``, so plain tuples and lists
+    come first and their scalar items are kept without a call."""
+    kind = type(value)
+    if kind in _SCALARS:
         return value
+    if kind is tuple or kind is list:
+        return [item if type(item) in _SCALARS else _jsonable(item, where) for item in value]
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):  # a namedtuple (a tuple is never a Fraction)
+        return {
+            key: item if type(item) in _SCALARS else _jsonable(item, where) for key, item in value._asdict().items()
+        }
     if isinstance(value, Fraction):
         return str(value)
     if hasattr(value, "_asdict"):
@@ -590,51 +642,7 @@ class GameState(_StateSlots):
     # ------------------------------------------------------------------ whose turn
     def _computed_status(self) -> tuple:
         """``(current_player, winners, chance outcomes)`` from the student's functions, checked once."""
-        game, position = self._game, self.position
-        try:
-            winners = game.winners(position)
-        except Exception as error:
-            raise _named(game, "winners", (position,), error) from error
-        if winners is not None:
-            return TERMINAL, self._checked_winners(winners), None
-        try:
-            returned = game.chance(position)
-        except Exception as error:
-            raise _named(game, "chance", (position,), error) from error
-        if returned is not None:
-            return CHANCE, (), _checked_distribution(game, position, returned)
-        try:
-            seat = game.to_move(position)
-        except Exception as error:
-            raise _named(game, "to_move", (position,), error) from error
-        if type(seat) is not int or not 0 <= seat < game.players:
-            raise GameCodeError(
-                f"{type(game).__name__}.to_move({_short(position)}) returned {_short(seat)}: "
-                f"it should be a seat number from 0 to {game.players - 1}"
-            )
-        return seat, (), None
-
-    def _checked_winners(self, winners: Any) -> tuple:
-        game = self._game
-        where = _Where(game, "winners", self.position)
-        if isinstance(winners, int) and not isinstance(winners, bool):
-            raise GameCodeError(f"{where} returned {winners!r}: return a list of the winning seats, e.g. [{winners}]")
-        if not isinstance(winners, (list, tuple, set, frozenset)):
-            raise GameCodeError(
-                f"{where} returned {_short(winners)}: return None while the game goes on, "
-                f"else a list of the winning seats"
-            )
-        seats = tuple(sorted(set(winners))) if all(type(seat) is int for seat in winners) else None
-        if seats is None or any(not 0 <= seat < game.players for seat in seats):
-            raise GameCodeError(
-                f"{where} returned {_short(winners)}: winners are seat numbers from 0 to {game.players - 1}"
-            )
-        if not seats and game.players > 1:
-            raise GameCodeError(
-                f"{where} returned no winner for a finished game of {game.players} players: "
-                f"name the winner (a draw names every player who drew); None means not over"
-            )
-        return seats
+        return _status_of(self._game, self.position)
 
     def _state_status(self) -> tuple:
         status = self._status
@@ -643,17 +651,22 @@ class GameState(_StateSlots):
             _set_status(self, status)
         return status
 
+    # the three below read the status kept on the state without a call to _state_status (they are
+    # asked several times a step), computing it only the first time
     @property
     def current_player(self) -> int:
-        return self._state_status()[0]
+        status = self._status
+        return (status if status is not None else self._state_status())[0]
 
     @property
     def is_terminal(self) -> bool:
-        return self._state_status()[0] == TERMINAL
+        status = self._status
+        return (status if status is not None else self._state_status())[0] == TERMINAL
 
     @property
     def winners(self) -> tuple:
-        return self._state_status()[1]
+        status = self._status
+        return (status if status is not None else self._state_status())[1]
 
     @property
     def winner(self):
@@ -677,11 +690,14 @@ class GameState(_StateSlots):
 
     # ------------------------------------------------------------------ moves and chance
     def legal_actions(self) -> list:
-        player = self._state_status()[0]
-        if player < 0:
+        status = self._status
+        if (status if status is not None else self._state_status())[0] < 0:
             return []
-        game = self._game
-        moves = _call(game, "moves", self.position)
+        game, position = self._game, self.position
+        try:
+            moves = game.moves(position)
+        except Exception as error:
+            raise _named(game, "moves", (position,), error) from error
         if not isinstance(moves, (list, tuple)):
             raise GameCodeError(
                 f"{type(game).__name__}.moves({_short(self.position)}) returned {_short(moves)}: "
@@ -735,7 +751,12 @@ class GameState(_StateSlots):
                 )
             if type(chosen) not in _PLAIN:
                 _check_saveable(game, chosen, _Where(game, "moves", self.position), "move")
-        position = game._checked_position(_call(game, "play", self.position, chosen), "play", self.position, chosen)
+        position = self.position
+        try:
+            after = game.play(position, chosen)
+        except Exception as error:
+            raise _named(game, "play", (position, chosen), error) from error
+        position = game._checked_position(after, "play", position, chosen)
         history = self._history
         state = self._next(position, None if history is None else (history, chosen), self.draws)
         return state if self.explicit_chance else state._resolve_chance()
@@ -750,21 +771,33 @@ class GameState(_StateSlots):
         return state if self.explicit_chance else state._resolve_chance()
 
     def _resolve_chance(self):
-        """Draw every chance event waiting here from the seed (default mode)."""
-        state, drawn = self, []
+        """Draw every chance event waiting here from the seed (default mode).
+
+        The chain of chance events is followed on positions, each one's status worked out by
+        :func:`_status_of` as a state would (the same calls to the student's functions, the same
+        errors), and only the position where a player moves (or the game is over) becomes a state,
+        with its status and the outcomes drawn: a state for each chance event in between would be
+        dropped at once."""
+        status = self._state_status()
+        if status[0] != CHANCE:
+            return self
+        game, seed = self._game, self.seed
+        position, draws, drawn = self.position, self.draws, []
         for _ in range(MAX_CHANCE_CHAIN):
-            player, _, outcomes = state._state_status()
-            if player != CHANCE:
-                if drawn:
-                    _set_drawn(state, tuple(drawn))
+            if status[0] != CHANCE:
+                state = self._next(position, self._history, draws)
+                _set_status(state, status)
+                _set_drawn(state, tuple(drawn))
                 return state
-            outcome = sample_outcome(outcomes, chance_rng(state.seed, state.draws))
+            outcome = status[2].draw(chance_rng(seed, draws))
             drawn.append(outcome)
-            game = state._game
-            position = game._checked_position(
-                _call(game, "play", state.position, outcome), "play", state.position, outcome
-            )
-            state = state._next(position, state._history, state.draws + 1)
+            try:
+                after = game.play(position, outcome)
+            except Exception as error:
+                raise _named(game, "play", (position, outcome), error) from error
+            position = game._checked_position(after, "play", position, outcome)
+            draws += 1
+            status = _status_of(game, position)
         raise GameCodeError(
             f"{type(self._game).__name__}.chance() asked for {MAX_CHANCE_CHAIN} chance events in a "
             f"row from {_short(self.position)}: does play() ever leave the chance event?"
@@ -975,6 +1008,55 @@ class GameState(_StateSlots):
             _rebuild,
             (type(self), self._game.rules, self.position, self.seed, self.draws, self.explicit_chance, history),
         )
+
+
+def _status_of(game: Game, position: Any) -> tuple:
+    """``(current_player, winners, chance outcomes)`` of ``position`` from the student's functions,
+    checked (what a state keeps as its status; see ``GameState._state_status``)."""
+    try:
+        winners = game.winners(position)
+    except Exception as error:
+        raise _named(game, "winners", (position,), error) from error
+    if winners is not None:
+        return TERMINAL, _checked_winners(game, position, winners), None
+    try:
+        returned = game.chance(position)
+    except Exception as error:
+        raise _named(game, "chance", (position,), error) from error
+    if returned is not None:
+        return CHANCE, (), _checked_distribution(game, position, returned)
+    try:
+        seat = game.to_move(position)
+    except Exception as error:
+        raise _named(game, "to_move", (position,), error) from error
+    if type(seat) is not int or not 0 <= seat < game.players:
+        raise GameCodeError(
+            f"{type(game).__name__}.to_move({_short(position)}) returned {_short(seat)}: "
+            f"it should be a seat number from 0 to {game.players - 1}"
+        )
+    return seat, (), None
+
+
+def _checked_winners(game: Game, position: Any, winners: Any) -> tuple:
+    """What ``winners(position)`` returned for a finished game, as sorted seats; else GameCodeError."""
+    where = _Where(game, "winners", position)
+    if isinstance(winners, int) and not isinstance(winners, bool):
+        raise GameCodeError(f"{where} returned {winners!r}: return a list of the winning seats, e.g. [{winners}]")
+    if not isinstance(winners, (list, tuple, set, frozenset)):
+        raise GameCodeError(
+            f"{where} returned {_short(winners)}: return None while the game goes on, else a list of the winning seats"
+        )
+    seats = tuple(sorted(set(winners))) if all(type(seat) is int for seat in winners) else None
+    if seats is None or any(not 0 <= seat < game.players for seat in seats):
+        raise GameCodeError(
+            f"{where} returned {_short(winners)}: winners are seat numbers from 0 to {game.players - 1}"
+        )
+    if not seats and game.players > 1:
+        raise GameCodeError(
+            f"{where} returned no winner for a finished game of {game.players} players: "
+            f"name the winner (a draw names every player who drew); None means not over"
+        )
+    return seats
 
 
 def _rebuild(cls, rules, position, seed, draws, explicit_chance, history):
