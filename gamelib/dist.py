@@ -40,6 +40,51 @@ def _add_outcomes(a, b):
     return a + b
 
 
+DENSE_PAIRS = 4096
+"""From this many pairs on, whole-number outcomes close together are convolved by numpy (exact, object ints)."""
+
+
+def _convolve(weights_a: dict, weights_b: dict) -> dict:
+    """``{a + b: sum of wa * wb}`` over every pair of outcomes: the whole weights of an independent sum."""
+    if len(weights_a) * len(weights_b) >= DENSE_PAIRS and _dense(weights_a) and _dense(weights_b):
+        return _convolve_dense(weights_a, weights_b)
+    result: dict = {}
+    if all(type(o) is int for o in weights_a) and all(type(o) is int for o in weights_b):
+        pairs_b = list(weights_b.items())
+        for a, wa in weights_a.items():
+            for b, wb in pairs_b:
+                result[a + b] = result.get(a + b, 0) + wa * wb
+        return result
+    for a, wa in weights_a.items():
+        for b, wb in weights_b.items():
+            s = _add_outcomes(a, b)
+            result[s] = result.get(s, 0) + wa * wb
+    return result
+
+
+def _dense(weights: dict) -> bool:
+    """Whole-number outcomes with few gaps between them (so an array indexed by outcome stays small)."""
+    if not all(type(o) is int for o in weights):
+        return False
+    return max(weights) - min(weights) < 4 * len(weights) + 64
+
+
+def _convolve_dense(weights_a: dict, weights_b: dict) -> dict:
+    """:func:`_convolve` for dense whole-number outcomes: numpy's convolution of Python ints (exact)."""
+    import numpy as np
+
+    def array(weights: dict):
+        low = min(weights)
+        row = np.zeros(max(weights) - low + 1, dtype=object)
+        for outcome, weight in weights.items():
+            row[outcome - low] = weight
+        return low, row
+
+    (low_a, row_a), (low_b, row_b) = array(weights_a), array(weights_b)
+    total = np.convolve(row_a, row_b)
+    return {low_a + low_b + at: int(weight) for at, weight in enumerate(total.tolist()) if weight}
+
+
 def _zero_like(outcome):
     return tuple(0 for _ in outcome) if isinstance(outcome, tuple) else 0
 
@@ -206,13 +251,21 @@ class Dist:
         _check_pairs(len(self) * len(other))
         # Whole-number weights over a common denominator: integer products, one Fraction per outcome.
         (below_a, weights_a), (below_b, weights_b) = self._weights(), other._weights()
-        result: dict = {}
-        for a, wa in weights_a.items():
-            for b, wb in weights_b.items():
-                s = _add_outcomes(a, b)
-                result[s] = result.get(s, 0) + wa * wb
-        below = below_a * below_b
-        return Dist({outcome: Fraction(weight, below) for outcome, weight in result.items()})
+        result = _convolve(weights_a, weights_b)
+        return Dist._of_weights(result, below_a * below_b)
+
+    @classmethod
+    def _of_weights(cls, weights: Mapping[Outcome, int], below: int) -> "Dist":
+        """The distribution of positive whole ``weights`` that sum to ``below`` exactly (a convolution's
+        result), built without checking each probability again: the sum is 1 by construction."""
+        if len(weights) > MAX_OUTCOMES:
+            raise ValueError(
+                f"{len(weights):,} outcomes are more than an exact distribution holds here "
+                f"({MAX_OUTCOMES:,}); group outcomes together or simulate instead"
+            )
+        dist = object.__new__(cls)
+        dist._probabilities = {outcome: Fraction(weights[outcome], below) for outcome in sorted(weights)}
+        return dist
 
     def _weights(self) -> tuple[int, dict]:
         """``(denominator, {outcome: whole weight})`` with weight / denominator = probability."""
