@@ -343,7 +343,9 @@ def test_a_forged_file_names_the_file_and_line_and_keeps_the_other_files(name, t
 
 
 def write_bytes(tmp_path: Path, name: str, data: bytes) -> Path:
+    """``data`` as the file ``name``, always a new file (ext4 flushes a file rewritten in place to disk)."""
     path = tmp_path / name
+    path.unlink(missing_ok=True)
     path.write_bytes(data)
     return path
 
@@ -493,6 +495,7 @@ def test_fuzz_forged_fields_are_refused_with_a_reason(toy_file, tmp_path):
             target, key = line[key], rng.choice(sorted(line[key]))
         target[key] = value
         path = tmp_path / f"forged{case % 5}.jsonl"
+        path.unlink(missing_ok=True)  # a new file (see write_bytes)
         path.write_text(
             "".join(json.dumps(item, allow_nan=True) + "\n" for item in forged),
             encoding="utf-8",
