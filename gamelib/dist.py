@@ -41,7 +41,7 @@ def _add_outcomes(a, b):
 
 
 DENSE_PAIRS = 4096
-"""From this many pairs on, whole-number outcomes close together are convolved by numpy (exact, object ints)."""
+"""From this many pairs on, whole-number outcomes close together are convolved in one multiplication."""
 
 
 def _convolve(weights_a: dict, weights_b: dict) -> dict:
@@ -70,19 +70,35 @@ def _dense(weights: dict) -> bool:
 
 
 def _convolve_dense(weights_a: dict, weights_b: dict) -> dict:
-    """:func:`_convolve` for dense whole-number outcomes: numpy's convolution of Python ints (exact)."""
-    import numpy as np
+    """:func:`_convolve` for dense whole-number outcomes, by Kronecker substitution: each side's weights,
+    indexed by outcome, are packed into one integer (one fixed-width slot per outcome), the two integers
+    multiplied once, and the product's slots read back. Exact: every slot is wide enough for the largest
+    sum of products it receives, so no slot carries into the next."""
+    low_a, row_a = _row_of(weights_a)
+    low_b, row_b = _row_of(weights_b)
+    largest = max(row_a) * max(row_b) * min(len(row_a), len(row_b))
+    width = largest.bit_length() // 8 + 1  # bytes a slot
+    count = len(row_a) + len(row_b) - 1
+    product = (_packed(row_a, width) * _packed(row_b, width)).to_bytes(width * count, "little")
+    result = {}
+    for at in range(count):
+        weight = int.from_bytes(product[at * width : (at + 1) * width], "little")
+        if weight:
+            result[low_a + low_b + at] = weight
+    return result
 
-    def array(weights: dict):
-        low = min(weights)
-        row = np.zeros(max(weights) - low + 1, dtype=object)
-        for outcome, weight in weights.items():
-            row[outcome - low] = weight
-        return low, row
 
-    (low_a, row_a), (low_b, row_b) = array(weights_a), array(weights_b)
-    total = np.convolve(row_a, row_b)
-    return {low_a + low_b + at: int(weight) for at, weight in enumerate(total.tolist()) if weight}
+def _row_of(weights: dict) -> tuple[int, list[int]]:
+    """``(lowest outcome, weights of every whole number from it to the highest)``, 0 where none."""
+    low = min(weights)
+    row = [0] * (max(weights) - low + 1)
+    for outcome, weight in weights.items():
+        row[outcome - low] = weight
+    return low, row
+
+
+def _packed(row: list[int], width: int) -> int:
+    return int.from_bytes(b"".join(weight.to_bytes(width, "little") for weight in row), "little")
 
 
 def _zero_like(outcome):
