@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
-from math import comb, lcm, prod, sqrt
+from math import comb, gcd, lcm, prod, sqrt
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 Outcome = Hashable
@@ -41,13 +41,14 @@ def _add_outcomes(a, b):
 
 
 DENSE_PAIRS = 4096
-"""From this many pairs on, whole-number outcomes close together are convolved in one multiplication."""
+"""From this many pairs on, whole-number outcomes on a lattice with few gaps are convolved in one multiplication."""
 
 
 def _convolve(weights_a: dict, weights_b: dict) -> dict:
     """``{a + b: sum of wa * wb}`` over every pair of outcomes: the whole weights of an independent sum."""
-    if len(weights_a) * len(weights_b) >= DENSE_PAIRS and _dense(weights_a) and _dense(weights_b):
-        return _convolve_dense(weights_a, weights_b)
+    step = _lattice_step(weights_a, weights_b) if len(weights_a) * len(weights_b) >= DENSE_PAIRS else None
+    if step is not None:
+        return _convolve_dense(weights_a, weights_b, step)
     result: dict = {}
     if all(type(o) is int for o in weights_a) and all(type(o) is int for o in weights_b):
         pairs_b = list(weights_b.items())
@@ -62,20 +63,29 @@ def _convolve(weights_a: dict, weights_b: dict) -> dict:
     return result
 
 
-def _dense(weights: dict) -> bool:
-    """Whole-number outcomes with few gaps between them (so an array indexed by outcome stays small)."""
-    if not all(type(o) is int for o in weights):
-        return False
-    return max(weights) - min(weights) < 4 * len(weights) + 64
+def _lattice_step(weights_a: dict, weights_b: dict) -> int | None:
+    """The step ``g`` such that each side's whole-number outcomes are its lowest plus multiples of ``g``,
+    when rows indexed by those multiples stay short (few gaps); else None (not whole numbers, or sparse)."""
+    if not all(type(o) is int for o in weights_a) or not all(type(o) is int for o in weights_b):
+        return None
+    step = 0
+    for weights in (weights_a, weights_b):
+        low = min(weights)
+        for outcome in weights:
+            step = gcd(step, outcome - low)
+    step = step or 1
+    if any((max(weights) - min(weights)) // step >= 16 * len(weights) + 64 for weights in (weights_a, weights_b)):
+        return None
+    return step
 
 
-def _convolve_dense(weights_a: dict, weights_b: dict) -> dict:
-    """:func:`_convolve` for dense whole-number outcomes, by Kronecker substitution: each side's weights,
-    indexed by outcome, are packed into one integer (one fixed-width slot per outcome), the two integers
-    multiplied once, and the product's slots read back. Exact: every slot is wide enough for the largest
-    sum of products it receives, so no slot carries into the next."""
-    low_a, row_a = _row_of(weights_a)
-    low_b, row_b = _row_of(weights_b)
+def _convolve_dense(weights_a: dict, weights_b: dict, step: int) -> dict:
+    """:func:`_convolve` for whole-number outcomes on a lattice of ``step``, by Kronecker substitution: each
+    side's weights, indexed by outcome, are packed into one integer (one fixed-width slot per outcome),
+    the two integers multiplied once, and the product's slots read back. Exact: every slot is wide enough
+    for the largest sum of products it receives, so no slot carries into the next."""
+    low_a, row_a = _row_of(weights_a, step)
+    low_b, row_b = _row_of(weights_b, step)
     largest = max(row_a) * max(row_b) * min(len(row_a), len(row_b))
     width = largest.bit_length() // 8 + 1  # bytes a slot
     count = len(row_a) + len(row_b) - 1
@@ -84,16 +94,16 @@ def _convolve_dense(weights_a: dict, weights_b: dict) -> dict:
     for at in range(count):
         weight = int.from_bytes(product[at * width : (at + 1) * width], "little")
         if weight:
-            result[low_a + low_b + at] = weight
+            result[low_a + low_b + at * step] = weight
     return result
 
 
-def _row_of(weights: dict) -> tuple[int, list[int]]:
-    """``(lowest outcome, weights of every whole number from it to the highest)``, 0 where none."""
+def _row_of(weights: dict, step: int) -> tuple[int, list[int]]:
+    """``(lowest outcome, weights of every lattice point from it to the highest)``, 0 where none."""
     low = min(weights)
-    row = [0] * (max(weights) - low + 1)
+    row = [0] * ((max(weights) - low) // step + 1)
     for outcome, weight in weights.items():
-        row[outcome - low] = weight
+        row[(outcome - low) // step] = weight
     return low, row
 
 
