@@ -61,9 +61,10 @@ def _stamp(status: os.stat_result) -> tuple:
 
 
 def _settled(stamp: tuple | None) -> bool:
-    """Whether any later change of the file must give it another stamp: its status changed (ctime, which
-    every write and every touch of its times sets to now) long enough ago that a change now falls later."""
-    return stamp is not None and time.time_ns() - stamp[4] > SETTLED_SECONDS * 1_000_000_000
+    """Whether any later change of the file must give it another stamp: it was modified and its status
+    changed (ctime, which every write and every touch of its times sets to now on POSIX) long enough ago
+    that a change now falls later."""
+    return stamp is not None and time.time_ns() - max(stamp[3], stamp[4]) > SETTLED_SECONDS * 1_000_000_000
 
 
 @functools.lru_cache(maxsize=256)
