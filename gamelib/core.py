@@ -421,12 +421,10 @@ def _check_depth(data: Any, what: str) -> None:
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
-        if depth > MAX_SAVE_DEPTH:
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (list, tuple)) else ()
+        if depth > MAX_SAVE_DEPTH or (items and depth == MAX_SAVE_DEPTH):  # an item, even a number, one deeper
             raise CorruptSave(f"this {what} is nested more than {MAX_SAVE_DEPTH} levels deep; no save is")
-        if isinstance(value, dict):
-            stack.extend((item, depth + 1) for item in value.values())
-        elif isinstance(value, (list, tuple)):
-            stack.extend((item, depth + 1) for item in value)
+        stack += [(item, depth + 1) for item in items if isinstance(item, (dict, list, tuple))]  # only containers
 
 
 def require_fields(data: dict, fields: Iterable[str], what: str = "saved game") -> None:

@@ -6,6 +6,8 @@ records, the lessons' answer sheets) is listed with its SHA-256 in ``gamelib/shi
 :func:`read_bytes` and :func:`read_json` are the one way the games read them: a file that differs
 from its listed sum, is missing or unlisted raises :class:`DamagedData` naming the file, so an
 edited value (a doubled scale, a forged bot value) is never used as if it were the computed one.
+A file is hashed once per process while it stays the same (its device, inode, size, modified and
+changed times, once they are a few seconds old); any write gives it other times, so it is checked again.
 The commands that rewrite a data file (the solver's ``--write`` and ``--record``) call
 :func:`write_manifest` after writing; ``python -m gamelib.datafiles --write`` does the same by hand.
 
@@ -16,11 +18,13 @@ places caches (``$XDG_CACHE_HOME/gamelib``, else ``~/.cache/gamelib``; the LOCAL
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +38,56 @@ class DamagedData(RuntimeError):
     """A shipped data file that is missing, unlisted or not the file the package was built with."""
 
 
+SETTLED_SECONDS = 2
+"""A file whose status last changed this long ago has its checksum computed once per process."""
+
+
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _read(path: Path) -> tuple[bytes, tuple | None]:
+    """The bytes of ``path`` and its stamp (device, inode, size, modified and changed times), or None for the
+    stamp when the file changed while it was read."""
+    with open(path, "rb") as file:
+        before = _stamp(os.fstat(file.fileno()))
+        data = file.read()
+        after = _stamp(os.fstat(file.fileno()))
+    return data, before if before == after else None
+
+
+def _stamp(status: os.stat_result) -> tuple:
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def _settled(stamp: tuple | None) -> bool:
+    """Whether any later change of the file must give it another stamp: it was modified and its status
+    changed (ctime, which every write and every touch of its times sets to now on POSIX) long enough ago
+    that a change now falls later."""
+    return stamp is not None and time.time_ns() - max(stamp[3], stamp[4]) > SETTLED_SECONDS * 1_000_000_000
+
+
+@functools.lru_cache(maxsize=256)
+def _settled_digest(path: str, stamp: tuple) -> str:
+    """The SHA-256 of the file at ``path`` as it is under ``stamp``, computed once per process.
+
+    A file written again has another stamp, so it is hashed again; a file that no longer has ``stamp``
+    raises (and nothing is remembered)."""
+    data, now = _read(Path(path))
+    if now != stamp:
+        raise FileExistsError(f"{path} changed while it was checked")
+    return _digest(data)
+
+
+def _checked_digest(path: Path, data: bytes, stamp: tuple | None) -> str:
+    """The SHA-256 of ``data``, just read from ``path`` under ``stamp``: from the per-process record when the
+    file has not changed since it was hashed, else computed."""
+    if _settled(stamp):
+        try:
+            return _settled_digest(str(path), stamp)
+        except OSError:
+            pass
+    return _digest(data)
 
 
 def shipped_names() -> list[str]:
@@ -56,11 +108,30 @@ def expected_digests(manifest: Path | None = None) -> dict[str, str]:
     """``{name: sha256}`` from the manifest; a damaged manifest raises :class:`DamagedData` naming it."""
     manifest = MANIFEST if manifest is None else manifest
     try:
-        text = manifest.read_text(encoding="ascii")
+        data, stamp = _read(manifest)
+        text = data.decode("ascii")
     except (OSError, UnicodeDecodeError) as problem:
         raise DamagedData(
             f"the list of the data files' checksums {manifest} cannot be read ({problem}): reinstall the package"
         ) from None
+    if _settled(stamp):
+        try:
+            return dict(_settled_digests(str(manifest), stamp))
+        except (OSError, UnicodeDecodeError):
+            pass  # changed since it was read: parse the text read
+    return _parsed_manifest(manifest, text)
+
+
+@functools.lru_cache(maxsize=16)
+def _settled_digests(path: str, stamp: tuple) -> tuple:
+    """The manifest at ``path`` as it is under ``stamp``, parsed once per process (see :func:`_settled_digest`)."""
+    data, now = _read(Path(path))
+    if now != stamp:
+        raise FileExistsError(f"{path} changed while it was read")
+    return tuple(_parsed_manifest(Path(path), data.decode("ascii")).items())
+
+
+def _parsed_manifest(manifest: Path, text: str) -> dict[str, str]:
     digests = {}
     for number, line in enumerate(text.splitlines(), 1):
         match = _LINE.fullmatch(line)
@@ -83,12 +154,12 @@ def read_bytes(name: str, path: str | Path | None = None, error: type[DamagedDat
     if expected is None:
         raise error(f"{path} is not one of the package's data files listed in {MANIFEST.name}: reinstall the package")
     try:
-        data = path.read_bytes()
+        data, stamp = _read(path)
     except OSError as problem:
         raise error(
             f"the data file {path} cannot be read ({problem.strerror or problem}): reinstall the package"
         ) from None
-    actual = _digest(data)
+    actual = _checked_digest(path, data, stamp)
     if actual != expected:
         raise error(
             f"the data file {path} is damaged or edited: its SHA-256 is {actual[:16]}..., the package was "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
-from math import comb, lcm, prod, sqrt
+from math import comb, gcd, lcm, prod, sqrt
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 Outcome = Hashable
@@ -38,6 +38,77 @@ def _add_outcomes(a, b):
             raise ValueError(f"cannot add outcome {a!r} to {b!r}: joint outcomes add only to tuples of the same length")
         return tuple(x + y for x, y in zip(a, b))
     return a + b
+
+
+DENSE_PAIRS = 4096
+"""From this many pairs on, whole-number outcomes on a lattice with few gaps are convolved in one multiplication."""
+
+
+def _convolve(weights_a: dict, weights_b: dict) -> dict:
+    """``{a + b: sum of wa * wb}`` over every pair of outcomes: the whole weights of an independent sum."""
+    step = _lattice_step(weights_a, weights_b) if len(weights_a) * len(weights_b) >= DENSE_PAIRS else None
+    if step is not None:
+        return _convolve_dense(weights_a, weights_b, step)
+    result: dict = {}
+    if all(type(o) is int for o in weights_a) and all(type(o) is int for o in weights_b):
+        pairs_b = list(weights_b.items())
+        for a, wa in weights_a.items():
+            for b, wb in pairs_b:
+                result[a + b] = result.get(a + b, 0) + wa * wb
+        return result
+    for a, wa in weights_a.items():
+        for b, wb in weights_b.items():
+            s = _add_outcomes(a, b)
+            result[s] = result.get(s, 0) + wa * wb
+    return result
+
+
+def _lattice_step(weights_a: dict, weights_b: dict) -> int | None:
+    """The step ``g`` such that each side's whole-number outcomes are its lowest plus multiples of ``g``,
+    when rows indexed by those multiples stay short (few gaps); else None (not whole numbers, or sparse)."""
+    if not all(type(o) is int for o in weights_a) or not all(type(o) is int for o in weights_b):
+        return None
+    step = 0
+    for weights in (weights_a, weights_b):
+        low = min(weights)
+        for outcome in weights:
+            step = gcd(step, outcome - low)
+    step = step or 1
+    if any((max(weights) - min(weights)) // step >= 16 * len(weights) + 64 for weights in (weights_a, weights_b)):
+        return None
+    return step
+
+
+def _convolve_dense(weights_a: dict, weights_b: dict, step: int) -> dict:
+    """:func:`_convolve` for whole-number outcomes on a lattice of ``step``, by Kronecker substitution: each
+    side's weights, indexed by outcome, are packed into one integer (one fixed-width slot per outcome),
+    the two integers multiplied once, and the product's slots read back. Exact: every slot is wide enough
+    for the largest sum of products it receives, so no slot carries into the next."""
+    low_a, row_a = _row_of(weights_a, step)
+    low_b, row_b = _row_of(weights_b, step)
+    largest = max(row_a) * max(row_b) * min(len(row_a), len(row_b))
+    width = largest.bit_length() // 8 + 1  # bytes a slot
+    count = len(row_a) + len(row_b) - 1
+    product = (_packed(row_a, width) * _packed(row_b, width)).to_bytes(width * count, "little")
+    result = {}
+    for at in range(count):
+        weight = int.from_bytes(product[at * width : (at + 1) * width], "little")
+        if weight:
+            result[low_a + low_b + at * step] = weight
+    return result
+
+
+def _row_of(weights: dict, step: int) -> tuple[int, list[int]]:
+    """``(lowest outcome, weights of every lattice point from it to the highest)``, 0 where none."""
+    low = min(weights)
+    row = [0] * ((max(weights) - low) // step + 1)
+    for outcome, weight in weights.items():
+        row[(outcome - low) // step] = weight
+    return low, row
+
+
+def _packed(row: list[int], width: int) -> int:
+    return int.from_bytes(b"".join(weight.to_bytes(width, "little") for weight in row), "little")
 
 
 def _zero_like(outcome):
@@ -206,13 +277,21 @@ class Dist:
         _check_pairs(len(self) * len(other))
         # Whole-number weights over a common denominator: integer products, one Fraction per outcome.
         (below_a, weights_a), (below_b, weights_b) = self._weights(), other._weights()
-        result: dict = {}
-        for a, wa in weights_a.items():
-            for b, wb in weights_b.items():
-                s = _add_outcomes(a, b)
-                result[s] = result.get(s, 0) + wa * wb
-        below = below_a * below_b
-        return Dist({outcome: Fraction(weight, below) for outcome, weight in result.items()})
+        result = _convolve(weights_a, weights_b)
+        return Dist._of_weights(result, below_a * below_b)
+
+    @classmethod
+    def _of_weights(cls, weights: Mapping[Outcome, int], below: int) -> "Dist":
+        """The distribution of positive whole ``weights`` that sum to ``below`` exactly (a convolution's
+        result), built without checking each probability again: the sum is 1 by construction."""
+        if len(weights) > MAX_OUTCOMES:
+            raise ValueError(
+                f"{len(weights):,} outcomes are more than an exact distribution holds here "
+                f"({MAX_OUTCOMES:,}); group outcomes together or simulate instead"
+            )
+        dist = object.__new__(cls)
+        dist._probabilities = {outcome: Fraction(weights[outcome], below) for outcome in sorted(weights)}
+        return dist
 
     def _weights(self) -> tuple[int, dict]:
         """``(denominator, {outcome: whole weight})`` with weight / denominator = probability."""

@@ -15,14 +15,18 @@ the numbers. Graded work uses nbgrader.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import numbers
+import os
 import re
 import reprlib
+import time
 from decimal import Decimal
 from fractions import Fraction
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from gamelib import datafiles
@@ -169,6 +173,22 @@ def digest(answer: Any, kind: str = "exact") -> str:
 def lessons() -> list[str]:
     """The names of the lessons that have answer sheets."""
     folder = resources.files("gamelib") / "answers"
+    try:
+        listed = os.stat(folder).st_mtime_ns  # adding, removing or renaming a sheet changes it
+    except (TypeError, OSError):  # a package that is not a folder on disk (a zip): list it each time
+        return _sheet_names(folder)
+    if time.time_ns() - listed < datafiles.SETTLED_SECONDS * 1_000_000_000:  # a change now could keep its time
+        return _sheet_names(folder)
+    return list(_listed_sheet_names(str(folder), listed))
+
+
+@functools.lru_cache(maxsize=4)
+def _listed_sheet_names(folder: str, listed: int) -> tuple[str, ...]:
+    """The folder's sheet names, listed once per state of the folder (``listed``: its modified time)."""
+    return tuple(_sheet_names(Path(folder)))
+
+
+def _sheet_names(folder) -> list[str]:
     return sorted(item.name[: -len(".json")] for item in folder.iterdir() if item.name.endswith(".json"))
 
 

@@ -343,7 +343,9 @@ def test_a_forged_file_names_the_file_and_line_and_keeps_the_other_files(name, t
 
 
 def write_bytes(tmp_path: Path, name: str, data: bytes) -> Path:
+    """``data`` as the file ``name``, always a new file (ext4 flushes a file rewritten in place to disk)."""
     path = tmp_path / name
+    path.unlink(missing_ok=True)
     path.write_bytes(data)
     return path
 
@@ -437,7 +439,7 @@ def test_fuzz_damaged_playtest_files_never_raise_raw_and_keep_only_sound_games(t
     hangs, and every game it keeps is one of the games really played (its end save and its moves)."""
     original = toy_file.read_bytes()
     played = {
-        (json.dumps(game.states[0].to_json()), game.final.to_json())
+        (json.dumps(game.start.to_json()), game.final.to_json())
         for game in load_playtests(toy_file, games=[toy_game]).games
     }
     rng = random.Random(2026)
@@ -448,7 +450,7 @@ def test_fuzz_damaged_playtest_files_never_raise_raw_and_keep_only_sound_games(t
         assert all(isinstance(problem, PlaytestError) and path.name in str(problem) for problem in results.problems)
         mine = [game for game in results.games if game.path == path]
         for game in mine:
-            assert (json.dumps(game.states[0].to_json()), game.final.to_json()) in played
+            assert (json.dumps(game.start.to_json()), game.final.to_json()) in played
         assert len(results) == len(mine) + 2  # the sound file's two games are always kept
         kept_games += len(mine)
         problems += len(results.problems)
@@ -493,6 +495,7 @@ def test_fuzz_forged_fields_are_refused_with_a_reason(toy_file, tmp_path):
             target, key = line[key], rng.choice(sorted(line[key]))
         target[key] = value
         path = tmp_path / f"forged{case % 5}.jsonl"
+        path.unlink(missing_ok=True)  # a new file (see write_bytes)
         path.write_text(
             "".join(json.dumps(item, allow_nan=True) + "\n" for item in forged),
             encoding="utf-8",

@@ -34,6 +34,8 @@ from gamelib.core import (
 GAME = "race"
 SAVE_VERSION = 1
 ACTIONS = ("ONE_DIE", "TWO_DICE")
+THROWS = tuple(tuple(itertools.product(range(1, 7), repeat=dice)) for dice in (0, 1, 2))  # by dice thrown
+ODDS = tuple(tuple((face, Fraction(1, len(faces))) for face in faces) for faces in THROWS)  # listed once
 
 
 @dataclass(frozen=True)
@@ -80,15 +82,13 @@ class State:
     def chance_outcomes(self) -> list:
         if not self.pending:
             return []
-        dice = 1 if self.pending == "ONE_DIE" else 2
-        faces = list(itertools.product(range(1, 7), repeat=dice))
-        return [(face, Fraction(1, len(faces))) for face in faces]
+        return list(ODDS[1 if self.pending == "ONE_DIE" else 2])
 
     def apply(self, action) -> "State":
         if self.is_terminal:
             raise IllegalMove("the race is over")
         if self.pending:
-            if action not in [outcome for outcome, _ in self.chance_outcomes()]:
+            if action not in THROWS[1 if self.pending == "ONE_DIE" else 2]:
                 raise IllegalMove(f"{action!r} is not a possible throw")
             return self._resolve(action)
         if not isinstance(action, str) or action not in ACTIONS:

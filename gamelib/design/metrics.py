@@ -332,10 +332,11 @@ def _resampled_totals(groups: np.ndarray, rng: np.random.Generator) -> np.ndarra
             count = min(per_block, BOOTSTRAP_RESAMPLES - first)
             totals[first : first + count] = groups[rng.integers(0, deals, size=(count, deals))].sum(axis=1)
         return totals
+    columns = np.ascontiguousarray(groups.T)  # one row per statistic: each pick gathers from a contiguous row
     for resample in range(BOOTSTRAP_RESAMPLES):
         for first in range(0, deals, BOOTSTRAP_BLOCK):
             picks = rng.integers(0, deals, size=min(BOOTSTRAP_BLOCK, deals - first))
-            totals[resample] += groups[picks].sum(axis=0)
+            totals[resample] += columns.take(picks, axis=1).sum(axis=1)
     return totals
 
 

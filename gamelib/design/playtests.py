@@ -820,7 +820,8 @@ def _replay_checked(path, number, module, seats, game: _Game, data: dict) -> Pla
         actions.append(action)
     if not state.is_terminal:
         raise PlaytestError(path, number, f"its moves stop before the game is over (after {len(moves)} moves)")
-    if json.loads(state.to_json()) != json.loads(end.to_json()):
+    reached, saved = state.to_json(), end.to_json()
+    if reached != saved and json.loads(reached) != json.loads(saved):  # the same text is the same save
         raise PlaytestError(
             path, number, "its save is not where its moves lead: the rules cannot reach it from the start"
         )
