@@ -126,3 +126,34 @@ def test_solve_linear_is_exact_and_says_singular():
     # 2x + y = 1, x + 3y = 2  ->  x = 1/5, y = 3/5 (by hand: x = (3*1 - 2) / 5)
     assert solve_linear([[F(2), F(1), F(1)], [F(1), F(3), F(2)]]) == [F(1, 5), F(3, 5)]
     assert solve_linear([[F(1), F(2), F(1)], [F(2), F(4), F(2)]]) is None
+
+
+def _sum_by_every_pair(a: Dist, b: Dist) -> dict:
+    """The oracle for ``a + b``: every pair of outcomes, its probability the product (Fractions throughout)."""
+    total = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            total[x + y] = total.get(x + y, 0) + p * q
+    return total
+
+
+@pytest.mark.parametrize("step", [1, 2, 3, 7, 100])
+def test_sums_on_a_lattice_of_whole_numbers_match_every_pair(step):
+    """Sides of 70 and 80 whole-number outcomes (5,600 pairs, past ``DENSE_PAIRS``) go through one big
+    multiplication (gamelib.dist._convolve_dense); the pair loop is the oracle. Gaps, negative outcomes and
+    unequal weights included, and sides too sparse for the lattice, which take the pair loop."""
+    import random
+
+    from gamelib import dist
+
+    rng = random.Random(step)
+    for spread in (100, 100, 100, 10**6):  # outcomes among 200 lattice points, then too far apart for a row
+        sides = [
+            Dist.from_weights(
+                {n * step + 5 * step: rng.randrange(1, 10**12) for n in rng.sample(range(-spread, spread), size)}
+            )
+            for size in (70, 80)
+        ]
+        weights = [side._weights()[1] for side in sides]
+        assert (dist._lattice_step(*weights) is not None) == (spread == 100)  # the path this trial means to test
+        assert (sides[0] + sides[1]).to_dict() == _sum_by_every_pair(*sides)
