@@ -205,7 +205,7 @@ def test_each_make_target_installs_its_own_extras(target, extras):
         ["make", "-n", "-W", "pyproject.toml", target], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
     assert f'-e ".[{extras}]"' in plan
-    assert plan.count("pip install") == 1
+    assert plan.count(' -e ".[') == 1  # one install of the project (make test's venv may first bring in uv)
 
 
 def test_a_lesson_that_needs_the_internet_stops_at_its_first_cell_with_one_sentence(tmp_path):
