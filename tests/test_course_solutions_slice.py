@@ -51,6 +51,7 @@ CASES = [
         2,
     ),
     ("a name imported only in a skipped cell", [UNRELATED + "\nfrom math import tau", "answer = tau"], None),
+    ("a pair of constants bound again", ["A, B = 1, 2", UNRELATED, "A, B = 3, 4", "answer = A + B"], 2),
 ]
 
 
@@ -90,6 +91,25 @@ def test_a_cell_reading_a_solution_is_kept_and_unrelated_cells_are_not():
 def test_a_literal_constant_read_does_not_keep_a_cell():
     cells = ["GAMES = 40", "spent = [GAMES] * 3", "answer = GAMES + 1"]
     assert SLICE.kept_cells(notebook_of(cells), [2]) == [0, 2]
+
+
+def test_constants_unpacked_from_literals_do_not_keep_a_cell():
+    # course 06: ``Z_ALPHA, Z_POWER = 1.96, 0.84`` once, read by a function the exercises call
+    cells = [
+        "Z, W = 1.96, 0.84",
+        "def spread(p):\n    return Z * p + W",
+        "spent = [spread(1)] * 3",
+        "answer = spread(2)",
+    ]
+    assert SLICE.kept_cells(notebook_of(cells), [3]) == [0, 1, 3]
+
+
+@pytest.mark.parametrize(
+    "binding", ["HAND, N = [1], 2", "HAND, *N = [1], 2", "HAND = N = [1]", "(HAND, N), M = ([1], 2), 3"]
+)
+def test_a_mutable_or_starred_unpacking_keeps_the_cells_that_read_it(binding):
+    cells = [binding, "spent = sorted(HAND)", "answer = HAND[0]"]
+    assert SLICE.kept_cells(notebook_of(cells), [2]) == [0, 1, 2]
 
 
 def test_a_skipped_cell_keeps_its_imports_in_place():

@@ -19,7 +19,7 @@ keeps, as whole cells,
 
 Some names cannot change, so reading them keeps nothing: names the notebook binds only by ``import``
 (every import statement of a skipped cell is still run, in its place, so they are bound as in the
-full run), names bound once to an immutable literal (``GAMES = 40``), and functions defined once
+full run), names bound once to an immutable literal (``GAMES = 40``, ``Z, W = 1.96, 0.84``), and functions defined once
 whose bodies read only such names. Names the notebook never binds are Python's built-ins or come
 from a ``from module import *``; gamelib keeps no mutable state at module level (README: "one way
 to build a state"), so they count as unchanging too. None of these counts if a cell assigns to an
@@ -97,12 +97,30 @@ def _kind(node: ast.stmt) -> str:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return "definition"
     if isinstance(node, ast.Assign) and all(isinstance(target, ast.Name) for target in node.targets):
-        try:
-            value = ast.literal_eval(node.value)
-        except ValueError:
-            return "other"
-        return "literal" if _immutable(value) else "other"
+        return "literal" if _immutable_literal(node.value) else "other"
+    if isinstance(node, ast.Assign) and _unpacks_literals(node):
+        return "literal"
     return "other"
+
+
+def _immutable_literal(node: ast.expr) -> bool:
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        return False
+    return _immutable(value)
+
+
+def _unpacks_literals(node: ast.Assign) -> bool:
+    """``A, B = 1.96, 0.84``: each name bound to an immutable literal of its own."""
+    [target] = node.targets if len(node.targets) == 1 else [None]
+    return (
+        isinstance(target, ast.Tuple | ast.List)
+        and isinstance(node.value, ast.Tuple | ast.List)
+        and len(target.elts) == len(node.value.elts)
+        and all(isinstance(name, ast.Name) for name in target.elts)
+        and all(_immutable_literal(value) for value in node.value.elts)
+    )
 
 
 def _immutable(value) -> bool:
