@@ -578,6 +578,27 @@ def test_openspiel_chance_probabilities_are_gamelibs_fractions():
                 state.apply_action(rng.choice(state.legal_actions()))
 
 
+def test_openspiel_floats_are_float_of_each_probability_on_every_branch():
+    """openspiel_game._floats (its shared-object shortcut, its runs, Fractions, whole numbers and floats) gives
+    exactly ``float(p)`` for every probability, the oracle, on hand-made lists that take each branch."""
+    shared = Fraction(1, 26)
+    huge = Fraction(2**70 + 1, 3**45)  # needs the correctly rounded division, not float(num) / float(den)
+    cases = [
+        [],
+        [("a", shared)] * 26,  # one object for every outcome: the shortcut
+        [(k, Fraction(1, 6)) for k in range(6)],  # equal values, distinct objects
+        [("x", shared), ("y", shared), ("z", Fraction(24, 26))],  # a run, then another probability
+        [("x", Fraction(1, 3)), ("y", Fraction(1, 3)), ("z", Fraction(1, 3))],
+        [("x", huge), ("y", 1 - huge)],
+        [("x", 1), ("y", 0)],
+        [("x", 0.25), ("y", 0.75)],
+        [("x", shared), ("y", 0.5), ("z", shared)],
+    ]
+    for outcomes in cases:
+        floats = openspiel_game._floats(outcomes)
+        assert floats == [float(p) for _, p in outcomes] and all(type(f) is float for f in floats), outcomes
+
+
 def test_openspiel_observations_show_only_gamelibs_observation():
     """Strings and tensors are observation(player) (nothing more); the information state adds only the hash of
     the player's own history, so two players' strings differ where the game hides something."""
@@ -951,7 +972,7 @@ def play_pettingzoo_randomly(game, options, seeds):
             if terminated or truncated:
                 env.step(None)
                 continue
-            offered = np.flatnonzero(observation["action_mask"]).tolist()
+            offered = observation["action_mask"].nonzero()[0].tolist()  # flatnonzero without its two wrappers
             offered_is_gamelibs_listing(offered, scheme, env.state_)
             env.step(rng.choice(offered))
         assert env.state_.is_terminal and list(paid.values()) == [float(share) for share in env.state_.returns()]
@@ -995,7 +1016,7 @@ def play_gymnasium_randomly(game, options, seeds):
         rng = random.Random(70_000 + seed)
         reward, done = 0.0, env.state.is_terminal
         while not done:
-            offered = np.flatnonzero(observation["action_mask"]).tolist()
+            offered = observation["action_mask"].nonzero()[0].tolist()  # flatnonzero without its two wrappers
             offered_is_gamelibs_listing(offered, env.game_shape.numbering, env.state)
             observation, reward, done, truncated, _ = env.step(rng.choice(offered))
             assert not truncated

@@ -93,6 +93,8 @@ class ListingNumbering:
     def action(self, state, number, actions=None) -> Any:
         """The action numbered ``number`` in ``state``; a number with no legal action raises IllegalMove."""
         actions = self._listing(state, actions)
+        if type(number) is int and 0 <= number < len(actions):  # the usual case, without _is_index's checks
+            return actions[number]
         if not _is_index(number, len(actions)):
             raise IllegalMove(
                 f"action number {number!r} is not legal here: this position has actions 0 to {len(actions) - 1}", number

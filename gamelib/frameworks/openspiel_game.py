@@ -37,6 +37,8 @@ import dataclasses
 import hashlib
 import importlib
 from fractions import Fraction
+from itertools import repeat
+from operator import is_
 from types import ModuleType
 
 import numpy as np
@@ -265,19 +267,30 @@ class GamelibState(pyspiel.State):
 
 def _floats(outcomes) -> list:
     """The probabilities of ``(outcome, probability)`` pairs as floats, each ``float(probability)``: a
-    ``Fraction`` is divided out as ``float`` divides it (numerator / denominator, correctly rounded), once
-    for a run of outcomes sharing one probability object (equally likely outcomes share one ``Fraction``:
-    a draw from a pile of 26 cards converts one number, not 26)."""
+    ``Fraction`` is divided out as ``float`` divides it (numerator / denominator, correctly rounded, read with
+    one ``as_integer_ratio()`` call instead of two property reads), once for a run of outcomes sharing one
+    probability object; when every outcome shares it (a draw from a pile of 26 cards: one ``Fraction``), that
+    is seen by one identity test of the whole list in C and the one float is repeated."""
+    probabilities = [probability for _, probability in outcomes]
+    if not probabilities:
+        return []
+    first = probabilities[0]
+    if all(map(is_, probabilities, repeat(first))):
+        return [_float(first)] * len(probabilities)
     floats, last, value = [], None, 0.0
-    for _, probability in outcomes:
+    for probability in probabilities:
         if probability is not last:
             last = probability
-            if type(probability) is Fraction:
-                value = probability.numerator / probability.denominator
-            else:
-                value = float(probability)
+            value = _float(probability)
         floats.append(value)
     return floats
+
+
+def _float(probability) -> float:
+    if type(probability) is Fraction:
+        numerator, denominator = probability.as_integer_ratio()
+        return numerator / denominator
+    return float(probability)
 
 
 def _status(state) -> tuple:
