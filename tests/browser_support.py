@@ -197,7 +197,8 @@ def lab_tab_fixture(browser_context, lab):
     if tab is None or tab.is_closed():
         tab = browser_context.new_page()
         browser_context.gamelib_lab_tab = tab  # hung on the session's browser: it lives and ends with it
-    tab.set_viewport_size({"width": 1280, "height": 1000})
+    if tab.viewport_size != {"width": 1280, "height": 1000}:  # a file before made it taller or narrower
+        tab.set_viewport_size({"width": 1280, "height": 1000})
     if tab.url.startswith(f"{lab.url}/lab") and tab.evaluate("() => !!window.jupyterapp"):
         set_theme(tab, "JupyterLab Light")
         tab.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
