@@ -186,8 +186,27 @@ OPEN_ALONE = """async (path) => {
 }"""
 
 
+@pytest.fixture(scope="module", name="lab_tab")
+def lab_tab_fixture(browser_context, lab):
+    """The session's one tab that shows Lab, lent to each file's tests in turn (a test file imports
+    ``lab_tab_fixture`` and asks for ``lab_tab``). Lab's page loads in it once a session, not once a
+    file (about 5 s of the browser's CPU each time); each notebook still opens alone with a kernel of
+    its own (``show_alone`` closes what the file before left open and shuts its kernels down). Each
+    file gets it as a new tab has it: 1280 x 1000 px, the light theme, the file browser in the side panel."""
+    tab = getattr(browser_context, "gamelib_lab_tab", None)
+    if tab is None or tab.is_closed():
+        tab = browser_context.new_page()
+        browser_context.gamelib_lab_tab = tab  # hung on the session's browser: it lives and ends with it
+    if tab.viewport_size != {"width": 1280, "height": 1000}:  # a file before made it taller or narrower
+        tab.set_viewport_size({"width": 1280, "height": 1000})
+    if tab.url.startswith(f"{lab.url}/lab") and tab.evaluate("() => !!window.jupyterapp"):
+        set_theme(tab, "JupyterLab Light")
+        tab.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
+    return tab
+
+
 def show_alone(page, lab, path: str) -> None:
-    """Lab showing ``path`` and nothing else. A tab that shows this Lab already (a file's ``module_page``)
+    """Lab showing ``path`` and nothing else. A tab that shows this Lab already (the session's ``lab_tab``)
     opens ``path`` with a kernel of its own and closes the documents it had open, shutting their kernels
     down (OPEN_ALONE): loading Lab again in the tab would cost the browser about 5 s of CPU. Any other tab
     loads Lab at /lab/tree/PATH."""

@@ -17,6 +17,7 @@ import json
 import pytest
 
 from browser_support import ARTIFACTS, open_notebook, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -148,14 +149,14 @@ MEASURED: dict = {}  # every ratio measured, saved beside the screenshots for a 
 
 
 @pytest.fixture(scope="module")
-def boards(module_page, lab):
+def boards(lab_tab, lab):
     """The notebook of boards, run once for this file's three tests, in a window tall enough to
     check each board in view. The tests run in the file's order: the themes (which ends back in
     the light theme), then the narrow window, then the kernel restart, which runs the cells again
     at its end."""
     from playwright.sync_api import expect
 
-    page = module_page
+    page = lab_tab
     (lab.root / "comfort_boards.ipynb").write_text(json.dumps(NOTEBOOK))
     page.set_viewport_size({"width": 1280, "height": 1400})
     open_notebook(page, lab, "comfort_boards.ipynb")

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from browser_support import open_notebook, run_cells, screenshot, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib.chakra import BHAGYA, LETTERS, Receive, new_game, next_steps, position
 
 NOTEBOOK = "chakra/01_rules_step_by_step.ipynb"
@@ -25,11 +26,11 @@ def letters(colours) -> str:
 
 
 @pytest.fixture(scope="module")
-def rules_lesson(module_page, lab):
+def rules_lesson(lab_tab, lab):
     """Chakra 01 opened once for the tests of its boards."""
-    open_notebook(module_page, lab, NOTEBOOK)
-    wait_for_kernel_idle(module_page)
-    return module_page
+    open_notebook(lab_tab, lab, NOTEBOOK)
+    wait_for_kernel_idle(lab_tab)
+    return lab_tab
 
 
 @pytest.fixture
@@ -115,12 +116,12 @@ def test_channel_by_clicking_in_the_c3_position(rules_lesson, lab):
     screenshot(board, "chakra_board_after_channel")
 
 
-def test_bot_answers_a_clicked_meditation(module_page, lab):
+def test_bot_answers_a_clicked_meditation(lab_tab, lab):
     """Lesson 3's first board: seat 0 meditates by clicking, the greedy bot (seat 1) answers at once.
     Opened alone in the file's tab, after the tests of lesson 1 (which it closes)."""
     from playwright.sync_api import expect
 
-    page = module_page
+    page = lab_tab
     open_notebook(page, lab, "chakra/03_play_and_plan.ipynb", through="bots={1: greedy_policy})")  # its first board
     wait_for_kernel_idle(page)
     board = page.locator(".ck-board").first
@@ -137,12 +138,12 @@ def test_bot_answers_a_clicked_meditation(module_page, lab):
     screenshot(board, "chakra_board_bot_answered")
 
 
-def test_final_scoring_board_shows_every_token(module_page, lab):
+def test_final_scoring_board_shows_every_token(lab_tab, lab):
     """Lesson 2's end position (spec 15.1): all seven values face up, scores 14 and 12, seat 0 wins.
     Opened alone in the file's tab."""
     from playwright.sync_api import expect
 
-    page = module_page
+    page = lab_tab
     open_notebook(page, lab, "chakra/02_scoring.ipynb")
     wait_for_kernel_idle(page)
     board = page.locator(".ck-board").first

@@ -134,11 +134,22 @@ def test_nagaraja_duel_commits_two_cards_and_the_bot_answers(page, voila):
     screenshot(page, "app_nagaraja_duel")
 
 
-def test_chakra_table_receives_and_the_bots_play_on(page, voila):
+@pytest.fixture(scope="module")
+def last_app_tab(browser_context):
+    """A tab the last app's test leaves its app open in, for the rules-link test after it: Voila runs that
+    app (a kernel, the notebook, the page) once for both tests, not twice."""
+    tab = browser_context.new_page()
+    yield tab
+    tab.close()
+
+
+def test_chakra_table_receives_and_the_bots_play_on(last_app_tab, voila):
     from playwright.sync_api import expect
 
     from gamelib.chakra import BHAGYA, LETTERS, Receive, new_game
 
+    page = last_app_tab
+    assert list(make_apps.APP_CELLS)[-1] == "chakra_table"  # the app the rules-link test follows a link of
     board = open_app(page, voila, "chakra_table", ".ck-board")
     game = new_game(players=3, seed=APP_SEEDS["chakra_table"])
     column = next(c for c, energies in enumerate(game.maya) if energies and energies[0] != 0)
@@ -161,15 +172,18 @@ def test_odds_explorer_answers_a_slider(page, voila):
     screenshot(page, "app_odds_explorer")
 
 
-def test_every_apps_rules_link_loads_under_voila(page, voila):
+def test_every_apps_rules_link_loads_under_voila(last_app_tab, voila):
     """Issue 25: the introduction's rules link, followed from the app Voila shows, answers 200 with the
     rules page. Each app's test checks its own link (open_app calls check_rules_link on every app as it is
-    opened); here the last app's link is clicked, and the browser follows Voila's redirect to the page."""
+    opened); here the last app's link is clicked, and the browser follows Voila's redirect to the page.
+    The last app is the one its own test left open in this tab (opened here only when run alone)."""
     from playwright.sync_api import expect
 
     assert set(APP_SEEDS) | {"odds_explorer"} == set(make_apps.APP_CELLS)  # every app has its test (open_app)
     name = list(make_apps.APP_CELLS)[-1]
-    page.goto(voila.app_url(name))
+    page = last_app_tab
+    if page.url != voila.app_url(name):
+        page.goto(voila.app_url(name))
     link, page_file = check_rules_link(page, name)
     with page.expect_response(lambda r: r.url.endswith(f"/voila/files/docs/rules/{page_file}")) as answer:
         link.click()  # the last app's link, clicked: the browser follows Voila's redirect to the page

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from browser_support import open_notebook, three_shots
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 
 from gamelib.nagaraja.words import CODES
 from gamelib.pangu import new_game
@@ -27,10 +28,10 @@ COMMIT = ("ROM-03", "ROM-04", "ROM-07")  # the duel's first commitment here (all
 NAGA, SINGLE_WAY_CARD = "WHITE", "STK-11"
 
 
-def test_free_play_bar_says_the_new_roll_not_the_player_changed_the_chance(module_page, lab):
+def test_free_play_bar_says_the_new_roll_not_the_player_changed_the_chance(lab_tab, lab):
     from playwright.sync_api import expect
 
-    page = module_page  # one tab for the file: each test opens its app alone in it
+    page = lab_tab  # the session's Lab tab: each test opens its app alone in it
 
     open_notebook(page, lab, FREE_PLAY)
     board = page.locator('.pangu-board[data-board="app"]')
@@ -53,10 +54,10 @@ def test_free_play_bar_says_the_new_roll_not_the_player_changed_the_chance(modul
     three_shots(page, board.locator(".pangu-eval"), "pangu_eval_change")
 
 
-def test_duel_messages_in_the_cards_words_and_silent_clicks_explained(module_page, lab):
+def test_duel_messages_in_the_cards_words_and_silent_clicks_explained(lab_tab, lab):
     from playwright.sync_api import expect
 
-    page = module_page  # one tab for the file: each test opens its app alone in it
+    page = lab_tab  # the session's Lab tab: each test opens its app alone in it
 
     open_notebook(page, lab, DUEL)
     board = page.locator(".nj-board").first

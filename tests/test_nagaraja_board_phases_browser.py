@@ -15,6 +15,7 @@ import json
 
 import pytest
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -97,9 +98,10 @@ RUN = """async (code) => {
 }"""
 
 
-def test_the_duel_board_fits_900_px_in_every_phase(page, lab):
+def test_the_duel_board_fits_900_px_in_every_phase(lab_tab, lab):
     from playwright.sync_api import expect
 
+    page = lab_tab  # the session's Lab tab (browser_support.lab_tab)
     (lab.root / "duel_phases.ipynb").write_text(json.dumps(NOTEBOOK))
     page.set_viewport_size({"width": 900, "height": 2600})  # 900 px wide; tall, so one screenshot holds the board
     open_notebook(page, lab, "duel_phases.ipynb")

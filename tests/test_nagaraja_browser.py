@@ -11,6 +11,7 @@ import re
 import pytest
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib.nagaraja.words import plain
 
 pytestmark = pytest.mark.browser
@@ -22,11 +23,11 @@ POSITION = "position = NagarajaBoard(first_room_won_by("  # you have just won a 
 
 
 @pytest.fixture(scope="module")
-def duel(module_page, lab):
+def duel(lab_tab, lab):
     """Nagaraja 03 opened once, through its boards, for the tests of the lesson's boards."""
-    open_notebook(module_page, lab, NOTEBOOK, through=THROUGH)
-    wait_for_kernel_idle(module_page)
-    return module_page
+    open_notebook(lab_tab, lab, NOTEBOOK, through=THROUGH)
+    wait_for_kernel_idle(lab_tab)
+    return lab_tab
 
 
 def position_board(page):
@@ -276,11 +277,11 @@ def test_the_analysis_overlay_switched_on_shows_the_librarys_exact_odds(duel, la
     expect(panel).to_be_hidden()
 
 
-def test_temple_lesson_sandbox_reveals_left_2_when_clicked_as_in_spec_9_5_case_5(module_page, lab):
+def test_temple_lesson_sandbox_reveals_left_2_when_clicked_as_in_spec_9_5_case_5(lab_tab, lab):
     """Last in the file: lesson 2 opened alone in the tab of the duel lesson's tests (which it closes)."""
     from playwright.sync_api import expect
 
-    page = module_page
+    page = lab_tab
     open_notebook(page, lab, "nagaraja/02_temple_paths.ipynb")
     wait_for_kernel_idle(page)
     board = page.locator(".nj-board").first

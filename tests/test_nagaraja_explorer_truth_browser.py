@@ -12,6 +12,7 @@ import re
 import pytest
 
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib.nagaraja import sticks
 
 NOTEBOOK = "apps/odds_explorer.ipynb"
@@ -33,11 +34,11 @@ def check_bar_path(svg, pool) -> None:
 
 
 @pytest.fixture(scope="module")
-def explorer_app(module_page, lab):
-    module_page.set_viewport_size({"width": 1280, "height": 2400})
-    open_notebook(module_page, lab, NOTEBOOK)
-    wait_for_kernel_idle(module_page)
-    return module_page
+def explorer_app(lab_tab, lab):
+    lab_tab.set_viewport_size({"width": 1280, "height": 2400})
+    open_notebook(lab_tab, lab, NOTEBOOK)
+    wait_for_kernel_idle(lab_tab)
+    return lab_tab
 
 
 def press(explorer, player: int, colour: str, key: str, expected: str) -> None:

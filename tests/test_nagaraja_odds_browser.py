@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib.nagaraja import sticks
 
 NOTEBOOK = "nagaraja/01_fate_sticks.ipynb"
@@ -32,12 +33,12 @@ def check_drawn_bars(svg, pool) -> None:
 
 
 @pytest.fixture(scope="module")
-def odds_lesson(module_page, lab):
+def odds_lesson(lab_tab, lab):
     """Nagaraja 01 run once, in a tall window (the whole explorer in view for its screenshot)."""
-    module_page.set_viewport_size({"width": 1280, "height": 2600})
-    open_notebook(module_page, lab, NOTEBOOK)
-    wait_for_kernel_idle(module_page)
-    return module_page
+    lab_tab.set_viewport_size({"width": 1280, "height": 2600})
+    open_notebook(lab_tab, lab, NOTEBOOK)
+    wait_for_kernel_idle(lab_tab)
+    return lab_tab
 
 
 @pytest.mark.browser

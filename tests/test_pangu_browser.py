@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, three_shots, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib import IllegalMove
 from gamelib.pangu import Action, new_game, solver
 from gamelib.pangu.board import percent
@@ -41,11 +42,11 @@ def cell_selector(cell):
 
 
 @pytest.fixture(scope="module")
-def guided_lesson(module_page, lab):
+def guided_lesson(lab_tab, lab):
     """Pangu 02 opened once, through its guided board and then its free-play board."""
-    open_notebook(module_page, lab, GUIDED_LESSON, through=GUIDED_BOARD, only=(FREE_BOARD,))
-    wait_for_kernel_idle(module_page, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
-    return module_page
+    open_notebook(lab_tab, lab, GUIDED_LESSON, through=GUIDED_BOARD, only=(FREE_BOARD,))
+    wait_for_kernel_idle(lab_tab, timeout_ms=240_000)  # the lesson solves its turn-2 positions (seconds)
+    return lab_tab
 
 
 def test_guided_game_free_board_plays_by_clicking(guided_lesson, lab):
@@ -236,8 +237,8 @@ TWICE = {
 }
 
 
-def test_board_displayed_twice_and_after_a_kernel_restart(module_page, lab):
-    page = module_page  # the guided lesson closes: this file's last tests open their notebooks alone in its tab
+def test_board_displayed_twice_and_after_a_kernel_restart(lab_tab, lab):
+    page = lab_tab  # the guided lesson closes: this file's last tests open their notebooks alone in its tab
     (lab.root / "pangu_twice.ipynb").write_text(json.dumps(TWICE))
     open_notebook(page, lab, "pangu_twice.ipynb")
     wait_for_kernel_idle(page)
@@ -265,8 +266,8 @@ def test_board_displayed_twice_and_after_a_kernel_restart(module_page, lab):
     expect(first.locator(".pangu-karma")).to_have_attribute("data-karma", str(after.karma))
 
 
-def test_rules_lesson_boards_show_the_scripted_situations(module_page, lab):
-    page = module_page
+def test_rules_lesson_boards_show_the_scripted_situations(lab_tab, lab):
+    page = lab_tab
     open_notebook(page, lab, "pangu/01_rules_step_by_step.ipynb")
     wait_for_kernel_idle(page)
     # spec 11, T11 (scripted game S2): A2 pays 2 with Karma 2, the game is lost on exactly 0, A2 not placed

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib import design
 from gamelib.pangu import new_game
 from gamelib.pangu.bots import greedy_policy
@@ -77,7 +78,8 @@ def last_move():
     raise AssertionError("no last move with the cheaper die: pick another seed")
 
 
-def test_each_board_shows_the_panel_and_a_pangu_game_is_surveyed_and_read_back(page, lab):
+def test_each_board_shows_the_panel_and_a_pangu_game_is_surveyed_and_read_back(lab_tab, lab):
+    page = lab_tab  # the session's Lab tab (browser_support.lab_tab)
     (lab.root / "playtest_panels.ipynb").write_text(json.dumps(NOTEBOOK))
     open_notebook(page, lab, "playtest_panels.ipynb")
     wait_for_kernel_idle(page)

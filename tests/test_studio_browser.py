@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from test_boards_comfort_browser import AA, measured
 from gamelib import design
 from gamelib.studio.board import Board
@@ -66,10 +67,10 @@ def pig_choice(local: Board) -> str:
 
 
 @pytest.fixture(scope="module")
-def studio(module_page, lab):
-    open_notebook(module_page, lab, NOTEBOOK, only=(IMPORTS, PIG_CELL, BLUFF_CELL, HOT_SEAT_CELL))
-    wait_for_kernel_idle(module_page)
-    return module_page
+def studio(lab_tab, lab):
+    open_notebook(lab_tab, lab, NOTEBOOK, only=(IMPORTS, PIG_CELL, BLUFF_CELL, HOT_SEAT_CELL))
+    wait_for_kernel_idle(lab_tab)
+    return lab_tab
 
 
 def test_two_people_play_pig_hot_seat_and_the_playtest_is_read_back(studio, lab):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import screenshot, show_alone
+from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 
 ROOT = Path(__file__).resolve().parents[1]  # not `from conftest`: beside notebooks/ another conftest may hold that name
 
@@ -47,9 +48,10 @@ def open_and_follow(page, lab, notebook: str, link_text: str) -> str:
     return page.evaluate("() => window.jupyterapp.shell.currentWidget.context.path")
 
 
-def test_the_start_page_and_a_session_open_the_guide_in_the_working_copy(page, lab):
+def test_the_start_page_and_a_session_open_the_guide_in_the_working_copy(lab_tab, lab):
     from playwright.sync_api import expect
 
+    page = lab_tab  # the session's Lab tab (browser_support.lab_tab)
     working_copy.top_up(ROOT / "notebooks", lab.root / "my_notebooks")
     opened = open_and_follow(page, lab, "my_notebooks/00_start_here.ipynb", "docs/teaching/README.md")
     assert opened == "my_notebooks/docs/teaching/README.md"
