@@ -188,8 +188,8 @@ OPEN_ALONE = """async (path) => {
 
 @pytest.fixture(scope="module", name="lab_tab")
 def lab_tab_fixture(browser_context, lab):
-    """The session's one tab that shows Lab, lent to each file's tests in turn (a test file imports
-    ``lab_tab_fixture`` and asks for ``lab_tab``). Lab's page loads in it once a session, not once a
+    """The session's one tab that shows Lab, lent to each file's tests in turn (tests/conftest.py
+    registers it; a test asks for ``lab_tab``). Lab's page loads in it once a session, not once a
     file (about 5 s of the browser's CPU each time); each notebook still opens alone with a kernel of
     its own (``show_alone`` closes what the file before left open and shuts its kernels down). Each
     file gets it as a new tab has it: 1280 x 1000 px, the light theme, the file browser in the side panel."""

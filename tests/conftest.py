@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from browser_support import (  # noqa: E402  (after the path above; tests import them from browser_support)
     CHROMIUM_FLAGS,
     _require_chromium,
+    lab_tab_fixture,  # noqa: F401  (registers the lab_tab fixture: the session's one Lab tab, lent to each file)
     start_lab,
 )
 

@@ -12,7 +12,6 @@ import re
 import pytest
 
 from browser_support import open_notebook, run_cells, screenshot, wait_for_kernel_idle
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib.chakra import BHAGYA, LETTERS, Receive, new_game, next_steps, position
 
 NOTEBOOK = "chakra/01_rules_step_by_step.ipynb"

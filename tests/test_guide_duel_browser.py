@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from browser_support import open_notebook, three_shots
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 
 from gamelib.nagaraja.words import CODES
 from gamelib.pangu import new_game

@@ -15,7 +15,6 @@ import json
 
 import pytest
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,6 @@ import re
 import pytest
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib.nagaraja.words import plain
 
 pytestmark = pytest.mark.browser

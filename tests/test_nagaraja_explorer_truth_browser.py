@@ -12,7 +12,6 @@ import re
 import pytest
 
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib.nagaraja import sticks
 
 NOTEBOOK = "apps/odds_explorer.ipynb"

@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, three_shots, wait_for_kernel_idle
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib import IllegalMove
 from gamelib.pangu import Action, new_game, solver
 from gamelib.pangu.board import percent

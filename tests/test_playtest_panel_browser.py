@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import open_notebook, screenshot, set_theme, wait_for_kernel_idle
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from gamelib import design
 from gamelib.pangu import new_game
 from gamelib.pangu.bots import greedy_policy

@@ -14,7 +14,6 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import open_notebook, run_cells, screenshot, set_theme, wait_for_kernel_idle
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 from test_boards_comfort_browser import AA, measured
 from gamelib import design
 from gamelib.studio.board import Board

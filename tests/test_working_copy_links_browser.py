@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from browser_support import screenshot, show_alone
-from browser_support import lab_tab_fixture  # noqa: F401  (the lab_tab fixture)
 
 ROOT = Path(__file__).resolve().parents[1]  # not `from conftest`: beside notebooks/ another conftest may hold that name
 
