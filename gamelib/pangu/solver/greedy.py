@@ -192,7 +192,8 @@ def _greedy_level(keys, out, reached, next_table, index, arrays):
                 for k in range(1, karma + 1):
                     row_out[k] += times[i] * contribution[k]
         if not forward:
-            out[q] = row_out
+            for k in range(karma + 1):  # element by element: a whole-row copy compiles numba's shape check
+                out[q, k] = row_out[k]
 
 
 # --------------------------------------------------------------------------- the driver

@@ -13,7 +13,10 @@ so a kernel called with ``3`` in one place and a variable in another is compiled
 everything it calls; a variable that starts as a constant (``card = 0``) can cost the same while numba
 types it. The kernels therefore pass integers as ``int64`` (``np.int64(3)``, ``np.int64(-1)``), keys as
 int64 arrays, and one structure type per parameter: every kernel compiles once (a cold cache compiles
-each of them, most of the long numba tests' time).
+each of them, most of the long numba tests' time). No kernel copies a whole array into a row
+(``out[q] = row``): that compiles numba's broadcast shape check and its message formatting, about 5 s of
+CPU in every process that compiles the kernels; they copy element by element. ``parallel=True`` costs
+about three times the compile of the same kernel on one thread, so only the heavy passes have it.
 """
 
 from __future__ import annotations
@@ -122,20 +125,24 @@ def placements(filled, colours, card, arrays, out):
     return count
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def turn_successors(keys, index, n_slots, arrays):
     """Mark the next level's keys reachable from ``keys`` by one turn of 3 cards (any legal plan).
 
     The layout after a turn does not depend on the order of its placements, so this visits each
     hand once (unordered) and each assignment of its cards to cells once; an assignment has a
     legal order iff every new cell off the centre has a ring neighbour filled before the turn or
-    new and next to the centre (placed first). Threads may mark the same slot: with the same value.
+    new and next to the centre (placed first).
+
+    The tests' oracle of ``placement_successors`` (the builders list keys with that one), so it runs on one
+    thread: a ``parallel=True`` kernel costs about three times the compile (turn_successors: 6.5 s of CPU
+    against 2.3 s), which a clean clone's CI pays, and threads save no CPU.
     """
     n, cards, orients = arrays.n, arrays.cards, arrays.orients
     reached = np.zeros(n_slots, dtype=np.int64)  # the packed key + 1, or 0
-    for q in prange(keys.shape[0]):
+    members = np.zeros(cards, dtype=np.int64)
+    for q in range(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
-        members = np.zeros(cards, dtype=np.int64)
         d = members_of(unplaced, cards, members)
         for i0 in range(d):
             for i1 in range(i0 + 1, d):
@@ -233,11 +240,9 @@ def final_card_rows(keys, arrays, penalty):
                 if c > 0 and arrays.step[k, c, rec] > 0:
                     wins += 1.0
             out[q, k] = wins
-        if penalty:
-            paid = np.zeros(karma + 1)
+        if penalty:  # in place, from k = 1 up: paid[k] reads paid[k - 1], already written
             for k in range(1, karma + 1):
-                paid[k] = out[q, k] * 35.0 / 36.0 + paid[k - 1] / 36.0
-            out[q] = paid
+                out[q, k] = out[q, k] * 35.0 / 36.0 + out[q, k - 1] / 36.0
     return out
 
 

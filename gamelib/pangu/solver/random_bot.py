@@ -347,10 +347,12 @@ def _two_left(v2, keys, r, a1, index1, arrays, mod):
                     v2[j, rank, k] = out[k]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _mark_after_one(keys, mark, index1, arrays):
-    """``mark[slot] = key + 1`` for every (F, C, D'') one placement after a turn-start key of ``keys``."""
-    for q in prange(keys.shape[0]):
+    """``mark[slot] = key + 1`` for every (F, C, D'') one placement after a turn-start key of ``keys``. (One thread:
+    a pass this light gains little from threads, and ``parallel=True`` would triple its compile, 3.6 s of CPU
+    on a clean clone.)"""
+    for q in range(keys.shape[0]):
         filled, colours, unplaced = unpack_key(keys[q])
         for c in range(arrays.cards):
             if not (unplaced >> c) & 1:
@@ -407,12 +409,13 @@ def _turn_start(sums, keys, r, v2, compact, index2, arrays):
                                     sums[q, g, k] += row[step[k, cost, rec]]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def _turn_rows(rows, sums, keys, arrays, mod, f36_35, scale):
     """``rows[q]``: key q's turn-start row, each group of ``sums`` divided by its action count, times ``scale``
-    (1 / (36 x the number of hands))."""
+    (1 / (36 x the number of hands)). (One thread: a few operations a key, where ``parallel=True`` would
+    triple its compile, 5 s of CPU on a clean clone.)"""
     p = mod.p
-    for q in prange(keys.shape[0]):
+    for q in range(keys.shape[0]):
         cells = arrays.ncells[keys[q] & 1023]
         for g in range(1, sums.shape[1]):
             dice = g if g < 7 else g - 7
