@@ -19,6 +19,7 @@ with ``GAMELIB_REQUIRE_BROWSER=1`` (as CI sets) a missing browser is a failure.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -145,6 +146,26 @@ def pytest_xdist_make_scheduler(config, log):
             return _unit(nodeid)
 
     return SplitLoadFileScheduling(config, log)
+
+
+# Python's cycle collector, for the test processes (never the kernels or the code under test): a
+# young-generation collection every GC_YOUNGEST allocations instead of CPython's 700, and everything alive once
+# the tests are collected (the imported libraries, the collected items) frozen out of every later traversal. The
+# games and oracles allocate millions of short-lived objects and keep large trees alive (an OpenSpiel state
+# holds every gamelib state of its game), which the default collector traversed again and again. Nothing a test
+# checks depends on when Python looks for cycles; the memory tests measure with tracemalloc, unaffected.
+# Instructions (cachegrind) with and without: test_chakra_play's random and greedy cases -4.6%, the Pangu fuzz
+# -1.9%; random Nagaraja through OpenSpiel 15-20% less CPU a game.
+GC_YOUNGEST = 10_000
+
+
+def pytest_configure(config):
+    gc.set_threshold(GC_YOUNGEST, *gc.get_threshold()[1:])
+
+
+def pytest_collection_finish(session):
+    gc.collect()
+    gc.freeze()
 
 
 _recorded_seconds: dict[str, float] = {}
