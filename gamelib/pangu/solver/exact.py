@@ -310,6 +310,17 @@ def _node_key(node) -> tuple:
     return (*fields, node.deck, node.current_player)
 
 
+def _hand_set_key(node) -> tuple:
+    """``_node_key`` with the revealed cards sorted: what ``evaluate_policy`` memoises ``random_policy``'s nodes
+    by. That bot is uniform over the legal actions, which the engine lists per revealed card (the order only
+    orders the list), and a placement removes its card from the hand keeping the rest; a draw appends its card
+    and removes it from the deck wherever it lies (the deck left is the same in any order of draws). So hands
+    holding the same cards in another order have the same value, and each is computed once, not once per
+    order (a turn start's 3 cards were 6 orders of the same subtrees)."""
+    fields = (node.grid, tuple(sorted(node.revealed)), node.roll, node.karma, node.turn_start_karma)
+    return (*fields, node.gained_this_turn, node.deck, node.current_player)
+
+
 def exact_sum(values) -> Fraction:
     """The exact sum of ``values`` (Fractions): the numerators over each distinct denominator are added as
     integers first, then one Fraction per denominator. The same sum as ``sum(values)``, which reduces by a
@@ -364,21 +375,21 @@ def evaluate_policy(policy, rules: Rules | None = None, state=None) -> Fraction:
     uniform = policy is random_policy
     if uniform:  # no policy reads these states: the engine's search path, without a log
         state = replace_fields(state, log=())
-        step = _search_step_of(state)
-    else:  # a policy may read the log (State.placements, last_event): the engine's apply, as in a game
-        step = State.apply
+        step, node_key = _search_step_of(state), _hand_set_key
+    else:  # a policy may read the log (State.placements, last_event) and the hand's order: apply, as in a game
+        step, node_key = State.apply, _node_key
 
     def value(node) -> Fraction:
         if node.is_terminal:
             return ONE if node.status == "WON" else ZERO
-        key = _node_key(node)
+        key = node_key(node)
         if key in memo:
             return memo[key]
         if node.current_player == CHANCE:  # a free stuck reroll comes back here: V = S / (1 - p_back)
             by_chance, back = {}, ZERO  # the outcomes' values, grouped by their probability
             for outcome, p in node.chance_outcomes():
                 child = step(node, outcome)
-                if not child.is_terminal and _node_key(child) == key:
+                if not child.is_terminal and node_key(child) == key:
                     back += p
                 else:
                     by_chance.setdefault(p, []).append(value(child))
