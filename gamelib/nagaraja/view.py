@@ -55,6 +55,8 @@ def _temple_lists(edition, temple) -> list:
 
 
 def _relic_parts(edition, temple) -> tuple:
+    """Per relic spot ``(spot, relic id, face up, view when known, view when not)``: a known relic shows its VP and
+    curse (none on an empty spot), an unknown one neither; the views copy one of the two."""
     parts = []
     for spot in RELIC_SPOTS:
         relic_id = temple.relic_at(spot)
