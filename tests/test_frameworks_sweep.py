@@ -87,19 +87,23 @@ PLAYERS = {
 }
 
 
-GC_YOUNGEST = 10_000  # the youngest generation's threshold while the sweep plays (CPython's default: 700)
+GC_YOUNGEST = 10_000  # the youngest generation's threshold while OpenSpiel plays (CPython's default: 700)
 
 
 @pytest.fixture(autouse=True)
-def fewer_garbage_collections():
-    """Python's cycle collector less often while the sweep plays, the default restored after each test.
+def fewer_garbage_collections(request):
+    """Python's cycle collector less often while the sweep plays through OpenSpiel, the default restored after.
 
-    The games make no reference cycles that matter (gamelib states are immutable trees), but an OpenSpiel state
-    keeps every gamelib state of its game alive (the information-state chain, folded in only when asked for), and at
-    the default threshold (a young-generation collection every 700 allocations) the collector traversed them again and
-    again: about 15-20% of a random Nagaraja game through OpenSpiel (26-27 against 31-35 ms of CPU a game, 100 games,
-    the collector off or at this threshold against the default), and up to 10% of a short Chakra game. Nothing
-    checked changes: the same games, the same moves, the same checks; only when Python looks for cycles."""
+    An OpenSpiel state keeps every gamelib state of its game alive (the information-state chain, folded in only
+    when asked for), and at the default threshold (a young-generation collection every 700 allocations) the collector
+    traversed them again and again: about 15-20% of a random Nagaraja game through OpenSpiel (26-27 against 31-35 ms of
+    CPU a game, 100 games, the collector off or at this threshold against the default). PettingZoo and Gymnasium keep
+    no history, and measured no clear change, so they keep the default. Nothing checked changes: the same games, the
+    same moves, the same checks; only how often Python looks for reference cycles."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None or callspec.params.get("adapter", "openspiel") != "openspiel":
+        yield
+        return
     before = gc.get_threshold()
     gc.set_threshold(GC_YOUNGEST, *before[1:])
     yield
