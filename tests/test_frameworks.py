@@ -563,6 +563,41 @@ def test_openspiel_python_game_conventions(game, options):
         assert clone.history() != state.history()
 
 
+@pytest.mark.parametrize("game, options", SETUPS, ids=IDS)
+def test_openspiel_python_answers_are_openspiels_own(game, options):
+    """GamelibState answers ``is_chance_node()`` and, at a decision, ``legal_actions()`` in Python (the sweep asks at
+    every node); OpenSpiel's own C++ methods (``pyspiel.State``'s, called on the state) give the same answers at every
+    node of random games, for the player to act, for every other player (the same error where OpenSpiel refuses one)
+    and at the end, and the answers are fresh lists."""
+    spiel_game = load(game, options)
+    players = range(-1, spiel_game.num_players())  # -1: the chance player
+    rng = random.Random(3)
+    for _ in range(2 if shape_of(game, options).name.startswith("chakra") and not LONG else 3):
+        state = spiel_game.new_initial_state()
+        nodes = 0
+        while nodes < 300:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for player in players:
+                ours = answer(state.legal_actions, player)
+                assert ours == answer(pyspiel.State.legal_actions, state, player), player
+            if state.is_terminal():
+                break
+            offered = state.legal_actions()
+            offered.append(-7)  # a caller may change the list it was given
+            assert state.legal_actions() == offered[:-1]
+            state.apply_action(rng.choice(offered[:-1]))
+            nodes += 1
+
+
+def answer(method, *arguments):
+    """What a call returns, or the type and text of what it raises (OpenSpiel refuses some players at some nodes)."""
+    try:
+        return method(*arguments)
+    except pyspiel.SpielError as error:
+        return ("raised", str(error))
+
+
 def test_openspiel_chance_probabilities_are_gamelibs_fractions():
     """Every chance node met: OpenSpiel's floats are float(Fraction) of gamelib's outcomes, in the same order."""
     for game, options in SETUPS[:2] + SETUPS[4:]:

@@ -2,9 +2,10 @@
 gives exactly what it gave before: the same dict, key order included, on every position of seeded random games
 (about 3,200 under GAMELIB_LONG_TESTS=1, 640 in make test), for both viewers.
 
-The oracle is the old code of the two parts that changed, kept here only as the reference (main 118c468): the
-temple views (built field by field from the temple at every call, now copied from a cached layout) and the last 12
-events (filtered from the whole log, now read from its end). Both dicts are compared as JSON text without sorting
+The oracle is the old code of the parts that changed, kept here only as the reference (main 118c468): the temple
+views (built field by field from the temple at every call, now loaded from parts kept on the temple), the last 12
+events (filtered from the whole log, now read from its end) and the amulets (``to_dict()`` at every call, now copied
+from dicts kept on the edition). Both dicts are compared as JSON text without sorting
 keys, so every dict's key order must agree too."""
 
 from __future__ import annotations
@@ -64,12 +65,14 @@ def oracle_temple_view(state, viewer, owner):
 
 
 def oracle_observation(state, viewer):
-    """The old observation: the new one's fields, with the two that changed rebuilt the old way (the temple views
-    and the last 12 events), in the same key order."""
+    """The old observation: the new one's fields, with those that changed rebuilt the old way (the temple views, the
+    last 12 events, the amulets), in the same key order."""
     seen = view.observation(state, viewer)
     seen["events"] = state.events(viewer)[-12:]
     for p, seat in enumerate(seen["players"]):
         seat["temple"] = oracle_temple_view(state, viewer, p)
+        if p == viewer:
+            seat["amulets"] = [state.edition.amulets[a].to_dict() for a in state.players[p].amulets]
     return seen
 
 
@@ -120,3 +123,45 @@ def test_each_call_gives_fresh_objects(viewer):
         temple["legal_cells"].append([9, 9])
     first["events"].append("X")
     assert json.dumps(view.observation(state, viewer)) == text
+
+
+def containers(value) -> list:
+    """Every list and dict inside ``value``, itself included."""
+    if isinstance(value, dict):
+        return [value, *(inner for item in value.values() for inner in containers(item))]
+    if isinstance(value, list):
+        return [value, *(inner for item in value for inner in containers(item))]
+    return []
+
+
+def test_no_two_calls_share_a_list_or_a_dict():
+    """The parts kept on a temple (its layout loaded by marshal, its relic views copied) and the card and amulet dicts
+    kept on the edition are handed out as new objects: two observations of the same position, by the same viewer or
+    by the two, share no list and no dict, inside one observation no container appears twice, and every position's
+    temples are the same whether their parts are kept already or made now (a fresh copy of the state's temples)."""
+    from dataclasses import replace
+
+    checked = 0
+    for state in play(2, 17):
+        if state.round < 2:
+            continue
+        seen = [view.observation(state, viewer) for viewer in (0, 0, 1)]
+        ids = [[id(inner) for inner in containers(one)] for one in seen]
+        assert all(len(set(one)) == len(one) for one in ids)
+        assert not set(ids[0]) & set(ids[1]) and not set(ids[0]) & set(ids[2])
+        fresh = [replace(seat.temple) for seat in state.players]  # equal temples with nothing kept on them
+        assert all("_view_parts" not in temple.__dict__ for temple in fresh)
+        for owner, temple in enumerate(fresh):
+            for viewer in (0, 1):
+                made = view._temple_view(replace_temple(state, owner, temple), viewer, owner)
+                assert json.dumps(made) == json.dumps(view._temple_view(state, viewer, owner))
+        checked += 1
+    assert checked > 50, checked
+
+
+def replace_temple(state, owner, temple):
+    from gamelib.nagaraja.position import copied
+
+    players = list(state.players)
+    players[owner] = copied(players[owner], {"temple": temple})
+    return copied(state, {"players": tuple(players)})

@@ -8,7 +8,7 @@ position for a reader who may see everything.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import marshal
 
 from gamelib.nagaraja.actions import describe_result
 from gamelib.nagaraja.position import PUBLIC, seat_name
@@ -16,80 +16,73 @@ from gamelib.nagaraja.rules import State
 from gamelib.nagaraja.temple import CELLS, RELIC_SPOTS, PlacedTile
 
 
-def _relic_views(relics: tuple, owner: int, seen_by) -> dict:
-    """The relics of a temple's layout (:func:`_temple_layout`) as ``seen_by`` (a seat) may know them."""
-    knowledge = seen_by.knowledge
-    views = {}
-    for spot, relic_id, up, vp, cursed in relics:
-        known = up or (owner, relic_id) in knowledge
-        shown = known and relic_id
-        views[spot] = {
-            "face_up": up,
-            "known": bool(known),
-            "vp": vp if shown else None,
-            "cursed": cursed if shown else None,
-        }
-    return views
+def _temple_parts(edition, temple) -> tuple:
+    """What ``temple`` shows whoever looks, made once per temple and kept on it (a temple never changes; the
+    edition it was made for is checked, as ``position.face_up_relics`` does): ``(layout, relics)``, ``layout``
+    the marshalled lists of its cells, connected spots, connected nodes and legal cells (:func:`_temple_view`
+    loads a fresh copy at every call), ``relics`` per relic spot ``(spot, relic id, face up, its view when
+    known, its view when not)``."""
+    kept = temple.__dict__.get("_view_parts")
+    if kept is not None and kept[0] is edition:
+        return kept[1]
+    parts = (marshal.dumps(_temple_lists(edition, temple)), _relic_parts(edition, temple))
+    temple.__dict__["_view_parts"] = (edition, parts)
+    return parts
 
 
-@lru_cache(maxsize=256)
-def _temple_layout(edition, temple) -> tuple:
-    """What a temple shows whoever looks, as tuples (built once per temple value and edition; the views copy
-    it into fresh lists and dicts): per cell ``(cell, content)`` (content: None, a marker, or a placed tile's
-    ``(id, shape, rotation, open segments, special, amulet)``); per relic spot ``(spot, relic id, face up, vp,
-    cursed)``; the connected spots and nodes, sorted; the legal cells."""
+def _temple_lists(edition, temple) -> list:
+    """The parts of a temple's view that do not depend on who looks, as the view shows them."""
     cells = []
     for cell in CELLS:
         content = temple.cell(cell)
         if isinstance(content, PlacedTile):
             tile = edition.tiles[content.tile_id]
-            content = (
-                content.tile_id,
-                tile.shape,
-                content.rotation,
-                tuple(temple.open_segments(cell)),
-                tile.special,
-                content.amulet is not None,
-            )
-        cells.append((tuple(cell), content))
-    relics = []
+            content = {
+                "tile": content.tile_id,
+                "shape": tile.shape,
+                "rotation": content.rotation,
+                "segments": list(temple.open_segments(cell)),
+                "special": tile.special,
+                "amulet": content.amulet is not None,
+            }
+        cells.append({"cell": list(cell), "content": content})
+    return [
+        cells,
+        sorted(temple.connected_spots()),
+        sorted([r, c, seg] for (r, c), seg in temple.connected_nodes()),
+        [list(cell) for cell in temple.legal_cells()],
+    ]
+
+
+def _relic_parts(edition, temple) -> tuple:
+    """Per relic spot ``(spot, relic id, face up, view when known, view when not)``: a known relic shows its VP and
+    curse (none on an empty spot), an unknown one neither; the views copy one of the two."""
+    parts = []
     for spot in RELIC_SPOTS:
         relic_id = temple.relic_at(spot)
+        up = temple.face_up(spot)
         relic = edition.relic_by_id[relic_id] if relic_id else None
-        relics.append((spot, relic_id, temple.face_up(spot), relic and relic.vp, relic and relic.cursed))
-    return (
-        tuple(cells),
-        tuple(relics),
-        tuple(sorted(temple.connected_spots())),
-        tuple(sorted((r, c, seg) for (r, c), seg in temple.connected_nodes())),
-        tuple(tuple(cell) for cell in temple.legal_cells()),
-    )
+        shown = relic_id and {"face_up": up, "known": True, "vp": relic.vp, "cursed": relic.cursed}
+        hidden = {"face_up": up, "known": False, "vp": None, "cursed": None}
+        parts.append((spot, relic_id, up, shown or {**hidden, "known": True}, hidden))
+    return tuple(parts)
 
 
 def _temple_view(state: State, viewer: int, owner: int) -> dict:
-    """``owner``'s temple as ``viewer`` may know it: fresh lists and dicts copied from its cached layout."""
-    cells, relics, spots, nodes, legal = _temple_layout(state.edition, state.players[owner].temple)
+    """``owner``'s temple as ``viewer`` may know it, in fresh lists and dicts (a caller may change them): the
+    temple's kept parts (:func:`_temple_parts`) loaded or copied, a relic shown where the viewer knows it."""
+    layout, relics = _temple_parts(state.edition, state.players[owner].temple)
+    cells, spots, nodes, legal = marshal.loads(layout)
+    knowledge = state.players[viewer].knowledge
     return {
-        "cells": [
-            {
-                "cell": list(cell),
-                "content": content
-                if content is None or isinstance(content, str)
-                else {
-                    "tile": content[0],
-                    "shape": content[1],
-                    "rotation": content[2],
-                    "segments": list(content[3]),
-                    "special": content[4],
-                    "amulet": content[5],
-                },
-            }
-            for cell, content in cells
-        ],
-        "relics": _relic_views(relics, owner, state.players[viewer]),
-        "connected_spots": list(spots),
-        "connected_nodes": [list(node) for node in nodes],
-        "legal_cells": [list(cell) for cell in legal],
+        "cells": cells,
+        "relics": {
+            spot: (shown if up or (owner, relic_id) in knowledge else hidden).copy()
+            for spot, relic_id, up, shown, hidden in relics
+        },
+        "connected_spots": spots,
+        "connected_nodes": nodes,
+        "legal_cells": legal,
     }
 
 
@@ -160,7 +153,7 @@ def _seat_view(state: State, viewer: int, p: int) -> dict:
         "modifier": me.modifier,
         "virtual_nagas": me.virtual_nagas,
         "total": state.total(p),
-        "amulets": [state.edition.amulets[a].to_dict() for a in me.amulets] if own else None,
+        "amulets": [_amulet_dicts(state.edition)[a].copy() for a in me.amulets] if own else None,
         "amulet_count": len(me.amulets),
         "score": state.score(p) if own or state.result is not None else None,
         "visible_score": state.visible_score(p),
@@ -174,6 +167,16 @@ def _card_dicts(edition) -> dict:
         return edition.memo["view card dicts"]
     except KeyError:
         made = edition.memo["view card dicts"] = {card_id: card.to_dict() for card_id, card in edition.cards.items()}
+        return made
+
+
+def _amulet_dicts(edition) -> dict:
+    """Every amulet's ``to_dict()`` by id, made once per edition and kept on it, handed out as copies (as
+    :func:`_card_dicts`)."""
+    try:
+        return edition.memo["view amulet dicts"]
+    except KeyError:
+        made = edition.memo["view amulet dicts"] = {key: amulet.to_dict() for key, amulet in edition.amulets.items()}
         return made
 
 
