@@ -42,7 +42,6 @@ SPLIT_ACROSS_WORKERS) and a failure names its seeds.
 
 from __future__ import annotations
 
-import gc
 import os
 
 import pytest
@@ -85,29 +84,6 @@ PLAYERS = {
     "pettingzoo": play_pettingzoo_randomly,
     "gymnasium": play_gymnasium_randomly,
 }
-
-
-GC_YOUNGEST = 10_000  # the youngest generation's threshold while OpenSpiel plays (CPython's default: 700)
-
-
-@pytest.fixture(autouse=True)
-def fewer_garbage_collections(request):
-    """Python's cycle collector less often while the sweep plays through OpenSpiel, the default restored after.
-
-    An OpenSpiel state keeps every gamelib state of its game alive (the information-state chain, folded in only
-    when asked for), and at the default threshold (a young-generation collection every 700 allocations) the collector
-    traversed them again and again: about 15-20% of a random Nagaraja game through OpenSpiel (26-27 against 31-35 ms of
-    CPU a game, 100 games, the collector off or at this threshold against the default). PettingZoo and Gymnasium keep
-    no history, and measured no clear change, so they keep the default. Nothing checked changes: the same games, the
-    same moves, the same checks; only how often Python looks for reference cycles."""
-    callspec = getattr(request.node, "callspec", None)
-    if callspec is None or callspec.params.get("adapter", "openspiel") != "openspiel":
-        yield
-        return
-    before = gc.get_threshold()
-    gc.set_threshold(GC_YOUNGEST, *before[1:])
-    yield
-    gc.set_threshold(*before)
 
 
 def full_length_games(name: str) -> int:
