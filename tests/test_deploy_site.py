@@ -3,8 +3,10 @@ run in Chromium with every request to another host refused.
 
 The site is built once for the module (npm and wheel downloads are cached under build/downloads/).
 In the page the kernel is Pyodide: Python compiled to WebAssembly, running gamelib from its wheel.
-The module's notebooks open one after the other in one tab of the site's Lab (``lite``), each alone
-and in a fresh kernel of its own: Lab's scripts and Pyodide's WebAssembly are loaded once.
+The module's notebooks open one after the other in one tab of the site's Lab (``lite``), each alone:
+Lab's scripts and Pyodide's WebAssembly are loaded once. Each lesson runs top to bottom in a fresh
+kernel of its own; the apps and the check of a lesson that needs numpy share one kernel, started by the
+first app (a Pyodide boot costs the browser about 25 s of CPU).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import time
 import pytest
 
 from browser_support import screenshot
-from browser_support import OPEN_ALONE, _free_port, _require_chromium
+from browser_support import OPEN_ALONE, POLL_MS, _free_port, _require_chromium
 from deploy_support import (
     ROOT,
     commit_two_cards_and_check,
@@ -100,11 +102,12 @@ def go_offline(page, site: str):
 def lite(browser_context, site):
     """The site's Lab in one tab for the module's notebooks, as a new visitor opens it: an empty storage,
     every request to another host refused and listed in ``lite.refused`` from the first request on.
-    Lab and Pyodide's WebAssembly load once; each test's notebook still runs in a fresh Pyodide kernel of
-    its own (``open_alone`` closes the notebook before and shuts its kernel down)."""
+    Lab and Pyodide's WebAssembly load once; a test's notebook runs in a fresh Pyodide kernel of its own
+    (``open_alone`` closes the notebook before and shuts its kernel down) or, where it says so, on the
+    kernel the notebook before left running."""
     page = go_offline(browser_context.new_page(), site)
     page.goto(f"{site}/lab/index.html")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=120_000)
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=120_000, polling=POLL_MS)
     page.evaluate("async () => { await window.jupyterapp.restored; }")
     yield page
     page.close()
@@ -116,23 +119,59 @@ def only_pyodide_cdn(refused: list[str]) -> bool:
     return all(url.startswith(build_site.PYODIDE_CDN_URL) for url in refused)
 
 
-def open_alone(page, notebook: str) -> None:
+# Open PATH in the tab's Lab as OPEN_ALONE does (the file browser in its folder), but on the kernel of the
+# notebook open now, and close that notebook without shutting its session down: in Lite a session's
+# shutdown stops its kernel, even one that another session shares. Gives the kernel's id, or null when no
+# notebook with a kernel is open (the caller then starts a fresh kernel).
+OPEN_ON_RUNNING_KERNEL = """async (path) => {
+    const app = window.jupyterapp;
+    const before = Array.from(app.shell.widgets('main'));
+    const running = before.find((w) => w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel);
+    if (!running) return null;
+    const kernel = running.sessionContext.session.kernel;
+    await app.commands.execute('filebrowser:go-to-path', {path});
+    const opened = await app.commands.execute('docmanager:open', {path, kernel: {id: kernel.id, name: kernel.name}});
+    for (const widget of before) if (widget !== opened) widget.dispose();
+    return kernel.id;
+}"""
+# Lite's sessions other than the open notebook's, shut down (a notebook closed on a shared kernel leaves one).
+END_OTHER_SESSIONS = """async () => {
+    const app = window.jupyterapp, open = app.shell.currentWidget.sessionContext.session;
+    for (const model of Array.from(app.serviceManager.sessions.running()))
+        if (model.id !== open.id) await app.serviceManager.sessions.shutdown(model.id);
+}"""
+
+
+def open_alone(page, notebook: str, kernel: str = "fresh") -> None:
     """Open a notebook in the tab's Lab as ``?path=`` does (the file browser in its folder), alone: the
-    notebooks opened before are closed and their kernels shut down; wait for its own new kernel."""
-    page.evaluate(OPEN_ALONE, notebook)
+    notebooks opened before are closed. With ``kernel="fresh"`` their kernels are shut down and the notebook
+    waits for a new kernel of its own (a Pyodide boot, about 25 s of CPU); with ``kernel="running"`` it
+    joins the kernel of the notebook open before (asserted), or starts a fresh one if none is open."""
+    joined = page.evaluate(OPEN_ON_RUNNING_KERNEL, notebook) if kernel == "running" else None
+    if joined is None:
+        page.evaluate(OPEN_ALONE, notebook)
     page.wait_for_function(
         "(path) => window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext"
         " && window.jupyterapp.shell.currentWidget.context.path.endsWith(path)",
         arg=notebook,
         timeout=120_000,
+        polling=POLL_MS,
     )
-    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.isReady", timeout=120_000)
+    page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.isReady", timeout=120_000, polling=POLL_MS
+    )
+    if joined is not None:
+        now = page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id")
+        assert now == joined, f"{notebook} was to join kernel {joined}, and runs on {now}"
+    else:  # the sessions of notebooks closed on a shared kernel, stopped with it: ended, as a closed tab's are
+        page.evaluate(END_OTHER_SESSIONS)
 
 
-def open_and_run(page, notebook: str) -> float:
-    """Open a notebook alone in the tab's Lab, run every cell, wait until done; return the seconds it took."""
+def open_and_run(page, notebook: str, kernel: str = "fresh") -> float:
+    """Open a notebook alone in the tab's Lab (``open_alone``), run every cell, wait until done; return the
+    seconds it took."""
     started = time.monotonic()
-    open_alone(page, notebook)
+    open_alone(page, notebook, kernel)
     # Start the run without awaiting the command's promise (no timeout applies to an evaluate): the
     # wait below, which has one, reads the cells' execution counts instead.
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
@@ -149,6 +188,7 @@ def open_and_run(page, notebook: str) -> float:
             return kernel && kernel.status === 'idle';
         }""",
         timeout=300_000,
+        polling=POLL_MS,
     )
     return time.monotonic() - started
 
@@ -207,7 +247,7 @@ def test_the_nagaraja_duel_app_plays_offline(lite):
     from playwright.sync_api import expect
 
     page = lite
-    seconds = open_and_run(page, "apps/nagaraja_duel.ipynb")
+    seconds = open_and_run(page, "apps/nagaraja_duel.ipynb", kernel="running")
     record_timing("site", "nagaraja_duel", "open_and_run_s", round(seconds, 1))
     board = page.locator(".jp-OutputArea .nj-board").last
     expect(board).to_be_visible()
@@ -220,12 +260,12 @@ def test_the_nagaraja_duel_app_plays_offline(lite):
 @pytest.fixture(scope="class")
 def odds_explorer_app(lite):
     """The app opened and run once for the class's two tests."""
-    lite.opened_in = open_and_run(lite, "apps/odds_explorer.ipynb")
+    lite.opened_in = open_and_run(lite, "apps/odds_explorer.ipynb", kernel="running")
     return lite
 
 
 class TestTheOddsExplorerApp:
-    """Two tests read one opened app: opening an app starts a Pyodide kernel, about 40 s of CPU."""
+    """Two tests read one opened app: opening and running an app costs the browser seconds of CPU."""
 
     def test_the_odds_explorer_app_answers_a_slider_offline(self, odds_explorer_app):
         from playwright.sync_api import expect
@@ -252,6 +292,24 @@ class TestTheOddsExplorerApp:
         expect(intro).to_contain_text("Your goal")
         expect(intro.locator("a[href*='docs/rules/nagaraja.md']")).to_have_count(1)
         screenshot(page, "site_odds_explorer_app_intro")
+
+
+# The apps and this check share one Pyodide kernel (the Pangu app's, the first opened): each opens on the
+# kernel the notebook before left running, which spares three boots (about 25 s of CPU each). A lesson's
+# run top to bottom is the one check that needs a fresh kernel of its own (test_a_lesson_without_numpy_...).
+def test_a_lesson_needing_numpy_stops_offline_with_one_sentence(lite):
+    from playwright.sync_api import expect
+
+    page = lite
+    open_alone(page, "nagaraja/01_fate_sticks.ipynb", kernel="running")
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    first = page.locator(".jp-CodeCell").first.locator(".jp-OutputArea-output")
+    expect(first).to_contain_text("This lesson needs the internet on this site", timeout=300_000)
+    assert "ModuleNotFoundError" not in first.inner_text()
+    errors = cell_errors(page)
+    # The kernel names the error by its class (Pyodide's: "<class '__main__.LessonNeedsTheInternet'>").
+    assert len(errors) == 1 and "LessonNeedsTheInternet" in errors[0].partition(": This lesson")[0], errors
+    screenshot(page, "site_lesson_needs_the_internet")
 
 
 def test_every_app_runs_offline():
@@ -324,18 +382,3 @@ def test_the_built_site_holds_no_answers_and_no_nbgrader(built_site):
     config = json.loads((built_site / "jupyter-lite.json").read_text())["jupyter-config-data"]
     assert [e["name"] for e in config["federated_extensions"] if "nbgrader" in e["name"]] == []
     assert not (built_site / "extensions" / "@jupyter" / "nbgrader").exists()
-
-
-def test_a_lesson_needing_numpy_stops_offline_with_one_sentence(lite):
-    from playwright.sync_api import expect
-
-    page = lite
-    open_alone(page, "nagaraja/01_fate_sticks.ipynb")
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    first = page.locator(".jp-CodeCell").first.locator(".jp-OutputArea-output")
-    expect(first).to_contain_text("This lesson needs the internet on this site", timeout=300_000)
-    assert "ModuleNotFoundError" not in first.inner_text()
-    errors = cell_errors(page)
-    # The kernel names the error by its class (Pyodide's: "<class '__main__.LessonNeedsTheInternet'>").
-    assert len(errors) == 1 and "LessonNeedsTheInternet" in errors[0].partition(": This lesson")[0], errors
-    screenshot(page, "site_lesson_needs_the_internet")

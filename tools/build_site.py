@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import re
 import shutil
@@ -64,9 +65,14 @@ def run(command: list[str], **kwargs) -> None:
 
 
 def gamelib_wheel(into: Path) -> Path:
-    """gamelib's own wheel, built from this checkout."""
+    """gamelib's own wheel, built from this checkout.
+
+    Where this environment has the build backend (the ``site`` extra brings hatchling), pip builds in
+    it; otherwise pip first installs hatchling into a new isolated environment, about 5 s of CPU more.
+    """
     for old in into.glob("gamelib-*.whl"):
         old.unlink()
+    isolation = [] if importlib.util.find_spec("hatchling") is None else ["--no-build-isolation"]
     run(
         [
             sys.executable,
@@ -76,6 +82,7 @@ def gamelib_wheel(into: Path) -> Path:
             "--quiet",
             "--disable-pip-version-check",
             "--no-deps",
+            *isolation,
             "-w",
             str(into),
             str(ROOT),

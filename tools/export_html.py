@@ -18,6 +18,7 @@ Without a kernel the boards do not answer clicks: they are pictures of the saved
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import os
 import shutil
@@ -58,7 +59,10 @@ def renderer_fonts(page_folder: Path, cache: Path = CACHE) -> None:
             shutil.copy(font, where / font.name)
 
 
+@functools.lru_cache(maxsize=None)
 def exporter(static_url: str) -> HTMLExporter:
+    """The page exporter for pages that reach the renderer files at ``static_url``: one per folder depth,
+    reused for every page at that depth (each new one compiles nbconvert's templates again)."""
     config = Config()
     config.HTMLExporter.require_js_url = f"{static_url}/require.js"
     config.HTMLExporter.widget_renderer_url = f"{static_url}/embed-amd.js"
