@@ -34,6 +34,7 @@ from gamelib.studio.board import Board
 
 LONG = os.environ.get("GAMELIB_LONG_TESTS") == "1"
 FUZZ_CASES = 2500 if LONG else 100
+DAMAGED_PER_POOL = 7  # damaged files loaded together with the sound one (see the damage fuzz test)
 
 
 # --------------------------------------------------------------------------- recording
@@ -436,7 +437,11 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
 
 def test_fuzz_damaged_playtest_files_never_raise_raw_and_keep_only_sound_games(toy_file, tmp_path):
     """Random damage to a recorded file: loading never raises anything but a PlaytestError (collected), never
-    hangs, and every game it keeps is one of the games really played (its end save and its moves)."""
+    hangs, and every game it keeps is one of the games really played (its end save and its moves).
+
+    The damaged files are pooled with the sound file, DAMAGED_PER_POOL at a time (each case its own file,
+    drawn in the same order): every problem names its own damaged file, and the sound file's games are
+    kept whatever its neighbours hold, so the sound file is read once a pool rather than once a case."""
     original = toy_file.read_bytes()
     played = {
         (json.dumps(game.start.to_json()), game.final.to_json())
@@ -444,13 +449,20 @@ def test_fuzz_damaged_playtest_files_never_raise_raw_and_keep_only_sound_games(t
     }
     rng = random.Random(2026)
     kept_games = problems = 0
-    for case in range(FUZZ_CASES):
-        path = write_bytes(tmp_path, f"fuzz{case % 7}.jsonl", mutate(original, rng))
-        results = load_playtests([path, toy_file], errors="skip", games=[toy_game])
-        assert all(isinstance(problem, PlaytestError) and path.name in str(problem) for problem in results.problems)
-        mine = [game for game in results.games if game.path == path]
+    for first in range(0, FUZZ_CASES, DAMAGED_PER_POOL):
+        paths = [
+            write_bytes(tmp_path, f"fuzz{case % DAMAGED_PER_POOL}.jsonl", mutate(original, rng))
+            for case in range(first, min(first + DAMAGED_PER_POOL, FUZZ_CASES))
+        ]
+        results = load_playtests([*paths, toy_file], errors="skip", games=[toy_game])
+        assert all(
+            isinstance(problem, PlaytestError) and problem.path in paths and problem.path.name in str(problem)
+            for problem in results.problems
+        )
+        mine = [game for game in results.games if game.path in paths]
         for game in mine:
             assert (json.dumps(game.start.to_json()), game.final.to_json()) in played
+        assert [game.path for game in results.games if game.path not in paths] == [toy_file] * 2
         assert len(results) == len(mine) + 2  # the sound file's two games are always kept
         kept_games += len(mine)
         problems += len(results.problems)

@@ -12,6 +12,7 @@ printed under the stick.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from gamelib.nagaraja.cards import AMULET_EFFECTS, EFFECTS, SYMBOL_NAMES
 
@@ -94,8 +95,13 @@ def effect_title(effect: str | None) -> str:
     return _TITLES.get(effect, effect or "")
 
 
+@lru_cache(maxsize=4096)
 def plain(text: str) -> str:
-    """``text`` in the words printed on the cards: "these have ROM, STK" -> "these have rooms, sticks"."""
+    """``text`` in the words printed on the cards: "these have ROM, STK" -> "these have rooms, sticks".
+
+    Cached (a pure function of the text): a board rewrites the same move labels and messages at
+    every position it shows, seven regular-expression passes each.
+    """
     text = _CARD.sub(lambda m: f"{m[1]} [{m[2]} | {effect_title(m[3])}]", text)
     text = _PHASE_CLAUSE.sub(lambda m: DOINGS[m[1]], text)
     text = _PHASE.sub(lambda m: PHASES[m[1]], text)
