@@ -291,8 +291,10 @@ class _Listed(NamedTuple):
 # Listings kept by _listing. One position is often listed more than once in a row (a framework adapter lists
 # it, then a test or a board lists it again; a board's next_steps and completions list it at every click),
 # so a few entries are enough. Few on purpose: every long-lived object is walked by each full garbage
-# collection, and a listing is up to a few thousand actions (bench/bench_chakra_listing.py).
-LISTINGS_KEPT = 8
+# collection, and a listing is up to a few thousand actions (bench/bench_chakra_listing.py); a kept listing
+# also outlives the young collections, so it is traversed again in the older ones. Four serve as many
+# repeats as eight in the framework tests' lockstep games (2 entries lose a quarter of them).
+LISTINGS_KEPT = 4
 
 
 @lru_cache(maxsize=LISTINGS_KEPT)

@@ -194,14 +194,25 @@ class PlayerBoard:
         return run_of(self.harmonized_levels())
 
     def to_dict(self) -> dict:
-        """The board with colour and level names, as saves and observations write it."""
+        """The board with colour and level names, as saves and observations write it (a new dict of new lists)."""
+        name = COLOUR_NAMES.__getitem__
+        levels = self.levels
         return {
-            "levels": {LEVEL_NAMES[level]: [COLOUR_NAMES[c] for c in self.levels[level]] for level in range(1, 9)},
+            "levels": {
+                "RED": [*map(name, levels[1])],
+                "ORANGE": [*map(name, levels[2])],
+                "YELLOW": [*map(name, levels[3])],
+                "GREEN": [*map(name, levels[4])],
+                "LIGHT_BLUE": [*map(name, levels[5])],
+                "DARK_BLUE": [*map(name, levels[6])],
+                "PURPLE": [*map(name, levels[7])],
+                "BHAGYA": [*map(name, levels[8])],
+            },
             "earth": self.earth,
             "reserve": self.reserve,
-            "spaces": [space for space in SPACES if space in self.spaces],
-            "notches": [LEVEL_NAMES[level] for level in sorted(self.notches)],
-            "meditation": [COLOUR_NAMES[c] for c in self.meditation],
+            "spaces": [space for space in SPACES if space in self.spaces] if self.spaces else [],
+            "notches": [*map(LEVEL_NAMES.__getitem__, sorted(self.notches))],
+            "meditation": [*map(name, self.meditation)],
         }
 
 

@@ -26,12 +26,13 @@ def observation(state, player: int) -> dict:
     if type(player) is not int or not 0 <= player < state.num_players:
         raise ValueError(f"there is no seat {player!r} in a {state.num_players}-player game")
     known = state.known_plenitude(player)
+    name = COLOUR_NAMES.__getitem__
     return {
         "seat": player,
         "current_player": state.current_player,
         "rules": state.rules.to_dict(),
-        "bag": {COLOUR_NAMES[c]: n for c, n in enumerate(state.bag)},
-        "maya": [[COLOUR_NAMES[c] for c in column] for column in state.maya],
+        "bag": dict(zip(COLOUR_NAMES, state.bag)),
+        "maya": [[*map(name, column)] for column in state.maya],
         "plenitude": {COLOUR_NAMES[level]: known.get(level) for level in CHAKRAS},
         "unused_plenitude": state.unused_plenitude if state.finished else None,
         "removed_blacks": state.removed_blacks,
