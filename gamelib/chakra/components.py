@@ -198,16 +198,7 @@ class PlayerBoard:
         name = COLOUR_NAMES.__getitem__
         levels = self.levels
         return {
-            "levels": {
-                "RED": [*map(name, levels[1])],
-                "ORANGE": [*map(name, levels[2])],
-                "YELLOW": [*map(name, levels[3])],
-                "GREEN": [*map(name, levels[4])],
-                "LIGHT_BLUE": [*map(name, levels[5])],
-                "DARK_BLUE": [*map(name, levels[6])],
-                "PURPLE": [*map(name, levels[7])],
-                "BHAGYA": [*map(name, levels[8])],
-            },
+            "levels": {LEVEL_NAMES[level]: [*map(name, levels[level])] for level in range(1, 9)},
             "earth": self.earth,
             "reserve": self.reserve,
             "spaces": [space for space in SPACES if space in self.spaces] if self.spaces else [],
