@@ -1,7 +1,7 @@
 """The invariants of chakra.md#programmers, as a list of readable violations (empty = all hold).
 
 Used by the random-play tests after every action and by ``from_json`` to reject damaged saves.
-Written from the spec, not from the engine: it reads the state's raw fields and counts for itself
+Written from the rules page, not from the engine: it reads the state's raw fields and counts for itself
 (no engine helper decides whether a chakra is harmonized or how many energies a board holds).
 """
 
