@@ -1,5 +1,7 @@
 """The Pangu board without a browser: a pick set on the traitlet does exactly what a click does."""
 
+import random
+
 import pytest
 
 from gamelib import IllegalMove, Match
@@ -230,3 +232,29 @@ def test_the_final_lone_card_is_preselected():
     assert board.selection == {"card": "A7", "die": "BLUE", "orientation": 0}
     click(board, kind="cell", cell=[2, 3])
     assert board.state["status"] == "WON"
+
+
+def test_the_evaluators_cache_keys_are_values_not_addresses():
+    """The board's Evaluator keys a finished position and a chance node by what they are, so an equal position
+    loaded again from its save hits the same entry, and a new position can never inherit the entry of a freed
+    one that happened to live at the same address (an ``id()`` key could)."""
+    from gamelib.pangu import State
+    from gamelib.pangu.board import Evaluator
+
+    rng = random.Random(4)
+    state = new_game(seed=4, explicit_chance=True)
+    keys = {}
+    while state.status == "ONGOING" or "over" not in keys:
+        kind = "over" if state.status != "ONGOING" else ("pending" if state.pending else "decision")
+        again = State.from_json(state.to_json())
+        assert again is not state and Evaluator.key(again) == Evaluator.key(state)
+        keys.setdefault(kind, set()).add(repr(Evaluator.key(state)))
+        if state.status != "ONGOING":
+            break
+        if state.pending:
+            outcomes, weights = zip(*state.chance_outcomes())
+            state = state.apply(rng.choices(outcomes, weights)[0])
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert Evaluator.key(state) == ("over", state.status)
+    assert len(keys["pending"]) > 1  # different chance nodes get different keys

@@ -47,27 +47,30 @@ def _solution(rules: Any):
 def decision_rows(playtests: Any) -> list[dict]:
     """One row per person's decision: variant, seat, turn total, seconds, the move, optimal's move, and the
     chance of winning the move gave away against optimal play (0 when it is an optimal move)."""
-    rows, replayed = [], {}
-    for game, decision in playtests.decisions("human"):
-        if id(game) not in replayed:  # a game's states are replayed from its moves: once per game
-            replayed[id(game)] = game.states
-        before = replayed[id(game)][decision.ply]
-        values = dict(_solution(before.rules).action_values(before))
-        best = max(values.values())
-        optimal = next(action for action, value in values.items() if value == best)
-        rows.append(
-            {
-                "variant": variant_of(game),
-                "seat": decision.seat,
-                "turn_total": before.position.turn_total,
-                "seconds": decision.seconds,
-                "move": decision.action,
-                "optimal": optimal,
-                "given_away": best - values[decision.action],
-                "close": max(values.values()) - min(values.values()) < CLOSE_DECISION,
-            }
-        )
+    rows = []
+    for game in playtests.games:
+        people = [decision for decision in game.decisions if decision.by == "human"]
+        states = game.states if people else ()  # replayed from the game's moves, once per game
+        for decision in people:
+            rows.append(_decision_row(game, decision, states[decision.ply]))
     return rows
+
+
+def _decision_row(game: Any, decision: Any, before: Any) -> dict:
+    """The row of one person's ``decision`` in ``game``, taken in the position ``before``."""
+    values = dict(_solution(before.rules).action_values(before))
+    best = max(values.values())
+    optimal = next(action for action, value in values.items() if value == best)
+    return {
+        "variant": variant_of(game),
+        "seat": decision.seat,
+        "turn_total": before.position.turn_total,
+        "seconds": decision.seconds,
+        "move": decision.action,
+        "optimal": optimal,
+        "given_away": best - values[decision.action],
+        "close": max(values.values()) - min(values.values()) < CLOSE_DECISION,
+    }
 
 
 def report_figures(folder: str | Path) -> dict:

@@ -106,8 +106,10 @@ class Evaluator:
         """What the evaluation depends on: the rules, the deck, the centre and the position the
         player can see (not the seeded future, which no player knows), so a position reached
         again by another route hits the cache."""
-        if state.status != ONGOING or state.pending:
-            return ("state", state.status, state.karma, id(state))
+        if state.status != ONGOING:
+            return ("over", state.status)
+        if state.pending:  # a chance node of an explicit-chance game: keyed by the whole state (rare)
+            return ("pending", state.to_json())
         centre = tuple(sorted(state.centre_cells.items()))
         return (state.rules, state.cards.name, centre, solver.position_of(state), state.revealed)
 

@@ -463,17 +463,19 @@ class Board(BoardWidget):
                     self.seat_name(player),
                     "bot" if player in self.bots else "human",
                 )
-            if seat is not None and player != seat and not self._visible(before, action, seat):
+            if seat is not None and player != seat and not self._visible(ply, before, action, seat):
                 text = "(hidden from you)"
             entries.append({"ply": ply + 1, "who": who, "kind": kind, "text": text})
         return entries
 
-    def _visible(self, before: Any, action: Any, seat: int) -> bool:
-        """Whether ``seat`` can tell which action was taken: no other choice there looks the same to it."""
-        key = (id(before), repr(action), seat)
+    def _visible(self, ply: int, before: Any, action: Any, seat: int) -> bool:
+        """Whether ``seat`` can tell which action was taken at ``ply`` of the line, from ``before``: no other
+        choice there looks the same to it. Kept by ply and seat for the line's log, and used again only while
+        that ply still starts from this very state and action (an undo and another move replace them)."""
+        key = (ply, seat)
         cached = self._visible_cache.get(key)
-        if cached is not None and cached[0] is before:
-            return cached[1]
+        if cached is not None and cached[0] is before and cached[1] == repr(action):
+            return cached[2]
         options = (
             [o for o, _ in before.chance_outcomes()] if before.current_player == CHANCE else before.legal_actions()
         )
@@ -483,7 +485,7 @@ class Board(BoardWidget):
             visible = all(before.apply(other).observation(seat) != seen for other in options if other != action)
         if len(self._visible_cache) > 10_000:
             self._visible_cache.clear()
-        self._visible_cache[key] = (before, visible)
+        self._visible_cache[key] = (before, repr(action), visible)
         return visible
 
     # ------------------------------------------------------------ playtests and fallbacks
