@@ -31,9 +31,10 @@ times, and the full-length games the jammed boards of the late rounds. OpenSpiel
 registered with them (``python_gamelib_chakra_short``: its parameters are numbers and strings); PettingZoo and
 Gymnasium take the rules themselves.
 
-The cost (docs/frameworks.md has the figures): CI's last run recorded about 1,060 worker-seconds for this file
-(tests/durations_long.json), a random Nagaraja game about 17 ms of CPU through OpenSpiel, 18 through PettingZoo
-(the observation and its JSON bytes at every step) and 15 through Gymnasium, Nagaraja about half of the file.
+The cost (docs/frameworks.md has the figures): about 540 worker-seconds for this file in the last recorded
+clean-clone run of .ci/run (tests/durations_long.json), about 40% of the long session; a random Nagaraja game
+takes about 6.4 ms of CPU through OpenSpiel, 8.6 through PettingZoo (the observation and its JSON bytes at every
+step) and 6.4 through Gymnasium on that machine, and Nagaraja is about half of the file.
 Chunks of ``CHUNK`` games, each a test of its own, so that the two CI workers share them (tests/conftest.py's
 SPLIT_ACROSS_WORKERS) and a failure names its seeds.
 
